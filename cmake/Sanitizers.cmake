@@ -1,0 +1,22 @@
+# ASan + UBSan for the `asan` preset, as an INTERFACE target linked PRIVATE.
+add_library(fleetcap_sanitizers INTERFACE)
+if(FLEETCAP_SANITIZE)
+  target_compile_options(fleetcap_sanitizers INTERFACE
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(fleetcap_sanitizers INTERFACE -fsanitize=address,undefined)
+endif()
+
+# fleetcap_target(name): the options every fleetcap target gets.
+function(fleetcap_target name)
+  target_link_libraries(${name} PRIVATE fleetcap_warnings fleetcap_sanitizers)
+endfunction()
+
+# fleetcap_unit_test(name SOURCES ... LIBS ...): a GoogleTest binary labelled `unit`.
+function(fleetcap_unit_test name)
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  fleetcap_target(${name})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gmock_main)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS unit TIMEOUT 300)
+endfunction()

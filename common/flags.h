@@ -1,0 +1,55 @@
+#pragma once
+// A small command-line parser shared by every executable: `--name value` and
+// `--name=value`, boolean switches, environment fallbacks, `--help` and
+// `--version`. Unknown flags and missing values are errors that name the flag.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace fleetcap {
+
+class FlagSet {
+ public:
+  // `program` and `usage` head the --help text.
+  FlagSet(std::string program, std::string usage);
+
+  // Registers a flag bound to `target`. Its current value is the default. If
+  // `env` is given and set in the environment, it overrides the default.
+  void String(const std::string& name, std::string* target, const std::string& help,
+              const std::string& env = "");
+  void Int(const std::string& name, int64_t* target, const std::string& help);
+  void Bool(const std::string& name, bool* target, const std::string& help);
+
+  struct Parsed {
+    bool help = false;
+    bool version = false;
+    std::vector<std::string> positional;
+  };
+  // Parses args (without the program name). Arguments after `--` are positional.
+  absl::StatusOr<Parsed> Parse(const std::vector<std::string>& args);
+
+  std::string Help() const;
+
+ private:
+  enum class Kind { kString, kInt, kBool };
+  struct Flag {
+    Kind kind;
+    void* target;
+    std::string help;
+    std::string env;
+  };
+  absl::Status Set(const std::string& name, const Flag& flag, const std::string& value);
+
+  std::string program_;
+  std::string usage_;
+  std::map<std::string, Flag> flags_;
+};
+
+// argv[first..argc) as strings.
+std::vector<std::string> Args(int argc, char** argv, int first = 1);
+
+}  // namespace fleetcap
