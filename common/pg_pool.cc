@@ -5,7 +5,7 @@
 
 namespace fleetcap {
 
-absl::Status PgError(std::string_view context, const std::exception& e) {
+absl::Status PgError(absl::string_view context, const std::exception& e) {
   if (dynamic_cast<const pqxx::broken_connection*>(&e) != nullptr) {
     return absl::UnavailableError(absl::StrCat(context, ": database connection lost: ", e.what()));
   }

@@ -7,7 +7,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <string_view>
+#include "absl/strings/string_view.h"
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -17,7 +17,7 @@ namespace fleetcap {
 
 // Turns an exception thrown by libpqxx into a Status naming `context`:
 // a lost connection is UNAVAILABLE, anything else INTERNAL.
-absl::Status PgError(std::string_view context, const std::exception& e);
+absl::Status PgError(absl::string_view context, const std::exception& e);
 
 // Opens one connection, as a Status rather than an exception.
 absl::StatusOr<std::unique_ptr<pqxx::connection>> PgConnect(const std::string& uri);

@@ -4,7 +4,7 @@
 
 namespace fleetcap {
 
-absl::StatusOr<absl::Time> ParseRfc3339(std::string_view field, std::string_view text) {
+absl::StatusOr<absl::Time> ParseRfc3339(absl::string_view field, absl::string_view text) {
   absl::Time t;
   std::string err;
   if (text.empty()) {
@@ -18,7 +18,7 @@ absl::StatusOr<absl::Time> ParseRfc3339(std::string_view field, std::string_view
 }
 
 std::string FormatRfc3339(absl::Time t) {
-  return absl::FormatTime(absl::RFC3339_full, t, absl::UTCTimeZone());
+  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
 }
 
 }  // namespace fleetcap

@@ -1,0 +1,66 @@
+#include "services/api/api_server.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+#include "grpcpp/ext/proto_server_reflection_plugin.h"
+#include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/server_builder.h"
+#include "store/migrator.h"
+
+namespace fleetcap::api {
+
+absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptions& options) {
+  std::unique_ptr<ApiServer> server(new ApiServer());
+  if (options.db.empty()) {
+    return absl::InvalidArgumentError("--db: empty; give a libpq URI or set FLEETCAP_DB");
+  }
+  {
+    auto conn = PgConnect(options.db);
+    if (!conn.ok()) return conn.status();
+    if (auto status = store::Migrator().EnsureCurrent(**conn, options.migrate); !status.ok()) {
+      return status;
+    }
+  }
+  auto pool = PgPool::Open(options.db, options.db_connections);
+  if (!pool.ok()) return pool.status();
+  server->pool_ = std::move(*pool);
+
+  server->registry_ = std::make_shared<prometheus::Registry>();
+  server->metrics_ = std::make_unique<ApiMetrics>(*server->registry_);
+  server->inventory_ = std::make_unique<store::PgInventoryRepository>(server->pool_.get());
+  server->fleet_query_ = std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_);
+  server->fleet_service_ =
+      std::make_unique<FleetGrpcService>(server->fleet_query_.get(), server->metrics_.get());
+
+  grpc::EnableDefaultHealthCheckService(true);
+  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(options.grpc_listen, grpc::InsecureServerCredentials(), &server->grpc_port_);
+  builder.RegisterService(server->fleet_service_.get());
+  server->grpc_ = builder.BuildAndStart();
+  if (server->grpc_ == nullptr || server->grpc_port_ == 0) {
+    return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
+  }
+
+  auto http = HttpGateway::Start(options.http_listen, server->fleet_query_.get(), server->metrics_.get());
+  if (!http.ok()) return http.status();
+  server->http_ = std::move(*http);
+
+  if (!options.metrics_listen.empty()) {
+    auto metrics = MetricsServer::Start(options.metrics_listen, server->registry_);
+    if (!metrics.ok()) return metrics.status();
+    server->metrics_server_ = std::move(*metrics);
+  }
+  return server;
+}
+
+void ApiServer::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  http_.reset();
+  if (grpc_ != nullptr) grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+}
+
+ApiServer::~ApiServer() { Shutdown(); }
+
+}  // namespace fleetcap::api

@@ -1,0 +1,60 @@
+#pragma once
+// fleetcap-api assembled: a PostgreSQL pool, the schema check, the
+// repositories, the gRPC services (with health checking and reflection),
+// the HTTP/JSON gateway and the process's /metrics.
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "common/clock.h"
+#include "common/metrics_server.h"
+#include "common/pg_pool.h"
+#include "grpcpp/server.h"
+#include "services/api/api_metrics.h"
+#include "services/api/fleet_grpc_service.h"
+#include "services/api/fleet_summary.h"
+#include "services/api/http_gateway.h"
+#include "store/pg_inventory_repository.h"
+
+namespace fleetcap::api {
+
+struct ApiServerOptions {
+  std::string db;                          // libpq URI
+  bool migrate = false;                    // apply pending migrations at start
+  std::string grpc_listen = "127.0.0.1:8081";
+  std::string http_listen = "127.0.0.1:8080";
+  std::string metrics_listen;              // empty: no /metrics listener
+  int db_connections = 8;
+};
+
+class ApiServer {
+ public:
+  static absl::StatusOr<std::unique_ptr<ApiServer>> Start(const ApiServerOptions& options);
+  ~ApiServer();
+
+  int grpc_port() const { return grpc_port_; }
+  int http_port() const { return http_->port(); }
+  int metrics_port() const { return metrics_server_ ? metrics_server_->port() : 0; }
+
+  // Stops accepting work, lets in-flight requests finish (up to a deadline).
+  void Shutdown();
+
+ private:
+  ApiServer() = default;
+
+  RealClock clock_;
+  std::shared_ptr<prometheus::Registry> registry_;
+  std::unique_ptr<ApiMetrics> metrics_;
+  std::unique_ptr<PgPool> pool_;
+  std::unique_ptr<store::PgInventoryRepository> inventory_;
+  std::unique_ptr<FleetSummaryQuery> fleet_query_;
+  std::unique_ptr<FleetGrpcService> fleet_service_;
+  std::unique_ptr<grpc::Server> grpc_;
+  std::unique_ptr<HttpGateway> http_;
+  std::unique_ptr<MetricsServer> metrics_server_;
+  int grpc_port_ = 0;
+  bool shut_down_ = false;
+};
+
+}  // namespace fleetcap::api

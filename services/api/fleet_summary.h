@@ -1,0 +1,33 @@
+#pragma once
+// FleetService.GetFleetSummary as a transport-free operation: validates the
+// request, asks the inventory repository, and builds the response message.
+// The gRPC service and the HTTP gateway are thin adapters over it.
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "common/clock.h"
+#include "fleetcap/v1/fleet.pb.h"
+#include "store/inventory_repository.h"
+
+namespace fleetcap::api {
+
+class FleetSummaryQuery {
+ public:
+  // Both must outlive the query. The repository must be thread-safe.
+  FleetSummaryQuery(store::InventoryRepository* inventory, const Clock* clock)
+      : inventory_(inventory), clock_(clock) {}
+
+  // INVALID_ARGUMENT for a malformed `at`; NOT_FOUND for an unknown cluster.
+  absl::StatusOr<v1::FleetSummary> Run(const v1::GetFleetSummaryRequest& request) const;
+
+ private:
+  store::InventoryRepository* inventory_;
+  const Clock* clock_;
+};
+
+// The request of `GET /v1/fleet/summary?cluster=&at=`, `at` in RFC 3339.
+absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequestFromQuery(const std::string& cluster,
+                                                                        const std::string* at);
+
+}  // namespace fleetcap::api

@@ -1,0 +1,67 @@
+#include "services/api/fleet_summary.h"
+
+#include <gtest/gtest.h>
+
+#include "store/memory_inventory_repository.h"
+#include "store/test_inventory.h"
+
+namespace fleetcap::api {
+namespace {
+
+class FleetSummaryTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(repo_.ReplaceClusterInventory(store::TestInventory()).ok()); }
+  store::MemoryInventoryRepository repo_;
+  SimulatedClock clock_{store::TestT0() + absl::Minutes(90)};
+  FleetSummaryQuery query_{&repo_, &clock_};
+};
+
+TEST_F(FleetSummaryTest, DefaultsToNowAndTotalsTheModels) {
+  v1::GetFleetSummaryRequest request;
+  request.set_cluster("c1");
+  auto summary = query_.Run(request);
+  ASSERT_TRUE(summary.ok()) << summary.status();
+  EXPECT_EQ(summary->at().seconds(), absl::ToUnixSeconds(clock_.Now()));
+  ASSERT_EQ(summary->models_size(), 2);
+  EXPECT_EQ(summary->models(0).model(), "A100");
+  EXPECT_EQ(summary->models(1).model(), "T4");
+  EXPECT_EQ(summary->models(1).held_milli(), 1250);
+  EXPECT_EQ(summary->devices(), 3);
+  EXPECT_EQ(summary->held_milli(), 2250);
+}
+
+TEST_F(FleetSummaryTest, ExplicitInstantFromQueryString) {
+  std::string at = "2026-01-01T00:30:00Z";
+  auto request = FleetSummaryRequestFromQuery("c1", &at);
+  ASSERT_TRUE(request.ok());
+  auto summary = query_.Run(*request);
+  ASSERT_TRUE(summary.ok());
+  EXPECT_EQ(summary->devices(), 2);
+  EXPECT_EQ(summary->held_milli(), 1000);
+}
+
+TEST_F(FleetSummaryTest, BadInstantIsInvalidArgumentNamingTheField) {
+  std::string at = "noon";
+  auto request = FleetSummaryRequestFromQuery("c1", &at);
+  ASSERT_EQ(request.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(request.status().message().find("at"), std::string_view::npos);
+
+  v1::GetFleetSummaryRequest bad_nanos;
+  bad_nanos.mutable_at()->set_nanos(-1);
+  auto result = query_.Run(bad_nanos);
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(result.status().message().find("at.nanos"), std::string_view::npos);
+
+  v1::GetFleetSummaryRequest far_future;
+  far_future.mutable_at()->set_seconds(int64_t{1} << 40);
+  EXPECT_EQ(query_.Run(far_future).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST_F(FleetSummaryTest, UnknownClusterIsNotFound) {
+  v1::GetFleetSummaryRequest request;
+  request.set_cluster("elsewhere");
+  EXPECT_EQ(query_.Run(request).status().code(), absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace fleetcap::api

@@ -1,0 +1,65 @@
+#include "services/ctl/fleet_commands.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "common/time_util.h"
+#include "google/protobuf/util/json_util.h"
+#include "proto_time.h"
+#include "services/ctl/table.h"
+
+namespace fleetcap::ctl {
+namespace {
+
+// Milli-devices as devices with three decimals, exactly (no floating point).
+std::string Devices(int64_t milli) {
+  return absl::StrFormat("%d.%03d", milli / 1000, milli % 1000);
+}
+
+std::string Percent(int64_t part, int64_t whole) {
+  if (whole == 0) return "-";
+  return absl::StrFormat("%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+}  // namespace
+
+absl::StatusOr<Format> ParseFormat(const std::string& text) {
+  if (text == "table") return Format::kTable;
+  if (text == "json") return Format::kJson;
+  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table or json"));
+}
+
+absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster,
+                                                               const std::string& at) {
+  v1::GetFleetSummaryRequest request;
+  request.set_cluster(cluster);
+  if (!at.empty()) {
+    auto t = ParseRfc3339("--at", at);
+    if (!t.ok()) return t.status();
+    *request.mutable_at() = ToProtoTimestamp(*t);
+  }
+  return request;
+}
+
+std::string RenderFleetSummary(const v1::FleetSummary& summary, Format format) {
+  if (format == Format::kJson) {
+    google::protobuf::util::JsonPrintOptions options;
+    options.always_print_primitive_fields = true;
+    options.add_whitespace = true;
+    std::string json;
+    (void)google::protobuf::util::MessageToJsonString(summary, &json, options);
+    return json;
+  }
+  absl::Time at = FromProtoTimestamp(summary.at());
+  std::string out = absl::StrCat("cluster ", summary.cluster().empty() ? "(all)" : summary.cluster(),
+                                 " at ", FormatRfc3339(at), "\n");
+  Table table({"MODEL", "DEVICES", "HELD", "HELD%"});
+  for (const auto& m : summary.models()) {
+    table.AddRow({m.model(), std::to_string(m.devices()), Devices(m.held_milli()),
+                  Percent(m.held_milli(), m.devices() * 1000)});
+  }
+  table.AddRow({"TOTAL", std::to_string(summary.devices()), Devices(summary.held_milli()),
+                Percent(summary.held_milli(), summary.devices() * 1000)});
+  return out + table.Render();
+}
+
+}  // namespace fleetcap::ctl

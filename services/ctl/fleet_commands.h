@@ -1,0 +1,23 @@
+#pragma once
+// `fleetcapctl fleet ...`: requests built from flags, responses rendered for
+// people (table) or programs (json).
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "fleetcap/v1/fleet.grpc.pb.h"
+
+namespace fleetcap::ctl {
+
+enum class Format { kTable, kJson };
+
+// "table" or "json"; anything else is INVALID_ARGUMENT naming --format.
+absl::StatusOr<Format> ParseFormat(const std::string& text);
+
+// The request for `fleet summary`; a bad --at is INVALID_ARGUMENT naming it.
+absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster,
+                                                               const std::string& at);
+
+std::string RenderFleetSummary(const v1::FleetSummary& summary, Format format);
+
+}  // namespace fleetcap::ctl

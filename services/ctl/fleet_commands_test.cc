@@ -1,0 +1,51 @@
+#include "services/ctl/fleet_commands.h"
+
+#include <gtest/gtest.h>
+
+namespace fleetcap::ctl {
+namespace {
+
+v1::FleetSummary Sample() {
+  v1::FleetSummary s;
+  s.set_cluster("openb");
+  s.mutable_at()->set_seconds(1767225600);
+  auto* t4 = s.add_models();
+  t4->set_model("T4");
+  t4->set_devices(4);
+  t4->set_held_milli(2460);
+  s.set_devices(4);
+  s.set_held_milli(2460);
+  return s;
+}
+
+TEST(RenderFleetSummary, TableShowsHeldDevicesExactly) {
+  EXPECT_EQ(RenderFleetSummary(Sample(), Format::kTable),
+            "cluster openb at 2026-01-01T00:00:00Z\n"
+            "MODEL  DEVICES   HELD  HELD%\n"
+            "T4           4  2.460  61.5%\n"
+            "TOTAL        4  2.460  61.5%\n");
+}
+
+TEST(RenderFleetSummary, JsonIsTheCanonicalMapping) {
+  std::string json = RenderFleetSummary(Sample(), Format::kJson);
+  EXPECT_NE(json.find("\"heldMilli\": \"2460\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"at\": \"2026-01-01T00:00:00Z\""), std::string::npos) << json;
+}
+
+TEST(FleetSummaryRequest, BadAtNamesTheFlag) {
+  auto request = FleetSummaryRequest("", "tomorrow");
+  ASSERT_EQ(request.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(request.status().message().find("--at"), std::string_view::npos);
+  auto ok = FleetSummaryRequest("openb", "2026-01-01T00:00:01.5Z");
+  ASSERT_TRUE(ok.ok());
+  EXPECT_EQ(ok->at().seconds(), 1767225601);
+  EXPECT_EQ(ok->at().nanos(), 500000000);
+}
+
+TEST(ParseFormat, RejectsUnknown) {
+  EXPECT_EQ(ParseFormat("yaml").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(*ParseFormat("json"), Format::kJson);
+}
+
+}  // namespace
+}  // namespace fleetcap::ctl
