@@ -10,7 +10,7 @@ packages=(
   # libraries
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libpqxx-dev libpq-dev prometheus-cpp-dev libcivetweb-dev libabsl-dev libspdlog-dev libfmt-dev
-  nlohmann-json3-dev libssl-dev libgtest-dev libgmock-dev
+  nlohmann-json3-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev
   # servers and clients the tests and the demo start
   postgresql-15 postgresql-client-15 curl
 )

@@ -1,0 +1,29 @@
+#include "ingest/openb_replay.h"
+
+#include "ingest/openb/next_fit_placer.h"
+#include "ingest/openb/openb_inventory.h"
+#include "ingest/openb/openb_trace.h"
+
+namespace fleetcap::ingest {
+
+absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options,
+                                         store::InventoryRepository& inventory) {
+  auto trace = openb::ReadOpenbTrace(options.data_dir, options.pod_file);
+  if (!trace.ok()) return trace.status();
+  const openb::Placement placement = openb::PlaceNextFit(*trace);
+  const store::ClusterInventory facts =
+      openb::BuildOpenbInventory(*trace, placement, options.cluster, options.start);
+  if (auto status = inventory.ReplaceClusterInventory(facts); !status.ok()) return status;
+
+  ReplayReport report;
+  report.nodes = static_cast<int64_t>(facts.nodes.size());
+  report.devices = static_cast<int64_t>(facts.devices.size());
+  report.pods = static_cast<int64_t>(facts.pods.size());
+  report.placed_pods = placement.placed_pods;
+  report.unplaced_pods = static_cast<int64_t>(placement.unplaced.size());
+  report.no_gpu_pods = placement.no_gpu_pods;
+  report.holds = static_cast<int64_t>(facts.holds.size());
+  return report;
+}
+
+}  // namespace fleetcap::ingest

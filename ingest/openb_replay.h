@@ -1,0 +1,36 @@
+#pragma once
+// `fleetcap-ingest replay --trace openb`: reads the published trace, places its
+// pods by the next-fit contract, and stores the result as one cluster's
+// inventory (replacing what was stored for that cluster, so a replay can be
+// repeated).
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "store/inventory_repository.h"
+
+namespace fleetcap::ingest {
+
+struct OpenbReplayOptions {
+  std::string data_dir;  // holds openb_node_list_gpu_node.csv and the pod list
+  std::string pod_file = "openb_pod_list_default.csv";
+  std::string cluster = "openb";
+  absl::Time start;  // the instant trace second 0 maps to
+};
+
+struct ReplayReport {
+  int64_t nodes = 0;
+  int64_t devices = 0;
+  int64_t pods = 0;
+  int64_t placed_pods = 0;
+  int64_t unplaced_pods = 0;
+  int64_t no_gpu_pods = 0;
+  int64_t holds = 0;
+};
+
+absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options,
+                                         store::InventoryRepository& inventory);
+
+}  // namespace fleetcap::ingest

@@ -1,0 +1,178 @@
+// fleetcap-api as a real process: gRPC, the HTTP/JSON gateway, health
+// checking, reflection and /metrics, on the shared test inventory.
+
+#include <signal.h>
+
+#include <gtest/gtest.h>
+
+#include "fleetcap/v1/fleet.grpc.pb.h"
+#include "grpc/health/v1/health.grpc.pb.h"
+#include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "nlohmann/json.hpp"
+#include "store/pg_inventory_repository.h"
+#include "store/test_inventory.h"
+#include "tests/support/api_process.h"
+#include "tests/support/http_get.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+class ApiServerTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = db->release();
+    auto pool = PgPool::Open(db_->uri(), 1);
+    ASSERT_TRUE(pool.ok()) << pool.status();
+    ASSERT_TRUE(store::PgInventoryRepository(pool->get()).ReplaceClusterInventory(store::TestInventory()).ok());
+    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
+    ASSERT_TRUE(api.ok()) << api.status();
+    api_ = new testing::ApiProcess(std::move(*api));
+  }
+  static void TearDownTestSuite() {
+    delete api_;
+    delete db_;
+  }
+
+  std::unique_ptr<v1::FleetService::Stub> FleetStub() {
+    return v1::FleetService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  }
+
+  static testing::TestDatabase* db_;
+  static testing::ApiProcess* api_;
+};
+testing::TestDatabase* ApiServerTest::db_ = nullptr;
+testing::ApiProcess* ApiServerTest::api_ = nullptr;
+
+constexpr int64_t kT0 = 1767225600;  // 2026-01-01T00:00:00Z, store::TestT0()
+
+TEST_F(ApiServerTest, GrpcSummaryPerModelAndTotals) {
+  grpc::ClientContext context;
+  v1::GetFleetSummaryRequest request;
+  request.set_cluster("c1");
+  request.mutable_at()->set_seconds(kT0 + 90 * 60);
+  v1::FleetSummary summary;
+  grpc::Status status = FleetStub()->GetFleetSummary(&context, request, &summary);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(summary.models_size(), 2);
+  EXPECT_EQ(summary.models(0).model(), "A100");
+  EXPECT_EQ(summary.models(0).devices(), 1);
+  EXPECT_EQ(summary.models(0).held_milli(), 1000);
+  EXPECT_EQ(summary.models(1).model(), "T4");
+  EXPECT_EQ(summary.models(1).devices(), 2);
+  EXPECT_EQ(summary.models(1).held_milli(), 1250);
+  EXPECT_EQ(summary.devices(), 3);
+  EXPECT_EQ(summary.held_milli(), 2250);
+  EXPECT_EQ(summary.at().seconds(), kT0 + 90 * 60);
+}
+
+TEST_F(ApiServerTest, GrpcErrors) {
+  {
+    grpc::ClientContext context;
+    v1::GetFleetSummaryRequest request;
+    request.mutable_at()->set_seconds(kT0);
+    request.mutable_at()->set_nanos(1000000000);
+    v1::FleetSummary summary;
+    grpc::Status status = FleetStub()->GetFleetSummary(&context, request, &summary);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+    EXPECT_NE(status.error_message().find("at.nanos"), std::string::npos) << status.error_message();
+  }
+  {
+    grpc::ClientContext context;
+    v1::GetFleetSummaryRequest request;
+    request.set_cluster("no-such-cluster");
+    v1::FleetSummary summary;
+    grpc::Status status = FleetStub()->GetFleetSummary(&context, request, &summary);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
+    EXPECT_NE(status.error_message().find("no-such-cluster"), std::string::npos);
+  }
+}
+
+TEST_F(ApiServerTest, HttpJsonIsTheCanonicalMappingOfTheSameMessage) {
+  auto response = testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1&at=2026-01-01T01:30:00Z");
+  ASSERT_TRUE(response.ok()) << response.status();
+  ASSERT_EQ(response->status, 200) << response->body;
+  auto json = nlohmann::json::parse(response->body);
+  EXPECT_EQ(json["cluster"], "c1");
+  EXPECT_EQ(json["at"], "2026-01-01T01:30:00Z");
+  ASSERT_EQ(json["models"].size(), 2u);
+  EXPECT_EQ(json["models"][1]["model"], "T4");
+  // int64 fields are JSON strings in the canonical proto3 mapping.
+  EXPECT_EQ(json["models"][1]["devices"], "2");
+  EXPECT_EQ(json["models"][1]["heldMilli"], "1250");
+  EXPECT_EQ(json["devices"], "3");
+  EXPECT_EQ(json["heldMilli"], "2250");
+
+  auto all = testing::HttpGet(api_->http_base() + "/v1/fleet/summary?at=2026-01-01T00%3A00%3A00Z");
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->status, 200) << all->body;
+  EXPECT_EQ(nlohmann::json::parse(all->body)["heldMilli"], "1000");
+}
+
+TEST_F(ApiServerTest, HttpErrorsNameTheInput) {
+  struct Case {
+    std::string path;
+    long status;
+    std::string code;
+    std::string mentions;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"/v1/fleet/summary?at=yesterday", 400, "INVALID_ARGUMENT", "at"},
+           {"/v1/fleet/summary?cluster=nowhere", 404, "NOT_FOUND", "nowhere"},
+           {"/v1/fleet/summary?clutser=c1", 400, "INVALID_ARGUMENT", "clutser"},
+           {"/v1/fleet/summary?at=%zz", 400, "INVALID_ARGUMENT", "percent-escape"},
+           {"/v1/no/such/route", 404, "NOT_FOUND", "/v1/no/such/route"}}) {
+    auto response = testing::HttpGet(api_->http_base() + c.path);
+    ASSERT_TRUE(response.ok()) << response.status();
+    EXPECT_EQ(response->status, c.status) << c.path << ": " << response->body;
+    auto json = nlohmann::json::parse(response->body);
+    EXPECT_EQ(json["status"], c.code) << c.path;
+    EXPECT_NE(json["message"].get<std::string>().find(c.mentions), std::string::npos) << c.path << ": " << json;
+  }
+}
+
+TEST_F(ApiServerTest, HealthCheckingSaysServing) {
+  auto stub = grpc::health::v1::Health::NewStub(
+      grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  grpc::health::v1::HealthCheckRequest request;
+  grpc::health::v1::HealthCheckResponse response;
+  ASSERT_TRUE(stub->Check(&context, request, &response).ok());
+  EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING);
+}
+
+TEST_F(ApiServerTest, ReflectionListsTheServices) {
+  auto stub = grpc::reflection::v1alpha::ServerReflection::NewStub(
+      grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  auto stream = stub->ServerReflectionInfo(&context);
+  grpc::reflection::v1alpha::ServerReflectionRequest request;
+  request.set_list_services("");
+  ASSERT_TRUE(stream->Write(request));
+  stream->WritesDone();
+  grpc::reflection::v1alpha::ServerReflectionResponse response;
+  ASSERT_TRUE(stream->Read(&response));
+  std::vector<std::string> names;
+  for (const auto& s : response.list_services_response().service()) names.push_back(s.name());
+  EXPECT_NE(std::find(names.begin(), names.end(), "fleetcap.v1.FleetService"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "grpc.health.v1.Health"), names.end());
+  while (stream->Read(&response)) {
+  }
+  EXPECT_TRUE(stream->Finish().ok());
+}
+
+TEST_F(ApiServerTest, MetricsCountRequests) {
+  ASSERT_TRUE(testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1").ok());
+  auto metrics = testing::HttpGet("http://127.0.0.1:" + std::to_string(api_->metrics_port) + "/metrics");
+  ASSERT_TRUE(metrics.ok()) << metrics.status();
+  ASSERT_EQ(metrics->status, 200);
+  EXPECT_NE(metrics->body.find("fleetcap_api_requests_total{"), std::string::npos) << metrics->body;
+  EXPECT_NE(metrics->body.find("method=\"/v1/fleet/summary\""), std::string::npos);
+  EXPECT_NE(metrics->body.find("fleetcap_api_request_duration_seconds_bucket"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace fleetcap

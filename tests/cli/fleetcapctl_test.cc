@@ -1,0 +1,110 @@
+// fleetcapctl against a live fleetcap-api.
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_split.h"
+#include "nlohmann/json.hpp"
+#include "store/pg_inventory_repository.h"
+#include "store/test_inventory.h"
+#include "tests/support/api_process.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+class FleetctlTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = db->release();
+    auto pool = PgPool::Open(db_->uri(), 1);
+    ASSERT_TRUE(pool.ok()) << pool.status();
+    ASSERT_TRUE(store::PgInventoryRepository(pool->get()).ReplaceClusterInventory(store::TestInventory()).ok());
+    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
+    ASSERT_TRUE(api.ok()) << api.status();
+    api_ = new testing::ApiProcess(std::move(*api));
+  }
+  static void TearDownTestSuite() {
+    delete api_;
+    delete db_;
+  }
+  static testing::TestDatabase* db_;
+  static testing::ApiProcess* api_;
+};
+testing::TestDatabase* FleetctlTest::db_ = nullptr;
+testing::ApiProcess* FleetctlTest::api_ = nullptr;
+
+size_t Lines(const std::string& text) {
+  return std::vector<std::string>(absl::StrSplit(text, '\n', absl::SkipEmpty())).size();
+}
+
+TEST_F(FleetctlTest, TableForPeople) {
+  auto result = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", api_->grpc_address(), "--cluster",
+                              "c1", "--at", "2026-01-01T01:30:00Z"});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out,
+            "cluster c1 at 2026-01-01T01:30:00Z\n"
+            "MODEL  DEVICES   HELD   HELD%\n"
+            "A100         1  1.000  100.0%\n"
+            "T4           2  1.250   62.5%\n"
+            "TOTAL        3  2.250   75.0%\n");
+}
+
+TEST_F(FleetctlTest, JsonForProgramsWithServerFromTheEnvironment) {
+  auto result = testing::Run({FLEETCAPCTL_BIN, "--format", "json", "fleet", "summary", "--at",
+                              "2026-01-01T00:00:00Z"},
+                             absl::Seconds(30), {"FLEETCAP_SERVER=" + api_->grpc_address()});
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  auto json = nlohmann::json::parse(result.out);
+  EXPECT_EQ(json["devices"], "2");
+  EXPECT_EQ(json["heldMilli"], "1000");
+  EXPECT_EQ(json["models"][0]["model"], "T4");
+}
+
+TEST_F(FleetctlTest, ServerErrorsAreOneLineAndNonZero) {
+  auto unknown = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", api_->grpc_address(),
+                               "--cluster", "atlantis"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_EQ(Lines(unknown.err), 1u) << unknown.err;
+  EXPECT_NE(unknown.err.find("NOT_FOUND"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("atlantis"), std::string::npos) << unknown.err;
+}
+
+TEST(FleetctlStandalone, UnreachableServerIsOneLineAndNonZero) {
+  auto result = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", "127.0.0.1:1", "--timeout", "5"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(Lines(result.err), 1u) << result.err;
+  EXPECT_NE(result.err.find("cannot reach fleetcap-api at 127.0.0.1:1"), std::string::npos) << result.err;
+  EXPECT_TRUE(result.out.empty());
+}
+
+TEST(FleetctlStandalone, BadInputIsOneLineNamingTheFlag) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string mentions;
+  };
+  for (const Case& c : std::vector<Case>{{{"fleet", "summary", "--at", "soon"}, "--at"},
+                                         {{"fleet", "summary", "--format", "yaml"}, "--format"},
+                                         {{"fleet", "summry"}, "fleet summry"},
+                                         {{"fleet", "summary", "--clustr", "x"}, "--clustr"}}) {
+    std::vector<std::string> argv = {FLEETCAPCTL_BIN};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    auto result = testing::Run(argv);
+    EXPECT_EQ(result.exit_code, 2) << c.mentions;
+    EXPECT_EQ(Lines(result.err), 1u) << result.err;
+    EXPECT_NE(result.err.find(c.mentions), std::string::npos) << result.err;
+  }
+}
+
+TEST(FleetctlStandalone, HelpAndVersion) {
+  auto help = testing::Run({FLEETCAPCTL_BIN, "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_NE(help.out.find("fleet summary"), std::string::npos);
+  auto version = testing::Run({FLEETCAPCTL_BIN, "--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("fleetcapctl ", 0), 0u);
+}
+
+}  // namespace
+}  // namespace fleetcap

@@ -1,0 +1,233 @@
+// `fleetcap-ingest replay --trace openb` on the published trace, end to end
+// into PostgreSQL, checked against an independent placement computed here
+// from the CSV files with the contract's words and nothing else.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "common/pg_pool.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+#include "store/pg_inventory_repository.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+const std::string kData = std::string(FLEETCAP_SHARED_DATA) + "/openb";
+constexpr char kStart[] = "2026-01-01T00:00:00Z";
+
+using Row = std::map<std::string, std::string>;
+
+std::vector<Row> ReadCsv(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header = absl::StrSplit(line, ',');
+  std::vector<Row> rows;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    std::vector<std::string> cells = absl::StrSplit(line, ',');
+    Row row;
+    for (size_t i = 0; i < header.size(); ++i) row[header[i]] = i < cells.size() ? cells[i] : "";
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+struct Hold {
+  std::string model;
+  int64_t milli, start, end;
+};
+
+struct Independent {
+  std::vector<Hold> holds;
+  int unplaced = 0;
+};
+
+// The next-fit contract, written plainly: events by (time, release first,
+// pod name); search from the node after the last placement, in name order.
+Independent PlaceIndependently(std::vector<Row> nodes, const std::vector<Row>& pods) {
+  std::sort(nodes.begin(), nodes.end(), [](const Row& a, const Row& b) { return a.at("sn") < b.at("sn"); });
+  std::vector<std::vector<int64_t>> free(nodes.size());
+  for (size_t n = 0; n < nodes.size(); ++n) free[n].assign(std::stoi(nodes[n].at("gpu")), 1000);
+  struct Event {
+    int64_t t;
+    int kind;  // 0 release, 1 place
+    std::string pod;
+    const Row* row;
+  };
+  std::vector<Event> events;
+  Independent out;
+  for (const auto& p : pods) {
+    if (std::stoi(p.at("num_gpu")) == 0) continue;
+    if (p.at("scheduled_time").empty()) {
+      ++out.unplaced;
+      continue;
+    }
+    events.push_back({std::stoll(p.at("scheduled_time")), 1, p.at("name"), &p});
+    events.push_back({std::stoll(p.at("deletion_time")), 0, p.at("name"), &p});
+  }
+  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+    return std::tie(a.t, a.kind, a.pod) < std::tie(b.t, b.kind, b.pod);
+  });
+  std::map<std::string, std::vector<std::pair<size_t, size_t>>> taken;  // pod -> (node, gpu)
+  std::map<std::string, int64_t> share_of;
+  size_t next = 0;
+  for (const auto& e : events) {
+    const int k = std::stoi(e.row->at("num_gpu"));
+    const int64_t milli = std::stoll(e.row->at("gpu_milli"));
+    if (e.kind == 0) {
+      for (auto [n, g] : taken[e.pod]) free[n][g] += milli;
+      taken.erase(e.pod);
+      continue;
+    }
+    bool placed = false;
+    for (size_t step = 0; step < nodes.size() && !placed; ++step) {
+      const size_t n = (next + step) % nodes.size();
+      std::vector<size_t> gpus;
+      for (size_t g = 0; g < free[n].size() && static_cast<int>(gpus.size()) < k; ++g) {
+        if (milli == 1000 ? free[n][g] == 1000 : free[n][g] >= milli) gpus.push_back(g);
+      }
+      if (static_cast<int>(gpus.size()) < k) continue;
+      for (size_t g : gpus) {
+        free[n][g] -= milli;
+        taken[e.pod].push_back({n, g});
+        out.holds.push_back({nodes[n].at("model"), milli, e.t, std::stoll(e.row->at("deletion_time"))});
+      }
+      next = n + 1;
+      placed = true;
+    }
+    if (!placed) ++out.unplaced;
+  }
+  return out;
+}
+
+class OpenbReplayTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!std::filesystem::exists(kData + "/openb_node_list_gpu_node.csv")) return;
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = db->release();
+    replay_ = new testing::RunResult(testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data",
+                                                   kData, "--cluster", "openb", "--start", kStart, "--db",
+                                                   db_->uri()}));
+  }
+  static void TearDownTestSuite() {
+    delete replay_;
+    delete db_;
+  }
+  void SetUp() override {
+    if (db_ == nullptr) GTEST_SKIP() << "published openb trace not found at " << kData;
+    ASSERT_EQ(replay_->exit_code, 0) << replay_->err;
+  }
+  static testing::TestDatabase* db_;
+  static testing::RunResult* replay_;
+};
+testing::TestDatabase* OpenbReplayTest::db_ = nullptr;
+testing::RunResult* OpenbReplayTest::replay_ = nullptr;
+
+TEST_F(OpenbReplayTest, StoresEveryNodeAndGpuByModel) {
+  auto conn = db_->Connect();
+  pqxx::nontransaction txn(*conn);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM nodes WHERE cluster = 'openb'")[0][0].as<int>(), 1213);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM devices WHERE cluster = 'openb'")[0][0].as<int>(), 6212);
+  std::map<std::string, int> nodes_by_model;
+  for (const auto& row : txn.exec("SELECT model, count(DISTINCT node) FROM devices GROUP BY model")) {
+    nodes_by_model[row[0].as<std::string>()] = row[1].as<int>();
+  }
+  EXPECT_EQ(nodes_by_model, (std::map<std::string, int>{{"A10", 2}, {"G2", 549}, {"G3", 39}, {"P100", 134},
+                                                         {"T4", 404}, {"V100M16", 55}, {"V100M32", 30}}));
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM pods WHERE cluster = 'openb'")[0][0].as<int>(), 8152);
+  // Teams: openb-pod-NNNN belongs to team-(NNNN mod 12), in its own namespace.
+  auto pod = txn.exec("SELECT team, namespace FROM pods WHERE name = 'openb-pod-0037'")[0];
+  EXPECT_EQ(pod[0].as<std::string>(), "team-01");
+  EXPECT_EQ(pod[1].as<std::string>(), "team-01");
+  EXPECT_EQ(txn.exec("SELECT count(DISTINCT team) FROM pods")[0][0].as<int>(), 12);
+  EXPECT_NE(replay_->out.find("1213 nodes, 6212 devices, 8152 pods"), std::string::npos) << replay_->out;
+}
+
+TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
+  auto nodes = ReadCsv(kData + "/openb_node_list_gpu_node.csv");
+  auto pods = ReadCsv(kData + "/openb_pod_list_default.csv");
+  const Independent truth = PlaceIndependently(nodes, pods);
+
+  auto conn = db_->Connect();
+  pqxx::nontransaction txn(*conn);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM pods WHERE unplaced")[0][0].as<int>(), truth.unplaced);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM holds")[0][0].as<size_t>(), truth.holds.size());
+
+  auto pool = PgPool::Open(db_->uri(), 1);
+  ASSERT_TRUE(pool.ok());
+  store::PgInventoryRepository repo(pool->get());
+  const absl::Time start = *ParseRfc3339("start", kStart);
+  int64_t busiest = 0;
+  for (int64_t second : {int64_t{0}, int64_t{427061}, int64_t{1000000}, int64_t{5000000}, int64_t{9000000},
+                         int64_t{10001278}, int64_t{12000000}, int64_t{12537496}, int64_t{12902959},
+                         int64_t{12902960}, int64_t{20000000}}) {
+    std::map<std::string, int64_t> want;
+    for (const auto& h : truth.holds) {
+      if (h.start <= second && second < h.end) want[h.model] += h.milli;
+    }
+    auto summary = repo.SummarizeAt("openb", start + absl::Seconds(second));
+    ASSERT_TRUE(summary.ok()) << summary.status();
+    int64_t devices = 0;
+    for (const auto& m : *summary) {
+      EXPECT_EQ(m.held_milli, want[m.model]) << m.model << " at second " << second;
+      devices += m.devices;
+      busiest = std::max(busiest, m.held_milli);
+    }
+    EXPECT_EQ(devices, 6212) << "at second " << second;
+  }
+  EXPECT_GT(busiest, 0) << "no instant checked had any GPU held";
+}
+
+TEST_F(OpenbReplayTest, ReplayingAgainStoresTheSameFacts) {
+  auto again = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--cluster",
+                             "openb", "--start", kStart, "--db", db_->uri()});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, replay_->out);
+  auto conn = db_->Connect();
+  pqxx::nontransaction txn(*conn);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM devices")[0][0].as<int>(), 6212);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM clusters")[0][0].as<int>(), 1);
+}
+
+TEST(OpenbReplayErrors, MissingDataAndBadFlagsAreOneLineErrors) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  auto missing = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", "/nonexistent/openb",
+                               "--cluster", "x", "--db", (*db)->uri()});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("/nonexistent/openb"), std::string::npos) << missing.err;
+
+  auto bad_start = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--start",
+                                 "last tuesday", "--db", (*db)->uri()});
+  EXPECT_EQ(bad_start.exit_code, 2);
+  EXPECT_NE(bad_start.err.find("--start"), std::string::npos) << bad_start.err;
+
+  auto bad_trace = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "borg", "--data", kData});
+  EXPECT_EQ(bad_trace.exit_code, 2);
+  EXPECT_NE(bad_trace.err.find("--trace"), std::string::npos) << bad_trace.err;
+}
+
+TEST(OpenbReplayErrors, OlderSchemaWithoutMigrateNamesTheMissingMigrations) {
+  auto db = testing::TestDatabase::Empty();
+  ASSERT_TRUE(db.ok()) << db.status();
+  auto refused = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--db",
+                               (*db)->uri()});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("missing migrations 0001_schema_v1"), std::string::npos) << refused.err;
+}
+
+}  // namespace
+}  // namespace fleetcap

@@ -1,0 +1,28 @@
+#pragma once
+// A real fleetcap-api process on free ports, for integration tests.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tests/support/subprocess.h"
+
+namespace fleetcap::testing {
+
+struct ApiProcess {
+  std::unique_ptr<Subprocess> process;
+  int grpc_port = 0;
+  int http_port = 0;
+  int metrics_port = 0;
+
+  std::string grpc_address() const { return "127.0.0.1:" + std::to_string(grpc_port); }
+  std::string http_base() const { return "http://127.0.0.1:" + std::to_string(http_port); }
+};
+
+// Starts `api_bin` against `db_uri` on port 0 everywhere, plus `extra_flags`,
+// and waits for its ready line.
+absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::string& db_uri,
+                                    const std::vector<std::string>& extra_flags = {});
+
+}  // namespace fleetcap::testing

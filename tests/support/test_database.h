@@ -1,0 +1,34 @@
+#pragma once
+// A fresh database per test on the private PostgreSQL that the ctest fixture
+// `pg` starts (scripts/pg.sh, folder in $FLEETCAP_TEST_PG_DIR). Migrated
+// databases are cloned from a template migrated once per schema version, so
+// each costs a file copy, not a migration run. Dropped when destroyed.
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "pqxx/connection"
+
+namespace fleetcap::testing {
+
+class TestDatabase {
+ public:
+  // A database with the whole schema applied.
+  static absl::StatusOr<std::unique_ptr<TestDatabase>> Migrated();
+  // A database with nothing in it (for migration tests).
+  static absl::StatusOr<std::unique_ptr<TestDatabase>> Empty();
+  ~TestDatabase();
+
+  const std::string& uri() const { return uri_; }
+  const std::string& name() const { return name_; }
+  std::unique_ptr<pqxx::connection> Connect() const;
+
+ private:
+  TestDatabase(std::string server_uri, std::string name);
+  std::string server_uri_;  // the maintenance database `fleetcap`
+  std::string name_;
+  std::string uri_;
+};
+
+}  // namespace fleetcap::testing
