@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# `make test`: installs what is missing, builds, runs every unit and
+# integration test (debug), then the unit tests again under ASan + UBSan.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/bootstrap.sh
+
+jobs=$(nproc)
+started=$(date +%s)
+
+cmake --preset debug
+cmake --build --preset debug -- -j"$jobs"
+ctest --preset debug -j"$jobs"
+
+cmake --preset asan
+cmake --build --preset asan -- -j"$jobs"
+ctest --preset asan -j"$jobs"
+
+echo "make test: all passed in $(( $(date +%s) - started ))s"
