@@ -5,6 +5,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
+#include "services/api/fleet_http_routes.h"
 #include "store/migrator.h"
 
 namespace fleetcap::api {
@@ -42,9 +43,9 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
   }
 
-  auto http = HttpGateway::Start(options.http_listen, server->fleet_query_.get(), server->metrics_.get());
-  if (!http.ok()) return http.status();
-  server->http_ = std::move(*http);
+  server->http_ = std::make_unique<HttpGateway>(server->metrics_.get());
+  AddFleetRoutes(*server->http_, server->fleet_query_.get());
+  if (auto status = server->http_->Start(options.http_listen); !status.ok()) return status;
 
   if (!options.metrics_listen.empty()) {
     auto metrics = MetricsServer::Start(options.metrics_listen, server->registry_);

@@ -1,5 +1,7 @@
 #include "services/ctl/fleet_commands.h"
 
+#include <iostream>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/time_util.h"
@@ -20,12 +22,41 @@ std::string Percent(int64_t part, int64_t whole) {
   return absl::StrFormat("%.1f%%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
+int RunFleetSummary(const std::vector<std::string>& args) {
+  ClientOptions client;
+  std::string cluster;
+  std::string at;
+  FlagSet flags("fleetcapctl fleet summary", "[--cluster C] [--at T] [flags]\n\nPer accelerator model, the devices in service and the devices held at an instant.");
+  client.Register(flags);
+  flags.String("cluster", &cluster, "a cluster name; empty for all");
+  flags.String("at", &at, "an RFC 3339 instant; empty for now");
+  auto parsed = flags.Parse(args);
+  if (!parsed.ok()) return Fail(2, std::string(parsed.status().message()));
+  if (parsed->help) {
+    std::cout << flags.Help();
+    return 0;
+  }
+  if (!parsed->positional.empty()) return Fail(2, "unexpected argument \"" + parsed->positional[0] + "\"");
+  auto format = ParseFormat(client.format);
+  if (!format.ok()) return Fail(2, std::string(format.status().message()));
+  auto request = FleetSummaryRequest(cluster, at);
+  if (!request.ok()) return Fail(2, std::string(request.status().message()));
+
+  auto stub = v1::FleetService::NewStub(client.Channel());
+  grpc::ClientContext context;
+  client.Prepare(context);
+  v1::FleetSummary summary;
+  grpc::Status status = stub->GetFleetSummary(&context, *request, &summary);
+  if (!status.ok()) return FailRpc(status, client);
+  std::cout << RenderFleetSummary(summary, *format);
+  return 0;
+}
+
 }  // namespace
 
-absl::StatusOr<Format> ParseFormat(const std::string& text) {
-  if (text == "table") return Format::kTable;
-  if (text == "json") return Format::kJson;
-  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table or json"));
+std::vector<Command> FleetCommands() {
+  return {{{"fleet", "summary"}, "[--cluster C] [--at T]  accelerators in service and held, per model",
+           RunFleetSummary}};
 }
 
 absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster,

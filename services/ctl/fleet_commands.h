@@ -3,16 +3,16 @@
 // people (table) or programs (json).
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "fleetcap/v1/fleet.grpc.pb.h"
+#include "services/ctl/client.h"
+#include "services/ctl/command.h"
 
 namespace fleetcap::ctl {
 
-enum class Format { kTable, kJson };
-
-// "table" or "json"; anything else is INVALID_ARGUMENT naming --format.
-absl::StatusOr<Format> ParseFormat(const std::string& text);
+std::vector<Command> FleetCommands();
 
 // The request for `fleet summary`; a bad --at is INVALID_ARGUMENT naming it.
 absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster,

@@ -1,81 +1,64 @@
-// fleetcapctl: the command-line client of fleetcap-api.
+// fleetcapctl: the command-line client of fleetcap-api. Commands are named by
+// words ("fleet summary") found anywhere among the arguments; the rest are
+// the command's flags.
 
 #include <iostream>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/str_replace.h"
 #include "common/flags.h"
 #include "fleetcap_version.h"
-#include "grpcpp/grpcpp.h"
+#include "services/ctl/client.h"
 #include "services/ctl/fleet_commands.h"
 
 namespace {
 
-constexpr const char* kUsage = R"(<command> [flags]
+std::vector<fleetcap::ctl::Command> AllCommands() {
+  std::vector<fleetcap::ctl::Command> commands;
+  for (auto& c : fleetcap::ctl::FleetCommands()) commands.push_back(std::move(c));
+  return commands;
+}
 
-commands:
-  fleet summary [--cluster C] [--at T]   accelerators in service and held, per model)";
+void PrintUsage(std::ostream& out, const std::vector<fleetcap::ctl::Command>& commands) {
+  out << "usage: fleetcapctl <command> [flags]   (fleetcapctl <command> --help for its flags)\n\ncommands:\n";
+  for (const auto& c : commands) out << "  " << absl::StrJoin(c.words, " ") << " " << c.help << "\n";
+}
 
-int Fail(int code, const std::string& message) {
-  // One line, whatever the server said.
-  std::cerr << "fleetcapctl: " << absl::StrReplaceAll(message, {{"\n", " "}}) << "\n";
-  return code;
+// Finds a command's words in `args` (outside flag values is close enough: no
+// flag value is a command word) and removes them.
+const fleetcap::ctl::Command* Match(const std::vector<fleetcap::ctl::Command>& commands,
+                                    std::vector<std::string>& args) {
+  for (const auto& c : commands) {
+    for (size_t i = 0; i + c.words.size() <= args.size(); ++i) {
+      if (std::equal(c.words.begin(), c.words.end(), args.begin() + static_cast<long>(i))) {
+        args.erase(args.begin() + static_cast<long>(i), args.begin() + static_cast<long>(i + c.words.size()));
+        return &c;
+      }
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace fleetcap;
-  std::string server = "127.0.0.1:8081";
-  std::string token;
-  std::string format_text = "table";
-  int64_t timeout_seconds = 10;
-  std::string cluster;
-  std::string at;
-  FlagSet flags("fleetcapctl", kUsage);
-  flags.String("server", &server, "fleetcap-api gRPC HOST:PORT", "FLEETCAP_SERVER");
-  flags.String("token", &token, "API bearer token", "FLEETCAP_TOKEN");
-  flags.String("format", &format_text, "table or json");
-  flags.Int("timeout", &timeout_seconds, "seconds to wait for an answer");
-  flags.String("cluster", &cluster, "a cluster name; empty for all (fleet summary)");
-  flags.String("at", &at, "an RFC 3339 instant; empty for now (fleet summary)");
-
-  auto parsed = flags.Parse(Args(argc, argv));
-  if (!parsed.ok()) return Fail(2, std::string(parsed.status().message()));
-  if (parsed->help) {
-    std::cout << flags.Help();
-    return 0;
-  }
-  if (parsed->version) {
+  std::vector<std::string> args = Args(argc, argv);
+  const auto commands = AllCommands();
+  const ctl::Command* command = Match(commands, args);
+  if (command != nullptr) return command->run(args);
+  if (args.size() == 1 && args[0] == "--version") {
     std::cout << "fleetcapctl " << FLEETCAP_VERSION << "\n";
     return 0;
   }
-  auto format = ctl::ParseFormat(format_text);
-  if (!format.ok()) return Fail(2, std::string(format.status().message()));
-  const std::string command = absl::StrJoin(parsed->positional, " ");
-  if (command != "fleet summary") {
-    return Fail(2, command.empty() ? "no command given (see fleetcapctl --help)"
-                                   : absl::StrCat("unknown command \"", command, "\" (see fleetcapctl --help)"));
+  if (args.size() == 1 && args[0] == "--help") {
+    PrintUsage(std::cout, commands);
+    return 0;
   }
-
-  auto request = ctl::FleetSummaryRequest(cluster, at);
-  if (!request.ok()) return Fail(2, std::string(request.status().message()));
-  auto channel = grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
-  auto stub = v1::FleetService::NewStub(channel);
-  grpc::ClientContext context;
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(timeout_seconds));
-  if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
-  v1::FleetSummary summary;
-  grpc::Status status = stub->GetFleetSummary(&context, *request, &summary);
-  if (status.error_code() == grpc::StatusCode::UNAVAILABLE ||
-      status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED) {
-    return Fail(1, absl::StrCat("cannot reach fleetcap-api at ", server, ": ", status.error_message()));
+  std::vector<std::string> words;
+  for (const auto& a : args) {
+    if (a.rfind("--", 0) == 0) break;
+    words.push_back(a);
   }
-  if (!status.ok()) {
-    return Fail(1, absl::StrCat(absl::StatusCodeToString(static_cast<absl::StatusCode>(status.error_code())),
-                                ": ", status.error_message()));
-  }
-  std::cout << ctl::RenderFleetSummary(summary, *format);
-  return 0;
+  return ctl::Fail(2, words.empty() ? "no command given (see fleetcapctl --help)"
+                                    : "unknown command \"" + absl::StrJoin(words, " ") + "\" (see fleetcapctl --help)");
 }

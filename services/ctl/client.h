@@ -1,0 +1,38 @@
+#pragma once
+// What every fleetcapctl command shares: the flags that say which server to
+// ask and how (--server, --token, --format, --timeout), the channel, and the
+// one-line errors people see.
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "common/flags.h"
+#include "grpcpp/grpcpp.h"
+
+namespace fleetcap::ctl {
+
+enum class Format { kTable, kJson };
+
+// "table" or "json"; anything else is INVALID_ARGUMENT naming --format.
+absl::StatusOr<Format> ParseFormat(const std::string& text);
+
+struct ClientOptions {
+  std::string server = "127.0.0.1:8081";
+  std::string token;
+  std::string format = "table";
+  int64_t timeout_seconds = 10;
+
+  void Register(FlagSet& flags);
+  std::shared_ptr<grpc::Channel> Channel() const;
+  // Sets the deadline and, when there is a token, the bearer credentials.
+  void Prepare(grpc::ClientContext& context) const;
+};
+
+// Prints one line to stderr ("fleetcapctl: ...") and returns `exit_code`.
+int Fail(int exit_code, const std::string& message);
+
+// Reports a failed RPC in one line; returns the exit code (1).
+int FailRpc(const grpc::Status& status, const ClientOptions& options);
+
+}  // namespace fleetcap::ctl
