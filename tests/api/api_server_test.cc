@@ -10,8 +10,6 @@
 #include "grpc/reflection/v1alpha/reflection.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "nlohmann/json.hpp"
-#include "store/pg_inventory_repository.h"
-#include "store/test_inventory.h"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
 #include "tests/support/test_database.h"
@@ -22,29 +20,21 @@ namespace {
 class ApiServerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = db->release();
-    auto pool = PgPool::Open(db_->uri(), 1);
-    ASSERT_TRUE(pool.ok()) << pool.status();
-    ASSERT_TRUE(store::PgInventoryRepository(pool->get()).ReplaceClusterInventory(store::TestInventory()).ok());
-    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
-    ASSERT_TRUE(api.ok()) << api.status();
-    api_ = new testing::ApiProcess(std::move(*api));
+    auto served = testing::ServeTestInventory(FLEETCAP_API_BIN);
+    ASSERT_TRUE(served.ok()) << served.status();
+    served_ = served->release();
+    api_ = &served_->api;
   }
-  static void TearDownTestSuite() {
-    delete api_;
-    delete db_;
-  }
+  static void TearDownTestSuite() { delete served_; }
 
   std::unique_ptr<v1::FleetService::Stub> FleetStub() {
     return v1::FleetService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
   }
 
-  static testing::TestDatabase* db_;
+  static testing::ServedTestInventory* served_;
   static testing::ApiProcess* api_;
 };
-testing::TestDatabase* ApiServerTest::db_ = nullptr;
+testing::ServedTestInventory* ApiServerTest::served_ = nullptr;
 testing::ApiProcess* ApiServerTest::api_ = nullptr;
 
 constexpr int64_t kT0 = 1767225600;  // 2026-01-01T00:00:00Z, store::TestT0()

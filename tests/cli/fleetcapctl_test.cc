@@ -4,8 +4,6 @@
 
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
-#include "store/pg_inventory_repository.h"
-#include "store/test_inventory.h"
 #include "tests/support/api_process.h"
 #include "tests/support/test_database.h"
 
@@ -15,24 +13,16 @@ namespace {
 class FleetctlTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = db->release();
-    auto pool = PgPool::Open(db_->uri(), 1);
-    ASSERT_TRUE(pool.ok()) << pool.status();
-    ASSERT_TRUE(store::PgInventoryRepository(pool->get()).ReplaceClusterInventory(store::TestInventory()).ok());
-    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
-    ASSERT_TRUE(api.ok()) << api.status();
-    api_ = new testing::ApiProcess(std::move(*api));
+    auto served = testing::ServeTestInventory(FLEETCAP_API_BIN);
+    ASSERT_TRUE(served.ok()) << served.status();
+    served_ = served->release();
+    api_ = &served_->api;
   }
-  static void TearDownTestSuite() {
-    delete api_;
-    delete db_;
-  }
-  static testing::TestDatabase* db_;
+  static void TearDownTestSuite() { delete served_; }
+  static testing::ServedTestInventory* served_;
   static testing::ApiProcess* api_;
 };
-testing::TestDatabase* FleetctlTest::db_ = nullptr;
+testing::ServedTestInventory* FleetctlTest::served_ = nullptr;
 testing::ApiProcess* FleetctlTest::api_ = nullptr;
 
 size_t Lines(const std::string& text) {

@@ -2,6 +2,10 @@
 
 #include <cstdio>
 
+#include "common/pg_pool.h"
+#include "store/pg_inventory_repository.h"
+#include "store/test_inventory.h"
+
 namespace fleetcap::testing {
 
 absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::string& db_uri,
@@ -20,6 +24,23 @@ absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::strin
   }
   api.process = std::move(*process);
   return api;
+}
+
+absl::StatusOr<std::unique_ptr<ServedTestInventory>> ServeTestInventory(const std::string& api_bin) {
+  auto served = std::make_unique<ServedTestInventory>();
+  auto db = TestDatabase::Migrated();
+  if (!db.ok()) return db.status();
+  served->db = std::move(*db);
+  {
+    auto pool = PgPool::Open(served->db->uri(), 1);
+    if (!pool.ok()) return pool.status();
+    auto stored = store::PgInventoryRepository(pool->get()).ReplaceClusterInventory(store::TestInventory());
+    if (!stored.ok()) return stored;
+  }
+  auto api = StartApi(api_bin, served->db->uri());
+  if (!api.ok()) return api.status();
+  served->api = std::move(*api);
+  return served;
 }
 
 }  // namespace fleetcap::testing

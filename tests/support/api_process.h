@@ -7,6 +7,7 @@
 
 #include "absl/status/statusor.h"
 #include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
 
 namespace fleetcap::testing {
 
@@ -24,5 +25,12 @@ struct ApiProcess {
 // and waits for its ready line.
 absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::string& db_uri,
                                     const std::vector<std::string>& extra_flags = {});
+
+// A migrated database holding store::TestInventory() and a fleetcap-api serving it.
+struct ServedTestInventory {
+  std::unique_ptr<TestDatabase> db;
+  ApiProcess api;
+};
+absl::StatusOr<std::unique_ptr<ServedTestInventory>> ServeTestInventory(const std::string& api_bin);
 
 }  // namespace fleetcap::testing
