@@ -11,6 +11,9 @@ function(fleetcap_target name)
   target_link_libraries(${name} PRIVATE fleetcap_warnings fleetcap_sanitizers)
 endfunction()
 
+# Every unit-test binary, so the asan pass builds only what it runs.
+add_custom_target(unit_tests)
+
 # fleetcap_unit_test(name SOURCES ... LIBS ...): a GoogleTest binary labelled `unit`.
 function(fleetcap_unit_test name)
   cmake_parse_arguments(T "" "" "SOURCES;LIBS" ${ARGN})
@@ -19,4 +22,5 @@ function(fleetcap_unit_test name)
   target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gmock_main)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS unit TIMEOUT 300)
+  add_dependencies(unit_tests ${name})
 endfunction()

@@ -14,7 +14,7 @@ cmake --build --preset debug -- -j"$jobs"
 ctest --preset debug -j"$jobs"
 
 cmake --preset asan
-cmake --build --preset asan -- -j"$jobs"
+cmake --build --preset asan --target unit_tests -- -j"$jobs"
 ctest --preset asan -j"$jobs"
 
 echo "make test: all passed in $(( $(date +%s) - started ))s"
