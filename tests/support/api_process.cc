@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "tests/support/tokens.h"
+
 namespace fleetcap::testing {
 
 absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::string& db_uri,
@@ -19,6 +21,9 @@ absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::strin
     return absl::InternalError("unreadable ready line: " + *line);
   }
   api.process = std::move(*process);
+  auto token = MintToken(db_uri, "admin");
+  if (!token.ok()) return token.status();
+  api.admin_token = *token;
   return api;
 }
 
