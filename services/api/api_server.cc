@@ -63,7 +63,9 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get());
   AddFleetRoutes(*server->http_, server->fleet_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
-  if (auto status = server->http_->Start(options.http_listen, options.tls); !status.ok()) return status;
+  if (!options.http_listen.empty()) {
+    if (auto status = server->http_->Start(options.http_listen, options.tls); !status.ok()) return status;
+  }
 
   if (!options.metrics_listen.empty()) {
     auto metrics = MetricsServer::Start(options.metrics_listen, server->registry_);

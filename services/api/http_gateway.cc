@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "common/logging.h"
 #include "services/api/access_table.h"
 
 namespace fleetcap::api {
@@ -68,6 +69,13 @@ absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls) 
   std::string ports = listen;
   std::vector<const char*> options = {"num_threads", "8"};
   if (tls.enabled()) {
+    // Debian 12's civetweb loads OpenSSL at run time and expects the 1.1 API; against
+    // OpenSSL 3 that fails, and serving "https" without it would crash on the first request.
+    if ((mg_init_library(MG_FEATURES_TLS) & MG_FEATURES_TLS) == 0) {
+      return absl::FailedPreconditionError(
+          "--tls-cert: the HTTP server library (civetweb) cannot load OpenSSL here, so HTTPS is unavailable; "
+          "give --http-listen \"\" to serve gRPC only (with TLS), or put HTTP behind a TLS proxy");
+    }
     auto written = CombinedPem::Write(tls);
     if (!written.ok()) return written.status();
     pem = std::move(*written);
@@ -79,8 +87,12 @@ absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls) 
   }
   options.insert(options.begin(), {"listening_ports", ports.c_str()});
   options.push_back(nullptr);
-  if (tls.enabled()) mg_init_library(MG_FEATURES_TLS);
   mg_callbacks callbacks{};
+  // civetweb's own complaints (TLS handshakes, sockets) go to our log; they never hold request headers.
+  callbacks.log_message = [](const mg_connection*, const char* message) {
+    Logger("http")->warn("{}", message);
+    return 1;
+  };
   ctx_ = mg_start(&callbacks, nullptr, options.data());
   if (ctx_ == nullptr) {
     return absl::UnavailableError(absl::StrCat("--http-listen: cannot listen on \"", listen, "\"",

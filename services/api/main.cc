@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   flags.String("db", &options.db, "PostgreSQL libpq URI", "FLEETCAP_DB");
   flags.Bool("migrate", &options.migrate, "apply pending schema migrations at start");
   flags.String("grpc-listen", &options.grpc_listen, "gRPC HOST:PORT (port 0 picks a free one)");
-  flags.String("http-listen", &options.http_listen, "HTTP/JSON HOST:PORT (port 0 picks a free one)");
+  flags.String("http-listen", &options.http_listen, "HTTP/JSON HOST:PORT (port 0 picks a free one; empty: no HTTP)");
   flags.String("metrics-listen", &options.metrics_listen, "Prometheus /metrics HOST:PORT; empty for none");
   flags.String("log-level", &log_level, "trace, debug, info, warn, error, critical or off");
   flags.String("tls-cert", &options.tls.cert, "PEM certificate for gRPC and HTTPS; empty for plaintext");

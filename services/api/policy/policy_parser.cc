@@ -373,8 +373,10 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
   } catch (const YAML::Exception& e) {
     r.Error(e.mark, "document", absl::StrCat("unreadable: ", e.msg));
   }
+  // Cross-checks run even after reading errors, so one pass shows everything;
+  // entries that could not be read at all are left out of them.
   result.errors = std::move(r.errors);
-  if (result.errors.empty()) result.errors = ValidatePolicy(result.document);
+  for (auto& e : ValidatePolicy(result.document)) result.errors.push_back(std::move(e));
   std::stable_sort(result.errors.begin(), result.errors.end(),
                    [](const PolicyError& a, const PolicyError& b) { return a.line < b.line; });
   return result;
