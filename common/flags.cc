@@ -80,7 +80,8 @@ absl::StatusOr<FlagSet::Parsed> FlagSet::Parse(const std::vector<std::string>& a
       parsed.help = true;
       continue;
     }
-    if (name == "version") {
+    // A command may define its own --version (fleetcapctl policy get --version N).
+    if (name == "version" && flags_.count("version") == 0) {
       parsed.version = true;
       continue;
     }

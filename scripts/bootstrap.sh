@@ -10,9 +10,9 @@ packages=(
   # libraries
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libpqxx-dev libpq-dev prometheus-cpp-dev libcivetweb-dev libabsl-dev libspdlog-dev libfmt-dev
-  nlohmann-json3-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev
+  nlohmann-json3-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev libyaml-cpp-dev
   # servers and clients the tests and the demo start
-  postgresql-15 postgresql-client-15 curl
+  postgresql-15 postgresql-client-15 curl openssl
 )
 
 missing=()

@@ -5,7 +5,9 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
+#include "services/api/control_http_routes.h"
 #include "services/api/fleet_http_routes.h"
+#include "services/api/tls_credentials.h"
 #include "store/migrator.h"
 
 namespace fleetcap::api {
@@ -30,22 +32,40 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->metrics_ = std::make_unique<ApiMetrics>(*server->registry_);
   server->inventory_ = std::make_unique<store::PgInventoryRepository>(server->pool_.get());
   server->fleet_query_ = std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_);
-  server->fleet_service_ =
-      std::make_unique<FleetGrpcService>(server->fleet_query_.get(), server->metrics_.get());
+  server->policies_ = std::make_unique<store::PgPolicyRepository>(server->pool_.get());
+  server->tokens_ = std::make_unique<store::PgTokenRepository>(server->pool_.get());
+  server->audit_ = std::make_unique<store::PgAuditRepository>(server->pool_.get());
+  server->auth_ = std::make_unique<Authenticator>(server->tokens_.get(), server->policies_.get(), &server->clock_);
+  server->guard_ = std::make_unique<GrpcGuard>(server->auth_.get(), server->metrics_.get());
+  server->policy_ops_ = std::make_unique<PolicyOperations>(server->policies_.get(), &server->clock_);
+  server->token_ops_ = std::make_unique<TokenOperations>(server->tokens_.get(), &server->clock_);
+  server->audit_ops_ = std::make_unique<AuditOperations>(server->audit_.get());
+  server->fleet_service_ = std::make_unique<FleetGrpcService>(server->fleet_query_.get(), server->guard_.get());
+  server->policy_service_ = std::make_unique<PolicyGrpcService>(server->guard_.get(), server->policy_ops_.get());
+  server->token_service_ = std::make_unique<TokenGrpcService>(server->guard_.get(), server->token_ops_.get());
+  server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
+  auto credentials = GrpcServerCredentials(options.tls);
+  if (!credentials.ok()) return credentials.status();
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.grpc_listen, grpc::InsecureServerCredentials(), &server->grpc_port_);
+  builder.AddListeningPort(options.grpc_listen, *credentials, &server->grpc_port_);
   builder.RegisterService(server->fleet_service_.get());
+  builder.RegisterService(server->policy_service_.get());
+  builder.RegisterService(server->token_service_.get());
+  builder.RegisterService(server->audit_service_.get());
   server->grpc_ = builder.BuildAndStart();
   if (server->grpc_ == nullptr || server->grpc_port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
   }
 
-  server->http_ = std::make_unique<HttpGateway>(server->metrics_.get());
+  server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get());
   AddFleetRoutes(*server->http_, server->fleet_query_.get());
-  if (auto status = server->http_->Start(options.http_listen); !status.ok()) return status;
+  AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
+  if (!options.http_listen.empty()) {
+    if (auto status = server->http_->Start(options.http_listen, options.tls); !status.ok()) return status;
+  }
 
   if (!options.metrics_listen.empty()) {
     auto metrics = MetricsServer::Start(options.metrics_listen, server->registry_);

@@ -12,9 +12,12 @@
 #include "common/pg_pool.h"
 #include "grpcpp/server.h"
 #include "services/api/api_metrics.h"
+#include "services/api/auth.h"
+#include "services/api/control_grpc_services.h"
 #include "services/api/fleet_grpc_service.h"
 #include "services/api/fleet_summary.h"
 #include "services/api/http_gateway.h"
+#include "store/pg_control_repositories.h"
 #include "store/pg_inventory_repository.h"
 
 namespace fleetcap::api {
@@ -26,6 +29,9 @@ struct ApiServerOptions {
   std::string http_listen = "127.0.0.1:8080";
   std::string metrics_listen;              // empty: no /metrics listener
   int db_connections = 8;
+  // TLS for gRPC and HTTP: PEM certificate and key; with client_ca, clients
+  // must present a certificate signed by it (on both transports).
+  TlsFiles tls;
 };
 
 class ApiServer {
@@ -49,7 +55,18 @@ class ApiServer {
   std::unique_ptr<PgPool> pool_;
   std::unique_ptr<store::PgInventoryRepository> inventory_;
   std::unique_ptr<FleetSummaryQuery> fleet_query_;
+  std::unique_ptr<store::PgPolicyRepository> policies_;
+  std::unique_ptr<store::PgTokenRepository> tokens_;
+  std::unique_ptr<store::PgAuditRepository> audit_;
+  std::unique_ptr<Authenticator> auth_;
+  std::unique_ptr<GrpcGuard> guard_;
+  std::unique_ptr<PolicyOperations> policy_ops_;
+  std::unique_ptr<TokenOperations> token_ops_;
+  std::unique_ptr<AuditOperations> audit_ops_;
   std::unique_ptr<FleetGrpcService> fleet_service_;
+  std::unique_ptr<PolicyGrpcService> policy_service_;
+  std::unique_ptr<TokenGrpcService> token_service_;
+  std::unique_ptr<AuditGrpcService> audit_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<HttpGateway> http_;
   std::unique_ptr<MetricsServer> metrics_server_;

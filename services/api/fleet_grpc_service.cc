@@ -1,21 +1,16 @@
 #include "services/api/fleet_grpc_service.h"
 
-#include "absl/status/status.h"
-#include "absl/time/clock.h"
-#include "services/api/status_mapping.h"
-
 namespace fleetcap::api {
 
-grpc::Status FleetGrpcService::GetFleetSummary(grpc::ServerContext* /*context*/,
+grpc::Status FleetGrpcService::GetFleetSummary(grpc::ServerContext* context,
                                                const v1::GetFleetSummaryRequest* request,
                                                v1::FleetSummary* response) {
-  const absl::Time start = absl::Now();
-  auto result = query_->Run(*request);
-  absl::Status status = result.status();
-  if (result.ok()) *response = std::move(*result);
-  metrics_->Observe("grpc", "GetFleetSummary", absl::StatusCodeToString(status.code()),
-                    absl::ToDoubleSeconds(absl::Now() - start));
-  return ToGrpcStatus(status);
+  return guard_->Run(context, "/fleetcap.v1.FleetService/GetFleetSummary", [&](const Scope&) {
+    auto result = query_->Run(*request);
+    if (!result.ok()) return result.status();
+    *response = std::move(*result);
+    return absl::OkStatus();
+  });
 }
 
 }  // namespace fleetcap::api

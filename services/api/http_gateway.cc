@@ -1,25 +1,107 @@
 #include "services/api/http_gateway.h"
 
 #include <civetweb.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/time/clock.h"
+#include "common/logging.h"
+#include "services/api/access_table.h"
 
 namespace fleetcap::api {
+namespace {
 
-void HttpGateway::AddGetRoute(const std::string& path, Route route) { routes_[path] = std::move(route); }
+absl::StatusOr<std::string> ReadFile(const std::string& flag, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(absl::StrCat(flag, ": cannot read \"", path, "\""));
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
-absl::Status HttpGateway::Start(const std::string& listen) {
-  const char* options[] = {"listening_ports", listen.c_str(), "num_threads", "8", nullptr};
+// civetweb wants the key and the certificate in one PEM file; it reads it
+// during mg_start, so the combined copy lives only that long, readable by us alone.
+class CombinedPem {
+ public:
+  static absl::StatusOr<std::unique_ptr<CombinedPem>> Write(const TlsFiles& tls) {
+    auto key = ReadFile("--tls-key", tls.key);
+    if (!key.ok()) return key.status();
+    auto cert = ReadFile("--tls-cert", tls.cert);
+    if (!cert.ok()) return cert.status();
+    char path[] = "/tmp/fleetcap-https-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0) return absl::InternalError("cannot create a temporary file for the HTTPS certificate");
+    const std::string both = *key + "\n" + *cert;
+    const bool written = write(fd, both.data(), both.size()) == static_cast<ssize_t>(both.size());
+    close(fd);
+    auto out = std::unique_ptr<CombinedPem>(new CombinedPem(path));
+    if (!written) return absl::InternalError("cannot write the HTTPS certificate file");
+    return out;
+  }
+  ~CombinedPem() { std::remove(path_.c_str()); }
+  const std::string& path() const { return path_; }
+
+ private:
+  explicit CombinedPem(std::string path) : path_(std::move(path)) {}
+  std::string path_;
+};
+
+}  // namespace
+
+void HttpGateway::AddGetRoute(const std::string& path, Route route) {
+  routes_[path]["GET"] = [route = std::move(route)](const Scope&, const HttpQuery& query, const std::string&) {
+    return route(query);
+  };
+}
+
+void HttpGateway::AddRoute(const std::string& method, const std::string& path, ScopedRoute route) {
+  routes_[path][method] = std::move(route);
+}
+
+absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls) {
+  std::unique_ptr<CombinedPem> pem;
+  std::string ports = listen;
+  std::vector<const char*> options = {"num_threads", "8"};
+  if (tls.enabled()) {
+    // Debian 12's civetweb loads OpenSSL at run time and expects the 1.1 API; against
+    // OpenSSL 3 that fails, and serving "https" without it would crash on the first request.
+    if ((mg_init_library(MG_FEATURES_TLS) & MG_FEATURES_TLS) == 0) {
+      return absl::FailedPreconditionError(
+          "--tls-cert: the HTTP server library (civetweb) cannot load OpenSSL here, so HTTPS is unavailable; "
+          "give --http-listen \"\" to serve gRPC only (with TLS), or put HTTP behind a TLS proxy");
+    }
+    auto written = CombinedPem::Write(tls);
+    if (!written.ok()) return written.status();
+    pem = std::move(*written);
+    ports += "s";
+    options.insert(options.end(), {"ssl_certificate", pem->path().c_str(), "ssl_protocol_version", "4"});
+    if (!tls.client_ca.empty()) {
+      options.insert(options.end(), {"ssl_ca_file", tls.client_ca.c_str(), "ssl_verify_peer", "yes"});
+    }
+  }
+  options.insert(options.begin(), {"listening_ports", ports.c_str()});
+  options.push_back(nullptr);
   mg_callbacks callbacks{};
-  ctx_ = mg_start(&callbacks, nullptr, options);
+  // civetweb's own complaints (TLS handshakes, sockets) go to our log; they never hold request headers.
+  callbacks.log_message = [](const mg_connection*, const char* message) {
+    Logger("http")->warn("{}", message);
+    return 1;
+  };
+  ctx_ = mg_start(&callbacks, nullptr, options.data());
   if (ctx_ == nullptr) {
-    return absl::UnavailableError(absl::StrCat("--http-listen: cannot listen on \"", listen, "\""));
+    return absl::UnavailableError(absl::StrCat("--http-listen: cannot listen on \"", listen, "\"",
+                                               tls.enabled() ? " with TLS (check --tls-cert and --tls-key)" : ""));
   }
   mg_set_request_handler(ctx_, "/", &HttpGateway::Dispatch, this);
-  mg_server_port ports[4];
-  int n = mg_get_server_ports(ctx_, 4, ports);
-  port_ = n > 0 ? ports[0].port : 0;
+  mg_server_port server_ports[4];
+  int n = mg_get_server_ports(ctx_, 4, server_ports);
+  port_ = n > 0 ? server_ports[0].port : 0;
   return absl::OkStatus();
 }
 
@@ -31,34 +113,57 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
   const auto* gateway = static_cast<const HttpGateway*>(self);
   const mg_request_info* info = mg_get_request_info(conn);
   const absl::Time start = absl::Now();
-  const std::string path = info->local_uri != nullptr ? info->local_uri : "/";
-  HttpResponse response =
-      gateway->Handle(info->request_method, path, info->query_string != nullptr ? info->query_string : "");
+  HttpRequest request;
+  request.method = info->request_method;
+  request.path = info->local_uri != nullptr ? info->local_uri : "/";
+  request.query_string = info->query_string != nullptr ? info->query_string : "";
+  const char* authorization = mg_get_header(conn, "Authorization");
+  request.authorization = authorization != nullptr ? authorization : "";
+  HttpResponse response;
+  if (info->content_length > static_cast<long long>(kMaxBodyBytes)) {
+    response = ErrorResponse(absl::InvalidArgumentError(
+        absl::StrCat("request body: ", info->content_length, " bytes, expected at most ", kMaxBodyBytes)));
+    response.status = 413;
+  } else {
+    char buffer[16384];
+    int n;
+    while ((n = mg_read(conn, buffer, sizeof buffer)) > 0 && request.body.size() <= kMaxBodyBytes) {
+      request.body.append(buffer, static_cast<size_t>(n));
+    }
+    response = gateway->Handle(request);
+  }
   mg_printf(conn,
             "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
             "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
             response.status, mg_get_response_code_text(conn, response.status), response.body.size());
   mg_write(conn, response.body.data(), response.body.size());
   // Unknown paths share one label so scanners cannot blow up the metric's cardinality.
-  const bool known = gateway->routes_.count(path) > 0;
-  gateway->metrics_->Observe("http", known ? path : "unknown", std::to_string(response.status),
+  const bool known = gateway->routes_.count(request.path) > 0;
+  gateway->metrics_->Observe("http", known ? request.path : "unknown", std::to_string(response.status),
                              absl::ToDoubleSeconds(absl::Now() - start));
   return response.status;
 }
 
-HttpResponse HttpGateway::Handle(const std::string& method, const std::string& path,
-                                 const std::string& query_string) const {
-  auto route = routes_.find(path);
-  if (route == routes_.end()) return ErrorResponse(absl::NotFoundError(absl::StrCat("no route ", path)));
-  if (method != "GET") {
-    HttpResponse response =
-        ErrorResponse(absl::InvalidArgumentError(absl::StrCat(method, " ", path, ": only GET is served here")));
+HttpResponse HttpGateway::Handle(const HttpRequest& request) const {
+  // Authentication comes first, so without a token nothing is learnt, not even which paths exist.
+  auto scope = auth_->Authenticate(request.authorization);
+  if (!scope.ok()) return ErrorResponse(scope.status());
+  auto route = routes_.find(request.path);
+  if (route == routes_.end()) return ErrorResponse(absl::NotFoundError(absl::StrCat("no route ", request.path)));
+  auto handler = route->second.find(request.method);
+  if (handler == route->second.end()) {
+    std::vector<std::string> allowed;
+    for (const auto& [method, unused] : route->second) allowed.push_back(method);
+    HttpResponse response = ErrorResponse(absl::InvalidArgumentError(
+        absl::StrCat(request.method, " ", request.path, ": only ", absl::StrJoin(allowed, ", "), " is served here")));
     response.status = 405;
     return response;
   }
-  auto query = ParseHttpQuery(query_string);
+  const std::string key = absl::StrCat(request.method, " ", request.path);
+  if (auto status = Authenticator::Authorize(*scope, AccessFor(key), key); !status.ok()) return ErrorResponse(status);
+  auto query = ParseHttpQuery(request.query_string);
   if (!query.ok()) return ErrorResponse(query.status());
-  return route->second(*query);
+  return handler->second(*scope, *query, request.body);
 }
 
 }  // namespace fleetcap::api

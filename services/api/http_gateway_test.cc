@@ -4,6 +4,8 @@
 
 #include "nlohmann/json.hpp"
 #include "prometheus/registry.h"
+#include "services/api/token_operations.h"
+#include "store/memory_control_repositories.h"
 
 namespace fleetcap::api {
 namespace {
@@ -11,34 +13,60 @@ namespace {
 class HttpGatewayTest : public ::testing::Test {
  protected:
   HttpGatewayTest() {
+    admin_ = "Bearer " + CreateToken(&tokens_, clock_, "test", "admin", "", absl::Hours(1))->secret();
+    planner_ = "Bearer " + CreateToken(&tokens_, clock_, "test", "planner", "", absl::Hours(1))->secret();
     gateway_.AddGetRoute("/v1/echo", [](const HttpQuery& q) {
       if (auto status = OnlyKnownParameters(q, {"name"}); !status.ok()) return ErrorResponse(status);
       const std::string* name = QueryValue(q, "name");
       return HttpResponse{200, name == nullptr ? "none" : *name};
     });
   }
+  HttpResponse Handle(const std::string& method, const std::string& path, const std::string& query,
+                      const std::string& authorization) {
+    return gateway_.Handle(HttpRequest{method, path, query, authorization, ""});
+  }
+  HttpResponse Handle(const std::string& method, const std::string& path, const std::string& query) {
+    return Handle(method, path, query, admin_);
+  }
+
+  SimulatedClock clock_{absl::FromUnixSeconds(1767225600)};
+  store::MemoryAuditRepository audit_;
+  store::MemoryTokenRepository tokens_{&audit_};
+  store::MemoryPolicyRepository policies_{&audit_};
+  Authenticator auth_{&tokens_, &policies_, &clock_};
   prometheus::Registry registry_;
   ApiMetrics metrics_{registry_};
-  HttpGateway gateway_{&metrics_};
+  HttpGateway gateway_{&metrics_, &auth_};
+  std::string admin_, planner_;
 };
 
 TEST_F(HttpGatewayTest, DecodesTheQuery) {
-  EXPECT_EQ(gateway_.Handle("GET", "/v1/echo", "name=a%20b+c").body, "a b c");
-  EXPECT_EQ(gateway_.Handle("GET", "/v1/echo", "").body, "none");
+  EXPECT_EQ(Handle("GET", "/v1/echo", "name=a%20b+c").body, "a b c");
+  EXPECT_EQ(Handle("GET", "/v1/echo", "").body, "none");
 }
 
 TEST_F(HttpGatewayTest, ErrorsCarryCodeStatusAndMessage) {
-  auto unknown = gateway_.Handle("GET", "/v1/echo", "nmae=x");
+  auto unknown = Handle("GET", "/v1/echo", "nmae=x");
   EXPECT_EQ(unknown.status, 400);
   auto json = nlohmann::json::parse(unknown.body);
   EXPECT_EQ(json["code"], 3);
   EXPECT_EQ(json["status"], "INVALID_ARGUMENT");
   EXPECT_NE(json["message"].get<std::string>().find("nmae"), std::string::npos);
 
-  EXPECT_EQ(gateway_.Handle("GET", "/v1/echo", "name=1&name=2").status, 400);
-  EXPECT_EQ(gateway_.Handle("GET", "/v1/echo", "name=%G1").status, 400);
-  EXPECT_EQ(gateway_.Handle("GET", "/v1/nope", "").status, 404);
-  EXPECT_EQ(gateway_.Handle("POST", "/v1/echo", "").status, 405);
+  EXPECT_EQ(Handle("GET", "/v1/echo", "name=1&name=2").status, 400);
+  EXPECT_EQ(Handle("GET", "/v1/echo", "name=%G1").status, 400);
+  EXPECT_EQ(Handle("GET", "/v1/nope", "").status, 404);
+  EXPECT_EQ(Handle("POST", "/v1/echo", "").status, 405);
+}
+
+TEST_F(HttpGatewayTest, AuthenticatesBeforeAnyRouteAndAuthorisesByTheTable) {
+  // No token: 401 even for paths that do not exist, so nothing is learnt.
+  EXPECT_EQ(Handle("GET", "/v1/echo", "", "").status, 401);
+  EXPECT_EQ(Handle("GET", "/v1/nope", "", "").status, 401);
+  EXPECT_EQ(Handle("GET", "/v1/echo", "", "Bearer fct_wrong").status, 401);
+  // /v1/echo is not in the access table: admin only.
+  EXPECT_EQ(Handle("GET", "/v1/echo", "", planner_).status, 403);
+  EXPECT_EQ(Handle("GET", "/v1/echo", "", admin_).status, 200);
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
 // fleetcap-api: serves the gRPC API and its HTTP/JSON gateway.
+// `fleetcap-api init` creates the first admin token of a new installation
+// and prints its secret once.
 
 #include <cstdio>
 #include <iostream>
@@ -9,6 +11,7 @@
 #include "common/signals.h"
 #include "fleetcap_version.h"
 #include "services/api/api_server.h"
+#include "services/api/init_command.h"
 
 int main(int argc, char** argv) {
   using namespace fleetcap;
@@ -16,13 +19,19 @@ int main(int argc, char** argv) {
 
   api::ApiServerOptions options;
   std::string log_level = "info";
-  FlagSet flags("fleetcap-api", "[flags]\n\nServes FleetService over gRPC and the same data as JSON under /v1/.");
+  int64_t init_ttl_days = 365;
+  FlagSet flags("fleetcap-api", "[init] [flags]\n\nServes the fleetcap gRPC services and the same data as JSON under /v1/.\n"
+                                "`fleetcap-api init` creates the first admin token and prints it once.");
   flags.String("db", &options.db, "PostgreSQL libpq URI", "FLEETCAP_DB");
   flags.Bool("migrate", &options.migrate, "apply pending schema migrations at start");
   flags.String("grpc-listen", &options.grpc_listen, "gRPC HOST:PORT (port 0 picks a free one)");
-  flags.String("http-listen", &options.http_listen, "HTTP/JSON HOST:PORT (port 0 picks a free one)");
+  flags.String("http-listen", &options.http_listen, "HTTP/JSON HOST:PORT (port 0 picks a free one; empty: no HTTP)");
   flags.String("metrics-listen", &options.metrics_listen, "Prometheus /metrics HOST:PORT; empty for none");
   flags.String("log-level", &log_level, "trace, debug, info, warn, error, critical or off");
+  flags.String("tls-cert", &options.tls.cert, "PEM certificate for gRPC and HTTPS; empty for plaintext");
+  flags.String("tls-key", &options.tls.key, "PEM private key of --tls-cert");
+  flags.String("tls-client-ca", &options.tls.client_ca, "PEM CA that client certificates must chain to; empty: none asked");
+  flags.Int("ttl-days", &init_ttl_days, "init: lifetime of the bootstrap admin token, in days");
 
   auto parsed = flags.Parse(Args(argc, argv));
   if (!parsed.ok()) {
@@ -37,8 +46,9 @@ int main(int argc, char** argv) {
     std::cout << "fleetcap-api " << FLEETCAP_VERSION << "\n";
     return 0;
   }
-  if (!parsed->positional.empty()) {
-    std::cerr << "fleetcap-api: unexpected argument \"" << parsed->positional.front() << "\"\n";
+  const bool init = !parsed->positional.empty() && parsed->positional.front() == "init";
+  if (parsed->positional.size() > (init ? 1u : 0u)) {
+    std::cerr << "fleetcap-api: unexpected argument \"" << parsed->positional.back() << "\"\n";
     return 2;
   }
   if (auto status = InitLogging(log_level); !status.ok()) {
@@ -46,6 +56,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   auto log = Logger("api");
+  if (init) return api::RunInit(options.db, options.migrate, absl::Hours(24 * init_ttl_days), std::cout, std::cerr);
   auto server = api::ApiServer::Start(options);
   if (!server.ok()) {
     log->error("cannot start: {}", server.status().ToString());

@@ -1,6 +1,8 @@
 #include "services/ctl/client.h"
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
@@ -18,10 +20,29 @@ void ClientOptions::Register(FlagSet& flags) {
   flags.String("token", &token, "API bearer token", "FLEETCAP_TOKEN");
   flags.String("format", &format, "table or json");
   flags.Int("timeout", &timeout_seconds, "seconds to wait for an answer");
+  flags.String("tls-ca", &tls_ca, "PEM CA to verify the server with; enables TLS", "FLEETCAP_TLS_CA");
+  flags.String("tls-cert", &tls_cert, "PEM client certificate, when the server requires one");
+  flags.String("tls-key", &tls_key, "PEM key of --tls-cert");
 }
 
+namespace {
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+}  // namespace
+
 std::shared_ptr<grpc::Channel> ClientOptions::Channel() const {
-  return grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  if (tls_ca.empty()) return grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
+  grpc::SslCredentialsOptions ssl;
+  ssl.pem_root_certs = ReadAll(tls_ca);
+  if (!tls_cert.empty()) {
+    ssl.pem_cert_chain = ReadAll(tls_cert);
+    ssl.pem_private_key = ReadAll(tls_key);
+  }
+  return grpc::CreateChannel(server, grpc::SslCredentials(ssl));
 }
 
 void ClientOptions::Prepare(grpc::ClientContext& context) const {

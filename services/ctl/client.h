@@ -22,6 +22,11 @@ struct ClientOptions {
   std::string token;
   std::string format = "table";
   int64_t timeout_seconds = 10;
+  // TLS: with a CA the channel is encrypted and the server verified; a client
+  // certificate and key are sent when the server asks for one.
+  std::string tls_ca;
+  std::string tls_cert;
+  std::string tls_key;
 
   void Register(FlagSet& flags);
   std::shared_ptr<grpc::Channel> Channel() const;

@@ -8,6 +8,7 @@
 #include "common/flags.h"
 #include "fleetcap_version.h"
 #include "services/ctl/client.h"
+#include "services/ctl/control_commands.h"
 #include "services/ctl/fleet_commands.h"
 
 namespace {
@@ -15,6 +16,9 @@ namespace {
 std::vector<fleetcap::ctl::Command> AllCommands() {
   std::vector<fleetcap::ctl::Command> commands;
   for (auto& c : fleetcap::ctl::FleetCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::PolicyCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::TokenCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::AuditCommands()) commands.push_back(std::move(c));
   return commands;
 }
 

@@ -31,6 +31,11 @@ class ApiServerTest : public ::testing::Test {
     return v1::FleetService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
   }
 
+  // A client context carrying the admin token.
+  static void Authorize(grpc::ClientContext& context) {
+    context.AddMetadata("authorization", "Bearer " + api_->admin_token);
+  }
+
   static testing::ServedTestInventory* served_;
   static testing::ApiProcess* api_;
 };
@@ -41,6 +46,7 @@ constexpr int64_t kT0 = 1767225600;  // 2026-01-01T00:00:00Z, store::TestT0()
 
 TEST_F(ApiServerTest, GrpcSummaryPerModelAndTotals) {
   grpc::ClientContext context;
+  Authorize(context);
   v1::GetFleetSummaryRequest request;
   request.set_cluster("c1");
   request.mutable_at()->set_seconds(kT0 + 90 * 60);
@@ -62,6 +68,7 @@ TEST_F(ApiServerTest, GrpcSummaryPerModelAndTotals) {
 TEST_F(ApiServerTest, GrpcErrors) {
   {
     grpc::ClientContext context;
+    Authorize(context);
     v1::GetFleetSummaryRequest request;
     request.mutable_at()->set_seconds(kT0);
     request.mutable_at()->set_nanos(1000000000);
@@ -72,6 +79,7 @@ TEST_F(ApiServerTest, GrpcErrors) {
   }
   {
     grpc::ClientContext context;
+    Authorize(context);
     v1::GetFleetSummaryRequest request;
     request.set_cluster("no-such-cluster");
     v1::FleetSummary summary;
@@ -82,7 +90,7 @@ TEST_F(ApiServerTest, GrpcErrors) {
 }
 
 TEST_F(ApiServerTest, HttpJsonIsTheCanonicalMappingOfTheSameMessage) {
-  auto response = testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1&at=2026-01-01T01:30:00Z");
+  auto response = testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1&at=2026-01-01T01:30:00Z", api_->admin_token);
   ASSERT_TRUE(response.ok()) << response.status();
   ASSERT_EQ(response->status, 200) << response->body;
   auto json = nlohmann::json::parse(response->body);
@@ -96,7 +104,7 @@ TEST_F(ApiServerTest, HttpJsonIsTheCanonicalMappingOfTheSameMessage) {
   EXPECT_EQ(json["devices"], "3");
   EXPECT_EQ(json["heldMilli"], "2250");
 
-  auto all = testing::HttpGet(api_->http_base() + "/v1/fleet/summary?at=2026-01-01T00%3A00%3A00Z");
+  auto all = testing::HttpGet(api_->http_base() + "/v1/fleet/summary?at=2026-01-01T00%3A00%3A00Z", api_->admin_token);
   ASSERT_TRUE(all.ok());
   ASSERT_EQ(all->status, 200) << all->body;
   EXPECT_EQ(nlohmann::json::parse(all->body)["heldMilli"], "1000");
@@ -115,7 +123,7 @@ TEST_F(ApiServerTest, HttpErrorsNameTheInput) {
            {"/v1/fleet/summary?clutser=c1", 400, "INVALID_ARGUMENT", "clutser"},
            {"/v1/fleet/summary?at=%zz", 400, "INVALID_ARGUMENT", "percent-escape"},
            {"/v1/no/such/route", 404, "NOT_FOUND", "/v1/no/such/route"}}) {
-    auto response = testing::HttpGet(api_->http_base() + c.path);
+    auto response = testing::HttpGet(api_->http_base() + c.path, api_->admin_token);
     ASSERT_TRUE(response.ok()) << response.status();
     EXPECT_EQ(response->status, c.status) << c.path << ": " << response->body;
     auto json = nlohmann::json::parse(response->body);
@@ -147,7 +155,10 @@ TEST_F(ApiServerTest, ReflectionListsTheServices) {
   ASSERT_TRUE(stream->Read(&response));
   std::vector<std::string> names;
   for (const auto& s : response.list_services_response().service()) names.push_back(s.name());
-  EXPECT_NE(std::find(names.begin(), names.end(), "fleetcap.v1.FleetService"), names.end());
+  for (const char* service : {"fleetcap.v1.FleetService", "fleetcap.v1.PolicyService", "fleetcap.v1.TokenService",
+                              "fleetcap.v1.AuditService"}) {
+    EXPECT_NE(std::find(names.begin(), names.end(), service), names.end()) << service;
+  }
   EXPECT_NE(std::find(names.begin(), names.end(), "grpc.health.v1.Health"), names.end());
   while (stream->Read(&response)) {
   }
@@ -155,7 +166,7 @@ TEST_F(ApiServerTest, ReflectionListsTheServices) {
 }
 
 TEST_F(ApiServerTest, MetricsCountRequests) {
-  ASSERT_TRUE(testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1").ok());
+  ASSERT_TRUE(testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1", api_->admin_token).ok());
   auto metrics = testing::HttpGet("http://127.0.0.1:" + std::to_string(api_->metrics_port) + "/metrics");
   ASSERT_TRUE(metrics.ok()) << metrics.status();
   ASSERT_EQ(metrics->status, 200);

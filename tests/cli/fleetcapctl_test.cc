@@ -30,8 +30,8 @@ size_t Lines(const std::string& text) {
 }
 
 TEST_F(FleetctlTest, TableForPeople) {
-  auto result = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", api_->grpc_address(), "--cluster",
-                              "c1", "--at", "2026-01-01T01:30:00Z"});
+  auto result = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", api_->grpc_address(), "--token",
+                              api_->admin_token, "--cluster", "c1", "--at", "2026-01-01T01:30:00Z"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out,
             "cluster c1 at 2026-01-01T01:30:00Z\n"
@@ -44,7 +44,7 @@ TEST_F(FleetctlTest, TableForPeople) {
 TEST_F(FleetctlTest, JsonForProgramsWithServerFromTheEnvironment) {
   auto result = testing::Run({FLEETCAPCTL_BIN, "--format", "json", "fleet", "summary", "--at",
                               "2026-01-01T00:00:00Z"},
-                             absl::Seconds(30), {"FLEETCAP_SERVER=" + api_->grpc_address()});
+                             absl::Seconds(30), {"FLEETCAP_SERVER=" + api_->grpc_address(), "FLEETCAP_TOKEN=" + api_->admin_token});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   auto json = nlohmann::json::parse(result.out);
   EXPECT_EQ(json["devices"], "2");
@@ -54,7 +54,7 @@ TEST_F(FleetctlTest, JsonForProgramsWithServerFromTheEnvironment) {
 
 TEST_F(FleetctlTest, ServerErrorsAreOneLineAndNonZero) {
   auto unknown = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", api_->grpc_address(),
-                               "--cluster", "atlantis"});
+                               "--token", api_->admin_token, "--cluster", "atlantis"});
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_EQ(Lines(unknown.err), 1u) << unknown.err;
   EXPECT_NE(unknown.err.find("NOT_FOUND"), std::string::npos) << unknown.err;

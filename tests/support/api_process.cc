@@ -5,6 +5,7 @@
 #include "common/pg_pool.h"
 #include "store/pg_inventory_repository.h"
 #include "store/test_inventory.h"
+#include "tests/support/tokens.h"
 
 namespace fleetcap::testing {
 
@@ -23,6 +24,9 @@ absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::strin
     return absl::InternalError("unreadable ready line: " + *line);
   }
   api.process = std::move(*process);
+  auto token = MintToken(db_uri, "admin");
+  if (!token.ok()) return token.status();
+  api.admin_token = *token;
   return api;
 }
 

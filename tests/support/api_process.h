@@ -16,13 +16,15 @@ struct ApiProcess {
   int grpc_port = 0;
   int http_port = 0;
   int metrics_port = 0;
+  // A live admin token, minted in the API's database once it is up.
+  std::string admin_token;
 
   std::string grpc_address() const { return "127.0.0.1:" + std::to_string(grpc_port); }
   std::string http_base() const { return "http://127.0.0.1:" + std::to_string(http_port); }
 };
 
 // Starts `api_bin` against `db_uri` on port 0 everywhere, plus `extra_flags`,
-// and waits for its ready line.
+// waits for its ready line, and mints `admin_token`.
 absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::string& db_uri,
                                     const std::vector<std::string>& extra_flags = {});
 

@@ -14,19 +14,40 @@ size_t Append(char* data, size_t size, size_t count, void* out) {
 
 }  // namespace
 
-absl::StatusOr<HttpResult> HttpGet(const std::string& url) {
+absl::StatusOr<HttpResult> HttpGet(const std::string& url, const std::string& token) {
+  return HttpRequest("GET", url, "", token);
+}
+
+absl::StatusOr<HttpResult> HttpRequest(const std::string& method, const std::string& url, const std::string& body,
+                                       const std::string& token, const HttpTls& tls) {
   CURL* curl = curl_easy_init();
   if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
   HttpResult result;
+  curl_slist* headers = nullptr;
+  const std::string authorization = "Authorization: Bearer " + token;
+  if (!token.empty()) headers = curl_slist_append(headers, authorization.c_str());
+  if (!body.empty()) headers = curl_slist_append(headers, "Content-Type: application/json");
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method.c_str());
+  if (!body.empty() || method == "POST") {
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(body.size()));
+  }
+  if (headers != nullptr) curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  if (!tls.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, tls.ca_file.c_str());
+  if (!tls.cert_file.empty()) {
+    curl_easy_setopt(curl, CURLOPT_SSLCERT, tls.cert_file.c_str());
+    curl_easy_setopt(curl, CURLOPT_SSLKEY, tls.key_file.c_str());
+  }
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &result.body);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
   CURLcode code = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
+  curl_slist_free_all(headers);
   curl_easy_cleanup(curl);
   if (code != CURLE_OK) {
-    return absl::UnavailableError(absl::StrCat("GET ", url, ": ", curl_easy_strerror(code)));
+    return absl::UnavailableError(absl::StrCat(method, " ", url, ": ", curl_easy_strerror(code)));
   }
   return result;
 }

@@ -1,0 +1,42 @@
+#include "services/api/access_table.h"
+
+namespace fleetcap::api {
+
+const std::map<std::string, Access>& AccessTable() {
+  static const auto* table = new std::map<std::string, Access>{
+      // FleetService: the whole fleet.
+      {"/fleetcap.v1.FleetService/GetFleetSummary", Access::kRead},
+      {"GET /v1/fleet/summary", Access::kRead},
+      // PolicyService: planners read, admins change; teams read their own subtree.
+      {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
+      {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},
+      {"/fleetcap.v1.PolicyService/ApplyPolicy", Access::kAdmin},
+      {"/fleetcap.v1.PolicyService/RollbackPolicy", Access::kAdmin},
+      {"/fleetcap.v1.PolicyService/GetTeam", Access::kTeamRead},
+      {"GET /v1/policy", Access::kRead},
+      {"GET /v1/policy/history", Access::kRead},
+      {"POST /v1/policy", Access::kAdmin},
+      {"POST /v1/policy/rollback", Access::kAdmin},
+      {"GET /v1/policy/team", Access::kTeamRead},
+      // TokenService: admins manage; anyone may ask who they are.
+      {"/fleetcap.v1.TokenService/CreateToken", Access::kAdmin},
+      {"/fleetcap.v1.TokenService/ListTokens", Access::kAdmin},
+      {"/fleetcap.v1.TokenService/RevokeToken", Access::kAdmin},
+      {"/fleetcap.v1.TokenService/WhoAmI", Access::kAnyCaller},
+      {"GET /v1/tokens", Access::kAdmin},
+      {"POST /v1/tokens", Access::kAdmin},
+      {"POST /v1/tokens/revoke", Access::kAdmin},
+      {"GET /v1/tokens/self", Access::kAnyCaller},
+      // AuditService: admins only.
+      {"/fleetcap.v1.AuditService/ListAuditEvents", Access::kAdmin},
+      {"GET /v1/audit", Access::kAdmin},
+  };
+  return *table;
+}
+
+Access AccessFor(const std::string& key) {
+  auto it = AccessTable().find(key);
+  return it == AccessTable().end() ? Access::kAdmin : it->second;
+}
+
+}  // namespace fleetcap::api

@@ -1,0 +1,20 @@
+#pragma once
+// The one table of who may call what: every gRPC method (by full name,
+// "/fleetcap.v1.FleetService/GetFleetSummary") and every HTTP route
+// ("GET /v1/fleet/summary"). Anything missing is admin-only, so a new RPC
+// or route is closed until it is listed here. The authorisation test calls
+// every entry with every role.
+
+#include <map>
+#include <string>
+
+#include "services/api/auth.h"
+
+namespace fleetcap::api {
+
+const std::map<std::string, Access>& AccessTable();
+
+// The entry for `key`, or Access::kAdmin.
+Access AccessFor(const std::string& key);
+
+}  // namespace fleetcap::api

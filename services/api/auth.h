@@ -1,0 +1,69 @@
+#pragma once
+// Who is calling and what they may do. Both transports authenticate and
+// authorise here, before any handler runs, and hand the handler only the
+// caller's Scope:
+//   gRPC: every method body runs inside GrpcGuard::Run (grpc_guard.h);
+//   HTTP: HttpGateway::Handle checks before dispatching to a route.
+// Which role may call what is one table, access_table.h.
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "common/clock.h"
+#include "store/control_repositories.h"
+
+namespace fleetcap::api {
+
+enum class Role { kAdmin, kPlanner, kScheduler, kTeam };
+
+// What a caller may reach.
+enum class Access {
+  kAdmin,            // admin only
+  kRead,             // admin and planner: the whole fleet, read-only
+  kTeamRead,         // admin, planner, and team tokens within their subtree (checked by the handler via Scope)
+  kRecommendations,  // admin, planner, scheduler, and team tokens within their subtree
+  kAnyCaller,        // any valid token
+};
+
+struct Scope {
+  std::string token_id;
+  Role role = Role::kPlanner;
+  std::string team;                // kTeam: the token's team
+  std::vector<std::string> teams;  // kTeam: the team and those below it in the active policy
+
+  std::string actor() const { return "token:" + token_id; }
+  std::string role_name() const;
+  // Whether this caller may read `team`'s data.
+  bool Covers(const std::string& team_name) const;
+};
+
+// "admin", "planner", "scheduler" or "team:<name>"; anything else is INVALID_ARGUMENT naming `field`.
+absl::Status CheckRole(absl::string_view field, absl::string_view role);
+
+// The message a caller outside its scope gets, identical whether or not the
+// thing it asked for exists.
+absl::Status OutOfScope(absl::string_view what);
+
+class Authenticator {
+ public:
+  // All must outlive the authenticator.
+  Authenticator(store::TokenRepository* tokens, store::PolicyRepository* policies, const Clock* clock)
+      : tokens_(tokens), policies_(policies), clock_(clock) {}
+
+  // From the value of an "authorization" header/metadata ("Bearer <secret>").
+  // UNAUTHENTICATED when missing, malformed, unknown, expired or revoked;
+  // the message never repeats the secret.
+  absl::StatusOr<Scope> Authenticate(absl::string_view authorization) const;
+
+  // PERMISSION_DENIED unless `scope` may use something guarded by `access`.
+  static absl::Status Authorize(const Scope& scope, Access access, absl::string_view what);
+
+ private:
+  store::TokenRepository* tokens_;
+  store::PolicyRepository* policies_;
+  const Clock* clock_;
+};
+
+}  // namespace fleetcap::api

@@ -1,0 +1,207 @@
+#include "services/api/auth.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "services/api/access_table.h"
+#include "services/api/policy_operations.h"
+#include "services/api/token_operations.h"
+#include "services/api/token_secret.h"
+#include "store/memory_control_repositories.h"
+
+namespace fleetcap::api {
+namespace {
+
+const absl::Time kT0 = absl::FromUnixSeconds(1767225600);
+
+constexpr const char* kTree = R"(version: 1
+teams:
+  - name: research
+    kind: org
+  - name: vision
+    parent: research
+  - name: vision-detect
+    parent: vision
+  - name: ads
+    kind: org
+)";
+
+class AuthTest : public ::testing::Test {
+ protected:
+  std::string Mint(const std::string& role, absl::Duration ttl = absl::Hours(1)) {
+    auto created = CreateToken(&tokens_, clock_, "test", role, "", ttl);
+    EXPECT_TRUE(created.ok()) << created.status();
+    return created->secret();
+  }
+  Scope AdminScope() { return *auth_.Authenticate("Bearer " + Mint("admin")); }
+
+  SimulatedClock clock_{kT0};
+  store::MemoryAuditRepository audit_;
+  store::MemoryTokenRepository tokens_{&audit_};
+  store::MemoryPolicyRepository policies_{&audit_};
+  Authenticator auth_{&tokens_, &policies_, &clock_};
+  PolicyOperations policy_ops_{&policies_, &clock_};
+  TokenOperations token_ops_{&tokens_, &clock_};
+};
+
+TEST_F(AuthTest, SecretsAre256RandomBitsAndOnlyTheirHashIsKept) {
+  std::set<std::string> seen;
+  for (int i = 0; i < 100; ++i) {
+    auto s = GenerateTokenSecret();
+    ASSERT_TRUE(s.ok());
+    EXPECT_EQ(s->secret.rfind("fct_", 0), 0u);
+    EXPECT_EQ(s->secret.size(), 4u + 43u);  // 32 bytes in unpadded base64
+    EXPECT_EQ(s->hash.size(), 32u);
+    EXPECT_EQ(s->hash, HashTokenSecret(s->secret));
+    EXPECT_TRUE(seen.insert(s->secret).second);
+  }
+  const std::string secret = Mint("planner");
+  for (const auto& t : *tokens_.List()) {
+    EXPECT_EQ(t.secret_hash, HashTokenSecret(secret));
+    EXPECT_EQ(t.description.find(secret), std::string::npos);
+  }
+  for (const auto& e : *audit_.List(0, 100, "")) EXPECT_EQ(e.details_json.find(secret), std::string::npos);
+}
+
+TEST_F(AuthTest, BadCredentialsAreUnauthenticated) {
+  const std::string live = Mint("planner");
+  const std::string expiring = Mint("planner", absl::Minutes(5));
+  const std::string revoked = Mint("admin");
+  const std::string revoked_id = tokens_.List()->back().token_id;
+  ASSERT_TRUE(tokens_.Revoke(revoked_id, kT0, {}).ok());
+  clock_.Advance(absl::Minutes(10));
+  for (const std::string& header : {std::string(""), std::string("Basic abc"), std::string("Bearer "),
+                                    std::string("Bearer fct_nope"), "Bearer " + expiring, "Bearer " + revoked,
+                                    "bearer " + live, "Bearer " + std::string(1 << 20, 'x')}) {
+    auto scope = auth_.Authenticate(header);
+    ASSERT_EQ(scope.status().code(), absl::StatusCode::kUnauthenticated) << header.substr(0, 40);
+    // The secret is never echoed back.
+    EXPECT_EQ(scope.status().message().find("fct_"), std::string::npos) << scope.status();
+  }
+  auto ok = auth_.Authenticate("Bearer " + live);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->role, Role::kPlanner);
+}
+
+TEST_F(AuthTest, TeamScopeIsItsSubtreeInTheActivePolicy) {
+  const std::string secret = Mint("team:vision");
+  auto before = auth_.Authenticate("Bearer " + secret);
+  ASSERT_TRUE(before.ok());
+  EXPECT_EQ(before->teams, std::vector<std::string>{"vision"});
+  v1::ApplyPolicyRequest apply;
+  apply.set_document(kTree);
+  ASSERT_TRUE(policy_ops_.Apply(AdminScope(), apply).ok());
+  auto after = auth_.Authenticate("Bearer " + secret);
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->teams, (std::vector<std::string>{"vision", "vision-detect"}));
+  EXPECT_TRUE(after->Covers("vision-detect"));
+  EXPECT_FALSE(after->Covers("research"));
+  EXPECT_FALSE(after->Covers("ads"));
+}
+
+TEST_F(AuthTest, OutOfScopeSaysTheSameWhetherOrNotTheTeamExists) {
+  v1::ApplyPolicyRequest apply;
+  apply.set_document(kTree);
+  ASSERT_TRUE(policy_ops_.Apply(AdminScope(), apply).ok());
+  Scope team = *auth_.Authenticate("Bearer " + Mint("team:vision"));
+  v1::GetTeamRequest existing, missing, own;
+  existing.set_team("ads");
+  missing.set_team("no-such-team");
+  own.set_team("vision-detect");
+  auto a = policy_ops_.GetTeam(team, existing);
+  auto b = policy_ops_.GetTeam(team, missing);
+  EXPECT_EQ(a.status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_EQ(a.status(), b.status());
+  EXPECT_TRUE(policy_ops_.GetTeam(team, own).ok());
+  // An admin sees the difference.
+  EXPECT_TRUE(policy_ops_.GetTeam(AdminScope(), existing).ok());
+  EXPECT_EQ(policy_ops_.GetTeam(AdminScope(), missing).status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST_F(AuthTest, RolesAgainstAccessLevels) {
+  Scope admin{"a", Role::kAdmin, "", {}}, planner{"p", Role::kPlanner, "", {}},
+      scheduler{"s", Role::kScheduler, "", {}}, team{"t", Role::kTeam, "x", {"x"}};
+  struct Row {
+    Access access;
+    bool admin, planner, scheduler, team;
+  };
+  for (const Row& r : std::vector<Row>{{Access::kAdmin, true, false, false, false},
+                                       {Access::kRead, true, true, false, false},
+                                       {Access::kTeamRead, true, true, false, true},
+                                       {Access::kRecommendations, true, true, true, true},
+                                       {Access::kAnyCaller, true, true, true, true}}) {
+    EXPECT_EQ(Authenticator::Authorize(admin, r.access, "x").ok(), r.admin);
+    EXPECT_EQ(Authenticator::Authorize(planner, r.access, "x").ok(), r.planner);
+    EXPECT_EQ(Authenticator::Authorize(scheduler, r.access, "x").ok(), r.scheduler);
+    EXPECT_EQ(Authenticator::Authorize(team, r.access, "x").ok(), r.team);
+  }
+  // Anything not in the table is admin-only.
+  EXPECT_EQ(AccessFor("/fleetcap.v1.NewService/NewMethod"), Access::kAdmin);
+}
+
+TEST_F(AuthTest, ApplyRollbackAndStaleBase) {
+  const Scope admin = AdminScope();
+  v1::ApplyPolicyRequest first;
+  first.set_document(kTree);
+  first.set_base_version(0);
+  auto v1 = policy_ops_.Apply(admin, first);
+  ASSERT_TRUE(v1.ok()) << v1.status();
+  EXPECT_EQ(v1->policy().version(), 1);
+  EXPECT_EQ(v1->changes_size(), 4);
+
+  v1::ApplyPolicyRequest second = first;
+  second.set_document(std::string(kTree) + "currency: EUR\n");
+  second.set_base_version(1);
+  second.set_message("euros");
+  auto v2 = policy_ops_.Apply(admin, second);
+  ASSERT_TRUE(v2.ok()) << v2.status();
+  ASSERT_EQ(v2->changes_size(), 1);
+  EXPECT_EQ(v2->changes(0), "currency: USD -> EUR");
+
+  auto stale = policy_ops_.Apply(admin, second);
+  EXPECT_EQ(stale.status().code(), absl::StatusCode::kFailedPrecondition);
+
+  v1::RollbackPolicyRequest rollback;
+  rollback.set_version(1);
+  auto v3 = policy_ops_.Rollback(admin, rollback);
+  ASSERT_TRUE(v3.ok()) << v3.status();
+  EXPECT_EQ(v3->policy().version(), 3);
+  EXPECT_EQ(v3->policy().document(), kTree);
+  EXPECT_EQ(v3->changes(0), "currency: EUR -> USD");
+
+  auto audit = *audit_.List(0, 100, "");
+  ASSERT_EQ(audit.back().action, "policy.rollback");
+  EXPECT_NE(audit.back().details_json.find("currency: EUR -> USD"), std::string::npos);
+  EXPECT_EQ(audit.back().actor, admin.actor());
+
+  v1::ApplyPolicyRequest invalid;
+  invalid.set_document("version: 1\nteams:\n  - name: a\n    parent: b\n");
+  auto refused = policy_ops_.Apply(admin, invalid);
+  ASSERT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.status().message().find("document:4: teams[0].parent: unknown team \"b\""), std::string::npos)
+      << refused.status();
+  EXPECT_EQ(policies_.Active()->version, 3);
+}
+
+TEST_F(AuthTest, TokenRequestsAreValidated) {
+  const Scope admin = AdminScope();
+  for (const char* role : {"root", "team:", "team:'; DROP TABLE api_tokens; --", "Admin"}) {
+    v1::CreateTokenRequest request;
+    request.set_role(role);
+    EXPECT_EQ(token_ops_.Create(admin, request).status().code(), absl::StatusCode::kInvalidArgument) << role;
+  }
+  v1::CreateTokenRequest verbatim;
+  verbatim.set_role("team:vision");
+  verbatim.set_description("'; DROP TABLE api_tokens; -- %00");
+  auto created = token_ops_.Create(admin, verbatim);
+  ASSERT_TRUE(created.ok()) << created.status();
+  EXPECT_EQ(created->token().description(), "'; DROP TABLE api_tokens; -- %00");
+  EXPECT_EQ(created->token().expires_at().seconds(), absl::ToUnixSeconds(kT0 + kDefaultTokenTtl));
+  v1::CreateTokenRequest nul = verbatim;
+  nul.set_description(std::string("a\0b", 3));
+  EXPECT_EQ(token_ops_.Create(admin, nul).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace fleetcap::api

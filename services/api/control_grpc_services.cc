@@ -1,0 +1,68 @@
+#include "services/api/control_grpc_services.h"
+
+namespace fleetcap::api {
+namespace {
+
+// Runs `op` and moves its value into `*response`.
+template <typename Result>
+absl::Status Into(absl::StatusOr<Result> result, Result* response) {
+  if (!result.ok()) return result.status();
+  *response = std::move(*result);
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+grpc::Status PolicyGrpcService::GetPolicy(grpc::ServerContext* c, const v1::GetPolicyRequest* q, v1::PolicyVersion* r) {
+  return guard_->Run(c, "/fleetcap.v1.PolicyService/GetPolicy", [&](const Scope& s) { return Into(ops_->Get(s, *q), r); });
+}
+
+grpc::Status PolicyGrpcService::ListPolicyVersions(grpc::ServerContext* c, const v1::ListPolicyVersionsRequest*,
+                                                   v1::ListPolicyVersionsResponse* r) {
+  return guard_->Run(c, "/fleetcap.v1.PolicyService/ListPolicyVersions",
+                     [&](const Scope& s) { return Into(ops_->History(s), r); });
+}
+
+grpc::Status PolicyGrpcService::ApplyPolicy(grpc::ServerContext* c, const v1::ApplyPolicyRequest* q,
+                                            v1::ApplyPolicyResponse* r) {
+  return guard_->Run(c, "/fleetcap.v1.PolicyService/ApplyPolicy",
+                     [&](const Scope& s) { return Into(ops_->Apply(s, *q), r); });
+}
+
+grpc::Status PolicyGrpcService::RollbackPolicy(grpc::ServerContext* c, const v1::RollbackPolicyRequest* q,
+                                               v1::ApplyPolicyResponse* r) {
+  return guard_->Run(c, "/fleetcap.v1.PolicyService/RollbackPolicy",
+                     [&](const Scope& s) { return Into(ops_->Rollback(s, *q), r); });
+}
+
+grpc::Status PolicyGrpcService::GetTeam(grpc::ServerContext* c, const v1::GetTeamRequest* q, v1::PolicyTeam* r) {
+  return guard_->Run(c, "/fleetcap.v1.PolicyService/GetTeam", [&](const Scope& s) { return Into(ops_->GetTeam(s, *q), r); });
+}
+
+grpc::Status TokenGrpcService::CreateToken(grpc::ServerContext* c, const v1::CreateTokenRequest* q,
+                                           v1::CreateTokenResponse* r) {
+  return guard_->Run(c, "/fleetcap.v1.TokenService/CreateToken", [&](const Scope& s) { return Into(ops_->Create(s, *q), r); });
+}
+
+grpc::Status TokenGrpcService::ListTokens(grpc::ServerContext* c, const v1::ListTokensRequest*, v1::ListTokensResponse* r) {
+  return guard_->Run(c, "/fleetcap.v1.TokenService/ListTokens", [&](const Scope& s) { return Into(ops_->List(s), r); });
+}
+
+grpc::Status TokenGrpcService::RevokeToken(grpc::ServerContext* c, const v1::RevokeTokenRequest* q, v1::TokenInfo* r) {
+  return guard_->Run(c, "/fleetcap.v1.TokenService/RevokeToken", [&](const Scope& s) { return Into(ops_->Revoke(s, *q), r); });
+}
+
+grpc::Status TokenGrpcService::WhoAmI(grpc::ServerContext* c, const v1::WhoAmIRequest*, v1::WhoAmIResponse* r) {
+  return guard_->Run(c, "/fleetcap.v1.TokenService/WhoAmI", [&](const Scope& s) {
+    *r = TokenOperations::WhoAmI(s);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status AuditGrpcService::ListAuditEvents(grpc::ServerContext* c, const v1::ListAuditEventsRequest* q,
+                                               v1::ListAuditEventsResponse* r) {
+  return guard_->Run(c, "/fleetcap.v1.AuditService/ListAuditEvents",
+                     [&](const Scope& s) { return Into(ops_->List(s, *q), r); });
+}
+
+}  // namespace fleetcap::api

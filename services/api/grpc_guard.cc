@@ -1,0 +1,29 @@
+#include "services/api/grpc_guard.h"
+
+#include "absl/time/clock.h"
+#include "services/api/access_table.h"
+#include "services/api/status_mapping.h"
+
+namespace fleetcap::api {
+
+grpc::Status GrpcGuard::Run(grpc::ServerContext* context, const std::string& method,
+                            const std::function<absl::Status(const Scope&)>& body) const {
+  const absl::Time start = absl::Now();
+  absl::Status status;
+  const auto& metadata = context->client_metadata();
+  auto header = metadata.find("authorization");
+  const std::string authorization =
+      header == metadata.end() ? "" : std::string(header->second.data(), header->second.size());
+  auto scope = auth_->Authenticate(authorization);
+  if (!scope.ok()) {
+    status = scope.status();
+  } else {
+    status = Authenticator::Authorize(*scope, AccessFor(method), method.substr(method.rfind('/') + 1));
+    if (status.ok()) status = body(*scope);
+  }
+  metrics_->Observe("grpc", method.substr(method.rfind('/') + 1), absl::StatusCodeToString(status.code()),
+                    absl::ToDoubleSeconds(absl::Now() - start));
+  return ToGrpcStatus(status);
+}
+
+}  // namespace fleetcap::api

@@ -1,0 +1,31 @@
+#pragma once
+// The gRPC side of authentication and authorisation: every method of every
+// fleetcap service runs its body through Run(), which reads the bearer token
+// from the call's metadata, checks the method against the access table, and
+// only then calls the body with the caller's Scope. It also records the
+// request metric, so a denied call is counted like any other.
+
+#include <functional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "grpcpp/server_context.h"
+#include "services/api/api_metrics.h"
+#include "services/api/auth.h"
+
+namespace fleetcap::api {
+
+class GrpcGuard {
+ public:
+  GrpcGuard(const Authenticator* auth, ApiMetrics* metrics) : auth_(auth), metrics_(metrics) {}
+
+  // `method` is the full name, "/fleetcap.v1.PolicyService/GetPolicy".
+  grpc::Status Run(grpc::ServerContext* context, const std::string& method,
+                   const std::function<absl::Status(const Scope&)>& body) const;
+
+ private:
+  const Authenticator* auth_;
+  ApiMetrics* metrics_;
+};
+
+}  // namespace fleetcap::api

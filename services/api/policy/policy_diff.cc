@@ -1,0 +1,148 @@
+#include "services/api/policy/policy_diff.h"
+
+#include <functional>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/time_util.h"
+#include "services/api/policy/text_rules.h"
+
+namespace fleetcap::policy {
+namespace {
+
+std::string Money(int64_t micro) { return FormatDecimal(micro, 6, 2); }
+std::string Devices(int64_t milli) { return FormatDecimal(milli, 3); }
+std::string Limit(const std::optional<int64_t>& milli) { return milli ? Devices(*milli) : "unlimited"; }
+std::string Clusters(const std::string& c) { return c.empty() ? "all clusters" : "cluster " + c; }
+
+// Keyed comparison of two lists: `added`, `removed` and `changed` describe entries.
+template <typename T>
+void DiffKeyed(const std::vector<T>& before, const std::vector<T>& after, std::function<std::string(const T&)> key,
+               std::function<std::string(const T&)> added, std::function<std::string(const T&)> removed,
+               std::function<void(const T&, const T&, std::vector<std::string>&)> changed,
+               std::vector<std::string>& out) {
+  std::map<std::string, const T*> old_by_key, new_by_key;
+  for (const T& t : before) old_by_key[key(t)] = &t;
+  for (const T& t : after) new_by_key[key(t)] = &t;
+  for (const auto& [k, t] : new_by_key) {
+    auto old = old_by_key.find(k);
+    if (old == old_by_key.end()) {
+      out.push_back(added(*t));
+    } else {
+      changed(*old->second, *t, out);
+    }
+  }
+  for (const auto& [k, t] : old_by_key) {
+    if (new_by_key.count(k) == 0) out.push_back(removed(*t));
+  }
+}
+
+void Changed(std::vector<std::string>& out, const std::string& what, const std::string& from, const std::string& to) {
+  if (from != to) out.push_back(absl::StrCat(what, ": ", from, " -> ", to));
+}
+
+std::string Parent(const std::string& p) { return p.empty() ? "(root)" : p; }
+
+}  // namespace
+
+std::vector<std::string> DiffPolicies(const PolicyDocument& before, const PolicyDocument& after) {
+  std::vector<std::string> out;
+  Changed(out, "currency", before.currency, after.currency);
+
+  DiffKeyed<Team>(
+      before.teams, after.teams, [](const Team& t) { return t.name; },
+      [](const Team& t) { return absl::StrCat(t.kind, " added: ", t.name, " (under ", Parent(t.parent), ")"); },
+      [](const Team& t) { return absl::StrCat(t.kind, " removed: ", t.name); },
+      [](const Team& a, const Team& b, std::vector<std::string>& o) {
+        Changed(o, absl::StrCat("team ", b.name, " parent"), Parent(a.parent), Parent(b.parent));
+        Changed(o, absl::StrCat("team ", b.name, " kind"), a.kind, b.kind);
+        Changed(o, absl::StrCat("team ", b.name, " weight"), std::to_string(a.weight), std::to_string(b.weight));
+        Changed(o, absl::StrCat("team ", b.name, " cost centre"), a.cost_centre, b.cost_centre);
+      },
+      out);
+
+  auto ns_name = [](const NamespaceRule& n) {
+    return absl::StrCat(n.namespace_name.empty() ? "namespaces matching " + n.pattern : "namespace " + n.namespace_name,
+                        " in clusters ", n.cluster);
+  };
+  DiffKeyed<NamespaceRule>(
+      before.namespaces, after.namespaces, ns_name,
+      [&](const NamespaceRule& n) { return absl::StrCat(ns_name(n), " mapped to team ", n.team); },
+      [&](const NamespaceRule& n) { return absl::StrCat(ns_name(n), " no longer mapped (was team ", n.team, ")"); },
+      [&](const NamespaceRule& a, const NamespaceRule& b, std::vector<std::string>& o) {
+        if (a.team != b.team) o.push_back(absl::StrCat(ns_name(b), " moved from team ", a.team, " to ", b.team));
+      },
+      out);
+
+  Changed(out, "team label keys", absl::StrJoin(before.team_label_keys, ", "),
+          absl::StrJoin(after.team_label_keys, ", "));
+
+  DiffKeyed<Flavor>(
+      before.flavors, after.flavors, [](const Flavor& f) { return f.name; },
+      [](const Flavor& f) {
+        return absl::StrCat("flavor added: ", f.name, " (", f.model, ", capacity ", Devices(f.capacity_milli), ")");
+      },
+      [](const Flavor& f) { return absl::StrCat("flavor removed: ", f.name); },
+      [](const Flavor& a, const Flavor& b, std::vector<std::string>& o) {
+        const std::string w = "flavor " + b.name;
+        Changed(o, w + " model", a.model, b.model);
+        Changed(o, w + " pool", a.pool, b.pool);
+        Changed(o, w + " clusters", a.cluster, b.cluster);
+        Changed(o, w + " capacity", Devices(a.capacity_milli), Devices(b.capacity_milli));
+      },
+      out);
+
+  auto price_name = [](const Price& p) {
+    return absl::StrCat("price of ", p.model, " in ", Clusters(p.cluster), " from ", FormatRfc3339(p.from));
+  };
+  DiffKeyed<Price>(
+      before.prices, after.prices, price_name,
+      [&](const Price& p) {
+        return absl::StrCat(price_name(p), " added: ", Money(p.micro_per_device_hour), " per device-hour",
+                            p.to ? " until " + FormatRfc3339(*p.to) : "");
+      },
+      [&](const Price& p) { return absl::StrCat(price_name(p), " removed (was ", Money(p.micro_per_device_hour), ")"); },
+      [&](const Price& a, const Price& b, std::vector<std::string>& o) {
+        if (a.micro_per_device_hour != b.micro_per_device_hour) {
+          o.push_back(absl::StrCat(price_name(b), ": ", Money(a.micro_per_device_hour), " -> ",
+                                   Money(b.micro_per_device_hour), " per device-hour"));
+        }
+        Changed(o, price_name(b) + " ends", a.to ? FormatRfc3339(*a.to) : "never", b.to ? FormatRfc3339(*b.to) : "never");
+      },
+      out);
+
+  const Attribution& a = before.attribution;
+  const Attribution& b = after.attribution;
+  Changed(out, "attribution basis", a.basis, b.basis);
+  Changed(out, "attribution idle", a.idle, b.idle);
+  Changed(out, "attribution idle scope", a.idle_scope, b.idle_scope);
+  Changed(out, "attribution shared spread", a.shared_spread, b.shared_spread);
+  Changed(out, "attribution shared namespaces", absl::StrJoin(a.shared_namespaces, ", "),
+          absl::StrJoin(b.shared_namespaces, ", "));
+  auto costs = [](const Attribution& x) {
+    std::vector<std::string> parts;
+    for (const auto& c : x.fixed_monthly_costs) parts.push_back(absl::StrCat(c.name, " ", Money(c.micro_per_month)));
+    return absl::StrJoin(parts, ", ");
+  };
+  Changed(out, "attribution fixed monthly costs", costs(a), costs(b));
+
+  auto rule_name = [](const AllocationRule& r) { return absl::StrCat("allocation of ", r.team, " on ", r.flavor); };
+  DiffKeyed<AllocationRule>(
+      before.allocation, after.allocation, rule_name,
+      [&](const AllocationRule& r) {
+        return absl::StrCat(rule_name(r), " added: guarantee ", Devices(r.guarantee_milli), ", borrowing limit ",
+                            Limit(r.borrowing_limit_milli), ", lending limit ", Limit(r.lending_limit_milli));
+      },
+      [&](const AllocationRule& r) { return rule_name(r) + " removed"; },
+      [&](const AllocationRule& x, const AllocationRule& y, std::vector<std::string>& o) {
+        Changed(o, rule_name(y) + " guarantee", Devices(x.guarantee_milli), Devices(y.guarantee_milli));
+        Changed(o, rule_name(y) + " borrowing limit", Limit(x.borrowing_limit_milli), Limit(y.borrowing_limit_milli));
+        Changed(o, rule_name(y) + " lending limit", Limit(x.lending_limit_milli), Limit(y.lending_limit_milli));
+        Changed(o, rule_name(y) + " weight", std::to_string(x.weight), std::to_string(y.weight));
+      },
+      out);
+  return out;
+}
+
+}  // namespace fleetcap::policy

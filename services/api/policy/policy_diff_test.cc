@@ -1,0 +1,57 @@
+#include "services/api/policy/policy_diff.h"
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_replace.h"
+#include "services/api/policy/policy_parser.h"
+#include "services/api/policy/test_policy.h"
+
+namespace fleetcap::policy {
+namespace {
+
+PolicyDocument Parse(const std::string& text) {
+  ParsedPolicy parsed = ParsePolicy(text);
+  EXPECT_TRUE(parsed.ok()) << FormatPolicyErrors("", parsed.errors);
+  return parsed.document;
+}
+
+TEST(PolicyDiff, SamePolicyHasNoChanges) {
+  EXPECT_TRUE(DiffPolicies(Parse(kTestPolicy), Parse(kTestPolicy)).empty());
+}
+
+TEST(PolicyDiff, SaysWhatChangedInPlannerTerms) {
+  const std::string edited = absl::StrReplaceAll(
+      kTestPolicy, {{"per_device_hour: \"0.40\"", "per_device_hour: \"0.42\""},
+                    {"  - name: speech\n    parent: research\n",
+                     "  - name: speech\n    parent: research\n  - name: audio\n    parent: speech\n"},
+                    {"basis: max", "basis: usage"},
+                    {"  - namespace: cv-train\n    team: vision\n", "  - namespace: cv-train\n    team: speech\n"},
+                    {"    guarantee: 40\n", "    guarantee: 45\n"},
+                    {"    capacity: 100\n", "    capacity: 120\n"}});
+  const std::vector<std::string> changes = DiffPolicies(Parse(kTestPolicy), Parse(edited));
+  const std::vector<std::string> expected = {
+      "team added: audio (under speech)",
+      "namespace cv-train in clusters * moved from team vision to speech",
+      "flavor t4-default capacity: 100 -> 120",
+      "price of T4 in all clusters from 2026-02-01T00:00:00Z: 0.40 -> 0.42 per device-hour",
+      "attribution basis: max -> usage",
+      "allocation of vision on t4-default guarantee: 40 -> 45",
+  };
+  EXPECT_EQ(changes, expected);
+}
+
+TEST(PolicyDiff, AddedAndRemovedEntries) {
+  const PolicyDocument empty = Parse("version: 1\n");
+  const PolicyDocument full = Parse(kTestPolicy);
+  const std::vector<std::string> added = DiffPolicies(empty, full);
+  EXPECT_NE(std::find(added.begin(), added.end(), "org added: research (under (root))"), added.end());
+  EXPECT_NE(std::find(added.begin(), added.end(),
+                      "price of T4 in cluster eu-1 from 2026-01-01T00:00:00Z added: 0.45 per device-hour"),
+            added.end());
+  const std::vector<std::string> removed = DiffPolicies(full, empty);
+  EXPECT_NE(std::find(removed.begin(), removed.end(), "project removed: vision-detect"), removed.end());
+  EXPECT_NE(std::find(removed.begin(), removed.end(), "allocation of speech on t4-default removed"), removed.end());
+}
+
+}  // namespace
+}  // namespace fleetcap::policy

@@ -1,0 +1,110 @@
+#pragma once
+// The policy document (schema version 1), as parsed from YAML: the org tree,
+// namespace-to-team mapping, team label keys, accelerator flavors,
+// effective-dated prices, attribution options and allocation settings.
+// Pure data; docs/policy.md describes every field. `line` fields remember
+// where each entry was written, so later checks and diffs can point at it.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+
+namespace fleetcap::policy {
+
+inline constexpr int kSchemaVersion = 1;
+
+struct Team {
+  std::string name;
+  std::string parent;  // empty: a root of the tree
+  std::string kind = "team";  // org, team or project
+  int64_t weight = 1;
+  std::string cost_centre;
+  int line = 0;
+  std::map<std::string, int> field_lines;  // key -> line of its value
+};
+
+// Maps namespaces to a team: one exact `namespace`, or a glob `pattern`
+// (`*` any run of characters, `?` one), in clusters matching `cluster` (a glob).
+struct NamespaceRule {
+  std::string cluster = "*";
+  std::string namespace_name;  // exact name, or empty when `pattern` is set
+  std::string pattern;
+  std::string team;
+  int line = 0;
+  std::map<std::string, int> field_lines;  // key -> line of its value
+};
+
+struct Flavor {
+  std::string name;
+  std::string model;
+  std::string pool;            // empty: any pool
+  std::string cluster = "*";   // cluster selector (a glob)
+  int64_t capacity_milli = 0;  // devices available to allocate, in milli-devices
+  int line = 0;
+  std::map<std::string, int> field_lines;  // key -> line of its value
+};
+
+// Price of one device-hour of `model` in `cluster` (empty: every cluster),
+// over [from, to) (no `to`: open-ended).
+struct Price {
+  std::string model;
+  std::string cluster;
+  absl::Time from;
+  std::optional<absl::Time> to;
+  int64_t micro_per_device_hour = 0;
+  int line = 0;
+  std::map<std::string, int> field_lines;  // key -> line of its value
+};
+
+struct FixedCost {
+  std::string name;
+  int64_t micro_per_month = 0;
+};
+
+struct Attribution {
+  std::string basis = "request";       // request, usage or max
+  std::string idle = "share";          // share, even or keep
+  std::string idle_scope = "cluster";  // cluster or node
+  std::string shared_spread = "weighted";  // weighted or even
+  std::vector<std::string> shared_namespaces;
+  std::vector<FixedCost> fixed_monthly_costs;
+};
+
+struct AllocationRule {
+  std::string team;
+  std::string flavor;
+  int64_t guarantee_milli = 0;
+  std::optional<int64_t> borrowing_limit_milli;  // none: unlimited
+  std::optional<int64_t> lending_limit_milli;    // none: may lend everything
+  int64_t weight = 1;
+  int line = 0;
+  std::map<std::string, int> field_lines;  // key -> line of its value
+};
+
+struct PolicyDocument {
+  int version = kSchemaVersion;
+  std::string currency = "USD";
+  std::vector<Team> teams;
+  std::vector<NamespaceRule> namespaces;
+  std::vector<std::string> team_label_keys;
+  std::vector<Flavor> flavors;
+  std::vector<Price> prices;
+  Attribution attribution;
+  std::vector<AllocationRule> allocation;
+};
+
+// The line of `field` in `entry`, or the entry's own line.
+template <typename Entry>
+int LineOf(const Entry& entry, const std::string& field) {
+  auto it = entry.field_lines.find(field);
+  return it == entry.field_lines.end() ? entry.line : it->second;
+}
+
+// `team` and every team below it in the tree (empty if `team` is unknown).
+std::vector<std::string> Subtree(const PolicyDocument& policy, const std::string& team);
+
+}  // namespace fleetcap::policy

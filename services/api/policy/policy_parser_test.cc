@@ -1,0 +1,157 @@
+#include "services/api/policy/policy_parser.h"
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_replace.h"
+#include "common/time_util.h"
+#include "services/api/policy/test_policy.h"
+
+namespace fleetcap::policy {
+namespace {
+
+TEST(PolicyParser, ReadsEveryPartOfAValidDocument) {
+  ParsedPolicy parsed = ParsePolicy(kTestPolicy);
+  ASSERT_TRUE(parsed.ok()) << FormatPolicyErrors("test", parsed.errors);
+  const PolicyDocument& d = parsed.document;
+  ASSERT_EQ(d.teams.size(), 4u);
+  EXPECT_EQ(d.teams[0].kind, "org");
+  EXPECT_EQ(d.teams[0].cost_centre, "CC-100");
+  EXPECT_EQ(d.teams[1].parent, "research");
+  EXPECT_EQ(d.teams[1].weight, 2);
+  EXPECT_EQ(d.teams[1].line, 7);
+  ASSERT_EQ(d.namespaces.size(), 2u);
+  EXPECT_EQ(d.namespaces[0].cluster, "*");
+  EXPECT_EQ(d.namespaces[1].pattern, "speech-*");
+  EXPECT_EQ(d.namespaces[1].cluster, "eu-*");
+  EXPECT_EQ(d.team_label_keys, (std::vector<std::string>{"fleetcap.io/team", "team"}));
+  ASSERT_EQ(d.flavors.size(), 1u);
+  EXPECT_EQ(d.flavors[0].capacity_milli, 100000);
+  ASSERT_EQ(d.prices.size(), 3u);
+  EXPECT_EQ(d.prices[0].micro_per_device_hour, 350000);
+  EXPECT_EQ(FormatRfc3339(*d.prices[0].to), "2026-02-01T00:00:00Z");
+  EXPECT_FALSE(d.prices[1].to.has_value());
+  EXPECT_EQ(d.prices[2].cluster, "eu-1");
+  EXPECT_EQ(d.attribution.basis, "max");
+  EXPECT_EQ(d.attribution.idle_scope, "node");
+  ASSERT_EQ(d.attribution.fixed_monthly_costs.size(), 1u);
+  EXPECT_EQ(d.attribution.fixed_monthly_costs[0].micro_per_month, 1200000000);
+  ASSERT_EQ(d.allocation.size(), 2u);
+  EXPECT_EQ(d.allocation[0].borrowing_limit_milli, 20000);
+  EXPECT_EQ(d.allocation[1].guarantee_milli, 30500);
+  EXPECT_FALSE(d.allocation[1].borrowing_limit_milli.has_value());
+  EXPECT_EQ(d.allocation[1].weight, 3);
+  EXPECT_EQ(Subtree(d, "research"), (std::vector<std::string>{"research", "vision", "speech", "vision-detect"}));
+  EXPECT_EQ(Subtree(d, "vision"), (std::vector<std::string>{"vision", "vision-detect"}));
+  EXPECT_TRUE(Subtree(d, "nobody").empty());
+}
+
+// Each case edits the valid document and names the line and field the error must carry.
+struct Case {
+  std::string name;
+  std::string from;
+  std::string to;
+  int line;
+  std::string field;
+  std::string mentions;
+};
+
+TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
+  const std::vector<Case> cases = {
+      {"unknown team in a mapping", "  - namespace: cv-train\n    team: vision\n",
+       "  - namespace: cv-train\n    team: visoin\n", 17, "namespaces[0].team", "unknown team \"visoin\""},
+      {"overlapping price periods", "    from: 2026-02-01T00:00:00Z\n    per_device_hour: \"0.40\"",
+       "    from: 2026-01-15T00:00:00Z\n    per_device_hour: \"0.40\"", 34, "prices[1].from", "overlaps the one at line 30"},
+      {"guarantee sum above capacity", "    guarantee: 30.5\n", "    guarantee: 60.5\n", 56, "allocation[1].guarantee",
+       "sum to at least 100.5 devices, above its capacity 100"},
+      {"cycle in the tree", "  - name: research\n    kind: org\n",
+       "  - name: research\n    kind: org\n    parent: vision-detect\n", 6, "teams[0].parent",
+       "cycle in the org tree: research -> vision-detect -> vision -> research"},
+      {"negative price", "per_device_hour: \"0.45\"", "per_device_hour: \"-0.45\"", 39, "prices[2].per_device_hour",
+       "negative price -0.45"},
+      {"unknown key", "    weight: 2\n", "    wieght: 2\n", 9, "teams[1].wieght", "unknown key \"wieght\" (expected one of"},
+      {"unknown top-level key", "currency: USD\n", "currency: USD\nbudgets: {}\n", 3, "budgets", "unknown key"},
+      {"unknown parent", "    parent: vision\n", "    parent: vison\n", 14, "teams[3].parent", "unknown team \"vison\""},
+      {"bad basis", "basis: max", "basis: most", 41, "attribution.basis", "not one of request, usage, max"},
+      {"bad idle scope", "idle_scope: node", "idle_scope: pod", 43, "attribution.idle_scope", "not one of cluster, node"},
+      {"unknown flavor", "    flavor: t4-default\n    guarantee: 40", "    flavor: t4-big\n    guarantee: 40", 50,
+       "allocation[0].flavor", "unknown flavor \"t4-big\""},
+      {"lending above guarantee", "lending_limit: 10", "lending_limit: 50", 53, "allocation[0].lending_limit",
+       "above the guarantee"},
+      {"price period ends before it starts", "    to: 2026-02-01T00:00:00Z\n", "    to: 2025-02-01T00:00:00Z\n", 31,
+       "prices[0].to", "must be after from"},
+      {"bad timestamp", "    from: 2026-02-01T00:00:00Z\n", "    from: next tuesday\n", 34, "prices[1].from",
+       "not an RFC 3339 timestamp"},
+      {"bad weight", "    weight: 3\n", "    weight: -3\n", 57, "allocation[1].weight", "expected a whole number"},
+      {"bad currency", "currency: USD", "currency: dollars", 2, "currency", "ISO 4217"},
+      {"wrong schema version", "version: 1", "version: 2", 1, "version", "expected 1"},
+      {"duplicate team", "  - name: speech\n", "  - name: vision\n", 10, "teams[2].name", "already defined at line 7"},
+      {"reserved team", "  - name: speech\n", "  - name: unassigned\n", 10, "teams[2].name", "reserved"},
+      {"both namespace and pattern", "  - pattern: \"speech-*\"\n", "  - pattern: \"speech-*\"\n    namespace: x\n", 18,
+       "namespaces[1]", "exactly one of namespace"},
+      {"injection in a name", "  - name: speech\n", "  - name: \"'; DROP TABLE teams; --\"\n", 10, "teams[2].name",
+       "is not a name"},
+      {"missing required field", "    model: T4\n    pool: default\n", "    pool: default\n", 23, "flavors[0].model",
+       "missing (required)"},
+      {"not a list", "team_label_keys: [fleetcap.io/team, team]", "team_label_keys: team", 21, "team_label_keys",
+       "expected a list"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string text = kTestPolicy;
+    ASSERT_NE(text.find(c.from), std::string::npos) << "case does not apply: " << c.from;
+    const std::string edited = absl::StrReplaceAll(text, {{c.from, c.to}});
+    ParsedPolicy parsed = ParsePolicy(edited);
+    ASSERT_FALSE(parsed.ok()) << edited;
+    bool found = false;
+    for (const auto& e : parsed.errors) {
+      if (e.field == c.field && e.line == c.line && e.message.find(c.mentions) != std::string::npos) found = true;
+    }
+    EXPECT_TRUE(found) << "wanted line " << c.line << " field " << c.field << " mentioning " << c.mentions
+                       << "; got:\n"
+                       << FormatPolicyErrors("policy.yaml", parsed.errors);
+  }
+}
+
+TEST(PolicyParser, ErrorFormatNamesSourceLineAndField) {
+  ParsedPolicy parsed = ParsePolicy("version: 1\nteams:\n  - name: a\n    colour: red\n");
+  ASSERT_EQ(parsed.errors.size(), 1u);
+  EXPECT_EQ(FormatPolicyError("p.yaml", parsed.errors[0]),
+            "p.yaml:4:5: teams[0].colour: unknown key \"colour\" (expected one of name, parent, kind, weight, "
+            "cost_centre)");
+}
+
+TEST(PolicyParser, RefusesWhatIsNotYamlText) {
+  struct Bad {
+    std::string text;
+    std::string mentions;
+  };
+  for (const Bad& b : std::vector<Bad>{{"version: 1\nteams: [\n", "not valid YAML"},
+                                       {std::string("version: 1\0", 11), "not valid UTF-8"},
+                                       {"version: 1\ncurrency: \xff\xfe\n", "not valid UTF-8"},
+                                       {"- a\n- b\n", "expected a mapping"},
+                                       {std::string(kMaxPolicyBytes + 1, '#'), "bytes, expected at most"}}) {
+    ParsedPolicy parsed = ParsePolicy(b.text);
+    ASSERT_FALSE(parsed.ok());
+    EXPECT_NE(parsed.errors[0].message.find(b.mentions), std::string::npos) << parsed.errors[0].message;
+  }
+}
+
+TEST(PolicyParser, AMegabyteNameIsRejectedWithAShortMessage) {
+  const std::string name(1 << 20, 'n');
+  ParsedPolicy parsed = ParsePolicy("version: 1\nteams:\n  - name: " + name + "\n");
+  ASSERT_EQ(parsed.errors.size(), 1u);
+  EXPECT_EQ(parsed.errors[0].line, 3);
+  EXPECT_EQ(parsed.errors[0].field, "teams[0].name");
+  EXPECT_LT(parsed.errors[0].message.size(), 300u);
+}
+
+TEST(PolicyParser, MinimalDocumentTakesDefaults) {
+  ParsedPolicy parsed = ParsePolicy("version: 1\n");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed.document.currency, "USD");
+  EXPECT_EQ(parsed.document.attribution.basis, "request");
+  EXPECT_EQ(parsed.document.attribution.idle, "share");
+}
+
+}  // namespace
+}  // namespace fleetcap::policy

@@ -1,0 +1,174 @@
+#include "services/api/policy/policy_validation.h"
+
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/time_util.h"
+#include "services/api/policy/text_rules.h"
+
+namespace fleetcap::policy {
+namespace {
+
+std::string Index(const std::string& list, size_t i) { return absl::StrCat(list, "[", i, "]"); }
+
+void CheckTeams(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
+  std::map<std::string, size_t> by_name;
+  for (size_t i = 0; i < doc.teams.size(); ++i) {
+    const Team& t = doc.teams[i];
+    if (t.name == "unassigned" || t.name == "idle") {
+      errors.push_back({LineOf(t, "name"), 0, Index("teams", i) + ".name",
+                        absl::StrCat("\"", t.name, "\" is reserved for chargeback lines (expected another name)")});
+    }
+    auto [it, inserted] = by_name.emplace(t.name, i);
+    if (!inserted) {
+      errors.push_back({LineOf(t, "name"), 0, Index("teams", i) + ".name",
+                        absl::StrCat("team \"", t.name, "\" is already defined at line ",
+                                     doc.teams[it->second].line, " (expected unique names)")});
+    }
+  }
+  for (size_t i = 0; i < doc.teams.size(); ++i) {
+    const Team& t = doc.teams[i];
+    if (!t.parent.empty() && by_name.count(t.parent) == 0) {
+      errors.push_back({LineOf(t, "parent"), 0, Index("teams", i) + ".parent",
+                        absl::StrCat("unknown team \"", t.parent, "\" (expected a team defined under teams)")});
+    }
+  }
+  // A cycle: following parents from a team comes back to it (each member is named).
+  for (size_t i = 0; i < doc.teams.size(); ++i) {
+    std::vector<std::string> path = {doc.teams[i].name};
+    std::set<std::string> seen = {doc.teams[i].name};
+    std::string at = doc.teams[i].parent;
+    while (!at.empty() && by_name.count(at) > 0) {
+      path.push_back(at);
+      if (at == doc.teams[i].name) {
+        errors.push_back({LineOf(doc.teams[i], "parent"), 0, Index("teams", i) + ".parent",
+                          absl::StrCat("cycle in the org tree: ", absl::StrJoin(path, " -> "),
+                                       " (expected a tree: every team reaches a root)")});
+        break;
+      }
+      if (!seen.insert(at).second) break;  // a cycle above this team, reported at its members
+      at = doc.teams[by_name[at]].parent;
+    }
+  }
+}
+
+void CheckNamespaces(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
+  std::set<std::string> teams;
+  for (const auto& t : doc.teams) teams.insert(t.name);
+  std::map<std::pair<std::string, std::string>, int> exact;
+  for (size_t i = 0; i < doc.namespaces.size(); ++i) {
+    const NamespaceRule& n = doc.namespaces[i];
+    if (teams.count(n.team) == 0) {
+      errors.push_back({LineOf(n, "team"), 0, Index("namespaces", i) + ".team",
+                        absl::StrCat("unknown team \"", n.team, "\" (expected a team defined under teams)")});
+    }
+    const std::string key = n.namespace_name.empty() ? "pattern:" + n.pattern : n.namespace_name;
+    auto [it, inserted] = exact.emplace(std::make_pair(n.cluster, key), n.line);
+    if (!inserted) {
+      errors.push_back({n.line, 0, Index("namespaces", i),
+                        absl::StrCat("namespace ", n.namespace_name.empty() ? n.pattern : n.namespace_name,
+                                     " in clusters ", n.cluster, " is already mapped at line ", it->second,
+                                     " (expected one mapping per namespace)")});
+    }
+  }
+}
+
+void CheckPrices(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
+  for (size_t i = 0; i < doc.prices.size(); ++i) {
+    const Price& a = doc.prices[i];
+    for (size_t j = 0; j < i; ++j) {
+      const Price& b = doc.prices[j];
+      if (a.model != b.model || a.cluster != b.cluster) continue;
+      const absl::Time a_end = a.to.value_or(absl::InfiniteFuture());
+      const absl::Time b_end = b.to.value_or(absl::InfiniteFuture());
+      if (a.from < b_end && b.from < a_end) {
+        errors.push_back({LineOf(a, "from"), 0, Index("prices", i) + ".from",
+                          absl::StrCat("price period for ", a.model, " in ",
+                                       a.cluster.empty() ? "all clusters" : "cluster " + a.cluster, " from ",
+                                       FormatRfc3339(a.from), " overlaps the one at line ", LineOf(b, "from"),
+                                       " (expected periods that do not overlap)")});
+        break;
+      }
+    }
+  }
+}
+
+void CheckAllocation(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
+  std::set<std::string> teams;
+  for (const auto& t : doc.teams) teams.insert(t.name);
+  std::map<std::string, const Flavor*> flavors;
+  for (size_t i = 0; i < doc.flavors.size(); ++i) {
+    const Flavor& f = doc.flavors[i];
+    if (!flavors.emplace(f.name, &f).second) {
+      errors.push_back({LineOf(f, "name"), 0, Index("flavors", i) + ".name",
+                        absl::StrCat("flavor \"", f.name, "\" is already defined (expected unique names)")});
+    }
+  }
+  std::map<std::string, int64_t> guaranteed;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (size_t i = 0; i < doc.allocation.size(); ++i) {
+    const AllocationRule& a = doc.allocation[i];
+    const std::string f = Index("allocation", i);
+    if (teams.count(a.team) == 0) {
+      errors.push_back({LineOf(a, "team"), 0, f + ".team",
+                        absl::StrCat("unknown team \"", a.team, "\" (expected a team defined under teams)")});
+    }
+    auto flavor = flavors.find(a.flavor);
+    if (flavor == flavors.end()) {
+      errors.push_back({LineOf(a, "flavor"), 0, f + ".flavor",
+                        absl::StrCat("unknown flavor \"", a.flavor, "\" (expected a flavor defined under flavors)")});
+      continue;
+    }
+    if (!seen.emplace(a.team, a.flavor).second) {
+      errors.push_back({a.line, 0, f, absl::StrCat("team ", a.team, " on flavor ", a.flavor,
+                                                   " is already set (expected one entry per team and flavor)")});
+    }
+    if (a.lending_limit_milli && *a.lending_limit_milli > a.guarantee_milli) {
+      errors.push_back({LineOf(a, "lending_limit"), 0, f + ".lending_limit",
+                        absl::StrCat("lending limit ", FormatDecimal(*a.lending_limit_milli, 3),
+                                     " is above the guarantee ", FormatDecimal(a.guarantee_milli, 3),
+                                     " (expected at most the guarantee)")});
+    }
+    int64_t& sum = guaranteed[a.flavor];
+    const bool was_within = sum <= flavor->second->capacity_milli;
+    sum += a.guarantee_milli;
+    if (was_within && sum > flavor->second->capacity_milli) {
+      errors.push_back({LineOf(a, "guarantee"), 0, f + ".guarantee",
+                        absl::StrCat("guarantees on flavor ", a.flavor, " sum to at least ", FormatDecimal(sum, 3),
+                                     " devices, above its capacity ",
+                                     FormatDecimal(flavor->second->capacity_milli, 3), " (line ",
+                                     LineOf(*flavor->second, "capacity"), "; expected a sum within capacity)")});
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<PolicyError> ValidatePolicy(const PolicyDocument& doc) {
+  std::vector<PolicyError> errors;
+  CheckTeams(doc, errors);
+  CheckNamespaces(doc, errors);
+  CheckPrices(doc, errors);
+  CheckAllocation(doc, errors);
+  return errors;
+}
+
+std::vector<std::string> Subtree(const PolicyDocument& policy, const std::string& team) {
+  std::vector<std::string> out;
+  bool known = false;
+  for (const auto& t : policy.teams) known = known || t.name == team;
+  if (!known) return out;
+  out.push_back(team);
+  // Breadth-first over children; a (rejected) cycle cannot loop because each team is taken once.
+  std::set<std::string> taken = {team};
+  for (size_t i = 0; i < out.size(); ++i) {
+    for (const auto& t : policy.teams) {
+      if (t.parent == out[i] && taken.insert(t.name).second) out.push_back(t.name);
+    }
+  }
+  return out;
+}
+
+}  // namespace fleetcap::policy

@@ -1,0 +1,239 @@
+// Every RPC and every HTTP route, called with every role, against the real
+// fleetcap-api: allowed or denied exactly as the roles promise. A service
+// method or route without a row here fails the test, so new APIs must add
+// their rows.
+
+#include <future>
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "fleetcap/v1/audit.grpc.pb.h"
+#include "fleetcap/v1/fleet.grpc.pb.h"
+#include "fleetcap/v1/policy.grpc.pb.h"
+#include "fleetcap/v1/token.grpc.pb.h"
+#include "google/protobuf/descriptor.h"
+#include "grpcpp/generic/generic_stub.h"
+#include "grpcpp/grpcpp.h"
+#include "services/api/access_table.h"
+#include "tests/support/api_process.h"
+#include "tests/support/http_get.h"
+#include "tests/support/test_database.h"
+#include "tests/support/tokens.h"
+
+namespace fleetcap {
+namespace {
+
+constexpr const char* kPolicy = R"(version: 1
+teams:
+  - name: research
+    kind: org
+  - name: vision
+    parent: research
+  - name: vision-detect
+    parent: vision
+  - name: ads
+    kind: org
+)";
+
+// Who may call it: admin, planner, scheduler, team:vision.
+struct Expect {
+  bool admin, planner, scheduler, team;
+};
+
+// The promise, written out independently of the server's access table.
+const std::map<std::string, Expect>& Expected() {
+  static const auto* table = new std::map<std::string, Expect>{
+      {"/fleetcap.v1.FleetService/GetFleetSummary", {true, true, false, false}},
+      {"/fleetcap.v1.PolicyService/GetPolicy", {true, true, false, false}},
+      {"/fleetcap.v1.PolicyService/ListPolicyVersions", {true, true, false, false}},
+      {"/fleetcap.v1.PolicyService/ApplyPolicy", {true, false, false, false}},
+      {"/fleetcap.v1.PolicyService/RollbackPolicy", {true, false, false, false}},
+      {"/fleetcap.v1.PolicyService/GetTeam", {true, true, false, true}},
+      {"/fleetcap.v1.TokenService/CreateToken", {true, false, false, false}},
+      {"/fleetcap.v1.TokenService/ListTokens", {true, false, false, false}},
+      {"/fleetcap.v1.TokenService/RevokeToken", {true, false, false, false}},
+      {"/fleetcap.v1.TokenService/WhoAmI", {true, true, true, true}},
+      {"/fleetcap.v1.AuditService/ListAuditEvents", {true, false, false, false}},
+      {"GET /v1/fleet/summary", {true, true, false, false}},
+      {"GET /v1/policy", {true, true, false, false}},
+      {"GET /v1/policy/history", {true, true, false, false}},
+      {"POST /v1/policy", {true, false, false, false}},
+      {"POST /v1/policy/rollback", {true, false, false, false}},
+      {"GET /v1/policy/team", {true, true, false, true}},
+      {"GET /v1/tokens", {true, false, false, false}},
+      {"POST /v1/tokens", {true, false, false, false}},
+      {"POST /v1/tokens/revoke", {true, false, false, false}},
+      {"GET /v1/tokens/self", {true, true, true, true}},
+      {"GET /v1/audit", {true, false, false, false}},
+  };
+  return *table;
+}
+
+// Requests that an allowed caller can make without changing anything (bad
+// arguments are fine: only the auth outcome is asserted), and that are in
+// scope for team:vision where the method is scoped.
+std::string GrpcRequest(const std::string& method) {
+  if (method == "/fleetcap.v1.PolicyService/GetTeam") {
+    v1::GetTeamRequest r;
+    r.set_team("vision-detect");
+    return r.SerializeAsString();
+  }
+  return "";  // every field at its default
+}
+
+std::string HttpTarget(const std::string& key) {
+  if (key == "GET /v1/policy/team") return "/v1/policy/team?team=vision-detect";
+  return key.substr(key.find(' ') + 1);
+}
+
+class AuthorizationTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = db->release();
+    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
+    ASSERT_TRUE(api.ok()) << api.status();
+    api_ = new testing::ApiProcess(std::move(*api));
+    for (const char* role : {"planner", "scheduler", "team:vision"}) {
+      auto token = testing::MintToken(db_->uri(), role);
+      ASSERT_TRUE(token.ok()) << token.status();
+      tokens_[role] = *token;
+    }
+    tokens_["admin"] = api_->admin_token;
+    auto stub = v1::PolicyService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + api_->admin_token);
+    v1::ApplyPolicyRequest apply;
+    apply.set_document(kPolicy);
+    v1::ApplyPolicyResponse response;
+    grpc::Status status = stub->ApplyPolicy(&context, apply, &response);
+    ASSERT_TRUE(status.ok()) << status.error_message();
+  }
+  static void TearDownTestSuite() {
+    delete api_;
+    delete db_;
+  }
+
+  static grpc::Status Call(const std::string& method, const std::string& authorization) {
+    grpc::GenericStub stub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    if (!authorization.empty()) context.AddMetadata("authorization", authorization);
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    const std::string bytes = GrpcRequest(method);
+    grpc::Slice slice(bytes);
+    grpc::ByteBuffer request(&slice, 1), response;
+    std::promise<grpc::Status> done;
+    stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response,
+                   [&done](grpc::Status s) { done.set_value(std::move(s)); });
+    return done.get_future().get();
+  }
+
+  static testing::TestDatabase* db_;
+  static testing::ApiProcess* api_;
+  static std::map<std::string, std::string> tokens_;
+};
+testing::TestDatabase* AuthorizationTest::db_ = nullptr;
+testing::ApiProcess* AuthorizationTest::api_ = nullptr;
+std::map<std::string, std::string> AuthorizationTest::tokens_;
+
+std::vector<std::string> AllFleetcapMethods() {
+  std::vector<std::string> methods;
+  // Each .proto file through one of its messages (which also links it in).
+  for (const google::protobuf::FileDescriptor* file :
+       {v1::GetFleetSummaryRequest::descriptor()->file(), v1::GetPolicyRequest::descriptor()->file(),
+        v1::CreateTokenRequest::descriptor()->file(), v1::ListAuditEventsRequest::descriptor()->file()}) {
+    EXPECT_EQ(file->service_count(), 1) << file->name();
+    if (file->service_count() == 0) continue;
+    const auto* service = file->service(0);
+    for (int i = 0; i < service->method_count(); ++i) {
+      methods.push_back("/" + service->full_name() + "/" + service->method(i)->name());
+    }
+  }
+  return methods;
+}
+
+TEST_F(AuthorizationTest, EveryMethodAndRouteHasAnExpectation) {
+  for (const auto& method : AllFleetcapMethods()) EXPECT_EQ(Expected().count(method), 1u) << method;
+  for (const auto& [key, access] : api::AccessTable()) EXPECT_EQ(Expected().count(key), 1u) << key;
+  for (const auto& [key, expect] : Expected()) EXPECT_EQ(api::AccessTable().count(key), 1u) << key;
+}
+
+TEST_F(AuthorizationTest, EveryRpcWithEveryRole) {
+  for (const auto& method : AllFleetcapMethods()) {
+    const Expect& e = Expected().at(method);
+    for (const auto& [role, allowed] : std::vector<std::pair<std::string, bool>>{
+             {"admin", e.admin}, {"planner", e.planner}, {"scheduler", e.scheduler}, {"team:vision", e.team}}) {
+      grpc::Status status = Call(method, "Bearer " + tokens_.at(role));
+      if (allowed) {
+        EXPECT_NE(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << method << " as " << role << ": "
+                                                                            << status.error_message();
+        EXPECT_NE(status.error_code(), grpc::StatusCode::UNAUTHENTICATED) << method << " as " << role;
+      } else {
+        EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << method << " as " << role << ": "
+                                                                            << status.error_message();
+      }
+    }
+    EXPECT_EQ(Call(method, "").error_code(), grpc::StatusCode::UNAUTHENTICATED) << method;
+    EXPECT_EQ(Call(method, "Bearer fct_not-a-token").error_code(), grpc::StatusCode::UNAUTHENTICATED) << method;
+  }
+}
+
+TEST_F(AuthorizationTest, EveryHttpRouteWithEveryRole) {
+  for (const auto& [key, e] : Expected()) {
+    if (key[0] == '/') continue;
+    const std::string method = key.substr(0, key.find(' '));
+    const std::string url = api_->http_base() + HttpTarget(key);
+    const std::string body = method == "POST" ? "{}" : "";
+    for (const auto& [role, allowed] : std::vector<std::pair<std::string, bool>>{
+             {"admin", e.admin}, {"planner", e.planner}, {"scheduler", e.scheduler}, {"team:vision", e.team}}) {
+      auto response = testing::HttpRequest(method, url, body, tokens_.at(role));
+      ASSERT_TRUE(response.ok()) << response.status();
+      if (allowed) {
+        EXPECT_NE(response->status, 403) << key << " as " << role << ": " << response->body;
+        EXPECT_NE(response->status, 401) << key << " as " << role;
+      } else {
+        EXPECT_EQ(response->status, 403) << key << " as " << role << ": " << response->body;
+      }
+    }
+    EXPECT_EQ(testing::HttpRequest(method, url, body, "")->status, 401) << key;
+    EXPECT_EQ(testing::HttpRequest(method, url, body, "fct_not-a-token")->status, 401) << key;
+  }
+}
+
+TEST_F(AuthorizationTest, OutOfScopeDoesNotRevealWhetherATeamExists) {
+  const std::string team = tokens_.at("team:vision");
+  auto existing = testing::HttpGet(api_->http_base() + "/v1/policy/team?team=ads", team);
+  auto missing = testing::HttpGet(api_->http_base() + "/v1/policy/team?team=no-such-team", team);
+  auto parent = testing::HttpGet(api_->http_base() + "/v1/policy/team?team=research", team);
+  ASSERT_TRUE(existing.ok() && missing.ok() && parent.ok());
+  EXPECT_EQ(existing->status, 403);
+  EXPECT_EQ(existing->body, missing->body);
+  EXPECT_EQ(existing->body, parent->body);
+  auto own = testing::HttpGet(api_->http_base() + "/v1/policy/team?team=vision", team);
+  ASSERT_EQ(own->status, 200) << own->body;
+  EXPECT_NE(own->body.find("vision-detect"), std::string::npos) << own->body;
+  // Planners see every team, and a missing one is plainly missing.
+  EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/policy/team?team=ads", tokens_.at("planner"))->status, 200);
+  EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/policy/team?team=no-such-team", tokens_.at("planner"))->status,
+            404);
+  // gRPC says the same thing.
+  auto stub = v1::PolicyService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  std::string messages[2];
+  int i = 0;
+  for (const char* name : {"ads", "no-such-team"}) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + team);
+    v1::GetTeamRequest request;
+    request.set_team(name);
+    v1::PolicyTeam response;
+    grpc::Status status = stub->GetTeam(&context, request, &response);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+    messages[i++] = status.error_message();
+  }
+  EXPECT_EQ(messages[0], messages[1]);
+}
+
+}  // namespace
+}  // namespace fleetcap
