@@ -58,10 +58,38 @@ start() {
     done
   fi
 
+  # Control plane: a bootstrap admin token (kept under .fleetcap/, readable by you
+  # alone), the openb policy, and one team token.
+  local ctl="$bin/services/ctl/fleetcapctl" admin_file="$state/admin.token" team_file="$state/team-00.token"
+  if [ ! -s "$admin_file" ]; then
+    (umask 077; "$bin/services/api/fleetcap-api" init --db "$db" > "$admin_file") || {
+      rm -f "$admin_file"
+      echo "demo: no admin token file but the database has one; make demo-stop && rm -rf .fleetcap to start over" >&2
+      exit 1
+    }
+  fi
+  local admin_token team_token
+  admin_token=$(cat "$admin_file")
+  if ! "$ctl" policy get --server "127.0.0.1:$grpc_port" --token "$admin_token" >/dev/null 2>&1; then
+    "$ctl" policy apply docs/examples/openb-policy.yaml --message "make demo: openb teams and prices" \
+      --server "127.0.0.1:$grpc_port" --token "$admin_token" | sed -n 1p
+  fi
+  if [ ! -s "$team_file" ]; then
+    (umask 077; "$ctl" token create --role team:team-00 --description "make demo" \
+      --server "127.0.0.1:$grpc_port" --token "$admin_token" 2>/dev/null > "$team_file")
+  fi
+  team_token=$(cat "$team_file")
+
   cat <<TXT
 
+Tokens (also in $state/):
+  admin:         $admin_token
+  team:team-00:  $team_token
+  export FLEETCAP_TOKEN=$admin_token   # then: fleetcapctl policy history --server 127.0.0.1:$grpc_port
+
 fleetcap is running on the openb trace (trace second 0 = 2026-01-01T00:00:00Z).
-  JSON API:  http://127.0.0.1:$http_port/v1/fleet/summary?cluster=openb&at=2026-05-25T22:47:29Z
+  JSON API:  curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/fleet/summary?cluster=openb&at=2026-05-25T22:47:29Z'
+  policy:    $bin/services/ctl/fleetcapctl policy get --server 127.0.0.1:$grpc_port
   gRPC:      127.0.0.1:$grpc_port
   CLI:       $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port fleet summary --cluster openb --at 2026-05-25T22:47:29Z
   logs:      $state/api.log

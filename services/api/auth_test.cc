@@ -57,11 +57,15 @@ TEST_F(AuthTest, SecretsAre256RandomBitsAndOnlyTheirHashIsKept) {
     EXPECT_TRUE(seen.insert(s->secret).second);
   }
   const std::string secret = Mint("planner");
-  for (const auto& t : *tokens_.List()) {
+  const auto tokens = tokens_.List();
+  ASSERT_TRUE(tokens.ok());
+  for (const auto& t : *tokens) {
     EXPECT_EQ(t.secret_hash, HashTokenSecret(secret));
     EXPECT_EQ(t.description.find(secret), std::string::npos);
   }
-  for (const auto& e : *audit_.List(0, 100, "")) EXPECT_EQ(e.details_json.find(secret), std::string::npos);
+  const auto audit = audit_.List(0, 100, "");
+  ASSERT_TRUE(audit.ok());
+  for (const auto& e : *audit) EXPECT_EQ(e.details_json.find(secret), std::string::npos);
 }
 
 TEST_F(AuthTest, BadCredentialsAreUnauthenticated) {

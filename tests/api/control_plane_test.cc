@@ -282,6 +282,11 @@ TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
             400);
   EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/policy/team?team=a%00b", api_->admin_token)->status, 400);
   EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/audit?action=%27%3B%20DROP", api_->admin_token)->status, 400);
+  // A cluster name is only ever a query parameter: an unknown cluster, nothing more.
+  EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=%27%3B%20DROP%20TABLE%20nodes%3B%20--",
+                             api_->admin_token)
+                ->status,
+            404);
   // Policy documents: names in them are checked; the message is stored verbatim.
   for (const std::string& name : {drop, nul_escape, megabyte}) {
     const std::string doc = "version: 1\nteams:\n  - name: \"" + name + "\"\n";
@@ -314,6 +319,7 @@ TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
   EXPECT_EQ(txn.exec("SELECT count(*) FROM api_tokens")[0][0].as<int>(), 4);  // the admin + 3 planners
   EXPECT_EQ(txn.exec("SELECT count(*) FROM policies")[0][0].as<int>(), 1);
   EXPECT_EQ(txn.exec_params("SELECT count(*) FROM api_tokens WHERE description = $1", drop)[0][0].as<int>(), 1);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM nodes")[0][0].as<int>(), 0);  // the table is still there
 }
 
 }  // namespace

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
+
 #include "absl/strings/str_replace.h"
 #include "common/time_util.h"
 #include "services/api/policy/test_policy.h"
@@ -143,6 +147,22 @@ TEST(PolicyParser, AMegabyteNameIsRejectedWithAShortMessage) {
   EXPECT_EQ(parsed.errors[0].line, 3);
   EXPECT_EQ(parsed.errors[0].field, "teams[0].name");
   EXPECT_LT(parsed.errors[0].message.size(), 300u);
+}
+
+// The example docs/policy.md shows (and make demo applies) stays valid.
+TEST(PolicyParser, TheDocumentedOpenbExampleIsValid) {
+  std::ifstream in(FLEETCAP_POLICY_EXAMPLE);
+  ASSERT_TRUE(in.good()) << FLEETCAP_POLICY_EXAMPLE;
+  std::stringstream text;
+  text << in.rdbuf();
+  ParsedPolicy parsed = ParsePolicy(text.str());
+  ASSERT_TRUE(parsed.ok()) << FormatPolicyErrors(FLEETCAP_POLICY_EXAMPLE, parsed.errors);
+  EXPECT_EQ(parsed.document.teams.size(), 14u);
+  EXPECT_EQ(Subtree(parsed.document, "training").size(), 7u);
+  EXPECT_EQ(parsed.document.flavors.size(), 7u);
+  std::set<std::string> models;
+  for (const auto& p : parsed.document.prices) models.insert(p.model);
+  EXPECT_EQ(models, (std::set<std::string>{"A10", "G2", "G3", "P100", "T4", "V100M16", "V100M32"}));
 }
 
 TEST(PolicyParser, MinimalDocumentTakesDefaults) {
