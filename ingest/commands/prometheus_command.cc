@@ -1,6 +1,8 @@
 #include "ingest/commands/prometheus_command.h"
 
+#include <condition_variable>
 #include <iostream>
+#include <mutex>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +16,8 @@
 #include "common/time_util.h"
 #include "ingest/telemetry/metric_mapping.h"
 #include "ingest/telemetry/normaliser.h"
+#include "ingest/telemetry/prometheus_client.h"
+#include "ingest/telemetry/pull_ingester.h"
 #include "ingest/telemetry/remote_write_server.h"
 #include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/usage_writer.h"
@@ -38,19 +42,74 @@ int Fail(int code, const absl::Status& status) {
   return code;
 }
 
+absl::StatusOr<absl::Duration> ParsePositiveDuration(const std::string& flag, const std::string& text) {
+  absl::Duration d;
+  if (!absl::ParseDuration(text, &d) || d < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(absl::StrCat("--", flag, ": \"", text, "\" is not a duration like 90s or 5m"));
+  }
+  return d;
+}
+
+// Runs pull cycles every `interval` until Stop().
+class PullLoop {
+ public:
+  PullLoop(telemetry::PullIngester* ingester, absl::Duration interval)
+      : ingester_(ingester), interval_(interval), thread_([this] { Run(); }) {}
+  ~PullLoop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void Run() {
+    auto log = Logger("telemetry");
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stop_) {
+      lock.unlock();
+      auto report = ingester_->RunOnce();
+      if (report.ok()) {
+        log->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to), report->rows);
+      } else {
+        log->warn("pull cycle failed, retried next cycle: {}", report.status().ToString());
+      }
+      lock.lock();
+      wake_.wait_for(lock, absl::ToChronoMilliseconds(interval_), [this] { return stop_; });
+    }
+  }
+
+  telemetry::PullIngester* ingester_;
+  absl::Duration interval_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
 }  // namespace
 
 int RunPrometheusCommand(const std::vector<std::string>& args) {
   BlockTerminationSignals();  // before any thread starts
   DaemonFlags daemon;
   std::string cluster, mapping_path, remote_write_listen, prometheus_url;
-  int64_t max_body_mb = 32, max_queued_samples = 2'000'000;
+  int64_t max_body_mb = 32, max_queued_samples = 2'000'000, max_points = 11'000;
+  std::string since_text, until_text, settle_text = "5m", interval_text = "60s";
+  bool once = false;
   FlagSet flags("fleetcap-ingest", kUsage);
   daemon.Register(flags);
   flags.String("cluster", &cluster, "the cluster the telemetry belongs to");
   flags.String("mapping", &mapping_path, "YAML mapping of metric and label names (default: built in)");
   flags.String("remote-write-listen", &remote_write_listen, "HOST:PORT for remote_write (port 0 picks one)");
   flags.String("prometheus-url", &prometheus_url, "Prometheus base URL to pull from with query_range");
+  flags.String("since", &since_text, "RFC 3339: pull from here (a backfill) when before the watermark");
+  flags.String("until", &until_text, "RFC 3339: pull up to this minute only (default: now)");
+  flags.String("settle", &settle_text, "minutes this recent are fetched again when they close");
+  flags.String("pull-interval", &interval_text, "time between pull cycles");
+  flags.Int("max-points", &max_points, "most points per series in one query_range (Prometheus allows 11000)");
+  flags.Bool("once", &once, "run one pull cycle, print what it stored and exit");
   flags.Int("max-body-mb", &max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
   flags.Int("max-queued-samples", &max_queued_samples, "samples waiting for the store before answering 429");
 
@@ -71,6 +130,27 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   if (max_body_mb < 1) return Fail(2, absl::InvalidArgumentError("--max-body-mb: must be at least 1"));
   if (max_queued_samples < 1) return Fail(2, absl::InvalidArgumentError("--max-queued-samples: must be at least 1"));
   if (auto status = daemon.RequireDb(); !status.ok()) return Fail(2, status);
+  if (once && prometheus_url.empty()) return Fail(2, absl::InvalidArgumentError("--once: needs --prometheus-url"));
+  if (max_points < 1 || max_points > 11'000) {
+    return Fail(2, absl::InvalidArgumentError("--max-points: must be within 1..11000"));
+  }
+  telemetry::PullOptions pull_options;
+  pull_options.max_points = static_cast<int>(max_points);
+  auto settle = ParsePositiveDuration("settle", settle_text);
+  if (!settle.ok()) return Fail(2, settle.status());
+  pull_options.settle = *settle;
+  auto interval = ParsePositiveDuration("pull-interval", interval_text);
+  if (!interval.ok()) return Fail(2, interval.status());
+  if (!since_text.empty()) {
+    auto since = ParseRfc3339("--since", since_text);
+    if (!since.ok()) return Fail(2, since.status());
+    pull_options.since = *since;
+  }
+  if (!until_text.empty()) {
+    auto until = ParseRfc3339("--until", until_text);
+    if (!until.ok()) return Fail(2, until.status());
+    pull_options.until = *until;
+  }
   telemetry::MetricMapping mapping = telemetry::DefaultMetricMapping();
   if (!mapping_path.empty()) {
     auto loaded = telemetry::LoadMetricMapping(mapping_path);
@@ -113,11 +193,31 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     receiver = std::move(*started);
   }
 
+  RealClock clock;
+  telemetry::UsageWriter pull_writer(pool->get(), cluster);
+  std::unique_ptr<telemetry::PrometheusClient> client;
+  std::unique_ptr<telemetry::PullIngester> ingester;
+  std::unique_ptr<PullLoop> pull_loop;
+  if (!prometheus_url.empty()) {
+    client = std::make_unique<telemetry::PrometheusClient>(prometheus_url, telemetry::PrometheusClientOptions{});
+    ingester = std::make_unique<telemetry::PullIngester>(client.get(), &mapping, &pull_writer, pool->get(), &metrics,
+                                                         &clock, pull_options);
+    if (once) {
+      auto report = ingester->RunOnce();
+      if (!report.ok()) return Fail(1, report.status());
+      std::cout << "pulled " << FormatRfc3339(report->from) << " .. " << FormatRfc3339(report->to) << ": "
+                << report->chunks << " chunks, " << report->queries << " queries, " << report->rows << " rows\n";
+      return 0;
+    }
+    pull_loop = std::make_unique<PullLoop>(ingester.get(), *interval);
+  }
+
   std::cout << "fleetcap-ingest prometheus ready remote_write=" << (receiver ? receiver->port() : 0)
             << " metrics=" << (metrics_server ? metrics_server->port() : 0) << std::endl;
   log->info("cluster {}: remote_write on port {}", cluster, receiver ? receiver->port() : 0);
   const int signal = WaitForTerminationSignal();
   log->info("signal {}: shutting down", signal);
+  pull_loop.reset();
   receiver.reset();  // no new requests; those in flight finish
   queue.reset();     // stores what was queued
   return 0;

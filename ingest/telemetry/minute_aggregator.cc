@@ -161,3 +161,112 @@ std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series,
 }
 
 }  // namespace fleetcap::telemetry
+
+namespace fleetcap::telemetry {
+namespace {
+
+struct StatRow {
+  const StoredSeries* identity = nullptr;
+  std::map<int64_t, MinuteStats> by_field[kFieldCount];
+  bool device_level[kFieldCount] = {};
+};
+
+void AddStats(std::map<int64_t, MinuteStats>& into, const std::vector<MinuteStats>& from, bool counter) {
+  for (const MinuteStats& s : from) {
+    auto [it, inserted] = into.try_emplace(s.minute_ms, s);
+    if (inserted) continue;
+    MinuteStats& m = it->second;
+    m.max = std::max(m.max, s.max);
+    if (counter) {
+      m.sum = std::max(m.sum, s.sum);  // the same device counter seen under several pods
+      m.n = std::max(m.n, s.n);
+    } else {
+      m.sum += s.sum;
+      m.n += s.n;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<MinuteRow> AggregateMinuteStats(const std::vector<StatSeries>& series) {
+  std::map<std::pair<std::string, std::string>, StatRow> rows;
+  for (const StatSeries& s : series) {
+    const StoredSeries& id = s.identity;
+    const int f = static_cast<int>(id.field);
+    const bool counter = id.field == Field::kEnergy;
+    if (!id.pod_uid.empty()) {
+      StatRow& pod_row = rows[{id.device_id, id.pod_uid}];
+      if (pod_row.identity == nullptr) pod_row.identity = &id;
+      AddStats(pod_row.by_field[f], s.minutes, counter);
+    }
+    StatRow& device_row = rows[{id.device_id, ""}];
+    if (device_row.identity == nullptr || (id.pod_uid.empty() && !device_row.identity->pod_uid.empty())) {
+      device_row.identity = &id;
+    }
+    if (id.pod_uid.empty()) {
+      if (!device_row.device_level[f]) device_row.by_field[f].clear();
+      device_row.device_level[f] = true;
+      AddStats(device_row.by_field[f], s.minutes, counter);
+    } else if (!device_row.device_level[f]) {
+      AddStats(device_row.by_field[f], s.minutes, counter);
+    }
+  }
+  std::vector<MinuteRow> out;
+  for (const auto& [key, in] : rows) {
+    std::set<int64_t> minutes;
+    for (const auto& field : in.by_field) {
+      for (const auto& [m, stats] : field) minutes.insert(m);
+    }
+    for (int64_t m : minutes) {
+      auto get = [&](Field f) -> const MinuteStats* {
+        const auto& field = in.by_field[static_cast<int>(f)];
+        auto it = field.find(m);
+        return it == field.end() || it->second.n == 0 ? nullptr : &it->second;
+      };
+      auto mean = [&](Field f) -> std::optional<double> {
+        const MinuteStats* s = get(f);
+        if (s == nullptr) return std::nullopt;
+        return s->sum / s->n;
+      };
+      MinuteRow row;
+      row.device_id = key.first;
+      row.pod_uid = key.second;
+      row.minute_ms = m;
+      row.node = in.identity->node;
+      row.model = in.identity->model;
+      if (!key.second.empty()) {
+        row.namespace_ = in.identity->namespace_;
+        row.pod = in.identity->pod;
+      }
+      const MinuteStats* util = get(Field::kUtil);
+      if (util == nullptr) util = get(Field::kGrEngineActive);
+      if (util != nullptr) {
+        row.util_mean = util->sum / util->n;
+        row.util_max = util->max;
+      }
+      const auto used = mean(Field::kMemoryUsed), total = mean(Field::kMemoryTotal), free = mean(Field::kMemoryFree);
+      if (used) row.memory_used_bytes = std::llround(*used);
+      if (total) {
+        row.memory_total_bytes = std::llround(*total);
+      } else if (used && free) {
+        row.memory_total_bytes = std::llround(*used + *free);
+      }
+      row.power_watts = mean(Field::kPower);
+      row.sm_active_mean = mean(Field::kSmActive);
+      row.tensor_active_mean = mean(Field::kTensorActive);
+      row.dram_active_mean = mean(Field::kDramActive);
+      if (const MinuteStats* e = get(Field::kEnergy)) row.energy_joules = e->sum;
+      row.samples = util != nullptr ? util->n : 0;
+      if (row.samples == 0) {
+        for (int f = 0; f < kFieldCount; ++f) {
+          if (const MinuteStats* s = get(static_cast<Field>(f))) row.samples = std::max(row.samples, s->n);
+        }
+      }
+      if (row.samples > 0) out.push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
+}  // namespace fleetcap::telemetry

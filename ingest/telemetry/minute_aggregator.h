@@ -63,3 +63,27 @@ std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series,
                                         const std::set<DeviceMinute>& wanted);
 
 }  // namespace fleetcap::telemetry
+
+namespace fleetcap::telemetry {
+
+// One series' per-minute figures as Prometheus computed them (the pull
+// path): sample count, sum, max; for a counter, `sum` is its increase.
+struct MinuteStats {
+  int64_t minute_ms = 0;
+  int n = 0;
+  double sum = 0, max = 0;
+};
+
+struct StatSeries {
+  StoredSeries identity;  // points unused
+  std::vector<MinuteStats> minutes;
+};
+
+// The same rows AggregateMinutes makes, from per-minute figures. A device
+// with only pod-level series gets a device row that adds the pods' counts
+// and sums (their samples cannot be told apart by timestamp here, unlike
+// AggregateMinutes); with one pod per device, as dcgm-exporter reports
+// whole GPUs, the two agree.
+std::vector<MinuteRow> AggregateMinuteStats(const std::vector<StatSeries>& series);
+
+}  // namespace fleetcap::telemetry

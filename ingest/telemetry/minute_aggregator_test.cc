@@ -125,3 +125,42 @@ TEST(AggregateMinutes, OnlyWantedDeviceMinutes) {
 
 }  // namespace
 }  // namespace fleetcap::telemetry
+
+namespace fleetcap::telemetry {
+namespace {
+
+TEST(AggregateMinuteStats, AgreesWithAggregateMinutesForOnePodPerDevice) {
+  std::vector<StoredSeries> raw = {
+      Series("G1", "uid-a", Field::kUtil, {{kM, 0.2}, {kM + 15'000, 0.6}, {kM + 60'000, 0.3}}),
+      Series("G1", "", Field::kPower, {{kM, 100}, {kM + 30'000, 110}}),
+      Series("G1", "", Field::kEnergy, {{kM - 1'000, 10}, {kM + 10'000, 30}, {kM + 20'000, 55}}),
+  };
+  std::vector<StatSeries> stats;
+  for (const auto& s : raw) {
+    StatSeries st;
+    st.identity = s;
+    std::map<int64_t, MinuteStats> by_minute;
+    for (size_t i = 0; i < s.points.size(); ++i) {
+      const Point& p = s.points[i];
+      if (p.ts_ms < kM) continue;
+      MinuteStats& m = by_minute[MinuteOf(p.ts_ms)];
+      m.minute_ms = MinuteOf(p.ts_ms);
+      if (s.field == Field::kEnergy) {
+        m.sum += p.value - s.points[i - 1].value;
+      } else {
+        m.sum += p.value;
+      }
+      m.max = m.n == 0 ? p.value : std::max(m.max, p.value);
+      ++m.n;
+    }
+    for (const auto& [minute, m] : by_minute) st.minutes.push_back(m);
+    stats.push_back(st);
+  }
+  auto from_raw = AggregateMinutes(raw, {{"G1", kM}, {"G1", kM + 60'000}});
+  auto from_stats = AggregateMinuteStats(stats);
+  ASSERT_EQ(from_raw.size(), 4u);
+  EXPECT_EQ(from_stats, from_raw);
+}
+
+}  // namespace
+}  // namespace fleetcap::telemetry

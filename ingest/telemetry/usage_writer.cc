@@ -265,6 +265,29 @@ absl::StatusOr<WriteResult> UsageWriter::Write(const std::vector<CanonicalSeries
   return result;
 }
 
+absl::StatusOr<std::vector<StoredSeries>> UsageWriter::Identify(const std::vector<CanonicalSeries>& series) {
+  {
+    auto lease = pool_->Acquire();
+    if (!lease.ok()) return lease.status();
+    if (auto status = ResolveSeries(**lease, series); !status.ok()) return status;
+  }
+  std::vector<StoredSeries> out;
+  out.reserve(series.size());
+  for (const auto& s : series) {
+    const auto& info = series_.at(SeriesId{s.key.device_id, s.key.namespace_, s.key.pod, s.field});
+    StoredSeries stored;
+    stored.device_id = s.key.device_id;
+    stored.pod_uid = info.pod_uid;
+    stored.namespace_ = s.key.namespace_;
+    stored.pod = s.key.pod;
+    stored.node = info.node;
+    stored.model = info.model;
+    stored.field = s.field;
+    out.push_back(std::move(stored));
+  }
+  return out;
+}
+
 absl::StatusOr<int64_t> UsageWriter::UpsertMinuteRows(const std::vector<MinuteRow>& rows) {
   auto lease = pool_->Acquire();
   if (!lease.ok()) return lease.status();

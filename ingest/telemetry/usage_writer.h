@@ -45,6 +45,10 @@ class UsageWriter {
   // Prometheus already aggregated); upserted, so idempotent.
   absl::StatusOr<int64_t> UpsertMinuteRows(const std::vector<MinuteRow>& rows);
 
+  // The stored identity (pod uid, node, model joined from the inventory)
+  // of each series, registering new ones; points are not copied.
+  absl::StatusOr<std::vector<StoredSeries>> Identify(const std::vector<CanonicalSeries>& series);
+
   const std::string& cluster() const { return cluster_; }
 
  private:
