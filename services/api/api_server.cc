@@ -6,6 +6,7 @@
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
 #include "services/api/fleet_http_routes.h"
+#include "services/api/usage_http_routes.h"
 #include "store/migrator.h"
 
 namespace fleetcap::api {
@@ -32,12 +33,15 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->fleet_query_ = std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_);
   server->fleet_service_ =
       std::make_unique<FleetGrpcService>(server->fleet_query_.get(), server->metrics_.get());
+  server->usage_query_ = std::make_unique<UsageQuery>(server->pool_.get());
+  server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->metrics_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(options.grpc_listen, grpc::InsecureServerCredentials(), &server->grpc_port_);
   builder.RegisterService(server->fleet_service_.get());
+  builder.RegisterService(server->usage_service_.get());
   server->grpc_ = builder.BuildAndStart();
   if (server->grpc_ == nullptr || server->grpc_port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
@@ -45,6 +49,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
 
   server->http_ = std::make_unique<HttpGateway>(server->metrics_.get());
   AddFleetRoutes(*server->http_, server->fleet_query_.get());
+  AddUsageRoutes(*server->http_, server->usage_query_.get());
   if (auto status = server->http_->Start(options.http_listen); !status.ok()) return status;
 
   if (!options.metrics_listen.empty()) {

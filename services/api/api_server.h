@@ -15,6 +15,8 @@
 #include "services/api/fleet_grpc_service.h"
 #include "services/api/fleet_summary.h"
 #include "services/api/http_gateway.h"
+#include "services/api/usage_grpc_service.h"
+#include "services/api/usage_query.h"
 #include "store/pg_inventory_repository.h"
 
 namespace fleetcap::api {
@@ -50,6 +52,8 @@ class ApiServer {
   std::unique_ptr<store::PgInventoryRepository> inventory_;
   std::unique_ptr<FleetSummaryQuery> fleet_query_;
   std::unique_ptr<FleetGrpcService> fleet_service_;
+  std::unique_ptr<UsageQuery> usage_query_;
+  std::unique_ptr<UsageGrpcService> usage_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<HttpGateway> http_;
   std::unique_ptr<MetricsServer> metrics_server_;

@@ -9,12 +9,14 @@
 #include "fleetcap_version.h"
 #include "services/ctl/client.h"
 #include "services/ctl/fleet_commands.h"
+#include "services/ctl/usage_commands.h"
 
 namespace {
 
 std::vector<fleetcap::ctl::Command> AllCommands() {
   std::vector<fleetcap::ctl::Command> commands;
   for (auto& c : fleetcap::ctl::FleetCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::UsageCommands()) commands.push_back(std::move(c));
   return commands;
 }
 
