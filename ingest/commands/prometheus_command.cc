@@ -96,7 +96,8 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   DaemonFlags daemon;
   std::string cluster, mapping_path, remote_write_listen, prometheus_url;
   int64_t max_body_mb = 32, max_queued_samples = 2'000'000, max_points = 11'000;
-  std::string since_text, until_text, settle_text = "5m", interval_text = "60s";
+  std::string since_text, until_text, settle_text = "5m", interval_text = "60s", query_timeout_text = "30s";
+  int64_t query_attempts = 4;
   bool once = false;
   FlagSet flags("fleetcap-ingest", kUsage);
   daemon.Register(flags);
@@ -109,6 +110,8 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   flags.String("settle", &settle_text, "minutes this recent are fetched again when they close");
   flags.String("pull-interval", &interval_text, "time between pull cycles");
   flags.Int("max-points", &max_points, "most points per series in one query_range (Prometheus allows 11000)");
+  flags.String("query-timeout", &query_timeout_text, "time allowed for one query_range call");
+  flags.Int("query-attempts", &query_attempts, "tries per query_range (timeouts, unavailable and 5xx are retried)");
   flags.Bool("once", &once, "run one pull cycle, print what it stored and exit");
   flags.Int("max-body-mb", &max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
   flags.Int("max-queued-samples", &max_queued_samples, "samples waiting for the store before answering 429");
@@ -139,6 +142,9 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   auto settle = ParsePositiveDuration("settle", settle_text);
   if (!settle.ok()) return Fail(2, settle.status());
   pull_options.settle = *settle;
+  auto query_timeout = ParsePositiveDuration("query-timeout", query_timeout_text);
+  if (!query_timeout.ok()) return Fail(2, query_timeout.status());
+  if (query_attempts < 1) return Fail(2, absl::InvalidArgumentError("--query-attempts: must be at least 1"));
   auto interval = ParsePositiveDuration("pull-interval", interval_text);
   if (!interval.ok()) return Fail(2, interval.status());
   if (!since_text.empty()) {
@@ -199,7 +205,10 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   std::unique_ptr<telemetry::PullIngester> ingester;
   std::unique_ptr<PullLoop> pull_loop;
   if (!prometheus_url.empty()) {
-    client = std::make_unique<telemetry::PrometheusClient>(prometheus_url, telemetry::PrometheusClientOptions{});
+    telemetry::PrometheusClientOptions client_options;
+    client_options.timeout = *query_timeout;
+    client_options.attempts = static_cast<int>(query_attempts);
+    client = std::make_unique<telemetry::PrometheusClient>(prometheus_url, client_options);
     ingester = std::make_unique<telemetry::PullIngester>(client.get(), &mapping, &pull_writer, pool->get(), &metrics,
                                                          &clock, pull_options);
     if (once) {
