@@ -8,6 +8,7 @@
 #include "services/api/control_http_routes.h"
 #include "services/api/fleet_http_routes.h"
 #include "services/api/tls_credentials.h"
+#include "services/api/usage_http_routes.h"
 #include "store/migrator.h"
 
 namespace fleetcap::api {
@@ -46,6 +47,8 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
   auto credentials = GrpcServerCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
+  server->usage_query_ = std::make_unique<UsageQuery>(server->pool_.get());
+  server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -55,6 +58,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   builder.RegisterService(server->policy_service_.get());
   builder.RegisterService(server->token_service_.get());
   builder.RegisterService(server->audit_service_.get());
+  builder.RegisterService(server->usage_service_.get());
   server->grpc_ = builder.BuildAndStart();
   if (server->grpc_ == nullptr || server->grpc_port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
@@ -62,6 +66,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
 
   server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get());
   AddFleetRoutes(*server->http_, server->fleet_query_.get());
+  AddUsageRoutes(*server->http_, server->usage_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
     if (auto status = server->http_->Start(options.http_listen, options.tls); !status.ok()) return status;

@@ -18,6 +18,8 @@
 #include "services/api/fleet_summary.h"
 #include "services/api/http_gateway.h"
 #include "store/pg_control_repositories.h"
+#include "services/api/usage_grpc_service.h"
+#include "services/api/usage_query.h"
 #include "store/pg_inventory_repository.h"
 
 namespace fleetcap::api {
@@ -67,6 +69,8 @@ class ApiServer {
   std::unique_ptr<PolicyGrpcService> policy_service_;
   std::unique_ptr<TokenGrpcService> token_service_;
   std::unique_ptr<AuditGrpcService> audit_service_;
+  std::unique_ptr<UsageQuery> usage_query_;
+  std::unique_ptr<UsageGrpcService> usage_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<HttpGateway> http_;
   std::unique_ptr<MetricsServer> metrics_server_;

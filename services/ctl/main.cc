@@ -10,6 +10,7 @@
 #include "services/ctl/client.h"
 #include "services/ctl/control_commands.h"
 #include "services/ctl/fleet_commands.h"
+#include "services/ctl/usage_commands.h"
 
 namespace {
 
@@ -19,6 +20,7 @@ std::vector<fleetcap::ctl::Command> AllCommands() {
   for (auto& c : fleetcap::ctl::PolicyCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::TokenCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::AuditCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::UsageCommands()) commands.push_back(std::move(c));
   return commands;
 }
 

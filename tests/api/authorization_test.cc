@@ -12,6 +12,7 @@
 #include "fleetcap/v1/fleet.grpc.pb.h"
 #include "fleetcap/v1/policy.grpc.pb.h"
 #include "fleetcap/v1/token.grpc.pb.h"
+#include "fleetcap/v1/usage.grpc.pb.h"
 #include "google/protobuf/descriptor.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
@@ -55,6 +56,8 @@ const std::map<std::string, Expect>& Expected() {
       {"/fleetcap.v1.TokenService/RevokeToken", {true, false, false, false}},
       {"/fleetcap.v1.TokenService/WhoAmI", {true, true, true, true}},
       {"/fleetcap.v1.AuditService/ListAuditEvents", {true, false, false, false}},
+      {"/fleetcap.v1.UsageService/GetUsage", {true, true, false, false}},
+      {"GET /v1/usage", {true, true, false, false}},
       {"GET /v1/fleet/summary", {true, true, false, false}},
       {"GET /v1/policy", {true, true, false, false}},
       {"GET /v1/policy/history", {true, true, false, false}},
@@ -143,7 +146,8 @@ std::vector<std::string> AllFleetcapMethods() {
   // Each .proto file through one of its messages (which also links it in).
   for (const google::protobuf::FileDescriptor* file :
        {v1::GetFleetSummaryRequest::descriptor()->file(), v1::GetPolicyRequest::descriptor()->file(),
-        v1::CreateTokenRequest::descriptor()->file(), v1::ListAuditEventsRequest::descriptor()->file()}) {
+        v1::CreateTokenRequest::descriptor()->file(), v1::ListAuditEventsRequest::descriptor()->file(),
+        v1::GetUsageRequest::descriptor()->file()}) {
     EXPECT_EQ(file->service_count(), 1) << file->name();
     if (file->service_count() == 0) continue;
     const auto* service = file->service(0);

@@ -1,0 +1,235 @@
+#include "ingest/commands/prometheus_command.h"
+
+#include <condition_variable>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "common/daemon_flags.h"
+#include "common/flags.h"
+#include "common/logging.h"
+#include "common/metrics_server.h"
+#include "common/pg_pool.h"
+#include "common/signals.h"
+#include "common/time_util.h"
+#include "ingest/telemetry/metric_mapping.h"
+#include "ingest/telemetry/normaliser.h"
+#include "ingest/telemetry/prometheus_client.h"
+#include "ingest/telemetry/pull_ingester.h"
+#include "ingest/telemetry/remote_write_server.h"
+#include "ingest/telemetry/telemetry_metrics.h"
+#include "ingest/telemetry/usage_writer.h"
+#include "ingest/telemetry/write_queue.h"
+#include "store/migrator.h"
+#include "store/usage_partitions.h"
+
+namespace fleetcap::ingest {
+namespace {
+
+constexpr const char* kUsage = R"(prometheus --cluster NAME (--remote-write-listen ADDR | --prometheus-url URL) [flags]
+
+Records how hard every accelerator, and every pod's share of one, worked,
+per minute, exactly once, into usage_minute. With --remote-write-listen it
+serves Prometheus remote_write 1.0 at http://ADDR/api/v1/write; with
+--prometheus-url it pulls with query_range. Both may run at once. Prints
+"fleetcap-ingest prometheus ready remote_write=PORT metrics=PORT" when
+serving, and stops cleanly on SIGTERM.)";
+
+int Fail(int code, const absl::Status& status) {
+  std::cerr << "fleetcap-ingest prometheus: " << status.message() << "\n";
+  return code;
+}
+
+absl::StatusOr<absl::Duration> ParsePositiveDuration(const std::string& flag, const std::string& text) {
+  absl::Duration d;
+  if (!absl::ParseDuration(text, &d) || d < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(absl::StrCat("--", flag, ": \"", text, "\" is not a duration like 90s or 5m"));
+  }
+  return d;
+}
+
+// Runs pull cycles every `interval` until Stop().
+class PullLoop {
+ public:
+  PullLoop(telemetry::PullIngester* ingester, absl::Duration interval)
+      : ingester_(ingester), interval_(interval), thread_([this] { Run(); }) {}
+  ~PullLoop() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+
+ private:
+  void Run() {
+    auto log = Logger("telemetry");
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stop_) {
+      lock.unlock();
+      auto report = ingester_->RunOnce();
+      if (report.ok()) {
+        log->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to), report->rows);
+      } else {
+        log->warn("pull cycle failed, retried next cycle: {}", report.status().ToString());
+      }
+      lock.lock();
+      wake_.wait_for(lock, absl::ToChronoMilliseconds(interval_), [this] { return stop_; });
+    }
+  }
+
+  telemetry::PullIngester* ingester_;
+  absl::Duration interval_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+int RunPrometheusCommand(const std::vector<std::string>& args) {
+  BlockTerminationSignals();  // before any thread starts
+  DaemonFlags daemon;
+  std::string cluster, mapping_path, remote_write_listen, prometheus_url;
+  int64_t max_body_mb = 32, max_queued_samples = 2'000'000, max_points = 11'000;
+  std::string since_text, until_text, settle_text = "5m", interval_text = "60s", query_timeout_text = "30s";
+  int64_t query_attempts = 4;
+  bool once = false;
+  FlagSet flags("fleetcap-ingest", kUsage);
+  daemon.Register(flags);
+  flags.String("cluster", &cluster, "the cluster the telemetry belongs to");
+  flags.String("mapping", &mapping_path, "YAML mapping of metric and label names (default: built in)");
+  flags.String("remote-write-listen", &remote_write_listen, "HOST:PORT for remote_write (port 0 picks one)");
+  flags.String("prometheus-url", &prometheus_url, "Prometheus base URL to pull from with query_range");
+  flags.String("since", &since_text, "RFC 3339: pull from here (a backfill) when before the watermark");
+  flags.String("until", &until_text, "RFC 3339: pull up to this minute only (default: now)");
+  flags.String("settle", &settle_text, "minutes this recent are fetched again when they close");
+  flags.String("pull-interval", &interval_text, "time between pull cycles");
+  flags.Int("max-points", &max_points, "most points per series in one query_range (Prometheus allows 11000)");
+  flags.String("query-timeout", &query_timeout_text, "time allowed for one query_range call");
+  flags.Int("query-attempts", &query_attempts, "tries per query_range (timeouts, unavailable and 5xx are retried)");
+  flags.Bool("once", &once, "run one pull cycle, print what it stored and exit");
+  flags.Int("max-body-mb", &max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
+  flags.Int("max-queued-samples", &max_queued_samples, "samples waiting for the store before answering 429");
+
+  auto parsed = flags.Parse(args);
+  if (!parsed.ok()) return Fail(2, parsed.status());
+  if (parsed->help) {
+    std::cout << flags.Help();
+    return 0;
+  }
+  if (!parsed->positional.empty()) {
+    return Fail(2, absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed->positional[0], "\"")));
+  }
+  if (auto status = InitLogging(daemon.log_level); !status.ok()) return Fail(2, status);
+  if (cluster.empty()) return Fail(2, absl::InvalidArgumentError("--cluster: empty"));
+  if (remote_write_listen.empty() && prometheus_url.empty()) {
+    return Fail(2, absl::InvalidArgumentError("give --remote-write-listen, --prometheus-url or both"));
+  }
+  if (max_body_mb < 1) return Fail(2, absl::InvalidArgumentError("--max-body-mb: must be at least 1"));
+  if (max_queued_samples < 1) return Fail(2, absl::InvalidArgumentError("--max-queued-samples: must be at least 1"));
+  if (auto status = daemon.RequireDb(); !status.ok()) return Fail(2, status);
+  if (once && prometheus_url.empty()) return Fail(2, absl::InvalidArgumentError("--once: needs --prometheus-url"));
+  if (max_points < 1 || max_points > 11'000) {
+    return Fail(2, absl::InvalidArgumentError("--max-points: must be within 1..11000"));
+  }
+  telemetry::PullOptions pull_options;
+  pull_options.max_points = static_cast<int>(max_points);
+  auto settle = ParsePositiveDuration("settle", settle_text);
+  if (!settle.ok()) return Fail(2, settle.status());
+  pull_options.settle = *settle;
+  auto query_timeout = ParsePositiveDuration("query-timeout", query_timeout_text);
+  if (!query_timeout.ok()) return Fail(2, query_timeout.status());
+  if (query_attempts < 1) return Fail(2, absl::InvalidArgumentError("--query-attempts: must be at least 1"));
+  auto interval = ParsePositiveDuration("pull-interval", interval_text);
+  if (!interval.ok()) return Fail(2, interval.status());
+  if (!since_text.empty()) {
+    auto since = ParseRfc3339("--since", since_text);
+    if (!since.ok()) return Fail(2, since.status());
+    pull_options.since = *since;
+  }
+  if (!until_text.empty()) {
+    auto until = ParseRfc3339("--until", until_text);
+    if (!until.ok()) return Fail(2, until.status());
+    pull_options.until = *until;
+  }
+  telemetry::MetricMapping mapping = telemetry::DefaultMetricMapping();
+  if (!mapping_path.empty()) {
+    auto loaded = telemetry::LoadMetricMapping(mapping_path);
+    if (!loaded.ok()) return Fail(2, loaded.status());
+    mapping = std::move(*loaded);
+  }
+  auto log = Logger("telemetry");
+
+  auto registry = std::make_shared<prometheus::Registry>();
+  telemetry::TelemetryMetrics metrics(*registry);
+  std::unique_ptr<MetricsServer> metrics_server;
+  if (!daemon.metrics_listen.empty()) {
+    auto started = MetricsServer::Start(daemon.metrics_listen, registry);
+    if (!started.ok()) return Fail(1, started.status());
+    metrics_server = std::move(*started);
+  }
+  {
+    auto conn = PgConnect(daemon.db);
+    if (!conn.ok()) return Fail(1, conn.status());
+    if (auto status = store::Migrator().EnsureCurrent(**conn, daemon.migrate); !status.ok()) return Fail(1, status);
+    if (auto status = store::MaintainUsagePartitions(**conn, absl::Now(), {}); !status.ok()) {
+      return Fail(1, status.status());
+    }
+  }
+  auto pool = PgPool::Open(daemon.db, 2);
+  if (!pool.ok()) return Fail(1, pool.status());
+
+  telemetry::Normaliser normaliser(&mapping);
+  telemetry::UsageWriter push_writer(pool->get(), cluster);
+  telemetry::WriteQueueOptions queue_options;
+  queue_options.max_queued_samples = max_queued_samples;
+  auto queue = std::make_unique<telemetry::WriteQueue>(&push_writer, &metrics, "remote_write", queue_options);
+  std::unique_ptr<telemetry::RemoteWriteServer> receiver;
+  if (!remote_write_listen.empty()) {
+    telemetry::RemoteWriteOptions options;
+    options.listen = remote_write_listen;
+    options.max_body_bytes = static_cast<size_t>(max_body_mb) << 20;
+    auto started = telemetry::RemoteWriteServer::Start(options, &normaliser, queue.get(), &metrics);
+    if (!started.ok()) return Fail(1, started.status());
+    receiver = std::move(*started);
+  }
+
+  RealClock clock;
+  telemetry::UsageWriter pull_writer(pool->get(), cluster);
+  std::unique_ptr<telemetry::PrometheusClient> client;
+  std::unique_ptr<telemetry::PullIngester> ingester;
+  std::unique_ptr<PullLoop> pull_loop;
+  if (!prometheus_url.empty()) {
+    telemetry::PrometheusClientOptions client_options;
+    client_options.timeout = *query_timeout;
+    client_options.attempts = static_cast<int>(query_attempts);
+    client = std::make_unique<telemetry::PrometheusClient>(prometheus_url, client_options);
+    ingester = std::make_unique<telemetry::PullIngester>(client.get(), &mapping, &pull_writer, pool->get(), &metrics,
+                                                         &clock, pull_options);
+    if (once) {
+      auto report = ingester->RunOnce();
+      if (!report.ok()) return Fail(1, report.status());
+      std::cout << "pulled " << FormatRfc3339(report->from) << " .. " << FormatRfc3339(report->to) << ": "
+                << report->chunks << " chunks, " << report->queries << " queries, " << report->rows << " rows\n";
+      return 0;
+    }
+    pull_loop = std::make_unique<PullLoop>(ingester.get(), *interval);
+  }
+
+  std::cout << "fleetcap-ingest prometheus ready remote_write=" << (receiver ? receiver->port() : 0)
+            << " metrics=" << (metrics_server ? metrics_server->port() : 0) << std::endl;
+  log->info("cluster {}: remote_write on port {}", cluster, receiver ? receiver->port() : 0);
+  const int signal = WaitForTerminationSignal();
+  log->info("signal {}: shutting down", signal);
+  pull_loop.reset();
+  receiver.reset();  // no new requests; those in flight finish
+  queue.reset();     // stores what was queued
+  return 0;
+}
+
+}  // namespace fleetcap::ingest

@@ -1,0 +1,272 @@
+#include "ingest/telemetry/minute_aggregator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace fleetcap::telemetry {
+namespace {
+
+// One row's inputs: per field, the time-sorted points (with the lookback).
+struct RowInputs {
+  const StoredSeries* identity = nullptr;
+  std::vector<Point> by_field[kFieldCount];
+  bool device_level[kFieldCount] = {};
+};
+
+struct FieldStats {
+  int n = 0;
+  double sum = 0, max = 0;
+};
+
+FieldStats Stats(const std::vector<Point>& points, int64_t lo, int64_t hi) {
+  FieldStats s;
+  for (const Point& p : points) {
+    if (p.ts_ms < lo || p.ts_ms >= hi) continue;
+    s.sum += p.value;
+    s.max = s.n == 0 ? p.value : std::max(s.max, p.value);
+    ++s.n;
+  }
+  return s;
+}
+
+// The counter's increase over [lo, hi): each point's rise from its
+// predecessor; a fall is a reset, after which the counter counted from 0.
+std::optional<double> CounterIncrease(const std::vector<Point>& points, int64_t lo, int64_t hi) {
+  std::optional<double> increase;
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (points[i].ts_ms < lo || points[i].ts_ms >= hi) continue;
+    if (!increase) increase = 0.0;
+    if (i == 0 || points[i - 1].ts_ms < lo - kCounterLookbackMs) continue;
+    const double prev = points[i - 1].value, cur = points[i].value;
+    *increase += cur >= prev ? cur - prev : cur;
+  }
+  return increase;
+}
+
+// Merges `from` into `into` (both sorted); on equal timestamps keeps the max.
+void MergePoints(std::vector<Point>& into, const std::vector<Point>& from) {
+  std::vector<Point> merged;
+  merged.reserve(into.size() + from.size());
+  size_t i = 0, j = 0;
+  while (i < into.size() || j < from.size()) {
+    if (j == from.size() || (i < into.size() && into[i].ts_ms < from[j].ts_ms)) {
+      merged.push_back(into[i++]);
+    } else if (i == into.size() || from[j].ts_ms < into[i].ts_ms) {
+      merged.push_back(from[j++]);
+    } else {
+      merged.push_back({into[i].ts_ms, std::max(into[i].value, from[j].value)});
+      ++i;
+      ++j;
+    }
+  }
+  into = std::move(merged);
+}
+
+std::optional<double> Mean(const FieldStats& s) {
+  if (s.n == 0) return std::nullopt;
+  return s.sum / s.n;
+}
+
+MinuteRow BuildRow(const RowInputs& in, const std::string& device_id, const std::string& pod_uid, int64_t m) {
+  const int64_t hi = m + kMinuteMs;
+  MinuteRow row;
+  row.device_id = device_id;
+  row.pod_uid = pod_uid;
+  row.minute_ms = m;
+  row.node = in.identity->node;
+  row.model = in.identity->model;
+  if (!pod_uid.empty()) {
+    row.namespace_ = in.identity->namespace_;
+    row.pod = in.identity->pod;
+  }
+  auto field = [&](Field f) { return Stats(in.by_field[static_cast<int>(f)], m, hi); };
+  FieldStats util = field(Field::kUtil);
+  if (util.n == 0) util = field(Field::kGrEngineActive);
+  if (util.n > 0) {
+    row.util_mean = util.sum / util.n;
+    row.util_max = util.max;
+  }
+  const FieldStats used = field(Field::kMemoryUsed), total = field(Field::kMemoryTotal),
+                   free = field(Field::kMemoryFree);
+  if (used.n > 0) row.memory_used_bytes = std::llround(used.sum / used.n);
+  if (total.n > 0) {
+    row.memory_total_bytes = std::llround(total.sum / total.n);
+  } else if (used.n > 0 && free.n > 0) {
+    row.memory_total_bytes = std::llround(used.sum / used.n + free.sum / free.n);
+  }
+  row.power_watts = Mean(field(Field::kPower));
+  row.sm_active_mean = Mean(field(Field::kSmActive));
+  row.tensor_active_mean = Mean(field(Field::kTensorActive));
+  row.dram_active_mean = Mean(field(Field::kDramActive));
+  row.energy_joules = CounterIncrease(in.by_field[static_cast<int>(Field::kEnergy)], m, hi);
+  // The sample count is the utilisation's; a device that reports no
+  // utilisation is counted by its best-sampled field.
+  row.samples = util.n;
+  if (row.samples == 0) {
+    for (int f = 0; f < kFieldCount; ++f) row.samples = std::max(row.samples, Stats(in.by_field[f], m, hi).n);
+  }
+  return row;
+}
+
+}  // namespace
+
+bool MinuteRow::operator==(const MinuteRow& o) const {
+  return std::tie(device_id, pod_uid, minute_ms, node, model, namespace_, pod, util_mean, util_max,
+                  memory_used_bytes, memory_total_bytes, power_watts, energy_joules, sm_active_mean,
+                  tensor_active_mean, dram_active_mean, samples) ==
+         std::tie(o.device_id, o.pod_uid, o.minute_ms, o.node, o.model, o.namespace_, o.pod, o.util_mean,
+                  o.util_max, o.memory_used_bytes, o.memory_total_bytes, o.power_watts, o.energy_joules,
+                  o.sm_active_mean, o.tensor_active_mean, o.dram_active_mean, o.samples);
+}
+
+std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series,
+                                        const std::set<DeviceMinute>& wanted) {
+  // (device, pod_uid) -> inputs; pod_uid "" gathers the whole device.
+  std::map<std::pair<std::string, std::string>, RowInputs> rows;
+  std::set<std::string> wanted_devices;
+  for (const auto& [device, minute] : wanted) wanted_devices.insert(device);
+  for (const StoredSeries& s : series) {
+    if (wanted_devices.count(s.device_id) == 0) continue;
+    const int f = static_cast<int>(s.field);
+    if (!s.pod_uid.empty()) {
+      RowInputs& pod_row = rows[{s.device_id, s.pod_uid}];
+      if (pod_row.identity == nullptr) pod_row.identity = &s;
+      MergePoints(pod_row.by_field[f], s.points);
+    }
+    // The device's row: a device-level series wins; without one, the pods'
+    // series of the device are merged (they measure the same device).
+    RowInputs& device_row = rows[{s.device_id, ""}];
+    if (device_row.identity == nullptr || (s.pod_uid.empty() && !device_row.identity->pod_uid.empty())) {
+      device_row.identity = &s;
+    }
+    if (s.pod_uid.empty()) {
+      if (!device_row.device_level[f]) device_row.by_field[f].clear();
+      device_row.device_level[f] = true;
+      MergePoints(device_row.by_field[f], s.points);
+    } else if (!device_row.device_level[f]) {
+      MergePoints(device_row.by_field[f], s.points);
+    }
+  }
+  std::vector<MinuteRow> out;
+  for (const auto& [key, inputs] : rows) {
+    auto first = wanted.lower_bound({key.first, INT64_MIN});
+    for (auto it = first; it != wanted.end() && it->first == key.first; ++it) {
+      MinuteRow row = BuildRow(inputs, key.first, key.second, it->second);
+      if (row.samples > 0) out.push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
+}  // namespace fleetcap::telemetry
+
+namespace fleetcap::telemetry {
+namespace {
+
+struct StatRow {
+  const StoredSeries* identity = nullptr;
+  std::map<int64_t, MinuteStats> by_field[kFieldCount];
+  bool device_level[kFieldCount] = {};
+};
+
+void AddStats(std::map<int64_t, MinuteStats>& into, const std::vector<MinuteStats>& from, bool counter) {
+  for (const MinuteStats& s : from) {
+    auto [it, inserted] = into.try_emplace(s.minute_ms, s);
+    if (inserted) continue;
+    MinuteStats& m = it->second;
+    m.max = std::max(m.max, s.max);
+    if (counter) {
+      m.sum = std::max(m.sum, s.sum);  // the same device counter seen under several pods
+      m.n = std::max(m.n, s.n);
+    } else {
+      m.sum += s.sum;
+      m.n += s.n;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<MinuteRow> AggregateMinuteStats(const std::vector<StatSeries>& series) {
+  std::map<std::pair<std::string, std::string>, StatRow> rows;
+  for (const StatSeries& s : series) {
+    const StoredSeries& id = s.identity;
+    const int f = static_cast<int>(id.field);
+    const bool counter = id.field == Field::kEnergy;
+    if (!id.pod_uid.empty()) {
+      StatRow& pod_row = rows[{id.device_id, id.pod_uid}];
+      if (pod_row.identity == nullptr) pod_row.identity = &id;
+      AddStats(pod_row.by_field[f], s.minutes, counter);
+    }
+    StatRow& device_row = rows[{id.device_id, ""}];
+    if (device_row.identity == nullptr || (id.pod_uid.empty() && !device_row.identity->pod_uid.empty())) {
+      device_row.identity = &id;
+    }
+    if (id.pod_uid.empty()) {
+      if (!device_row.device_level[f]) device_row.by_field[f].clear();
+      device_row.device_level[f] = true;
+      AddStats(device_row.by_field[f], s.minutes, counter);
+    } else if (!device_row.device_level[f]) {
+      AddStats(device_row.by_field[f], s.minutes, counter);
+    }
+  }
+  std::vector<MinuteRow> out;
+  for (const auto& [key, in] : rows) {
+    std::set<int64_t> minutes;
+    for (const auto& field : in.by_field) {
+      for (const auto& [m, stats] : field) minutes.insert(m);
+    }
+    for (int64_t m : minutes) {
+      auto get = [&](Field f) -> const MinuteStats* {
+        const auto& field = in.by_field[static_cast<int>(f)];
+        auto it = field.find(m);
+        return it == field.end() || it->second.n == 0 ? nullptr : &it->second;
+      };
+      auto mean = [&](Field f) -> std::optional<double> {
+        const MinuteStats* s = get(f);
+        if (s == nullptr) return std::nullopt;
+        return s->sum / s->n;
+      };
+      MinuteRow row;
+      row.device_id = key.first;
+      row.pod_uid = key.second;
+      row.minute_ms = m;
+      row.node = in.identity->node;
+      row.model = in.identity->model;
+      if (!key.second.empty()) {
+        row.namespace_ = in.identity->namespace_;
+        row.pod = in.identity->pod;
+      }
+      const MinuteStats* util = get(Field::kUtil);
+      if (util == nullptr) util = get(Field::kGrEngineActive);
+      if (util != nullptr) {
+        row.util_mean = util->sum / util->n;
+        row.util_max = util->max;
+      }
+      const auto used = mean(Field::kMemoryUsed), total = mean(Field::kMemoryTotal), free = mean(Field::kMemoryFree);
+      if (used) row.memory_used_bytes = std::llround(*used);
+      if (total) {
+        row.memory_total_bytes = std::llround(*total);
+      } else if (used && free) {
+        row.memory_total_bytes = std::llround(*used + *free);
+      }
+      row.power_watts = mean(Field::kPower);
+      row.sm_active_mean = mean(Field::kSmActive);
+      row.tensor_active_mean = mean(Field::kTensorActive);
+      row.dram_active_mean = mean(Field::kDramActive);
+      if (const MinuteStats* e = get(Field::kEnergy)) row.energy_joules = e->sum;
+      row.samples = util != nullptr ? util->n : 0;
+      if (row.samples == 0) {
+        for (int f = 0; f < kFieldCount; ++f) {
+          if (const MinuteStats* s = get(static_cast<Field>(f))) row.samples = std::max(row.samples, s->n);
+        }
+      }
+      if (row.samples > 0) out.push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
+}  // namespace fleetcap::telemetry

@@ -1,0 +1,135 @@
+#include "ingest/telemetry/normaliser.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace fleetcap::telemetry {
+namespace {
+
+constexpr uint64_t kStaleNanBits = 0x7ff0000000000002ULL;
+// DCGM_INT64_BLANK is 0x7ffffffffffffff0; everything from there up is a
+// blank/not-found/not-supported marker. As a double it rounds to 2^63.
+constexpr double kDcgmBlankFloor = 9223372036854775792.0;
+
+const std::string* FindLabel(const Labels& labels, const std::vector<std::string>& names) {
+  for (const auto& name : names) {
+    for (const auto& [key, value] : labels) {
+      if (key == name && !value.empty()) return &value;
+    }
+  }
+  return nullptr;
+}
+
+std::string LabelOr(const Labels& labels, const std::vector<std::string>& names) {
+  const std::string* value = FindLabel(labels, names);
+  return value == nullptr ? std::string() : *value;
+}
+
+}  // namespace
+
+const char* DropReasonName(DropReason reason) {
+  switch (reason) {
+    case DropReason::kStale: return "stale";
+    case DropReason::kNan: return "nan";
+    case DropReason::kInf: return "inf";
+    case DropReason::kNegative: return "negative";
+    case DropReason::kSentinel: return "dcgm_blank";
+    case DropReason::kNoDevice: return "no_device";
+    case DropReason::kUnknownMetric: return "unmapped_metric";
+  }
+  return "unknown";
+}
+
+int64_t DropCounts::Total() const {
+  int64_t total = 0;
+  for (auto n : by_reason) total += n;
+  return total;
+}
+
+void DropCounts::Merge(const DropCounts& other) {
+  for (int i = 0; i < kDropReasonCount; ++i) by_reason[i] += other.by_reason[i];
+}
+
+bool IsStaleMarker(double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits == kStaleNanBits;
+}
+
+std::optional<CanonicalSeries> Normaliser::Describe(const Labels& labels) const {
+  const std::string* name = nullptr;
+  for (const auto& [key, value] : labels) {
+    if (key == "__name__") name = &value;
+  }
+  if (name == nullptr) return std::nullopt;
+  const MetricRule* rule = mapping_->Find(*name);
+  if (rule == nullptr) return std::nullopt;
+
+  CanonicalSeries series;
+  series.field = rule->field;
+  series.key.node = LabelOr(labels, mapping_->node);
+  series.key.model = LabelOr(labels, mapping_->model);
+  series.key.namespace_ = LabelOr(labels, mapping_->namespace_);
+  series.key.pod = LabelOr(labels, mapping_->pod);
+  if (const std::string* device = FindLabel(labels, mapping_->device)) {
+    series.key.device_id = *device;
+  } else if (const std::string* index = FindLabel(labels, mapping_->device_index);
+             index != nullptr && !series.key.node.empty()) {
+    series.key.device_id = absl::StrCat(series.key.node, "/", *index);
+  } else if (!series.key.node.empty() && absl::string_view(*name).size() > 5 &&
+             absl::string_view(*name).substr(absl::string_view(*name).size() - 5) == "_node") {
+    // TPU `*_node` metrics describe all of a node's chips together.
+    series.key.device_id = absl::StrCat(series.key.node, "/node");
+  } else {
+    return std::nullopt;
+  }
+  // A MIG instance is a device of its own inside its parent GPU.
+  if (const std::string* instance = FindLabel(labels, mapping_->mig_instance)) {
+    absl::StrAppend(&series.key.device_id, "/mig-", *instance);
+    const std::string profile = LabelOr(labels, mapping_->mig_profile);
+    if (!profile.empty() && !series.key.model.empty()) absl::StrAppend(&series.key.model, " ", profile);
+  }
+  return series;
+}
+
+std::optional<CanonicalSeries> Normaliser::Normalise(const Labels& labels, const std::vector<Point>& points,
+                                                     DropCounts* drops) const {
+  bool mapped = false;
+  for (const auto& [key, value] : labels) {
+    if (key == "__name__") mapped = mapping_->Find(value) != nullptr;
+  }
+  if (!mapped) {
+    drops->Add(DropReason::kUnknownMetric, static_cast<int64_t>(points.size()));
+    return std::nullopt;
+  }
+  std::optional<CanonicalSeries> series = Describe(labels);
+  if (!series) {
+    drops->Add(DropReason::kNoDevice, static_cast<int64_t>(points.size()));
+    return std::nullopt;
+  }
+  double scale = 1;
+  for (const auto& [key, value] : labels) {
+    if (key == "__name__") scale = mapping_->Find(value)->scale;
+  }
+  series->points.reserve(points.size());
+  for (const Point& p : points) {
+    if (IsStaleMarker(p.value)) {
+      drops->Add(DropReason::kStale);
+    } else if (std::isnan(p.value)) {
+      drops->Add(DropReason::kNan);
+    } else if (std::isinf(p.value)) {
+      drops->Add(DropReason::kInf);
+    } else if (p.value < 0) {
+      drops->Add(DropReason::kNegative);
+    } else if (p.value >= kDcgmBlankFloor) {
+      drops->Add(DropReason::kSentinel);
+    } else {
+      series->points.push_back({p.ts_ms, p.value * scale});
+    }
+  }
+  return series;
+}
+
+}  // namespace fleetcap::telemetry

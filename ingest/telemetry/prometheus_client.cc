@@ -1,0 +1,137 @@
+#include "ingest/telemetry/prometheus_client.h"
+
+#include <curl/curl.h>
+
+#include <cmath>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+#include "nlohmann/json.hpp"
+
+namespace fleetcap::telemetry {
+namespace {
+
+size_t Append(char* data, size_t size, size_t count, void* out) {
+  static_cast<std::string*>(out)->append(data, size * count);
+  return size * count;
+}
+
+std::string Seconds(absl::Time t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", absl::ToUnixMillis(t) / 1000.0);
+  return buf;
+}
+
+std::string Escape(CURL* curl, const std::string& text) {
+  char* escaped = curl_easy_escape(curl, text.c_str(), static_cast<int>(text.size()));
+  std::string out(escaped);
+  curl_free(escaped);
+  return out;
+}
+
+}  // namespace
+
+ParsedResponse ParseQueryRangeResponse(long http_status, const std::string& body) {
+  ParsedResponse out;
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(body);
+  } catch (const std::exception& e) {
+    out.retryable = http_status >= 500 || http_status == 429 || http_status == 0;
+    out.status = out.retryable ? absl::UnavailableError(absl::StrCat("Prometheus answered HTTP ", http_status))
+                               : absl::InternalError(absl::StrCat("Prometheus answered HTTP ", http_status,
+                                                                  " with a body that is not JSON: ", e.what()));
+    return out;
+  }
+  try {
+    if (doc.contains("warnings")) {
+      for (const auto& w : doc["warnings"]) out.warnings.push_back(w.get<std::string>());
+    }
+    if (doc.value("status", "") != "success") {
+      const std::string type = doc.value("errorType", "");
+      const std::string message = absl::StrCat("Prometheus ", type.empty() ? "error" : type, ": ",
+                                               doc.value("error", std::string("(no message)")));
+      out.retryable = type == "timeout" || type == "unavailable" || http_status >= 500;
+      if (out.retryable) {
+        out.status = absl::UnavailableError(message);
+      } else if (type == "bad_data") {
+        out.status = absl::InvalidArgumentError(absl::StrCat(message, " (a bug in fleetcap's query: please report)"));
+      } else {
+        out.status = absl::InternalError(message);
+      }
+      return out;
+    }
+    const auto& data = doc.at("data");
+    if (data.value("resultType", "") != "matrix") {
+      out.status = absl::InternalError(absl::StrCat("Prometheus: resultType \"", data.value("resultType", ""),
+                                                    "\", expected matrix"));
+      return out;
+    }
+    for (const auto& item : data.at("result")) {
+      RangeSeries series;
+      for (const auto& [name, value] : item.at("metric").items()) series.labels.emplace_back(name, value.get<std::string>());
+      for (const auto& pair : item.at("values")) {
+        const double t = pair.at(0).get<double>();
+        const std::string v = pair.at(1).get<std::string>();
+        series.points.push_back({static_cast<int64_t>(std::llround(t * 1000)), std::stod(v)});
+      }
+      out.series.push_back(std::move(series));
+    }
+  } catch (const std::exception& e) {
+    out.status = absl::InternalError(absl::StrCat("Prometheus response: unexpected shape: ", e.what()));
+  }
+  return out;
+}
+
+PrometheusClient::PrometheusClient(std::string base_url, PrometheusClientOptions options,
+                                   std::function<void(absl::Duration)> sleep)
+    : base_url_(std::move(base_url)), options_(options), sleep_(std::move(sleep)) {
+  while (!base_url_.empty() && base_url_.back() == '/') base_url_.pop_back();
+  if (!sleep_) sleep_ = [](absl::Duration d) { std::this_thread::sleep_for(absl::ToChronoMilliseconds(d)); };
+}
+
+absl::StatusOr<std::vector<RangeSeries>> PrometheusClient::QueryRange(const std::string& query, absl::Time start,
+                                                                      absl::Time end, absl::Duration step) {
+  auto log = Logger("telemetry");
+  absl::Duration backoff = options_.backoff;
+  absl::Status last;
+  for (int attempt = 1; attempt <= options_.attempts; ++attempt) {
+    CURL* curl = curl_easy_init();
+    if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
+    const std::string url = absl::StrCat(base_url_, "/api/v1/query_range?query=", Escape(curl, query),
+                                         "&start=", Seconds(start), "&end=", Seconds(end),
+                                         "&step=", absl::ToDoubleSeconds(step));
+    std::string body;
+    long http_status = 0;
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, static_cast<long>(absl::ToInt64Milliseconds(options_.timeout)));
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    const CURLcode code = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &http_status);
+    curl_easy_cleanup(curl);
+    ParsedResponse parsed;
+    if (code != CURLE_OK) {
+      parsed.retryable = true;
+      parsed.status = absl::UnavailableError(absl::StrCat("Prometheus at ", base_url_, ": ", curl_easy_strerror(code)));
+    } else {
+      parsed = ParseQueryRangeResponse(http_status, body);
+    }
+    for (const auto& w : parsed.warnings) log->warn("Prometheus warning for {}: {}", query, w);
+    if (parsed.status.ok()) return std::move(parsed.series);
+    last = parsed.status;
+    if (!parsed.retryable) return last;
+    if (attempt < options_.attempts) {
+      ++retries_;
+      log->warn("query_range attempt {} failed ({}); retrying in {}", attempt, last.ToString(),
+                absl::FormatDuration(backoff));
+      sleep_(backoff);
+      backoff *= 2;
+    }
+  }
+  return absl::UnavailableError(absl::StrCat(last.message(), " (after ", options_.attempts, " attempts)"));
+}
+
+}  // namespace fleetcap::telemetry

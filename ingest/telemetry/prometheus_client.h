@@ -1,0 +1,60 @@
+#pragma once
+// A client of Prometheus' HTTP API, /api/v1/query_range only. Understands
+// the response envelope: `bad_data` (and other 4xx) is a bug in the query,
+// reported and not retried; `timeout`, `unavailable`, any 5xx and network
+// errors are retried with exponential backoff; `warnings` are logged.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "ingest/telemetry/canonical.h"
+#include "ingest/telemetry/normaliser.h"
+
+namespace fleetcap::telemetry {
+
+struct RangeSeries {
+  Labels labels;                // as returned (no __name__ after *_over_time)
+  std::vector<Point> points;    // evaluation time (ms) and value
+};
+
+struct PrometheusClientOptions {
+  absl::Duration timeout = absl::Seconds(30);  // per HTTP call
+  int attempts = 4;                            // tries per query, retries included
+  absl::Duration backoff = absl::Milliseconds(500);  // doubled after each failure
+};
+
+class PrometheusClient {
+ public:
+  // `base_url` like "http://127.0.0.1:9090". `sleep` is injectable for tests.
+  PrometheusClient(std::string base_url, PrometheusClientOptions options,
+                   std::function<void(absl::Duration)> sleep = {});
+
+  // query_range over [start, end] with `step`. INVALID_ARGUMENT for bad_data
+  // and other client errors; UNAVAILABLE once retries are spent.
+  absl::StatusOr<std::vector<RangeSeries>> QueryRange(const std::string& query, absl::Time start, absl::Time end,
+                                                      absl::Duration step);
+
+  int64_t retries() const { return retries_; }
+
+ private:
+  std::string base_url_;
+  PrometheusClientOptions options_;
+  std::function<void(absl::Duration)> sleep_;
+  int64_t retries_ = 0;
+};
+
+// Parses a query_range response body (exposed for unit tests). `http_status`
+// decides retryability when the body is not an envelope.
+struct ParsedResponse {
+  absl::Status status;     // OK, or the error with its kind
+  bool retryable = false;
+  std::vector<RangeSeries> series;
+  std::vector<std::string> warnings;
+};
+ParsedResponse ParseQueryRangeResponse(long http_status, const std::string& body);
+
+}  // namespace fleetcap::telemetry

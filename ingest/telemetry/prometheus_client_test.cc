@@ -1,0 +1,56 @@
+#include "ingest/telemetry/prometheus_client.h"
+
+#include <gtest/gtest.h>
+
+namespace fleetcap::telemetry {
+namespace {
+
+TEST(ParseQueryRangeResponse, MatrixWithWarnings) {
+  auto r = ParseQueryRangeResponse(200, R"({"status":"success","warnings":["w1"],"data":{"resultType":"matrix",
+    "result":[{"metric":{"UUID":"GPU-1","pod":"p"},"values":[[1767225659.999,"4"],[1767225719.999,"NaN"]]}]}})");
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ASSERT_EQ(r.series.size(), 1u);
+  EXPECT_EQ(r.series[0].labels.size(), 2u);
+  ASSERT_EQ(r.series[0].points.size(), 2u);
+  EXPECT_EQ(r.series[0].points[0].ts_ms, 1767225659999);
+  EXPECT_DOUBLE_EQ(r.series[0].points[0].value, 4);
+  EXPECT_TRUE(std::isnan(r.series[0].points[1].value));
+  EXPECT_EQ(r.warnings, std::vector<std::string>{"w1"});
+}
+
+TEST(ParseQueryRangeResponse, ErrorEnvelopeDecidesRetries) {
+  auto bad = ParseQueryRangeResponse(400, R"({"status":"error","errorType":"bad_data","error":"parse error"})");
+  EXPECT_EQ(bad.status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_FALSE(bad.retryable);
+  EXPECT_NE(bad.status.message().find("report"), std::string::npos);
+  auto timeout = ParseQueryRangeResponse(503, R"({"status":"error","errorType":"timeout","error":"query timed out"})");
+  EXPECT_TRUE(timeout.retryable);
+  EXPECT_EQ(timeout.status.code(), absl::StatusCode::kUnavailable);
+  auto unavailable = ParseQueryRangeResponse(503, R"({"status":"error","errorType":"unavailable","error":"x"})");
+  EXPECT_TRUE(unavailable.retryable);
+  auto internal = ParseQueryRangeResponse(500, R"({"status":"error","errorType":"internal","error":"x"})");
+  EXPECT_TRUE(internal.retryable);
+  auto execution = ParseQueryRangeResponse(422, R"({"status":"error","errorType":"execution","error":"x"})");
+  EXPECT_FALSE(execution.retryable);
+  auto proxy = ParseQueryRangeResponse(502, "<html>bad gateway</html>");
+  EXPECT_TRUE(proxy.retryable);
+  auto not_json = ParseQueryRangeResponse(200, "{{");
+  EXPECT_FALSE(not_json.retryable);
+  EXPECT_FALSE(not_json.status.ok());
+}
+
+TEST(PrometheusClient, RetriesWithBackoffThenGivesUp) {
+  std::vector<absl::Duration> slept;
+  PrometheusClientOptions options;
+  options.attempts = 3;
+  options.timeout = absl::Milliseconds(200);
+  // Port 1 on loopback refuses connections: a network error every time.
+  PrometheusClient client("http://127.0.0.1:1", options, [&](absl::Duration d) { slept.push_back(d); });
+  auto result = client.QueryRange("up", absl::FromUnixSeconds(0), absl::FromUnixSeconds(60), absl::Minutes(1));
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(slept, (std::vector<absl::Duration>{absl::Milliseconds(500), absl::Seconds(1)}));
+  EXPECT_EQ(client.retries(), 2);
+}
+
+}  // namespace
+}  // namespace fleetcap::telemetry

@@ -1,0 +1,74 @@
+#pragma once
+// The pull path: per-minute figures computed by Prometheus with
+// query_range, one cycle at a time.
+//
+// For each mapped gauge M, Prometheus evaluates count/sum/max/min_over_time
+// (M[59999ms]) at m + 59.999 s for every minute m: exactly the samples in
+// [m, m + 60 s) at Prometheus' millisecond resolution. A counter is read as
+// its last value per minute, and a minute's increase is the difference
+// from the previous minute's (a fall is a reset). Windows are chunked so no
+// series exceeds `max_points` points (Prometheus refuses over 11,000).
+//
+// Watermarks: per cluster and metric, minutes before `through` are final.
+// A cycle fetches [through, now's minute), stores the rows, and moves
+// `through` to the start of the settle window, so minutes inside it are
+// fetched again while late samples may still arrive. --since backfills.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "common/clock.h"
+#include "common/pg_pool.h"
+#include "ingest/telemetry/metric_mapping.h"
+#include "ingest/telemetry/prometheus_client.h"
+#include "ingest/telemetry/telemetry_metrics.h"
+#include "ingest/telemetry/usage_writer.h"
+
+namespace fleetcap::telemetry {
+
+struct PullOptions {
+  absl::Duration settle = absl::Minutes(5);
+  int max_points = 11'000;
+  // Start here when a metric has no watermark yet, or earlier than its
+  // watermark (a backfill). InfinitePast: one hour before now.
+  absl::Time since = absl::InfinitePast();
+  // Stop at this minute instead of now's (a bounded backfill, taken as
+  // given even when ahead of now).
+  absl::Time until = absl::InfiniteFuture();
+};
+
+struct PullReport {
+  int64_t queries = 0;
+  int64_t chunks = 0;
+  int64_t rows = 0;
+  absl::Time from, to;  // the window fetched
+};
+
+class PullIngester {
+ public:
+  // Everything must outlive the ingester.
+  PullIngester(PrometheusClient* client, const MetricMapping* mapping, UsageWriter* writer, PgPool* pool,
+               TelemetryMetrics* metrics, const Clock* clock, PullOptions options);
+
+  absl::StatusOr<PullReport> RunOnce();
+
+ private:
+  absl::StatusOr<int64_t> FetchChunk(absl::Time from, absl::Time to, PullReport* report);
+  absl::StatusOr<absl::Time> ReadWatermark();
+  absl::Status WriteWatermark(absl::Time through);
+
+  PrometheusClient* client_;
+  const MetricMapping* mapping_;
+  UsageWriter* writer_;
+  PgPool* pool_;
+  TelemetryMetrics* metrics_;
+  const Clock* clock_;
+  PullOptions options_;
+  bool backfilled_ = false;
+  std::vector<std::string> metric_names_;  // sorted
+};
+
+}  // namespace fleetcap::telemetry

@@ -1,0 +1,59 @@
+#include "ingest/telemetry/telemetry_metrics.h"
+
+namespace fleetcap::telemetry {
+
+TelemetryMetrics::TelemetryMetrics(prometheus::Registry& registry)
+    : received_(prometheus::BuildCounter()
+                    .Name("fleetcap_telemetry_samples_received_total")
+                    .Help("Samples received, by source")
+                    .Register(registry)),
+      accepted_(prometheus::BuildCounter()
+                    .Name("fleetcap_telemetry_samples_accepted_total")
+                    .Help("Samples durably stored for the first time, by source")
+                    .Register(registry)),
+      duplicates_(prometheus::BuildCounter()
+                      .Name("fleetcap_telemetry_samples_duplicate_total")
+                      .Help("Samples received again after being stored (retries, re-ingested windows)")
+                      .Register(registry)),
+      dropped_(prometheus::BuildCounter()
+                   .Name("fleetcap_telemetry_samples_dropped_total")
+                   .Help("Samples not stored, by source and reason")
+                   .Register(registry)),
+      requests_(prometheus::BuildCounter()
+                    .Name("fleetcap_telemetry_remote_write_requests_total")
+                    .Help("remote_write requests answered, by HTTP status")
+                    .Register(registry)),
+      rows_(prometheus::BuildCounter()
+                .Name("fleetcap_telemetry_minute_rows_written_total")
+                .Help("usage_minute rows upserted")
+                .Register(registry)
+                .Add({})),
+      write_latency_(prometheus::BuildHistogram()
+                         .Name("fleetcap_telemetry_write_latency_seconds")
+                         .Help("Time to store one batch durably")
+                         .Register(registry)
+                         .Add({}, prometheus::Histogram::BucketBoundaries{0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+                                                                          0.5, 1, 2.5, 5, 10})),
+      queue_samples_(prometheus::BuildGauge()
+                         .Name("fleetcap_telemetry_queue_samples")
+                         .Help("Samples accepted by the receiver and waiting to be stored")
+                         .Register(registry)
+                         .Add({})),
+      pull_queries_(prometheus::BuildCounter()
+                        .Name("fleetcap_telemetry_pull_queries_total")
+                        .Help("Prometheus query_range calls, by outcome")
+                        .Register(registry)),
+      watermark_lag_(prometheus::BuildGauge()
+                         .Name("fleetcap_telemetry_watermark_lag_seconds")
+                         .Help("How far the pull watermark is behind now, by metric")
+                         .Register(registry)) {}
+
+void TelemetryMetrics::Dropped(const std::string& source, const DropCounts& drops) {
+  for (int i = 0; i < kDropReasonCount; ++i) {
+    if (drops.by_reason[i] > 0) {
+      DroppedBy(source, DropReasonName(static_cast<DropReason>(i))).Increment(static_cast<double>(drops.by_reason[i]));
+    }
+  }
+}
+
+}  // namespace fleetcap::telemetry

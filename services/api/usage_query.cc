@@ -1,0 +1,125 @@
+#include "services/api/usage_query.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+#include "proto_time.h"
+
+namespace fleetcap::api {
+namespace {
+
+constexpr int64_t kMaxBuckets = 50'000;
+
+absl::Duration BucketWidth(v1::Resolution r) {
+  switch (r) {
+    case v1::MINUTE: return absl::Minutes(1);
+    case v1::DAY: return absl::Hours(24);
+    default: return absl::Hours(1);
+  }
+}
+
+const char* TruncUnit(v1::Resolution r) {
+  switch (r) {
+    case v1::MINUTE: return "minute";
+    case v1::DAY: return "day";
+    default: return "hour";
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<v1::Resolution> ParseResolution(const std::string& field, const std::string& text) {
+  const std::string t = absl::AsciiStrToLower(text);
+  if (t == "minute") return v1::MINUTE;
+  if (t == "hour" || t.empty()) return v1::HOUR;
+  if (t == "day") return v1::DAY;
+  return absl::InvalidArgumentError(absl::StrCat(field, ": \"", text, "\" is not minute, hour or day"));
+}
+
+absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const std::map<std::string, std::string>& query) {
+  v1::GetUsageRequest request;
+  auto get = [&](const char* key) -> std::string {
+    auto it = query.find(key);
+    return it == query.end() ? "" : it->second;
+  };
+  request.set_cluster(get("cluster"));
+  request.set_device(get("device"));
+  request.set_node(get("node"));
+  request.set_model(get("model"));
+  request.set_pod(get("pod"));
+  request.set_namespace_(get("namespace"));
+  for (const char* key : {"start", "end"}) {
+    const std::string text = get(key);
+    if (text.empty()) return absl::InvalidArgumentError(absl::StrCat(key, ": missing; give an RFC 3339 time"));
+    auto t = ParseRfc3339(key, text);
+    if (!t.ok()) return t.status();
+    *(std::string(key) == "start" ? request.mutable_start() : request.mutable_end()) = ToProtoTimestamp(*t);
+  }
+  auto resolution = ParseResolution("resolution", get("resolution"));
+  if (!resolution.ok()) return resolution.status();
+  request.set_resolution(*resolution);
+  return request;
+}
+
+absl::StatusOr<v1::UsageReport> UsageQuery::Run(const v1::GetUsageRequest& request) const {
+  if (request.cluster().empty()) return absl::InvalidArgumentError("cluster: empty; usage is kept per cluster");
+  if (!request.has_start() || !request.has_end()) return absl::InvalidArgumentError("start, end: both are required");
+  const absl::Time start = FromProtoTimestamp(request.start()), end = FromProtoTimestamp(request.end());
+  if (end <= start) return absl::InvalidArgumentError("end: must be after start");
+  const v1::Resolution resolution = request.resolution() == v1::RESOLUTION_UNSPECIFIED ? v1::HOUR : request.resolution();
+  if (!v1::Resolution_IsValid(resolution)) return absl::InvalidArgumentError("resolution: unknown value");
+  if ((end - start) / BucketWidth(resolution) > kMaxBuckets) {
+    return absl::InvalidArgumentError(absl::StrCat("start, end: more than ", kMaxBuckets, " ",
+                                                   TruncUnit(resolution), " buckets; narrow the window"));
+  }
+  int selectors = 0;
+  for (const std::string* s : {&request.device(), &request.node(), &request.model(), &request.pod()}) {
+    selectors += s->empty() ? 0 : 1;
+  }
+  if (selectors > 1) return absl::InvalidArgumentError("device, node, model, pod: give at most one");
+  const bool pods = !request.pod().empty() || !request.namespace_().empty();
+  if (pods && (!request.device().empty() || !request.node().empty() || !request.model().empty())) {
+    return absl::InvalidArgumentError("pod/namespace select pods' shares; device, node and model whole devices");
+  }
+
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  v1::UsageReport report;
+  report.set_cluster(request.cluster());
+  *report.mutable_start() = request.start();
+  *report.mutable_end() = request.end();
+  report.set_resolution(resolution);
+  try {
+    pqxx::nontransaction txn(**lease);
+    // Empty filters match everything; pod rows have pod_uid <> ''.
+    auto rows = txn.exec_params(
+        "SELECT (extract(epoch FROM date_trunc($1, minute, 'UTC')) * 1000)::bigint AS bucket,"
+        " sum(util_mean * samples) FILTER (WHERE util_mean IS NOT NULL)"
+        "   / nullif(sum(samples) FILTER (WHERE util_mean IS NOT NULL), 0),"
+        " max(util_max), avg(memory_used_bytes)::float8, avg(power_watts),"
+        " sum(samples) FILTER (WHERE util_mean IS NOT NULL), count(DISTINCT (device_id, pod_uid))"
+        " FROM usage_minute WHERE cluster = $2 AND minute >= $3::timestamptz AND minute < $4::timestamptz"
+        " AND (pod_uid <> '') = $5"
+        " AND ($6 = '' OR device_id = $6) AND ($7 = '' OR node = $7) AND ($8 = '' OR model = $8)"
+        " AND ($9 = '' OR pod = $9 OR pod_uid = $9) AND ($10 = '' OR namespace = $10)"
+        " GROUP BY 1 ORDER BY 1",
+        TruncUnit(resolution), request.cluster(), FormatRfc3339(start), FormatRfc3339(end), pods, request.device(),
+        request.node(), request.model(), request.pod(), request.namespace_());
+    for (const auto& row : rows) {
+      auto* b = report.add_buckets();
+      *b->mutable_start() = ToProtoTimestamp(absl::FromUnixMillis(row[0].as<int64_t>()));
+      if (!row[1].is_null()) b->set_util_mean(row[1].as<double>());
+      if (!row[2].is_null()) b->set_util_max(row[2].as<double>());
+      if (!row[3].is_null()) b->set_memory_used_bytes(static_cast<int64_t>(std::llround(row[3].as<double>())));
+      if (!row[4].is_null()) b->set_power_watts(row[4].as<double>());
+      if (!row[5].is_null()) b->set_samples(row[5].as<int64_t>());
+      b->set_series(row[6].as<int64_t>());
+    }
+  } catch (const std::exception& e) {
+    return PgError("usage query", e);
+  }
+  return report;
+}
+
+}  // namespace fleetcap::api

@@ -1,0 +1,122 @@
+#include "services/ctl/usage_commands.h"
+
+#include <iostream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/time/clock.h"
+#include "common/time_util.h"
+#include "google/protobuf/util/json_util.h"
+#include "proto_time.h"
+#include "services/ctl/table.h"
+
+namespace fleetcap::ctl {
+namespace {
+
+int RunUsage(const std::vector<std::string>& args) {
+  ClientOptions client;
+  UsageFlags u;
+  FlagSet flags("fleetcapctl usage",
+                "--cluster C [--device D | --node N | --model M | --pod P] [--namespace NS]\n"
+                "  [--start T] [--end T] [--resolution minute|hour|day] [flags]\n\n"
+                "Per bucket of [start, end): mean and max utilisation, memory, power and sample count.\n"
+                "Default window: the last 24 hours.");
+  client.Register(flags);
+  flags.String("cluster", &u.cluster, "the cluster");
+  flags.String("device", &u.device, "one device (GPU UUID, TPU accelerator id, ...)");
+  flags.String("node", &u.node, "the devices of one node");
+  flags.String("model", &u.model, "the devices of one accelerator model");
+  flags.String("pod", &u.pod, "one pod's share (name or uid)");
+  flags.String("namespace", &u.namespace_, "the pods of one namespace");
+  flags.String("start", &u.start, "RFC 3339 start (inclusive)");
+  flags.String("end", &u.end, "RFC 3339 end (exclusive)");
+  flags.String("resolution", &u.resolution, "minute, hour or day");
+  auto parsed = flags.Parse(args);
+  if (!parsed.ok()) return Fail(2, std::string(parsed.status().message()));
+  if (parsed->help) {
+    std::cout << flags.Help();
+    return 0;
+  }
+  if (!parsed->positional.empty()) return Fail(2, "unexpected argument \"" + parsed->positional[0] + "\"");
+  auto format = ParseFormat(client.format);
+  if (!format.ok()) return Fail(2, std::string(format.status().message()));
+  auto request = UsageRequest(u);
+  if (!request.ok()) return Fail(2, std::string(request.status().message()));
+
+  auto stub = v1::UsageService::NewStub(client.Channel());
+  grpc::ClientContext context;
+  client.Prepare(context);
+  v1::UsageReport report;
+  grpc::Status status = stub->GetUsage(&context, *request, &report);
+  if (!status.ok()) return FailRpc(status, client);
+  std::cout << RenderUsage(report, *format);
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> UsageCommands() {
+  return {{{"usage"}, "--cluster C [--device|--node|--model|--pod X] [--start T --end T]  utilisation per bucket",
+           RunUsage}};
+}
+
+absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& f) {
+  if (f.cluster.empty()) return absl::InvalidArgumentError("--cluster: empty; usage is kept per cluster");
+  v1::GetUsageRequest request;
+  request.set_cluster(f.cluster);
+  request.set_device(f.device);
+  request.set_node(f.node);
+  request.set_model(f.model);
+  request.set_pod(f.pod);
+  request.set_namespace_(f.namespace_);
+  absl::Time end = absl::Now();
+  if (!f.end.empty()) {
+    auto t = ParseRfc3339("--end", f.end);
+    if (!t.ok()) return t.status();
+    end = *t;
+  }
+  absl::Time start = end - absl::Hours(24);
+  if (!f.start.empty()) {
+    auto t = ParseRfc3339("--start", f.start);
+    if (!t.ok()) return t.status();
+    start = *t;
+  }
+  *request.mutable_start() = ToProtoTimestamp(start);
+  *request.mutable_end() = ToProtoTimestamp(end);
+  const std::string r = absl::AsciiStrToLower(f.resolution);
+  if (r == "minute") {
+    request.set_resolution(v1::MINUTE);
+  } else if (r == "hour") {
+    request.set_resolution(v1::HOUR);
+  } else if (r == "day") {
+    request.set_resolution(v1::DAY);
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("--resolution: \"", f.resolution, "\" is not minute, hour or day"));
+  }
+  return request;
+}
+
+std::string RenderUsage(const v1::UsageReport& report, Format format) {
+  if (format == Format::kJson) {
+    google::protobuf::util::JsonPrintOptions options;
+    options.always_print_primitive_fields = true;
+    options.add_whitespace = true;
+    std::string json;
+    (void)google::protobuf::util::MessageToJsonString(report, &json, options);
+    return json;
+  }
+  std::string out = absl::StrCat("cluster ", report.cluster(), " from ", FormatRfc3339(FromProtoTimestamp(report.start())),
+                                 " to ", FormatRfc3339(FromProtoTimestamp(report.end())), "\n");
+  Table table({"START", "UTIL_MEAN", "UTIL_MAX", "MEMORY_GIB", "POWER_W", "SAMPLES", "SERIES"});
+  for (const auto& b : report.buckets()) {
+    table.AddRow({FormatRfc3339(FromProtoTimestamp(b.start())), absl::StrFormat("%.1f%%", 100 * b.util_mean()),
+                  absl::StrFormat("%.1f%%", 100 * b.util_max()),
+                  absl::StrFormat("%.2f", static_cast<double>(b.memory_used_bytes()) / (1 << 30)),
+                  absl::StrFormat("%.1f", b.power_watts()), std::to_string(b.samples()), std::to_string(b.series())});
+  }
+  if (report.buckets().empty()) return out + "no usage recorded in this window\n";
+  return out + table.Render();
+}
+
+}  // namespace fleetcap::ctl

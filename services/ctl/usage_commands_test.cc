@@ -1,0 +1,62 @@
+#include "services/ctl/usage_commands.h"
+
+#include <gtest/gtest.h>
+
+#include "common/time_util.h"
+#include "proto_time.h"
+
+namespace fleetcap::ctl {
+namespace {
+
+TEST(UsageRequest, FlagsBecomeTheRequest) {
+  UsageFlags f;
+  f.cluster = "c1";
+  f.pod = "train-0";
+  f.namespace_ = "ml";
+  f.start = "2026-01-01T00:00:00Z";
+  f.end = "2026-01-02T00:00:00Z";
+  f.resolution = "Minute";
+  auto r = UsageRequest(f);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->cluster(), "c1");
+  EXPECT_EQ(r->pod(), "train-0");
+  EXPECT_EQ(r->namespace_(), "ml");
+  EXPECT_EQ(r->resolution(), v1::MINUTE);
+  EXPECT_EQ(FormatRfc3339(FromProtoTimestamp(r->end())), "2026-01-02T00:00:00Z");
+}
+
+TEST(UsageRequest, BadFlagsAreNamed) {
+  UsageFlags f;
+  EXPECT_NE(UsageRequest(f).status().message().find("--cluster"), std::string::npos);
+  f.cluster = "c1";
+  f.resolution = "week";
+  EXPECT_NE(UsageRequest(f).status().message().find("--resolution"), std::string::npos);
+  f.resolution = "day";
+  f.start = "yesterday";
+  EXPECT_NE(UsageRequest(f).status().message().find("--start"), std::string::npos);
+}
+
+TEST(RenderUsage, TableAndJson) {
+  v1::UsageReport report;
+  report.set_cluster("c1");
+  *report.mutable_start() = ToProtoTimestamp(*ParseRfc3339("t", "2026-01-01T00:00:00Z"));
+  *report.mutable_end() = ToProtoTimestamp(*ParseRfc3339("t", "2026-01-01T02:00:00Z"));
+  auto* b = report.add_buckets();
+  *b->mutable_start() = report.start();
+  b->set_util_mean(0.4567);
+  b->set_util_max(0.99);
+  b->set_memory_used_bytes(int64_t{3} << 30);
+  b->set_power_watts(301.25);
+  b->set_samples(240);
+  b->set_series(2);
+  const std::string table = RenderUsage(report, Format::kTable);
+  EXPECT_NE(table.find("45.7%"), std::string::npos) << table;
+  EXPECT_NE(table.find("3.00"), std::string::npos) << table;
+  EXPECT_NE(table.find("240"), std::string::npos) << table;
+  const std::string json = RenderUsage(report, Format::kJson);
+  EXPECT_NE(json.find("\"utilMean\": 0.4567"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"samples\": \"240\""), std::string::npos) << json;
+}
+
+}  // namespace
+}  // namespace fleetcap::ctl

@@ -1,0 +1,118 @@
+// The pull client against a Prometheus that fails: a fixture speaking the
+// query_range API that answers 503 `unavailable`, then hangs past the
+// client's timeout, then answers; and one that answers `bad_data`.
+
+#include <civetweb.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "pqxx/pqxx"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+// 2026-01-01T00:00:59.999Z, the evaluation time of minute 00:00.
+constexpr const char* kMatrix = R"({"status":"success","warnings":["fixture warning"],"data":{"resultType":"matrix",
+  "result":[{"metric":{"UUID":"GPU-faults","Hostname":"n1"},"values":[[1767225659.999,"%VALUE%"]]}]}})";
+
+class FlakyPrometheus {
+ public:
+  enum class Mode { kFlaky, kBadData };
+  explicit FlakyPrometheus(Mode mode) : mode_(mode) {
+    const char* options[] = {"listening_ports", "127.0.0.1:0", "num_threads", "4", nullptr};
+    mg_callbacks callbacks{};
+    ctx_ = mg_start(&callbacks, nullptr, options);
+    mg_set_request_handler(ctx_, "/api/v1/query_range", &FlakyPrometheus::Handle, this);
+    mg_server_port ports[2];
+    port_ = mg_get_server_ports(ctx_, 2, ports) > 0 ? ports[0].port : 0;
+  }
+  ~FlakyPrometheus() {
+    stop_ = true;
+    mg_stop(ctx_);
+  }
+  std::string url() const { return absl::StrCat("http://127.0.0.1:", port_); }
+  int calls() const { return calls_.load(); }
+
+ private:
+  static int Reply(mg_connection* conn, int status, const std::string& body) {
+    mg_printf(conn, "HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+              status, body.size());
+    mg_write(conn, body.data(), body.size());
+    return status;
+  }
+  static int Handle(mg_connection* conn, void* self_ptr) {
+    auto* self = static_cast<FlakyPrometheus*>(self_ptr);
+    const int call = self->calls_.fetch_add(1);
+    if (self->mode_ == Mode::kBadData) {
+      return Reply(conn, 400, R"({"status":"error","errorType":"bad_data","error":"1:1: parse error"})");
+    }
+    if (call == 0) return Reply(conn, 503, R"({"status":"error","errorType":"unavailable","error":"overloaded"})");
+    if (call == 1) {  // hang past the client's timeout
+      for (int i = 0; i < 30 && !self->stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      return Reply(conn, 503, R"({"status":"error","errorType":"timeout","error":"too late"})");
+    }
+    const std::string query = mg_get_request_info(conn)->query_string;
+    // count_over_time answers 4 samples; sum 2.0 (percent); max and min 0.8 and 0.2.
+    std::string value = "4";
+    if (query.find("sum_over_time") != std::string::npos) value = "200";
+    if (query.find("max_over_time") != std::string::npos) value = "80";
+    if (query.find("min_over_time") != std::string::npos) value = "20";
+    const bool util = query.find("DCGM_FI_DEV_GPU_UTIL") != std::string::npos;
+    std::string body = util ? kMatrix : R"({"status":"success","data":{"resultType":"matrix","result":[]}})";
+    if (util) body.replace(body.find("%VALUE%"), 7, value);
+    return Reply(conn, 200, body);
+  }
+  Mode mode_;
+  mg_context* ctx_ = nullptr;
+  int port_ = 0;
+  std::atomic<int> calls_{0};
+  std::atomic<bool> stop_{false};
+};
+
+std::vector<std::string> PullArgs(const std::string& db, const std::string& url) {
+  return {FLEETCAP_INGEST_BIN, "prometheus", "--db", db, "--cluster", "c1", "--prometheus-url", url, "--once",
+          "--since", "2026-01-01T00:00:00Z", "--until", "2026-01-01T00:01:00Z", "--query-timeout", "500ms",
+          "--query-attempts", "4", "--log-level", "warn"};
+}
+
+TEST(PullFaults, UnavailableAndTimeoutAreRetried) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  FlakyPrometheus prom(FlakyPrometheus::Mode::kFlaky);
+  auto run = testing::Run(PullArgs((*db)->uri(), prom.url()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.err.find("attempt 1 failed"), std::string::npos) << run.err;  // the 503
+  EXPECT_NE(run.err.find("attempt 2 failed"), std::string::npos) << run.err;  // the timeout
+  EXPECT_NE(run.err.find("fixture warning"), std::string::npos) << run.err;   // warnings logged
+  auto conn = (*db)->Connect();
+  pqxx::nontransaction txn(*conn);
+  auto rows = txn.exec("SELECT util_mean, util_max, samples FROM usage_minute WHERE device_id = 'GPU-faults'");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(rows[0][0].as<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(rows[0][1].as<double>(), 0.8);
+  EXPECT_EQ(rows[0][2].as<int>(), 4);
+  // The window is closed and outside the settle window: the watermark moved.
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM telemetry_watermarks WHERE through = '2026-01-01T00:01:00Z'")[0][0].as<int>(),
+            txn.exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>());
+}
+
+TEST(PullFaults, BadDataIsReportedNotRetried) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  FlakyPrometheus prom(FlakyPrometheus::Mode::kBadData);
+  auto run = testing::Run(PullArgs((*db)->uri(), prom.url()));
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_NE(run.err.find("bad_data"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("please report"), std::string::npos) << run.err;
+  EXPECT_EQ(prom.calls(), 1);
+  auto conn = (*db)->Connect();
+  EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>(), 0);
+}
+
+}  // namespace
+}  // namespace fleetcap

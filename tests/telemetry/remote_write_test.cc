@@ -1,0 +1,224 @@
+// fleetcap-ingest prometheus's remote_write receiver, a real process on a
+// real PostgreSQL: status codes, exactly-once under retries, counters, and
+// the published per-pod GPU duty cycle replayed through it.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "ingest/telemetry/remote_write_decoder.h"
+#include "pqxx/pqxx"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+#include "tests/telemetry/telemetry_support.h"
+#include "tests/telemetry/usage_rows.h"
+
+namespace fleetcap {
+namespace {
+
+using telemetry::EncodeRemoteWrite;
+using telemetry::RawSeries;
+
+constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+
+// Two minutes of a DCGM exporter: 2 GPUs, a pod on one, 15 s scrapes,
+// one stale marker and one blank sentinel.
+std::vector<RawSeries> DcgmTwoMinutes() {
+  std::vector<RawSeries> out;
+  for (int g = 0; g < 2; ++g) {
+    telemetry::Labels base = {{"UUID", "GPU-" + std::to_string(g)}, {"gpu", std::to_string(g)},
+                              {"Hostname", "node-a"}, {"modelName", "NVIDIA A100-SXM4-80GB"}};
+    if (g == 0) base.insert(base.end(), {{"pod", "train-0"}, {"namespace", "ml"}, {"container", "main"}});
+    RawSeries util{base, {}}, power{base, {}};
+    util.labels.push_back({"__name__", "DCGM_FI_DEV_GPU_UTIL"});
+    power.labels.push_back({"__name__", "DCGM_FI_DEV_POWER_USAGE"});
+    for (int i = 0; i < 8; ++i) {
+      util.points.push_back({kT0 + i * 15'000, static_cast<double>((i * 13 + g * 7) % 101)});
+      power.points.push_back({kT0 + i * 15'000, 100.0 + i});
+    }
+    util.points.push_back({kT0 + 120'000, std::nan("")});
+    util.points.back().value = [] {
+      const uint64_t bits = 0x7ff0000000000002ULL;  // Prometheus' stale marker
+      double v;
+      std::memcpy(&v, &bits, sizeof v);
+      return v;
+    }();
+    power.points.push_back({kT0 + 5'000, 9223372036854775792.0});
+    out.push_back(util);
+    out.push_back(power);
+  }
+  return out;
+}
+
+class RemoteWriteTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+    conn_ = db_->Connect();
+  }
+  std::unique_ptr<testing::TestDatabase> db_;
+  std::unique_ptr<pqxx::connection> conn_;
+};
+
+TEST_F(RemoteWriteTest, BadBodiesAre4xxAndCounted) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-body-mb", "8"});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  const std::string good = EncodeRemoteWrite(DcgmTwoMinutes());
+
+  auto garbage = testing::PostRemoteWrite(ingest->write_url(), "GET / HTTP/1.0 -- definitely not snappy");
+  ASSERT_TRUE(garbage.ok()) << garbage.status();
+  EXPECT_EQ(garbage->status, 400) << garbage->body;
+  auto truncated = testing::PostRemoteWrite(ingest->write_url(), good.substr(0, good.size() - 7));
+  ASSERT_TRUE(truncated.ok()) << truncated.status();
+  EXPECT_EQ(truncated->status, 400) << truncated->body;
+  std::string huge(100u << 20, '\0');
+  std::mt19937_64 rng(7);
+  for (size_t i = 0; i < huge.size(); i += 8) {
+    const uint64_t r = rng();
+    std::memcpy(&huge[i], &r, 8);
+  }
+  auto oversized = testing::PostRemoteWrite(ingest->write_url(), huge);
+  ASSERT_TRUE(oversized.ok()) << oversized.status();
+  EXPECT_EQ(oversized->status, 413) << oversized->body;
+
+  // Still serving, and nothing was stored by the refused bodies.
+  auto ok = testing::PostRemoteWrite(ingest->write_url(), good);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->status, 204) << ok->body;
+  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
+                                   "code=\"400\""),
+            2);
+  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
+                                   "code=\"413\""),
+            1);
+  pqxx::nontransaction txn(*conn_);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM telemetry_samples")[0][0].as<int>(), 2 * 16);
+}
+
+TEST_F(RemoteWriteTest, AcknowledgedOnceStoredRetriesCountOnce) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1");
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  const std::string body = EncodeRemoteWrite(DcgmTwoMinutes());
+  auto first = testing::PostRemoteWrite(ingest->write_url(), body);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_EQ(first->status, 204) << first->body;
+  // 204 means durable: the rows are there the moment it is answered.
+  const auto rows = testing::UsageRows(*conn_, "c1");
+  // GPU-0: device + pod rows, GPU-1: device rows; two minutes each.
+  ASSERT_EQ(rows.size(), 6u);
+  auto r = pqxx::nontransaction(*conn_).exec("SELECT util_mean, util_max, power_watts, samples FROM usage_minute"
+                                            " WHERE device_id = 'GPU-1' AND minute = '2026-01-01T00:00:00Z'")[0];
+  double sum = 0, max = 0;
+  for (int i = 0; i < 4; ++i) {
+    sum += ((i * 13 + 7) % 101) / 100.0;
+    max = std::max(max, ((i * 13 + 7) % 101) / 100.0);
+  }
+  EXPECT_NEAR(r[0].as<double>(), sum / 4, 1e-15);
+  EXPECT_DOUBLE_EQ(r[1].as<double>(), max);
+  EXPECT_DOUBLE_EQ(r[2].as<double>(), 101.5);  // the blank sentinel is not a watt
+  EXPECT_EQ(r[3].as<int>(), 4);
+
+  // Prometheus retries a request it got no answer for: same rows, counted once.
+  for (int i = 0; i < 2; ++i) {
+    auto again = testing::PostRemoteWrite(ingest->write_url(), body);
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_EQ(again->status, 204);
+  }
+  EXPECT_EQ(testing::UsageRows(*conn_, "c1"), rows);
+  const int port = ingest->metrics_port;
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_received_total"), 3 * 36);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_accepted_total"), 32);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_duplicate_total"), 2 * 32);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"stale\""), 3 * 2);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"dcgm_blank\""), 3 * 2);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_remote_write_requests_total", "code=\"204\""), 3);
+}
+
+// The published per-pod GPU duty cycle (143 pods, ~22.8 h, ~1 sample a
+// minute), as a duty_cycle series per pod, in time order, 5,000 samples a
+// request. Timestamps move by whole days to recent ones, which keeps hours.
+TEST_F(RemoteWriteTest, GenaiDutyCycleReplayMatchesTheCsvPerPodAndHour) {
+  auto csv = testing::Run({"/bin/tar", "-xzOf",
+                           std::string(FLEETCAP_SHARED_DATA) + "/genai/pod_gpu_duty_cycle_anon.tar.gz"});
+  ASSERT_EQ(csv.exit_code, 0) << csv.err;
+  struct Row {
+    int64_t ts_ms;
+    std::string pod;
+    double value;
+  };
+  std::vector<Row> data;
+  int64_t min_s = INT64_MAX;
+  bool header = true;
+  for (absl::string_view line : absl::StrSplit(csv.out, '\n')) {
+    if (header || line.empty()) {
+      header = header && line.empty();
+      header = false;
+      continue;
+    }
+    std::vector<std::string> cells = absl::StrSplit(line, ',');
+    ASSERT_EQ(cells.size(), 3u) << line;
+    const int64_t s = static_cast<int64_t>(std::stod(cells[1]));
+    min_s = std::min(min_s, s);
+    data.push_back({s * 1000, cells[2], std::stod(cells[0])});
+  }
+  ASSERT_EQ(data.size(), 157'417u);
+  const int64_t now_day = absl::ToUnixSeconds(absl::Now()) / 86'400;
+  const int64_t shift_ms = ((now_day - 2) - min_s / 86'400) * 86'400'000;
+  std::map<std::pair<std::string, int64_t>, std::pair<double, int>> expected;  // (pod, hour) -> sum, n
+  for (auto& row : data) {
+    row.ts_ms += shift_ms;
+    auto& e = expected[{row.pod, row.ts_ms / 3'600'000}];
+    e.first += row.value / 100;
+    ++e.second;
+  }
+  std::stable_sort(data.begin(), data.end(), [](const Row& a, const Row& b) { return a.ts_ms < b.ts_ms; });
+
+  auto ingest = testing::StartIngest(db_->uri(), "genai");
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  for (size_t begin = 0; begin < data.size(); begin += 5000) {
+    std::map<std::string, RawSeries> by_pod;
+    for (size_t i = begin; i < std::min(data.size(), begin + 5000); ++i) {
+      RawSeries& s = by_pod[data[i].pod];
+      if (s.labels.empty()) {
+        s.labels = {{"__name__", "duty_cycle"}, {"accelerator_id", "acc-" + data[i].pod.substr(0, 12)},
+                    {"pod", data[i].pod}, {"namespace", "genai"}, {"model", "anonymised-gpu"}};
+      }
+      s.points.push_back({data[i].ts_ms, data[i].value});
+    }
+    std::vector<RawSeries> request;
+    for (auto& [pod, s] : by_pod) request.push_back(std::move(s));
+    auto posted = testing::PostRemoteWrite(ingest->write_url(), EncodeRemoteWrite(request));
+    ASSERT_TRUE(posted.ok()) << posted.status();
+    ASSERT_EQ(posted->status, 204) << posted->body;
+  }
+
+  pqxx::nontransaction txn(*conn_);
+  auto stored = txn.exec(
+      "SELECT pod, extract(epoch FROM date_trunc('hour', minute))::bigint / 3600,"
+      " sum(util_mean * samples) / sum(samples), sum(samples)"
+      " FROM usage_minute WHERE cluster = 'genai' AND pod_uid <> '' GROUP BY 1, 2");
+  ASSERT_EQ(stored.size(), expected.size());
+  int64_t total = 0;
+  for (const auto& row : stored) {
+    auto it = expected.find({row[0].as<std::string>(), row[1].as<int64_t>()});
+    ASSERT_NE(it, expected.end()) << row[0].as<std::string>() << " hour " << row[1].as<int64_t>();
+    const double want = it->second.first / it->second.second;
+    EXPECT_EQ(row[3].as<int>(), it->second.second);
+    const double got = row[2].as<double>();
+    EXPECT_LE(std::abs(got - want), 1e-9 * std::max(std::abs(want), 1e-300)) << it->first.first << " " << want;
+    total += row[3].as<int64_t>();
+  }
+  EXPECT_EQ(total, 157'417);
+  EXPECT_EQ(txn.exec("SELECT count(DISTINCT pod) FROM usage_minute WHERE cluster = 'genai' AND pod_uid <> ''")[0][0].as<int>(), 143);
+}
+
+}  // namespace
+}  // namespace fleetcap

@@ -1,0 +1,105 @@
+#include "tests/telemetry/telemetry_support.h"
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "tests/support/http_get.h"
+
+namespace fleetcap::testing {
+namespace {
+
+size_t Append(char* data, size_t size, size_t count, void* out) {
+  static_cast<std::string*>(out)->append(data, size * count);
+  return size * count;
+}
+
+}  // namespace
+
+absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::string& cluster,
+                                          const std::vector<std::string>& extra) {
+  std::vector<std::string> argv = {FLEETCAP_INGEST_BIN, "prometheus", "--db", db_uri, "--cluster", cluster,
+                                   "--metrics-listen", "127.0.0.1:0", "--log-level", "warn"};
+  bool has_listen = false;
+  for (const auto& a : extra) has_listen = has_listen || a == "--remote-write-listen" || a == "--prometheus-url";
+  if (!has_listen) argv.insert(argv.end(), {"--remote-write-listen", "127.0.0.1:0"});
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  auto process = Subprocess::Start(argv);
+  if (!process.ok()) return process.status();
+  auto line = (*process)->WaitForLine("fleetcap-ingest prometheus ready", absl::Seconds(60));
+  if (!line.ok()) return absl::UnavailableError(absl::StrCat(line.status().message(), "; stderr: ", (*process)->Stderr()));
+  IngestProcess ingest;
+  if (std::sscanf(line->c_str(), "fleetcap-ingest prometheus ready remote_write=%d metrics=%d",
+                  &ingest.remote_write_port, &ingest.metrics_port) != 2) {
+    return absl::InternalError("unreadable ready line: " + *line);
+  }
+  ingest.process = std::move(*process);
+  return ingest;
+}
+
+absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body) {
+  CURL* curl = curl_easy_init();
+  if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
+  PostResult result;
+  curl_slist* headers = nullptr;
+  headers = curl_slist_append(headers, "Content-Encoding: snappy");
+  headers = curl_slist_append(headers, "Content-Type: application/x-protobuf");
+  headers = curl_slist_append(headers, "X-Prometheus-Remote-Write-Version: 0.1.0");
+  headers = curl_slist_append(headers, "Expect:");
+  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
+  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &result.body);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
+  const CURLcode code = curl_easy_perform(curl);
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(curl);
+  // A server may answer an oversized body early and close: the status counts.
+  if (code != CURLE_OK && result.status == 0) {
+    return absl::UnavailableError(absl::StrCat("POST ", url, ": ", curl_easy_strerror(code)));
+  }
+  return result;
+}
+
+absl::StatusOr<double> ScrapeMetric(int port, const std::string& name, const std::string& label_filter) {
+  auto page = HttpGet(absl::StrCat("http://127.0.0.1:", port, "/metrics"));
+  if (!page.ok()) return page.status();
+  double total = 0;
+  bool found = false;
+  for (absl::string_view line : absl::StrSplit(page->body, '\n')) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t end = line.find_first_of("{ ");
+    if (end == absl::string_view::npos || line.substr(0, end) != name) continue;
+    if (!label_filter.empty() && line.find(label_filter) == absl::string_view::npos) continue;
+    const size_t space = line.rfind(' ');
+    total += std::stod(std::string(line.substr(space + 1)));
+    found = true;
+  }
+  if (!found) return absl::NotFoundError(absl::StrCat("no sample of ", name, "{", label_filter, "}"));
+  return total;
+}
+
+int FreePort() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
+}  // namespace fleetcap::testing

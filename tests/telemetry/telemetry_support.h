@@ -1,0 +1,40 @@
+#pragma once
+// Helpers for the telemetry integration tests: a real fleetcap-ingest
+// prometheus process, HTTP POSTs of remote_write bodies, and the process's
+// own metrics read back from /metrics.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "tests/support/subprocess.h"
+
+namespace fleetcap::testing {
+
+struct IngestProcess {
+  std::unique_ptr<Subprocess> process;
+  int remote_write_port = 0;
+  int metrics_port = 0;
+  std::string write_url() const { return "http://127.0.0.1:" + std::to_string(remote_write_port) + "/api/v1/write"; }
+};
+
+// fleetcap-ingest prometheus --cluster CLUSTER on free ports, plus `extra`.
+absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::string& cluster,
+                                          const std::vector<std::string>& extra = {});
+
+struct PostResult {
+  long status = 0;
+  std::string body;
+};
+// POSTs a remote_write body with Prometheus' headers.
+absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body);
+
+// The sum of every sample of metric `name` whose label text contains
+// `label_filter` (e.g. `reason="nan"`), from http://127.0.0.1:PORT/metrics.
+absl::StatusOr<double> ScrapeMetric(int port, const std::string& name, const std::string& label_filter = "");
+
+// A TCP port free right now on 127.0.0.1.
+int FreePort();
+
+}  // namespace fleetcap::testing

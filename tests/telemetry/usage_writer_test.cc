@@ -1,0 +1,199 @@
+// UsageWriter on a real PostgreSQL: exactly once under replays, reordering
+// and late samples; pods and devices joined to the inventory.
+
+#include "ingest/telemetry/usage_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "common/pg_pool.h"
+#include "pqxx/pqxx"
+#include "tests/support/test_database.h"
+#include "tests/telemetry/usage_rows.h"
+
+namespace fleetcap::telemetry {
+namespace {
+
+constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+
+CanonicalSeries Make(const std::string& device, const std::string& pod, Field field, std::vector<Point> points) {
+  CanonicalSeries s;
+  s.key.device_id = device;
+  s.key.pod = pod;
+  s.key.namespace_ = pod.empty() ? "" : "ml";
+  s.key.node = "node-1";
+  s.key.model = "H100";
+  s.field = field;
+  s.points = std::move(points);
+  return s;
+}
+
+// Three minutes of two GPUs at 10 s, a pod on each, energy with a reset.
+std::vector<CanonicalSeries> ThreeMinutes() {
+  std::vector<CanonicalSeries> out;
+  for (int g = 0; g < 2; ++g) {
+    const std::string device = "GPU-" + std::to_string(g);
+    std::vector<Point> util, power, energy, fb;
+    double joules = 1000;
+    for (int i = 0; i < 18; ++i) {
+      const int64_t t = kT0 + i * 10'000;
+      util.push_back({t, 0.01 * ((i * 7 + g * 13) % 100)});
+      power.push_back({t, 250.0 + i});
+      joules = (i == 9) ? 5 : joules + 2500;  // the counter resets once
+      energy.push_back({t, joules});
+      fb.push_back({t, 1048576.0 * (1000 + i)});
+    }
+    out.push_back(Make(device, "train-" + std::to_string(g), Field::kUtil, util));
+    out.push_back(Make(device, "train-" + std::to_string(g), Field::kMemoryUsed, fb));
+    out.push_back(Make(device, "", Field::kPower, power));
+    out.push_back(Make(device, "", Field::kEnergy, energy));
+  }
+  return out;
+}
+
+class UsageWriterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+    auto pool = PgPool::Open(db_->uri(), 1);
+    ASSERT_TRUE(pool.ok()) << pool.status();
+    pool_ = std::move(*pool);
+    conn_ = db_->Connect();
+  }
+  std::vector<std::string> Rows() { return testing::UsageRows(*conn_, "c1"); }
+
+  std::unique_ptr<testing::TestDatabase> db_;
+  std::unique_ptr<PgPool> pool_;
+  std::unique_ptr<pqxx::connection> conn_;
+};
+
+TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
+  UsageWriter writer(pool_.get(), "c1");
+  auto result = writer.Write(ThreeMinutes());
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->samples_offered, 2 * 4 * 18);
+  EXPECT_EQ(result->samples_new, 2 * 4 * 18);
+  // Per GPU: 3 minutes of the device row and of the pod row.
+  EXPECT_EQ(Rows().size(), 12u);
+  pqxx::nontransaction txn(*conn_);
+  auto row = txn.exec(
+      "SELECT util_mean, util_max, power_watts, energy_joules, samples, memory_used_bytes, pod, namespace"
+      " FROM usage_minute WHERE device_id = 'GPU-0' AND pod_uid = 'ml/train-0'"
+      " AND minute = '2026-01-01T00:01:00Z'")[0];
+  // Samples 6..11 of GPU-0: util (i*7 % 100) / 100.
+  double sum = 0, max = 0;
+  for (int i = 6; i < 12; ++i) {
+    sum += 0.01 * (i * 7 % 100);
+    max = std::max(max, 0.01 * (i * 7 % 100));
+  }
+  EXPECT_NEAR(row[0].as<double>(), sum / 6, 1e-15);
+  EXPECT_DOUBLE_EQ(row[1].as<double>(), max);
+  EXPECT_TRUE(row[2].is_null());  // power is a device-level series: not the pod's
+  EXPECT_EQ(row[4].as<int>(), 6);
+  EXPECT_EQ(row[5].as<int64_t>(), static_cast<int64_t>(std::llround(1048576.0 * (1000 + 8.5))));
+  EXPECT_EQ(row[6].as<std::string>(), "train-0");
+  EXPECT_EQ(row[7].as<std::string>(), "ml");
+  auto device = txn.exec(
+      "SELECT power_watts, energy_joules, util_mean FROM usage_minute WHERE device_id = 'GPU-0'"
+      " AND pod_uid = '' AND minute = '2026-01-01T00:01:00Z'")[0];
+  EXPECT_DOUBLE_EQ(device[0].as<double>(), 250 + 8.5);
+  // i = 6..11: +2500 for 6, 7, 8, 10, 11 and 5 after the reset at 9.
+  EXPECT_DOUBLE_EQ(device[1].as<double>(), 5 * 2500 + 5);
+  EXPECT_NEAR(device[2].as<double>(), sum / 6, 1e-15);  // from the pod's series
+}
+
+TEST_F(UsageWriterTest, ReplaysReorderingAndSplitsYieldIdenticalRows) {
+  UsageWriter once(pool_.get(), "c1");
+  ASSERT_TRUE(once.Write(ThreeMinutes()).ok());
+  const auto expected = Rows();
+  ASSERT_FALSE(expected.empty());
+
+  // The same batch again, as a retried request would: nothing new.
+  auto replay = once.Write(ThreeMinutes());
+  ASSERT_TRUE(replay.ok()) << replay.status();
+  EXPECT_EQ(replay->samples_new, 0);
+  EXPECT_EQ(Rows(), expected);
+
+  // A fresh writer (a restarted process) in a fresh cluster: the points
+  // shuffled, split into overlapping batches, last minute first.
+  UsageWriter restarted(pool_.get(), "c2");
+  std::mt19937 rng(42);
+  auto all = ThreeMinutes();
+  std::vector<CanonicalSeries> late, early;
+  for (auto s : all) {
+    std::shuffle(s.points.begin(), s.points.end(), rng);
+    CanonicalSeries a = s, b = s;
+    a.points.clear();
+    b.points.clear();
+    for (const Point& p : s.points) {
+      (p.ts_ms >= kT0 + 100'000 ? a : b).points.push_back(p);
+      if (p.ts_ms % 30'000 == 0) a.points.push_back(p);  // overlap
+    }
+    late.push_back(a);
+    early.push_back(b);
+  }
+  ASSERT_TRUE(restarted.Write(late).ok());
+  ASSERT_TRUE(restarted.Write(early).ok());
+  EXPECT_EQ(testing::UsageRows(*conn_, "c2"), expected);
+}
+
+TEST_F(UsageWriterTest, LateSampleUpdatesItsMinute) {
+  UsageWriter writer(pool_.get(), "c1");
+  ASSERT_TRUE(writer.Write({Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}})}).ok());
+  ASSERT_TRUE(writer.Write({Make("GPU-9", "", Field::kUtil, {{kT0 + 59'999, 0.9}})}).ok());
+  pqxx::nontransaction txn(*conn_);
+  auto row = txn.exec("SELECT util_mean, util_max, samples FROM usage_minute WHERE device_id = 'GPU-9'")[0];
+  EXPECT_NEAR(row[0].as<double>(), 0.5, 1e-15);
+  EXPECT_DOUBLE_EQ(row[1].as<double>(), 0.9);
+  EXPECT_EQ(row[2].as<int>(), 3);
+}
+
+TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
+  {
+    pqxx::work txn(*conn_);
+    txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
+    txn.exec("INSERT INTO accelerator_types VALUES ('T4', 'nvidia', 'nvidia.com/gpu')");
+    txn.exec("INSERT INTO devices VALUES ('c1', 'GPU-T4', 'node-9', 0, 'T4', '2025-12-01T00:00:00Z', NULL)");
+    txn.exec("INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
+             " VALUES ('c1', 'uid-123', 'ml', 'infer-0', 'search', 'Deployment', 'infer', '2025-12-31T00:00:00Z')");
+    txn.commit();
+  }
+  CanonicalSeries s = Make("GPU-T4", "infer-0", Field::kUtil, {{kT0, 0.5}});
+  s.key.node.clear();
+  s.key.model.clear();
+  UsageWriter writer(pool_.get(), "c1");
+  ASSERT_TRUE(writer.Write({s}).ok());
+  pqxx::nontransaction txn(*conn_);
+  auto rows = txn.exec("SELECT pod_uid, node, model FROM usage_minute ORDER BY pod_uid");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0][0].as<std::string>(), "");
+  EXPECT_EQ(rows[1][0].as<std::string>(), "uid-123");
+  EXPECT_EQ(rows[1][1].as<std::string>(), "node-9");
+  EXPECT_EQ(rows[1][2].as<std::string>(), "T4");
+}
+
+TEST_F(UsageWriterTest, DatabaseGoneIsUnavailableAndNothingIsHalfWritten) {
+  UsageWriter writer(pool_.get(), "c1");
+  ASSERT_TRUE(writer.Write({Make("GPU-1", "", Field::kUtil, {{kT0, 0.5}})}).ok());
+  {
+    pqxx::nontransaction admin(*conn_);
+    admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+               " WHERE datname = current_database() AND pid <> pg_backend_pid()");
+  }
+  auto failed = writer.Write({Make("GPU-1", "", Field::kUtil, {{kT0 + 1'000, 0.7}})});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_EQ(failed.status().code(), absl::StatusCode::kUnavailable) << failed.status();
+  // The pool reconnects; the retried batch lands whole.
+  auto retried = writer.Write({Make("GPU-1", "", Field::kUtil, {{kT0 + 1'000, 0.7}})});
+  ASSERT_TRUE(retried.ok()) << retried.status();
+  EXPECT_EQ(retried->samples_new, 1);
+  pqxx::nontransaction txn(*conn_);
+  EXPECT_EQ(txn.exec("SELECT samples FROM usage_minute")[0][0].as<int>(), 2);
+}
+
+}  // namespace
+}  // namespace fleetcap::telemetry
