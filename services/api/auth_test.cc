@@ -4,7 +4,10 @@
 
 #include <set>
 
+#include "prometheus/registry.h"
 #include "services/api/access_table.h"
+#include "services/api/control_http_routes.h"
+#include "services/api/fleet_http_routes.h"
 #include "services/api/policy_operations.h"
 #include "services/api/token_operations.h"
 #include "services/api/token_secret.h"
@@ -142,6 +145,20 @@ TEST_F(AuthTest, RolesAgainstAccessLevels) {
   }
   // Anything not in the table is admin-only.
   EXPECT_EQ(AccessFor("/fleetcap.v1.NewService/NewMethod"), Access::kAdmin);
+}
+
+// Every route the API's modules register has its own row in the access table
+// (a route without one would silently be admin-only).
+TEST_F(AuthTest, EveryHttpRouteIsInTheAccessTable) {
+  prometheus::Registry registry;
+  ApiMetrics metrics(registry);
+  HttpGateway gateway(&metrics, &auth_);
+  AddFleetRoutes(gateway, nullptr);
+  AuditOperations audit_ops(&audit_);
+  AddControlRoutes(gateway, &policy_ops_, &token_ops_, &audit_ops);
+  const std::vector<std::string> keys = gateway.RouteKeys();
+  EXPECT_GE(keys.size(), 11u);
+  for (const auto& key : keys) EXPECT_EQ(AccessTable().count(key), 1u) << key;
 }
 
 TEST_F(AuthTest, ApplyRollbackAndStaleBase) {

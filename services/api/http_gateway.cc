@@ -144,6 +144,14 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
   return response.status;
 }
 
+std::vector<std::string> HttpGateway::RouteKeys() const {
+  std::vector<std::string> keys;
+  for (const auto& [path, methods] : routes_) {
+    for (const auto& [method, unused] : methods) keys.push_back(absl::StrCat(method, " ", path));
+  }
+  return keys;
+}
+
 HttpResponse HttpGateway::Handle(const HttpRequest& request) const {
   // Authentication comes first, so without a token nothing is learnt, not even which paths exist.
   auto scope = auth_->Authenticate(request.authorization);

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "services/api/api_metrics.h"
@@ -65,6 +66,9 @@ class HttpGateway {
   // Listens on `listen` (HOST:PORT; port 0 picks one) with the routes added so far.
   absl::Status Start(const std::string& listen, const TlsFiles& tls = {});
   int port() const { return port_; }
+
+  // "METHOD /path" of every route added, to check them against the access table.
+  std::vector<std::string> RouteKeys() const;
 
   // What a request gets, without the network: used by Start()'s handler.
   HttpResponse Handle(const HttpRequest& request) const;
