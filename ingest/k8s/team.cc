@@ -15,14 +15,15 @@ const std::string* Find(const std::map<std::string, std::string>& values, const 
 
 }  // namespace
 
-std::string ResolveTeam(const PodObject& pod, const NamespaceObject* ns,
-                        const std::map<std::string, std::string>& policy, const TeamConfig& config) {
-  if (const std::string* team = Find(pod.labels, config.pod_label_keys)) return *team;
+std::string ResolveTeam(const std::map<std::string, std::string>& pod_labels, const std::string& namespace_name,
+                        const NamespaceObject* ns, const std::map<std::string, std::string>& policy,
+                        const TeamConfig& config) {
+  if (const std::string* team = Find(pod_labels, config.pod_label_keys)) return *team;
   if (ns != nullptr) {
     if (const std::string* team = Find(ns->labels, config.namespace_label_keys)) return *team;
     if (const std::string* team = Find(ns->annotations, config.namespace_annotation_keys)) return *team;
   }
-  if (auto it = policy.find(pod.namespace_name); it != policy.end() && !it->second.empty()) return it->second;
+  if (auto it = policy.find(namespace_name); it != policy.end() && !it->second.empty()) return it->second;
   return config.unassigned;
 }
 
@@ -32,10 +33,11 @@ void ControllerIndex::Upsert(const ControllerObject& controller) {
 
 void ControllerIndex::Remove(const std::string& uid) { by_uid_.erase(uid); }
 
-WorkloadRef ControllerIndex::TopController(const PodObject& pod, std::string* unresolved_uid) const {
+WorkloadRef ControllerIndex::TopController(const std::string& pod_name, const std::optional<OwnerRef>& owner,
+                                           std::string* unresolved_uid) const {
   if (unresolved_uid != nullptr) unresolved_uid->clear();
-  if (!pod.controller.has_value()) return {"Pod", pod.name};
-  OwnerRef current = *pod.controller;
+  if (!owner.has_value()) return {"Pod", pod_name};
+  OwnerRef current = *owner;
   for (int depth = 0; depth < 16; ++depth) {
     auto it = by_uid_.find(current.uid);
     if (it == by_uid_.end()) {

@@ -30,8 +30,13 @@ struct TeamConfig {
 };
 
 // `policy` maps namespace -> team (the policy's mapping for this cluster).
-std::string ResolveTeam(const PodObject& pod, const NamespaceObject* ns,
-                        const std::map<std::string, std::string>& policy, const TeamConfig& config);
+std::string ResolveTeam(const std::map<std::string, std::string>& pod_labels, const std::string& namespace_name,
+                        const NamespaceObject* ns, const std::map<std::string, std::string>& policy,
+                        const TeamConfig& config);
+inline std::string ResolveTeam(const PodObject& pod, const NamespaceObject* ns,
+                               const std::map<std::string, std::string>& policy, const TeamConfig& config) {
+  return ResolveTeam(pod.labels, pod.namespace_name, ns, policy, config);
+}
 
 struct WorkloadRef {
   std::string kind;
@@ -56,7 +61,11 @@ class ControllerIndex {
   // The top controller of `pod`; `unresolved_uid`, if given, is set to the
   // uid of an owner that was not seen (empty when the chain ended normally),
   // so the caller can resolve again once it appears.
-  WorkloadRef TopController(const PodObject& pod, std::string* unresolved_uid = nullptr) const;
+  WorkloadRef TopController(const std::string& pod_name, const std::optional<OwnerRef>& owner,
+                            std::string* unresolved_uid = nullptr) const;
+  WorkloadRef TopController(const PodObject& pod, std::string* unresolved_uid = nullptr) const {
+    return TopController(pod.name, pod.controller, unresolved_uid);
+  }
 
  private:
   struct Entry {
