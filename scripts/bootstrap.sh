@@ -10,10 +10,16 @@ packages=(
   # libraries
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libpqxx-dev libpq-dev prometheus-cpp-dev libcivetweb-dev libabsl-dev libspdlog-dev libfmt-dev
-  nlohmann-json3-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev
-  # servers and clients the tests and the demo start
-  postgresql-15 postgresql-client-15 curl
+  nlohmann-json3-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev libyaml-cpp-dev
+  # servers and clients the tests, the demo and the benchmark start
+  postgresql-15 postgresql-client-15 curl time
 )
+
+# kubectl, the fixture API server's reference client: Debian ships it as
+# kubernetes-client; a kubectl already installed (another package) is kept.
+if ! command -v kubectl >/dev/null 2>&1; then
+  packages+=(kubernetes-client)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

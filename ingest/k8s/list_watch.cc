@@ -24,6 +24,14 @@ std::string Escape(const std::string& s) {
   return out;
 }
 
+// A string member, or "" (no exceptions, no null paths for the optimiser to doubt).
+std::string StringField(const json& object, const char* key) {
+  if (!object.is_object()) return "";
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_string()) return "";
+  return *it->get_ptr<const std::string*>();
+}
+
 std::string Sample(absl::string_view line) {
   return std::string(line.substr(0, 120)) + (line.size() > 120 ? "..." : "");
 }
@@ -155,14 +163,12 @@ ListWatcher::Outcome ListWatcher::List() {
       if (metrics_ != nullptr) metrics_->Objects(resource_.kind).Increment();
       sink_->Object(resource_.kind, item, false);
     }
-    const json& meta = page["metadata"];
-    continue_token = meta.is_object() && meta.contains("continue") && meta["continue"].is_string()
-                         ? meta["continue"].get<std::string>()
-                         : "";
+    auto meta = page.find("metadata");
+    const json empty = json::object();
+    const json& m = meta == page.end() ? empty : *meta;
+    continue_token = StringField(m, "continue");
     if (continue_token.empty()) {
-      resource_version_ = meta.is_object() && meta.contains("resourceVersion") && meta["resourceVersion"].is_string()
-                              ? meta["resourceVersion"].get<std::string>()
-                              : "";
+      resource_version_ = StringField(m, "resourceVersion");
       break;
     }
   }
@@ -182,8 +188,9 @@ ListWatcher::Outcome ListWatcher::Watch() {
   auto handle = [&](absl::string_view line) {
     if (line.empty()) return true;
     json event = json::parse(line.begin(), line.end(), nullptr, false);
-    if (event.is_discarded() || !event.is_object() || !event.contains("type") || !event["type"].is_string() ||
-        !event.contains("object") || !event["object"].is_object()) {
+    const std::string type = StringField(event, "type");
+    auto object_it = event.is_object() ? event.find("object") : event.end();
+    if (event.is_discarded() || type.empty() || object_it == event.end() || !object_it->is_object()) {
       if (metrics_ != nullptr) metrics_->DecodeErrors(resource_.kind).Increment();
       if (!logged_malformed_) {
         logged_malformed_ = true;
@@ -193,13 +200,12 @@ ListWatcher::Outcome ListWatcher::Watch() {
       }
       return true;
     }
-    const std::string type = event["type"].get<std::string>();
-    const json& object = event["object"];
+    const json& object = *object_it;
     if (metrics_ != nullptr) metrics_->Events(resource_.kind, type).Increment();
     if (type == "ERROR") {
-      const int code = object.contains("code") && object["code"].is_number_integer() ? object["code"].get<int>() : 0;
-      Logger("k8s")->info("watching {}: ERROR event {} ({})", resource_.kind, code,
-                          object.value("message", std::string()));
+      auto code_it = object.find("code");
+      const int64_t code = code_it != object.end() && code_it->is_number_integer() ? *code_it->get_ptr<const int64_t*>() : 0;
+      Logger("k8s")->info("watching {}: ERROR event {} ({})", resource_.kind, code, StringField(object, "message"));
       outcome = code == 410 ? Outcome::kGone : Outcome::kError;
       return false;
     }

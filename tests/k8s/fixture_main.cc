@@ -81,7 +81,12 @@ int main(int argc, char** argv) {
       std::cerr << "fixture: synthetic cluster of " << (*api)->count("nodes") << " nodes and " << (*api)->count("pods")
                 << " pods built in " << absl::FormatDuration(absl::Now() - began) << "\n";
     } else {
-      replay = std::make_unique<fleetcap::testing::TraceReplay>(api->get(), std::move(timeline), speed, wait_for_watch);
+      const size_t steps = timeline.steps.size();
+      replay = std::make_unique<fleetcap::testing::TraceReplay>(
+          api->get(), std::move(timeline), speed, wait_for_watch, [steps, began] {
+            std::cout << "fixture: replay finished (" << steps << " changes in "
+                      << absl::FormatDuration(absl::Trunc(absl::Now() - began, absl::Seconds(1))) << ")" << std::endl;
+          });
     }
   }
   if (!port_file.empty()) {
