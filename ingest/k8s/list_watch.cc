@@ -1,6 +1,7 @@
 #include "ingest/k8s/list_watch.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"

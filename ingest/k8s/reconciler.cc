@@ -266,17 +266,10 @@ void Reconciler::NodesListed(const std::set<std::string>& names, absl::Time obse
     if (!names.count(name)) gone.push_back(name);
   }
   for (const auto& name : gone) NodeDeleted(name, observed);
-  // Pods bound to nodes that do not exist hold nothing: write them as they are.
-  std::vector<std::pair<PodObject, absl::Time>> orphans;
+  // Pods bound to nodes that do not exist hold nothing; their rows were written when they arrived.
   for (auto it = awaiting_node_.begin(); it != awaiting_node_.end();) {
-    if (names.count(it->first)) {
-      ++it;
-      continue;
-    }
-    for (auto& p : it->second) orphans.push_back(std::move(p));
-    it = awaiting_node_.erase(it);
+    it = names.count(it->first) ? std::next(it) : awaiting_node_.erase(it);
   }
-  (void)orphans;  // their pod rows were written when they arrived; there is nothing to hold
 }
 
 void Reconciler::Pod(const PodObject& pod, absl::Time observed) {
