@@ -8,6 +8,7 @@
 #include "common/flags.h"
 #include "fleetcap_version.h"
 #include "ingest/commands/prometheus_command.h"
+#include "ingest/commands/k8s_command.h"
 #include "ingest/commands/replay_command.h"
 
 namespace {
@@ -17,6 +18,7 @@ using Command = std::function<int(const std::vector<std::string>&)>;
 const std::map<std::string, std::pair<Command, const char*>>& Commands() {
   static const auto* commands = new std::map<std::string, std::pair<Command, const char*>>{
       {"prometheus", {fleetcap::ingest::RunPrometheusCommand, "store accelerator utilisation per minute from Prometheus (pull and push)"}},
+      {"k8s", {fleetcap::ingest::RunK8sCommand, "keep a Kubernetes cluster's inventory exact from its API (list and watch)"}},
       {"replay", {fleetcap::ingest::RunReplayCommand, "store a published cluster trace as a cluster's inventory"}},
   };
   return *commands;

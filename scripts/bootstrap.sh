@@ -14,10 +14,16 @@ packages=(
   # policy documents and the telemetry metric mapping; remote_write's compression
   libyaml-cpp-dev libsnappy-dev
   # servers and clients the tests and the demo start
-  postgresql-15 postgresql-client-15 curl openssl
+  postgresql-15 postgresql-client-15 curl openssl time
   # telemetry tests and benchmark: a real Prometheus 2.42
   prometheus
 )
+
+# kubectl, the fixture API server's reference client: Debian ships it as
+# kubernetes-client; a kubectl already installed (another package) is kept.
+if ! command -v kubectl >/dev/null 2>&1; then
+  packages+=(kubernetes-client)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

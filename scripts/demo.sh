@@ -1,61 +1,105 @@
 #!/usr/bin/env bash
-# `make demo` / `make demo-stop`: the whole stack on the published openb trace.
+# `make demo` / `make demo-stop`: the whole stack on a live Kubernetes API.
 #
 #   start: installs what is missing, builds (release), starts a private
-#          PostgreSQL under .fleetcap/, migrates, replays openb, starts
-#          fleetcap-api, and prints where to look. Run twice, it reuses what runs.
+#          PostgreSQL under .fleetcap/, the fixture Kubernetes API server
+#          serving the published openb trace as a live cluster (pods created,
+#          bound, run and deleted at the trace's times, sped up), and
+#          `fleetcap-ingest k8s` following it through list and watch, exactly
+#          as it follows a production cluster; then fleetcap-api, and prints
+#          where to look. Where the published trace is absent it serves a
+#          synthetic cluster with the trace's shapes instead.
+#          Run twice, it reuses what runs.
 #   stop:  stops everything start started.
 #
 # FLEETCAP_DATA (default ../shared/data) holds the published trace;
+# FLEETCAP_DEMO_SPEED (200000) is how many trace seconds pass each second;
 # FLEETCAP_HTTP_PORT (8080) and FLEETCAP_GRPC_PORT (8081) choose the ports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 state="$root/.fleetcap"
 data="${FLEETCAP_DATA:-$root/../shared/data}"
+speed="${FLEETCAP_DEMO_SPEED:-200000}"
 http_port="${FLEETCAP_HTTP_PORT:-8080}"
 grpc_port="${FLEETCAP_GRPC_PORT:-8081}"
 bin="$root/build/release"
-api_pid_file="$state/api.pid"
 
-api_running() { [ -f "$api_pid_file" ] && kill -0 "$(cat "$api_pid_file")" 2>/dev/null; }
+running() { [ -f "$state/$1.pid" ] && kill -0 "$(cat "$state/$1.pid")" 2>/dev/null; }
+
+# wait_for NAME TEXT SECONDS: until .fleetcap/NAME.log has TEXT (or NAME exits).
+wait_for() {
+  local name=$1 text=$2 seconds=$3
+  for _ in $(seq 1 $((seconds * 10))); do
+    grep -q "$text" "$state/$name.log" 2>/dev/null && return 0
+    running "$name" || { echo "demo: $name stopped; its log:" >&2; tail -n 20 "$state/$name.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  echo "demo: $name did not say \"$text\" within ${seconds}s; its log: $state/$name.log" >&2
+  exit 1
+}
+
+start_process() {  # NAME command...
+  local name=$1; shift
+  if running "$name"; then
+    echo "demo: $name is already running (pid $(cat "$state/$name.pid"))"
+    return 1
+  fi
+  nohup "$@" >"$state/$name.log" 2>&1 &
+  echo $! >"$state/$name.pid"
+}
 
 start() {
-  if [ ! -f "$data/openb/openb_node_list_gpu_node.csv" ]; then
-    echo "demo: the published openb trace is not at $data/openb." >&2
-    echo "demo: point FLEETCAP_DATA at a folder holding openb/openb_node_list_gpu_node.csv and" >&2
-    echo "      openb/openb_pod_list_default.csv (github.com/alibaba/clusterdata, cluster-trace-gpu-v2023/csv)," >&2
-    echo "      e.g.  FLEETCAP_DATA=/path/to/data make demo" >&2
-    exit 1
-  fi
   bash scripts/bootstrap.sh
   cmake --preset release >/dev/null
-  cmake --build --preset release --target fleetcap-api fleetcap-ingest fleetcapctl
+  cmake --build --preset release --target fleetcap-api fleetcap-ingest fleetcapctl fleetcap-k8s-fixture
   mkdir -p "$state"
 
-  local db
+  local db cluster source at
   db=$(bash scripts/pg.sh start "$state/pg")
   echo "demo: PostgreSQL at $db"
-
-  if psql "$db" -tAc "SELECT 1 FROM clusters WHERE cluster = 'openb'" 2>/dev/null | grep -q 1; then
-    echo "demo: cluster openb is already replayed"
+  if [ -f "$data/openb/openb_node_list_gpu_node.csv" ]; then
+    cluster=openb
+    at=2026-05-25T22:47:29Z
+    source=(--openb "$data/openb" --speed "$speed" --wait-for-watch)
   else
-    "$bin/ingest/fleetcap-ingest" replay --migrate --trace openb --data "$data/openb" \
-      --cluster openb --start 2026-01-01T00:00:00Z --db "$db"
+    echo "demo: the published openb trace is not at $data/openb: serving a synthetic cluster with its shapes."
+    echo "      (FLEETCAP_DATA=/path/to/data make demo serves the trace; github.com/alibaba/clusterdata,"
+    echo "      cluster-trace-gpu-v2023/csv)"
+    cluster=synthetic
+    at=2026-01-01T01:00:00Z
+    source=(--synthetic-nodes 300 --synthetic-pods 3000 --seed 1)
+  fi
+  # A store written by the older replay-only demo holds other device ids: start that cluster afresh.
+  if psql "$db" -tAc "SELECT 1 FROM devices WHERE cluster = '$cluster' AND device_id NOT LIKE '%/%' LIMIT 1" \
+      2>/dev/null | grep -q 1; then
+    echo "demo: clearing cluster $cluster, stored by the replay-only demo"
+    psql "$db" -qc "DELETE FROM clusters WHERE cluster = '$cluster'"
   fi
 
-  if api_running; then
-    echo "demo: fleetcap-api is already running (pid $(cat "$api_pid_file"))"
-  else
-    nohup "$bin/services/api/fleetcap-api" --db "$db" --migrate \
-      --grpc-listen "127.0.0.1:$grpc_port" --http-listen "127.0.0.1:$http_port" \
-      --metrics-listen "127.0.0.1:0" >"$state/api.log" 2>&1 &
-    echo $! > "$api_pid_file"
-    for _ in $(seq 1 100); do
-      grep -q "fleetcap-api ready" "$state/api.log" && break
-      api_running || { cat "$state/api.log" >&2; exit 1; }
-      sleep 0.1
+  if start_process fixture "$bin/tests/k8s/fleetcap-k8s-fixture" "${source[@]}" --port-file "$state/fixture.port"; then
+    wait_for fixture "fixture listening" 120
+  fi
+  local api_url="http://127.0.0.1:$(cat "$state/fixture.port")"
+  echo "demo: Kubernetes API (fixture) at $api_url   (try: kubectl --server=$api_url get nodes)"
+  if start_process ingest "$bin/ingest/fleetcap-ingest" k8s --cluster "$cluster" --kube-api "$api_url" \
+      --db "$db" --migrate --metrics-listen 127.0.0.1:0; then
+    wait_for ingest "synced cluster" 120
+  fi
+  if [ "$cluster" = openb ] && ! grep -q "replay finished" "$state/fixture.log"; then
+    echo -n "demo: the trace is being played live at ${speed}x (about $((13000000 / speed)) s)"
+    while ! grep -q "replay finished" "$state/fixture.log"; do
+      running fixture || { echo; tail -n 20 "$state/fixture.log" >&2; exit 1; }
+      echo -n "."
+      sleep 2
     done
+    echo
+    sleep 2  # the ingest's last batch
+  fi
+
+  if start_process api "$bin/services/api/fleetcap-api" --db "$db" --migrate \
+      --grpc-listen "127.0.0.1:$grpc_port" --http-listen "127.0.0.1:$http_port" --metrics-listen "127.0.0.1:0"; then
+    wait_for api "fleetcap-api ready" 30
   fi
 
   # Control plane: a bootstrap admin token (kept under .fleetcap/, readable by you
@@ -85,25 +129,28 @@ start() {
 Tokens (also in $state/):
   admin:         $admin_token
   team:team-00:  $team_token
-  export FLEETCAP_TOKEN=$admin_token   # then: fleetcapctl policy history --server 127.0.0.1:$grpc_port
+  export FLEETCAP_TOKEN=$admin_token   # fleetcapctl reads it; then: fleetcapctl policy history
 
-fleetcap is running on the openb trace (trace second 0 = 2026-01-01T00:00:00Z).
-  JSON API:  curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/fleet/summary?cluster=openb&at=2026-05-25T22:47:29Z'
-  policy:    $bin/services/ctl/fleetcapctl policy get --server 127.0.0.1:$grpc_port
+fleetcap is following cluster $cluster through its Kubernetes API (fixture at $api_url).
+  JSON API:  curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/fleet/summary?cluster=$cluster&at=$at'
   gRPC:      127.0.0.1:$grpc_port
-  CLI:       $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port fleet summary --cluster openb --at 2026-05-25T22:47:29Z
-  logs:      $state/api.log
+  CLI:       $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port fleet summary --cluster $cluster --at $at
+  policy:    $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port policy get
+  kubectl:   kubectl --server=$api_url get pods -A
+  logs:      $state/{fixture,ingest,api}.log
 Stop everything with: make demo-stop
 TXT
 }
 
 stop() {
-  if api_running; then
-    kill -TERM "$(cat "$api_pid_file")"
-    for _ in $(seq 1 50); do api_running || break; sleep 0.1; done
-    echo "demo: fleetcap-api stopped"
-  fi
-  rm -f "$api_pid_file"
+  for name in api ingest fixture; do
+    if running "$name"; then
+      kill -TERM "$(cat "$state/$name.pid")"
+      for _ in $(seq 1 50); do running "$name" || break; sleep 0.1; done
+      echo "demo: $name stopped"
+    fi
+    rm -f "$state/$name.pid"
+  done
   if [ -d "$state/pg" ]; then
     bash scripts/pg.sh stop "$state/pg"
     echo "demo: PostgreSQL stopped"

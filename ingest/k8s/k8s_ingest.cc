@@ -1,0 +1,261 @@
+#include "ingest/k8s/k8s_ingest.h"
+
+#include <thread>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "common/logging.h"
+
+namespace fleetcap::k8s {
+namespace {
+
+const std::vector<WatchedResource>& Resources() {
+  static const auto* resources = new std::vector<WatchedResource>{
+      {"Namespace", "/api/v1/namespaces"},
+      {"ReplicaSet", "/apis/apps/v1/replicasets"},
+      {"Deployment", "/apis/apps/v1/deployments"},
+      {"StatefulSet", "/apis/apps/v1/statefulsets"},
+      {"Job", "/apis/batch/v1/jobs"},
+      {"CronJob", "/apis/batch/v1/cronjobs"},
+      {"Node", "/api/v1/nodes"},
+      {"Pod", "/api/v1/pods"},
+  };
+  return *resources;
+}
+
+DecodeOptions DecodeOptionsFor(const ReconcilerOptions& r) {
+  DecodeOptions d;
+  d.pod_labels.insert(r.teams.pod_label_keys.begin(), r.teams.pod_label_keys.end());
+  d.pod_annotations = {r.accelerators.share_milli_annotation, r.accelerators.share_count_annotation,
+                       r.accelerators.device_index_annotation};
+  d.namespace_labels.insert(r.teams.namespace_label_keys.begin(), r.teams.namespace_label_keys.end());
+  d.namespace_annotations.insert(r.teams.namespace_annotation_keys.begin(), r.teams.namespace_annotation_keys.end());
+  return d;
+}
+
+}  // namespace
+
+K8sIngest::K8sIngest(K8sIngestOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics,
+                     const Clock* clock)
+    : options_(std::move(options)),
+      repo_(repo),
+      metrics_(metrics),
+      clock_(clock),
+      reconciler_(options_.reconciler, repo, metrics),
+      decode_(DecodeOptionsFor(options_.reconciler)) {}
+
+void K8sIngest::Push(Item item) {
+  std::unique_lock<std::mutex> lock(mu_);
+  space_.wait(lock, [&] { return queue_.size() < options_.queue_limit || stopping_.load(); });
+  if (stopping_.load() && queue_.size() >= options_.queue_limit) return;
+  queue_.push_back(std::move(item));
+  ready_.notify_one();
+}
+
+void K8sIngest::ListStarted(const std::string& kind) {
+  Push({Item::kListStarted, kind, std::monostate{}, clock_->Now()});
+}
+
+void K8sIngest::ListEnded(const std::string& kind) { Push({Item::kListEnded, kind, std::monostate{}, clock_->Now()}); }
+
+void K8sIngest::Object(const std::string& kind, const nlohmann::json& object, bool deleted) {
+  Item item{deleted ? Item::kDeleted : Item::kObject, kind, std::monostate{}, clock_->Now()};
+  absl::Status status;
+  if (kind == "Pod") {
+    auto pod = DecodePod(object, decode_);
+    status = pod.status();
+    if (pod.ok()) item.object = std::move(*pod);
+  } else if (kind == "Node") {
+    auto node = DecodeNode(object);
+    status = node.status();
+    if (node.ok()) item.object = std::move(*node);
+  } else if (kind == "Namespace") {
+    auto ns = DecodeNamespace(object, decode_);
+    status = ns.status();
+    if (ns.ok()) item.object = std::move(*ns);
+  } else {
+    auto controller = DecodeController(object, kind);
+    status = controller.status();
+    if (controller.ok()) item.object = std::move(*controller);
+  }
+  if (!status.ok()) {
+    if (metrics_ != nullptr) metrics_->DecodeErrors(kind).Increment();
+    bool first;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      first = logged_decode_errors_.insert(kind).second;
+    }
+    if (first) {
+      Logger("k8s")->warn("skipped a {} that cannot be used (logged once per kind; counted in "
+                          "fleetcap_ingest_k8s_decode_errors_total): {}",
+                          kind, std::string(status.message()));
+    }
+    return;
+  }
+  Push(std::move(item));
+}
+
+void K8sIngest::Apply(Item& item) {
+  const std::string& kind = item.kind;
+  switch (item.op) {
+    case Item::kListStarted:
+      listing_[kind].clear();
+      if (kind == "Pod") reconciler_.PodsRelistStarted();
+      return;
+    case Item::kListEnded: {
+      std::set<std::string> keys = std::move(listing_[kind]);
+      listing_.erase(kind);
+      if (kind == "Pod") {
+        reconciler_.PodsListed(keys, item.observed);
+      } else if (kind == "Node") {
+        reconciler_.NodesListed(keys, item.observed);
+      } else if (kind == "Namespace") {
+        reconciler_.NamespacesListed(keys);
+      } else {
+        reconciler_.ControllersListed(kind, keys);
+      }
+      synced_kinds_.insert(kind);
+      return;
+    }
+    case Item::kObject:
+    case Item::kDeleted:
+      break;
+  }
+  const bool deleted = item.op == Item::kDeleted;
+  auto listing = listing_.find(kind);
+  if (auto* pod = std::get_if<PodObject>(&item.object)) {
+    if (listing != listing_.end()) listing->second.insert(pod->uid);
+    if (deleted) {
+      reconciler_.PodDeleted(*pod, item.observed);
+    } else {
+      reconciler_.Pod(*pod, item.observed);
+    }
+  } else if (auto* node = std::get_if<NodeObject>(&item.object)) {
+    if (listing != listing_.end()) listing->second.insert(node->name);
+    if (deleted) {
+      reconciler_.NodeDeleted(node->name, item.observed);
+    } else {
+      reconciler_.Node(*node, item.observed);
+    }
+  } else if (auto* ns = std::get_if<NamespaceObject>(&item.object)) {
+    if (listing != listing_.end()) listing->second.insert(ns->name);
+    if (deleted) {
+      reconciler_.NamespaceDeleted(ns->name);
+    } else {
+      reconciler_.Namespace(*ns);
+    }
+  } else if (auto* c = std::get_if<ControllerObject>(&item.object)) {
+    if (listing != listing_.end()) listing->second.insert(c->uid);
+    if (deleted) {
+      reconciler_.ControllerDeleted(c->uid);
+    } else {
+      reconciler_.Controller(*c);
+    }
+  }
+}
+
+bool K8sIngest::FlushNow() {
+  const size_t pending = reconciler_.pending();
+  if (pending == 0) return true;
+  const absl::Status status = reconciler_.Flush();
+  if (status.ok()) {
+    if (flush_failing_) Logger("k8s")->info("writing to the store works again");
+    flush_failing_ = false;
+    return true;
+  }
+  if (!flush_failing_) {
+    Logger("k8s")->warn("writing {} inventory changes failed; keeping them and trying again: {}", pending,
+                        std::string(status.message()));
+  }
+  flush_failing_ = true;
+  return false;
+}
+
+absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>& on_synced) {
+  if (auto status = reconciler_.Start(); !status.ok()) return status;
+  TokenSource tokens(options_.connection.token, options_.connection.token_file, options_.token_reread, clock_);
+  std::vector<std::unique_ptr<HttpClient>> clients;
+  std::vector<std::unique_ptr<ListWatcher>> watchers;
+  std::vector<std::thread> threads;
+  uint64_t seed = static_cast<uint64_t>(absl::ToUnixNanos(absl::Now()));
+  auto start = [&](const WatchedResource& resource) {
+    clients.push_back(NewCurlHttpClient(options_.connection.tls, &stopping_));
+    watchers.push_back(std::make_unique<ListWatcher>(resource, options_.list_watch, options_.connection.server,
+                                                     clients.back().get(), &tokens, this, metrics_, &stopping_,
+                                                     seed++));
+    ListWatcher* w = watchers.back().get();
+    threads.emplace_back([w] { w->Run(); });
+  };
+  for (const auto& r : Resources()) {
+    if (r.kind != "Pod") start(r);
+  }
+  bool pods_started = false;
+  bool announced = false;
+  absl::Time last_flush = absl::Now();
+  absl::Time next_flush_try = absl::InfinitePast();
+  absl::Time next_policy = absl::Now() + options_.policy_refresh;
+  int tokens_reloaded = 0;
+  while (!stop->load()) {
+    std::deque<Item> batch;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      ready_.wait_for(lock, absl::ToChronoNanoseconds(options_.flush_interval), [&] { return !queue_.empty(); });
+      batch.swap(queue_);
+    }
+    space_.notify_all();
+    for (auto& item : batch) Apply(item);
+    if (!pods_started && synced_kinds_.size() + 1 >= Resources().size()) {
+      // Nodes, namespaces and controllers are known: pods can be placed and named.
+      for (const auto& r : Resources()) {
+        if (r.kind == "Pod") start(r);
+      }
+      pods_started = true;
+    }
+    const absl::Time now = absl::Now();
+    const bool synced = synced_kinds_.size() == Resources().size();
+    if (reconciler_.pending() > 0 && now >= next_flush_try &&
+        (reconciler_.pending() >= options_.flush_at || now - last_flush >= options_.flush_interval || synced)) {
+      if (FlushNow()) {
+        last_flush = now;
+      } else {
+        next_flush_try = now + absl::Seconds(1);
+      }
+    }
+    if (synced && reconciler_.pending() == 0) {
+      if (metrics_ != nullptr) metrics_->last_sync.Set(absl::ToDoubleSeconds(clock_->Now() - absl::UnixEpoch()));
+      if (!announced) {
+        announced = true;
+        Logger("k8s")->info("cluster {}: synced ({} accelerator pods)", options_.reconciler.cluster,
+                            reconciler_.pods_tracked());
+        if (on_synced) on_synced();
+        if (options_.exit_after_sync) break;
+      }
+    }
+    if (now >= next_policy) {
+      next_policy = now + options_.policy_refresh;
+      auto teams = repo_->NamespaceTeams(options_.reconciler.cluster);
+      if (teams.ok()) reconciler_.SetPolicyTeams(std::move(*teams));
+    }
+    if (metrics_ != nullptr && tokens.reloads() > tokens_reloaded) {
+      metrics_->token_reloads.Increment(tokens.reloads() - tokens_reloaded);
+      tokens_reloaded = tokens.reloads();
+    }
+  }
+  stopping_ = true;
+  space_.notify_all();
+  for (auto& t : threads) t.join();
+  // What was read before the stop is still applied and written.
+  std::deque<Item> rest;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    rest.swap(queue_);
+  }
+  for (auto& item : rest) Apply(item);
+  for (int attempt = 0; attempt < 5 && !FlushNow(); ++attempt) absl::SleepFor(absl::Seconds(1));
+  if (reconciler_.pending() > 0) {
+    return absl::UnavailableError(absl::StrCat(reconciler_.pending(), " inventory changes could not be written"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace fleetcap::k8s

@@ -1,0 +1,87 @@
+#pragma once
+// fleetcap-ingest k8s as a library: one ListWatcher per kind (namespaces, the
+// five controller kinds, nodes, then pods once the rest are listed), each on
+// its own thread, decoding what it reads and queueing it; one thread applies
+// the queue to the Reconciler in order and writes a batch every
+// flush_interval (or sooner when many changes wait). A failed write is kept
+// and tried again; nothing observed is dropped.
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+#include <variant>
+
+#include "absl/status/status.h"
+#include "common/clock.h"
+#include "ingest/k8s/connection.h"
+#include "ingest/k8s/list_watch.h"
+#include "ingest/k8s/metrics.h"
+#include "ingest/k8s/reconciler.h"
+#include "store/live_inventory_repository.h"
+
+namespace fleetcap::k8s {
+
+struct K8sIngestOptions {
+  KubeConnection connection;
+  ReconcilerOptions reconciler;
+  ListWatchOptions list_watch;
+  absl::Duration token_reread = absl::Minutes(1);
+  absl::Duration flush_interval = absl::Milliseconds(250);
+  size_t flush_at = 50000;  // pending changes that force a write
+  absl::Duration policy_refresh = absl::Minutes(1);
+  bool exit_after_sync = false;  // stop once everything is listed and stored
+  size_t queue_limit = 20000;    // decoded objects waiting; readers wait beyond it
+};
+
+class K8sIngest : public ResourceSink {
+ public:
+  // `repo` and `clock` must outlive it; `metrics` may be null.
+  K8sIngest(K8sIngestOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics, const Clock* clock);
+
+  // Runs until *stop is true (or, with exit_after_sync, the first complete
+  // sync is stored). `on_synced` runs once, when the first complete sync is
+  // stored. Errors: the store could not be read at start.
+  absl::Status Run(std::atomic<bool>* stop, const std::function<void()>& on_synced);
+
+ private:
+  struct Item {
+    enum Op { kListStarted, kObject, kDeleted, kListEnded } op;
+    std::string kind;
+    std::variant<std::monostate, NamespaceObject, ControllerObject, NodeObject, PodObject> object;
+    absl::Time observed;
+  };
+
+  // ResourceSink, called from watcher threads.
+  void ListStarted(const std::string& kind) override;
+  void Object(const std::string& kind, const nlohmann::json& object, bool deleted) override;
+  void ListEnded(const std::string& kind) override;
+  void Push(Item item);
+
+  void Apply(Item& item);
+  bool FlushNow();
+
+  K8sIngestOptions options_;
+  store::LiveInventoryRepository* repo_;
+  K8sMetrics* metrics_;
+  const Clock* clock_;
+  Reconciler reconciler_;
+  DecodeOptions decode_;
+  std::atomic<bool> stopping_{false};
+
+  std::mutex mu_;
+  std::condition_variable ready_, space_;
+  std::deque<Item> queue_;            // guarded by mu_
+  std::set<std::string> logged_decode_errors_;  // guarded by mu_
+
+  // Consumer-thread state.
+  std::map<std::string, std::set<std::string>> listing_;  // kind -> keys of the list in progress
+  std::set<std::string> synced_kinds_;
+  bool flush_failing_ = false;
+};
+
+}  // namespace fleetcap::k8s

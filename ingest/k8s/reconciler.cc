@@ -1,0 +1,442 @@
+#include "ingest/k8s/reconciler.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
+
+namespace fleetcap::k8s {
+namespace {
+
+bool SameRow(const store::LivePod& a, const store::LivePod& b) {
+  const store::Pod& x = a.pod;
+  const store::Pod& y = b.pod;
+  return a.node == b.node && x.uid == y.uid && x.namespace_name == y.namespace_name && x.name == y.name &&
+         x.team == y.team && x.workload_kind == y.workload_kind && x.workload_name == y.workload_name &&
+         x.phase == y.phase && x.created == y.created && x.scheduled == y.scheduled && x.deleted == y.deleted &&
+         x.requested_milli == y.requested_milli && x.unplaced == y.unplaced;
+}
+
+bool SameNode(const store::LiveNode& a, const store::LiveNode& b) {
+  return a.node.name == b.node.name && a.node.pool == b.node.pool && a.node.cpu_milli == b.node.cpu_milli &&
+         a.node.memory_mib == b.node.memory_mib && a.node.in_service_from == b.node.in_service_from &&
+         a.topology == b.topology;
+}
+
+int64_t Resource(const std::map<std::string, int64_t>& resources, const char* name) {
+  auto it = resources.find(name);
+  return it == resources.end() ? 0 : it->second;
+}
+
+}  // namespace
+
+Reconciler::Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics)
+    : options_(std::move(options)), repo_(repo), metrics_(metrics) {
+  pending_.cluster = options_.cluster;
+}
+
+absl::Status Reconciler::Start() {
+  auto live = repo_->LoadLive(options_.cluster);
+  if (!live.ok()) return live.status();
+  std::map<std::string, std::pair<std::string, int>> device_place;  // device id -> (node, index)
+  for (auto& n : live->nodes) {
+    NodeState& st = nodes_[n.node.name];
+    st.row = n;
+    st.row_open = true;
+  }
+  for (auto& d : live->devices) {
+    NodeState& st = nodes_[d.node];
+    if (!st.row_open) {
+      // A device whose node row is closed: keep it, so the relist closes it.
+      st.row.node.name = d.node;
+    }
+    if (static_cast<int>(st.devices.size()) <= d.index) {
+      st.devices.resize(d.index + 1);
+      st.load.resize(d.index + 1, 0);
+    }
+    st.devices[d.index] = {d.device_id, d.model, d.in_service_from};
+    device_place[d.device_id] = {d.node, d.index};
+  }
+  for (auto& lp : live->pods) {
+    PodState& st = pods_[lp.pod.uid];
+    st.row = lp;
+    st.row_known = true;
+    pods_by_namespace_[lp.pod.namespace_name].insert(lp.pod.uid);
+  }
+  for (auto& h : live->holds) {
+    auto [it, inserted] = pods_.try_emplace(h.pod_uid);
+    PodState& st = it->second;
+    if (inserted) {
+      st.orphan = true;
+      st.row.pod.uid = h.pod_uid;
+    }
+    HoldRow row{h.device_id, -1, h.milli, h.from, h.to};
+    auto place = device_place.find(h.device_id);
+    if (place != device_place.end()) row.index = place->second.second;
+    st.holds.push_back(row);
+    if (!h.to.has_value() && row.index >= 0) AdjustLoad(place->second.first, row, +1);
+  }
+  for (auto& d : live->demands) {
+    auto [it, inserted] = pods_.try_emplace(d.pod_uid);
+    if (inserted) {
+      it->second.orphan = true;
+      it->second.row.pod.uid = d.pod_uid;
+    }
+    it->second.demand = DemandRow{d.from, d.to};
+  }
+  auto teams = repo_->NamespaceTeams(options_.cluster);
+  if (!teams.ok()) return teams.status();
+  policy_ = std::move(*teams);
+  Logger("k8s")->info("cluster {}: resuming from {} open nodes, {} open devices, {} live pods, {} holds",
+                      options_.cluster, live->nodes.size(), live->devices.size(), live->pods.size(),
+                      live->holds.size());
+  if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
+  return absl::OkStatus();
+}
+
+void Reconciler::AdjustLoad(const std::string& node, const HoldRow& hold, int sign) {
+  auto it = nodes_.find(node);
+  if (it == nodes_.end() || hold.index < 0 || hold.index >= static_cast<int>(it->second.load.size())) return;
+  it->second.load[hold.index] += sign * hold.milli;
+}
+
+void Reconciler::SetPolicyTeams(std::map<std::string, std::string> policy) {
+  if (policy == policy_) return;
+  policy_ = std::move(policy);
+  for (auto& [uid, st] : pods_) Refresh(st);
+}
+
+std::string Reconciler::TeamOf(const PodState& st, const std::string& namespace_name) const {
+  auto ns = namespaces_.find(namespace_name);
+  return ResolveTeam(st.team_labels, namespace_name, ns == namespaces_.end() ? nullptr : &ns->second,
+                     policy_, options_.teams);
+}
+
+void Reconciler::WriteRow(PodState& st, store::LivePod row) {
+  if (st.orphan) return;
+  if (st.row_known && SameRow(st.row, row)) return;
+  st.row = std::move(row);
+  st.row_known = true;
+  pending_.pods.push_back(st.row);
+}
+
+// Team and workload again, after a namespace, controller or policy changed.
+void Reconciler::Refresh(PodState& st) {
+  if (st.orphan || !st.owner_known) return;
+  store::LivePod row = st.row;
+  row.pod.team = TeamOf(st, row.pod.namespace_name);
+  std::string unresolved;
+  WorkloadRef workload = controllers_.TopController(row.pod.name, st.owner, &unresolved);
+  row.pod.workload_kind = workload.kind;
+  row.pod.workload_name = workload.name;
+  if (!unresolved.empty()) waiting_for_controller_[unresolved].insert(row.pod.uid);
+  WriteRow(st, std::move(row));
+}
+
+void Reconciler::Namespace(const NamespaceObject& ns) {
+  auto it = namespaces_.find(ns.name);
+  const bool changed =
+      it == namespaces_.end() || it->second.labels != ns.labels || it->second.annotations != ns.annotations;
+  namespaces_[ns.name] = ns;
+  if (!changed) return;
+  auto pods = pods_by_namespace_.find(ns.name);
+  if (pods == pods_by_namespace_.end()) return;
+  for (const auto& uid : pods->second) {
+    auto p = pods_.find(uid);
+    if (p != pods_.end()) Refresh(p->second);
+  }
+}
+
+void Reconciler::NamespaceDeleted(const std::string& name) { namespaces_.erase(name); }
+
+void Reconciler::NamespacesListed(const std::set<std::string>& names) {
+  for (auto it = namespaces_.begin(); it != namespaces_.end();) {
+    it = names.count(it->first) ? std::next(it) : namespaces_.erase(it);
+  }
+}
+
+void Reconciler::Controller(const ControllerObject& c) {
+  controllers_.Upsert(c);
+  controller_kinds_[c.uid] = c.kind;
+  auto waiting = waiting_for_controller_.find(c.uid);
+  if (waiting == waiting_for_controller_.end()) return;
+  std::set<std::string> uids = std::move(waiting->second);
+  waiting_for_controller_.erase(waiting);
+  for (const auto& uid : uids) {
+    auto p = pods_.find(uid);
+    if (p != pods_.end()) Refresh(p->second);
+  }
+}
+
+void Reconciler::ControllerDeleted(const std::string& uid) {
+  controllers_.Remove(uid);
+  controller_kinds_.erase(uid);
+}
+
+void Reconciler::ControllersListed(const std::string& kind, const std::set<std::string>& uids) {
+  std::vector<std::string> gone;
+  for (const auto& [uid, k] : controller_kinds_) {
+    if (k == kind && !uids.count(uid)) gone.push_back(uid);
+  }
+  for (const auto& uid : gone) ControllerDeleted(uid);
+}
+
+void Reconciler::Node(const NodeObject& node, absl::Time observed) {
+  NodeState& st = nodes_[node.name];
+  const NodeAccelerators acc = DescribeNode(node, options_.accelerators);
+  store::LiveNode row;
+  row.node.name = node.name;
+  row.node.pool = NodePool(node, options_.accelerators);
+  row.node.cpu_milli = std::max<int64_t>(0, Resource(node.capacity, "cpu"));
+  row.node.memory_mib = std::max<int64_t>(0, Resource(node.capacity, "memory") / 1000 / (1024 * 1024));
+  row.topology = acc.topology;
+
+  // Devices first appear with their node; later changes are dated when seen.
+  absl::Time device_from = observed;
+  if (!st.row_open) {
+    row.node.in_service_from = node.created;
+    device_from = node.created;
+  } else if (!st.seen && st.row.node.in_service_from != node.created) {
+    // Deleted and created again while no ingest watched: a new period.
+    CloseNode(st, node.created);
+    row.node.in_service_from = node.created;
+    device_from = node.created;
+  } else {
+    row.node.in_service_from = st.row.node.in_service_from;
+  }
+  if (!st.row_open || !SameNode(st.row, row)) pending_.nodes.push_back(row);
+  st.row = row;
+  st.row_open = true;
+  st.seen = true;
+  st.accelerators = acc;
+
+  if (acc.devices > 0 && types_written_.insert(acc.model).second) {
+    pending_.types.push_back({acc.model, acc.vendor, acc.resource_name});
+  }
+  std::vector<DeviceRow> devices(acc.devices);
+  for (int i = 0; i < acc.devices; ++i) {
+    const std::string id = DeviceId(node.name, acc.family, i);
+    if (i < static_cast<int>(st.devices.size()) && st.devices[i].device_id == id && st.devices[i].model == acc.model) {
+      devices[i] = st.devices[i];
+      continue;
+    }
+    devices[i] = {id, acc.model, device_from};
+    pending_.devices.push_back({id, node.name, i, acc.model, device_from, std::nullopt});
+  }
+  for (size_t i = 0; i < st.devices.size(); ++i) {
+    const DeviceRow& old = st.devices[i];
+    if (old.device_id.empty()) continue;
+    if (i < devices.size() && devices[i].device_id == old.device_id && devices[i].model == old.model) continue;
+    pending_.close_devices.push_back({old.device_id, "", old.from, std::max(old.from, device_from)});
+  }
+  st.devices = std::move(devices);
+  st.load.resize(acc.devices, 0);
+
+  auto waiting = awaiting_node_.find(node.name);
+  if (waiting != awaiting_node_.end()) {
+    auto pods = std::move(waiting->second);
+    awaiting_node_.erase(waiting);
+    for (const auto& [pod, seen_at] : pods) ApplyPod(pod, seen_at, false);
+  }
+}
+
+void Reconciler::CloseNode(NodeState& st, absl::Time at) {
+  if (st.row_open) {
+    pending_.close_nodes.push_back(
+        {st.row.node.name, "", st.row.node.in_service_from, std::max(at, st.row.node.in_service_from)});
+  }
+  for (const auto& d : st.devices) {
+    if (!d.device_id.empty()) pending_.close_devices.push_back({d.device_id, "", d.from, std::max(at, d.from)});
+  }
+  st.row_open = false;
+  st.devices.clear();
+  std::fill(st.load.begin(), st.load.end(), 0);
+}
+
+void Reconciler::NodeDeleted(const std::string& name, absl::Time observed) {
+  auto it = nodes_.find(name);
+  if (it == nodes_.end()) return;
+  CloseNode(it->second, observed);
+  nodes_.erase(it);
+}
+
+void Reconciler::NodesListed(const std::set<std::string>& names, absl::Time observed) {
+  std::vector<std::string> gone;
+  for (const auto& [name, st] : nodes_) {
+    if (!names.count(name)) gone.push_back(name);
+  }
+  for (const auto& name : gone) NodeDeleted(name, observed);
+  // Pods bound to nodes that do not exist hold nothing; their rows were written when they arrived.
+  for (auto it = awaiting_node_.begin(); it != awaiting_node_.end();) {
+    it = names.count(it->first) ? std::next(it) : awaiting_node_.erase(it);
+  }
+}
+
+void Reconciler::Pod(const PodObject& pod, absl::Time observed) {
+  if (relisting_pods_) {
+    auto it = pods_.find(pod.uid);
+    const bool has_holds = it != pods_.end() && !it->second.holds.empty();
+    if (!has_holds && TimesOf(pod, observed).hold_from.has_value()) {
+      deferred_.emplace_back(pod, observed);
+      return;
+    }
+  }
+  ApplyPod(pod, observed, false);
+}
+
+void Reconciler::PodDeleted(const PodObject& pod, absl::Time observed) { ApplyPod(pod, observed, true); }
+
+void Reconciler::ApplyPod(const PodObject& pod, absl::Time observed, bool deleted) {
+  const PodTimes times = TimesOf(pod, observed);
+  auto node_it = times.bound ? nodes_.find(pod.node_name) : nodes_.end();
+  const bool node_known = node_it != nodes_.end() && node_it->second.seen;
+  const PodDemand demand = node_known ? DemandOn(pod, node_it->second.accelerators, options_.accelerators)
+                                      : DemandUnbound(pod, options_.accelerators);
+  auto existing = pods_.find(pod.uid);
+  if (demand.empty() && existing == pods_.end()) return;  // no accelerators: not fleetcap's business
+  PodState& st = pods_[pod.uid];
+  if (existing == pods_.end() || st.orphan) {
+    st.orphan = false;
+    pods_by_namespace_[pod.namespace_name].insert(pod.uid);
+  }
+  st.team_labels = pod.labels;
+  st.owner = pod.controller;
+  st.owner_known = true;
+
+  const std::optional<absl::Time> end =
+      times.hold_to.has_value() ? times.hold_to
+      : deleted                 ? std::optional<absl::Time>(DeletionTime(pod, observed))
+                                : std::nullopt;
+  // Holds: opened once, when the containers start; closed once, when it ends.
+  if (st.holds.empty() && times.hold_from.has_value() && !demand.empty()) {
+    if (!node_known) {
+      if (!deleted) awaiting_node_[pod.node_name].push_back({pod, observed});
+      if (metrics_ != nullptr) metrics_->pods_on_unknown_nodes.Increment();
+    } else {
+      NodeState& node = node_it->second;
+      const Assignment a = AssignDevices(node.load, demand);
+      if (metrics_ != nullptr) {
+        if (a.overcommitted) metrics_->overcommitted.Increment();
+        metrics_->unplaced_milli.Increment(static_cast<double>(a.unplaced_milli));
+      }
+      for (const auto& share : a.shares) {
+        HoldRow h{node.devices[share.index].device_id, share.index, share.milli, *times.hold_from, std::nullopt};
+        if (end.has_value()) h.to = std::max(*end, h.from);
+        if (!h.to.has_value()) node.load[share.index] += h.milli;
+        pending_.holds.push_back({pod.uid, h.device_id, h.milli, h.from, h.to});
+        st.holds.push_back(h);
+      }
+    }
+  } else if (end.has_value()) {
+    for (auto& h : st.holds) {
+      if (h.to.has_value()) continue;
+      h.to = std::max(*end, h.from);
+      pending_.close_holds.push_back({pod.uid, h.device_id, h.from, *h.to});
+      AdjustLoad(st.row.node.empty() ? pod.node_name : st.row.node, h, -1);
+    }
+  }
+  // Unmet demand: from creation while it waits unbound, until bound or gone.
+  const bool waiting = !times.bound && !deleted && pod.phase == "Pending" && !demand.empty();
+  if (waiting && !st.demand.has_value()) {
+    st.demand = DemandRow{pod.created, std::nullopt};
+    std::string resource = demand.units.front().resource;
+    pending_.demands.push_back({pod.uid, resource, demand.model, std::max<int64_t>(1, demand.TotalMilli()),
+                                pod.created, std::nullopt});
+  } else if (st.demand.has_value() && !st.demand->to.has_value() && !waiting) {
+    absl::Time met = times.bound ? times.scheduled.value_or(observed) : deleted ? DeletionTime(pod, observed) : observed;
+    st.demand->to = std::max(met, st.demand->from);
+    pending_.close_demands.push_back({pod.uid, "", st.demand->from, *st.demand->to});
+  }
+
+  store::LivePod row;
+  store::Pod& p = row.pod;
+  p.uid = pod.uid;
+  p.namespace_name = pod.namespace_name;
+  p.name = pod.name;
+  p.team = TeamOf(st, pod.namespace_name);
+  std::string unresolved;
+  const WorkloadRef workload = controllers_.TopController(pod, &unresolved);
+  if (!unresolved.empty()) waiting_for_controller_[unresolved].insert(pod.uid);
+  p.workload_kind = workload.kind;
+  p.workload_name = workload.name;
+  p.phase = pod.phase;
+  p.created = pod.created;
+  p.scheduled = times.scheduled;
+  if (deleted) p.deleted = DeletionTime(pod, observed);
+  p.requested_milli = demand.TotalMilli();
+  p.unplaced = st.holds.empty() && !times.bound;
+  row.node = pod.node_name;
+  WriteRow(st, std::move(row));
+  if (deleted) ForgetPod(pod.uid);
+  if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
+}
+
+void Reconciler::ForgetPod(const std::string& uid) {
+  auto it = pods_.find(uid);
+  if (it == pods_.end()) return;
+  auto ns = pods_by_namespace_.find(it->second.row.pod.namespace_name);
+  if (ns != pods_by_namespace_.end()) {
+    ns->second.erase(uid);
+    if (ns->second.empty()) pods_by_namespace_.erase(ns);
+  }
+  pods_.erase(it);
+}
+
+void Reconciler::Vanish(const std::string& uid, absl::Time at) {
+  auto it = pods_.find(uid);
+  if (it == pods_.end()) return;
+  PodState& st = it->second;
+  for (auto& h : st.holds) {
+    if (h.to.has_value()) continue;
+    h.to = std::max(at, h.from);
+    pending_.close_holds.push_back({uid, h.device_id, h.from, *h.to});
+    AdjustLoad(st.row.node, h, -1);
+  }
+  if (st.demand.has_value() && !st.demand->to.has_value()) {
+    st.demand->to = std::max(at, st.demand->from);
+    pending_.close_demands.push_back({uid, "", st.demand->from, *st.demand->to});
+  }
+  if (!st.orphan && st.row_known) {
+    store::LivePod row = st.row;
+    row.pod.deleted = at;
+    pending_.pods.push_back(row);
+  }
+  ForgetPod(uid);
+}
+
+void Reconciler::PodsListed(const std::set<std::string>& uids, absl::Time observed) {
+  std::vector<std::string> gone;
+  for (const auto& [uid, st] : pods_) {
+    if (!uids.count(uid)) gone.push_back(uid);
+  }
+  for (const auto& uid : gone) Vanish(uid, observed);
+  relisting_pods_ = false;
+  std::vector<std::pair<PodObject, absl::Time>> deferred = std::move(deferred_);
+  deferred_.clear();
+  std::sort(deferred.begin(), deferred.end(), [](const auto& a, const auto& b) {
+    const absl::Time ta = TimesOf(a.first, a.second).hold_from.value_or(absl::InfinitePast());
+    const absl::Time tb = TimesOf(b.first, b.second).hold_from.value_or(absl::InfinitePast());
+    return ta != tb ? ta < tb : a.first.uid < b.first.uid;
+  });
+  for (const auto& [pod, seen_at] : deferred) ApplyPod(pod, seen_at, false);
+  if (!gone.empty()) {
+    Logger("k8s")->info("cluster {}: {} pods vanished while not watched; closed at {}", options_.cluster, gone.size(),
+                        absl::FormatTime(observed));
+  }
+  if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
+}
+
+absl::Status Reconciler::Flush() {
+  if (pending_.empty()) return absl::OkStatus();
+  absl::Status status = repo_->Apply(pending_);
+  if (!status.ok()) {
+    if (metrics_ != nullptr) metrics_->store_write_errors.Increment();
+    return status;
+  }
+  if (metrics_ != nullptr) metrics_->store_writes.Increment();
+  pending_ = store::InventoryChanges{};
+  pending_.cluster = options_.cluster;
+  return absl::OkStatus();
+}
+
+}  // namespace fleetcap::k8s

@@ -1,0 +1,146 @@
+#pragma once
+// Keeps the store's inventory of one cluster equal to what the Kubernetes API
+// says, from the objects a list/watch client hands it: nodes and their
+// devices in service, accelerator pods with their team and workload, their
+// holds from container start to termination, and unmet demand while they
+// wait unscheduled.
+//
+// Restart-safe: Start() loads what the store has open for the cluster, so
+// holds already written keep their devices and times, holds are never
+// written twice, and what vanished while no ingest ran is closed when the
+// first full list shows it gone (the *Listed calls), never dropped.
+//
+// Changes accumulate until Flush(), which writes them in one batch; a batch
+// that fails stays pending and is written whole by the next Flush. Not
+// thread-safe: one thread feeds and flushes it.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/time/time.h"
+#include "ingest/k8s/accelerators.h"
+#include "ingest/k8s/holds.h"
+#include "ingest/k8s/metrics.h"
+#include "ingest/k8s/objects.h"
+#include "ingest/k8s/team.h"
+#include "store/live_inventory_repository.h"
+
+namespace fleetcap::k8s {
+
+struct ReconcilerOptions {
+  std::string cluster;
+  AcceleratorConfig accelerators;
+  TeamConfig teams;
+};
+
+class Reconciler {
+ public:
+  // `repo` must outlive the reconciler; `metrics` may be null.
+  Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics);
+
+  // Loads the cluster's open inventory and the policy's namespace teams.
+  absl::Status Start();
+  // Replaces the policy's namespace -> team mapping (re-resolving pods).
+  void SetPolicyTeams(std::map<std::string, std::string> policy);
+
+  // An object listed, added or modified, seen at `observed`.
+  void Namespace(const NamespaceObject& ns);
+  void Controller(const ControllerObject& controller);
+  void Node(const NodeObject& node, absl::Time observed);
+  void Pod(const PodObject& pod, absl::Time observed);
+  // An object deleted (a DELETED event), seen at `observed`.
+  void NamespaceDeleted(const std::string& name);
+  void ControllerDeleted(const std::string& uid);
+  void NodeDeleted(const std::string& name, absl::Time observed);
+  void PodDeleted(const PodObject& pod, absl::Time observed);
+
+  // A complete list of pods begins: until PodsListed, pods that need devices
+  // assigned wait, so that what vanished frees its devices first and the rest
+  // are assigned in a fixed order (by start, then uid) whatever the list's.
+  void PodsRelistStarted() { relisting_pods_ = true; }
+
+  // A complete list ended (after its items were passed in): whatever it did
+  // not contain vanished, and is closed at `observed`.
+  void NamespacesListed(const std::set<std::string>& names);
+  void ControllersListed(const std::string& kind, const std::set<std::string>& uids);
+  void NodesListed(const std::set<std::string>& names, absl::Time observed);
+  void PodsListed(const std::set<std::string>& uids, absl::Time observed);
+
+  // Changes not yet written.
+  size_t pending() const { return pending_.size(); }
+  absl::Status Flush();
+
+  size_t pods_tracked() const { return pods_.size(); }
+
+ private:
+  struct HoldRow {
+    std::string device_id;
+    int index = -1;  // on its node; -1 when its device is no longer in service
+    int32_t milli = 0;
+    absl::Time from;
+    std::optional<absl::Time> to;
+  };
+  struct DemandRow {
+    absl::Time from;
+    std::optional<absl::Time> to;
+  };
+  struct PodState {
+    store::LivePod row;  // as written (or loaded)
+    bool row_known = false;  // `row` is what the store has
+    bool orphan = false;     // known only by an open hold or wait: its pod row must not be rewritten
+    std::map<std::string, std::string> team_labels;
+    std::optional<OwnerRef> owner;
+    bool owner_known = false;
+    std::vector<HoldRow> holds;
+    std::optional<DemandRow> demand;
+  };
+  struct DeviceRow {
+    std::string device_id;
+    std::string model;
+    absl::Time from;
+  };
+  struct NodeState {
+    bool seen = false;  // listed or watched by this process
+    store::LiveNode row;
+    bool row_open = false;
+    NodeAccelerators accelerators;
+    std::vector<DeviceRow> devices;  // open rows, by index
+    std::vector<int32_t> load;       // milli held per device index
+  };
+
+  void ApplyPod(const PodObject& pod, absl::Time observed, bool deleted);
+  void Vanish(const std::string& uid, absl::Time at);
+  void ForgetPod(const std::string& uid);
+  void Refresh(PodState& state);
+  void WriteRow(PodState& state, store::LivePod row);
+  std::string TeamOf(const PodState& state, const std::string& namespace_name) const;
+  void CloseNode(NodeState& node, absl::Time at);
+  void AdjustLoad(const std::string& node, const HoldRow& hold, int sign);
+
+  ReconcilerOptions options_;
+  store::LiveInventoryRepository* repo_;
+  K8sMetrics* metrics_;
+
+  std::map<std::string, std::string> policy_;
+  std::map<std::string, NamespaceObject> namespaces_;
+  ControllerIndex controllers_;
+  absl::flat_hash_map<std::string, std::string> controller_kinds_;        // uid -> kind
+  std::map<std::string, std::set<std::string>> waiting_for_controller_;  // owner uid -> pod uids
+  std::map<std::string, NodeState> nodes_;
+  std::map<std::string, std::vector<std::pair<PodObject, absl::Time>>> awaiting_node_;
+  absl::flat_hash_map<std::string, PodState> pods_;
+  std::map<std::string, std::set<std::string>> pods_by_namespace_;
+  std::set<std::string> types_written_;
+  bool relisting_pods_ = false;
+  std::vector<std::pair<PodObject, absl::Time>> deferred_;
+
+  store::InventoryChanges pending_;
+};
+
+}  // namespace fleetcap::k8s

@@ -1,0 +1,335 @@
+#include "ingest/k8s/reconciler.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "store/memory_live_inventory_repository.h"
+
+namespace fleetcap::k8s {
+namespace {
+
+const absl::Time kT0 = absl::FromUnixSeconds(1767225600);
+absl::Time At(int minutes) { return kT0 + absl::Minutes(minutes); }
+
+NodeObject GpuNode(const std::string& name, int gpus, std::map<std::string, std::string> labels = {
+                                                          {"nvidia.com/gpu.product", "H100"}}) {
+  NodeObject n;
+  n.name = name;
+  n.uid = "uid-" + name;
+  n.created = At(0);
+  n.labels = std::move(labels);
+  n.capacity = {{"cpu", 64000}, {"memory", int64_t{1024} * 1024 * 1024 * 1000}, {"nvidia.com/gpu", gpus * 1000}};
+  n.allocatable = n.capacity;
+  return n;
+}
+
+PodObject GpuPod(const std::string& name, int gpus, const std::string& node = "") {
+  PodObject p;
+  p.uid = "uid-" + name;
+  p.namespace_name = "ml";
+  p.name = name;
+  p.created = At(1);
+  p.phase = "Pending";
+  ContainerResources c;
+  if (gpus > 0) c.requests["nvidia.com/gpu"] = gpus * 1000;
+  p.containers.push_back(c);
+  if (!node.empty()) {
+    p.node_name = node;
+    p.scheduled_at = At(2);
+  }
+  return p;
+}
+
+PodObject Running(PodObject p, int started_minute) {
+  p.phase = "Running";
+  p.first_started = At(started_minute);
+  return p;
+}
+
+PodObject Finished(PodObject p, int finished_minute) {
+  p.phase = "Succeeded";
+  p.last_finished = At(finished_minute);
+  p.containers_terminated = static_cast<int>(p.containers.size());
+  return p;
+}
+
+class ReconcilerTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Reconciler> NewReconciler() {
+    ReconcilerOptions options;
+    options.cluster = "c1";
+    auto r = std::make_unique<Reconciler>(options, &repo_, nullptr);
+    EXPECT_TRUE(r->Start().ok());
+    return r;
+  }
+  const store::MemoryLiveInventoryRepository::ClusterState& State() {
+    static const store::MemoryLiveInventoryRepository::ClusterState kEmpty;
+    const auto* st = repo_.State("c1");
+    return st == nullptr ? kEmpty : *st;
+  }
+  std::vector<store::Hold> Holds() {
+    std::vector<store::Hold> out;
+    for (const auto& [key, h] : State().holds) out.push_back(h);
+    return out;
+  }
+  store::MemoryLiveInventoryRepository repo_;
+};
+
+TEST_F(ReconcilerTest, InitialSyncStoresNodesDevicesHoldsAndDemand) {
+  auto r = NewReconciler();
+  NamespaceObject ns;
+  ns.name = "ml";
+  ns.labels["fleetcap.io/team"] = "vision";
+  r->Namespace(ns);
+  r->NamespacesListed({"ml"});
+  r->Controller({"ReplicaSet", "ml", "web-abc", "rs-1", "1", OwnerRef{"Deployment", "web", "d-1"}});
+  r->Controller({"Deployment", "ml", "web", "d-1", "1", std::nullopt});
+  r->Node(GpuNode("n1", 2), At(100));
+  r->NodesListed({"n1"}, At(100));
+  PodObject running = Running(GpuPod("run", 1, "n1"), 3);
+  running.controller = OwnerRef{"ReplicaSet", "web-abc", "rs-1"};
+  r->Pod(running, At(100));
+  r->Pod(GpuPod("wait", 2), At(100));
+  r->Pod(GpuPod("cpu", 0, "n1"), At(100));
+  r->PodsListed({"uid-run", "uid-wait", "uid-cpu"}, At(100));
+  ASSERT_TRUE(r->Flush().ok());
+
+  const auto& st = State();
+  EXPECT_EQ(st.types.count("H100"), 1u);
+  ASSERT_EQ(st.nodes.size(), 1u);
+  EXPECT_EQ(st.nodes.begin()->second.node.in_service_from, At(0));
+  EXPECT_EQ(st.nodes.begin()->second.node.cpu_milli, 64000);
+  EXPECT_EQ(st.nodes.begin()->second.node.memory_mib, 1024);
+  ASSERT_EQ(st.devices.size(), 2u);
+  EXPECT_EQ(st.devices.begin()->second.device_id, "n1/gpu0");
+  EXPECT_EQ(st.devices.begin()->second.in_service_from, At(0));
+  ASSERT_EQ(st.pods.size(), 2u);  // the CPU-only pod is not stored
+  const auto& run = st.pods.at("uid-run");
+  EXPECT_EQ(run.pod.team, "vision");
+  EXPECT_EQ(run.pod.workload_kind, "Deployment");
+  EXPECT_EQ(run.pod.workload_name, "web");
+  EXPECT_EQ(run.pod.requested_milli, 1000);
+  EXPECT_EQ(run.pod.scheduled, At(2));
+  EXPECT_FALSE(run.pod.unplaced);
+  EXPECT_EQ(run.node, "n1");
+  ASSERT_EQ(Holds().size(), 1u);
+  EXPECT_EQ(Holds()[0].device_id, "n1/gpu0");
+  EXPECT_EQ(Holds()[0].from, At(3));  // container start, not when seen
+  EXPECT_FALSE(Holds()[0].to.has_value());
+  const auto& wait = st.pods.at("uid-wait");
+  EXPECT_TRUE(wait.pod.unplaced);
+  EXPECT_EQ(wait.pod.requested_milli, 2000);
+  ASSERT_EQ(st.demands.size(), 1u);
+  EXPECT_EQ(st.demands.begin()->second.from, At(1));
+  EXPECT_FALSE(st.demands.begin()->second.to.has_value());
+}
+
+TEST_F(ReconcilerTest, LifecycleFromPendingToDeletion) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(0));
+  r->Pod(GpuPod("p", 2), At(1));
+  r->Pod(GpuPod("p", 2, "n1"), At(2));  // bound: the wait ends when it was scheduled
+  r->Pod(Running(GpuPod("p", 2, "n1"), 5), At(5));
+  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_EQ(State().demands.size(), 1u);
+  EXPECT_EQ(State().demands.begin()->second.to, At(2));
+  ASSERT_EQ(Holds().size(), 2u);
+  r->Pod(Finished(Running(GpuPod("p", 2, "n1"), 5), 60), At(61));
+  ASSERT_TRUE(r->Flush().ok());
+  for (const auto& h : Holds()) EXPECT_EQ(h.to, At(60));
+  PodObject gone = Finished(Running(GpuPod("p", 2, "n1"), 5), 60);
+  gone.deletion = At(62);
+  r->PodDeleted(gone, At(63));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(State().pods.at("uid-p").pod.deleted, At(60));
+  EXPECT_EQ(r->pods_tracked(), 0u);
+  // The freed GPUs are taken by the next pod.
+  r->Pod(Running(GpuPod("q", 2, "n1"), 70), At(70));
+  ASSERT_TRUE(r->Flush().ok());
+  int q = 0;
+  for (const auto& h : Holds()) q += h.pod_uid == "uid-q" ? 1 : 0;
+  EXPECT_EQ(q, 2);
+}
+
+TEST_F(ReconcilerTest, DeletedWhileRunningEndsAtDeletion) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 1), At(0));
+  r->Pod(Running(GpuPod("p", 1, "n1"), 3), At(3));
+  PodObject deleting = Running(GpuPod("p", 1, "n1"), 3);
+  deleting.deletion = At(30);
+  r->PodDeleted(deleting, At(31));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(Holds()[0].to, At(30));
+}
+
+TEST_F(ReconcilerTest, SharingKindsHoldTheirShare) {
+  auto r = NewReconciler();
+  NodeObject mig = GpuNode("mig", 0, {{"nvidia.com/gpu.product", "A100-SXM4-40GB"}, {"nvidia.com/mig.strategy", "mixed"}});
+  mig.allocatable = {{"nvidia.com/mig-3g.20gb", 4000}};
+  r->Node(mig, At(0));
+  NodeObject ts = GpuNode("ts", 8, {{"nvidia.com/gpu.product", "T4"}, {"nvidia.com/gpu.replicas", "4"}});
+  r->Node(ts, At(0));
+  PodObject slice = Running(GpuPod("slice", 0, "mig"), 3);
+  slice.containers[0].requests["nvidia.com/mig-3g.20gb"] = 1000;
+  r->Pod(slice, At(3));
+  r->Pod(Running(GpuPod("replica", 1, "ts"), 3), At(3));
+  ASSERT_TRUE(r->Flush().ok());
+  std::map<std::string, int> milli;
+  for (const auto& h : Holds()) milli[h.pod_uid] += h.milli;
+  EXPECT_EQ(milli["uid-slice"], 428);
+  EXPECT_EQ(milli["uid-replica"], 250);
+  EXPECT_EQ(State().devices.size(), 4u);  // 2 A100s (4 x 3g over 7 slices) + 2 T4s
+}
+
+TEST_F(ReconcilerTest, RestartNeitherDuplicatesNorLoses) {
+  {
+    auto r = NewReconciler();
+    r->Node(GpuNode("n1", 2), At(0));
+    r->NodesListed({"n1"}, At(10));
+    r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(10));
+    r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(10));
+    r->PodsListed({"uid-a", "uid-b"}, At(10));
+    ASSERT_TRUE(r->Flush().ok());
+  }
+  auto before = Holds();
+  // Restarted: `a` is unchanged, `b` vanished meanwhile, `c` started meanwhile.
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(50));
+  r->NodesListed({"n1"}, At(50));
+  r->PodsRelistStarted();
+  r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(50));
+  r->Pod(Running(GpuPod("c", 1, "n1"), 20), At(50));
+  r->PodsListed({"uid-a", "uid-c"}, At(50));
+  ASSERT_TRUE(r->Flush().ok());
+  auto after = Holds();
+  ASSERT_EQ(after.size(), 3u);
+  std::map<std::string, store::Hold> by_pod;
+  for (const auto& h : after) by_pod[h.pod_uid] = h;
+  EXPECT_EQ(by_pod["uid-a"].device_id, "n1/gpu0");
+  EXPECT_FALSE(by_pod["uid-a"].to.has_value());
+  EXPECT_EQ(by_pod["uid-b"].to, At(50));          // vanished: closed at the relist, not dropped
+  EXPECT_EQ(by_pod["uid-c"].device_id, "n1/gpu1");  // b's GPU, free again
+  EXPECT_EQ(by_pod["uid-c"].from, At(20));
+  EXPECT_TRUE(State().pods.at("uid-b").pod.deleted.has_value());
+  EXPECT_EQ(State().devices.size(), 2u);
+  EXPECT_EQ(State().nodes.size(), 1u);
+}
+
+TEST_F(ReconcilerTest, ACrashMidSyncThenRestartEqualsAnUninterruptedRun) {
+  std::vector<PodObject> pods;
+  for (int i = 0; i < 6; ++i) pods.push_back(Running(GpuPod("p" + std::to_string(i), 1 + i % 2, "n1"), 3 + i));
+  std::set<std::string> uids;
+  for (const auto& p : pods) uids.insert(p.uid);
+  store::MemoryLiveInventoryRepository uninterrupted;
+  {
+    ReconcilerOptions options;
+    options.cluster = "c1";
+    Reconciler r(options, &uninterrupted, nullptr);
+    ASSERT_TRUE(r.Start().ok());
+    r.Node(GpuNode("n1", 8), At(9));
+    for (const auto& p : pods) r.Pod(p, At(9));
+    r.PodsListed(uids, At(9));
+    ASSERT_TRUE(r.Flush().ok());
+  }
+  {
+    auto r = NewReconciler();
+    r->Node(GpuNode("n1", 8), At(9));
+    for (int i = 0; i < 3; ++i) r->Pod(pods[i], At(9));
+    ASSERT_TRUE(r->Flush().ok());  // then killed
+  }
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 8), At(9));
+  r->PodsRelistStarted();
+  for (auto it = pods.rbegin(); it != pods.rend(); ++it) r->Pod(*it, At(9));  // another order
+  r->PodsListed(uids, At(9));
+  ASSERT_TRUE(r->Flush().ok());
+  const auto& want = *uninterrupted.State("c1");
+  const auto& got = State();
+  ASSERT_EQ(got.holds.size(), want.holds.size());
+  for (const auto& [key, h] : want.holds) {
+    ASSERT_TRUE(got.holds.count(key)) << std::get<0>(key) << " " << std::get<1>(key);
+    EXPECT_EQ(got.holds.at(key).milli, h.milli);
+    EXPECT_EQ(got.holds.at(key).to, h.to);
+  }
+  EXPECT_EQ(got.pods.size(), want.pods.size());
+  EXPECT_EQ(got.devices.size(), want.devices.size());
+}
+
+TEST_F(ReconcilerTest, AControllerSeenLaterFixesTheWorkload) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 1), At(0));
+  PodObject p = Running(GpuPod("job-pod", 1, "n1"), 3);
+  p.controller = OwnerRef{"Job", "nightly-1", "job-1"};
+  r->Pod(p, At(3));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(State().pods.at("uid-job-pod").pod.workload_kind, "Job");
+  r->Controller({"Job", "ml", "nightly-1", "job-1", "1", OwnerRef{"CronJob", "nightly", "cj-1"}});
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(State().pods.at("uid-job-pod").pod.workload_kind, "CronJob");
+  EXPECT_EQ(State().pods.at("uid-job-pod").pod.workload_name, "nightly");
+}
+
+TEST_F(ReconcilerTest, NamespaceAndPolicyTeams) {
+  repo_.SetNamespaceTeam("*", "ml", "from-policy");
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(0));
+  r->Pod(Running(GpuPod("p", 1, "n1"), 3), At(3));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(State().pods.at("uid-p").pod.team, "from-policy");
+  NamespaceObject ns;
+  ns.name = "ml";
+  ns.annotations["fleetcap.io/team"] = "from-namespace";
+  r->Namespace(ns);
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(State().pods.at("uid-p").pod.team, "from-namespace");
+  PodObject labelled = Running(GpuPod("p", 1, "n1"), 3);
+  labelled.labels["fleetcap.io/team"] = "from-pod";
+  r->Pod(labelled, At(4));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(State().pods.at("uid-p").pod.team, "from-pod");
+  r->SetPolicyTeams({});
+  EXPECT_EQ(r->pending(), 0u);
+}
+
+TEST_F(ReconcilerTest, NodeChangesOpenAndCloseDevices) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(0));
+  r->Node(GpuNode("n1", 3), At(10));  // a GPU came back
+  r->Node(GpuNode("n1", 1), At(20));
+  ASSERT_TRUE(r->Flush().ok());
+  std::map<std::string, std::optional<absl::Time>> to;
+  for (const auto& [key, d] : State().devices) to[d.device_id + "@" + std::to_string(absl::ToUnixSeconds(key.second))] = d.in_service_to;
+  EXPECT_EQ(State().devices.size(), 3u);
+  EXPECT_EQ(State().devices.at({"n1/gpu2", At(10)}).in_service_to, At(20));
+  EXPECT_EQ(State().devices.at({"n1/gpu1", At(0)}).in_service_to, At(20));
+  EXPECT_FALSE(State().devices.at({"n1/gpu0", At(0)}).in_service_to.has_value());
+  r->NodeDeleted("n1", At(30));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(State().devices.at({"n1/gpu0", At(0)}).in_service_to, At(30));
+  EXPECT_EQ(State().nodes.begin()->second.node.in_service_to, At(30));
+}
+
+TEST_F(ReconcilerTest, AFailedWriteIsKeptAndWrittenWhole) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 1), At(0));
+  r->Pod(Running(GpuPod("p", 1, "n1"), 3), At(3));
+  repo_.FailNextApplies(1);
+  EXPECT_EQ(r->Flush().code(), absl::StatusCode::kUnavailable);
+  EXPECT_GT(r->pending(), 0u);
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(r->pending(), 0u);
+  EXPECT_EQ(Holds().size(), 1u);
+}
+
+TEST_F(ReconcilerTest, APodOnANodeNotYetSeenWaitsForIt) {
+  auto r = NewReconciler();
+  r->Pod(Running(GpuPod("early", 1, "late"), 3), At(3));
+  EXPECT_TRUE(Holds().empty());
+  r->Node(GpuNode("late", 1), At(4));
+  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_EQ(Holds().size(), 1u);
+  EXPECT_EQ(Holds()[0].from, At(3));
+}
+
+}  // namespace
+}  // namespace fleetcap::k8s

@@ -1,0 +1,177 @@
+#pragma once
+// The behaviour every LiveInventoryRepository promises, as test steps shared
+// by the in-memory fake's unit test and the PostgreSQL integration test.
+
+#include <gtest/gtest.h>
+
+#include "store/live_inventory_repository.h"
+
+namespace fleetcap::store::contract {
+
+inline absl::Time T(int minutes) { return absl::FromUnixSeconds(1767225600) + absl::Minutes(minutes); }
+
+inline InventoryChanges FirstSight() {
+  InventoryChanges c;
+  c.cluster = "live";
+  c.types = {{"H100", "nvidia", "nvidia.com/gpu"}};
+  c.nodes = {{{"n1", "pool-a", 64000, 524288, T(0), std::nullopt}, ""}};
+  c.devices = {{"n1/gpu0", "n1", 0, "H100", T(0), std::nullopt}, {"n1/gpu1", "n1", 1, "H100", T(0), std::nullopt}};
+  LivePod pod{{"uid-a", "ml", "train-0", "vision", "Job", "train", "Running", T(1), T(2), std::nullopt, 2000, false},
+              "n1"};
+  c.pods = {pod};
+  c.holds = {{"uid-a", "n1/gpu0", 1000, T(3), std::nullopt}, {"uid-a", "n1/gpu1", 1000, T(3), std::nullopt}};
+  return c;
+}
+
+inline void ExpectOpenHolds(LiveInventoryRepository& repo, size_t open, size_t closed) {
+  auto live = repo.LoadLive("live");
+  ASSERT_TRUE(live.ok()) << live.status();
+  size_t o = 0, c = 0;
+  for (const auto& h : live->holds) (h.to.has_value() ? c : o)++;
+  EXPECT_EQ(o, open);
+  EXPECT_EQ(c, closed);
+}
+
+inline void OpensAreIdempotent(LiveInventoryRepository& repo) {
+  ASSERT_TRUE(repo.Apply(FirstSight()).ok());
+  ASSERT_TRUE(repo.Apply(FirstSight()).ok());  // an ingest restarted after its commit
+  auto live = repo.LoadLive("live");
+  ASSERT_TRUE(live.ok()) << live.status();
+  ASSERT_EQ(live->nodes.size(), 1u);
+  EXPECT_EQ(live->nodes[0].node.pool, "pool-a");
+  EXPECT_EQ(live->nodes[0].node.in_service_from, T(0));
+  EXPECT_EQ(live->devices.size(), 2u);
+  ASSERT_EQ(live->pods.size(), 1u);
+  EXPECT_EQ(live->pods[0].node, "n1");
+  EXPECT_EQ(live->pods[0].pod.scheduled, T(2));
+  EXPECT_EQ(live->pods[0].pod.workload_kind, "Job");
+  EXPECT_EQ(live->holds.size(), 2u);
+  EXPECT_TRUE(repo.LoadLive("never-seen").ok());
+  EXPECT_TRUE(repo.LoadLive("never-seen")->pods.empty());
+}
+
+inline void ClosesKeepTheFirstClose(LiveInventoryRepository& repo) {
+  ASSERT_TRUE(repo.Apply(FirstSight()).ok());
+  InventoryChanges close;
+  close.cluster = "live";
+  close.close_holds = {{"uid-a", "n1/gpu0", T(3), T(10)}};
+  ASSERT_TRUE(repo.Apply(close).ok());
+  close.close_holds = {{"uid-a", "n1/gpu0", T(3), T(20)}};
+  ASSERT_TRUE(repo.Apply(close).ok());
+  // Seen open again (a stale relist): stays closed.
+  ASSERT_TRUE(repo.Apply(FirstSight()).ok());
+  auto live = repo.LoadLive("live");
+  ASSERT_TRUE(live.ok());
+  for (const auto& h : live->holds) {
+    if (h.device_id == "n1/gpu0") {
+      EXPECT_EQ(h.to, T(10));
+    } else {
+      EXPECT_FALSE(h.to.has_value());
+    }
+  }
+  // A hold written closed closes the open one; a close before the start is raised to it.
+  InventoryChanges closed = FirstSight();
+  closed.holds.resize(1);
+  closed.holds[0].device_id = "n1/gpu1";
+  closed.holds[0].to = T(30);
+  ASSERT_TRUE(repo.Apply(closed).ok());
+  ExpectOpenHolds(repo, 0, 2);
+  InventoryChanges early;
+  early.cluster = "live";
+  early.close_nodes = {{"n1", "", T(0), T(-5)}};
+  ASSERT_TRUE(repo.Apply(early).ok());
+  EXPECT_TRUE(repo.LoadLive("live")->nodes.empty());
+}
+
+inline void DeletedPodsLeaveTheLiveSet(LiveInventoryRepository& repo) {
+  InventoryChanges c = FirstSight();
+  LivePod other{{"uid-b", "ml", "train-1", "vision", "Job", "train", "Running", T(1), T(2), std::nullopt, 1000, false},
+                "n1"};
+  c.pods.push_back(other);
+  c.holds[1].pod_uid = "uid-b";
+  ASSERT_TRUE(repo.Apply(c).ok());
+  InventoryChanges gone;
+  gone.cluster = "live";
+  gone.pods = {c.pods[0]};
+  gone.pods[0].pod.deleted = T(50);
+  gone.close_holds = {{"uid-a", "n1/gpu0", T(3), T(50)}};
+  // uid-b is marked deleted but its hold left open: it is still reported, to be closed.
+  gone.pods.push_back(other);
+  gone.pods[1].pod.deleted = T(50);
+  ASSERT_TRUE(repo.Apply(gone).ok());
+  auto live = repo.LoadLive("live");
+  ASSERT_TRUE(live.ok());
+  EXPECT_TRUE(live->pods.empty());
+  ASSERT_EQ(live->holds.size(), 1u);
+  EXPECT_EQ(live->holds[0].pod_uid, "uid-b");
+  // A deleted pod seen again (an old event) stays deleted.
+  ASSERT_TRUE(repo.Apply(FirstSight()).ok());
+  EXPECT_TRUE(repo.LoadLive("live")->pods.empty());
+}
+
+inline void DemandOpensAndCloses(LiveInventoryRepository& repo) {
+  InventoryChanges c;
+  c.cluster = "live";
+  c.pods = {{{"uid-p", "ml", "wait", "vision", "Pod", "wait", "Pending", T(0), std::nullopt, std::nullopt, 4000, true},
+             ""}};
+  c.demands = {{"uid-p", "nvidia.com/gpu", "H100", 4000, T(0), std::nullopt}};
+  ASSERT_TRUE(repo.Apply(c).ok());
+  ASSERT_TRUE(repo.Apply(c).ok());
+  auto live = repo.LoadLive("live");
+  ASSERT_TRUE(live.ok());
+  ASSERT_EQ(live->demands.size(), 1u);
+  EXPECT_EQ(live->demands[0].model, "H100");
+  EXPECT_FALSE(live->demands[0].to.has_value());
+  InventoryChanges met;
+  met.cluster = "live";
+  met.close_demands = {{"uid-p", "", T(0), T(7)}};
+  ASSERT_TRUE(repo.Apply(met).ok());
+  ASSERT_TRUE(repo.Apply(c).ok());  // replayed open: stays closed
+  live = repo.LoadLive("live");
+  ASSERT_EQ(live->demands.size(), 1u);
+  EXPECT_EQ(live->demands[0].to, T(7));
+}
+
+inline void BadChangesAreRefusedWhole(LiveInventoryRepository& repo) {
+  InventoryChanges c = FirstSight();
+  c.holds[1].milli = 1001;
+  auto status = repo.Apply(c);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(std::string(status.message()).find("holds[1].milli"), std::string::npos) << status;
+  EXPECT_TRUE(repo.LoadLive("live")->pods.empty());
+  c = FirstSight();
+  c.cluster.clear();
+  EXPECT_EQ(repo.Apply(c).code(), absl::StatusCode::kInvalidArgument);
+  c = FirstSight();
+  c.holds[0].to = T(-1);
+  EXPECT_EQ(repo.Apply(c).code(), absl::StatusCode::kInvalidArgument);
+}
+
+inline void DuplicatesInOneBatchAreMerged(LiveInventoryRepository& repo) {
+  InventoryChanges c = FirstSight();
+  c.pods.push_back(c.pods[0]);
+  c.pods[1].pod.phase = "Succeeded";
+  c.holds.push_back(c.holds[0]);
+  c.holds.back().to = T(9);
+  c.devices.push_back(c.devices[0]);
+  ASSERT_TRUE(repo.Apply(c).ok());
+  auto live = repo.LoadLive("live");
+  ASSERT_TRUE(live.ok());
+  EXPECT_EQ(live->pods[0].pod.phase, "Succeeded");
+  EXPECT_EQ(live->devices.size(), 2u);
+  ExpectOpenHolds(repo, 1, 1);
+}
+
+}  // namespace fleetcap::store::contract
+
+// Instantiates the contract as tests of fixture `Fixture`, whose `repo()` is
+// a fresh repository per test.
+#define FLEETCAP_LIVE_INVENTORY_CONTRACT_TESTS(Fixture)                                                         \
+  TEST_F(Fixture, OpensAreIdempotent) { ::fleetcap::store::contract::OpensAreIdempotent(repo()); }               \
+  TEST_F(Fixture, ClosesKeepTheFirstClose) { ::fleetcap::store::contract::ClosesKeepTheFirstClose(repo()); }     \
+  TEST_F(Fixture, DeletedPodsLeaveTheLiveSet) { ::fleetcap::store::contract::DeletedPodsLeaveTheLiveSet(repo()); } \
+  TEST_F(Fixture, DemandOpensAndCloses) { ::fleetcap::store::contract::DemandOpensAndCloses(repo()); }           \
+  TEST_F(Fixture, BadChangesAreRefusedWhole) { ::fleetcap::store::contract::BadChangesAreRefusedWhole(repo()); } \
+  TEST_F(Fixture, DuplicatesInOneBatchAreMerged) {                                                              \
+    ::fleetcap::store::contract::DuplicatesInOneBatchAreMerged(repo());                                         \
+  }

@@ -1,0 +1,108 @@
+#pragma once
+// Incremental writes of one cluster's inventory, for an ingest that follows a
+// live cluster (fleetcap-ingest k8s): open and close nodes, devices, holds
+// and unmet demand as they happen, upsert pods and their workloads.
+//
+// Every change is idempotent, so a batch applied twice (an ingest killed
+// after its commit but before it knew, then restarted) changes nothing the
+// second time: opening an open row keeps it; closing a closed row keeps the
+// first close; a hold or demand inserted closed closes an open one. A batch
+// is applied atomically. LoadLive returns what a restarted ingest resumes
+// from, so it neither duplicates nor loses a hold.
+//
+// Implementations are thread-compatible, like InventoryRepository.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "store/inventory.h"
+
+namespace fleetcap::store {
+
+// A pod asking for accelerators that waits unscheduled: [from, to).
+struct DemandWait {
+  std::string pod_uid;
+  std::string resource_name;
+  std::string model;  // the model it selects, "" for any
+  int64_t requested_milli = 0;
+  absl::Time from;
+  std::optional<absl::Time> to;
+};
+
+// A node with what only a live cluster tells.
+struct LiveNode {
+  Node node;
+  std::string topology;  // TPU slice topology, "" for other accelerators
+};
+
+// A pod with the node it is bound to ("" while unbound).
+struct LivePod {
+  Pod pod;
+  std::string node;
+};
+
+// Closes the open row that started at `from` (nodes: by name; devices: by
+// device id; holds: by pod and device; demand: by pod) at `to` (raised to
+// `from` if earlier).
+struct Close {
+  std::string key;
+  std::string device_id;  // holds only
+  absl::Time from;
+  absl::Time to;
+};
+
+struct InventoryChanges {
+  std::string cluster;
+  std::vector<AcceleratorType> types;  // inserted when the model is new
+  std::vector<LiveNode> nodes;         // upserted by (name, in_service_from)
+  std::vector<Close> close_nodes;
+  std::vector<Device> devices;  // upserted by (device_id, in_service_from)
+  std::vector<Close> close_devices;
+  std::vector<LivePod> pods;  // upserted by uid; their workloads upserted too
+  std::vector<Hold> holds;  // inserted by (pod, device, from)
+  std::vector<Close> close_holds;
+  std::vector<DemandWait> demands;  // upserted by (pod, from)
+  std::vector<Close> close_demands;
+
+  size_t size() const {
+    return types.size() + nodes.size() + close_nodes.size() + devices.size() + close_devices.size() + pods.size() +
+           holds.size() + close_holds.size() + demands.size() + close_demands.size();
+  }
+  bool empty() const { return size() == 0; }
+};
+
+// What a cluster has open or alive: the state an ingest resumes from.
+struct LiveInventory {
+  std::vector<LiveNode> nodes;      // in service (open)
+  std::vector<Device> devices;      // in service (open)
+  std::vector<LivePod> pods;        // not deleted
+  std::vector<Hold> holds;          // every hold of those pods, open or closed
+  std::vector<DemandWait> demands;  // every wait of those pods
+};
+
+class LiveInventoryRepository {
+ public:
+  virtual ~LiveInventoryRepository() = default;
+
+  // Applies every change in one transaction (creating the cluster if new).
+  // INVALID_ARGUMENT naming the record for a malformed one (empty key,
+  // milli outside 1..1000, interval ending before it starts).
+  virtual absl::Status Apply(const InventoryChanges& changes) = 0;
+
+  // Open nodes and devices, live pods with their holds and waits. An unknown
+  // cluster has an empty one.
+  virtual absl::StatusOr<LiveInventory> LoadLive(const std::string& cluster) = 0;
+
+  // The policy's namespace -> team mapping for `cluster` (rows for the
+  // cluster override rows for every cluster, '*').
+  virtual absl::StatusOr<std::map<std::string, std::string>> NamespaceTeams(const std::string& cluster) = 0;
+};
+
+// The checks Apply makes before writing anything (shared by implementations).
+absl::Status ValidateChanges(const InventoryChanges& changes);
+
+}  // namespace fleetcap::store

@@ -1,0 +1,119 @@
+#include "store/memory_live_inventory_repository.h"
+
+#include <algorithm>
+
+namespace fleetcap::store {
+
+absl::Status MemoryLiveInventoryRepository::Apply(const InventoryChanges& c) {
+  if (auto s = ValidateChanges(c); !s.ok()) return s;
+  if (fail_applies_ > 0) {
+    --fail_applies_;
+    return absl::UnavailableError("injected failure");
+  }
+  ++applies_;
+  ClusterState& st = clusters_[c.cluster];
+  for (const auto& t : c.types) st.types.emplace(t.model, t);
+  for (const auto& n : c.nodes) {
+    auto [it, inserted] = st.nodes.emplace(std::make_pair(n.node.name, n.node.in_service_from), n);
+    if (!inserted) {
+      auto to = it->second.node.in_service_to;
+      it->second = n;
+      if (to.has_value()) it->second.node.in_service_to = to;
+    }
+  }
+  for (const auto& d : c.devices) {
+    auto [it, inserted] = st.devices.emplace(std::make_pair(d.device_id, d.in_service_from), d);
+    if (!inserted) {
+      auto to = it->second.in_service_to;
+      it->second = d;
+      if (to.has_value()) it->second.in_service_to = to;
+    }
+  }
+  for (const auto& p : c.pods) {
+    auto [it, inserted] = st.pods.emplace(p.pod.uid, p);
+    if (!inserted) {
+      auto deleted = it->second.pod.deleted;
+      it->second = p;
+      if (deleted.has_value()) it->second.pod.deleted = deleted;
+    }
+  }
+  for (const auto& h : c.holds) {
+    auto [it, inserted] = st.holds.emplace(std::make_tuple(h.pod_uid, h.device_id, h.from), h);
+    if (!inserted && !it->second.to.has_value()) it->second.to = h.to;
+  }
+  for (const auto& d : c.demands) {
+    auto [it, inserted] = st.demands.emplace(std::make_pair(d.pod_uid, d.from), d);
+    if (!inserted) {
+      auto to = it->second.to;
+      it->second = d;
+      if (to.has_value()) it->second.to = to;
+    }
+  }
+  auto close = [](std::optional<absl::Time>& to, absl::Time from, absl::Time at) {
+    if (!to.has_value()) to = std::max(from, at);
+  };
+  for (const auto& x : c.close_nodes) {
+    auto it = st.nodes.find({x.key, x.from});
+    if (it != st.nodes.end()) close(it->second.node.in_service_to, x.from, x.to);
+  }
+  for (const auto& x : c.close_devices) {
+    auto it = st.devices.find({x.key, x.from});
+    if (it != st.devices.end()) close(it->second.in_service_to, x.from, x.to);
+  }
+  for (const auto& x : c.close_holds) {
+    auto it = st.holds.find({x.key, x.device_id, x.from});
+    if (it != st.holds.end()) close(it->second.to, x.from, x.to);
+  }
+  for (const auto& x : c.close_demands) {
+    auto it = st.demands.find({x.key, x.from});
+    if (it != st.demands.end()) close(it->second.to, x.from, x.to);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<LiveInventory> MemoryLiveInventoryRepository::LoadLive(const std::string& cluster) {
+  LiveInventory live;
+  auto found = clusters_.find(cluster);
+  if (found == clusters_.end()) return live;
+  const ClusterState& st = found->second;
+  for (const auto& [key, n] : st.nodes) {
+    if (!n.node.in_service_to.has_value()) live.nodes.push_back(n);
+  }
+  for (const auto& [key, d] : st.devices) {
+    if (!d.in_service_to.has_value()) live.devices.push_back(d);
+  }
+  for (const auto& [uid, p] : st.pods) {
+    if (!p.pod.deleted.has_value()) live.pods.push_back(p);
+  }
+  auto live_pod = [&](const std::string& uid) {
+    auto it = st.pods.find(uid);
+    return it != st.pods.end() && !it->second.pod.deleted.has_value();
+  };
+  for (const auto& [key, h] : st.holds) {
+    if (live_pod(h.pod_uid) || !h.to.has_value()) live.holds.push_back(h);
+  }
+  for (const auto& [key, d] : st.demands) {
+    if (live_pod(d.pod_uid) || !d.to.has_value()) live.demands.push_back(d);
+  }
+  return live;
+}
+
+absl::StatusOr<std::map<std::string, std::string>> MemoryLiveInventoryRepository::NamespaceTeams(
+    const std::string& cluster) {
+  std::map<std::string, std::string> out;
+  for (const auto& [key, team] : namespace_teams_) {
+    if (key.first == "*") out[key.second] = team;
+  }
+  for (const auto& [key, team] : namespace_teams_) {
+    if (key.first == cluster) out[key.second] = team;
+  }
+  return out;
+}
+
+const MemoryLiveInventoryRepository::ClusterState* MemoryLiveInventoryRepository::State(
+    const std::string& cluster) const {
+  auto it = clusters_.find(cluster);
+  return it == clusters_.end() ? nullptr : &it->second;
+}
+
+}  // namespace fleetcap::store

@@ -1,0 +1,46 @@
+#pragma once
+// In-memory LiveInventoryRepository for unit tests: the same contract as the
+// PostgreSQL one, plus a way to read everything back and to inject failures.
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "store/live_inventory_repository.h"
+
+namespace fleetcap::store {
+
+class MemoryLiveInventoryRepository : public LiveInventoryRepository {
+ public:
+  absl::Status Apply(const InventoryChanges& changes) override;
+  absl::StatusOr<LiveInventory> LoadLive(const std::string& cluster) override;
+  absl::StatusOr<std::map<std::string, std::string>> NamespaceTeams(const std::string& cluster) override;
+
+  // Everything stored for one cluster, keyed as the PostgreSQL tables are.
+  struct ClusterState {
+    std::map<std::string, AcceleratorType> types;
+    std::map<std::pair<std::string, absl::Time>, LiveNode> nodes;
+    std::map<std::pair<std::string, absl::Time>, Device> devices;
+    std::map<std::string, LivePod> pods;
+    std::map<std::tuple<std::string, std::string, absl::Time>, Hold> holds;
+    std::map<std::pair<std::string, absl::Time>, DemandWait> demands;
+  };
+  // nullptr for an unknown cluster.
+  const ClusterState* State(const std::string& cluster) const;
+
+  void SetNamespaceTeam(const std::string& cluster, const std::string& ns, const std::string& team) {
+    namespace_teams_[{cluster, ns}] = team;
+  }
+  // The next `n` Apply calls fail with UNAVAILABLE and change nothing.
+  void FailNextApplies(int n) { fail_applies_ = n; }
+  int applies() const { return applies_; }
+
+ private:
+  std::map<std::string, ClusterState> clusters_;
+  std::map<std::pair<std::string, std::string>, std::string> namespace_teams_;
+  int fail_applies_ = 0;
+  int applies_ = 0;
+};
+
+}  // namespace fleetcap::store

@@ -1,0 +1,318 @@
+#include "store/pg_live_inventory_repository.h"
+
+#include <map>
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+
+namespace fleetcap::store {
+namespace {
+
+// COPY writes NULL for a null `const char*`; this keeps the text alive.
+struct Text {
+  explicit Text(const std::optional<absl::Time>& t) : text(t ? FormatRfc3339(*t) : ""), present(t.has_value()) {}
+  const char* get() const { return present ? text.c_str() : nullptr; }
+  std::string text;
+  bool present;
+};
+
+constexpr const char* kTempTables = R"sql(
+CREATE TEMP TABLE IF NOT EXISTS live_nodes (node text, pool text, cpu_milli bigint, memory_mib bigint,
+  in_service_from timestamptz, in_service_to timestamptz, topology text) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS live_devices (device_id text, node text, device_index integer, model text,
+  in_service_from timestamptz, in_service_to timestamptz) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS live_pods (pod_uid text, namespace text, name text, team text, workload_kind text,
+  workload_name text, phase text, created_at timestamptz, scheduled_at timestamptz, deleted_at timestamptz,
+  requested_milli bigint, unplaced boolean, node text) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS live_holds (pod_uid text, device_id text, milli integer, held_from timestamptz,
+  held_to timestamptz) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS live_demands (pod_uid text, resource_name text, model text, requested_milli bigint,
+  pending_from timestamptz, pending_to timestamptz) ON COMMIT DELETE ROWS;
+CREATE TEMP TABLE IF NOT EXISTS live_closes (kind text, key text, device_id text, from_ts timestamptz,
+  to_ts timestamptz) ON COMMIT DELETE ROWS;
+)sql";
+
+// The merges, in order: opens before closes, so a row opened and closed in
+// one batch ends closed. $1 is the cluster.
+constexpr const char* kMerges[] = {
+    R"sql(INSERT INTO nodes (cluster, node, pool, cpu_milli, memory_mib, in_service_from, in_service_to,
+                             accelerator_topology)
+          SELECT $1, node, pool, cpu_milli, memory_mib, in_service_from, in_service_to, topology FROM live_nodes
+          ON CONFLICT (cluster, node, in_service_from) DO UPDATE SET pool = EXCLUDED.pool,
+            cpu_milli = EXCLUDED.cpu_milli, memory_mib = EXCLUDED.memory_mib,
+            accelerator_topology = EXCLUDED.accelerator_topology,
+            in_service_to = coalesce(nodes.in_service_to, EXCLUDED.in_service_to))sql",
+    R"sql(INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from, in_service_to)
+          SELECT $1, device_id, node, device_index, model, in_service_from, in_service_to FROM live_devices
+          ON CONFLICT (cluster, device_id, in_service_from) DO UPDATE SET node = EXCLUDED.node,
+            device_index = EXCLUDED.device_index, model = EXCLUDED.model,
+            in_service_to = coalesce(devices.in_service_to, EXCLUDED.in_service_to))sql",
+    R"sql(INSERT INTO workloads (cluster, namespace, kind, name, team)
+          SELECT DISTINCT ON (namespace, workload_kind, workload_name) $1, namespace, workload_kind, workload_name, team
+            FROM live_pods ORDER BY namespace, workload_kind, workload_name
+          ON CONFLICT (cluster, namespace, kind, name) DO UPDATE SET team = EXCLUDED.team
+            WHERE workloads.team IS DISTINCT FROM EXCLUDED.team)sql",
+    R"sql(INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, phase, created_at,
+                            scheduled_at, deleted_at, requested_milli, unplaced, node)
+          SELECT $1, pod_uid, namespace, name, team, workload_kind, workload_name, phase, created_at, scheduled_at,
+                 deleted_at, requested_milli, unplaced, node FROM live_pods
+          ON CONFLICT (cluster, pod_uid) DO UPDATE SET namespace = EXCLUDED.namespace, name = EXCLUDED.name,
+            team = EXCLUDED.team, workload_kind = EXCLUDED.workload_kind, workload_name = EXCLUDED.workload_name,
+            phase = EXCLUDED.phase, created_at = EXCLUDED.created_at, scheduled_at = EXCLUDED.scheduled_at,
+            deleted_at = coalesce(pods.deleted_at, EXCLUDED.deleted_at), requested_milli = EXCLUDED.requested_milli,
+            unplaced = EXCLUDED.unplaced, node = EXCLUDED.node)sql",
+    R"sql(INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from, held_to)
+          SELECT $1, pod_uid, device_id, milli, held_from, held_to FROM live_holds
+          ON CONFLICT (cluster, pod_uid, device_id, held_from) DO UPDATE
+            SET held_to = coalesce(holds.held_to, EXCLUDED.held_to)
+            WHERE holds.held_to IS NULL AND EXCLUDED.held_to IS NOT NULL)sql",
+    R"sql(INSERT INTO pending_demand (cluster, pod_uid, resource_name, model, requested_milli, pending_from, pending_to)
+          SELECT $1, pod_uid, resource_name, model, requested_milli, pending_from, pending_to FROM live_demands
+          ON CONFLICT (cluster, pod_uid, pending_from) DO UPDATE SET resource_name = EXCLUDED.resource_name,
+            model = EXCLUDED.model, requested_milli = EXCLUDED.requested_milli,
+            pending_to = coalesce(pending_demand.pending_to, EXCLUDED.pending_to))sql",
+    R"sql(UPDATE nodes t SET in_service_to = greatest(t.in_service_from, c.to_ts) FROM live_closes c
+          WHERE c.kind = 'node' AND t.cluster = $1 AND t.node = c.key AND t.in_service_from = c.from_ts
+            AND t.in_service_to IS NULL)sql",
+    R"sql(UPDATE devices t SET in_service_to = greatest(t.in_service_from, c.to_ts) FROM live_closes c
+          WHERE c.kind = 'device' AND t.cluster = $1 AND t.device_id = c.key AND t.in_service_from = c.from_ts
+            AND t.in_service_to IS NULL)sql",
+    R"sql(UPDATE holds t SET held_to = greatest(t.held_from, c.to_ts) FROM live_closes c
+          WHERE c.kind = 'hold' AND t.cluster = $1 AND t.pod_uid = c.key AND t.device_id = c.device_id
+            AND t.held_from = c.from_ts AND t.held_to IS NULL)sql",
+    R"sql(UPDATE pending_demand t SET pending_to = greatest(t.pending_from, c.to_ts) FROM live_closes c
+          WHERE c.kind = 'demand' AND t.cluster = $1 AND t.pod_uid = c.key AND t.pending_from = c.from_ts
+            AND t.pending_to IS NULL)sql",
+};
+
+// ON CONFLICT cannot touch one row twice in a statement: keep one record per
+// key (the last, except that a close is never undone).
+template <typename T, typename Key>
+std::vector<const T*> Unique(const std::vector<T>& records, Key key) {
+  std::map<decltype(key(records[0])), size_t> last;
+  for (size_t i = 0; i < records.size(); ++i) last[key(records[i])] = i;
+  std::vector<const T*> out;
+  out.reserve(last.size());
+  for (const auto& [k, i] : last) out.push_back(&records[i]);
+  return out;
+}
+
+void Copy(pqxx::work& txn, const InventoryChanges& c) {
+  if (!c.nodes.empty()) {
+    pqxx::stream_to out(txn, "live_nodes",
+                        std::vector<std::string>{"node", "pool", "cpu_milli", "memory_mib", "in_service_from",
+                                                 "in_service_to", "topology"});
+    for (const LiveNode* n : Unique(c.nodes, [](const LiveNode& x) {
+           return std::make_pair(x.node.name, x.node.in_service_from);
+         })) {
+      Text to(n->node.in_service_to);
+      out << std::make_tuple(n->node.name, n->node.pool, n->node.cpu_milli, n->node.memory_mib,
+                             FormatRfc3339(n->node.in_service_from), to.get(), n->topology);
+    }
+    out.complete();
+  }
+  if (!c.devices.empty()) {
+    pqxx::stream_to out(txn, "live_devices",
+                        std::vector<std::string>{"device_id", "node", "device_index", "model", "in_service_from",
+                                                 "in_service_to"});
+    for (const Device* d :
+         Unique(c.devices, [](const Device& x) { return std::make_pair(x.device_id, x.in_service_from); })) {
+      Text to(d->in_service_to);
+      out << std::make_tuple(d->device_id, d->node, d->index, d->model, FormatRfc3339(d->in_service_from), to.get());
+    }
+    out.complete();
+  }
+  if (!c.pods.empty()) {
+    pqxx::stream_to out(txn, "live_pods",
+                        std::vector<std::string>{"pod_uid", "namespace", "name", "team", "workload_kind",
+                                                 "workload_name", "phase", "created_at", "scheduled_at", "deleted_at",
+                                                 "requested_milli", "unplaced", "node"});
+    for (const LivePod* lp : Unique(c.pods, [](const LivePod& x) { return x.pod.uid; })) {
+      const Pod& p = lp->pod;
+      Text scheduled(p.scheduled), deleted(p.deleted);
+      out << std::make_tuple(p.uid, p.namespace_name, p.name, p.team, p.workload_kind, p.workload_name, p.phase,
+                             FormatRfc3339(p.created), scheduled.get(), deleted.get(), p.requested_milli, p.unplaced,
+                             lp->node);
+    }
+    out.complete();
+  }
+  if (!c.holds.empty()) {
+    // Of several records for one hold, a closed one wins.
+    std::map<std::tuple<std::string, std::string, absl::Time>, const Hold*> unique;
+    for (const auto& h : c.holds) {
+      auto& slot = unique[std::make_tuple(h.pod_uid, h.device_id, h.from)];
+      if (slot == nullptr || !slot->to.has_value()) slot = &h;
+    }
+    pqxx::stream_to out(txn, "live_holds",
+                        std::vector<std::string>{"pod_uid", "device_id", "milli", "held_from", "held_to"});
+    for (const auto& [key, h] : unique) {
+      Text to(h->to);
+      out << std::make_tuple(h->pod_uid, h->device_id, h->milli, FormatRfc3339(h->from), to.get());
+    }
+    out.complete();
+  }
+  if (!c.demands.empty()) {
+    pqxx::stream_to out(txn, "live_demands",
+                        std::vector<std::string>{"pod_uid", "resource_name", "model", "requested_milli",
+                                                 "pending_from", "pending_to"});
+    for (const DemandWait* d :
+         Unique(c.demands, [](const DemandWait& x) { return std::make_pair(x.pod_uid, x.from); })) {
+      Text to(d->to);
+      out << std::make_tuple(d->pod_uid, d->resource_name, d->model, d->requested_milli, FormatRfc3339(d->from),
+                             to.get());
+    }
+    out.complete();
+  }
+  const size_t closes = c.close_nodes.size() + c.close_devices.size() + c.close_holds.size() + c.close_demands.size();
+  if (closes > 0) {
+    pqxx::stream_to out(txn, "live_closes",
+                        std::vector<std::string>{"kind", "key", "device_id", "from_ts", "to_ts"});
+    auto write = [&](const char* kind, const std::vector<Close>& list) {
+      for (const auto& x : list) {
+        out << std::make_tuple(std::string(kind), x.key, x.device_id, FormatRfc3339(x.from), FormatRfc3339(x.to));
+      }
+    };
+    write("node", c.close_nodes);
+    write("device", c.close_devices);
+    write("hold", c.close_holds);
+    write("demand", c.close_demands);
+    out.complete();
+  }
+}
+
+absl::Time Micros(const pqxx::field& f) { return absl::FromUnixMicros(f.as<int64_t>()); }
+std::optional<absl::Time> OptionalMicros(const pqxx::field& f) {
+  if (f.is_null()) return std::nullopt;
+  return Micros(f);
+}
+
+// Timestamps travel as integer microseconds since the epoch.
+std::string Us(const char* column) {
+  return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint");
+}
+
+}  // namespace
+
+absl::Status PgLiveInventoryRepository::Apply(const InventoryChanges& c) {
+  if (auto s = ValidateChanges(c); !s.ok()) return s;
+  if (c.empty()) return absl::OkStatus();
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::work txn(**lease);
+    txn.exec("SET LOCAL client_min_messages = warning");
+    txn.exec(kTempTables);
+    txn.exec_params("INSERT INTO clusters (cluster) VALUES ($1) ON CONFLICT DO NOTHING", c.cluster);
+    for (const auto& t : c.types) {
+      txn.exec_params(
+          "INSERT INTO accelerator_types (model, vendor, resource_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+          t.model, t.vendor, t.resource_name);
+    }
+    Copy(txn, c);
+    for (const char* merge : kMerges) txn.exec_params(merge, c.cluster);
+    txn.commit();
+  } catch (const std::exception& e) {
+    return PgError(absl::StrCat("applying ", c.size(), " inventory changes to cluster \"", c.cluster, "\""), e);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::string& cluster) {
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  LiveInventory live;
+  try {
+    pqxx::read_transaction txn(**lease);
+    for (const auto& r : txn.exec_params(
+             absl::StrCat("SELECT node, pool, cpu_milli, memory_mib, ", Us("in_service_from"),
+                          ", accelerator_topology FROM nodes WHERE cluster = $1 AND in_service_to IS NULL"),
+             cluster)) {
+      LiveNode n;
+      n.node.name = r[0].as<std::string>();
+      n.node.pool = r[1].as<std::string>();
+      n.node.cpu_milli = r[2].as<int64_t>();
+      n.node.memory_mib = r[3].as<int64_t>();
+      n.node.in_service_from = Micros(r[4]);
+      n.topology = r[5].as<std::string>();
+      live.nodes.push_back(std::move(n));
+    }
+    for (const auto& r : txn.exec_params(
+             absl::StrCat("SELECT device_id, node, device_index, model, ", Us("in_service_from"),
+                          " FROM devices WHERE cluster = $1 AND in_service_to IS NULL"),
+             cluster)) {
+      Device d;
+      d.device_id = r[0].as<std::string>();
+      d.node = r[1].as<std::string>();
+      d.index = r[2].as<int32_t>();
+      d.model = r[3].as<std::string>();
+      d.in_service_from = Micros(r[4]);
+      live.devices.push_back(std::move(d));
+    }
+    for (const auto& r : txn.exec_params(
+             absl::StrCat("SELECT pod_uid, namespace, name, team, workload_kind, workload_name, phase, ",
+                          Us("created_at"), ", ", Us("scheduled_at"), ", requested_milli, unplaced, node",
+                          " FROM pods WHERE cluster = $1 AND deleted_at IS NULL"),
+             cluster)) {
+      LivePod lp;
+      Pod& p = lp.pod;
+      p.uid = r[0].as<std::string>();
+      p.namespace_name = r[1].as<std::string>();
+      p.name = r[2].as<std::string>();
+      p.team = r[3].as<std::string>();
+      p.workload_kind = r[4].as<std::string>();
+      p.workload_name = r[5].as<std::string>();
+      p.phase = r[6].as<std::string>();
+      p.created = Micros(r[7]);
+      p.scheduled = OptionalMicros(r[8]);
+      p.requested_milli = r[9].as<int64_t>();
+      p.unplaced = r[10].as<bool>();
+      lp.node = r[11].as<std::string>();
+      live.pods.push_back(std::move(lp));
+    }
+    for (const auto& r : txn.exec_params(
+             absl::StrCat("SELECT h.pod_uid, h.device_id, h.milli, ", Us("h.held_from"), ", ", Us("h.held_to"),
+                          " FROM holds h LEFT JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid",
+                          " WHERE h.cluster = $1 AND ((p.pod_uid IS NOT NULL AND p.deleted_at IS NULL)",
+                          " OR h.held_to IS NULL)"),
+             cluster)) {
+      live.holds.push_back(Hold{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<int32_t>(), Micros(r[3]),
+                                OptionalMicros(r[4])});
+    }
+    for (const auto& r : txn.exec_params(
+             absl::StrCat("SELECT d.pod_uid, d.resource_name, d.model, d.requested_milli, ", Us("d.pending_from"),
+                          ", ", Us("d.pending_to"),
+                          " FROM pending_demand d LEFT JOIN pods p ON p.cluster = d.cluster AND p.pod_uid = d.pod_uid",
+                          " WHERE d.cluster = $1 AND ((p.pod_uid IS NOT NULL AND p.deleted_at IS NULL)",
+                          " OR d.pending_to IS NULL)"),
+             cluster)) {
+      live.demands.push_back(DemandWait{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
+                                        r[3].as<int64_t>(), Micros(r[4]), OptionalMicros(r[5])});
+    }
+  } catch (const std::exception& e) {
+    return PgError(absl::StrCat("loading the live inventory of cluster \"", cluster, "\""), e);
+  }
+  return live;
+}
+
+absl::StatusOr<std::map<std::string, std::string>> PgLiveInventoryRepository::NamespaceTeams(
+    const std::string& cluster) {
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  std::map<std::string, std::string> out;
+  try {
+    pqxx::read_transaction txn(**lease);
+    // '*' rows first, so the cluster's own rows override them.
+    for (const auto& r : txn.exec_params(
+             "SELECT namespace, team FROM namespace_teams WHERE cluster IN ('*', $1) ORDER BY cluster = $1, namespace",
+             cluster)) {
+      out[r[0].as<std::string>()] = r[1].as<std::string>();
+    }
+  } catch (const std::exception& e) {
+    return PgError(absl::StrCat("reading the namespace teams of cluster \"", cluster, "\""), e);
+  }
+  return out;
+}
+
+}  // namespace fleetcap::store

@@ -1,0 +1,393 @@
+// fleetcap-ingest k8s, the real executable, against the fixture API server
+// and a real PostgreSQL: the store equals the fixture's truth for every
+// accelerator kind, and stays equal through dropped watches, 410s both ways,
+// expired continue tokens, 5xx answers, a rotated token, malformed JSON,
+// 2 MiB objects, and kill -9 in the middle of a sync.
+
+#include <signal.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "common/pg_pool.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+#include "store/pg_inventory_repository.h"
+#include "tests/k8s/fixture/accelerator_zoo.h"
+#include "tests/k8s/fixture/fake_api_server.h"
+#include "tests/k8s/fixture/objects.h"
+#include "tests/support/http_get.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+using testing::FakeApiServer;
+using testing::ModelTruth;
+
+const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
+
+bool WaitFor(const std::function<bool()>& done, absl::Duration timeout = absl::Seconds(30)) {
+  const absl::Time until = absl::Now() + timeout;
+  while (absl::Now() < until) {
+    if (done()) return true;
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  return done();
+}
+
+class K8sIngestTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+    auto pool = PgPool::Open(db_->uri(), 2);
+    ASSERT_TRUE(pool.ok()) << pool.status();
+    pool_ = std::move(*pool);
+    char pattern[] = "/tmp/fleetcap-k8s-test-XXXXXX";
+    dir_ = mkdtemp(pattern);
+    WriteToken("token-1");
+    testing::FakeApiOptions options;
+    options.token = "token-1";
+    options.bookmark_interval = absl::Milliseconds(300);
+    auto api = FakeApiServer::Start(options);
+    ASSERT_TRUE(api.ok()) << api.status();
+    api_ = std::move(*api);
+  }
+  void TearDown() override {
+    ingest_.reset();
+    api_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+
+  void WriteToken(const std::string& token) {
+    std::ofstream(dir_ + "/token.tmp") << token << "\n";
+    std::filesystem::rename(dir_ + "/token.tmp", dir_ + "/token");
+  }
+  void LoadZoo() {
+    for (auto& [plural, object] : testing::ZooObjects(kT0)) api_->Apply(plural, object);
+  }
+
+  std::vector<std::string> IngestArgs(const std::string& db_uri, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {FLEETCAP_INGEST_BIN, "k8s", "--cluster", "zoo", "--kube-api", api_->url(),
+                                     "--token-file", dir_ + "/token", "--db", db_uri, "--watch-timeout", "5",
+                                     "--token-reread", "1", "--flush-interval-ms", "50",
+                                     "--metrics-listen", "127.0.0.1:0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+  // Starts the ingest and waits until it has synced.
+  void StartIngest(std::vector<std::string> extra = {}) {
+    auto started = testing::Subprocess::Start(IngestArgs(db_->uri(), std::move(extra)));
+    ASSERT_TRUE(started.ok()) << started.status();
+    ingest_ = std::move(*started);
+    auto metrics = ingest_->WaitForLine("fleetcap-ingest k8s: metrics on port ", absl::Seconds(20));
+    ASSERT_TRUE(metrics.ok()) << metrics.status() << ingest_->Stderr();
+    metrics_port_ = metrics->substr(std::string("fleetcap-ingest k8s: metrics on port ").size());
+    auto synced = ingest_->WaitForLine("fleetcap-ingest k8s: synced", absl::Seconds(60));
+    ASSERT_TRUE(synced.ok()) << synced.status() << ingest_->Stderr();
+  }
+  double Metric(const std::string& name_and_labels) {
+    auto page = testing::HttpGet("http://127.0.0.1:" + metrics_port_ + "/metrics");
+    if (!page.ok()) return -1;
+    double total = 0;
+    for (absl::string_view line : absl::StrSplit(page->body, '\n')) {
+      if (absl::StartsWith(line, name_and_labels)) {
+        double v = 0;
+        if (absl::SimpleAtod(line.substr(line.rfind(' ') + 1), &v)) total += v;
+      }
+    }
+    return total;
+  }
+
+  std::map<std::string, ModelTruth> Summary(absl::Time at, const std::string& cluster = "zoo") {
+    store::PgInventoryRepository repo(pool_.get());
+    auto counts = repo.SummarizeAt(cluster, at);
+    std::map<std::string, ModelTruth> out;
+    if (!counts.ok()) return out;
+    for (const auto& c : *counts) out[c.model] = {c.devices, c.held_milli};
+    return out;
+  }
+  int64_t HeldMilli(const std::string& model, absl::Time at) { return Summary(at)[model].held_milli; }
+  pqxx::result Query(const std::string& sql) {
+    auto conn = db_->Connect();
+    pqxx::nontransaction txn(*conn);
+    return txn.exec(sql);
+  }
+  // A running pod asking for `gpus` H100s on h100-0, as if created now.
+  void AddH100Pod(const std::string& name, int gpus, std::string padding = "") {
+    testing::PodSpec p;
+    p.ns = "research";
+    p.name = name;
+    p.uid = "uid-" + name;
+    p.node = "h100-0";
+    p.phase = "Running";
+    p.created = kT0 + absl::Hours(1);
+    p.scheduled = kT0 + absl::Hours(1);
+    p.started = kT0 + absl::Hours(1) + absl::Minutes(1);
+    p.requests = {{"nvidia.com/gpu", std::to_string(gpus)}};
+    p.padding = std::move(padding);
+    api_->Apply("pods", testing::PodJson(p));
+  }
+  const absl::Time kLater = kT0 + absl::Hours(3);
+
+  std::unique_ptr<testing::TestDatabase> db_;
+  std::unique_ptr<PgPool> pool_;
+  std::string dir_;
+  std::unique_ptr<FakeApiServer> api_;
+  std::unique_ptr<testing::Subprocess> ingest_;
+  std::string metrics_port_;
+};
+
+TEST_F(K8sIngestTest, TheStoreEqualsTheFixturesTruthForEveryAcceleratorKind) {
+  LoadZoo();
+  StartIngest();
+  EXPECT_EQ(Summary(kLater), testing::ZooTruth());
+  // The finished pod held its two H100s from its container start to its end.
+  auto finished = Query("SELECT count(*), min(held_from)::text, min(held_to)::text FROM holds h JOIN pods p "
+                        "USING (cluster, pod_uid) WHERE p.phase = 'Succeeded'");
+  EXPECT_EQ(finished[0][0].as<int>(), 2);
+  EXPECT_EQ(finished[0][1].as<std::string>(), "2026-01-01 00:03:00+00");
+  EXPECT_EQ(finished[0][2].as<std::string>(), "2026-01-01 00:30:00+00");
+  EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kT0 + absl::Minutes(10)), 8000);
+  EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kT0 + absl::Minutes(2)), 0);  // before the containers started
+  // Teams: namespace label, namespace annotation, unassigned; workloads: top controllers.
+  auto teams = Query("SELECT namespace, team, workload_kind, workload_name FROM pods WHERE node = 'h100-0' "
+                     "AND phase = 'Running' ORDER BY namespace");
+  ASSERT_EQ(teams.size(), 2u);
+  EXPECT_EQ(teams[0][1].as<std::string>(), "nlp");
+  EXPECT_EQ(teams[0][2].as<std::string>(), "CronJob");
+  EXPECT_EQ(teams[0][3].as<std::string>(), "nightly");
+  EXPECT_EQ(teams[1][1].as<std::string>(), "vision");
+  EXPECT_EQ(teams[1][2].as<std::string>(), "Deployment");
+  EXPECT_EQ(teams[1][3].as<std::string>(), "trainer");
+  EXPECT_EQ(Query("SELECT team FROM pods WHERE namespace = 'research' LIMIT 1")[0][0].as<std::string>(), "unassigned");
+  // The waiting pod is unmet demand for 8 H100s since its creation.
+  auto demand = Query("SELECT model, requested_milli, pending_from::text, pending_to IS NULL FROM pending_demand");
+  ASSERT_EQ(demand.size(), 1u);
+  EXPECT_EQ(demand[0][0].as<std::string>(), "H100-SXM5-80GB");
+  EXPECT_EQ(demand[0][1].as<int>(), 8000);
+  EXPECT_EQ(demand[0][2].as<std::string>(), "2026-01-01 00:01:00+00");
+  EXPECT_TRUE(demand[0][3].as<bool>());
+  // The CPU-only pod is not an accelerator pod.
+  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE node = 'cpu-0'")[0][0].as<int>(), 0);
+  EXPECT_EQ(Query("SELECT accelerator_topology FROM nodes WHERE node = 'tpu-0'")[0][0].as<std::string>(), "2x2x1");
+  EXPECT_GE(Metric("fleetcap_ingest_k8s_last_sync_timestamp_seconds"), 1e9);
+  EXPECT_GE(Metric("fleetcap_ingest_k8s_list_objects_total{kind=\"Pod\"}"), 20);
+
+  // SIGTERM: a clean stop.
+  auto stopped = ingest_->Stop(SIGTERM);
+  EXPECT_EQ(stopped.exit_code, 0) << stopped.err;
+}
+
+TEST_F(K8sIngestTest, WatchedChangesAndDeletionsAreFollowed) {
+  LoadZoo();
+  StartIngest();
+  AddH100Pod("late", 2);
+  ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 8000; }));
+  // Deleted after its container finished: the hold ends at finishedAt.
+  nlohmann::json pod = api_->Get("pods", "research", "late");
+  pod["status"]["phase"] = "Succeeded";
+  pod["status"]["containerStatuses"][0]["state"] = {
+      {"terminated", {{"startedAt", "2026-01-01T01:01:00Z"}, {"finishedAt", "2026-01-01T02:00:00Z"}}}};
+  api_->Apply("pods", pod);
+  api_->Delete("pods", "research", "late");
+  ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 6000; }));
+  EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kT0 + absl::Minutes(90)), 8000);
+  EXPECT_EQ(Query("SELECT deleted_at::text FROM pods WHERE pod_uid = 'uid-late'")[0][0].as<std::string>(),
+            "2026-01-01 02:00:00+00");
+  // A node that leaves takes its devices out of service.
+  api_->Delete("nodes", "", "mi300-0");
+  ASSERT_TRUE(WaitFor([&] { return Summary(absl::Now() + absl::Hours(1)).count("AMD_Instinct_MI300X_OAM") == 0; }));
+  EXPECT_EQ(Summary(kLater)["AMD_Instinct_MI300X_OAM"].devices, 8);  // history stays
+}
+
+TEST_F(K8sIngestTest, ADroppedWatchReconnectsAndMissesNothing) {
+  LoadZoo();
+  StartIngest();
+  const int watches = api_->counters().watches;
+  api_->DropWatches();
+  AddH100Pod("after-drop", 1);
+  ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 7000; }));
+  EXPECT_GT(api_->counters().watches, watches);
+  EXPECT_GE(Metric("fleetcap_ingest_k8s_watch_restarts_total"), 1);
+}
+
+// While the ingest is away (its watches paused, then cut), a pod goes and the
+// history it would resume from is compacted: the watch gets 410, the ingest
+// lists again and closes the pod's hold at that time, never drops it.
+void GoneThenRelist(K8sIngestTest* t, FakeApiServer* api, bool http_status,
+                    const std::function<int64_t(absl::Time)>& held, const std::function<pqxx::result(std::string)>& q) {
+  api->SetGoneAsHttpStatus(http_status);
+  api->PauseWatches(true);
+  api->Delete("pods", "vision", "h100-0-pod-0");  // the 4-GPU pod
+  api->Compact();
+  const absl::Time before = absl::Now();
+  api->DropWatches();
+  api->PauseWatches(false);
+  ASSERT_TRUE(WaitFor([&] { return held(absl::Now() + absl::Hours(1)) == 2000; }));
+  EXPECT_EQ(held(before - absl::Seconds(1)), 6000);  // held until it was found gone
+  auto closed = q("SELECT extract(epoch FROM held_to)::bigint FROM holds WHERE pod_uid = 'zoo-pod-0'");
+  ASSERT_EQ(closed.size(), 4u);
+  EXPECT_GE(closed[0][0].as<int64_t>(), absl::ToUnixSeconds(before) - 1);
+  EXPECT_GE(api->counters().gone, 1);
+  (void)t;
+}
+
+TEST_F(K8sIngestTest, A410InTheWatchStreamLeadsToARelistThatReconciles) {
+  LoadZoo();
+  StartIngest();
+  GoneThenRelist(this, api_.get(), false, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); },
+                 [&](const std::string& sql) { return Query(sql); });
+  EXPECT_GE(Metric("fleetcap_ingest_k8s_relists_total{kind=\"Pod\",reason=\"gone\"}"), 1);
+}
+
+TEST_F(K8sIngestTest, A410AsTheWatchsHttpStatusLeadsToARelistThatReconciles) {
+  LoadZoo();
+  StartIngest();
+  GoneThenRelist(this, api_.get(), true, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); },
+                 [&](const std::string& sql) { return Query(sql); });
+}
+
+TEST_F(K8sIngestTest, AnExpiredContinueTokenStartsTheListAgain) {
+  LoadZoo();
+  api_->ExpireContinueAfterPages(3);
+  StartIngest({"--page-size", "2"});
+  EXPECT_EQ(Summary(kLater), testing::ZooTruth());
+  EXPECT_GE(api_->counters().gone, 1);
+  EXPECT_GE(Metric("fleetcap_ingest_k8s_relists_total{kind=\"Namespace\",reason=\"expired-continue\"}") +
+                Metric("fleetcap_ingest_k8s_relists_total{kind=\"ReplicaSet\",reason=\"expired-continue\"}") +
+                Metric("fleetcap_ingest_k8s_relists_total{kind=\"Node\",reason=\"expired-continue\"}") +
+                Metric("fleetcap_ingest_k8s_relists_total{kind=\"Pod\",reason=\"expired-continue\"}") +
+                Metric("fleetcap_ingest_k8s_relists_total{kind=\"Deployment\",reason=\"expired-continue\"}"),
+            1);
+}
+
+TEST_F(K8sIngestTest, ServerErrorsAreRetriedWithBackoff) {
+  LoadZoo();
+  api_->FailNextRequests(12, 500);
+  StartIngest();
+  EXPECT_EQ(api_->counters().failed, 12);
+  EXPECT_EQ(Summary(kLater), testing::ZooTruth());
+  EXPECT_GE(Metric("fleetcap_ingest_k8s_request_errors_total"), 1);
+  api_->FailNextRequests(3, 503);
+  api_->DropWatches();
+  AddH100Pod("after-503", 1);
+  ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 7000; }));
+}
+
+TEST_F(K8sIngestTest, ATokenRotatedMidRunIsReadAgain) {
+  LoadZoo();
+  StartIngest();
+  WriteToken("token-2");
+  api_->SetToken("token-2");
+  api_->DropWatches();
+  AddH100Pod("after-rotation", 1);
+  ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 7000; }));
+  EXPECT_GE(Metric("fleetcap_ingest_k8s_token_reloads_total"), 1);
+}
+
+TEST_F(K8sIngestTest, MalformedJsonIsCountedAndTheRestOfTheStreamUsed) {
+  LoadZoo();
+  StartIngest();
+  api_->SendMalformedInWatches();
+  AddH100Pod("after-garbage", 1);
+  ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 7000; }));
+  EXPECT_GE(Metric("fleetcap_ingest_k8s_decode_errors_total"), 1);
+  const std::string err = ingest_->Stderr();
+  EXPECT_NE(err.find("not a watch event"), std::string::npos) << err;
+}
+
+TEST_F(K8sIngestTest, TwoMebibyteObjectsInListsAndWatches) {
+  LoadZoo();
+  AddH100Pod("big-listed", 1, std::string(2 << 20, 'x'));
+  StartIngest();
+  EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kLater), 7000);
+  AddH100Pod("big-watched", 1, std::string(2 << 20, 'y'));
+  ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 8000; }));
+}
+
+std::string StoreDump(testing::TestDatabase& db) {
+  auto conn = db.Connect();
+  pqxx::nontransaction txn(*conn);
+  std::string out;
+  for (const char* sql :
+       {"SELECT pod_uid, device_id, milli, held_from, held_to FROM holds ORDER BY 1, 2, 4",
+        "SELECT device_id, node, device_index, model, in_service_from, in_service_to FROM devices ORDER BY 1, 5",
+        "SELECT node, pool, in_service_from, in_service_to FROM nodes ORDER BY 1, 3",
+        "SELECT pod_uid, namespace, name, team, workload_kind, workload_name, phase, created_at, scheduled_at, "
+        "deleted_at, requested_milli, unplaced, node FROM pods ORDER BY 1",
+        "SELECT pod_uid, model, requested_milli, pending_from, pending_to FROM pending_demand ORDER BY 1"}) {
+    for (const auto& row : txn.exec(sql)) {
+      for (const auto& field : row) absl::StrAppend(&out, field.is_null() ? "NULL" : field.c_str(), "|");
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+TEST_F(K8sIngestTest, KilledMidSyncThenRestartedEqualsAnUninterruptedRun) {
+  LoadZoo();
+  for (int i = 0; i < 60; ++i) {
+    testing::PodSpec p;
+    p.ns = i % 2 ? "vision" : "nlp";
+    p.name = absl::StrCat("extra-", i);
+    p.uid = absl::StrCat("uid-extra-", i);
+    p.node = i % 3 == 0 ? "t4-shared" : "a100-single";
+    p.phase = i % 5 == 0 ? "Pending" : "Running";
+    if (p.phase == "Pending") p.node.clear();
+    p.created = kT0 + absl::Minutes(i);
+    if (!p.node.empty()) {
+      p.scheduled = kT0 + absl::Minutes(i + 1);
+      p.started = kT0 + absl::Minutes(60 - i);  // start order differs from list order
+    }
+    p.requests = {{"nvidia.com/gpu", "1"}};
+    api_->Apply("pods", testing::PodJson(p));
+  }
+  // The uninterrupted run, into its own database.
+  auto reference_db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(reference_db.ok());
+  {
+    auto run = testing::Run(
+        [&] {
+          auto args = IngestArgs((*reference_db)->uri(), {"--exit-after-sync", "--page-size", "7"});
+          return args;
+        }(),
+        absl::Seconds(120));
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+  }
+  // Killed while listing pods (pages are slow), then started again.
+  api_->SetListPageDelay(absl::Milliseconds(100));
+  {
+    auto started = testing::Subprocess::Start(IngestArgs(db_->uri(), {"--page-size", "7"}));
+    ASSERT_TRUE(started.ok());
+    const int lists = api_->counters().lists;
+    ASSERT_TRUE(WaitFor([&] { return api_->counters().lists >= lists + 10; }));
+    auto killed = (*started)->Stop(SIGKILL);
+    EXPECT_EQ(killed.exit_code, 128 + SIGKILL);
+  }
+  api_->SetListPageDelay(absl::ZeroDuration());
+  auto run = testing::Run(IngestArgs(db_->uri(), {"--exit-after-sync", "--page-size", "7"}), absl::Seconds(120));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string want = StoreDump(**reference_db);
+  EXPECT_GT(want.size(), 1000u);
+  EXPECT_EQ(StoreDump(*db_), want);
+  // And once more, killed after it stored everything: a restart changes nothing.
+  run = testing::Run(IngestArgs(db_->uri(), {"--exit-after-sync"}), absl::Seconds(120));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(StoreDump(*db_), want);
+}
+
+}  // namespace
+}  // namespace fleetcap

@@ -1,0 +1,81 @@
+// The openb trace served by the fixture as a live cluster and followed by
+// fleetcap-ingest k8s stores the same inventory as `fleetcap-ingest replay`:
+// the demo's path and the replay agree at every instant checked.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "absl/time/clock.h"
+#include "common/pg_pool.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+#include "store/pg_inventory_repository.h"
+#include "tests/k8s/fixture/fake_api_server.h"
+#include "tests/k8s/fixture/trace_cluster.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+const std::string kData = std::string(FLEETCAP_SHARED_DATA) + "/openb";
+
+TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
+  if (!std::filesystem::exists(kData + "/openb_node_list_gpu_node.csv")) {
+    GTEST_SKIP() << "the published openb trace is not at " << kData;
+  }
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  testing::FakeApiOptions options;
+  options.bookmark_interval = absl::Milliseconds(500);
+  auto api = testing::FakeApiServer::Start(options);
+  ASSERT_TRUE(api.ok()) << api.status();
+  auto trace = openb::ReadOpenbTrace(kData);
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  const absl::Time start = *ParseRfc3339("start", "2026-01-01T00:00:00Z");
+  testing::TraceReplay replay(api->get(), testing::BuildTimeline(*trace, start), 1e12, /*wait_for_watch=*/true);
+
+  auto ingest = testing::Subprocess::Start({FLEETCAP_INGEST_BIN, "k8s", "--cluster", "live", "--kube-api",
+                                            (*api)->url(), "--db", (*db)->uri(), "--flush-interval-ms", "100"});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_TRUE((*ingest)->WaitForLine("fleetcap-ingest k8s: synced", absl::Seconds(60)).ok()) << (*ingest)->Stderr();
+  const absl::Time until = absl::Now() + absl::Seconds(240);
+  while (!replay.done() && absl::Now() < until) absl::SleepFor(absl::Milliseconds(100));
+  ASSERT_TRUE(replay.done());
+  // Caught up once every pod the cluster ever had is recorded gone.
+  auto conn = (*db)->Connect();
+  int64_t live_pods = -1;
+  while (absl::Now() < until) {
+    pqxx::nontransaction txn(*conn);
+    live_pods = txn.exec("SELECT count(*) FROM pods WHERE cluster = 'live' AND deleted_at IS NULL")[0][0].as<int64_t>();
+    const int64_t all = txn.exec("SELECT count(*) FROM pods WHERE cluster = 'live'")[0][0].as<int64_t>();
+    if (live_pods == 0 && all == 8152 - 1088) break;  // every GPU pod, none left running
+    absl::SleepFor(absl::Milliseconds(200));
+  }
+  EXPECT_EQ(live_pods, 0);
+  (*ingest)->Stop(SIGTERM);
+
+  auto replayed = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--cluster",
+                                "replayed", "--start", "2026-01-01T00:00:00Z", "--db", (*db)->uri()},
+                               absl::Seconds(120));
+  ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
+  auto pool = PgPool::Open((*db)->uri(), 1);
+  ASSERT_TRUE(pool.ok());
+  store::PgInventoryRepository repo(pool->get());
+  for (int64_t s : {int64_t{0}, int64_t{1000}, int64_t{86400}, int64_t{2000000}, int64_t{6543210}, int64_t{12523649},
+                    int64_t{12600000}}) {
+    const absl::Time at = start + absl::Seconds(s);
+    auto want = repo.SummarizeAt("replayed", at);
+    auto got = repo.SummarizeAt("live", at);
+    ASSERT_TRUE(want.ok() && got.ok());
+    EXPECT_EQ(*got, *want) << "trace second " << s;
+  }
+  pqxx::nontransaction txn(*conn);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM holds WHERE cluster = 'live'")[0][0].as<int64_t>(),
+            txn.exec("SELECT count(*) FROM holds WHERE cluster = 'replayed'")[0][0].as<int64_t>());
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM devices WHERE cluster = 'live'")[0][0].as<int64_t>(), 6212);
+}
+
+}  // namespace
+}  // namespace fleetcap

@@ -1,0 +1,89 @@
+// PgLiveInventoryRepository keeps the same contract as the in-memory fake, on
+// a fresh database per test, and writes what the fleet summary reads.
+
+#include "store/pg_live_inventory_repository.h"
+
+#include <gtest/gtest.h>
+
+#include "pqxx/pqxx"
+#include "store/live_inventory_contract.h"
+#include "store/pg_inventory_repository.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap::store {
+namespace {
+
+class PgLiveInventoryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+    auto pool = PgPool::Open(db_->uri(), 2);
+    ASSERT_TRUE(pool.ok()) << pool.status();
+    pool_ = std::move(*pool);
+    repo_ = std::make_unique<PgLiveInventoryRepository>(pool_.get());
+  }
+  LiveInventoryRepository& repo() { return *repo_; }
+
+  std::unique_ptr<testing::TestDatabase> db_;
+  std::unique_ptr<PgPool> pool_;
+  std::unique_ptr<PgLiveInventoryRepository> repo_;
+};
+
+FLEETCAP_LIVE_INVENTORY_CONTRACT_TESTS(PgLiveInventoryTest)
+
+TEST_F(PgLiveInventoryTest, TheFleetSummaryReadsWhatWasWritten) {
+  ASSERT_TRUE(repo_->Apply(contract::FirstSight()).ok());
+  PgInventoryRepository summary(pool_.get());
+  auto at = summary.SummarizeAt("live", contract::T(5));
+  ASSERT_TRUE(at.ok()) << at.status();
+  EXPECT_EQ(*at, (std::vector<ModelCount>{{"H100", 2, 2000}}));
+  auto conn = db_->Connect();
+  pqxx::nontransaction txn(*conn);
+  EXPECT_EQ(txn.exec("SELECT team FROM workloads WHERE kind = 'Job' AND name = 'train'")[0][0].as<std::string>(),
+            "vision");
+}
+
+TEST_F(PgLiveInventoryTest, NamespaceTeamsPreferTheClustersOwnRows) {
+  auto conn = db_->Connect();
+  pqxx::nontransaction txn(*conn);
+  txn.exec("INSERT INTO teams (team) VALUES ('everywhere'), ('shop'), ('vision'), ('nope')");
+  txn.exec("INSERT INTO namespace_teams VALUES ('*', 'ml', 'everywhere'), ('*', 'web', 'shop'), "
+           "('live', 'ml', 'vision'), ('other', 'web', 'nope')");
+  auto teams = repo_->NamespaceTeams("live");
+  ASSERT_TRUE(teams.ok()) << teams.status();
+  EXPECT_EQ(*teams, (std::map<std::string, std::string>{{"ml", "vision"}, {"web", "shop"}}));
+}
+
+TEST_F(PgLiveInventoryTest, ALargeBatchIsOneTransaction) {
+  InventoryChanges c;
+  c.cluster = "live";
+  c.types = {{"T4", "nvidia", "nvidia.com/gpu"}};
+  for (int n = 0; n < 200; ++n) {
+    const std::string node = "node-" + std::to_string(n);
+    c.nodes.push_back({{node, "", 0, 0, contract::T(0), std::nullopt}, ""});
+    for (int g = 0; g < 4; ++g) {
+      c.devices.push_back({node + "/gpu" + std::to_string(g), node, g, "T4", contract::T(0), std::nullopt});
+    }
+    for (int p = 0; p < 20; ++p) {
+      const std::string uid = node + "-pod-" + std::to_string(p);
+      c.pods.push_back({{uid, "ns", uid, "t", "Pod", uid, "Running", contract::T(0), contract::T(1), std::nullopt,
+                         200, false},
+                        node});
+      c.holds.push_back({uid, node + "/gpu" + std::to_string(p % 4), 200, contract::T(1), std::nullopt});
+    }
+  }
+  ASSERT_TRUE(repo_->Apply(c).ok());
+  PgInventoryRepository summary(pool_.get());
+  auto at = summary.SummarizeAt("live", contract::T(2));
+  ASSERT_TRUE(at.ok());
+  EXPECT_EQ(*at, (std::vector<ModelCount>{{"T4", 800, 800000}}));
+  auto live = repo_->LoadLive("live");
+  ASSERT_TRUE(live.ok());
+  EXPECT_EQ(live->pods.size(), 4000u);
+  EXPECT_EQ(live->holds.size(), 4000u);
+}
+
+}  // namespace
+}  // namespace fleetcap::store
