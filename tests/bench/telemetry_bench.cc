@@ -163,8 +163,10 @@ int main(int argc, char** argv) {
   struct StopPg {
     std::string dir;
     ~StopPg() {
+      std::string data;  // pg.sh may keep the data folder outside `dir`
+      std::ifstream(dir + "/datadir") >> data;
       testing::Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir});
-      testing::Run({"/bin/rm", "-rf", dir});
+      testing::Run({"/bin/rm", "-rf", dir, data});
     }
   } stop_pg{pg_dir};
   {
