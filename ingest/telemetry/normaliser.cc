@@ -96,11 +96,11 @@ std::optional<CanonicalSeries> Normaliser::Describe(const Labels& labels) const 
 
 std::optional<CanonicalSeries> Normaliser::Normalise(const Labels& labels, const std::vector<Point>& points,
                                                      DropCounts* drops) const {
-  bool mapped = false;
+  const MetricRule* rule = nullptr;
   for (const auto& [key, value] : labels) {
-    if (key == "__name__") mapped = mapping_->Find(value) != nullptr;
+    if (key == "__name__") rule = mapping_->Find(value);
   }
-  if (!mapped) {
+  if (rule == nullptr) {
     drops->Add(DropReason::kUnknownMetric, static_cast<int64_t>(points.size()));
     return std::nullopt;
   }
@@ -109,10 +109,7 @@ std::optional<CanonicalSeries> Normaliser::Normalise(const Labels& labels, const
     drops->Add(DropReason::kNoDevice, static_cast<int64_t>(points.size()));
     return std::nullopt;
   }
-  double scale = 1;
-  for (const auto& [key, value] : labels) {
-    if (key == "__name__") scale = mapping_->Find(value)->scale;
-  }
+  const double scale = rule->scale;
   series->points.reserve(points.size());
   for (const Point& p : points) {
     if (IsStaleMarker(p.value)) {

@@ -99,7 +99,9 @@ absl::StatusOr<int64_t> PullIngester::FetchChunk(absl::Time from, absl::Time to,
   int64_t received = 0;
   Normaliser normaliser(mapping_);
   for (const auto& name : metric_names_) {
-    const MetricRule& rule = *mapping_->Find(name);
+    const MetricRule* found = mapping_->Find(name);
+    if (found == nullptr) continue;  // names come from the mapping itself
+    const MetricRule& rule = *found;
     std::map<std::string, Collected> collected;
     // A counter also needs the minute before the window, for its first increase.
     const absl::Time start = from + last_ms - (rule.counter ? step : absl::ZeroDuration());

@@ -233,8 +233,11 @@ absl::StatusOr<WriteResult> UsageWriter::Write(const std::vector<CanonicalSeries
     auto stored = txn.exec_params(
         "SELECT s.series_id, s.device_id, s.pod_uid, s.namespace, s.pod, s.node, s.model, s.field,"
         " t.ts_ms, t.value"
+        // LATERAL: one index range scan per series. The temp tables have no
+        // statistics, and a hash join would scan every stored sample.
         " FROM span_in w JOIN telemetry_series s ON s.cluster = $1 AND s.device_id = w.device_id"
-        " JOIN telemetry_samples t ON t.series_id = s.series_id AND t.ts_ms >= w.lo AND t.ts_ms < w.hi"
+        " CROSS JOIN LATERAL (SELECT ts_ms, value FROM telemetry_samples t WHERE t.series_id = s.series_id"
+        "  AND t.ts_ms >= w.lo AND t.ts_ms < w.hi ORDER BY ts_ms) t"
         " ORDER BY s.series_id, t.ts_ms",
         cluster_);
     std::vector<StoredSeries> series;

@@ -163,8 +163,10 @@ int main(int argc, char** argv) {
   struct StopPg {
     std::string dir;
     ~StopPg() {
+      std::string data;  // pg.sh may keep the data folder outside `dir`
+      std::ifstream(dir + "/datadir") >> data;
       testing::Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir});
-      testing::Run({"/bin/rm", "-rf", dir});
+      testing::Run({"/bin/rm", "-rf", dir, data});
     }
   } stop_pg{pg_dir};
   {
@@ -188,7 +190,7 @@ int main(int argc, char** argv) {
   // (a) fleetcap
   double fleetcap_rate = 0, prometheus_rate = 0;
   {
-    auto ingest = testing::StartIngest(uri, "bench", {"--log-level", "error"});
+    auto ingest = testing::StartIngest(uri, "bench", {"--log-level", "warn"});
     if (!ingest.ok()) {
       std::cerr << ingest.status() << "\n";
       return 1;
@@ -201,7 +203,8 @@ int main(int argc, char** argv) {
     pqxx::nontransaction txn(conn);
     auto counts = txn.exec("SELECT (SELECT count(*) FROM telemetry_samples), (SELECT count(*) FROM usage_minute)");
     std::printf("  stored: %s samples, %s usage_minute rows\n", counts[0][0].c_str(), counts[0][1].c_str());
-    ingest->process->Stop(SIGTERM);
+    const auto stopped = ingest->process->Stop(SIGTERM);
+    if (!stopped.err.empty()) std::printf("  fleetcap-ingest said:\n%s", stopped.err.substr(0, 2000).c_str());
   }
   // (b) Prometheus 2.42's own receiver
   {

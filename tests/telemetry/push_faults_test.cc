@@ -227,3 +227,44 @@ TEST(PushFaults, PostgresStoppedForTenSecondsWhilePushing) {
 
 }  // namespace
 }  // namespace fleetcap
+
+namespace fleetcap {
+namespace {
+
+// The store stalls (another session holds the cluster's write lock): the
+// queue fills and the receiver answers 429 at once, so Prometheus keeps the
+// data and retries; once the store moves again everything lands once.
+TEST_F(PushFaultsTest, StalledStoreAnswers429ThenAcceptsTheRetry) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-queued-samples", "300"});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  auto blocker = db_->Connect();
+  pqxx::nontransaction(*blocker).exec("SELECT pg_advisory_lock(hashtext('fleetcap.telemetry:c1'))");
+
+  long first_status = 0;
+  std::thread first([&] {
+    auto r = testing::PostRemoteWrite(ingest->write_url(), requests_[0]);  // 240 samples, stuck behind the lock
+    first_status = r.ok() ? r->status : -1;
+  });
+  const absl::Time deadline = absl::Now() + absl::Seconds(20);
+  while (absl::Now() < deadline) {
+    auto queued = testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_queue_samples");
+    if (queued.ok() && *queued == 240) break;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  auto refused = testing::PostRemoteWrite(ingest->write_url(), requests_[1]);
+  ASSERT_TRUE(refused.ok()) << refused.status();
+  EXPECT_EQ(refused->status, 429) << refused->body;
+
+  pqxx::nontransaction(*blocker).exec("SELECT pg_advisory_unlock(hashtext('fleetcap.telemetry:c1'))");
+  first.join();
+  EXPECT_EQ(first_status, 204);
+  EXPECT_TRUE(PostUntilAccepted(ingest->write_url(), requests_[1], absl::Seconds(10)));
+  EXPECT_EQ(StoredSamples(*conn_, "c1"), 2 * kGpus * 2 * kSamplesPerRequest);
+  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
+                                   "code=\"429\""),
+            1);
+  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_queue_samples"), 0);
+}
+
+}  // namespace
+}  // namespace fleetcap
