@@ -213,8 +213,11 @@ absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>
     }
     const absl::Time now = absl::Now();
     const bool synced = synced_kinds_.size() == Resources().size();
+    // Writes go in batches: when many changes wait, when the interval has
+    // passed, and at once when the first complete sync is ready.
     if (reconciler_.pending() > 0 && now >= next_flush_try &&
-        (reconciler_.pending() >= options_.flush_at || now - last_flush >= options_.flush_interval || synced)) {
+        (reconciler_.pending() >= options_.flush_at || now - last_flush >= options_.flush_interval ||
+         (synced && !announced))) {
       if (FlushNow()) {
         last_flush = now;
       } else {
