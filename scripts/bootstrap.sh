@@ -12,7 +12,7 @@ packages=(
   libpqxx-dev libpq-dev prometheus-cpp-dev libcivetweb-dev libabsl-dev libspdlog-dev libfmt-dev
   nlohmann-json3-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev libyaml-cpp-dev
   # servers and clients the tests, the demo and the benchmark start
-  postgresql-15 postgresql-client-15 curl time
+  postgresql-15 postgresql-client-15 curl time openssl
 )
 
 # kubectl, the fixture API server's reference client: Debian ships it as
