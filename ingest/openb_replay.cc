@@ -10,9 +10,13 @@ absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options,
                                          store::InventoryRepository& inventory) {
   auto trace = openb::ReadOpenbTrace(options.data_dir, options.pod_file);
   if (!trace.ok()) return trace.status();
-  const openb::Placement placement = openb::PlaceNextFit(*trace);
-  const store::ClusterInventory facts =
-      openb::BuildOpenbInventory(*trace, placement, options.cluster, options.start);
+  return ReplayTrace(*trace, options.cluster, options.start, inventory);
+}
+
+absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
+                                         absl::Time start, store::InventoryRepository& inventory) {
+  const openb::Placement placement = openb::PlaceNextFit(trace);
+  const store::ClusterInventory facts = openb::BuildOpenbInventory(trace, placement, cluster, start);
   if (auto status = inventory.ReplaceClusterInventory(facts); !status.ok()) return status;
 
   ReplayReport report;

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "ingest/openb/openb_trace.h"
 #include "store/inventory_repository.h"
 
 namespace fleetcap::ingest {
@@ -32,5 +33,9 @@ struct ReplayReport {
 
 absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options,
                                          store::InventoryRepository& inventory);
+
+// The same for a trace already in memory (a synthetic one, ingest/synthetic).
+absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
+                                         absl::Time start, store::InventoryRepository& inventory);
 
 }  // namespace fleetcap::ingest

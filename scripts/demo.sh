@@ -94,7 +94,17 @@ start() {
       sleep 2
     done
     echo
-    sleep 2  # the ingest's last batch
+  fi
+  if [ "$cluster" = openb ]; then
+    # Every GPU pod of the trace ends deleted: the ingest has caught up when
+    # it has stored each of them, none left alive.
+    local gpu_pods
+    gpu_pods=$(awk -F, 'NR > 1 && $4 > 0' "$data/openb/openb_pod_list_default.csv" | wc -l)
+    for _ in $(seq 1 600); do
+      [ "$(psql "$db" -tAc "SELECT count(*) || '/' || count(*) FILTER (WHERE deleted_at IS NULL)
+                            FROM pods WHERE cluster = 'openb'")" = "$gpu_pods/0" ] && break
+      sleep 0.2
+    done
   fi
 
   if start_process api "$bin/services/api/fleetcap-api" --db "$db" --migrate \

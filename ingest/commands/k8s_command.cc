@@ -1,6 +1,7 @@
 #include "ingest/commands/k8s_command.h"
 
 #include <atomic>
+#include <csignal>
 #include <cstdlib>
 #include <iostream>
 #include <thread>
@@ -45,6 +46,8 @@ std::vector<std::string> List(const std::string& text) {
 
 int RunK8sCommand(const std::vector<std::string>& args) {
   BlockTerminationSignals();
+  // A server that closes a TLS connection must not end the process (OpenSSL writes with write(2)).
+  std::signal(SIGPIPE, SIG_IGN);
   DaemonFlags daemon;
   k8s::ConnectionFlags connection;
   k8s::K8sIngestOptions options;

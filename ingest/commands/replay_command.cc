@@ -11,6 +11,7 @@
 #include "common/pg_pool.h"
 #include "common/time_util.h"
 #include "ingest/openb_replay.h"
+#include "ingest/synthetic/synthetic_trace.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "store/migrator.h"
@@ -20,10 +21,13 @@ namespace fleetcap::ingest {
 namespace {
 
 constexpr const char* kUsage = R"(replay --trace openb --data DIR --cluster NAME --start T [flags]
+       replay --trace synthetic --nodes N --pods P --seed S --cluster NAME --start T [flags]
 
 Places the published openb trace's pods on its nodes (next-fit, see
 docs/replay.md) and stores the result as cluster NAME's inventory, with trace
-second 0 at instant T. Replaces what NAME had, so it can be rerun.)";
+second 0 at instant T. Replaces what NAME had, so it can be rerun. A synthetic
+trace is drawn from the openb trace's shapes at any size, deterministically
+by seed (ingest/synthetic).)";
 
 int Fail(int code, const absl::Status& status) {
   std::cerr << "fleetcap-ingest replay: " << status.message() << "\n";
@@ -44,6 +48,10 @@ int RunReplayCommand(const std::vector<std::string>& args) {
   flags.String("pod-file", &replay.pod_file, "the pod list inside --data");
   flags.String("cluster", &replay.cluster, "the cluster the facts belong to");
   flags.String("start", &start_text, "the RFC 3339 instant of trace second 0");
+  int64_t nodes = 100, pods = 1000, seed = 1;
+  flags.Int("nodes", &nodes, "synthetic: nodes");
+  flags.Int("pods", &pods, "synthetic: pods");
+  flags.Int("seed", &seed, "synthetic: the seed");
 
   auto parsed = flags.Parse(args);
   if (!parsed.ok()) return Fail(2, parsed.status());
@@ -55,10 +63,17 @@ int RunReplayCommand(const std::vector<std::string>& args) {
     return Fail(2, absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed->positional[0], "\"")));
   }
   if (auto status = InitLogging(daemon.log_level); !status.ok()) return Fail(2, status);
-  if (trace_kind != "openb") {
-    return Fail(2, absl::InvalidArgumentError(absl::StrCat("--trace: \"", trace_kind, "\" is not a known trace (openb)")));
+  if (trace_kind != "openb" && trace_kind != "synthetic") {
+    return Fail(2, absl::InvalidArgumentError(
+                       absl::StrCat("--trace: \"", trace_kind, "\" is not a known trace (openb, synthetic)")));
   }
-  if (replay.data_dir.empty()) return Fail(2, absl::InvalidArgumentError("--data: empty; give the trace's folder"));
+  const bool synthetic = trace_kind == "synthetic";
+  if (synthetic && (nodes < 1 || pods < 0 || nodes > 1000000 || pods > 10000000)) {
+    return Fail(2, absl::InvalidArgumentError("--nodes/--pods: out of range (1..1000000 nodes, 0..10000000 pods)"));
+  }
+  if (!synthetic && replay.data_dir.empty()) {
+    return Fail(2, absl::InvalidArgumentError("--data: empty; give the trace's folder"));
+  }
   if (replay.cluster.empty()) return Fail(2, absl::InvalidArgumentError("--cluster: empty"));
   auto start = ParseRfc3339("--start", start_text);
   if (!start.ok()) return Fail(2, start.status());
@@ -92,14 +107,18 @@ int RunReplayCommand(const std::vector<std::string>& args) {
   store::PgInventoryRepository inventory(pool->get());
 
   const absl::Time began = absl::Now();
-  auto report = ReplayOpenb(replay, inventory);
+  auto report = synthetic ? ReplayTrace(synthetic::SyntheticTrace({static_cast<int>(nodes), static_cast<int>(pods),
+                                                                   static_cast<uint64_t>(seed)}),
+                                        replay.cluster, replay.start, inventory)
+                          : ReplayOpenb(replay, inventory);
   if (!report.ok()) return Fail(1, report.status());
   replays.Increment();
   facts.Add({{"kind", "nodes"}}).Set(static_cast<double>(report->nodes));
   facts.Add({{"kind", "devices"}}).Set(static_cast<double>(report->devices));
   facts.Add({{"kind", "pods"}}).Set(static_cast<double>(report->pods));
   facts.Add({{"kind", "holds"}}).Set(static_cast<double>(report->holds));
-  Logger("ingest")->info("replayed {} into cluster {} in {:.2f}s", replay.data_dir, replay.cluster,
+  Logger("ingest")->info("replayed {} into cluster {} in {:.2f}s", synthetic ? "a synthetic trace" : replay.data_dir,
+                         replay.cluster,
                          absl::ToDoubleSeconds(absl::Now() - began));
   std::cout << "cluster " << replay.cluster << ": " << report->nodes << " nodes, " << report->devices
             << " devices, " << report->pods << " pods (" << report->placed_pods << " placed, "

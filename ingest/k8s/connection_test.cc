@@ -3,31 +3,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
+#include "ingest/openb/test_dir.h"
+
 
 namespace fleetcap::k8s {
 namespace {
 
 using ::testing::HasSubstr;
 
-class TempDir {
- public:
-  TempDir() {
-    char pattern[] = "/tmp/fleetcap-k8s-XXXXXX";
-    path_ = mkdtemp(pattern);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::ofstream(path_ + "/" + name) << text;
-    return path_ + "/" + name;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using TempDir = openb::TestDir;
 
 std::string NoEnv(const char*) { return ""; }
 

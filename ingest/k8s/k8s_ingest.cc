@@ -190,6 +190,7 @@ absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>
     if (r.kind != "Pod") start(r);
   }
   bool pods_started = false;
+  absl::Time nodes_known_at = absl::InfiniteFuture();
   bool announced = false;
   absl::Time last_flush = absl::Now();
   absl::Time next_flush_try = absl::InfinitePast();
@@ -204,17 +205,26 @@ absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>
     }
     space_.notify_all();
     for (auto& item : batch) Apply(item);
-    if (!pods_started && synced_kinds_.size() + 1 >= Resources().size()) {
-      // Nodes, namespaces and controllers are known: pods can be placed and named.
-      for (const auto& r : Resources()) {
-        if (r.kind == "Pod") start(r);
+    // Pods come once nodes and namespaces are known (so they can be placed
+    // and given teams) and the controllers too (so their workloads are named
+    // at once), or 30 s after, should a controller kind not be listable:
+    // workloads are named again when their controllers arrive.
+    if (!pods_started && synced_kinds_.count("Node") && synced_kinds_.count("Namespace")) {
+      if (nodes_known_at == absl::InfiniteFuture()) nodes_known_at = absl::Now();
+      if (synced_kinds_.size() + 1 >= Resources().size() || absl::Now() - nodes_known_at >= absl::Seconds(30)) {
+        for (const auto& r : Resources()) {
+          if (r.kind == "Pod") start(r);
+        }
+        pods_started = true;
       }
-      pods_started = true;
     }
     const absl::Time now = absl::Now();
     const bool synced = synced_kinds_.size() == Resources().size();
+    // Writes go in batches: when many changes wait, when the interval has
+    // passed, and at once when the first complete sync is ready.
     if (reconciler_.pending() > 0 && now >= next_flush_try &&
-        (reconciler_.pending() >= options_.flush_at || now - last_flush >= options_.flush_interval || synced)) {
+        (reconciler_.pending() >= options_.flush_at || now - last_flush >= options_.flush_interval ||
+         (synced && !announced))) {
       if (FlushNow()) {
         last_flush = now;
       } else {

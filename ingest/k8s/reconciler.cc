@@ -319,6 +319,10 @@ void Reconciler::ApplyPod(const PodObject& pod, absl::Time observed, bool delete
         if (a.overcommitted) metrics_->overcommitted.Increment();
         metrics_->unplaced_milli.Increment(static_cast<double>(a.unplaced_milli));
       }
+      if (a.shares.empty() && !deleted) {
+        // No device in service to hold (its device plugin not yet ready): try again when the node changes.
+        awaiting_node_[pod.node_name].push_back({pod, observed});
+      }
       for (const auto& share : a.shares) {
         HoldRow h{node.devices[share.index].device_id, share.index, share.milli, *times.hold_from, std::nullopt};
         if (end.has_value()) h.to = std::max(*end, h.from);

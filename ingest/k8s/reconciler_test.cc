@@ -331,5 +331,17 @@ TEST_F(ReconcilerTest, APodOnANodeNotYetSeenWaitsForIt) {
   EXPECT_EQ(Holds()[0].from, At(3));
 }
 
+TEST_F(ReconcilerTest, APodOnANodeWithoutDevicesYetHoldsOnceTheyAppear) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 0), At(0));  // the device plugin has not registered yet
+  r->Pod(Running(GpuPod("early", 1, "n1"), 3), At(3));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_TRUE(Holds().empty());
+  r->Node(GpuNode("n1", 1), At(4));
+  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_EQ(Holds().size(), 1u);
+  EXPECT_EQ(Holds()[0].from, At(3));
+}
+
 }  // namespace
 }  // namespace fleetcap::k8s

@@ -77,5 +77,25 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
   EXPECT_EQ(txn.exec("SELECT count(*) FROM devices WHERE cluster = 'live'")[0][0].as<int64_t>(), 6212);
 }
 
+TEST(SyntheticReplayTest, ReplaysASyntheticTraceDeterministically) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  std::vector<std::string> args = {FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "50", "--pods",
+                                   "500", "--seed", "3", "--cluster", "syn", "--db", (*db)->uri()};
+  auto first = testing::Run(args);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("cluster syn: 50 nodes"), std::string::npos) << first.out;
+  auto second = testing::Run(args);
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_EQ(second.out, first.out);
+  auto conn = (*db)->Connect();
+  pqxx::nontransaction txn(*conn);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM pods WHERE cluster = 'syn'")[0][0].as<int>(), 500);
+  auto bad = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "0", "--cluster", "x",
+                           "--db", (*db)->uri()});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--nodes"), std::string::npos) << bad.err;
+}
+
 }  // namespace
 }  // namespace fleetcap

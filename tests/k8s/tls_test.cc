@@ -1,0 +1,134 @@
+// HTTPS as real clusters serve it: fleetcap-ingest k8s verifies the API
+// server against the kubeconfig's CA (or skips verification when told to),
+// presents a client certificate when the server demands one, and sends its
+// bearer token; kubectl is a client of the same server.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "common/pg_pool.h"
+#include "store/pg_inventory_repository.h"
+#include "tests/k8s/fixture/accelerator_zoo.h"
+#include "tests/k8s/fixture/fake_api_server.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class TlsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/fleetcap-k8s-tls-XXXXXX";
+    dir_ = mkdtemp(pattern);
+    for (const char* who : {"server", "client"}) {
+      auto made = testing::Run({"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                                "-keyout", dir_ + "/" + who + ".key", "-out", dir_ + "/" + who + ".crt", "-subj",
+                                absl::StrCat("/CN=fleetcap-", who), "-addext", "subjectAltName=IP:127.0.0.1"});
+      ASSERT_EQ(made.exit_code, 0) << made.err;
+    }
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+  }
+  void TearDown() override {
+    api_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  void StartApi(bool client_certificates) {
+    testing::FakeApiOptions options;
+    options.token = "tls-token";
+    options.tls = testing::TlsFiles{dir_ + "/server.crt", dir_ + "/server.key",
+                                    client_certificates ? dir_ + "/client.crt" : ""};
+    auto api = testing::FakeApiServer::Start(options);
+    ASSERT_TRUE(api.ok()) << api.status();
+    api_ = std::move(*api);
+    for (auto& [plural, object] : testing::ZooObjects(absl::FromUnixSeconds(1767225600))) api_->Apply(plural, object);
+  }
+  std::string Kubeconfig(const std::string& cluster_extra, const std::string& user_extra) {
+    const std::string path = dir_ + "/kubeconfig";
+    std::ofstream(path) << "apiVersion: v1\nkind: Config\ncurrent-context: fixture\n"
+                        << "contexts:\n- name: fixture\n  context: {cluster: fixture, user: fleetcap}\n"
+                        << "clusters:\n- name: fixture\n  cluster:\n    server: " << api_->url() << "\n"
+                        << cluster_extra << "users:\n- name: fleetcap\n  user:\n    token: tls-token\n"
+                        << user_extra;
+    return path;
+  }
+  testing::RunResult Ingest(std::vector<std::string> connection, absl::Duration timeout = absl::Seconds(60)) {
+    std::vector<std::string> args = {FLEETCAP_INGEST_BIN, "k8s", "--cluster", "tls", "--db", db_->uri(),
+                                     "--exit-after-sync"};
+    args.insert(args.end(), connection.begin(), connection.end());
+    return testing::Run(args, timeout);
+  }
+  int64_t HeldH100() {
+    auto pool = PgPool::Open(db_->uri(), 1);
+    store::PgInventoryRepository repo(pool->get());
+    auto summary = repo.SummarizeAt("tls", absl::FromUnixSeconds(1767225600) + absl::Hours(3));
+    if (!summary.ok()) return -1;
+    for (const auto& m : *summary) {
+      if (m.model == "H100-SXM5-80GB") return m.held_milli;
+    }
+    return 0;
+  }
+
+  std::string dir_;
+  std::unique_ptr<testing::TestDatabase> db_;
+  std::unique_ptr<testing::FakeApiServer> api_;
+};
+
+TEST_F(TlsTest, KubeconfigWithTheCertificateAuthorityAndAToken) {
+  StartApi(false);
+  const std::string ca = absl::Base64Escape(Slurp(dir_ + "/server.crt"));
+  auto run = Ingest({"--kubeconfig", Kubeconfig("    certificate-authority-data: " + ca + "\n", "")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(HeldH100(), 6000);
+  EXPECT_EQ(api_->counters().unauthorized, 0);
+}
+
+TEST_F(TlsTest, ClientCertificateWhenTheServerDemandsOneAndInsecureSkipVerify) {
+  StartApi(true);
+  const std::string key = absl::Base64Escape(Slurp(dir_ + "/client.key"));
+  auto run = Ingest({"--kubeconfig", Kubeconfig("    insecure-skip-tls-verify: true\n",
+                                                "    client-certificate: client.crt\n    client-key-data: " + key +
+                                                    "\n")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(HeldH100(), 6000);
+}
+
+TEST_F(TlsTest, AServerThatCannotBeVerifiedIsNotTrusted) {
+  StartApi(false);
+  std::ofstream(dir_ + "/token") << "tls-token";
+  // No CA: the server's self-signed certificate is refused; the ingest keeps retrying.
+  auto run = Ingest({"--kube-api", api_->url(), "--token-file", dir_ + "/token"}, absl::Seconds(4));
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_NE(run.err.find("certificate"), std::string::npos) << run.err;
+  EXPECT_EQ(api_->counters().lists, 0);
+  // With the CA file it is.
+  run = Ingest({"--kube-api", api_->url(), "--token-file", dir_ + "/token", "--ca-file", dir_ + "/server.crt"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+}
+
+TEST_F(TlsTest, KubectlOverHttpsWithAToken) {
+  if (!std::filesystem::exists(KUBECTL_BIN)) GTEST_SKIP() << "kubectl is not installed";
+  StartApi(false);
+  auto run = testing::Run({KUBECTL_BIN, "--server=" + api_->url(), "--certificate-authority=" + dir_ + "/server.crt",
+                           "--token=tls-token", "--cache-dir=" + dir_ + "/cache", "get", "nodes", "-o", "name"},
+                          absl::Seconds(60), {"HOME=" + dir_, "KUBECONFIG=" + dir_ + "/none"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("node/tpu-0"), std::string::npos) << run.out;
+}
+
+}  // namespace
+}  // namespace fleetcap
