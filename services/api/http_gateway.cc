@@ -69,8 +69,9 @@ absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls) 
   std::string ports = listen;
   std::vector<const char*> options = {"num_threads", "8"};
   if (tls.enabled()) {
-    // Debian 12's civetweb loads OpenSSL at run time and expects the 1.1 API; against
-    // OpenSSL 3 that fails, and serving "https" without it would crash on the first request.
+    // civetweb loads OpenSSL at run time; fleetcap-api carries the one symbol it misses
+    // in OpenSSL 3 (openssl_compat/). Should loading still fail, serving "https" without
+    // it would crash on the first request, so refuse.
     if ((mg_init_library(MG_FEATURES_TLS) & MG_FEATURES_TLS) == 0) {
       return absl::FailedPreconditionError(
           "--tls-cert: the HTTP server library (civetweb) cannot load OpenSSL here, so HTTPS is unavailable; "

@@ -11,11 +11,14 @@
 #include "common/signals.h"
 #include "fleetcap_version.h"
 #include "services/api/api_server.h"
+#include "services/api/openssl_compat/openssl_compat.h"
 #include "services/api/init_command.h"
 
 int main(int argc, char** argv) {
   using namespace fleetcap;
   BlockTerminationSignals();
+  // Keeps the OpenSSL 3 shim for civetweb's HTTPS linked in (openssl_compat.h).
+  if (fleetcap_openssl_compat_loaded() != 1) return 1;
 
   api::ApiServerOptions options;
   std::string log_level = "info";
