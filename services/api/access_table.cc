@@ -7,9 +7,9 @@ const std::map<std::string, Access>& AccessTable() {
       // FleetService: the whole fleet.
       {"/fleetcap.v1.FleetService/GetFleetSummary", Access::kRead},
       {"GET /v1/fleet/summary", Access::kRead},
-      // UsageService: the whole fleet's telemetry.
-      {"/fleetcap.v1.UsageService/GetUsage", Access::kRead},
-      {"GET /v1/usage", Access::kRead},
+      // UsageService: the whole fleet for planners; teams their own namespaces (UsageQuery::Authorize).
+      {"/fleetcap.v1.UsageService/GetUsage", Access::kTeamRead},
+      {"GET /v1/usage", Access::kTeamRead},
       // PolicyService: planners read, admins change; teams read their own subtree.
       {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},

@@ -29,6 +29,27 @@ const char* TruncUnit(v1::Resolution r) {
 
 }  // namespace
 
+absl::Status UsageQuery::Authorize(const Scope& scope, const v1::GetUsageRequest& request) const {
+  if (scope.role != Role::kTeam) return absl::OkStatus();
+  if (request.namespace_().empty()) {
+    return absl::PermissionDeniedError("namespace: a team token reads usage by namespace; give one of its own");
+  }
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(**lease);
+    auto teams = txn.exec_params("SELECT DISTINCT team FROM pods WHERE cluster = $1 AND namespace = $2",
+                                 request.cluster(), request.namespace_());
+    if (teams.empty()) return OutOfScope("namespace");
+    for (const auto& row : teams) {
+      if (!scope.Covers(row[0].as<std::string>())) return OutOfScope("namespace");
+    }
+    return absl::OkStatus();
+  } catch (const std::exception& e) {
+    return PgError("checking the namespace's team", e);
+  }
+}
+
 absl::StatusOr<v1::Resolution> ParseResolution(const std::string& field, const std::string& text) {
   const std::string t = absl::AsciiStrToLower(text);
   if (t == "minute") return v1::MINUTE;

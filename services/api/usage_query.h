@@ -7,6 +7,7 @@
 #include "absl/status/statusor.h"
 #include "common/pg_pool.h"
 #include "fleetcap/v1/usage.pb.h"
+#include "services/api/auth.h"
 
 namespace fleetcap::api {
 
@@ -15,6 +16,12 @@ class UsageQuery {
   explicit UsageQuery(PgPool* pool) : pool_(pool) {}
 
   absl::StatusOr<v1::UsageReport> Run(const v1::GetUsageRequest& request) const;
+
+  // Team tokens read only their own namespaces: the request must name a
+  // namespace whose pods all belong to teams the scope covers (a namespace
+  // with no pods is out of scope, so the answer never tells whether it
+  // exists). Other roles that reach here read everything.
+  absl::Status Authorize(const Scope& scope, const v1::GetUsageRequest& request) const;
 
  private:
   PgPool* pool_;

@@ -16,6 +16,7 @@
 #include "google/protobuf/descriptor.h"
 #include "grpcpp/generic/generic_stub.h"
 #include "grpcpp/grpcpp.h"
+#include "pqxx/pqxx"
 #include "services/api/access_table.h"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
@@ -56,8 +57,8 @@ const std::map<std::string, Expect>& Expected() {
       {"/fleetcap.v1.TokenService/RevokeToken", {true, false, false, false}},
       {"/fleetcap.v1.TokenService/WhoAmI", {true, true, true, true}},
       {"/fleetcap.v1.AuditService/ListAuditEvents", {true, false, false, false}},
-      {"/fleetcap.v1.UsageService/GetUsage", {true, true, false, false}},
-      {"GET /v1/usage", {true, true, false, false}},
+      {"/fleetcap.v1.UsageService/GetUsage", {true, true, false, true}},
+      {"GET /v1/usage", {true, true, false, true}},
       {"GET /v1/fleet/summary", {true, true, false, false}},
       {"GET /v1/policy", {true, true, false, false}},
       {"GET /v1/policy/history", {true, true, false, false}},
@@ -73,6 +74,17 @@ const std::map<std::string, Expect>& Expected() {
   return *table;
 }
 
+// An hour of usage of one namespace of cluster c1 (where vision-ns holds pods
+// of team vision-detect and ads-ns pods of team ads; see SetUpTestSuite).
+v1::GetUsageRequest VisionUsageRequest(const std::string& ns) {
+  v1::GetUsageRequest r;
+  r.set_cluster("c1");
+  r.set_namespace_(ns);
+  r.mutable_start()->set_seconds(1767225600);
+  r.mutable_end()->set_seconds(1767225600 + 3600);
+  return r;
+}
+
 // Requests that an allowed caller can make without changing anything (bad
 // arguments are fine: only the auth outcome is asserted), and that are in
 // scope for team:vision where the method is scoped.
@@ -82,11 +94,15 @@ std::string GrpcRequest(const std::string& method) {
     r.set_team("vision-detect");
     return r.SerializeAsString();
   }
+  if (method == "/fleetcap.v1.UsageService/GetUsage") return VisionUsageRequest("vision-ns").SerializeAsString();
   return "";  // every field at its default
 }
 
 std::string HttpTarget(const std::string& key) {
   if (key == "GET /v1/policy/team") return "/v1/policy/team?team=vision-detect";
+  if (key == "GET /v1/usage") {
+    return "/v1/usage?cluster=c1&namespace=vision-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z";
+  }
   return key.substr(key.find(' ') + 1);
 }
 
@@ -105,6 +121,15 @@ class AuthorizationTest : public ::testing::Test {
       tokens_[role] = *token;
     }
     tokens_["admin"] = api_->admin_token;
+    {
+      auto conn = db_->Connect();
+      pqxx::work txn(*conn);
+      txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
+      txn.exec("INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at) "
+               "VALUES ('c1', 'p-vision', 'vision-ns', 'p-vision', 'vision-detect', 'Pod', 'p-vision', now()), "
+               "       ('c1', 'p-ads', 'ads-ns', 'p-ads', 'ads', 'Pod', 'p-ads', now())");
+      txn.commit();
+    }
     auto stub = v1::PolicyService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
     context.AddMetadata("authorization", "Bearer " + api_->admin_token);
@@ -237,6 +262,30 @@ TEST_F(AuthorizationTest, OutOfScopeDoesNotRevealWhetherATeamExists) {
     messages[i++] = status.error_message();
   }
   EXPECT_EQ(messages[0], messages[1]);
+}
+
+TEST_F(AuthorizationTest, TeamUsageIsScopedToItsOwnNamespaces) {
+  auto stub = v1::UsageService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  auto call = [&](const v1::GetUsageRequest& request) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + tokens_.at("team:vision"));
+    v1::UsageReport report;
+    return stub->GetUsage(&context, request, &report);
+  };
+  EXPECT_TRUE(call(VisionUsageRequest("vision-ns")).ok());
+  grpc::Status other = call(VisionUsageRequest("ads-ns"));
+  grpc::Status missing = call(VisionUsageRequest("no-such-ns"));
+  EXPECT_EQ(other.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(missing.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(other.error_message(), missing.error_message()) << "must not reveal which namespaces exist";
+  v1::GetUsageRequest whole_cluster = VisionUsageRequest("");
+  EXPECT_EQ(call(whole_cluster).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+
+  auto http = testing::HttpRequest(
+      "GET", api_->http_base() + "/v1/usage?cluster=c1&namespace=ads-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z",
+      "", tokens_.at("team:vision"));
+  ASSERT_TRUE(http.ok()) << http.status();
+  EXPECT_EQ(http->status, 403) << http->body;
 }
 
 }  // namespace
