@@ -50,6 +50,33 @@ void ClientOptions::Prepare(grpc::ClientContext& context) const {
   if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
 }
 
+void Parse(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args, size_t positional) {
+  inv.client.Register(flags);
+  auto parsed = flags.Parse(args);
+  if (!parsed.ok()) {
+    inv.exit_code = Fail(2, std::string(parsed.status().message()));
+    return;
+  }
+  if (parsed->help) {
+    std::cout << flags.Help();
+    inv.exit_code = 0;
+    return;
+  }
+  if (parsed->positional.size() != positional) {
+    inv.exit_code = Fail(2, parsed->positional.size() > positional
+                                ? "unexpected argument \"" + parsed->positional[positional] + "\""
+                                : std::string("missing argument (see --help)"));
+    return;
+  }
+  auto format = ParseFormat(inv.client.format);
+  if (!format.ok()) {
+    inv.exit_code = Fail(2, std::string(format.status().message()));
+    return;
+  }
+  inv.format = *format;
+  inv.positional = std::move(parsed->positional);
+}
+
 int Fail(int exit_code, const std::string& message) {
   std::cerr << "fleetcapctl: " << absl::StrReplaceAll(message, {{"\n", " "}}) << "\n";
   return exit_code;

@@ -4,6 +4,8 @@
 // one-line errors people see.
 
 #include <memory>
+#include <optional>
+#include <vector>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -33,6 +35,20 @@ struct ClientOptions {
   // Sets the deadline and, when there is a token, the bearer credentials.
   void Prepare(grpc::ClientContext& context) const;
 };
+
+// One run of a command: the client options, the output format and the
+// positional arguments, or the exit code when parsing already decided it
+// (--help, a bad flag, a wrong number of arguments).
+struct Invocation {
+  ClientOptions client;
+  Format format = Format::kTable;
+  std::vector<std::string> positional;
+  std::optional<int> exit_code;
+};
+
+// Registers the client flags on `flags`, parses `args`, and expects exactly
+// `positional` positional arguments.
+void Parse(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args, size_t positional);
 
 // Prints one line to stderr ("fleetcapctl: ...") and returns `exit_code`.
 int Fail(int exit_code, const std::string& message);

@@ -34,40 +34,6 @@ std::string Time(const google::protobuf::Timestamp& t) {
 
 // Parses a command's flags; on --help prints it and sets `exit_code` to 0,
 // on a bad flag or the wrong number of arguments to 2.
-struct Invocation {
-  ClientOptions client;
-  Format format = Format::kTable;
-  std::vector<std::string> positional;
-  std::optional<int> exit_code;
-};
-
-void Parse(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args, size_t positional) {
-  inv.client.Register(flags);
-  auto parsed = flags.Parse(args);
-  if (!parsed.ok()) {
-    inv.exit_code = Fail(2, std::string(parsed.status().message()));
-    return;
-  }
-  if (parsed->help) {
-    std::cout << flags.Help();
-    inv.exit_code = 0;
-    return;
-  }
-  if (parsed->positional.size() != positional) {
-    inv.exit_code = Fail(2, parsed->positional.size() > positional
-                                ? "unexpected argument \"" + parsed->positional[positional] + "\""
-                                : std::string("missing argument (see --help)"));
-    return;
-  }
-  auto format = ParseFormat(inv.client.format);
-  if (!format.ok()) {
-    inv.exit_code = Fail(2, std::string(format.status().message()));
-    return;
-  }
-  inv.format = *format;
-  inv.positional = std::move(parsed->positional);
-}
-
 absl::StatusOr<std::string> ReadPolicyFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot read"));

@@ -23,32 +23,24 @@ std::string Percent(int64_t part, int64_t whole) {
 }
 
 int RunFleetSummary(const std::vector<std::string>& args) {
-  ClientOptions client;
+  Invocation inv;
   std::string cluster;
   std::string at;
   FlagSet flags("fleetcapctl fleet summary", "[--cluster C] [--at T] [flags]\n\nPer accelerator model, the devices in service and the devices held at an instant.");
-  client.Register(flags);
   flags.String("cluster", &cluster, "a cluster name; empty for all");
   flags.String("at", &at, "an RFC 3339 instant; empty for now");
-  auto parsed = flags.Parse(args);
-  if (!parsed.ok()) return Fail(2, std::string(parsed.status().message()));
-  if (parsed->help) {
-    std::cout << flags.Help();
-    return 0;
-  }
-  if (!parsed->positional.empty()) return Fail(2, "unexpected argument \"" + parsed->positional[0] + "\"");
-  auto format = ParseFormat(client.format);
-  if (!format.ok()) return Fail(2, std::string(format.status().message()));
+  Parse(flags, inv, args, 0);
+  if (inv.exit_code) return *inv.exit_code;
   auto request = FleetSummaryRequest(cluster, at);
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
 
-  auto stub = v1::FleetService::NewStub(client.Channel());
+  auto stub = v1::FleetService::NewStub(inv.client.Channel());
   grpc::ClientContext context;
-  client.Prepare(context);
+  inv.client.Prepare(context);
   v1::FleetSummary summary;
   grpc::Status status = stub->GetFleetSummary(&context, *request, &summary);
-  if (!status.ok()) return FailRpc(status, client);
-  std::cout << RenderFleetSummary(summary, *format);
+  if (!status.ok()) return FailRpc(status, inv.client);
+  std::cout << RenderFleetSummary(summary, inv.format);
   return 0;
 }
 

@@ -15,14 +15,13 @@ namespace fleetcap::ctl {
 namespace {
 
 int RunUsage(const std::vector<std::string>& args) {
-  ClientOptions client;
+  Invocation inv;
   UsageFlags u;
   FlagSet flags("fleetcapctl usage",
                 "--cluster C [--device D | --node N | --model M | --pod P] [--namespace NS]\n"
                 "  [--start T] [--end T] [--resolution minute|hour|day] [flags]\n\n"
                 "Per bucket of [start, end): mean and max utilisation, memory, power and sample count.\n"
                 "Default window: the last 24 hours.");
-  client.Register(flags);
   flags.String("cluster", &u.cluster, "the cluster");
   flags.String("device", &u.device, "one device (GPU UUID, TPU accelerator id, ...)");
   flags.String("node", &u.node, "the devices of one node");
@@ -32,25 +31,18 @@ int RunUsage(const std::vector<std::string>& args) {
   flags.String("start", &u.start, "RFC 3339 start (inclusive)");
   flags.String("end", &u.end, "RFC 3339 end (exclusive)");
   flags.String("resolution", &u.resolution, "minute, hour or day");
-  auto parsed = flags.Parse(args);
-  if (!parsed.ok()) return Fail(2, std::string(parsed.status().message()));
-  if (parsed->help) {
-    std::cout << flags.Help();
-    return 0;
-  }
-  if (!parsed->positional.empty()) return Fail(2, "unexpected argument \"" + parsed->positional[0] + "\"");
-  auto format = ParseFormat(client.format);
-  if (!format.ok()) return Fail(2, std::string(format.status().message()));
+  Parse(flags, inv, args, 0);
+  if (inv.exit_code) return *inv.exit_code;
   auto request = UsageRequest(u);
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
 
-  auto stub = v1::UsageService::NewStub(client.Channel());
+  auto stub = v1::UsageService::NewStub(inv.client.Channel());
   grpc::ClientContext context;
-  client.Prepare(context);
+  inv.client.Prepare(context);
   v1::UsageReport report;
   grpc::Status status = stub->GetUsage(&context, *request, &report);
-  if (!status.ok()) return FailRpc(status, client);
-  std::cout << RenderUsage(report, *format);
+  if (!status.ok()) return FailRpc(status, inv.client);
+  std::cout << RenderUsage(report, inv.format);
   return 0;
 }
 
