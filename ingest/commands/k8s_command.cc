@@ -80,16 +80,9 @@ int RunK8sCommand(const std::vector<std::string>& args) {
   flags.String("namespace-team-annotation", &ns_team_annotations,
                "namespace annotation(s) naming the team, comma-separated");
 
-  auto parsed = flags.Parse(args);
-  if (!parsed.ok()) return Fail(2, parsed.status());
-  if (parsed->help) {
-    std::cout << flags.Help();
-    return 0;
-  }
-  if (!parsed->positional.empty()) {
-    return Fail(2, absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed->positional[0], "\"")));
-  }
-  if (auto status = InitLogging(daemon.log_level); !status.ok()) return Fail(2, status);
+  auto proceed = daemon.ParseCommand(flags, args);
+  if (!proceed.ok()) return Fail(2, proceed.status());
+  if (!*proceed) return 0;
   if (cluster.empty()) return Fail(2, absl::InvalidArgumentError("--cluster: empty; name the cluster"));
   if (page_size < 1) return Fail(2, absl::InvalidArgumentError("--page-size: must be at least 1"));
   if (auto status = daemon.RequireDb(); !status.ok()) return Fail(2, status);

@@ -116,16 +116,9 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   flags.Int("max-body-mb", &max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
   flags.Int("max-queued-samples", &max_queued_samples, "samples waiting for the store before answering 429");
 
-  auto parsed = flags.Parse(args);
-  if (!parsed.ok()) return Fail(2, parsed.status());
-  if (parsed->help) {
-    std::cout << flags.Help();
-    return 0;
-  }
-  if (!parsed->positional.empty()) {
-    return Fail(2, absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed->positional[0], "\"")));
-  }
-  if (auto status = InitLogging(daemon.log_level); !status.ok()) return Fail(2, status);
+  auto proceed = daemon.ParseCommand(flags, args);
+  if (!proceed.ok()) return Fail(2, proceed.status());
+  if (!*proceed) return 0;
   if (cluster.empty()) return Fail(2, absl::InvalidArgumentError("--cluster: empty"));
   if (remote_write_listen.empty() && prometheus_url.empty()) {
     return Fail(2, absl::InvalidArgumentError("give --remote-write-listen, --prometheus-url or both"));

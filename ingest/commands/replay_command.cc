@@ -53,16 +53,9 @@ int RunReplayCommand(const std::vector<std::string>& args) {
   flags.Int("pods", &pods, "synthetic: pods");
   flags.Int("seed", &seed, "synthetic: the seed");
 
-  auto parsed = flags.Parse(args);
-  if (!parsed.ok()) return Fail(2, parsed.status());
-  if (parsed->help) {
-    std::cout << flags.Help();
-    return 0;
-  }
-  if (!parsed->positional.empty()) {
-    return Fail(2, absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed->positional[0], "\"")));
-  }
-  if (auto status = InitLogging(daemon.log_level); !status.ok()) return Fail(2, status);
+  auto proceed = daemon.ParseCommand(flags, args);
+  if (!proceed.ok()) return Fail(2, proceed.status());
+  if (!*proceed) return 0;
   if (trace_kind != "openb" && trace_kind != "synthetic") {
     return Fail(2, absl::InvalidArgumentError(
                        absl::StrCat("--trace: \"", trace_kind, "\" is not a known trace (openb, synthetic)")));
