@@ -11,8 +11,9 @@ packages=(
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libpqxx-dev libpq-dev prometheus-cpp-dev libcivetweb-dev libabsl-dev libspdlog-dev libfmt-dev
   nlohmann-json3-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev
-  # policy documents and the telemetry metric mapping; remote_write's compression
-  libyaml-cpp-dev libsnappy-dev
+  # policy documents and the telemetry metric mapping; remote_write's compression;
+  # the sample log's checksums
+  libyaml-cpp-dev libsnappy-dev zlib1g-dev
   # servers and clients the tests and the demo start
   postgresql-15 postgresql-client-15 curl openssl time
   # telemetry tests and benchmark: a real Prometheus 2.42

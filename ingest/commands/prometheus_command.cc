@@ -1,9 +1,6 @@
 #include "ingest/commands/prometheus_command.h"
 
-#include <condition_variable>
 #include <iostream>
-#include <mutex>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -11,6 +8,7 @@
 #include "common/flags.h"
 #include "common/logging.h"
 #include "common/metrics_server.h"
+#include "common/periodic.h"
 #include "common/pg_pool.h"
 #include "common/signals.h"
 #include "common/time_util.h"
@@ -18,10 +16,11 @@
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/prometheus_client.h"
 #include "ingest/telemetry/pull_ingester.h"
+#include "ingest/telemetry/push_pipeline.h"
 #include "ingest/telemetry/remote_write_server.h"
 #include "ingest/telemetry/telemetry_metrics.h"
+#include "ingest/telemetry/sample_log.h"
 #include "ingest/telemetry/usage_writer.h"
-#include "ingest/telemetry/write_queue.h"
 #include "store/migrator.h"
 #include "store/usage_partitions.h"
 
@@ -32,8 +31,9 @@ constexpr const char* kUsage = R"(prometheus --cluster NAME (--remote-write-list
 
 Records how hard every accelerator, and every pod's share of one, worked,
 per minute, exactly once, into usage_minute. With --remote-write-listen it
-serves Prometheus remote_write 1.0 at http://ADDR/api/v1/write; with
---prometheus-url it pulls with query_range. Both may run at once. Prints
+serves Prometheus remote_write 1.0 at http://ADDR/api/v1/write, logging
+every request in --wal-dir before answering it; with --prometheus-url it
+pulls with query_range. Both may run at once. Prints
 "fleetcap-ingest prometheus ready remote_write=PORT metrics=PORT" when
 serving, and stops cleanly on SIGTERM.)";
 
@@ -50,52 +50,13 @@ absl::StatusOr<absl::Duration> ParsePositiveDuration(const std::string& flag, co
   return d;
 }
 
-// Runs pull cycles every `interval` until Stop().
-class PullLoop {
- public:
-  PullLoop(telemetry::PullIngester* ingester, absl::Duration interval)
-      : ingester_(ingester), interval_(interval), thread_([this] { Run(); }) {}
-  ~PullLoop() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-  }
-
- private:
-  void Run() {
-    auto log = Logger("telemetry");
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!stop_) {
-      lock.unlock();
-      auto report = ingester_->RunOnce();
-      if (report.ok()) {
-        log->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to), report->rows);
-      } else {
-        log->warn("pull cycle failed, retried next cycle: {}", report.status().ToString());
-      }
-      lock.lock();
-      wake_.wait_for(lock, absl::ToChronoMilliseconds(interval_), [this] { return stop_; });
-    }
-  }
-
-  telemetry::PullIngester* ingester_;
-  absl::Duration interval_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stop_ = false;
-  std::thread thread_;
-};
-
 }  // namespace
 
 int RunPrometheusCommand(const std::vector<std::string>& args) {
   BlockTerminationSignals();  // before any thread starts
   DaemonFlags daemon;
-  std::string cluster, mapping_path, remote_write_listen, prometheus_url;
-  int64_t max_body_mb = 32, max_queued_samples = 2'000'000, max_points = 11'000;
+  std::string cluster, mapping_path, remote_write_listen, prometheus_url, wal_dir;
+  int64_t max_body_mb = 32, max_queued_samples = 4'000'000, max_unwritten_mb = 1024, max_points = 11'000;
   std::string since_text, until_text, settle_text = "5m", interval_text = "60s", query_timeout_text = "30s";
   int64_t query_attempts = 4;
   bool once = false;
@@ -107,14 +68,17 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   flags.String("prometheus-url", &prometheus_url, "Prometheus base URL to pull from with query_range");
   flags.String("since", &since_text, "RFC 3339: pull from here (a backfill) when before the watermark");
   flags.String("until", &until_text, "RFC 3339: pull up to this minute only (default: now)");
-  flags.String("settle", &settle_text, "minutes this recent are fetched again when they close");
+  flags.String("wal-dir", &wal_dir, "folder of the remote_write sample log (needed with --remote-write-listen)");
+  flags.String("settle", &settle_text,
+               "how long a minute waits for late samples: pulled again until then, held open for remote_write");
   flags.String("pull-interval", &interval_text, "time between pull cycles");
   flags.Int("max-points", &max_points, "most points per series in one query_range (Prometheus allows 11000)");
   flags.String("query-timeout", &query_timeout_text, "time allowed for one query_range call");
   flags.Int("query-attempts", &query_attempts, "tries per query_range (timeouts, unavailable and 5xx are retried)");
   flags.Bool("once", &once, "run one pull cycle, print what it stored and exit");
   flags.Int("max-body-mb", &max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
-  flags.Int("max-queued-samples", &max_queued_samples, "samples waiting for the store before answering 429");
+  flags.Int("max-queued-samples", &max_queued_samples, "logged samples waiting for aggregation before answering 429");
+  flags.Int("max-unwritten-mb", &max_unwritten_mb, "MiB of sample log the store may lag behind before answering 429");
 
   auto proceed = daemon.ParseCommand(flags, args);
   if (!proceed.ok()) return Fail(2, proceed.status());
@@ -125,6 +89,10 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   }
   if (max_body_mb < 1) return Fail(2, absl::InvalidArgumentError("--max-body-mb: must be at least 1"));
   if (max_queued_samples < 1) return Fail(2, absl::InvalidArgumentError("--max-queued-samples: must be at least 1"));
+  if (max_unwritten_mb < 1) return Fail(2, absl::InvalidArgumentError("--max-unwritten-mb: must be at least 1"));
+  if (!remote_write_listen.empty() && wal_dir.empty()) {
+    return Fail(2, absl::InvalidArgumentError("--wal-dir: needed with --remote-write-listen"));
+  }
   if (auto status = daemon.RequireDb(); !status.ok()) return Fail(2, status);
   if (once && prometheus_url.empty()) return Fail(2, absl::InvalidArgumentError("--once: needs --prometheus-url"));
   if (max_points < 1 || max_points > 11'000) {
@@ -170,33 +138,47 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     auto conn = PgConnect(daemon.db);
     if (!conn.ok()) return Fail(1, conn.status());
     if (auto status = store::Migrator().EnsureCurrent(**conn, daemon.migrate); !status.ok()) return Fail(1, status);
-    if (auto status = store::MaintainUsagePartitions(**conn, absl::Now(), {}); !status.ok()) {
-      return Fail(1, status.status());
-    }
   }
-  auto pool = PgPool::Open(daemon.db, 2);
+  auto pool = PgPool::Open(daemon.db, 3);
   if (!pool.ok()) return Fail(1, pool.status());
+  // usage_minute's partitions ahead of time and past retention, hourly.
+  Periodic partitions(absl::Hours(1), [&pool, log] {
+    auto lease = (*pool)->Acquire();
+    absl::Status status = lease.status();
+    if (lease.ok()) status = store::MaintainUsagePartitions(**lease, absl::Now(), {}).status();
+    if (!status.ok()) log->warn("maintaining usage_minute partitions, retried in an hour: {}", status.ToString());
+  });
 
   telemetry::Normaliser normaliser(&mapping);
   telemetry::UsageWriter push_writer(pool->get(), cluster);
-  telemetry::WriteQueueOptions queue_options;
-  queue_options.max_queued_samples = max_queued_samples;
-  auto queue = std::make_unique<telemetry::WriteQueue>(&push_writer, &metrics, "remote_write", queue_options);
+  std::unique_ptr<telemetry::SampleLog> sample_log;
+  std::unique_ptr<telemetry::PushPipeline> pipeline;
   std::unique_ptr<telemetry::RemoteWriteServer> receiver;
   if (!remote_write_listen.empty()) {
+    auto opened = telemetry::SampleLog::Open({wal_dir});
+    if (!opened.ok()) return Fail(1, opened.status());
+    sample_log = std::move(*opened);
+    telemetry::PushPipelineOptions pipeline_options;
+    pipeline_options.settle = *settle;
+    pipeline_options.max_queued_samples = max_queued_samples;
+    pipeline_options.max_unwritten_bytes = max_unwritten_mb << 20;
+    auto started = telemetry::PushPipeline::Start(sample_log.get(), &push_writer, &normaliser, &metrics,
+                                                  pipeline_options);
+    if (!started.ok()) return Fail(1, started.status());
+    pipeline = std::move(*started);
     telemetry::RemoteWriteOptions options;
     options.listen = remote_write_listen;
     options.max_body_bytes = static_cast<size_t>(max_body_mb) << 20;
-    auto started = telemetry::RemoteWriteServer::Start(options, &normaliser, queue.get(), &metrics);
-    if (!started.ok()) return Fail(1, started.status());
-    receiver = std::move(*started);
+    auto serving = telemetry::RemoteWriteServer::Start(options, &normaliser, pipeline.get(), &metrics);
+    if (!serving.ok()) return Fail(1, serving.status());
+    receiver = std::move(*serving);
   }
 
   RealClock clock;
   telemetry::UsageWriter pull_writer(pool->get(), cluster);
   std::unique_ptr<telemetry::PrometheusClient> client;
   std::unique_ptr<telemetry::PullIngester> ingester;
-  std::unique_ptr<PullLoop> pull_loop;
+  std::unique_ptr<Periodic> pull_loop;
   if (!prometheus_url.empty()) {
     telemetry::PrometheusClientOptions client_options;
     client_options.timeout = *query_timeout;
@@ -211,7 +193,14 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
                 << report->chunks << " chunks, " << report->queries << " queries, " << report->rows << " rows\n";
       return 0;
     }
-    pull_loop = std::make_unique<PullLoop>(ingester.get(), *interval);
+    pull_loop = std::make_unique<Periodic>(*interval, [&ingester, log] {
+      auto report = ingester->RunOnce();
+      if (report.ok()) {
+        log->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to), report->rows);
+      } else {
+        log->warn("pull cycle failed, retried next cycle: {}", report.status().ToString());
+      }
+    });
   }
 
   std::cout << "fleetcap-ingest prometheus ready remote_write=" << (receiver ? receiver->port() : 0)
@@ -221,7 +210,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   log->info("signal {}: shutting down", signal);
   pull_loop.reset();
   receiver.reset();  // no new requests; those in flight finish
-  queue.reset();     // stores what was queued
+  pipeline.reset();  // writes what closed; open minutes wait in the log
   return 0;
 }
 

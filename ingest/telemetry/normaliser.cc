@@ -38,6 +38,7 @@ const char* DropReasonName(DropReason reason) {
     case DropReason::kSentinel: return "dcgm_blank";
     case DropReason::kNoDevice: return "no_device";
     case DropReason::kUnknownMetric: return "unmapped_metric";
+    case DropReason::kLate: return "late";
   }
   return "unknown";
 }

@@ -16,8 +16,9 @@
 
 namespace fleetcap::telemetry {
 
-enum class DropReason { kStale, kNan, kInf, kNegative, kSentinel, kNoDevice, kUnknownMetric };
-constexpr int kDropReasonCount = 7;
+// kLate: a remote_write sample for a minute already written (minute_window.h).
+enum class DropReason { kStale, kNan, kInf, kNegative, kSentinel, kNoDevice, kUnknownMetric, kLate };
+constexpr int kDropReasonCount = 8;
 const char* DropReasonName(DropReason reason);
 
 struct DropCounts {

@@ -3,12 +3,13 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/arena.h"
 #include "remote_write.pb.h"  // generated from ingest/telemetry/remote_write.proto
 #include "snappy.h"
 
 namespace fleetcap::telemetry {
 
-absl::StatusOr<DecodedWrite> DecodeRemoteWrite(const std::string& body, const Normaliser& normaliser,
+absl::StatusOr<DecodedWrite> DecodeRemoteWrite(absl::string_view body, const Normaliser& normaliser,
                                                size_t max_decoded_bytes) {
   size_t length = 0;
   if (!snappy::GetUncompressedLength(body.data(), body.size(), &length)) {
@@ -22,7 +23,10 @@ absl::StatusOr<DecodedWrite> DecodeRemoteWrite(const std::string& body, const No
   if (!snappy::Uncompress(body.data(), body.size(), &raw)) {
     return absl::InvalidArgumentError("remote_write body: corrupt or truncated snappy data");
   }
-  prompb::WriteRequest request;
+  // One arena per request: a sample is a message of its own, and a
+  // request holds thousands.
+  google::protobuf::Arena arena;
+  auto& request = *google::protobuf::Arena::CreateMessage<prompb::WriteRequest>(&arena);
   if (!request.ParseFromString(raw)) {
     return absl::InvalidArgumentError("remote_write body: not a protobuf WriteRequest");
   }

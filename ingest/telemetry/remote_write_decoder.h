@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "ingest/telemetry/canonical.h"
 #include "ingest/telemetry/normaliser.h"
 
@@ -23,7 +24,7 @@ struct DecodedWrite {
 // INVALID_ARGUMENT for a body that is not snappy, is truncated, or is not a
 // WriteRequest; RESOURCE_EXHAUSTED when it would decompress past
 // `max_decoded_bytes`.
-absl::StatusOr<DecodedWrite> DecodeRemoteWrite(const std::string& body, const Normaliser& normaliser,
+absl::StatusOr<DecodedWrite> DecodeRemoteWrite(absl::string_view body, const Normaliser& normaliser,
                                                size_t max_decoded_bytes);
 
 // The inverse, for tests and the benchmark's load generator: one series per

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
@@ -34,16 +33,18 @@ void LogRejected(const std::string& what) {
 
 absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(const RemoteWriteOptions& options,
                                                                             const Normaliser* normaliser,
-                                                                            WriteQueue* queue,
+                                                                            PushPipeline* pipeline,
                                                                             TelemetryMetrics* metrics) {
   std::unique_ptr<RemoteWriteServer> server(new RemoteWriteServer());
   server->options_ = options;
   server->normaliser_ = normaliser;
-  server->queue_ = queue;
+  server->pipeline_ = pipeline;
   server->metrics_ = metrics;
   const std::string threads = std::to_string(options.threads);
+  // Keep-alive: Prometheus posts over a few long-lived connections.
   const char* civet_options[] = {"listening_ports", options.listen.c_str(), "num_threads", threads.c_str(),
-                                 "request_timeout_ms", "120000", nullptr};
+                                 "request_timeout_ms", "120000", "enable_keep_alive", "yes",
+                                 "keep_alive_timeout_ms", "120000", nullptr};
   mg_callbacks callbacks{};
   server->ctx_ = mg_start(&callbacks, nullptr, civet_options);
   if (server->ctx_ == nullptr) {
@@ -102,18 +103,11 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
   metrics_->Dropped("remote_write", decoded->drops);
   if (decoded->samples_usable == 0) return Reply(conn, metrics_, 204, "");
 
-  std::future<absl::Status> done;
-  if (auto queued = queue_->Submit(std::move(decoded->series), decoded->samples_usable, &done); !queued.ok()) {
-    const int status = queued.code() == absl::StatusCode::kResourceExhausted ? 429 : 503;
-    return Reply(conn, metrics_, status, std::string(queued.message()));
+  const absl::Status accepted = pipeline_->Accept(body, std::move(*decoded));
+  if (!accepted.ok()) {
+    const int status = accepted.code() == absl::StatusCode::kResourceExhausted ? 429 : 503;
+    return Reply(conn, metrics_, status, std::string(accepted.message()));
   }
-  const auto wait = std::chrono::milliseconds(absl::ToInt64Milliseconds(options_.store_timeout));
-  if (done.wait_for(wait) != std::future_status::ready) {
-    // The write may still land; a retry then finds its samples stored and adds nothing.
-    return Reply(conn, metrics_, 503, "the store did not answer in time");
-  }
-  const absl::Status stored = done.get();
-  if (!stored.ok()) return Reply(conn, metrics_, 503, std::string(stored.message()));
   return Reply(conn, metrics_, 204, "");
 }
 

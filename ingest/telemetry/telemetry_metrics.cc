@@ -9,11 +9,11 @@ TelemetryMetrics::TelemetryMetrics(prometheus::Registry& registry)
                     .Register(registry)),
       accepted_(prometheus::BuildCounter()
                     .Name("fleetcap_telemetry_samples_accepted_total")
-                    .Help("Samples durably stored for the first time, by source")
+                    .Help("Samples taken in for the first time (durable in the sample log, or stored), by source")
                     .Register(registry)),
       duplicates_(prometheus::BuildCounter()
                       .Name("fleetcap_telemetry_samples_duplicate_total")
-                      .Help("Samples received again after being stored (retries, re-ingested windows)")
+                      .Help("Samples received again (retried requests, re-ingested windows), by source")
                       .Register(registry)),
       dropped_(prometheus::BuildCounter()
                    .Name("fleetcap_telemetry_samples_dropped_total")
@@ -25,18 +25,18 @@ TelemetryMetrics::TelemetryMetrics(prometheus::Registry& registry)
                     .Register(registry)),
       rows_(prometheus::BuildCounter()
                 .Name("fleetcap_telemetry_minute_rows_written_total")
-                .Help("usage_minute rows upserted")
+                .Help("usage_minute rows written")
                 .Register(registry)
                 .Add({})),
       write_latency_(prometheus::BuildHistogram()
                          .Name("fleetcap_telemetry_write_latency_seconds")
-                         .Help("Time to store one batch durably")
+                         .Help("Time to write one batch of minute rows to the store")
                          .Register(registry)
                          .Add({}, prometheus::Histogram::BucketBoundaries{0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
                                                                           0.5, 1, 2.5, 5, 10})),
       queue_samples_(prometheus::BuildGauge()
                          .Name("fleetcap_telemetry_queue_samples")
-                         .Help("Samples accepted by the receiver and waiting to be stored")
+                         .Help("Samples durable in the sample log and waiting to be aggregated")
                          .Register(registry)
                          .Add({})),
       pull_queries_(prometheus::BuildCounter()
@@ -46,7 +46,17 @@ TelemetryMetrics::TelemetryMetrics(prometheus::Registry& registry)
       watermark_lag_(prometheus::BuildGauge()
                          .Name("fleetcap_telemetry_watermark_lag_seconds")
                          .Help("How far the pull watermark is behind now, by metric")
-                         .Register(registry)) {}
+                         .Register(registry)),
+      open_minutes_(prometheus::BuildGauge()
+                        .Name("fleetcap_telemetry_open_minutes")
+                        .Help("remote_write device-minutes held in memory until they close")
+                        .Register(registry)
+                        .Add({})),
+      log_unwritten_bytes_(prometheus::BuildGauge()
+                               .Name("fleetcap_telemetry_log_unwritten_bytes")
+                               .Help("Bytes of the sample log after the store's checkpoint")
+                               .Register(registry)
+                               .Add({})) {}
 
 void TelemetryMetrics::Dropped(const std::string& source, const DropCounts& drops) {
   for (int i = 0; i < kDropReasonCount; ++i) {

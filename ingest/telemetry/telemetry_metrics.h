@@ -32,6 +32,8 @@ class TelemetryMetrics {
   prometheus::Gauge& QueueSamples() { return queue_samples_; }
   prometheus::Counter& PullQueries(const std::string& outcome) { return pull_queries_.Add({{"outcome", outcome}}); }
   prometheus::Gauge& WatermarkLag(const std::string& metric) { return watermark_lag_.Add({{"metric", metric}}); }
+  prometheus::Gauge& OpenMinutes() { return open_minutes_; }
+  prometheus::Gauge& LogUnwrittenBytes() { return log_unwritten_bytes_; }
 
  private:
   prometheus::Family<prometheus::Counter>& received_;
@@ -44,6 +46,8 @@ class TelemetryMetrics {
   prometheus::Gauge& queue_samples_;
   prometheus::Family<prometheus::Counter>& pull_queries_;
   prometheus::Family<prometheus::Gauge>& watermark_lag_;
+  prometheus::Gauge& open_minutes_;
+  prometheus::Gauge& log_unwritten_bytes_;
 };
 
 }  // namespace fleetcap::telemetry

@@ -1,10 +1,12 @@
 #include "ingest/telemetry/usage_writer.h"
 
+#include <charconv>
 #include <cinttypes>
 #include <cstdio>
 #include <deque>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/time.h"
 #include "pqxx/pqxx"
 
 namespace fleetcap::telemetry {
@@ -13,7 +15,16 @@ namespace {
 // Shortest text that reads back as the same double.
 std::string Num(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
+  const auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+  return std::string(buf, end);
+}
+
+// A minute as timestamptz text, for COPY.
+std::string MinuteText(int64_t minute_ms) {
+  const absl::CivilSecond t = absl::ToCivilSecond(absl::FromUnixMillis(minute_ms), absl::UTCTimeZone());
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%04lld-%02d-%02d %02d:%02d:00+00", static_cast<long long>(t.year()), t.month(),
+                t.day(), t.hour(), t.minute());
   return buf;
 }
 
@@ -84,6 +95,37 @@ int64_t UpsertMinuteRowsInTxn(pqxx::transaction_base& txn, const std::string& cl
       " dram_active_mean = EXCLUDED.dram_active_mean, samples = EXCLUDED.samples",
       cluster);
   return static_cast<int64_t>(result.affected_rows());
+}
+
+int64_t InsertMinuteRowsInTxn(pqxx::dbtransaction& txn, const std::string& cluster,
+                              const std::vector<MinuteRow>& rows) {
+  if (rows.empty()) return 0;
+  static const std::vector<std::string> kColumns = {
+      "cluster", "device_id", "pod_uid", "minute", "node", "model", "namespace", "pod", "util_mean", "util_max",
+      "memory_used_bytes", "memory_total_bytes", "power_watts", "energy_joules", "sm_active_mean",
+      "tensor_active_mean", "dram_active_mean", "samples"};
+  try {
+    pqxx::subtransaction savepoint(txn, "insert_minutes");
+    {
+      pqxx::stream_to copy(savepoint, "usage_minute", kColumns);
+      NullableTexts texts;
+      for (const MinuteRow& r : rows) {
+        copy << std::make_tuple(cluster, r.device_id, r.pod_uid, MinuteText(r.minute_ms), r.node, r.model,
+                                r.namespace_, r.pod, texts.Opt(r.util_mean), texts.Opt(r.util_max),
+                                texts.Opt(r.memory_used_bytes), texts.Opt(r.memory_total_bytes),
+                                texts.Opt(r.power_watts), texts.Opt(r.energy_joules), texts.Opt(r.sm_active_mean),
+                                texts.Opt(r.tensor_active_mean), texts.Opt(r.dram_active_mean), r.samples);
+        texts.Clear();
+      }
+      copy.complete();
+    }
+    savepoint.commit();
+    return static_cast<int64_t>(rows.size());
+  } catch (const pqxx::unique_violation&) {
+    // Some minute is stored already (a lost log replayed, the pull path
+    // writing the same cluster): the savepoint is gone, upsert instead.
+    return UpsertMinuteRowsInTxn(txn, cluster, rows);
+  }
 }
 
 absl::Status UsageWriter::ResolveSeries(pqxx::connection& conn, const std::vector<CanonicalSeries>& batch) {
@@ -165,109 +207,6 @@ absl::Status UsageWriter::EnsurePartitions(pqxx::connection& conn, const std::ve
   return absl::OkStatus();
 }
 
-absl::StatusOr<WriteResult> UsageWriter::Write(const std::vector<CanonicalSeries>& batch) {
-  WriteResult result;
-  for (const auto& s : batch) result.samples_offered += static_cast<int64_t>(s.points.size());
-  if (result.samples_offered == 0) return result;
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
-  pqxx::connection& conn = **lease;
-  if (auto status = ResolveSeries(conn, batch); !status.ok()) return status;
-
-  // The device-minutes this batch touches, and the next minute of each (a
-  // counter's first increase there depends on this minute's last sample).
-  std::set<DeviceMinute> wanted;
-  for (const auto& s : batch) {
-    for (const Point& p : s.points) {
-      const int64_t m = MinuteOf(p.ts_ms);
-      wanted.insert({s.key.device_id, m});
-      if (s.field == Field::kEnergy) wanted.insert({s.key.device_id, m + kMinuteMs});
-    }
-  }
-  std::vector<int64_t> minutes;
-  for (const auto& dm : wanted) minutes.push_back(dm.second);
-  if (auto status = EnsurePartitions(conn, minutes); !status.ok()) return status;
-  try {
-    pqxx::work txn(conn);
-    LockCluster(txn, cluster_);
-    QuietTempTables(txn);
-    txn.exec(
-        "CREATE TEMP TABLE IF NOT EXISTS samples_in (series_id bigint, ts_ms bigint, value float8)"
-        " ON COMMIT DELETE ROWS");
-    {
-      pqxx::stream_to copy(txn, "samples_in");
-      for (const auto& s : batch) {
-        const auto& info = series_.at(SeriesId{s.key.device_id, s.key.namespace_, s.key.pod, s.field});
-        for (const Point& p : s.points) copy << std::make_tuple(info.id, p.ts_ms, Num(p.value));
-      }
-      copy.complete();
-    }
-    // Within a batch the first value of a (series, timestamp) wins, as it
-    // does across batches through ON CONFLICT DO NOTHING.
-    result.samples_new = static_cast<int64_t>(
-        txn.exec("INSERT INTO telemetry_samples (series_id, ts_ms, value)"
-                 " SELECT DISTINCT ON (series_id, ts_ms) series_id, ts_ms, value FROM samples_in"
-                 " ORDER BY series_id, ts_ms ON CONFLICT DO NOTHING")
-            .affected_rows());
-    if (result.samples_new == 0) {  // a replay: every row it would touch is already right
-      txn.commit();
-      return result;
-    }
-    // Every stored sample of the wanted devices over the wanted span.
-    std::map<std::string, std::pair<int64_t, int64_t>> span;  // device -> [lo, hi)
-    for (const auto& [device, minute] : wanted) {
-      auto [it, inserted] = span.try_emplace(device, minute, minute + kMinuteMs);
-      if (!inserted) {
-        it->second.first = std::min(it->second.first, minute);
-        it->second.second = std::max(it->second.second, minute + kMinuteMs);
-      }
-    }
-    txn.exec("CREATE TEMP TABLE IF NOT EXISTS span_in (device_id text, lo bigint, hi bigint) ON COMMIT DELETE ROWS");
-    {
-      pqxx::stream_to copy(txn, "span_in");
-      for (const auto& [device, lo_hi] : span) {
-        copy << std::make_tuple(device, lo_hi.first - kCounterLookbackMs, lo_hi.second);
-      }
-      copy.complete();
-    }
-    auto stored = txn.exec_params(
-        "SELECT s.series_id, s.device_id, s.pod_uid, s.namespace, s.pod, s.node, s.model, s.field,"
-        " t.ts_ms, t.value"
-        // LATERAL: one index range scan per series. The temp tables have no
-        // statistics, and a hash join would scan every stored sample.
-        " FROM span_in w JOIN telemetry_series s ON s.cluster = $1 AND s.device_id = w.device_id"
-        " CROSS JOIN LATERAL (SELECT ts_ms, value FROM telemetry_samples t WHERE t.series_id = s.series_id"
-        "  AND t.ts_ms >= w.lo AND t.ts_ms < w.hi ORDER BY ts_ms) t"
-        " ORDER BY s.series_id, t.ts_ms",
-        cluster_);
-    std::vector<StoredSeries> series;
-    int64_t current = -1;
-    for (const auto& row : stored) {
-      const int64_t id = row[0].as<int64_t>();
-      if (id != current) {
-        current = id;
-        StoredSeries s;
-        s.device_id = row[1].as<std::string>();
-        s.pod_uid = row[2].as<std::string>();
-        s.namespace_ = row[3].as<std::string>();
-        s.pod = row[4].as<std::string>();
-        s.node = row[5].as<std::string>();
-        s.model = row[6].as<std::string>();
-        if (!ParseField(row[7].as<std::string>(), &s.field)) continue;
-        series.push_back(std::move(s));
-      }
-      series.back().points.push_back({row[8].as<int64_t>(), row[9].as<double>()});
-    }
-    // Samples and the rows computed from them commit together: a batch
-    // that failed midway leaves neither, and its retry recomputes all.
-    result.rows_upserted = UpsertMinuteRowsInTxn(txn, cluster_, AggregateMinutes(series, wanted));
-    txn.commit();
-  } catch (const std::exception& e) {
-    return PgError("telemetry: writing samples", e);
-  }
-  return result;
-}
-
 absl::StatusOr<std::vector<StoredSeries>> UsageWriter::Identify(const std::vector<CanonicalSeries>& series) {
   {
     auto lease = pool_->Acquire();
@@ -306,6 +245,126 @@ absl::StatusOr<int64_t> UsageWriter::UpsertMinuteRows(const std::vector<MinuteRo
   } catch (const std::exception& e) {
     return PgError("telemetry: writing minute rows", e);
   }
+}
+
+}  // namespace fleetcap::telemetry
+
+namespace fleetcap::telemetry {
+
+absl::StatusOr<int64_t> UsageWriter::WriteMinuteRows(const std::vector<MinuteRow>& rows) {
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  std::vector<int64_t> minutes;
+  for (const auto& r : rows) minutes.push_back(r.minute_ms);
+  if (auto status = EnsurePartitions(**lease, minutes); !status.ok()) return status;
+  try {
+    pqxx::work txn(**lease);
+    LockCluster(txn, cluster_);
+    const int64_t n = InsertMinuteRowsInTxn(txn, cluster_, rows);
+    txn.commit();
+    return n;
+  } catch (const std::exception& e) {
+    return PgError("telemetry: writing minute rows", e);
+  }
+}
+
+absl::StatusOr<int64_t> UsageWriter::WriteClosed(const ClosedBatch& batch, const std::string& log_id) {
+  std::vector<MinuteRow> rows;
+  if (!batch.minutes.empty()) {
+    auto identities = Identify(batch.series);
+    if (!identities.ok()) return identities.status();
+    for (size_t i = 0; i < identities->size(); ++i) (*identities)[i].points = batch.series[i].points;
+    rows = AggregateMinutes(*identities, batch.minutes);
+  }
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  std::vector<int64_t> minutes;
+  for (const auto& r : rows) minutes.push_back(r.minute_ms);
+  if (auto status = EnsurePartitions(**lease, minutes); !status.ok()) return status;
+  try {
+    pqxx::work txn(**lease);
+    LockCluster(txn, cluster_);
+    const int64_t n = InsertMinuteRowsInTxn(txn, cluster_, rows);
+    if (!batch.progress.empty()) {
+      QuietTempTables(txn);
+      txn.exec("CREATE TEMP TABLE IF NOT EXISTS progress_in (device_id text, closed_through_ms bigint)"
+               " ON COMMIT DELETE ROWS");
+      txn.exec("CREATE TEMP TABLE IF NOT EXISTS carry_in (device_id text, namespace text, pod text, field text,"
+               " ts_ms bigint, value float8) ON COMMIT DELETE ROWS");
+      {
+        pqxx::stream_to progress(txn, "progress_in");
+        for (const DeviceProgress& p : batch.progress) progress << std::make_tuple(p.device_id, p.closed_through_ms);
+        progress.complete();
+      }
+      {
+        pqxx::stream_to carry(txn, "carry_in");
+        for (const DeviceProgress& p : batch.progress) {
+          for (const CanonicalSeries& c : p.carried) {
+            carry << std::make_tuple(p.device_id, c.key.namespace_, c.key.pod, std::string(FieldName(c.field)),
+                                     c.points.back().ts_ms, Num(c.points.back().value));
+          }
+        }
+        carry.complete();
+      }
+      txn.exec_params(
+          "INSERT INTO telemetry_push_devices (cluster, device_id, closed_through_ms)"
+          " SELECT $1, device_id, closed_through_ms FROM progress_in"
+          " ON CONFLICT (cluster, device_id) DO UPDATE SET closed_through_ms = EXCLUDED.closed_through_ms",
+          cluster_);
+      txn.exec_params(
+          "INSERT INTO telemetry_push_counters (cluster, device_id, namespace, pod, field, ts_ms, value)"
+          " SELECT $1, device_id, namespace, pod, field, ts_ms, value FROM carry_in"
+          " ON CONFLICT (cluster, device_id, namespace, pod, field)"
+          " DO UPDATE SET ts_ms = EXCLUDED.ts_ms, value = EXCLUDED.value",
+          cluster_);
+    }
+    txn.exec_params(
+        "INSERT INTO telemetry_push_checkpoints (cluster, log_id, position) VALUES ($1, $2, $3)"
+        " ON CONFLICT (cluster) DO UPDATE SET log_id = EXCLUDED.log_id, position = EXCLUDED.position,"
+        " updated_at = now()",
+        cluster_, log_id, batch.checkpoint);
+    txn.commit();
+    return n;
+  } catch (const std::exception& e) {
+    return PgError("telemetry: writing closed minutes", e);
+  }
+}
+
+absl::StatusOr<PushState> UsageWriter::LoadPushState() {
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  PushState state;
+  try {
+    pqxx::read_transaction txn(**lease);
+    auto checkpoint = txn.exec_params(
+        "SELECT log_id, position FROM telemetry_push_checkpoints WHERE cluster = $1", cluster_);
+    if (!checkpoint.empty()) {
+      state.log_id = checkpoint[0][0].as<std::string>();
+      state.checkpoint = checkpoint[0][1].as<int64_t>();
+    }
+    std::map<std::string, size_t> index;
+    for (const auto& row : txn.exec_params(
+             "SELECT device_id, closed_through_ms FROM telemetry_push_devices WHERE cluster = $1", cluster_)) {
+      index[row[0].as<std::string>()] = state.devices.size();
+      state.devices.push_back({row[0].as<std::string>(), row[1].as<int64_t>(), {}});
+    }
+    for (const auto& row : txn.exec_params(
+             "SELECT device_id, namespace, pod, field, ts_ms, value FROM telemetry_push_counters"
+             " WHERE cluster = $1",
+             cluster_)) {
+      auto it = index.find(row[0].as<std::string>());
+      CanonicalSeries c;
+      if (it == index.end() || !ParseField(row[3].as<std::string>(), &c.field)) continue;
+      c.key.device_id = row[0].as<std::string>();
+      c.key.namespace_ = row[1].as<std::string>();
+      c.key.pod = row[2].as<std::string>();
+      c.points.push_back({row[4].as<int64_t>(), row[5].as<double>()});
+      state.devices[it->second].carried.push_back(std::move(c));
+    }
+  } catch (const std::exception& e) {
+    return PgError("telemetry: reading the remote_write progress", e);
+  }
+  return state;
 }
 
 }  // namespace fleetcap::telemetry

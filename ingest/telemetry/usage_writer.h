@@ -1,19 +1,25 @@
 #pragma once
-// Writes canonical series into the store, exactly once. In one transaction
-// per batch: new samples are streamed (COPY) into telemetry_samples, where
-// the key (series, timestamp) makes a sample already stored a no-op; then
-// every minute the batch touched is recomputed from all stored samples of
-// its device (minute_aggregator.h) and upserted into usage_minute (COPY
-// into a staging table, then INSERT .. ON CONFLICT). Re-sending a batch,
-// re-ingesting a window or restarting mid-stream therefore yields identical
-// rows, and a late or out-of-order sample updates its minute.
+// Writes per-minute usage rows into the store.
 //
-// Batches of one cluster are serialised by a transaction-scoped advisory
-// lock, so two writers never recompute the same minute from different
-// snapshots. Thread-compatible: one writer per thread.
+// The remote_write path hands over closed minutes (minute_window.h): their
+// rows go straight into usage_minute by COPY (an INSERT .. ON CONFLICT
+// upsert only when some row is already there, as after a lost log), in the
+// same transaction as each device's closed-through bound, the counters'
+// carried samples and the sample log's checkpoint. A crash at any point
+// therefore leaves either all of it or none, and the log replayed from the
+// checkpoint rebuilds exactly the minutes that were not written.
+//
+// The pull path writes Prometheus-aggregated rows with an upsert, as it
+// fetches minutes inside the settle window again.
+//
+// Series join the inventory once, when first seen (telemetry_series): the
+// pod's uid by namespace and name, the device's node and model. Batches of
+// one cluster are serialised by a transaction-scoped advisory lock.
+// Thread-compatible: one writer per thread.
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -21,25 +27,33 @@
 
 #include "absl/status/statusor.h"
 #include "common/pg_pool.h"
+#include "pqxx/dbtransaction"
 #include "pqxx/transaction_base"
 #include "ingest/telemetry/canonical.h"
 #include "ingest/telemetry/minute_aggregator.h"
+#include "ingest/telemetry/minute_window.h"
 
 namespace fleetcap::telemetry {
 
-struct WriteResult {
-  int64_t samples_offered = 0;
-  int64_t samples_new = 0;        // not stored before (the rest are replays)
-  int64_t rows_upserted = 0;      // usage_minute rows written
+// What the remote_write path stored last, for a restart.
+struct PushState {
+  std::vector<DeviceProgress> devices;
+  std::optional<int64_t> checkpoint;  // in the positions of `log_id`'s log
+  std::string log_id;
 };
 
 class UsageWriter {
  public:
   UsageWriter(PgPool* pool, std::string cluster) : pool_(pool), cluster_(std::move(cluster)) {}
 
-  // All or nothing: on error nothing of the batch is stored, so the caller
-  // may retry it whole. UNAVAILABLE when the database cannot be reached.
-  absl::StatusOr<WriteResult> Write(const std::vector<CanonicalSeries>& batch);
+  // The rows of `batch`'s closed minutes, its devices' progress and its
+  // checkpoint of the log `log_id`, all or nothing; returns the rows
+  // written. UNAVAILABLE when the database cannot be reached.
+  absl::StatusOr<int64_t> WriteClosed(const ClosedBatch& batch, const std::string& log_id);
+  absl::StatusOr<PushState> LoadPushState();
+
+  // Rows inserted by COPY, or upserted when one is already stored.
+  absl::StatusOr<int64_t> WriteMinuteRows(const std::vector<MinuteRow>& rows);
 
   // Stored usage_minute rows written directly (the pull path, whose minutes
   // Prometheus already aggregated); upserted, so idempotent.
@@ -69,5 +83,8 @@ class UsageWriter {
 
 // Upserts `rows` inside `txn` (COPY into a staging table + INSERT .. ON CONFLICT).
 int64_t UpsertMinuteRowsInTxn(pqxx::transaction_base& txn, const std::string& cluster, const std::vector<MinuteRow>& rows);
+// COPY straight into usage_minute inside a savepoint; the upsert above when
+// a row exists already.
+int64_t InsertMinuteRowsInTxn(pqxx::dbtransaction& txn, const std::string& cluster, const std::vector<MinuteRow>& rows);
 
 }  // namespace fleetcap::telemetry

@@ -2,10 +2,13 @@
 //
 // 1. remote_write receive: the same pre-encoded requests (20,000
 //    DCGM-shaped series x 60 samples) posted by one load generator to
-//    fleetcap-ingest's receiver (acknowledged when durable in PostgreSQL)
-//    and to Prometheus 2.42's own receiver (--web.enable-remote-write-receiver).
-// 2. store: usage_minute rows written by the telemetry writer (COPY into a
-//    staging table + upsert) against plain `psql \copy` of the same rows.
+//    fleetcap-ingest's receiver (acknowledged when fsync'd in its sample
+//    log) and to Prometheus 2.42's own receiver
+//    (--web.enable-remote-write-receiver); then how long until every
+//    minute row is in PostgreSQL.
+// 2. store: usage_minute rows written by the telemetry writer (COPY in a
+//    savepoint, as remote_write writes closed minutes) against plain
+//    `psql \copy` of the same rows.
 //
 //   telemetry_bench [--series N] [--samples N] [--per-request N] [--connections N] [--rows N]
 
@@ -17,6 +20,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -83,6 +88,7 @@ std::vector<std::string> EncodeRequests(int series, int samples, int per_request
 struct LoadResult {
   double seconds = 0;
   int64_t ok = 0, failed = 0;
+  std::string refusals;  // "429 x3, 0 x1" (0: no answer)
 };
 
 size_t Discard(char*, size_t size, size_t count, void*) { return size * count; }
@@ -92,6 +98,8 @@ size_t Discard(char*, size_t size, size_t count, void*) { return size * count; }
 LoadResult Post(const std::string& url, const std::vector<std::string>& requests, int connections) {
   std::atomic<size_t> next{0};
   std::atomic<int64_t> ok{0}, failed{0};
+  std::mutex refusals_mu;
+  std::map<long, int> refusals;
   const absl::Time start = absl::Now();
   std::vector<std::thread> threads;
   for (int c = 0; c < connections; ++c) {
@@ -117,6 +125,10 @@ LoadResult Post(const std::string& url, const std::vector<std::string>& requests
             break;
           }
           ++failed;
+          {
+            std::lock_guard<std::mutex> lock(refusals_mu);
+            ++refusals[status];
+          }
           std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
       }
@@ -125,7 +137,9 @@ LoadResult Post(const std::string& url, const std::vector<std::string>& requests
     });
   }
   for (auto& t : threads) t.join();
-  return {absl::ToDoubleSeconds(absl::Now() - start), ok.load(), failed.load()};
+  std::string said;
+  for (const auto& [status, n] : refusals) absl::StrAppend(&said, said.empty() ? "" : ", ", status, " x", n);
+  return {absl::ToDoubleSeconds(absl::Now() - start), ok.load(), failed.load(), said.empty() ? "none" : said};
 }
 
 std::string Dir() {
@@ -190,19 +204,28 @@ int main(int argc, char** argv) {
   // (a) fleetcap
   double fleetcap_rate = 0, prometheus_rate = 0;
   {
-    auto ingest = testing::StartIngest(uri, "bench", {"--log-level", "warn"});
+    auto ingest = testing::StartIngest(uri, "bench", {"--log-level", "warn", "--wal-dir", pg_dir + "/wal",
+                                                      "--settle", "1s"});
     if (!ingest.ok()) {
       std::cerr << ingest.status() << "\n";
       return 1;
     }
     auto r = Post(ingest->write_url(), requests, static_cast<int>(connections));
+    const absl::Time posted_at = absl::Now();
     fleetcap_rate = total_samples / r.seconds;
-    std::printf("fleetcap-ingest remote_write: %.2fs, %lld requests 2xx, %lld refused and retried: %.0f samples/s\n",
-                r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), fleetcap_rate);
+    std::printf("fleetcap-ingest remote_write: %.2fs, %lld requests 2xx, %lld refused and retried (%s): %.0f samples/s\n",
+                r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), r.refusals.c_str(),
+                fleetcap_rate);
+    // The last minutes close once no sample came for --settle (1 s).
+    auto written = testing::WaitUntilPushWritten(*ingest, absl::Seconds(120));
+    const double all_in = r.seconds + absl::ToDoubleSeconds(absl::Now() - posted_at);
     pqxx::connection conn(uri);
     pqxx::nontransaction txn(conn);
-    auto counts = txn.exec("SELECT (SELECT count(*) FROM telemetry_samples), (SELECT count(*) FROM usage_minute)");
-    std::printf("  stored: %s samples, %s usage_minute rows\n", counts[0][0].c_str(), counts[0][1].c_str());
+    auto counts = txn.exec("SELECT count(*), sum(samples) FROM usage_minute WHERE pod_uid = ''");
+    std::printf("  every minute row in PostgreSQL %.2fs after the first request (%s): %s device-minute rows"
+                " holding %s utilisation samples\n",
+                all_in, written.ok() ? "settle 1 s included" : std::string(written.message()).c_str(),
+                counts[0][0].c_str(), counts[0][1].c_str());
     const auto stopped = ingest->process->Stop(SIGTERM);
     if (!stopped.err.empty()) std::printf("  fleetcap-ingest said:\n%s", stopped.err.substr(0, 2000).c_str());
   }
@@ -215,8 +238,9 @@ int main(int argc, char** argv) {
     }
     auto r = Post((*prom)->url() + "/api/v1/write", requests, static_cast<int>(connections));
     prometheus_rate = total_samples / r.seconds;
-    std::printf("prometheus 2.42 remote_write: %.2fs, %lld requests 2xx, %lld refused and retried: %.0f samples/s\n",
-                r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), prometheus_rate);
+    std::printf("prometheus 2.42 remote_write: %.2fs, %lld requests 2xx, %lld refused and retried (%s): %.0f samples/s\n",
+                r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), r.refusals.c_str(),
+                prometheus_rate);
   }
   std::printf("ratio fleetcap / prometheus: %.2f\n", fleetcap_rate / prometheus_rate);
 
@@ -241,7 +265,7 @@ int main(int argc, char** argv) {
   for (size_t a = 0; a < minute_rows.size(); a += 20'000) {
     std::vector<telemetry::MinuteRow> chunk(minute_rows.begin() + static_cast<long>(a),
                                             minute_rows.begin() + static_cast<long>(std::min(minute_rows.size(), a + 20'000)));
-    auto n = writer.UpsertMinuteRows(chunk);
+    auto n = writer.WriteMinuteRows(chunk);
     if (!n.ok()) {
       std::cerr << n.status() << "\n";
       return 1;
@@ -284,7 +308,7 @@ int main(int argc, char** argv) {
     std::cerr << "psql \\copy failed: " << copy.err << "\n";
     return 1;
   }
-  std::printf("store: %lld usage_minute rows; writer (COPY + upsert, 20,000 a batch) %.2fs = %.0f rows/s;"
+  std::printf("store: %lld usage_minute rows; writer (COPY in a savepoint, 20,000 a batch) %.2fs = %.0f rows/s;"
               " psql \\copy %.2fs = %.0f rows/s; ratio %.2f\n",
               static_cast<long long>(rows), writer_s, rows / writer_s, copy_s, rows / copy_s, copy_s / writer_s);
   return 0;

@@ -99,18 +99,23 @@ TEST_F(RemoteWriteTest, BadBodiesAre4xxAndCounted) {
   EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
                                    "code=\"413\""),
             1);
+  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
   pqxx::nontransaction txn(*conn_);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM telemetry_samples")[0][0].as<int>(), 2 * 16);
+  EXPECT_EQ(txn.exec("SELECT sum(samples) FROM usage_minute WHERE pod_uid = ''")[0][0].as<int>(), 2 * 8);
+  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_accepted_total"), 2 * 16);
 }
 
-TEST_F(RemoteWriteTest, AcknowledgedOnceStoredRetriesCountOnce) {
+TEST_F(RemoteWriteTest, RetriesCountOnceAndSamplesForWrittenMinutesAreLate) {
   auto ingest = testing::StartIngest(db_->uri(), "c1");
   ASSERT_TRUE(ingest.ok()) << ingest.status();
   const std::string body = EncodeRemoteWrite(DcgmTwoMinutes());
-  auto first = testing::PostRemoteWrite(ingest->write_url(), body);
-  ASSERT_TRUE(first.ok()) << first.status();
-  ASSERT_EQ(first->status, 204) << first->body;
-  // 204 means durable: the rows are there the moment it is answered.
+  // Prometheus retries a request it got no answer for.
+  for (int i = 0; i < 3; ++i) {
+    auto posted = testing::PostRemoteWrite(ingest->write_url(), body);
+    ASSERT_TRUE(posted.ok()) << posted.status();
+    ASSERT_EQ(posted->status, 204) << posted->body;
+  }
+  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
   const auto rows = testing::UsageRows(*conn_, "c1");
   // GPU-0: device + pod rows, GPU-1: device rows; two minutes each.
   ASSERT_EQ(rows.size(), 6u);
@@ -126,20 +131,25 @@ TEST_F(RemoteWriteTest, AcknowledgedOnceStoredRetriesCountOnce) {
   EXPECT_DOUBLE_EQ(r[2].as<double>(), 101.5);  // the blank sentinel is not a watt
   EXPECT_EQ(r[3].as<int>(), 4);
 
-  // Prometheus retries a request it got no answer for: same rows, counted once.
-  for (int i = 0; i < 2; ++i) {
-    auto again = testing::PostRemoteWrite(ingest->write_url(), body);
-    ASSERT_TRUE(again.ok()) << again.status();
-    EXPECT_EQ(again->status, 204);
-  }
+  // Once written, a minute takes no more samples: the same body again is
+  // acknowledged, its samples dropped as late, the rows unchanged.
+  auto again = testing::PostRemoteWrite(ingest->write_url(), body);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(again->status, 204);
+  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
   EXPECT_EQ(testing::UsageRows(*conn_, "c1"), rows);
   const int port = ingest->metrics_port;
-  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_received_total"), 3 * 36);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_received_total"), 4 * 36);
   EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_accepted_total"), 32);
-  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_duplicate_total"), 2 * 32);
-  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"stale\""), 3 * 2);
-  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"dcgm_blank\""), 3 * 2);
-  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_remote_write_requests_total", "code=\"204\""), 3);
+  // A retry finds its minute open (a duplicate) or already written (late):
+  // minute 0 closes as soon as a sample 1 s past minute 1's start is in.
+  const double duplicate = *testing::ScrapeMetric(port, "fleetcap_telemetry_samples_duplicate_total");
+  const double late = *testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"late\"");
+  EXPECT_EQ(duplicate + late, 3 * 32);
+  EXPECT_GE(late, 32);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"stale\""), 4 * 2);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"dcgm_blank\""), 4 * 2);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_remote_write_requests_total", "code=\"204\""), 4);
 }
 
 // The published per-pod GPU duty cycle (143 pods, ~22.8 h, ~1 sample a
@@ -199,6 +209,7 @@ TEST_F(RemoteWriteTest, GenaiDutyCycleReplayMatchesTheCsvPerPodAndHour) {
     ASSERT_TRUE(posted.ok()) << posted.status();
     ASSERT_EQ(posted->status, 204) << posted->body;
   }
+  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
 
   pqxx::nontransaction txn(*conn_);
   auto stored = txn.exec(

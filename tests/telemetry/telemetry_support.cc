@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -27,9 +28,23 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
                                           const std::vector<std::string>& extra) {
   std::vector<std::string> argv = {FLEETCAP_INGEST_BIN, "prometheus", "--db", db_uri, "--cluster", cluster,
                                    "--metrics-listen", "127.0.0.1:0", "--log-level", "warn"};
-  bool has_listen = false;
-  for (const auto& a : extra) has_listen = has_listen || a == "--remote-write-listen" || a == "--prometheus-url";
-  if (!has_listen) argv.insert(argv.end(), {"--remote-write-listen", "127.0.0.1:0"});
+  bool has_listen = false, pushes = false, has_wal = false, has_settle = false;
+  for (const auto& a : extra) {
+    has_listen = has_listen || a == "--remote-write-listen" || a == "--prometheus-url";
+    pushes = pushes || a == "--remote-write-listen";
+    has_wal = has_wal || a == "--wal-dir";
+    has_settle = has_settle || a == "--settle";
+  }
+  if (!has_listen) {
+    argv.insert(argv.end(), {"--remote-write-listen", "127.0.0.1:0"});
+    pushes = true;
+  }
+  if (pushes && !has_wal) {
+    char templ[] = "/tmp/fleetcap-wal-XXXXXX";
+    if (mkdtemp(templ) == nullptr) return absl::InternalError("mkdtemp failed");
+    argv.insert(argv.end(), {"--wal-dir", templ});
+  }
+  if (pushes && !has_settle) argv.insert(argv.end(), {"--settle", "1s"});
   argv.insert(argv.end(), extra.begin(), extra.end());
   auto process = Subprocess::Start(argv);
   if (!process.ok()) return process.status();
@@ -42,6 +57,21 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
   }
   ingest.process = std::move(*process);
   return ingest;
+}
+
+absl::Status WaitUntilPushWritten(const IngestProcess& ingest, absl::Duration patience) {
+  const absl::Time deadline = absl::Now() + patience;
+  for (;;) {
+    double pending = 0;
+    for (const char* gauge : {"fleetcap_telemetry_queue_samples", "fleetcap_telemetry_open_minutes",
+                              "fleetcap_telemetry_log_unwritten_bytes"}) {
+      auto value = ScrapeMetric(ingest.metrics_port, gauge);
+      pending += value.ok() ? *value : 1;
+    }
+    if (pending == 0) return absl::OkStatus();
+    if (absl::Now() > deadline) return absl::DeadlineExceededError("remote_write minutes still unwritten");
+    absl::SleepFor(absl::Milliseconds(50));
+  }
 }
 
 absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body) {

@@ -20,8 +20,14 @@ struct IngestProcess {
 };
 
 // fleetcap-ingest prometheus --cluster CLUSTER on free ports, plus `extra`.
+// Serving remote_write, it gets a fresh --wal-dir and --settle 1s unless
+// `extra` names them.
 absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::string& cluster,
                                           const std::vector<std::string>& extra = {});
+
+// Waits until every acknowledged remote_write sample is aggregated and every
+// minute closed and written (the process's own gauges say so).
+absl::Status WaitUntilPushWritten(const IngestProcess& ingest, absl::Duration patience = absl::Seconds(60));
 
 struct PostResult {
   long status = 0;

@@ -47,7 +47,9 @@ class UsageApiTest : public ::testing::Test {
     auto pool = PgPool::Open(db_->uri(), 1);
     ASSERT_TRUE(pool.ok());
     telemetry::UsageWriter writer(pool->get(), "c1");
-    auto written = writer.Write(TwoHours());
+    telemetry::MinuteWindow window(absl::ZeroDuration());
+    window.Add(0, 1, TwoHours(), absl::Now());
+    auto written = writer.WriteClosed(window.Close(absl::Now(), true), "test-log");
     ASSERT_TRUE(written.ok()) << written.status();
     auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
     ASSERT_TRUE(api.ok()) << api.status();

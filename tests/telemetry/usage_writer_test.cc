@@ -1,5 +1,6 @@
-// UsageWriter on a real PostgreSQL: exactly once under replays, reordering
-// and late samples; pods and devices joined to the inventory.
+// UsageWriter on a real PostgreSQL: closed minutes written with the
+// remote_write progress, whatever order and split they arrived in; rows
+// already there upserted; pods and devices joined to the inventory.
 
 #include "ingest/telemetry/usage_writer.h"
 
@@ -53,6 +54,18 @@ std::vector<CanonicalSeries> ThreeMinutes() {
   return out;
 }
 
+// The remote_write path in miniature: `requests` through a minute window,
+// every minute closed, written in one batch.
+absl::StatusOr<int64_t> WriteAll(UsageWriter& writer, const std::vector<std::vector<CanonicalSeries>>& requests) {
+  MinuteWindow window(absl::ZeroDuration());
+  int64_t position = 0;
+  for (const auto& request : requests) {
+    window.Add(position, position + 1, request, absl::Now());
+    ++position;
+  }
+  return writer.WriteClosed(window.Close(absl::Now(), true), "test-log");
+}
+
 class UsageWriterTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -73,11 +86,10 @@ class UsageWriterTest : public ::testing::Test {
 
 TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
   UsageWriter writer(pool_.get(), "c1");
-  auto result = writer.Write(ThreeMinutes());
+  auto result = WriteAll(writer, {ThreeMinutes()});
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(result->samples_offered, 2 * 4 * 18);
-  EXPECT_EQ(result->samples_new, 2 * 4 * 18);
   // Per GPU: 3 minutes of the device row and of the pod row.
+  EXPECT_EQ(*result, 12);
   EXPECT_EQ(Rows().size(), 12u);
   pqxx::nontransaction txn(*conn_);
   auto row = txn.exec(
@@ -106,25 +118,18 @@ TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
   EXPECT_NEAR(device[2].as<double>(), sum / 6, 1e-15);  // from the pod's series
 }
 
-TEST_F(UsageWriterTest, ReplaysReorderingAndSplitsYieldIdenticalRows) {
+TEST_F(UsageWriterTest, ReorderedSplitAndRepeatedRequestsYieldIdenticalRows) {
   UsageWriter once(pool_.get(), "c1");
-  ASSERT_TRUE(once.Write(ThreeMinutes()).ok());
+  ASSERT_TRUE(WriteAll(once, {ThreeMinutes()}).ok());
   const auto expected = Rows();
   ASSERT_FALSE(expected.empty());
 
-  // The same batch again, as a retried request would: nothing new.
-  auto replay = once.Write(ThreeMinutes());
-  ASSERT_TRUE(replay.ok()) << replay.status();
-  EXPECT_EQ(replay->samples_new, 0);
-  EXPECT_EQ(Rows(), expected);
-
-  // A fresh writer (a restarted process) in a fresh cluster: the points
-  // shuffled, split into overlapping batches, last minute first.
-  UsageWriter restarted(pool_.get(), "c2");
+  // Another cluster: the points shuffled, split into overlapping requests,
+  // the last minute first, one request sent twice.
+  UsageWriter other(pool_.get(), "c2");
   std::mt19937 rng(42);
-  auto all = ThreeMinutes();
   std::vector<CanonicalSeries> late, early;
-  for (auto s : all) {
+  for (auto s : ThreeMinutes()) {
     std::shuffle(s.points.begin(), s.points.end(), rng);
     CanonicalSeries a = s, b = s;
     a.points.clear();
@@ -136,20 +141,45 @@ TEST_F(UsageWriterTest, ReplaysReorderingAndSplitsYieldIdenticalRows) {
     late.push_back(a);
     early.push_back(b);
   }
-  ASSERT_TRUE(restarted.Write(late).ok());
-  ASSERT_TRUE(restarted.Write(early).ok());
+  ASSERT_TRUE(WriteAll(other, {late, early, late}).ok());
   EXPECT_EQ(testing::UsageRows(*conn_, "c2"), expected);
 }
 
-TEST_F(UsageWriterTest, LateSampleUpdatesItsMinute) {
+TEST_F(UsageWriterTest, ARowAlreadyStoredIsReplacedNotDuplicated) {
   UsageWriter writer(pool_.get(), "c1");
-  ASSERT_TRUE(writer.Write({Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}})}).ok());
-  ASSERT_TRUE(writer.Write({Make("GPU-9", "", Field::kUtil, {{kT0 + 59'999, 0.9}})}).ok());
+  ASSERT_TRUE(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}})}}).ok());
+  // The same minute again, as after a lost log: the row is upserted.
+  ASSERT_TRUE(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4},
+                                                                   {kT0 + 59'999, 0.9}})}})
+                  .ok());
   pqxx::nontransaction txn(*conn_);
-  auto row = txn.exec("SELECT util_mean, util_max, samples FROM usage_minute WHERE device_id = 'GPU-9'")[0];
-  EXPECT_NEAR(row[0].as<double>(), 0.5, 1e-15);
-  EXPECT_DOUBLE_EQ(row[1].as<double>(), 0.9);
-  EXPECT_EQ(row[2].as<int>(), 3);
+  auto rows = txn.exec("SELECT util_mean, util_max, samples FROM usage_minute WHERE device_id = 'GPU-9'");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_NEAR(rows[0][0].as<double>(), 0.5, 1e-15);
+  EXPECT_DOUBLE_EQ(rows[0][1].as<double>(), 0.9);
+  EXPECT_EQ(rows[0][2].as<int>(), 3);
+}
+
+TEST_F(UsageWriterTest, ProgressAndCheckpointReadBackAsWritten) {
+  UsageWriter writer(pool_.get(), "c1");
+  MinuteWindow window(absl::ZeroDuration());
+  window.Add(0, 10, {Make("GPU-1", "", Field::kEnergy, {{kT0 + 10'000, 500}, {kT0 + 50'000, 900}})}, absl::Now());
+  const ClosedBatch closed = window.Close(absl::Now(), true);
+  ASSERT_TRUE(writer.WriteClosed(closed, "log-a").ok());
+  auto state = writer.LoadPushState();
+  ASSERT_TRUE(state.ok()) << state.status();
+  EXPECT_EQ(state->log_id, "log-a");
+  EXPECT_EQ(state->checkpoint, 10);
+  ASSERT_EQ(state->devices.size(), 1u);
+  EXPECT_EQ(state->devices[0].device_id, "GPU-1");
+  EXPECT_EQ(state->devices[0].closed_through_ms, kT0 + 60'000);
+  ASSERT_EQ(state->devices[0].carried.size(), 1u);
+  EXPECT_EQ(state->devices[0].carried[0].field, Field::kEnergy);
+  EXPECT_EQ(state->devices[0].carried[0].points[0].ts_ms, kT0 + 50'000);
+  EXPECT_EQ(state->devices[0].carried[0].points[0].value, 900);
+  // Another cluster's state is its own.
+  UsageWriter other(pool_.get(), "c2");
+  EXPECT_FALSE(other.LoadPushState()->checkpoint.has_value());
 }
 
 TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
@@ -166,7 +196,7 @@ TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
   s.key.node.clear();
   s.key.model.clear();
   UsageWriter writer(pool_.get(), "c1");
-  ASSERT_TRUE(writer.Write({s}).ok());
+  ASSERT_TRUE(WriteAll(writer, {{s}}).ok());
   pqxx::nontransaction txn(*conn_);
   auto rows = txn.exec("SELECT pod_uid, node, model FROM usage_minute ORDER BY pod_uid");
   ASSERT_EQ(rows.size(), 2u);
@@ -178,21 +208,22 @@ TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
 
 TEST_F(UsageWriterTest, DatabaseGoneIsUnavailableAndNothingIsHalfWritten) {
   UsageWriter writer(pool_.get(), "c1");
-  ASSERT_TRUE(writer.Write({Make("GPU-1", "", Field::kUtil, {{kT0, 0.5}})}).ok());
+  ASSERT_TRUE(WriteAll(writer, {{Make("GPU-1", "", Field::kUtil, {{kT0, 0.5}})}}).ok());
   {
     pqxx::nontransaction admin(*conn_);
     admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
                " WHERE datname = current_database() AND pid <> pg_backend_pid()");
   }
-  auto failed = writer.Write({Make("GPU-1", "", Field::kUtil, {{kT0 + 1'000, 0.7}})});
+  const std::vector<std::vector<CanonicalSeries>> next = {{Make("GPU-1", "", Field::kUtil, {{kT0 + 61'000, 0.7}})}};
+  auto failed = WriteAll(writer, next);
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.status().code(), absl::StatusCode::kUnavailable) << failed.status();
   // The pool reconnects; the retried batch lands whole.
-  auto retried = writer.Write({Make("GPU-1", "", Field::kUtil, {{kT0 + 1'000, 0.7}})});
+  auto retried = WriteAll(writer, next);
   ASSERT_TRUE(retried.ok()) << retried.status();
-  EXPECT_EQ(retried->samples_new, 1);
+  EXPECT_EQ(*retried, 1);
   pqxx::nontransaction txn(*conn_);
-  EXPECT_EQ(txn.exec("SELECT samples FROM usage_minute")[0][0].as<int>(), 2);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 2);
 }
 
 }  // namespace

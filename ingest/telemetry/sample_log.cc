@@ -1,0 +1,313 @@
+#include "ingest/telemetry/sample_log.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace fleetcap::telemetry {
+namespace {
+
+constexpr uint32_t kMagic = 0x314c4346;  // "FCL1"
+constexpr size_t kHeaderBytes = 12;
+
+absl::Status Errno(const std::string& what) {
+  return absl::InternalError(absl::StrCat("sample log: ", what, ": ", std::strerror(errno)));
+}
+
+uint32_t Crc(absl::string_view body) {
+  return static_cast<uint32_t>(crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size())));
+}
+
+uint32_t ReadU32(const char* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+absl::Status SyncDir(const std::string& dir) {
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd < 0) return Errno("opening " + dir);
+  const int rc = ::fsync(fd);
+  ::close(fd);
+  return rc == 0 ? absl::OkStatus() : Errno("syncing " + dir);
+}
+
+absl::Status MakeDirs(const std::string& dir) {
+  for (size_t slash = dir.find('/', 1);; slash = dir.find('/', slash + 1)) {
+    const std::string part = dir.substr(0, slash);
+    if (::mkdir(part.c_str(), 0750) != 0 && errno != EEXIST) return Errno("creating " + part);
+    if (slash == std::string::npos) return absl::OkStatus();
+  }
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path, int64_t limit) {
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0) return Errno("opening " + path);
+  std::string data;
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      return Errno("reading " + path);
+    }
+    if (n == 0) break;
+    data.append(buf, static_cast<size_t>(n));
+  }
+  ::close(fd);
+  if (limit >= 0 && static_cast<int64_t>(data.size()) > limit) data.resize(static_cast<size_t>(limit));
+  return data;
+}
+
+// The length of the whole records at the start of `data`.
+size_t ValidPrefix(absl::string_view data) {
+  size_t at = 0;
+  while (data.size() - at >= kHeaderBytes) {
+    const char* h = data.data() + at;
+    const uint32_t length = ReadU32(h + 4);
+    if (ReadU32(h) != kMagic || data.size() - at - kHeaderBytes < length) break;
+    if (Crc(data.substr(at + kHeaderBytes, length)) != ReadU32(h + 8)) break;
+    at += kHeaderBytes + length;
+  }
+  return at;
+}
+
+}  // namespace
+
+struct SampleLog::Segment {
+  int fd = -1;
+  int64_t first = 0;
+  int64_t size = 0;
+  ~Segment() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+absl::StatusOr<std::unique_ptr<SampleLog>> SampleLog::Open(const SampleLogOptions& options) {
+  if (options.dir.empty()) return absl::InvalidArgumentError("--wal-dir: empty");
+  std::unique_ptr<SampleLog> log(new SampleLog());
+  log->options_ = options;
+  if (auto status = MakeDirs(options.dir); !status.ok()) return status;
+  const std::string id_path = options.dir + "/log-id";
+  std::ifstream(id_path) >> log->id_;
+  if (log->id_.empty()) {
+    unsigned char random[16];
+    std::ifstream urandom("/dev/urandom", std::ios::binary);
+    urandom.read(reinterpret_cast<char*>(random), sizeof random);
+    if (!urandom) return absl::InternalError("sample log: cannot read /dev/urandom");
+    for (unsigned char c : random) log->id_ += absl::StrFormat("%02x", c);
+    const std::string tmp = id_path + ".tmp";
+    {
+      std::ofstream out(tmp);
+      out << log->id_ << "\n";
+      if (!out.flush()) return absl::InternalError("sample log: cannot write " + tmp);
+    }
+    if (::rename(tmp.c_str(), id_path.c_str()) != 0) return Errno("renaming " + tmp);
+    if (auto status = SyncDir(options.dir); !status.ok()) return status;
+  }
+  if (auto status = log->Recover(); !status.ok()) return status;
+  return log;
+}
+
+SampleLog::~SampleLog() = default;
+
+absl::Status SampleLog::Recover() {
+  DIR* dir = ::opendir(options_.dir.c_str());
+  if (dir == nullptr) return Errno("listing " + options_.dir);
+  while (dirent* entry = ::readdir(dir)) {
+    const std::string name = entry->d_name;
+    long long first = 0;
+    char tail[8] = {};
+    if (name.size() == 24 && std::sscanf(name.c_str(), "%20lld%4s", &first, tail) == 2 &&
+        std::strcmp(tail, ".log") == 0) {
+      segments_[first] = options_.dir + "/" + name;
+    }
+  }
+  ::closedir(dir);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (segments_.empty()) return StartSegment(0);
+  // Only the newest segment can end in a torn record.
+  const auto& [first, path] = *segments_.rbegin();
+  auto data = ReadFile(path, -1);
+  if (!data.ok()) return data.status();
+  const size_t valid = ValidPrefix(*data);
+  auto segment = std::make_shared<Segment>();
+  segment->fd = ::open(path.c_str(), O_WRONLY | O_APPEND);
+  if (segment->fd < 0) return Errno("opening " + path);
+  if (valid != data->size() && ::ftruncate(segment->fd, static_cast<off_t>(valid)) != 0) {
+    return Errno("cutting the torn end of " + path);
+  }
+  if (::fdatasync(segment->fd) != 0) return Errno("syncing " + path);
+  segment->first = first;
+  segment->size = static_cast<int64_t>(valid);
+  current_ = std::move(segment);
+  end_ = first + static_cast<int64_t>(valid);
+  std::lock_guard<std::mutex> sync_lock(sync_mu_);
+  durable_ = end_;
+  return absl::OkStatus();
+}
+
+absl::Status SampleLog::StartSegment(int64_t position) {
+  const std::string path = absl::StrFormat("%s/%020d.log", options_.dir, position);
+  auto segment = std::make_shared<Segment>();
+  segment->fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0640);
+  if (segment->fd < 0) return Errno("creating " + path);
+  if (auto status = SyncDir(options_.dir); !status.ok()) return status;
+  segment->first = position;
+  segments_[position] = path;
+  current_ = std::move(segment);
+  return absl::OkStatus();
+}
+
+absl::Status SampleLog::Replay(int64_t from,
+                               const std::function<absl::Status(LogSpan, absl::string_view)>& visit) const {
+  std::map<int64_t, std::string> segments;
+  int64_t end;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    segments = segments_;
+    end = end_;
+  }
+  for (auto it = segments.begin(); it != segments.end(); ++it) {
+    const int64_t first = it->first;
+    const auto next = std::next(it);
+    const int64_t last = next == segments.end() ? end : next->first;
+    if (last <= from) continue;
+    auto data = ReadFile(it->second, last - first);
+    if (!data.ok()) return data.status();
+    size_t at = from > first ? static_cast<size_t>(from - first) : 0;
+    while (at < data->size()) {
+      const char* h = data->data() + at;
+      const uint32_t length = data->size() - at >= kHeaderBytes ? ReadU32(h + 4) : 0;
+      if (data->size() - at < kHeaderBytes || ReadU32(h) != kMagic || data->size() - at - kHeaderBytes < length) {
+        return absl::DataLossError(absl::StrCat("sample log: ", it->second, ": no record at offset ", at));
+      }
+      const absl::string_view body(h + kHeaderBytes, length);
+      if (Crc(body) != ReadU32(h + 8)) {
+        return absl::DataLossError(absl::StrCat("sample log: ", it->second, ": checksum mismatch at offset ", at));
+      }
+      const int64_t begin = first + static_cast<int64_t>(at);
+      at += kHeaderBytes + length;
+      if (auto status = visit({begin, first + static_cast<int64_t>(at)}, body); !status.ok()) return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<LogSpan> SampleLog::Append(absl::string_view body, const std::function<void(LogSpan)>& then) {
+  if (body.size() > UINT32_MAX) return absl::InvalidArgumentError("sample log: record over 4 GiB");
+  char header[kHeaderBytes];
+  const uint32_t magic = kMagic, length = static_cast<uint32_t>(body.size()), crc = Crc(body);
+  std::memcpy(header, &magic, 4);
+  std::memcpy(header + 4, &length, 4);
+  std::memcpy(header + 8, &crc, 4);
+
+  std::lock_guard<std::mutex> lock(mu_);
+  if (current_->size >= options_.segment_bytes) {
+    // Everything before the new segment is made durable here, so syncing
+    // only the newest segment is enough afterwards.
+    if (::fdatasync(current_->fd) != 0) return Errno("syncing a full segment");
+    if (auto status = StartSegment(end_); !status.ok()) return status;
+  }
+  iovec parts[2] = {{header, kHeaderBytes}, {const_cast<char*>(body.data()), body.size()}};
+  const size_t total = kHeaderBytes + body.size();
+  size_t written = 0;
+  while (written < total) {
+    iovec rest[2];
+    int n = 0;
+    size_t skip = written;
+    for (const iovec& part : parts) {
+      if (skip >= part.iov_len) {
+        skip -= part.iov_len;
+        continue;
+      }
+      rest[n++] = {static_cast<char*>(part.iov_base) + skip, part.iov_len - skip};
+      skip = 0;
+    }
+    const ssize_t w = ::writev(current_->fd, rest, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const absl::Status error = Errno("appending");
+      // Leave no partial record behind for the next append to follow.
+      if (::ftruncate(current_->fd, static_cast<off_t>(current_->size)) != 0) {
+        return absl::InternalError(absl::StrCat(error.message(), "; and cutting it back failed"));
+      }
+      return error;
+    }
+    written += static_cast<size_t>(w);
+  }
+  const LogSpan span{end_, end_ + static_cast<int64_t>(total)};
+  current_->size += static_cast<int64_t>(total);
+  end_ = span.end;
+  if (then) then(span);
+  return span;
+}
+
+absl::Status SampleLog::WaitDurable(int64_t end) {
+  std::unique_lock<std::mutex> lock(sync_mu_);
+  while (durable_ < end) {
+    if (!sync_error_.ok()) return sync_error_;
+    if (syncing_) {
+      synced_.wait(lock);
+      continue;
+    }
+    syncing_ = true;
+    lock.unlock();
+    std::shared_ptr<Segment> segment;
+    int64_t target;
+    {
+      std::lock_guard<std::mutex> log_lock(mu_);
+      segment = current_;
+      target = end_;
+    }
+    const bool ok = ::fdatasync(segment->fd) == 0;
+    const absl::Status error = ok ? absl::OkStatus() : Errno("syncing");
+    lock.lock();
+    syncing_ = false;
+    if (ok) durable_ = std::max(durable_, target);
+    else sync_error_ = error;
+    synced_.notify_all();
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SampleLog::DropBefore(int64_t position) {
+  std::lock_guard<std::mutex> lock(mu_);
+  while (segments_.size() > 1) {
+    const auto first = segments_.begin();
+    if (std::next(first)->first > position) break;
+    if (::unlink(first->second.c_str()) != 0 && errno != ENOENT) return Errno("deleting " + first->second);
+    segments_.erase(first);
+  }
+  return absl::OkStatus();
+}
+
+int64_t SampleLog::end() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return end_;
+}
+
+int64_t SampleLog::durable() const {
+  std::lock_guard<std::mutex> lock(sync_mu_);
+  return durable_;
+}
+
+int64_t SampleLog::begin() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return segments_.begin()->first;
+}
+
+}  // namespace fleetcap::telemetry
