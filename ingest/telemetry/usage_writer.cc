@@ -128,6 +128,50 @@ int64_t InsertMinuteRowsInTxn(pqxx::dbtransaction& txn, const std::string& clust
   }
 }
 
+// The devices' closed-through bounds, the counters' carried samples and the
+// log checkpoint of a closed batch.
+static void StoreProgressInTxn(pqxx::transaction_base& txn, const std::string& cluster, const ClosedBatch& batch,
+                               const std::string& log_id) {
+  if (!batch.progress.empty()) {
+    QuietTempTables(txn);
+    txn.exec("CREATE TEMP TABLE IF NOT EXISTS progress_in (device_id text, closed_through_ms bigint)"
+             " ON COMMIT DELETE ROWS");
+    txn.exec("CREATE TEMP TABLE IF NOT EXISTS carry_in (device_id text, namespace text, pod text, field text,"
+             " ts_ms bigint, value float8) ON COMMIT DELETE ROWS");
+    {
+      pqxx::stream_to progress(txn, "progress_in");
+      for (const DeviceProgress& p : batch.progress) progress << std::make_tuple(p.device_id, p.closed_through_ms);
+      progress.complete();
+    }
+    {
+      pqxx::stream_to carry(txn, "carry_in");
+      for (const DeviceProgress& p : batch.progress) {
+        for (const CanonicalSeries& c : p.carried) {
+          carry << std::make_tuple(p.device_id, c.key.namespace_, c.key.pod, std::string(FieldName(c.field)),
+                                   c.points.back().ts_ms, Num(c.points.back().value));
+        }
+      }
+      carry.complete();
+    }
+    txn.exec_params(
+        "INSERT INTO telemetry_push_devices (cluster, device_id, closed_through_ms)"
+        " SELECT $1, device_id, closed_through_ms FROM progress_in"
+        " ON CONFLICT (cluster, device_id) DO UPDATE SET closed_through_ms = EXCLUDED.closed_through_ms",
+        cluster);
+    txn.exec_params(
+        "INSERT INTO telemetry_push_counters (cluster, device_id, namespace, pod, field, ts_ms, value)"
+        " SELECT $1, device_id, namespace, pod, field, ts_ms, value FROM carry_in"
+        " ON CONFLICT (cluster, device_id, namespace, pod, field)"
+        " DO UPDATE SET ts_ms = EXCLUDED.ts_ms, value = EXCLUDED.value",
+        cluster);
+  }
+  txn.exec_params(
+      "INSERT INTO telemetry_push_checkpoints (cluster, log_id, position) VALUES ($1, $2, $3)"
+      " ON CONFLICT (cluster) DO UPDATE SET log_id = EXCLUDED.log_id, position = EXCLUDED.position,"
+      " updated_at = now()",
+      cluster, log_id, batch.checkpoint);
+}
+
 absl::Status UsageWriter::ResolveSeries(pqxx::connection& conn, const std::vector<CanonicalSeries>& batch) {
   std::vector<const CanonicalSeries*> missing;
   std::set<SeriesId> seen;
@@ -230,7 +274,8 @@ absl::StatusOr<std::vector<StoredSeries>> UsageWriter::Identify(const std::vecto
   return out;
 }
 
-absl::StatusOr<int64_t> UsageWriter::UpsertMinuteRows(const std::vector<MinuteRow>& rows) {
+absl::StatusOr<int64_t> UsageWriter::InClusterTransaction(const std::vector<MinuteRow>& rows, const char* what,
+                                                          const std::function<int64_t(pqxx::work&)>& body) {
   auto lease = pool_->Acquire();
   if (!lease.ok()) return lease.status();
   std::vector<int64_t> minutes;
@@ -239,33 +284,22 @@ absl::StatusOr<int64_t> UsageWriter::UpsertMinuteRows(const std::vector<MinuteRo
   try {
     pqxx::work txn(**lease);
     LockCluster(txn, cluster_);
-    const int64_t n = UpsertMinuteRowsInTxn(txn, cluster_, rows);
+    const int64_t n = body(txn);
     txn.commit();
     return n;
   } catch (const std::exception& e) {
-    return PgError("telemetry: writing minute rows", e);
+    return PgError(absl::StrCat("telemetry: ", what), e);
   }
 }
 
-}  // namespace fleetcap::telemetry
-
-namespace fleetcap::telemetry {
+absl::StatusOr<int64_t> UsageWriter::UpsertMinuteRows(const std::vector<MinuteRow>& rows) {
+  return InClusterTransaction(rows, "writing minute rows",
+                              [&](pqxx::work& txn) { return UpsertMinuteRowsInTxn(txn, cluster_, rows); });
+}
 
 absl::StatusOr<int64_t> UsageWriter::WriteMinuteRows(const std::vector<MinuteRow>& rows) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
-  std::vector<int64_t> minutes;
-  for (const auto& r : rows) minutes.push_back(r.minute_ms);
-  if (auto status = EnsurePartitions(**lease, minutes); !status.ok()) return status;
-  try {
-    pqxx::work txn(**lease);
-    LockCluster(txn, cluster_);
-    const int64_t n = InsertMinuteRowsInTxn(txn, cluster_, rows);
-    txn.commit();
-    return n;
-  } catch (const std::exception& e) {
-    return PgError("telemetry: writing minute rows", e);
-  }
+  return InClusterTransaction(rows, "writing minute rows",
+                              [&](pqxx::work& txn) { return InsertMinuteRowsInTxn(txn, cluster_, rows); });
 }
 
 absl::StatusOr<int64_t> UsageWriter::WriteClosed(const ClosedBatch& batch, const std::string& log_id) {
@@ -276,58 +310,11 @@ absl::StatusOr<int64_t> UsageWriter::WriteClosed(const ClosedBatch& batch, const
     for (size_t i = 0; i < identities->size(); ++i) (*identities)[i].points = batch.series[i].points;
     rows = AggregateMinutes(*identities, batch.minutes);
   }
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
-  std::vector<int64_t> minutes;
-  for (const auto& r : rows) minutes.push_back(r.minute_ms);
-  if (auto status = EnsurePartitions(**lease, minutes); !status.ok()) return status;
-  try {
-    pqxx::work txn(**lease);
-    LockCluster(txn, cluster_);
+  return InClusterTransaction(rows, "writing closed minutes", [&](pqxx::work& txn) {
     const int64_t n = InsertMinuteRowsInTxn(txn, cluster_, rows);
-    if (!batch.progress.empty()) {
-      QuietTempTables(txn);
-      txn.exec("CREATE TEMP TABLE IF NOT EXISTS progress_in (device_id text, closed_through_ms bigint)"
-               " ON COMMIT DELETE ROWS");
-      txn.exec("CREATE TEMP TABLE IF NOT EXISTS carry_in (device_id text, namespace text, pod text, field text,"
-               " ts_ms bigint, value float8) ON COMMIT DELETE ROWS");
-      {
-        pqxx::stream_to progress(txn, "progress_in");
-        for (const DeviceProgress& p : batch.progress) progress << std::make_tuple(p.device_id, p.closed_through_ms);
-        progress.complete();
-      }
-      {
-        pqxx::stream_to carry(txn, "carry_in");
-        for (const DeviceProgress& p : batch.progress) {
-          for (const CanonicalSeries& c : p.carried) {
-            carry << std::make_tuple(p.device_id, c.key.namespace_, c.key.pod, std::string(FieldName(c.field)),
-                                     c.points.back().ts_ms, Num(c.points.back().value));
-          }
-        }
-        carry.complete();
-      }
-      txn.exec_params(
-          "INSERT INTO telemetry_push_devices (cluster, device_id, closed_through_ms)"
-          " SELECT $1, device_id, closed_through_ms FROM progress_in"
-          " ON CONFLICT (cluster, device_id) DO UPDATE SET closed_through_ms = EXCLUDED.closed_through_ms",
-          cluster_);
-      txn.exec_params(
-          "INSERT INTO telemetry_push_counters (cluster, device_id, namespace, pod, field, ts_ms, value)"
-          " SELECT $1, device_id, namespace, pod, field, ts_ms, value FROM carry_in"
-          " ON CONFLICT (cluster, device_id, namespace, pod, field)"
-          " DO UPDATE SET ts_ms = EXCLUDED.ts_ms, value = EXCLUDED.value",
-          cluster_);
-    }
-    txn.exec_params(
-        "INSERT INTO telemetry_push_checkpoints (cluster, log_id, position) VALUES ($1, $2, $3)"
-        " ON CONFLICT (cluster) DO UPDATE SET log_id = EXCLUDED.log_id, position = EXCLUDED.position,"
-        " updated_at = now()",
-        cluster_, log_id, batch.checkpoint);
-    txn.commit();
+    StoreProgressInTxn(txn, cluster_, batch, log_id);
     return n;
-  } catch (const std::exception& e) {
-    return PgError("telemetry: writing closed minutes", e);
-  }
+  });
 }
 
 absl::StatusOr<PushState> UsageWriter::LoadPushState() {

@@ -18,6 +18,7 @@
 // Thread-compatible: one writer per thread.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -28,6 +29,7 @@
 #include "absl/status/statusor.h"
 #include "common/pg_pool.h"
 #include "pqxx/dbtransaction"
+#include "pqxx/transaction"
 #include "pqxx/transaction_base"
 #include "ingest/telemetry/canonical.h"
 #include "ingest/telemetry/minute_aggregator.h"
@@ -74,6 +76,10 @@ class UsageWriter {
 
   absl::Status ResolveSeries(pqxx::connection& conn, const std::vector<CanonicalSeries>& batch);
   absl::Status EnsurePartitions(pqxx::connection& conn, const std::vector<int64_t>& minutes);
+  // One transaction under the cluster's lock, once the partitions `rows`
+  // need exist; `body` writes and returns the rows written.
+  absl::StatusOr<int64_t> InClusterTransaction(const std::vector<MinuteRow>& rows, const char* what,
+                                               const std::function<int64_t(pqxx::work&)>& body);
 
   PgPool* pool_;
   std::string cluster_;
