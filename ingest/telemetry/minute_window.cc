@@ -1,6 +1,7 @@
 #include "ingest/telemetry/minute_window.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace fleetcap::telemetry {
 
@@ -73,7 +74,8 @@ AddCounts MinuteWindow::Add(int64_t record_begin, int64_t record_end, std::vecto
 void MinuteWindow::CloseDevice(const std::string& device_id, DeviceState& device, int64_t through_ms,
                                ClosedBatch* out) {
   DeviceProgress progress{device_id, through_ms, {}};
-  for (auto& [key, s] : device.series) {
+  for (auto it = device.series.begin(); it != device.series.end();) {
+    SeriesState& s = it->second;
     const auto split = std::lower_bound(s.points.begin(), s.points.end(), through_ms,
                                         [](const Point& a, int64_t ts) { return a.ts_ms < ts; });
     const bool counter = s.field == Field::kEnergy;
@@ -90,7 +92,11 @@ void MinuteWindow::CloseDevice(const std::string& device_id, DeviceState& device
       s.points.erase(s.points.begin(), split);
       out->series.push_back(std::move(closed));
     }
-    if (counter && s.has_carry) progress.carried.push_back(CanonicalSeries{s.key, s.field, {s.carry}});
+    // A counter's sample older than the lookback no longer starts anything.
+    if (s.has_carry && s.carry.ts_ms < through_ms - kCounterLookbackMs) s.has_carry = false;
+    if (s.has_carry) progress.carried.push_back(CanonicalSeries{s.key, s.field, {s.carry}});
+    // A series with nothing held (a pod that left the device) is forgotten.
+    it = s.points.empty() && !s.has_carry ? device.series.erase(it) : std::next(it);
   }
   while (!device.open.empty() && device.open.begin()->first < through_ms) {
     out->minutes.insert({device_id, device.open.begin()->first});

@@ -113,5 +113,15 @@ TEST(MinuteWindowTest, ACountersLastClosedSampleIsCarriedIntoTheNextMinuteAndRes
   EXPECT_EQ(*rows[0].energy_joules, 600);
 }
 
+TEST(MinuteWindowTest, ACounterSampleOlderThanTheLookbackIsNotCarried) {
+  MinuteWindow window(absl::Seconds(0));
+  window.Add(0, 1, {Series("GPU-0", Field::kEnergy, {{kT0 + 50'000, 1000}})}, kNow);
+  window.Add(1, 2, {Series("GPU-0", Field::kUtil, {{kT0 + 300'000, 0.5}})}, kNow);
+  ClosedBatch closed = window.Close(kNow, true);  // through 6:00; the counter's 0:50 is past the 2 min lookback
+  ASSERT_EQ(closed.progress.size(), 1u);
+  EXPECT_TRUE(closed.progress[0].carried.empty());
+  EXPECT_EQ(window.held_points(), 0);
+}
+
 }  // namespace
 }  // namespace fleetcap::telemetry

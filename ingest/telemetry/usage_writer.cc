@@ -164,6 +164,11 @@ static void StoreProgressInTxn(pqxx::transaction_base& txn, const std::string& c
         " ON CONFLICT (cluster, device_id, namespace, pod, field)"
         " DO UPDATE SET ts_ms = EXCLUDED.ts_ms, value = EXCLUDED.value",
         cluster);
+    // Counters of series that are gone (minute_window.cc forgets them).
+    txn.exec_params(
+        "DELETE FROM telemetry_push_counters c USING progress_in p WHERE c.cluster = $1"
+        " AND c.device_id = p.device_id AND c.ts_ms < p.closed_through_ms - $2",
+        cluster, kCounterLookbackMs);
   }
   txn.exec_params(
       "INSERT INTO telemetry_push_checkpoints (cluster, log_id, position) VALUES ($1, $2, $3)"
