@@ -56,7 +56,8 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   BlockTerminationSignals();  // before any thread starts
   DaemonFlags daemon;
   std::string cluster, mapping_path, remote_write_listen, prometheus_url, wal_dir;
-  int64_t max_body_mb = 32, max_queued_samples = 4'000'000, max_unwritten_mb = 1024, max_points = 11'000;
+  int64_t max_body_mb = 32, max_queued_samples = 4'000'000, max_unwritten_mb = 1024, wal_segment_mb = 64,
+          max_points = 11'000;
   std::string since_text, until_text, settle_text = "5m", interval_text = "60s", query_timeout_text = "30s";
   int64_t query_attempts = 4;
   bool once = false;
@@ -69,6 +70,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   flags.String("since", &since_text, "RFC 3339: pull from here (a backfill) when before the watermark");
   flags.String("until", &until_text, "RFC 3339: pull up to this minute only (default: now)");
   flags.String("wal-dir", &wal_dir, "folder of the remote_write sample log (needed with --remote-write-listen)");
+  flags.Int("wal-segment-mb", &wal_segment_mb, "size of one sample log segment file, in MiB");
   flags.String("settle", &settle_text,
                "how long a minute waits for late samples: pulled again until then, held open for remote_write");
   flags.String("pull-interval", &interval_text, "time between pull cycles");
@@ -90,6 +92,9 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   if (max_body_mb < 1) return Fail(2, absl::InvalidArgumentError("--max-body-mb: must be at least 1"));
   if (max_queued_samples < 1) return Fail(2, absl::InvalidArgumentError("--max-queued-samples: must be at least 1"));
   if (max_unwritten_mb < 1) return Fail(2, absl::InvalidArgumentError("--max-unwritten-mb: must be at least 1"));
+  if (wal_segment_mb < 1 || wal_segment_mb > 1024) {
+    return Fail(2, absl::InvalidArgumentError("--wal-segment-mb: must be within 1..1024"));
+  }
   if (!remote_write_listen.empty() && wal_dir.empty()) {
     return Fail(2, absl::InvalidArgumentError("--wal-dir: needed with --remote-write-listen"));
   }
@@ -155,7 +160,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   std::unique_ptr<telemetry::PushPipeline> pipeline;
   std::unique_ptr<telemetry::RemoteWriteServer> receiver;
   if (!remote_write_listen.empty()) {
-    auto opened = telemetry::SampleLog::Open({wal_dir});
+    auto opened = telemetry::SampleLog::Open({wal_dir, wal_segment_mb << 20});
     if (!opened.ok()) return Fail(1, opened.status());
     sample_log = std::move(*opened);
     telemetry::PushPipelineOptions pipeline_options;

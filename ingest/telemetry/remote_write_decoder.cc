@@ -1,13 +1,137 @@
 #include "ingest/telemetry/remote_write_decoder.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/arena.h"
 #include "remote_write.pb.h"  // generated from ingest/telemetry/remote_write.proto
 #include "snappy.h"
 
 namespace fleetcap::telemetry {
+
+namespace {
+
+// Protocol buffers' wire format, read in place: WriteRequest is parsed
+// without building messages (a sample would be a message of its own, and a
+// request holds thousands). Fields fleetcap does not read (metadata,
+// exemplars, histograms) are skipped by their wire type.
+class Wire {
+ public:
+  explicit Wire(absl::string_view bytes) : p_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+  bool done() const { return p_ == end_; }
+
+  bool Varint(uint64_t* v) {
+    *v = 0;
+    for (int shift = 0; shift < 64 && p_ < end_; shift += 7) {
+      const uint8_t byte = static_cast<uint8_t>(*p_++);
+      *v |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return true;
+    }
+    return false;
+  }
+  bool Tag(uint64_t* field, int* type) {
+    uint64_t tag;
+    if (!Varint(&tag) || (tag >> 3) == 0) return false;
+    *field = tag >> 3;
+    *type = static_cast<int>(tag & 7);
+    return true;
+  }
+  bool Fixed64(uint64_t* v) {
+    if (end_ - p_ < 8) return false;
+    std::memcpy(v, p_, 8);  // little-endian, as x86 and ARM Linux are
+    p_ += 8;
+    return true;
+  }
+  bool Bytes(absl::string_view* v) {
+    uint64_t n;
+    if (!Varint(&n) || n > static_cast<uint64_t>(end_ - p_)) return false;
+    *v = absl::string_view(p_, static_cast<size_t>(n));
+    p_ += n;
+    return true;
+  }
+  bool Skip(int type) {
+    uint64_t ignored;
+    absl::string_view bytes;
+    switch (type) {
+      case 0: return Varint(&ignored);
+      case 1: return Fixed64(&ignored);
+      case 2: return Bytes(&bytes);
+      case 5:
+        if (end_ - p_ < 4) return false;
+        p_ += 4;
+        return true;
+      default: return false;  // groups are not part of remote_write
+    }
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+bool ParseLabel(absl::string_view bytes, std::string* name, std::string* value) {
+  Wire w(bytes);
+  while (!w.done()) {
+    uint64_t field;
+    int type;
+    if (!w.Tag(&field, &type)) return false;
+    absl::string_view text;
+    if ((field == 1 || field == 2) && type == 2) {
+      if (!w.Bytes(&text)) return false;
+      (field == 1 ? name : value)->assign(text.data(), text.size());
+    } else if (!w.Skip(type)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ParseSample(absl::string_view bytes, Point* point) {
+  Wire w(bytes);
+  uint64_t bits = 0, ts = 0;
+  while (!w.done()) {
+    uint64_t field;
+    int type;
+    if (!w.Tag(&field, &type)) return false;
+    if (field == 1 && type == 1) {
+      if (!w.Fixed64(&bits)) return false;
+    } else if (field == 2 && type == 0) {
+      if (!w.Varint(&ts)) return false;
+    } else if (!w.Skip(type)) {
+      return false;
+    }
+  }
+  std::memcpy(&point->value, &bits, 8);
+  point->ts_ms = static_cast<int64_t>(ts);
+  return true;
+}
+
+bool ParseTimeSeries(absl::string_view bytes, Labels* labels, std::vector<Point>* points) {
+  labels->clear();
+  points->clear();
+  Wire w(bytes);
+  while (!w.done()) {
+    uint64_t field;
+    int type;
+    if (!w.Tag(&field, &type)) return false;
+    absl::string_view message;
+    if ((field == 1 || field == 2) && type == 2) {
+      if (!w.Bytes(&message)) return false;
+      if (field == 1) {
+        labels->emplace_back();
+        if (!ParseLabel(message, &labels->back().first, &labels->back().second)) return false;
+      } else {
+        points->emplace_back();
+        if (!ParseSample(message, &points->back())) return false;
+      }
+    } else if (!w.Skip(type)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 absl::StatusOr<DecodedWrite> DecodeRemoteWrite(absl::string_view body, const Normaliser& normaliser,
                                                size_t max_decoded_bytes) {
@@ -23,22 +147,21 @@ absl::StatusOr<DecodedWrite> DecodeRemoteWrite(absl::string_view body, const Nor
   if (!snappy::Uncompress(body.data(), body.size(), &raw)) {
     return absl::InvalidArgumentError("remote_write body: corrupt or truncated snappy data");
   }
-  // One arena per request: a sample is a message of its own, and a
-  // request holds thousands.
-  google::protobuf::Arena arena;
-  auto& request = *google::protobuf::Arena::CreateMessage<prompb::WriteRequest>(&arena);
-  if (!request.ParseFromString(raw)) {
-    return absl::InvalidArgumentError("remote_write body: not a protobuf WriteRequest");
-  }
+  const auto not_a_request = [] { return absl::InvalidArgumentError("remote_write body: not a protobuf WriteRequest"); };
   DecodedWrite out;
-  out.series.reserve(static_cast<size_t>(request.timeseries_size()));
   Labels labels;
   std::vector<Point> points;
-  for (const auto& ts : request.timeseries()) {
-    labels.clear();
-    for (const auto& l : ts.labels()) labels.emplace_back(l.name(), l.value());
-    points.clear();
-    for (const auto& s : ts.samples()) points.push_back({s.timestamp(), s.value()});
+  Wire request(raw);
+  while (!request.done()) {
+    uint64_t field;
+    int type;
+    if (!request.Tag(&field, &type)) return not_a_request();
+    if (field != 1 || type != 2) {  // metadata and anything newer: skipped
+      if (!request.Skip(type)) return not_a_request();
+      continue;
+    }
+    absl::string_view timeseries;
+    if (!request.Bytes(&timeseries) || !ParseTimeSeries(timeseries, &labels, &points)) return not_a_request();
     out.samples_received += static_cast<int64_t>(points.size());
     auto series = normaliser.Normalise(labels, points, &out.drops);
     if (series && !series->points.empty()) {

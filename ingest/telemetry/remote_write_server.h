@@ -24,7 +24,9 @@ struct RemoteWriteOptions {
   std::string listen = "127.0.0.1:9201";
   size_t max_body_bytes = 32 << 20;      // compressed
   size_t max_decoded_bytes = 256 << 20;  // after snappy
-  int threads = 16;
+  // civetweb gives a keep-alive connection a thread of its own: as many as
+  // Prometheus may open shards at once (it scales them with the load).
+  int threads = 64;
 };
 
 class RemoteWriteServer {

@@ -52,6 +52,18 @@ absl::Status MakeDirs(const std::string& dir) {
   }
 }
 
+absl::Status ZeroFill(int fd, int64_t from, int64_t to) {
+  static const std::string zeros(1 << 20, '\0');
+  for (int64_t at = from; at < to;) {
+    const size_t n = static_cast<size_t>(std::min<int64_t>(to - at, static_cast<int64_t>(zeros.size())));
+    const ssize_t w = ::pwrite(fd, zeros.data(), n, static_cast<off_t>(at));
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return Errno("zero-filling a segment");
+    at += w;
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> ReadFile(const std::string& path, int64_t limit) {
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0) return Errno("opening " + path);
@@ -145,11 +157,12 @@ absl::Status SampleLog::Recover() {
   if (!data.ok()) return data.status();
   const size_t valid = ValidPrefix(*data);
   auto segment = std::make_shared<Segment>();
-  segment->fd = ::open(path.c_str(), O_WRONLY | O_APPEND);
+  segment->fd = ::open(path.c_str(), O_WRONLY);
   if (segment->fd < 0) return Errno("opening " + path);
-  if (valid != data->size() && ::ftruncate(segment->fd, static_cast<off_t>(valid)) != 0) {
-    return Errno("cutting the torn end of " + path);
-  }
+  // A torn record is zeroed; the segment is its full size again (a crash
+  // may also have come while it was being zero-filled).
+  const int64_t full = std::max<int64_t>(options_.segment_bytes, static_cast<int64_t>(data->size()));
+  if (auto status = ZeroFill(segment->fd, static_cast<int64_t>(valid), full); !status.ok()) return status;
   if (::fdatasync(segment->fd) != 0) return Errno("syncing " + path);
   segment->first = first;
   segment->size = static_cast<int64_t>(valid);
@@ -163,8 +176,13 @@ absl::Status SampleLog::Recover() {
 absl::Status SampleLog::StartSegment(int64_t position) {
   const std::string path = absl::StrFormat("%s/%020d.log", options_.dir, position);
   auto segment = std::make_shared<Segment>();
-  segment->fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0640);
+  segment->fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0640);
   if (segment->fd < 0) return Errno("creating " + path);
+  // Written full of zeros once, so an fdatasync after an append flushes
+  // data only: the file's size and blocks never change afterwards, and no
+  // journal commit is needed. The zeros also mark where the records end.
+  if (auto status = ZeroFill(segment->fd, 0, options_.segment_bytes); !status.ok()) return status;
+  if (::fdatasync(segment->fd) != 0) return Errno("syncing " + path);
   if (auto status = SyncDir(options_.dir); !status.ok()) return status;
   segment->first = position;
   segments_[position] = path;
@@ -215,15 +233,15 @@ absl::StatusOr<LogSpan> SampleLog::Append(absl::string_view body, const std::fun
   std::memcpy(header + 4, &length, 4);
   std::memcpy(header + 8, &crc, 4);
 
+  const size_t total = kHeaderBytes + body.size();
   std::lock_guard<std::mutex> lock(mu_);
-  if (current_->size >= options_.segment_bytes) {
+  if (current_->size + static_cast<int64_t>(total) > options_.segment_bytes && current_->size > 0) {
     // Everything before the new segment is made durable here, so syncing
     // only the newest segment is enough afterwards.
     if (::fdatasync(current_->fd) != 0) return Errno("syncing a full segment");
     if (auto status = StartSegment(end_); !status.ok()) return status;
   }
   iovec parts[2] = {{header, kHeaderBytes}, {const_cast<char*>(body.data()), body.size()}};
-  const size_t total = kHeaderBytes + body.size();
   size_t written = 0;
   while (written < total) {
     iovec rest[2];
@@ -237,13 +255,14 @@ absl::StatusOr<LogSpan> SampleLog::Append(absl::string_view body, const std::fun
       rest[n++] = {static_cast<char*>(part.iov_base) + skip, part.iov_len - skip};
       skip = 0;
     }
-    const ssize_t w = ::writev(current_->fd, rest, n);
+    const ssize_t w = ::pwritev(current_->fd, rest, n, static_cast<off_t>(current_->size + written));
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
       const absl::Status error = Errno("appending");
       // Leave no partial record behind for the next append to follow.
-      if (::ftruncate(current_->fd, static_cast<off_t>(current_->size)) != 0) {
-        return absl::InternalError(absl::StrCat(error.message(), "; and cutting it back failed"));
+      if (auto zeroed = ZeroFill(current_->fd, current_->size, current_->size + static_cast<int64_t>(written));
+          !zeroed.ok()) {
+        return absl::InternalError(absl::StrCat(error.message(), "; and zeroing it failed"));
       }
       return error;
     }

@@ -15,12 +15,15 @@
 #include <curl/curl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <sstream>
 #include <mutex>
 #include <thread>
 
@@ -142,6 +145,27 @@ LoadResult Post(const std::string& url, const std::vector<std::string>& requests
   return {absl::ToDoubleSeconds(absl::Now() - start), ok.load(), failed.load(), said.empty() ? "none" : said};
 }
 
+// CPU seconds (user + system) a process has used so far.
+double CpuSeconds(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text;
+  std::getline(stat, text);
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  double ticks = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i >= 14) ticks += std::stod(field);  // utime, stime
+  }
+  return ticks / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+double OwnCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 std::string Dir() {
   char templ[] = "/tmp/fleetcap-bench-XXXXXX";
   return mkdtemp(templ);
@@ -210,12 +234,15 @@ int main(int argc, char** argv) {
       std::cerr << ingest.status() << "\n";
       return 1;
     }
+    const double cpu0 = CpuSeconds(ingest->process->pid()), own0 = OwnCpuSeconds();
     auto r = Post(ingest->write_url(), requests, static_cast<int>(connections));
     const absl::Time posted_at = absl::Now();
     fleetcap_rate = total_samples / r.seconds;
     std::printf("fleetcap-ingest remote_write: %.2fs, %lld requests 2xx, %lld refused and retried (%s): %.0f samples/s\n",
                 r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), r.refusals.c_str(),
                 fleetcap_rate);
+    std::printf("  CPU while posting: fleetcap-ingest %.2fs, load generator %.2fs\n",
+                CpuSeconds(ingest->process->pid()) - cpu0, OwnCpuSeconds() - own0);
     // The last minutes close once no sample came for --settle (1 s).
     auto written = testing::WaitUntilPushWritten(*ingest, absl::Seconds(120));
     const double all_in = r.seconds + absl::ToDoubleSeconds(absl::Now() - posted_at);
@@ -236,11 +263,14 @@ int main(int argc, char** argv) {
       std::cerr << prom.status() << "\n";
       return 1;
     }
+    const double cpu0 = CpuSeconds((*prom)->process->pid()), own0 = OwnCpuSeconds();
     auto r = Post((*prom)->url() + "/api/v1/write", requests, static_cast<int>(connections));
     prometheus_rate = total_samples / r.seconds;
     std::printf("prometheus 2.42 remote_write: %.2fs, %lld requests 2xx, %lld refused and retried (%s): %.0f samples/s\n",
                 r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), r.refusals.c_str(),
                 prometheus_rate);
+    std::printf("  CPU while posting: prometheus %.2fs, load generator %.2fs\n",
+                CpuSeconds((*prom)->process->pid()) - cpu0, OwnCpuSeconds() - own0);
   }
   std::printf("ratio fleetcap / prometheus: %.2f\n", fleetcap_rate / prometheus_rate);
 

@@ -37,6 +37,7 @@ class Subprocess {
 
   std::string Stdout() const;
   std::string Stderr() const;
+  pid_t pid() const { return pid_; }
 
  private:
   Subprocess() = default;

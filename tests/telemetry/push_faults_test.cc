@@ -100,7 +100,8 @@ class PushFaultsTest : public ::testing::Test {
 };
 
 TEST_F(PushFaultsTest, Sigkill9MidStreamThenRestartOnTheSameLog) {
-  const std::string wal = WalDir();
+  const testing::OwnedDir owned(WalDir());
+  const std::string& wal = owned.path();
   // A long settle: at the kill most acknowledged minutes are still open,
   // held only by the sample log.
   const std::vector<std::string> flags = {"--wal-dir", wal, "--settle", "5m"};

@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -28,22 +29,26 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
                                           const std::vector<std::string>& extra) {
   std::vector<std::string> argv = {FLEETCAP_INGEST_BIN, "prometheus", "--db", db_uri, "--cluster", cluster,
                                    "--metrics-listen", "127.0.0.1:0", "--log-level", "warn"};
-  bool has_listen = false, pushes = false, has_wal = false, has_settle = false;
+  bool has_listen = false, pushes = false, has_wal = false, has_settle = false, has_segment = false;
   for (const auto& a : extra) {
     has_listen = has_listen || a == "--remote-write-listen" || a == "--prometheus-url";
     pushes = pushes || a == "--remote-write-listen";
     has_wal = has_wal || a == "--wal-dir";
     has_settle = has_settle || a == "--settle";
+    has_segment = has_segment || a == "--wal-segment-mb";
   }
   if (!has_listen) {
     argv.insert(argv.end(), {"--remote-write-listen", "127.0.0.1:0"});
     pushes = true;
   }
+  std::shared_ptr<OwnedDir> wal;
   if (pushes && !has_wal) {
     char templ[] = "/tmp/fleetcap-wal-XXXXXX";
     if (mkdtemp(templ) == nullptr) return absl::InternalError("mkdtemp failed");
+    wal = std::make_shared<OwnedDir>(templ);
     argv.insert(argv.end(), {"--wal-dir", templ});
   }
+  if (pushes && !has_segment) argv.insert(argv.end(), {"--wal-segment-mb", "4"});
   if (pushes && !has_settle) argv.insert(argv.end(), {"--settle", "1s"});
   argv.insert(argv.end(), extra.begin(), extra.end());
   auto process = Subprocess::Start(argv);
@@ -56,7 +61,13 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
     return absl::InternalError("unreadable ready line: " + *line);
   }
   ingest.process = std::move(*process);
+  ingest.wal = std::move(wal);
   return ingest;
+}
+
+OwnedDir::~OwnedDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
 }
 
 absl::Status WaitUntilPushWritten(const IngestProcess& ingest, absl::Duration patience) {

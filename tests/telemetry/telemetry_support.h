@@ -12,16 +12,30 @@
 
 namespace fleetcap::testing {
 
+// A folder removed, with what is in it, when the last owner goes.
+class OwnedDir {
+ public:
+  explicit OwnedDir(std::string path) : path_(std::move(path)) {}
+  ~OwnedDir();
+  OwnedDir(const OwnedDir&) = delete;
+  OwnedDir& operator=(const OwnedDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
 struct IngestProcess {
   std::unique_ptr<Subprocess> process;
+  std::shared_ptr<OwnedDir> wal;  // the --wal-dir StartIngest made, if it made one
   int remote_write_port = 0;
   int metrics_port = 0;
   std::string write_url() const { return "http://127.0.0.1:" + std::to_string(remote_write_port) + "/api/v1/write"; }
 };
 
 // fleetcap-ingest prometheus --cluster CLUSTER on free ports, plus `extra`.
-// Serving remote_write, it gets a fresh --wal-dir and --settle 1s unless
-// `extra` names them.
+// Serving remote_write, it gets a fresh --wal-dir (removed with the
+// IngestProcess), --wal-segment-mb 4 and --settle 1s unless `extra` names them.
 absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::string& cluster,
                                           const std::vector<std::string>& extra = {});
 
