@@ -65,8 +65,7 @@ absl::StatusOr<std::unique_ptr<PushPipeline>> PushPipeline::Start(SampleLog* log
   if (!replayed.ok()) return replayed;
   if (records > 0) logger->info("replayed {} records ({} samples) of the sample log from {}", records, samples, from);
   pipeline->durable_ = log->end();
-  pipeline->open_minutes_ = pipeline->window_.open_minutes();
-  metrics->OpenMinutes().Set(static_cast<double>(pipeline->open_minutes_));
+  metrics->OpenMinutes().Set(static_cast<double>(pipeline->window_.open_minutes()));
   metrics->LogUnwrittenBytes().Set(static_cast<double>(log->end() - from));
   pipeline->apply_thread_ = std::thread([p = pipeline.get()] { p->ApplyLoop(); });
   pipeline->write_thread_ = std::thread([p = pipeline.get()] { p->WriteLoop(); });
@@ -122,11 +121,6 @@ absl::Status PushPipeline::Accept(absl::string_view body, DecodedWrite decoded) 
   return absl::OkStatus();
 }
 
-bool PushPipeline::Idle() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return records_.empty() && closed_.empty() && !writing_ && open_minutes_ == 0;
-}
-
 void PushPipeline::ApplyLoop() {
   absl::Time next_close = absl::Now() + options_.close_every;
   std::unique_lock<std::mutex> lock(mu_);
@@ -158,9 +152,8 @@ void PushPipeline::ApplyLoop() {
     }
     lock.lock();
     queued_samples_ -= samples;
-    open_minutes_ = window_.open_minutes();
     metrics_->QueueSamples().Set(static_cast<double>(queued_samples_));
-    metrics_->OpenMinutes().Set(static_cast<double>(open_minutes_));
+    metrics_->OpenMinutes().Set(static_cast<double>(window_.open_minutes()));
     if (last) return;
   }
 }
@@ -183,7 +176,6 @@ void PushPipeline::WriteLoop() {
     if (closed_.empty()) return;  // the apply thread is done and everything is written
     ClosedBatch batch = Merge(std::move(closed_));
     closed_.clear();
-    writing_ = true;
     lock.unlock();
     const absl::Time began = absl::Now();
     auto written = writer_->WriteClosed(batch, log_->id());
@@ -196,7 +188,6 @@ void PushPipeline::WriteLoop() {
     }
     const int64_t end = log_->end();
     lock.lock();
-    writing_ = false;
     if (written.ok()) {
       written_checkpoint_ = std::max(written_checkpoint_, batch.checkpoint);
       metrics_->LogUnwrittenBytes().Set(static_cast<double>(end - written_checkpoint_));

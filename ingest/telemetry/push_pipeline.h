@@ -57,9 +57,6 @@ class PushPipeline {
   // Logs one request, `body` decoded as `decoded`; OK once durable.
   absl::Status Accept(absl::string_view body, DecodedWrite decoded);
 
-  // Minutes in memory and records not yet aggregated, for tests and /metrics.
-  bool Idle() const;
-
  private:
   struct Record {
     LogSpan span;
@@ -77,15 +74,13 @@ class PushPipeline {
   const PushPipelineOptions options_;
   MinuteWindow window_;  // the apply thread's
 
-  mutable std::mutex mu_;
+  std::mutex mu_;
   std::condition_variable applicable_, writable_;
   std::deque<Record> records_;        // in log order; guarded by mu_
   int64_t queued_samples_ = 0;        // guarded by mu_
   int64_t durable_ = 0;               // what Accept saw durable; guarded by mu_
   std::vector<ClosedBatch> closed_;   // guarded by mu_
   int64_t written_checkpoint_ = 0;    // guarded by mu_
-  int64_t open_minutes_ = 0;          // guarded by mu_
-  bool writing_ = false;              // guarded by mu_
   bool stopping_ = false;             // guarded by mu_
   bool apply_done_ = false;           // guarded by mu_
   std::thread apply_thread_, write_thread_;
