@@ -104,6 +104,7 @@ absl::Status PushPipeline::Accept(absl::string_view body, DecodedWrite decoded) 
     }
   }
   const int64_t samples = decoded.samples_usable;
+  const absl::Time began = absl::Now();
   auto span = log_->Append(body, [&](LogSpan at) {
     std::lock_guard<std::mutex> lock(mu_);
     records_.push_back({at, std::move(decoded.series), samples});
@@ -112,6 +113,7 @@ absl::Status PushPipeline::Accept(absl::string_view body, DecodedWrite decoded) 
   });
   if (!span.ok()) return absl::UnavailableError(span.status().message());
   if (auto status = log_->WaitDurable(span->end); !status.ok()) return absl::UnavailableError(status.message());
+  metrics_->LogLatency().Observe(absl::ToDoubleSeconds(absl::Now() - began));
   {
     std::lock_guard<std::mutex> lock(mu_);
     durable_ = std::max(durable_, span->end);

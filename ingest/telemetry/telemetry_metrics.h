@@ -29,6 +29,7 @@ class TelemetryMetrics {
   prometheus::Counter& Requests(int status) { return requests_.Add({{"code", std::to_string(status)}}); }
   prometheus::Counter& MinuteRows() { return rows_; }
   prometheus::Histogram& WriteLatency() { return write_latency_; }
+  prometheus::Histogram& LogLatency() { return log_latency_; }
   prometheus::Gauge& QueueSamples() { return queue_samples_; }
   prometheus::Counter& PullQueries(const std::string& outcome) { return pull_queries_.Add({{"outcome", outcome}}); }
   prometheus::Gauge& WatermarkLag(const std::string& metric) { return watermark_lag_.Add({{"metric", metric}}); }
@@ -43,6 +44,7 @@ class TelemetryMetrics {
   prometheus::Family<prometheus::Counter>& requests_;
   prometheus::Counter& rows_;
   prometheus::Histogram& write_latency_;
+  prometheus::Histogram& log_latency_;
   prometheus::Gauge& queue_samples_;
   prometheus::Family<prometheus::Counter>& pull_queries_;
   prometheus::Family<prometheus::Gauge>& watermark_lag_;

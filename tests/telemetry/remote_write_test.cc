@@ -150,6 +150,7 @@ TEST_F(RemoteWriteTest, RetriesCountOnceAndSamplesForWrittenMinutesAreLate) {
   EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"stale\""), 4 * 2);
   EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"dcgm_blank\""), 4 * 2);
   EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_remote_write_requests_total", "code=\"204\""), 4);
+  EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_log_latency_seconds_count"), 4);
 }
 
 // The published per-pod GPU duty cycle (143 pods, ~22.8 h, ~1 sample a
