@@ -79,8 +79,8 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   flags.Int("query-attempts", &query_attempts, "tries per query_range (timeouts, unavailable and 5xx are retried)");
   flags.Bool("once", &once, "run one pull cycle, print what it stored and exit");
   flags.Int("max-body-mb", &max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
-  flags.Int("max-queued-samples", &max_queued_samples, "logged samples waiting for aggregation before answering 429");
-  flags.Int("max-unwritten-mb", &max_unwritten_mb, "MiB of sample log the store may lag behind before answering 429");
+  flags.Int("max-queued-samples", &max_queued_samples, "logged samples waiting for aggregation before answering 503");
+  flags.Int("max-unwritten-mb", &max_unwritten_mb, "MiB of sample log the store may lag behind before answering 503");
 
   auto proceed = daemon.ParseCommand(flags, args);
   if (!proceed.ok()) return Fail(2, proceed.status());

@@ -10,7 +10,7 @@
 //                                log checkpoint; old segments deleted
 //
 // Backpressure instead of loss: Accept answers RESOURCE_EXHAUSTED (the
-// receiver's 429, Prometheus retries) when the records not yet aggregated
+// receiver's 503, Prometheus retries) when the records not yet aggregated
 // or the log past the store's checkpoint grow over their bounds, as when
 // PostgreSQL is away for long. Until then PostgreSQL being away delays rows,
 // not acknowledgements.

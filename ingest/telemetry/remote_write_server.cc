@@ -18,7 +18,7 @@ int Reply(mg_connection* conn, TelemetryMetrics* metrics, int status, const std:
   mg_printf(conn,
             "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n%s\r\n", status,
             mg_get_response_code_text(conn, status), body.size(),
-            status == 413 ? "Connection: close\r\n" : "");
+            status == 413 ? "Connection: close\r\n" : status == 503 ? "Retry-After: 1\r\n" : "");
   if (!body.empty()) mg_write(conn, body.data(), body.size());
   return status;
 }
@@ -109,8 +109,10 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
 
   const absl::Status accepted = pipeline_->Accept(body, std::move(*decoded));
   if (!accepted.ok()) {
-    const int status = accepted.code() == absl::StatusCode::kResourceExhausted ? 429 : 503;
-    return Reply(conn, metrics_, status, std::string(accepted.message()));
+    // Backpressure is a 503 as well: Prometheus retries every 5xx, but a
+    // 429 only with retry_on_http_429 (off by default), dropping the data.
+    if (accepted.code() == absl::StatusCode::kResourceExhausted) metrics_->Backpressure().Increment();
+    return Reply(conn, metrics_, 503, std::string(accepted.message()));
   }
   return Reply(conn, metrics_, 204, "");
 }

@@ -3,8 +3,9 @@
 //   204  once the request is durable in the sample log (push_pipeline.h);
 //   400  for a body that is not snappy + WriteRequest (never retried);
 //   413  for a body over the size limit (never retried);
-//   429  when aggregation or the store is behind (retried: backpressure);
-//   503  when the log cannot be written (retried: nothing was acknowledged).
+//   503  when aggregation or the store is behind (backpressure), or the log
+//        cannot be written: retried, nothing was acknowledged. Not 429:
+//        Prometheus drops a batch refused so unless retry_on_http_429 is set.
 
 #include <memory>
 #include <string>

@@ -28,6 +28,11 @@ TelemetryMetrics::TelemetryMetrics(prometheus::Registry& registry)
                 .Help("usage_minute rows written")
                 .Register(registry)
                 .Add({})),
+      backpressure_(prometheus::BuildCounter()
+                        .Name("fleetcap_telemetry_backpressure_total")
+                        .Help("remote_write requests refused (503) because aggregation or the store was behind")
+                        .Register(registry)
+                        .Add({})),
       write_latency_(prometheus::BuildHistogram()
                          .Name("fleetcap_telemetry_write_latency_seconds")
                          .Help("Time to write one batch of minute rows to the store")

@@ -28,6 +28,7 @@ class TelemetryMetrics {
   }
   prometheus::Counter& Requests(int status) { return requests_.Add({{"code", std::to_string(status)}}); }
   prometheus::Counter& MinuteRows() { return rows_; }
+  prometheus::Counter& Backpressure() { return backpressure_; }
   prometheus::Histogram& WriteLatency() { return write_latency_; }
   prometheus::Histogram& LogLatency() { return log_latency_; }
   prometheus::Gauge& QueueSamples() { return queue_samples_; }
@@ -43,6 +44,7 @@ class TelemetryMetrics {
   prometheus::Family<prometheus::Counter>& dropped_;
   prometheus::Family<prometheus::Counter>& requests_;
   prometheus::Counter& rows_;
+  prometheus::Counter& backpressure_;
   prometheus::Histogram& write_latency_;
   prometheus::Histogram& log_latency_;
   prometheus::Gauge& queue_samples_;

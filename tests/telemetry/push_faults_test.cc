@@ -188,10 +188,10 @@ TEST(PushFaults, PostgresStoppedForThirtySecondsWhilePushing) {
 }
 
 // The store stalls (another session holds the cluster's write lock): the
-// sample log grows to its bound and the receiver answers 429, so Prometheus
-// keeps the data and retries; once the store moves again everything lands
+// sample log grows to its bound and the receiver answers 503 (which, unlike
+// 429, Prometheus always retries), so Prometheus keeps the data and retries; once the store moves again everything lands
 // once.
-TEST_F(PushFaultsTest, StalledStoreAnswers429AtTheLogBoundThenAcceptsTheRetry) {
+TEST_F(PushFaultsTest, StalledStoreAnswers503AtTheLogBoundThenAcceptsTheRetry) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-unwritten-mb", "1", "--settle", "0s"});
   ASSERT_TRUE(ingest.ok()) << ingest.status();
   auto blocker = db_->Connect();
@@ -211,16 +211,17 @@ TEST_F(PushFaultsTest, StalledStoreAnswers429AtTheLogBoundThenAcceptsTheRetry) {
       sent.push_back(std::move(body));  // to be retried
     }
   }
-  ASSERT_EQ(refused_status, 429);
+  ASSERT_EQ(refused_status, 503);
   EXPECT_GT(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_log_unwritten_bytes"), 1 << 20);
 
   pqxx::nontransaction(*blocker).exec("SELECT pg_advisory_unlock(hashtext('fleetcap.telemetry:c1'))");
   EXPECT_TRUE(PostUntilAccepted(ingest->write_url(), sent.back(), absl::Seconds(30)));
   ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
   EXPECT_EQ(StoredSamples(*conn_, "c1"), static_cast<int64_t>(sent.size()) * kGpus * kSamplesPerRequest);
-  EXPECT_GE(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
-                                   "code=\"429\""),
-            1);
+  EXPECT_GE(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_backpressure_total"), 1);
+  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_backpressure_total"),
+            *testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
+                                   "code=\"503\""));
   EXPECT_EQ(testing::UsageRows(*conn_, "c1"), CleanRows(db_->uri(), *conn_, sent));
 }
 
