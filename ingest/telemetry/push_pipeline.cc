@@ -52,7 +52,7 @@ absl::StatusOr<std::unique_ptr<PushPipeline>> PushPipeline::Start(SampleLog* log
   int64_t records = 0, samples = 0;
   auto replayed = log->Replay(from, [&](LogSpan span, absl::string_view body) {
     auto decoded = DecodeRemoteWrite(body, *normaliser, kReplayDecodedLimit);
-    if (!decoded.ok()) {  // it decoded when accepted: the mapping file changed since
+    if (!decoded.ok()) {  // it decoded when accepted: written by another version
       logger->warn("sample log record at {} no longer decodes, skipped: {}", span.begin,
                    decoded.status().ToString());
       return absl::OkStatus();
@@ -78,6 +78,7 @@ PushPipeline::~PushPipeline() {
     stopping_ = true;
   }
   applicable_.notify_all();
+  if (!apply_thread_.joinable()) return;  // Start failed before the threads ran
   apply_thread_.join();  // hands its last closed minutes over
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -97,6 +97,15 @@ size_t ValidPrefix(absl::string_view data) {
   return at;
 }
 
+// Whether the record at `at` failed its checksum with whole records after
+// it: damage to something acknowledged, not a torn append at the end.
+bool DamagedInTheMiddle(absl::string_view data, size_t at) {
+  if (data.size() - at < kHeaderBytes || ReadU32(data.data() + at) != kMagic) return false;
+  const uint32_t length = ReadU32(data.data() + at + 4);
+  if (data.size() - at - kHeaderBytes < length) return false;
+  return ValidPrefix(data.substr(at + kHeaderBytes + length)) > 0;
+}
+
 }  // namespace
 
 struct SampleLog::Segment {
@@ -156,6 +165,10 @@ absl::Status SampleLog::Recover() {
   auto data = ReadFile(path, -1);
   if (!data.ok()) return data.status();
   const size_t valid = ValidPrefix(*data);
+  if (DamagedInTheMiddle(*data, valid)) {
+    return absl::DataLossError(absl::StrCat("sample log: ", path, ": checksum mismatch at offset ", valid,
+                                            ", with whole records after it"));
+  }
   auto segment = std::make_shared<Segment>();
   segment->fd = ::open(path.c_str(), O_WRONLY);
   if (segment->fd < 0) return Errno("opening " + path);

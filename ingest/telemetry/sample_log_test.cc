@@ -6,12 +6,13 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <thread>
 #include <vector>
 
 namespace fleetcap::telemetry {
 namespace {
+
+constexpr int64_t kSegmentBytes = 1 << 20;  // small: each new segment is zero-filled
 
 class SampleLogTest : public ::testing::Test {
  protected:
@@ -75,17 +76,20 @@ TEST_F(SampleLogTest, RecordsReadBackInOrderAcrossSegmentsAndReopen) {
 TEST_F(SampleLogTest, ATornTailIsCutOnOpenAndAppendsFollowTheLastWholeRecord) {
   LogSpan last;
   {
-    auto log = SampleLog::Open({dir_});
+    auto log = SampleLog::Open({dir_, kSegmentBytes});
     ASSERT_TRUE(log.ok()) << log.status();
     ASSERT_TRUE((*log)->Append("first").ok());
     last = *(*log)->Append("second");
   }
   // A crash halfway through a third record.
   {
-    std::ofstream seg(dir_ + "/00000000000000000000.log", std::ios::app | std::ios::binary);
-    seg << std::string("FCL1\x20\0\0\0\0\0\0\0abc", 15);  // a header for 32 bytes, 3 of them there
+    const std::string torn("FCL1\x20\0\0\0\0\0\0\0abc", 15);  // a header for 32 bytes, 3 of them there
+    const int fd = ::open((dir_ + "/00000000000000000000.log").c_str(), O_WRONLY);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::pwrite(fd, torn.data(), torn.size(), last.end), 15);
+    ::close(fd);
   }
-  auto log = SampleLog::Open({dir_});
+  auto log = SampleLog::Open({dir_, kSegmentBytes});
   ASSERT_TRUE(log.ok()) << log.status();
   EXPECT_EQ((*log)->end(), last.end);
   ASSERT_TRUE((*log)->Append("third").ok());
@@ -96,12 +100,12 @@ TEST_F(SampleLogTest, ATornTailIsCutOnOpenAndAppendsFollowTheLastWholeRecord) {
 
 TEST_F(SampleLogTest, ACorruptRecordInTheMiddleIsDataLossNamingTheFile) {
   {
-    auto log = SampleLog::Open({dir_});
+    auto log = SampleLog::Open({dir_, kSegmentBytes});
     ASSERT_TRUE(log.ok());
     ASSERT_TRUE((*log)->Append("first record").ok());
     ASSERT_TRUE((*log)->Append("second record").ok());
   }
-  auto log = SampleLog::Open({dir_});
+  auto log = SampleLog::Open({dir_, kSegmentBytes});
   ASSERT_TRUE(log.ok());
   {
     const int fd = ::open((dir_ + "/00000000000000000000.log").c_str(), O_WRONLY);
@@ -112,6 +116,22 @@ TEST_F(SampleLogTest, ACorruptRecordInTheMiddleIsDataLossNamingTheFile) {
   auto status = (*log)->Replay(0, [](LogSpan, absl::string_view) { return absl::OkStatus(); });
   EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
   EXPECT_NE(status.message().find("00000000000000000000.log"), std::string::npos) << status;
+}
+
+TEST_F(SampleLogTest, ADamagedRecordWithRecordsAfterItIsNotTakenForATornEnd) {
+  {
+    auto log = SampleLog::Open({dir_, kSegmentBytes});
+    ASSERT_TRUE(log.ok());
+    ASSERT_TRUE((*log)->Append("first record").ok());
+    ASSERT_TRUE((*log)->Append("second record").ok());
+  }
+  const int fd = ::open((dir_ + "/00000000000000000000.log").c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::pwrite(fd, "X", 1, 14), 1);
+  ::close(fd);
+  auto log = SampleLog::Open({dir_, kSegmentBytes});
+  EXPECT_EQ(log.status().code(), absl::StatusCode::kDataLoss) << log.status();
+  EXPECT_NE(log.status().message().find("00000000000000000000.log"), std::string::npos) << log.status();
 }
 
 TEST_F(SampleLogTest, ConcurrentAppendersAreAllDurableAndOrderedByPosition) {

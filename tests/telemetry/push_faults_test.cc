@@ -10,6 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <thread>
 
@@ -17,6 +20,7 @@
 #include "absl/time/clock.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "pqxx/pqxx"
+#include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/private_postgres.h"
 #include "tests/telemetry/telemetry_support.h"
@@ -141,6 +145,33 @@ TEST_F(PushFaultsTest, Sigkill9MidStreamThenRestartOnTheSameLog) {
   ASSERT_TRUE(testing::WaitUntilPushWritten(*restarted).ok());
   EXPECT_EQ(StoredSamples(*conn_, "c1"), int64_t{kRequests} * kGpus * kSamplesPerRequest);
   EXPECT_EQ(testing::UsageRows(*conn_, "c1"), CleanRows(db_->uri(), *conn_, requests_));
+}
+
+// A log record damaged on disk after it was acknowledged, with another after
+// it: the ingest refuses to start, naming the file, rather than skip what it
+// acknowledged. (A damaged last record is a torn append, never acknowledged:
+// it is cut, as sample_log_test.cc checks.)
+TEST_F(PushFaultsTest, ADamagedLogRecordStopsTheStartNamingTheFile) {
+  const testing::OwnedDir owned(WalDir());
+  const std::vector<std::string> flags = {"--wal-dir", owned.path(), "--settle", "5m"};
+  {
+    auto ingest = testing::StartIngest(db_->uri(), "c1", flags);
+    ASSERT_TRUE(ingest.ok()) << ingest.status();
+    EXPECT_TRUE(PostUntilAccepted(ingest->write_url(), requests_[0], absl::Seconds(10)));
+    EXPECT_TRUE(PostUntilAccepted(ingest->write_url(), requests_[1], absl::Seconds(10)));
+    ingest->process->Stop(SIGKILL);
+  }
+  const std::string segment = owned.path() + "/00000000000000000000.log";
+  const int fd = ::open(segment.c_str(), O_WRONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::pwrite(fd, "\xff\xff\xff\xff", 4, 40), 4);  // inside the first record's body
+  ::close(fd);
+  auto restarted = testing::Run({FLEETCAP_INGEST_BIN, "prometheus", "--db", db_->uri(), "--cluster", "c1",
+                                 "--remote-write-listen", "127.0.0.1:0", "--wal-dir", owned.path()},
+                                absl::Seconds(60));
+  EXPECT_EQ(restarted.exit_code, 1);
+  EXPECT_NE(restarted.err.find("checksum mismatch"), std::string::npos) << restarted.err;
+  EXPECT_NE(restarted.err.find(segment), std::string::npos) << restarted.err;
 }
 
 TEST(PushFaults, PostgresStoppedForThirtySecondsWhilePushing) {
