@@ -56,4 +56,21 @@ int Fail(int exit_code, const std::string& message);
 // Reports a failed RPC in one line; returns the exit code (1).
 int FailRpc(const grpc::Status& status, const ClientOptions& options);
 
+template <typename T>
+struct NotDeduced {
+  using type = T;
+};
+
+// One unary call of a generated stub's `method` (&v1::XService::Stub::Y)
+// on the options' channel, with their deadline and token.
+template <typename Stub, typename Request, typename Response>
+grpc::Status Call(const ClientOptions& client,
+                  grpc::Status (Stub::*method)(grpc::ClientContext*, const Request&, Response*),
+                  const typename NotDeduced<Request>::type& request, Response* response) {
+  Stub stub(client.Channel());
+  grpc::ClientContext context;
+  client.Prepare(context);
+  return (stub.*method)(&context, request, response);
+}
+
 }  // namespace fleetcap::ctl

@@ -62,11 +62,8 @@ std::optional<std::pair<std::string, policy::PolicyDocument>> LoadPolicy(const s
 
 // The active policy (version 0 and an empty document when there is none).
 absl::StatusOr<v1::PolicyVersion> ActivePolicy(const ClientOptions& client, grpc::Status& rpc) {
-  auto stub = v1::PolicyService::NewStub(client.Channel());
-  grpc::ClientContext context;
-  client.Prepare(context);
   v1::PolicyVersion active;
-  rpc = stub->GetPolicy(&context, v1::GetPolicyRequest(), &active);
+  rpc = Call(client, &v1::PolicyService::Stub::GetPolicy, v1::GetPolicyRequest(), &active);
   if (rpc.error_code() == grpc::StatusCode::NOT_FOUND) return v1::PolicyVersion();
   if (!rpc.ok()) return absl::UnknownError("rpc");
   return active;
@@ -148,11 +145,8 @@ int RunApply(const std::vector<std::string>& args) {
   request.set_document(loaded->first);
   request.set_message(message);
   request.set_base_version(static_cast<int32_t>(base_version));
-  auto stub = v1::PolicyService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::ApplyPolicyResponse response;
-  grpc::Status status = stub->ApplyPolicy(&context, request, &response);
+  grpc::Status status = Call(inv.client, &v1::PolicyService::Stub::ApplyPolicy, request, &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   return PrintChanges(response, inv.format, absl::StrCat("applied version ", response.policy().version(), " (on ",
                                                          base_version, "), ", response.changes_size(), " changes:"));
@@ -167,11 +161,8 @@ int RunGet(const std::vector<std::string>& args) {
   if (inv.exit_code) return *inv.exit_code;
   v1::GetPolicyRequest request;
   request.set_version(static_cast<int32_t>(version));
-  auto stub = v1::PolicyService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::PolicyVersion response;
-  grpc::Status status = stub->GetPolicy(&context, request, &response);
+  grpc::Status status = Call(inv.client, &v1::PolicyService::Stub::GetPolicy, request, &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   std::cout << (inv.format == Format::kJson ? Json(response) : response.document());
   return 0;
@@ -182,11 +173,8 @@ int RunHistory(const std::vector<std::string>& args) {
   Invocation inv;
   Parse(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto stub = v1::PolicyService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::ListPolicyVersionsResponse response;
-  grpc::Status status = stub->ListPolicyVersions(&context, v1::ListPolicyVersionsRequest(), &response);
+  grpc::Status status = Call(inv.client, &v1::PolicyService::Stub::ListPolicyVersions, v1::ListPolicyVersionsRequest(), &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   std::cout << RenderPolicyHistory(response, inv.format);
   return 0;
@@ -206,11 +194,8 @@ int RunRollback(const std::vector<std::string>& args) {
   v1::RollbackPolicyRequest request;
   request.set_version(version);
   request.set_message(message);
-  auto stub = v1::PolicyService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::ApplyPolicyResponse response;
-  grpc::Status status = stub->RollbackPolicy(&context, request, &response);
+  grpc::Status status = Call(inv.client, &v1::PolicyService::Stub::RollbackPolicy, request, &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   return PrintChanges(response, inv.format,
                       absl::StrCat("rolled back to version ", version, " as version ", response.policy().version(),
@@ -235,11 +220,8 @@ int RunTokenCreate(const std::vector<std::string>& args) {
   request.set_role(role);
   request.set_description(description);
   request.set_ttl_seconds(ttl_days * 86400);
-  auto stub = v1::TokenService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::CreateTokenResponse response;
-  grpc::Status status = stub->CreateToken(&context, request, &response);
+  grpc::Status status = Call(inv.client, &v1::TokenService::Stub::CreateToken, request, &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   if (inv.format == Format::kJson) {
     std::cout << Json(response);
@@ -256,11 +238,8 @@ int RunTokenList(const std::vector<std::string>& args) {
   Invocation inv;
   Parse(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto stub = v1::TokenService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::ListTokensResponse response;
-  grpc::Status status = stub->ListTokens(&context, v1::ListTokensRequest(), &response);
+  grpc::Status status = Call(inv.client, &v1::TokenService::Stub::ListTokens, v1::ListTokensRequest(), &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   std::cout << RenderTokens(response, inv.format);
   return 0;
@@ -273,11 +252,8 @@ int RunTokenRevoke(const std::vector<std::string>& args) {
   if (inv.exit_code) return *inv.exit_code;
   v1::RevokeTokenRequest request;
   request.set_token_id(inv.positional[0]);
-  auto stub = v1::TokenService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::TokenInfo response;
-  grpc::Status status = stub->RevokeToken(&context, request, &response);
+  grpc::Status status = Call(inv.client, &v1::TokenService::Stub::RevokeToken, request, &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   std::cout << (inv.format == Format::kJson ? Json(response)
                                             : absl::StrCat("revoked token ", response.token_id(), " at ",
@@ -290,11 +266,8 @@ int RunWhoAmI(const std::vector<std::string>& args) {
   Invocation inv;
   Parse(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto stub = v1::TokenService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::WhoAmIResponse response;
-  grpc::Status status = stub->WhoAmI(&context, v1::WhoAmIRequest(), &response);
+  grpc::Status status = Call(inv.client, &v1::TokenService::Stub::WhoAmI, v1::WhoAmIRequest(), &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   std::cout << (inv.format == Format::kJson
                     ? Json(response)
@@ -317,11 +290,8 @@ int RunAudit(const std::vector<std::string>& args) {
   request.set_limit(static_cast<int32_t>(limit));
   request.set_after_id(after_id);
   request.set_action(action);
-  auto stub = v1::AuditService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::ListAuditEventsResponse response;
-  grpc::Status status = stub->ListAuditEvents(&context, request, &response);
+  grpc::Status status = Call(inv.client, &v1::AuditService::Stub::ListAuditEvents, request, &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   std::cout << RenderAudit(response, inv.format);
   return 0;

@@ -34,11 +34,8 @@ int RunFleetSummary(const std::vector<std::string>& args) {
   auto request = FleetSummaryRequest(cluster, at);
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
 
-  auto stub = v1::FleetService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::FleetSummary summary;
-  grpc::Status status = stub->GetFleetSummary(&context, *request, &summary);
+  grpc::Status status = Call(inv.client, &v1::FleetService::Stub::GetFleetSummary, *request, &summary);
   if (!status.ok()) return FailRpc(status, inv.client);
   std::cout << RenderFleetSummary(summary, inv.format);
   return 0;

@@ -36,11 +36,8 @@ int RunUsage(const std::vector<std::string>& args) {
   auto request = UsageRequest(u);
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
 
-  auto stub = v1::UsageService::NewStub(inv.client.Channel());
-  grpc::ClientContext context;
-  inv.client.Prepare(context);
   v1::UsageReport report;
-  grpc::Status status = stub->GetUsage(&context, *request, &report);
+  grpc::Status status = Call(inv.client, &v1::UsageService::Stub::GetUsage, *request, &report);
   if (!status.ok()) return FailRpc(status, inv.client);
   std::cout << RenderUsage(report, inv.format);
   return 0;
