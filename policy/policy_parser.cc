@@ -1,4 +1,4 @@
-#include "services/api/policy/policy_parser.h"
+#include "policy/policy_parser.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
-#include "services/api/policy/policy_validation.h"
-#include "services/api/policy/text_rules.h"
+#include "policy/policy_validation.h"
+#include "policy/text_rules.h"
 #include "yaml-cpp/yaml.h"
 
 namespace fleetcap::policy {

@@ -1,4 +1,4 @@
-#include "services/api/policy/policy_parser.h"
+#include "policy/policy_parser.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_replace.h"
 #include "common/time_util.h"
-#include "services/api/policy/test_policy.h"
+#include "policy/test_policy.h"
 
 namespace fleetcap::policy {
 namespace {

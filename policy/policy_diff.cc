@@ -1,4 +1,4 @@
-#include "services/api/policy/policy_diff.h"
+#include "policy/policy_diff.h"
 
 #include <functional>
 #include <map>
@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
-#include "services/api/policy/text_rules.h"
+#include "policy/text_rules.h"
 
 namespace fleetcap::policy {
 namespace {

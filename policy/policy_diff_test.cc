@@ -1,10 +1,10 @@
-#include "services/api/policy/policy_diff.h"
+#include "policy/policy_diff.h"
 
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_replace.h"
-#include "services/api/policy/policy_parser.h"
-#include "services/api/policy/test_policy.h"
+#include "policy/policy_parser.h"
+#include "policy/test_policy.h"
 
 namespace fleetcap::policy {
 namespace {

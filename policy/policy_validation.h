@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "services/api/policy/policy_document.h"
-#include "services/api/policy/policy_parser.h"
+#include "policy/policy_document.h"
+#include "policy/policy_parser.h"
 
 namespace fleetcap::policy {
 
