@@ -75,6 +75,20 @@ void CheckNamespaces(const PolicyDocument& doc, std::vector<PolicyError>& errors
   }
 }
 
+void CheckTrustedPods(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
+  std::map<std::pair<std::string, std::string>, int> scopes;
+  for (size_t i = 0; i < doc.trusted_pods.size(); ++i) {
+    const PodTrust& t = doc.trusted_pods[i];
+    auto [it, inserted] = scopes.emplace(std::make_pair(t.cluster, t.namespace_pattern), t.line);
+    if (!inserted) {
+      errors.push_back({t.line, 0, Index("trusted_pods", i),
+                        absl::StrCat("namespaces ", t.namespace_pattern, " in clusters ", t.cluster,
+                                     " are already listed at line ", it->second,
+                                     " (expected one entry per cluster and namespace pattern)")});
+    }
+  }
+}
+
 void CheckPrices(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
   for (size_t i = 0; i < doc.prices.size(); ++i) {
     const Price& a = doc.prices[i];
@@ -150,6 +164,7 @@ std::vector<PolicyError> ValidatePolicy(const PolicyDocument& doc) {
   std::vector<PolicyError> errors;
   CheckTeams(doc, errors);
   CheckNamespaces(doc, errors);
+  CheckTrustedPods(doc, errors);
   CheckPrices(doc, errors);
   CheckAllocation(doc, errors);
   return errors;
