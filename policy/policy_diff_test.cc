@@ -53,5 +53,17 @@ TEST(PolicyDiff, AddedAndRemovedEntries) {
   EXPECT_NE(std::find(removed.begin(), removed.end(), "allocation of speech on t4-default removed"), removed.end());
 }
 
+TEST(PolicyDiff, TrustGivenChangedAndWithdrawn) {
+  const std::string edited = absl::StrReplaceAll(
+      kTestPolicy, {{"    team_label: true\n", "    team_label: true\n    gpu_share: true\n"},
+                    {"  - cluster: eu-1\n    gpu_share: true\n", "  - cluster: eu-2\n    gpu_share: true\n"}});
+  const std::vector<std::string> expected = {
+      "pods in namespaces matching * in clusters eu-2: trusted for GPU share",
+      "pods in namespaces matching shared-* in clusters * trusted for: team label -> team label and GPU share",
+      "pods in namespaces matching * in clusters eu-1: no longer trusted (was GPU share)",
+  };
+  EXPECT_EQ(DiffPolicies(Parse(kTestPolicy), Parse(edited)), expected);
+}
+
 }  // namespace
 }  // namespace fleetcap::policy

@@ -17,29 +17,32 @@ absl::Status PolicyTimeline::Refresh() {
   if (!stored.ok()) return stored.status();
   std::sort(stored->begin(), stored->end(),
             [](const StoredPolicy& a, const StoredPolicy& b) { return a.version < b.version; });
+  // Parsed outside the lock; a version that does not parse has no resolver.
   std::vector<PolicyInForce> parsed;
-  int skipped = 0;
   for (const auto& s : *stored) {
     if (s.version <= after) continue;
-    ParsedPolicy p = ParsePolicy(s.document);
-    if (!p.ok()) {
-      ++skipped;
-      Logger("policy")->error("policy version {} no longer parses and is passed over: {}", s.version,
-                              FormatPolicyError("", p.errors.front()));
-      continue;
-    }
     PolicyInForce v;
     v.version = s.version;
     v.from = s.applied_at;
-    v.teams = std::make_shared<const TeamResolver>(std::make_shared<const PolicyDocument>(std::move(p.document)));
+    ParsedPolicy p = ParsePolicy(s.document);
+    if (p.ok()) {
+      v.teams = std::make_shared<const TeamResolver>(std::make_shared<const PolicyDocument>(std::move(p.document)));
+    } else {
+      Logger("policy")->error("policy version {} no longer parses and is passed over: {}", s.version,
+                              FormatPolicyError("", p.errors.front()));
+    }
     parsed.push_back(std::move(v));
   }
   std::lock_guard<std::mutex> lock(mu_);
   for (auto& v : parsed) {
-    if (v.version > newest_) versions_.push_back(std::move(v));
+    if (v.version <= newest_) continue;  // another Refresh took it first
+    newest_ = v.version;
+    if (v.teams == nullptr) {
+      ++skipped_;
+    } else {
+      versions_.push_back(std::move(v));
+    }
   }
-  if (!stored->empty()) newest_ = std::max(newest_, stored->back().version);
-  skipped_ += skipped;
   return absl::OkStatus();
 }
 

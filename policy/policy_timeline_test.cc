@@ -11,7 +11,9 @@ std::string Mapping(const std::string& team) {
   return "version: 1\nteams:\n  - name: " + team + "\nnamespaces:\n  - namespace: ml\n    team: " + team + "\n";
 }
 
-std::string TeamAt(const PolicyTimeline& timeline, absl::Time t) { return timeline.At(t).teams->TeamOf({"c", "ml", ""}, nullptr); }
+std::string TeamAt(const PolicyTimeline& timeline, absl::Time t) {
+  return timeline.At(t).teams->TeamOf({"c", "ml", ""}, nullptr);
+}
 
 class PolicyTimelineTest : public ::testing::Test {
  protected:

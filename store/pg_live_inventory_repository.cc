@@ -189,8 +189,9 @@ void WriteNamespaces(pqxx::work& txn, const InventoryChanges& c) {
     for (const auto& [source, values] :
          {std::make_pair("label", &n.labels), std::make_pair("annotation", &n.annotations)}) {
       for (const auto& [key, value] : *values) {
-        txn.exec_params("INSERT INTO namespace_labels (cluster, namespace, source, key, value) VALUES ($1, $2, $3, $4, $5)",
-                        c.cluster, n.name, std::string(source), key, value);
+        txn.exec_params(
+            "INSERT INTO namespace_labels (cluster, namespace, source, key, value) VALUES ($1, $2, $3, $4, $5)",
+            c.cluster, n.name, std::string(source), key, value);
       }
     }
   }

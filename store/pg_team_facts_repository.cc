@@ -44,7 +44,7 @@ absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::PodsOfNamesp
     pqxx::read_transaction txn(**lease);
     auto rows = txn.exec_params(
         "SELECT DISTINCT team FROM pods WHERE cluster = $1 AND namespace = $2 AND created_at < $4::timestamptz"
-        " AND (deleted_at IS NULL OR deleted_at >= $3::timestamptz)",
+        " AND (deleted_at IS NULL OR deleted_at > $3::timestamptz)",
         cluster, namespace_name, FormatRfc3339(start), FormatRfc3339(end));
     for (const auto& r : rows) out.push_back({cluster, namespace_name, r[0].as<std::string>(), 0});
   } catch (const std::exception& e) {
