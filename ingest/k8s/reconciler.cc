@@ -62,7 +62,6 @@ absl::Status Reconciler::Start() {
     PodState& st = pods_[lp.pod.uid];
     st.row = lp;
     st.row_known = true;
-    pods_by_namespace_[lp.pod.namespace_name].insert(lp.pod.uid);
   }
   for (auto& h : live->holds) {
     auto [it, inserted] = pods_.try_emplace(h.pod_uid);
@@ -314,10 +313,7 @@ void Reconciler::ApplyPod(const PodObject& seen, absl::Time observed, bool delet
   auto existing = pods_.find(pod.uid);
   if (demand.empty() && existing == pods_.end()) return;  // no accelerators: not fleetcap's business
   PodState& st = pods_[pod.uid];
-  if (existing == pods_.end() || st.orphan) {
-    st.orphan = false;
-    pods_by_namespace_[pod.namespace_name].insert(pod.uid);
-  }
+  st.orphan = false;
   st.team_labels = pod.labels;
   st.owner = pod.controller;
   st.owner_known = true;
@@ -394,16 +390,7 @@ void Reconciler::ApplyPod(const PodObject& seen, absl::Time observed, bool delet
   if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
 }
 
-void Reconciler::ForgetPod(const std::string& uid) {
-  auto it = pods_.find(uid);
-  if (it == pods_.end()) return;
-  auto ns = pods_by_namespace_.find(it->second.row.pod.namespace_name);
-  if (ns != pods_by_namespace_.end()) {
-    ns->second.erase(uid);
-    if (ns->second.empty()) pods_by_namespace_.erase(ns);
-  }
-  pods_.erase(it);
-}
+void Reconciler::ForgetPod(const std::string& uid) { pods_.erase(uid); }
 
 void Reconciler::Vanish(const std::string& uid, absl::Time at) {
   auto it = pods_.find(uid);

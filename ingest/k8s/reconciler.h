@@ -143,7 +143,6 @@ class Reconciler {
   std::map<std::string, NodeState> nodes_;
   std::map<std::string, std::vector<std::pair<PodObject, absl::Time>>> awaiting_node_;
   absl::flat_hash_map<std::string, PodState> pods_;
-  std::map<std::string, std::set<std::string>> pods_by_namespace_;
   std::set<std::string> types_written_;
   bool relisting_pods_ = false;
   std::vector<std::pair<PodObject, absl::Time>> deferred_;
