@@ -77,6 +77,28 @@ start() {
     psql "$db" -qc "DELETE FROM clusters WHERE cluster = '$cluster'"
   fi
 
+  if start_process api "$bin/services/api/fleetcap-api" --db "$db" --migrate \
+      --grpc-listen "127.0.0.1:$grpc_port" --http-listen "127.0.0.1:$http_port" --metrics-listen "127.0.0.1:0"; then
+    wait_for api "fleetcap-api ready" 30
+  fi
+
+  # Control plane first: a bootstrap admin token (kept under .fleetcap/,
+  # readable by you alone) and the openb policy, which the ingest reads: it
+  # trusts the trace's GPU-sharing annotations in cluster openb.
+  local ctl="$bin/services/ctl/fleetcapctl" admin_file="$state/admin.token" team_file="$state/team-00.token"
+  if [ ! -s "$admin_file" ]; then
+    (umask 077; "$bin/services/api/fleetcap-api" init --db "$db" > "$admin_file") || {
+      rm -f "$admin_file"
+      echo "demo: no admin token file but the database has one; make demo-stop && rm -rf .fleetcap to start over" >&2
+      exit 1
+    }
+  fi
+  local admin_token team_token
+  admin_token=$(cat "$admin_file")
+  if ! "$ctl" policy get --server "127.0.0.1:$grpc_port" --token "$admin_token" >/dev/null 2>&1; then
+    "$ctl" policy apply docs/examples/openb-policy.yaml --message "make demo: openb teams and prices" \
+      --server "127.0.0.1:$grpc_port" --token "$admin_token" | sed -n 1p
+  fi
   if start_process fixture "$bin/tests/k8s/fleetcap-k8s-fixture" "${source[@]}" --port-file "$state/fixture.port"; then
     wait_for fixture "fixture listening" 120
   fi
@@ -107,27 +129,6 @@ start() {
     done
   fi
 
-  if start_process api "$bin/services/api/fleetcap-api" --db "$db" --migrate \
-      --grpc-listen "127.0.0.1:$grpc_port" --http-listen "127.0.0.1:$http_port" --metrics-listen "127.0.0.1:0"; then
-    wait_for api "fleetcap-api ready" 30
-  fi
-
-  # Control plane: a bootstrap admin token (kept under .fleetcap/, readable by you
-  # alone), the openb policy, and one team token.
-  local ctl="$bin/services/ctl/fleetcapctl" admin_file="$state/admin.token" team_file="$state/team-00.token"
-  if [ ! -s "$admin_file" ]; then
-    (umask 077; "$bin/services/api/fleetcap-api" init --db "$db" > "$admin_file") || {
-      rm -f "$admin_file"
-      echo "demo: no admin token file but the database has one; make demo-stop && rm -rf .fleetcap to start over" >&2
-      exit 1
-    }
-  fi
-  local admin_token team_token
-  admin_token=$(cat "$admin_file")
-  if ! "$ctl" policy get --server "127.0.0.1:$grpc_port" --token "$admin_token" >/dev/null 2>&1; then
-    "$ctl" policy apply docs/examples/openb-policy.yaml --message "make demo: openb teams and prices" \
-      --server "127.0.0.1:$grpc_port" --token "$admin_token" | sed -n 1p
-  fi
   if [ ! -s "$team_file" ]; then
     (umask 077; "$ctl" token create --role team:team-00 --description "make demo" \
       --server "127.0.0.1:$grpc_port" --token "$admin_token" 2>/dev/null > "$team_file")

@@ -45,6 +45,20 @@ struct LivePod {
   std::string node;
 };
 
+// The team evidence of a namespace: its labels and annotations under the
+// keys the ingest keeps (the policy decides which of them name a team).
+struct NamespaceLabels {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  std::map<std::string, std::string> annotations;
+};
+
+// The newest policy version applied (0 and "" when none).
+struct ActivePolicyText {
+  int32_t version = 0;
+  std::string document;
+};
+
 // Closes the open row that started at `from` (nodes: by name; devices: by
 // device id; holds: by pod and device; demand: by pod) at `to` (raised to
 // `from` if earlier).
@@ -58,6 +72,7 @@ struct Close {
 struct InventoryChanges {
   std::string cluster;
   std::vector<AcceleratorType> types;  // inserted when the model is new
+  std::vector<NamespaceLabels> namespaces;  // each replaces what was kept of that namespace
   std::vector<LiveNode> nodes;         // upserted by (name, in_service_from)
   std::vector<Close> close_nodes;
   std::vector<Device> devices;  // upserted by (device_id, in_service_from)
@@ -69,7 +84,7 @@ struct InventoryChanges {
   std::vector<Close> close_demands;
 
   size_t size() const {
-    return types.size() + nodes.size() + close_nodes.size() + devices.size() + close_devices.size() + pods.size() +
+    return types.size() + namespaces.size() + nodes.size() + close_nodes.size() + devices.size() + close_devices.size() + pods.size() +
            holds.size() + close_holds.size() + demands.size() + close_demands.size();
   }
   bool empty() const { return size() == 0; }
@@ -97,9 +112,9 @@ class LiveInventoryRepository {
   // cluster has an empty one.
   virtual absl::StatusOr<LiveInventory> LoadLive(const std::string& cluster) = 0;
 
-  // The policy's namespace -> team mapping for `cluster` (rows for the
-  // cluster override rows for every cluster, '*').
-  virtual absl::StatusOr<std::map<std::string, std::string>> NamespaceTeams(const std::string& cluster) = 0;
+  // The newest policy version: what decides which pod metadata the ingest
+  // trusts when it opens a hold.
+  virtual absl::StatusOr<ActivePolicyText> ActivePolicy() = 0;
 };
 
 // The checks Apply makes before writing anything (shared by implementations).

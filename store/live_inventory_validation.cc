@@ -24,6 +24,15 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
       return Bad("types", i, "vendor", absl::StrCat("\"", t.vendor, "\" is not nvidia, google, amd or unknown"));
     }
   }
+  for (size_t i = 0; i < c.namespaces.size(); ++i) {
+    const auto& n = c.namespaces[i];
+    if (n.name.empty()) return Bad("namespaces", i, "name", "empty");
+    for (const auto* values : {&n.labels, &n.annotations}) {
+      for (const auto& [key, value] : *values) {
+        if (key.empty()) return Bad("namespaces", i, "labels", "a key is empty");
+      }
+    }
+  }
   for (size_t i = 0; i < c.nodes.size(); ++i) {
     const auto& n = c.nodes[i].node;
     if (n.name.empty()) return Bad("nodes", i, "name", "empty");
@@ -40,7 +49,6 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
   for (size_t i = 0; i < c.pods.size(); ++i) {
     const auto& p = c.pods[i].pod;
     if (p.uid.empty()) return Bad("pods", i, "uid", "empty");
-    if (p.team.empty()) return Bad("pods", i, "team", "empty");
     if (p.workload_kind.empty() || p.workload_name.empty()) return Bad("pods", i, "workload", "empty");
     if (p.requested_milli < 0) return Bad("pods", i, "requested_milli", "negative");
   }

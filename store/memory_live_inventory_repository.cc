@@ -13,6 +13,7 @@ absl::Status MemoryLiveInventoryRepository::Apply(const InventoryChanges& c) {
   ++applies_;
   ClusterState& st = clusters_[c.cluster];
   for (const auto& t : c.types) st.types.emplace(t.model, t);
+  for (const auto& n : c.namespaces) st.namespaces[n.name] = n;
   for (const auto& n : c.nodes) {
     auto [it, inserted] = st.nodes.emplace(std::make_pair(n.node.name, n.node.in_service_from), n);
     if (!inserted) {
@@ -96,18 +97,6 @@ absl::StatusOr<LiveInventory> MemoryLiveInventoryRepository::LoadLive(const std:
     if (live_pod(d.pod_uid) || !d.to.has_value()) live.demands.push_back(d);
   }
   return live;
-}
-
-absl::StatusOr<std::map<std::string, std::string>> MemoryLiveInventoryRepository::NamespaceTeams(
-    const std::string& cluster) {
-  std::map<std::string, std::string> out;
-  for (const auto& [key, team] : namespace_teams_) {
-    if (key.first == "*") out[key.second] = team;
-  }
-  for (const auto& [key, team] : namespace_teams_) {
-    if (key.first == cluster) out[key.second] = team;
-  }
-  return out;
 }
 
 const MemoryLiveInventoryRepository::ClusterState* MemoryLiveInventoryRepository::State(

@@ -15,11 +15,12 @@ class MemoryLiveInventoryRepository : public LiveInventoryRepository {
  public:
   absl::Status Apply(const InventoryChanges& changes) override;
   absl::StatusOr<LiveInventory> LoadLive(const std::string& cluster) override;
-  absl::StatusOr<std::map<std::string, std::string>> NamespaceTeams(const std::string& cluster) override;
+  absl::StatusOr<ActivePolicyText> ActivePolicy() override { return active_policy_; }
 
   // Everything stored for one cluster, keyed as the PostgreSQL tables are.
   struct ClusterState {
     std::map<std::string, AcceleratorType> types;
+    std::map<std::string, NamespaceLabels> namespaces;
     std::map<std::pair<std::string, absl::Time>, LiveNode> nodes;
     std::map<std::pair<std::string, absl::Time>, Device> devices;
     std::map<std::string, LivePod> pods;
@@ -29,16 +30,14 @@ class MemoryLiveInventoryRepository : public LiveInventoryRepository {
   // nullptr for an unknown cluster.
   const ClusterState* State(const std::string& cluster) const;
 
-  void SetNamespaceTeam(const std::string& cluster, const std::string& ns, const std::string& team) {
-    namespace_teams_[{cluster, ns}] = team;
-  }
+  void SetActivePolicy(int32_t version, std::string document) { active_policy_ = {version, std::move(document)}; }
   // The next `n` Apply calls fail with UNAVAILABLE and change nothing.
   void FailNextApplies(int n) { fail_applies_ = n; }
   int applies() const { return applies_; }
 
  private:
   std::map<std::string, ClusterState> clusters_;
-  std::map<std::pair<std::string, std::string>, std::string> namespace_teams_;
+  ActivePolicyText active_policy_;
   int fail_applies_ = 0;
   int applies_ = 0;
 };

@@ -24,14 +24,18 @@ TEST_F(MemoryLiveInventoryTest, InjectedFailuresChangeNothing) {
   EXPECT_EQ(repo_.applies(), 1);
 }
 
-TEST_F(MemoryLiveInventoryTest, NamespaceTeamsPreferTheClustersOwnRows) {
-  repo_.SetNamespaceTeam("*", "ml", "everywhere");
-  repo_.SetNamespaceTeam("*", "web", "shop");
-  repo_.SetNamespaceTeam("live", "ml", "vision");
-  repo_.SetNamespaceTeam("other", "web", "nope");
-  auto teams = repo_.NamespaceTeams("live");
-  ASSERT_TRUE(teams.ok());
-  EXPECT_EQ(*teams, (std::map<std::string, std::string>{{"ml", "vision"}, {"web", "shop"}}));
+TEST_F(MemoryLiveInventoryTest, NamespaceLabelsAreReplacedWhole) {
+  InventoryChanges c;
+  c.cluster = "live";
+  c.namespaces = {{"ml", {{"fleetcap.io/team", "vision"}}, {{"owner", "speech"}}}};
+  ASSERT_TRUE(repo_.Apply(c).ok());
+  c.namespaces = {{"ml", {}, {{"owner", "shop"}}}};
+  ASSERT_TRUE(repo_.Apply(c).ok());
+  const auto& ns = repo_.State("live")->namespaces.at("ml");
+  EXPECT_TRUE(ns.labels.empty());
+  EXPECT_EQ(ns.annotations, (std::map<std::string, std::string>{{"owner", "shop"}}));
+  c.namespaces = {{"", {}, {}}};
+  EXPECT_EQ(repo_.Apply(c).code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace

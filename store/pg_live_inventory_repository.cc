@@ -182,6 +182,21 @@ void Copy(pqxx::work& txn, const InventoryChanges& c) {
   }
 }
 
+// Each namespace's evidence replaces what was kept of it (a later entry in the batch wins).
+void WriteNamespaces(pqxx::work& txn, const InventoryChanges& c) {
+  for (const auto& n : c.namespaces) {
+    txn.exec_params("DELETE FROM namespace_labels WHERE cluster = $1 AND namespace = $2", c.cluster, n.name);
+    for (const auto& [source, values] :
+         {std::make_pair("label", &n.labels), std::make_pair("annotation", &n.annotations)}) {
+      for (const auto& [key, value] : *values) {
+        txn.exec_params(
+            "INSERT INTO namespace_labels (cluster, namespace, source, key, value) VALUES ($1, $2, $3, $4, $5)",
+            c.cluster, n.name, std::string(source), key, value);
+      }
+    }
+  }
+}
+
 absl::Time Micros(const pqxx::field& f) { return absl::FromUnixMicros(f.as<int64_t>()); }
 std::optional<absl::Time> OptionalMicros(const pqxx::field& f) {
   if (f.is_null()) return std::nullopt;
@@ -210,6 +225,7 @@ absl::Status PgLiveInventoryRepository::Apply(const InventoryChanges& c) {
           "INSERT INTO accelerator_types (model, vendor, resource_name) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
           t.model, t.vendor, t.resource_name);
     }
+    WriteNamespaces(txn, c);
     Copy(txn, c);
     for (const char* merge : kMerges) txn.exec_params(merge, c.cluster);
     txn.commit();
@@ -296,21 +312,16 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
   return live;
 }
 
-absl::StatusOr<std::map<std::string, std::string>> PgLiveInventoryRepository::NamespaceTeams(
-    const std::string& cluster) {
+absl::StatusOr<ActivePolicyText> PgLiveInventoryRepository::ActivePolicy() {
   auto lease = pool_->Acquire();
   if (!lease.ok()) return lease.status();
-  std::map<std::string, std::string> out;
+  ActivePolicyText out;
   try {
     pqxx::read_transaction txn(**lease);
-    // '*' rows first, so the cluster's own rows override them.
-    for (const auto& r : txn.exec_params(
-             "SELECT namespace, team FROM namespace_teams WHERE cluster IN ('*', $1) ORDER BY cluster = $1, namespace",
-             cluster)) {
-      out[r[0].as<std::string>()] = r[1].as<std::string>();
-    }
+    auto rows = txn.exec("SELECT version, document FROM policies ORDER BY version DESC LIMIT 1");
+    if (!rows.empty()) out = {rows[0][0].as<int32_t>(), rows[0][1].as<std::string>()};
   } catch (const std::exception& e) {
-    return PgError(absl::StrCat("reading the namespace teams of cluster \"", cluster, "\""), e);
+    return PgError("reading the active policy", e);
   }
   return out;
 }

@@ -16,7 +16,7 @@ class PgLiveInventoryRepository : public LiveInventoryRepository {
 
   absl::Status Apply(const InventoryChanges& changes) override;
   absl::StatusOr<LiveInventory> LoadLive(const std::string& cluster) override;
-  absl::StatusOr<std::map<std::string, std::string>> NamespaceTeams(const std::string& cluster) override;
+  absl::StatusOr<ActivePolicyText> ActivePolicy() override;
 
  private:
   PgPool* pool_;

@@ -75,10 +75,13 @@ int RunK8sCommand(const std::vector<std::string>& args) {
   flags.String("share-annotation", &acc.share_milli_annotation, "pod annotation: milli-GPUs of each GPU (GPU sharing)");
   flags.String("share-count-annotation", &acc.share_count_annotation, "pod annotation: GPUs shared");
   flags.String("device-index-annotation", &acc.device_index_annotation, "pod annotation: GPU indices assigned");
-  flags.String("team-label", &pod_team_labels, "pod label(s) naming the team, comma-separated; overrides the namespace");
-  flags.String("namespace-team-label", &ns_team_labels, "namespace label(s) naming the team, comma-separated");
+  flags.String("team-label", &pod_team_labels,
+               "pod label(s) kept as the team evidence, comma-separated (they count only where the policy trusts "
+               "them)");
+  flags.String("namespace-team-label", &ns_team_labels,
+               "namespace label(s) kept as the team evidence, comma-separated");
   flags.String("namespace-team-annotation", &ns_team_annotations,
-               "namespace annotation(s) naming the team, comma-separated");
+               "namespace annotation(s) kept as the team evidence, comma-separated");
 
   auto proceed = daemon.ParseCommand(flags, args);
   if (!proceed.ok()) return Fail(2, proceed.status());

@@ -243,8 +243,8 @@ absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>
     }
     if (now >= next_policy) {
       next_policy = now + options_.policy_refresh;
-      auto teams = repo_->NamespaceTeams(options_.reconciler.cluster);
-      if (teams.ok()) reconciler_.SetPolicyTeams(std::move(*teams));
+      auto active = repo_->ActivePolicy();
+      if (active.ok()) reconciler_.SetPolicy(*active);
     }
     if (metrics_ != nullptr && tokens.reloads() > tokens_reloaded) {
       metrics_->token_reloads.Increment(tokens.reloads() - tokens_reloaded);

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "policy/policy_parser.h"
 
 namespace fleetcap::k8s {
 namespace {
@@ -61,7 +62,6 @@ absl::Status Reconciler::Start() {
     PodState& st = pods_[lp.pod.uid];
     st.row = lp;
     st.row_known = true;
-    pods_by_namespace_[lp.pod.namespace_name].insert(lp.pod.uid);
   }
   for (auto& h : live->holds) {
     auto [it, inserted] = pods_.try_emplace(h.pod_uid);
@@ -84,9 +84,9 @@ absl::Status Reconciler::Start() {
     }
     it->second.demand = DemandRow{d.from, d.to};
   }
-  auto teams = repo_->NamespaceTeams(options_.cluster);
-  if (!teams.ok()) return teams.status();
-  policy_ = std::move(*teams);
+  auto active = repo_->ActivePolicy();
+  if (!active.ok()) return active.status();
+  SetPolicy(*active);
   Logger("k8s")->info("cluster {}: resuming from {} open nodes, {} open devices, {} live pods, {} holds",
                       options_.cluster, live->nodes.size(), live->devices.size(), live->pods.size(),
                       live->holds.size());
@@ -100,16 +100,36 @@ void Reconciler::AdjustLoad(const std::string& node, const HoldRow& hold, int si
   it->second.load[hold.index] += sign * hold.milli;
 }
 
-void Reconciler::SetPolicyTeams(std::map<std::string, std::string> policy) {
-  if (policy == policy_) return;
-  policy_ = std::move(policy);
-  for (auto& [uid, st] : pods_) Refresh(st);
+void Reconciler::SetPolicy(const store::ActivePolicyText& active) {
+  if (active.version == policy_version_) return;
+  policy_version_ = active.version;
+  if (active.version == 0) {
+    trust_ = policy::TeamResolver();
+    return;
+  }
+  policy::ParsedPolicy parsed = policy::ParsePolicy(active.document);
+  if (!parsed.ok()) {
+    Logger("k8s")->error("cluster {}: policy version {} does not parse; keeping what the previous one trusts: {}",
+                         options_.cluster, active.version, policy::FormatPolicyError("", parsed.errors.front()));
+    return;
+  }
+  trust_ = policy::TeamResolver(std::make_shared<const policy::PolicyDocument>(std::move(parsed.document)));
 }
 
-std::string Reconciler::TeamOf(const PodState& st, const std::string& namespace_name) const {
-  auto ns = namespaces_.find(namespace_name);
-  return ResolveTeam(st.team_labels, namespace_name, ns == namespaces_.end() ? nullptr : &ns->second,
-                     policy_, options_.teams);
+// The pod as far as the policy trusts it: without GPU-sharing annotations
+// (its share, count and device indices) unless its namespace is trusted for
+// them, so the device request decides what it holds.
+const PodObject& Reconciler::Trusted(const PodObject& pod, PodObject& stripped) const {
+  const AcceleratorConfig& acc = options_.accelerators;
+  const bool annotated = pod.annotations.count(acc.share_milli_annotation) > 0 ||
+                         pod.annotations.count(acc.share_count_annotation) > 0 ||
+                         pod.annotations.count(acc.device_index_annotation) > 0;
+  if (!annotated || trust_.TrustsGpuShare(options_.cluster, pod.namespace_name)) return pod;
+  stripped = pod;
+  for (const auto* key : {&acc.share_milli_annotation, &acc.share_count_annotation, &acc.device_index_annotation}) {
+    stripped.annotations.erase(*key);
+  }
+  return stripped;
 }
 
 void Reconciler::WriteRow(PodState& st, store::LivePod row) {
@@ -124,7 +144,7 @@ void Reconciler::WriteRow(PodState& st, store::LivePod row) {
 void Reconciler::Refresh(PodState& st) {
   if (st.orphan || !st.owner_known) return;
   store::LivePod row = st.row;
-  row.pod.team = TeamOf(st, row.pod.namespace_name);
+  row.pod.team = PodTeamLabel(st.team_labels, options_.teams);
   std::string unresolved;
   WorkloadRef workload = controllers_.TopController(row.pod.name, st.owner, &unresolved);
   row.pod.workload_kind = workload.kind;
@@ -133,18 +153,14 @@ void Reconciler::Refresh(PodState& st) {
   WriteRow(st, std::move(row));
 }
 
+// The namespace's team evidence is written when first seen by this process
+// and whenever it changes; its pods' rows do not depend on it.
 void Reconciler::Namespace(const NamespaceObject& ns) {
   auto it = namespaces_.find(ns.name);
   const bool changed =
       it == namespaces_.end() || it->second.labels != ns.labels || it->second.annotations != ns.annotations;
   namespaces_[ns.name] = ns;
-  if (!changed) return;
-  auto pods = pods_by_namespace_.find(ns.name);
-  if (pods == pods_by_namespace_.end()) return;
-  for (const auto& uid : pods->second) {
-    auto p = pods_.find(uid);
-    if (p != pods_.end()) Refresh(p->second);
-  }
+  if (changed) pending_.namespaces.push_back({ns.name, ns.labels, ns.annotations});
 }
 
 void Reconciler::NamespaceDeleted(const std::string& name) { namespaces_.erase(name); }
@@ -286,7 +302,9 @@ void Reconciler::Pod(const PodObject& pod, absl::Time observed) {
 
 void Reconciler::PodDeleted(const PodObject& pod, absl::Time observed) { ApplyPod(pod, observed, true); }
 
-void Reconciler::ApplyPod(const PodObject& pod, absl::Time observed, bool deleted) {
+void Reconciler::ApplyPod(const PodObject& seen, absl::Time observed, bool deleted) {
+  PodObject stripped;
+  const PodObject& pod = Trusted(seen, stripped);
   const PodTimes times = TimesOf(pod, observed);
   auto node_it = times.bound ? nodes_.find(pod.node_name) : nodes_.end();
   const bool node_known = node_it != nodes_.end() && node_it->second.seen;
@@ -295,10 +313,7 @@ void Reconciler::ApplyPod(const PodObject& pod, absl::Time observed, bool delete
   auto existing = pods_.find(pod.uid);
   if (demand.empty() && existing == pods_.end()) return;  // no accelerators: not fleetcap's business
   PodState& st = pods_[pod.uid];
-  if (existing == pods_.end() || st.orphan) {
-    st.orphan = false;
-    pods_by_namespace_[pod.namespace_name].insert(pod.uid);
-  }
+  st.orphan = false;
   st.team_labels = pod.labels;
   st.owner = pod.controller;
   st.owner_known = true;
@@ -357,7 +372,7 @@ void Reconciler::ApplyPod(const PodObject& pod, absl::Time observed, bool delete
   p.uid = pod.uid;
   p.namespace_name = pod.namespace_name;
   p.name = pod.name;
-  p.team = TeamOf(st, pod.namespace_name);
+  p.team = PodTeamLabel(pod.labels, options_.teams);
   std::string unresolved;
   const WorkloadRef workload = controllers_.TopController(pod, &unresolved);
   if (!unresolved.empty()) waiting_for_controller_[unresolved].insert(pod.uid);
@@ -375,16 +390,7 @@ void Reconciler::ApplyPod(const PodObject& pod, absl::Time observed, bool delete
   if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
 }
 
-void Reconciler::ForgetPod(const std::string& uid) {
-  auto it = pods_.find(uid);
-  if (it == pods_.end()) return;
-  auto ns = pods_by_namespace_.find(it->second.row.pod.namespace_name);
-  if (ns != pods_by_namespace_.end()) {
-    ns->second.erase(uid);
-    if (ns->second.empty()) pods_by_namespace_.erase(ns);
-  }
-  pods_.erase(it);
-}
+void Reconciler::ForgetPod(const std::string& uid) { pods_.erase(uid); }
 
 void Reconciler::Vanish(const std::string& uid, absl::Time at) {
   auto it = pods_.find(uid);

@@ -1,9 +1,14 @@
 #pragma once
 // Keeps the store's inventory of one cluster equal to what the Kubernetes API
 // says, from the objects a list/watch client hands it: nodes and their
-// devices in service, accelerator pods with their team and workload, their
-// holds from container start to termination, and unmet demand while they
-// wait unscheduled.
+// devices in service, accelerator pods with their team evidence and
+// workload, their holds from container start to termination, unmet demand
+// while they wait unscheduled, and the namespaces' team labels.
+//
+// What a pod's tenant writes is trusted only where the active policy says
+// so: GPU-sharing annotations size a hold only in namespaces the policy's
+// `trusted_pods` list for gpu_share; elsewhere the device request does. The
+// policy in force when a hold opens decides its size, once.
 //
 // Restart-safe: Start() loads what the store has open for the cluster, so
 // holds already written keep their devices and times, holds are never
@@ -29,6 +34,7 @@
 #include "ingest/k8s/metrics.h"
 #include "ingest/k8s/objects.h"
 #include "ingest/k8s/team.h"
+#include "policy/team_resolution.h"
 #include "store/live_inventory_repository.h"
 
 namespace fleetcap::k8s {
@@ -44,10 +50,11 @@ class Reconciler {
   // `repo` must outlive the reconciler; `metrics` may be null.
   Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics);
 
-  // Loads the cluster's open inventory and the policy's namespace teams.
+  // Loads the cluster's open inventory and the active policy.
   absl::Status Start();
-  // Replaces the policy's namespace -> team mapping (re-resolving pods).
-  void SetPolicyTeams(std::map<std::string, std::string> policy);
+  // The policy version now active (ignored if it is the one in use; a
+  // document that does not parse is logged and the previous one kept).
+  void SetPolicy(const store::ActivePolicyText& active);
 
   // An object listed, added or modified, seen at `observed`.
   void Namespace(const NamespaceObject& ns);
@@ -119,7 +126,7 @@ class Reconciler {
   void ForgetPod(const std::string& uid);
   void Refresh(PodState& state);
   void WriteRow(PodState& state, store::LivePod row);
-  std::string TeamOf(const PodState& state, const std::string& namespace_name) const;
+  const PodObject& Trusted(const PodObject& pod, PodObject& stripped) const;
   void CloseNode(NodeState& node, absl::Time at);
   void AdjustLoad(const std::string& node, const HoldRow& hold, int sign);
 
@@ -127,7 +134,8 @@ class Reconciler {
   store::LiveInventoryRepository* repo_;
   K8sMetrics* metrics_;
 
-  std::map<std::string, std::string> policy_;
+  policy::TeamResolver trust_;  // what the active policy trusts; nothing until one is read
+  int32_t policy_version_ = -1;
   std::map<std::string, NamespaceObject> namespaces_;
   ControllerIndex controllers_;
   absl::flat_hash_map<std::string, std::string> controller_kinds_;        // uid -> kind
@@ -135,7 +143,6 @@ class Reconciler {
   std::map<std::string, NodeState> nodes_;
   std::map<std::string, std::vector<std::pair<PodObject, absl::Time>>> awaiting_node_;
   absl::flat_hash_map<std::string, PodState> pods_;
-  std::map<std::string, std::set<std::string>> pods_by_namespace_;
   std::set<std::string> types_written_;
   bool relisting_pods_ = false;
   std::vector<std::pair<PodObject, absl::Time>> deferred_;

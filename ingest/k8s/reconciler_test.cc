@@ -105,7 +105,9 @@ TEST_F(ReconcilerTest, InitialSyncStoresNodesDevicesHoldsAndDemand) {
   EXPECT_EQ(st.devices.begin()->second.in_service_from, At(0));
   ASSERT_EQ(st.pods.size(), 2u);  // the CPU-only pod is not stored
   const auto& run = st.pods.at("uid-run");
-  EXPECT_EQ(run.pod.team, "vision");
+  EXPECT_EQ(run.pod.team, "");  // no label of its own: the policy resolves it from the namespace when read
+  ASSERT_EQ(st.namespaces.count("ml"), 1u);
+  EXPECT_EQ(st.namespaces.at("ml").labels.at("fleetcap.io/team"), "vision");
   EXPECT_EQ(run.pod.workload_kind, "Deployment");
   EXPECT_EQ(run.pod.workload_name, "web");
   EXPECT_EQ(run.pod.requested_milli, 1000);
@@ -269,26 +271,75 @@ TEST_F(ReconcilerTest, AControllerSeenLaterFixesTheWorkload) {
   EXPECT_EQ(State().pods.at("uid-job-pod").pod.workload_name, "nightly");
 }
 
-TEST_F(ReconcilerTest, NamespaceAndPolicyTeams) {
-  repo_.SetNamespaceTeam("*", "ml", "from-policy");
+TEST_F(ReconcilerTest, TeamEvidenceIsKeptNotResolved) {
   auto r = NewReconciler();
   r->Node(GpuNode("n1", 2), At(0));
   r->Pod(Running(GpuPod("p", 1, "n1"), 3), At(3));
   ASSERT_TRUE(r->Flush().ok());
-  EXPECT_EQ(State().pods.at("uid-p").pod.team, "from-policy");
+  EXPECT_EQ(State().pods.at("uid-p").pod.team, "");
   NamespaceObject ns;
   ns.name = "ml";
   ns.annotations["fleetcap.io/team"] = "from-namespace";
   r->Namespace(ns);
+  r->Namespace(ns);  // unchanged: written once
+  EXPECT_EQ(r->pending(), 1u);
   ASSERT_TRUE(r->Flush().ok());
-  EXPECT_EQ(State().pods.at("uid-p").pod.team, "from-namespace");
+  EXPECT_EQ(State().namespaces.at("ml").annotations.at("fleetcap.io/team"), "from-namespace");
+  EXPECT_EQ(State().pods.at("uid-p").pod.team, "");
   PodObject labelled = Running(GpuPod("p", 1, "n1"), 3);
   labelled.labels["fleetcap.io/team"] = "from-pod";
   r->Pod(labelled, At(4));
   ASSERT_TRUE(r->Flush().ok());
   EXPECT_EQ(State().pods.at("uid-p").pod.team, "from-pod");
-  r->SetPolicyTeams({});
-  EXPECT_EQ(r->pending(), 0u);
+}
+
+// A pod asking for 8 GPUs whose annotation claims 1 milli-GPU holds 8 GPUs:
+// what a tenant writes on its own pod does not shrink its bill.
+PodObject EightGpusClaimingOneMilli() {
+  PodObject p = Running(GpuPod("greedy", 8, "n1"), 3);
+  p.annotations["alibabacloud.com/gpu-milli"] = "1";
+  return p;
+}
+
+TEST_F(ReconcilerTest, AShareAnnotationDoesNotShrinkAHoldWithoutThePolicysTrust) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 8), At(0));
+  r->Pod(EightGpusClaimingOneMilli(), At(3));
+  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_EQ(Holds().size(), 8u);
+  for (const auto& h : Holds()) EXPECT_EQ(h.milli, 1000) << h.device_id;
+  EXPECT_EQ(State().pods.at("uid-greedy").pod.requested_milli, 8000);
+}
+
+TEST_F(ReconcilerTest, AShareAnnotationSizesTheHoldWhereThePolicyTrustsIt) {
+  repo_.SetActivePolicy(1, "version: 1\ntrusted_pods:\n  - namespace: ml\n    gpu_share: true\n");
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 8), At(0));
+  r->Pod(EightGpusClaimingOneMilli(), At(3));
+  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_EQ(Holds().size(), 1u);
+  EXPECT_EQ(Holds()[0].milli, 8);  // 8 shares of 1 milli-GPU, packed on one device
+}
+
+TEST_F(ReconcilerTest, TrustFollowsThePolicyActiveWhenAHoldOpens) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 9), At(0));
+  r->SetPolicy({1, "version: 1\ntrusted_pods:\n  - cluster: c1\n    gpu_share: true\n"});
+  PodObject shared = Running(GpuPod("shared", 1, "n1"), 3);
+  shared.annotations["alibabacloud.com/gpu-milli"] = "500";
+  r->Pod(shared, At(3));
+  r->SetPolicy({2, "version: 1\n"});
+  r->Pod(EightGpusClaimingOneMilli(), At(4));
+  r->SetPolicy({3, "version: 1\nbudgets: {}\n"});  // does not parse: what version 2 trusts stays
+  PodObject later = Running(GpuPod("later", 1, "n1"), 5);
+  later.annotations["alibabacloud.com/gpu-milli"] = "500";
+  r->Pod(later, At(5));
+  ASSERT_TRUE(r->Flush().ok());
+  std::map<std::string, int64_t> held;
+  for (const auto& h : Holds()) held[h.pod_uid] += h.milli;
+  EXPECT_EQ(held["uid-shared"], 500);
+  EXPECT_EQ(held["uid-greedy"], 8000);
+  EXPECT_EQ(held["uid-later"], 1000);
 }
 
 TEST_F(ReconcilerTest, NodeChangesOpenAndCloseDevices) {

@@ -3,28 +3,13 @@
 #include <algorithm>
 
 namespace fleetcap::k8s {
-namespace {
 
-const std::string* Find(const std::map<std::string, std::string>& values, const std::vector<std::string>& keys) {
-  for (const auto& key : keys) {
-    auto it = values.find(key);
-    if (it != values.end() && !it->second.empty()) return &it->second;
+std::string PodTeamLabel(const std::map<std::string, std::string>& pod_labels, const TeamConfig& config) {
+  for (const auto& key : config.pod_label_keys) {
+    auto it = pod_labels.find(key);
+    if (it != pod_labels.end() && !it->second.empty()) return it->second;
   }
-  return nullptr;
-}
-
-}  // namespace
-
-std::string ResolveTeam(const std::map<std::string, std::string>& pod_labels, const std::string& namespace_name,
-                        const NamespaceObject* ns, const std::map<std::string, std::string>& policy,
-                        const TeamConfig& config) {
-  if (const std::string* team = Find(pod_labels, config.pod_label_keys)) return *team;
-  if (ns != nullptr) {
-    if (const std::string* team = Find(ns->labels, config.namespace_label_keys)) return *team;
-    if (const std::string* team = Find(ns->annotations, config.namespace_annotation_keys)) return *team;
-  }
-  if (auto it = policy.find(namespace_name); it != policy.end() && !it->second.empty()) return it->second;
-  return config.unassigned;
+  return "";
 }
 
 void ControllerIndex::Upsert(const ControllerObject& controller) {

@@ -1,9 +1,12 @@
 #pragma once
-// Who a pod's accelerator time belongs to: its team and its workload.
+// Who a pod's accelerator time belongs to: the evidence of its team, and its
+// workload.
 //
-// Team: a pod label (keys configurable, default fleetcap.io/team) overrides
-// the namespace's label or annotation (same default key); then the policy's
-// namespace mapping; else "unassigned". Nothing is dropped.
+// Team: the ingest resolves nothing. It keeps the evidence (the pod's own
+// team label, the namespace's labels and annotations under the configured
+// keys, default fleetcap.io/team), and whoever reads facts resolves the team
+// with the policy in force at the time (policy/team_resolution.h), which
+// decides whether a pod's own label counts at all.
 //
 // Workload: the top controller, found by following controller owner
 // references through the controllers seen (Pod -> ReplicaSet -> Deployment,
@@ -22,21 +25,16 @@
 
 namespace fleetcap::k8s {
 
+// The label and annotation keys kept as team evidence.
 struct TeamConfig {
   std::vector<std::string> pod_label_keys = {"fleetcap.io/team"};
   std::vector<std::string> namespace_label_keys = {"fleetcap.io/team"};
   std::vector<std::string> namespace_annotation_keys = {"fleetcap.io/team"};
-  std::string unassigned = "unassigned";
 };
 
-// `policy` maps namespace -> team (the policy's mapping for this cluster).
-std::string ResolveTeam(const std::map<std::string, std::string>& pod_labels, const std::string& namespace_name,
-                        const NamespaceObject* ns, const std::map<std::string, std::string>& policy,
-                        const TeamConfig& config);
-inline std::string ResolveTeam(const PodObject& pod, const NamespaceObject* ns,
-                               const std::map<std::string, std::string>& policy, const TeamConfig& config) {
-  return ResolveTeam(pod.labels, pod.namespace_name, ns, policy, config);
-}
+// The team a pod's own labels name (the first of pod_label_keys that is set),
+// "" when none.
+std::string PodTeamLabel(const std::map<std::string, std::string>& pod_labels, const TeamConfig& config);
 
 struct WorkloadRef {
   std::string kind;

@@ -5,32 +5,13 @@
 namespace fleetcap::k8s {
 namespace {
 
-const TeamConfig kConfig;
-
-TEST(ResolveTeam, PodLabelThenNamespaceLabelThenAnnotationThenPolicyThenUnassigned) {
-  PodObject pod;
-  pod.namespace_name = "ml";
-  NamespaceObject ns;
-  ns.name = "ml";
-  std::map<std::string, std::string> policy = {{"ml", "from-policy"}};
-  EXPECT_EQ(ResolveTeam(pod, nullptr, {}, kConfig), "unassigned");
-  EXPECT_EQ(ResolveTeam(pod, &ns, policy, kConfig), "from-policy");
-  ns.annotations["fleetcap.io/team"] = "from-annotation";
-  EXPECT_EQ(ResolveTeam(pod, &ns, policy, kConfig), "from-annotation");
-  ns.labels["fleetcap.io/team"] = "from-label";
-  EXPECT_EQ(ResolveTeam(pod, &ns, policy, kConfig), "from-label");
-  pod.labels["fleetcap.io/team"] = "from-pod";
-  EXPECT_EQ(ResolveTeam(pod, &ns, policy, kConfig), "from-pod");
-}
-
-TEST(ResolveTeam, KeysAreConfigurable) {
+TEST(PodTeamLabel, TheFirstConfiguredKeyThatIsSetElseEmpty) {
   TeamConfig config;
-  config.namespace_label_keys = {"owner"};
-  PodObject pod;
-  pod.namespace_name = "ml";
-  NamespaceObject ns;
-  ns.labels = {{"fleetcap.io/team", "ignored"}, {"owner", "vision"}};
-  EXPECT_EQ(ResolveTeam(pod, &ns, {}, config), "vision");
+  config.pod_label_keys = {"fleetcap.io/team", "team"};
+  EXPECT_EQ(PodTeamLabel({}, config), "");
+  EXPECT_EQ(PodTeamLabel({{"team", "speech"}, {"other", "x"}}, config), "speech");
+  EXPECT_EQ(PodTeamLabel({{"team", "speech"}, {"fleetcap.io/team", "vision"}}, config), "vision");
+  EXPECT_EQ(PodTeamLabel({{"fleetcap.io/team", ""}, {"team", "speech"}}, config), "speech");
 }
 
 PodObject OwnedBy(const std::string& kind, const std::string& name, const std::string& uid) {

@@ -32,7 +32,10 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->registry_ = std::make_shared<prometheus::Registry>();
   server->metrics_ = std::make_unique<ApiMetrics>(*server->registry_);
   server->inventory_ = std::make_unique<store::PgInventoryRepository>(server->pool_.get());
-  server->fleet_query_ = std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_);
+  server->team_facts_ = std::make_unique<store::PgTeamFactsRepository>(server->pool_.get());
+  server->teams_ = std::make_unique<TeamAttribution>(server->team_facts_.get());
+  server->fleet_query_ =
+      std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_, server->teams_.get());
   server->policies_ = std::make_unique<store::PgPolicyRepository>(server->pool_.get());
   server->tokens_ = std::make_unique<store::PgTokenRepository>(server->pool_.get());
   server->audit_ = std::make_unique<store::PgAuditRepository>(server->pool_.get());
@@ -47,7 +50,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
   auto credentials = GrpcServerCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
-  server->usage_query_ = std::make_unique<UsageQuery>(server->pool_.get());
+  server->usage_query_ = std::make_unique<UsageQuery>(server->pool_.get(), server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);

@@ -21,6 +21,8 @@
 #include "services/api/usage_grpc_service.h"
 #include "services/api/usage_query.h"
 #include "store/pg_inventory_repository.h"
+#include "store/pg_team_facts_repository.h"
+#include "services/api/team_attribution.h"
 
 namespace fleetcap::api {
 
@@ -56,6 +58,8 @@ class ApiServer {
   std::unique_ptr<ApiMetrics> metrics_;
   std::unique_ptr<PgPool> pool_;
   std::unique_ptr<store::PgInventoryRepository> inventory_;
+  std::unique_ptr<store::PgTeamFactsRepository> team_facts_;
+  std::unique_ptr<TeamAttribution> teams_;
   std::unique_ptr<FleetSummaryQuery> fleet_query_;
   std::unique_ptr<store::PgPolicyRepository> policies_;
   std::unique_ptr<store::PgTokenRepository> tokens_;

@@ -4,8 +4,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "services/api/policy/policy_parser.h"
-#include "services/api/policy/text_rules.h"
+#include "policy/policy_parser.h"
+#include "policy/text_rules.h"
 #include "services/api/token_secret.h"
 
 namespace fleetcap::api {

@@ -43,6 +43,15 @@ absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummar
     summary.set_devices(summary.devices() + count.devices);
     summary.set_held_milli(summary.held_milli() + count.held_milli);
   }
+  if (teams_ != nullptr) {
+    auto held = teams_->HeldByTeamAt(request.cluster(), *at);
+    if (!held.ok()) return held.status();
+    for (const auto& [team, milli] : *held) {
+      auto* line = summary.add_teams();
+      line->set_team(team);
+      line->set_held_milli(milli);
+    }
+  }
   return summary;
 }
 

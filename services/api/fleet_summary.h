@@ -8,15 +8,17 @@
 #include "absl/status/statusor.h"
 #include "common/clock.h"
 #include "fleetcap/v1/fleet.pb.h"
+#include "services/api/team_attribution.h"
 #include "store/inventory_repository.h"
 
 namespace fleetcap::api {
 
 class FleetSummaryQuery {
  public:
-  // Both must outlive the query. The repository must be thread-safe.
-  FleetSummaryQuery(store::InventoryRepository* inventory, const Clock* clock)
-      : inventory_(inventory), clock_(clock) {}
+  // All must outlive the query. The repository must be thread-safe. Without
+  // `teams` the summary has no per-team lines.
+  FleetSummaryQuery(store::InventoryRepository* inventory, const Clock* clock, TeamAttribution* teams = nullptr)
+      : inventory_(inventory), clock_(clock), teams_(teams) {}
 
   // INVALID_ARGUMENT for a malformed `at`; NOT_FOUND for an unknown cluster.
   absl::StatusOr<v1::FleetSummary> Run(const v1::GetFleetSummaryRequest& request) const;
@@ -24,6 +26,7 @@ class FleetSummaryQuery {
  private:
   store::InventoryRepository* inventory_;
   const Clock* clock_;
+  TeamAttribution* teams_;
 };
 
 // The request of `GET /v1/fleet/summary?cluster=&at=`, `at` in RFC 3339.

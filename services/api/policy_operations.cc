@@ -4,9 +4,9 @@
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
 #include "proto_time.h"
-#include "services/api/policy/policy_diff.h"
-#include "services/api/policy/policy_parser.h"
-#include "services/api/policy/text_rules.h"
+#include "policy/policy_diff.h"
+#include "policy/policy_parser.h"
+#include "policy/text_rules.h"
 
 namespace fleetcap::api {
 namespace {

@@ -3,7 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "proto_time.h"
-#include "services/api/policy/text_rules.h"
+#include "policy/text_rules.h"
 #include "services/api/token_secret.h"
 
 namespace fleetcap::api {

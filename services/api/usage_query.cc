@@ -34,20 +34,15 @@ absl::Status UsageQuery::Authorize(const Scope& scope, const v1::GetUsageRequest
   if (request.namespace_().empty()) {
     return absl::PermissionDeniedError("namespace: a team token reads usage by namespace; give one of its own");
   }
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
-  try {
-    pqxx::read_transaction txn(**lease);
-    auto teams = txn.exec_params("SELECT DISTINCT team FROM pods WHERE cluster = $1 AND namespace = $2",
-                                 request.cluster(), request.namespace_());
-    if (teams.empty()) return OutOfScope("namespace");
-    for (const auto& row : teams) {
-      if (!scope.Covers(row[0].as<std::string>())) return OutOfScope("namespace");
-    }
-    return absl::OkStatus();
-  } catch (const std::exception& e) {
-    return PgError("checking the namespace's team", e);
+  if (!request.has_start() || !request.has_end()) return absl::InvalidArgumentError("start, end: both are required");
+  const absl::Time start = FromProtoTimestamp(request.start()), end = FromProtoTimestamp(request.end());
+  if (end <= start) return absl::InvalidArgumentError("end: must be after start");
+  auto teams = teams_->TeamsOfNamespace(request.cluster(), request.namespace_(), start, end);
+  if (!teams.ok()) return teams.status();
+  for (const auto& team : *teams) {
+    if (!scope.Covers(team)) return OutOfScope("namespace");
   }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<v1::Resolution> ParseResolution(const std::string& field, const std::string& text) {

@@ -8,23 +8,28 @@
 #include "common/pg_pool.h"
 #include "fleetcap/v1/usage.pb.h"
 #include "services/api/auth.h"
+#include "services/api/team_attribution.h"
 
 namespace fleetcap::api {
 
 class UsageQuery {
  public:
-  explicit UsageQuery(PgPool* pool) : pool_(pool) {}
+  // Both must outlive the query.
+  UsageQuery(PgPool* pool, TeamAttribution* teams) : pool_(pool), teams_(teams) {}
 
   absl::StatusOr<v1::UsageReport> Run(const v1::GetUsageRequest& request) const;
 
   // Team tokens read only their own namespaces: the request must name a
-  // namespace whose pods all belong to teams the scope covers (a namespace
-  // with no pods is out of scope, so the answer never tells whether it
-  // exists). Other roles that reach here read everything.
+  // namespace that, with each of its pods, the policy in force over the
+  // window attributes to teams the scope covers (TeamAttribution). A
+  // namespace no rule maps is unassigned and so out of scope, and the answer
+  // never tells whether it exists. Other roles that reach here read
+  // everything.
   absl::Status Authorize(const Scope& scope, const v1::GetUsageRequest& request) const;
 
  private:
   PgPool* pool_;
+  TeamAttribution* teams_;
 };
 
 // The request of `GET /v1/usage?cluster=&start=&end=&resolution=&device=|node=|model=|pod=|namespace=`.

@@ -12,8 +12,8 @@
 #include "fleetcap/v1/token.grpc.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
-#include "services/api/policy/policy_diff.h"
-#include "services/api/policy/policy_parser.h"
+#include "policy/policy_diff.h"
+#include "policy/policy_parser.h"
 #include "services/ctl/table.h"
 
 namespace fleetcap::ctl {

@@ -26,7 +26,9 @@ int RunFleetSummary(const std::vector<std::string>& args) {
   Invocation inv;
   std::string cluster;
   std::string at;
-  FlagSet flags("fleetcapctl fleet summary", "[--cluster C] [--at T] [flags]\n\nPer accelerator model, the devices in service and the devices held at an instant.");
+  FlagSet flags("fleetcapctl fleet summary",
+                "[--cluster C] [--at T] [flags]\n\nPer accelerator model, the devices in service and the devices "
+                "held at an instant; per team (as the policy in force then attributes them), the devices held.");
   flags.String("cluster", &cluster, "a cluster name; empty for all");
   flags.String("at", &at, "an RFC 3339 instant; empty for now");
   Parse(flags, inv, args, 0);
@@ -79,7 +81,15 @@ std::string RenderFleetSummary(const v1::FleetSummary& summary, Format format) {
   }
   table.AddRow({"TOTAL", std::to_string(summary.devices()), Devices(summary.held_milli()),
                 Percent(summary.held_milli(), summary.devices() * 1000)});
-  return out + table.Render();
+  out += table.Render();
+  if (summary.teams_size() > 0) {
+    Table teams({"TEAM", "HELD", "SHARE"});
+    for (const auto& t : summary.teams()) {
+      teams.AddRow({t.team(), Devices(t.held_milli()), Percent(t.held_milli(), summary.held_milli())});
+    }
+    out += "\n" + teams.Render();
+  }
+  return out;
 }
 
 }  // namespace fleetcap::ctl

@@ -26,6 +26,25 @@ TEST(RenderFleetSummary, TableShowsHeldDevicesExactly) {
             "TOTAL        4  2.460  61.5%\n");
 }
 
+TEST(RenderFleetSummary, TeamsFollowTheModelsWithTheirShareOfWhatIsHeld) {
+  v1::FleetSummary s = Sample();
+  auto* vision = s.add_teams();
+  vision->set_team("vision");
+  vision->set_held_milli(2000);
+  auto* unassigned = s.add_teams();
+  unassigned->set_team("unassigned");
+  unassigned->set_held_milli(460);
+  EXPECT_EQ(RenderFleetSummary(s, Format::kTable),
+            "cluster openb at 2026-01-01T00:00:00Z\n"
+            "MODEL  DEVICES   HELD  HELD%\n"
+            "T4           4  2.460  61.5%\n"
+            "TOTAL        4  2.460  61.5%\n"
+            "\n"
+            "TEAM         HELD  SHARE\n"
+            "vision      2.000  81.3%\n"
+            "unassigned  0.460  18.7%\n");
+}
+
 TEST(RenderFleetSummary, JsonIsTheCanonicalMapping) {
   std::string json = RenderFleetSummary(Sample(), Format::kJson);
   EXPECT_NE(json.find("\"heldMilli\": \"2460\""), std::string::npos) << json;

@@ -36,6 +36,11 @@ teams:
     parent: vision
   - name: ads
     kind: org
+namespaces:
+  - namespace: vision-ns
+    team: vision-detect
+  - namespace: ads-ns
+    team: ads
 )";
 
 // Who may call it: admin, planner, scheduler, team:vision.

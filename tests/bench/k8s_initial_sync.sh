@@ -16,7 +16,7 @@ nodes=${1:-10000}
 pods=${2:-200000}
 seed=${3:-1}
 bin=build/release
-for target in fleetcap-ingest fleetcap-k8s-fixture; do
+for target in fleetcap-api fleetcap-ingest fleetcap-k8s-fixture; do
   [ -n "$(find "$bin" -name "$target" -type f 2>/dev/null | head -n 1)" ] || {
     echo "bench: build the release first: cmake --preset release && cmake --build --preset release" >&2; exit 1; }
 done
@@ -32,6 +32,11 @@ cleanup() {
 trap cleanup EXIT
 
 db=$(bash scripts/pg.sh start "$work/pg")
+# The synthetic cluster's GPU shares stand for a sharing scheduler's: trusted, as in the demo's policy
+# (without it every shared pod would hold whole GPUs; docs/policy.md, "Trusted pod metadata").
+"$bin/services/api/fleetcap-api" init --db "$db" --migrate >/dev/null
+psql "$db" -qc "INSERT INTO policies (version, document, applied_by, message)
+  VALUES (1, E'version: 1\\ntrusted_pods:\\n  - cluster: bench\\n    gpu_share: true\\n', 'bench', 'trust GPU shares')"
 echo "bench: building a synthetic cluster of $nodes nodes and $pods pods (seed $seed)"
 "$bin/tests/k8s/fleetcap-k8s-fixture" --synthetic-nodes "$nodes" --synthetic-pods "$pods" --seed "$seed" \
   --port-file "$work/port" >"$work/fixture.out" 2>"$work/fixture.err" &

@@ -38,7 +38,10 @@ TEST_F(FleetctlTest, TableForPeople) {
             "MODEL  DEVICES   HELD   HELD%\n"
             "A100         1  1.000  100.0%\n"
             "T4           2  1.250   62.5%\n"
-            "TOTAL        3  2.250   75.0%\n");
+            "TOTAL        3  2.250   75.0%\n"
+            "\n"
+            "TEAM         HELD   SHARE\n"
+            "unassigned  2.250  100.0%\n");  // no policy applied: nothing maps the pods to a team
 }
 
 TEST_F(FleetctlTest, JsonForProgramsWithServerFromTheEnvironment) {

@@ -28,6 +28,7 @@
 #include "tests/support/http_get.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
+#include "tests/support/trusted_shares.h"
 
 namespace fleetcap {
 namespace {
@@ -52,6 +53,10 @@ class K8sIngestTest : public ::testing::Test {
     auto db = testing::TestDatabase::Migrated();
     ASSERT_TRUE(db.ok()) << db.status();
     db_ = std::move(*db);
+    {
+      auto conn = db_->Connect();
+      testing::TrustGpuSharesEverywhere(*conn);
+    }
     auto pool = PgPool::Open(db_->uri(), 2);
     ASSERT_TRUE(pool.ok()) << pool.status();
     pool_ = std::move(*pool);
@@ -162,17 +167,24 @@ TEST_F(K8sIngestTest, TheStoreEqualsTheFixturesTruthForEveryAcceleratorKind) {
   EXPECT_EQ(finished[0][2].as<std::string>(), "2026-01-01 00:30:00+00");
   EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kT0 + absl::Minutes(10)), 8000);
   EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kT0 + absl::Minutes(2)), 0);  // before the containers started
-  // Teams: namespace label, namespace annotation, unassigned; workloads: top controllers.
+  // Team evidence (resolved by the policy when read): the namespaces' label and
+  // annotation, pods without labels of their own; workloads: top controllers.
   auto teams = Query("SELECT namespace, team, workload_kind, workload_name FROM pods WHERE node = 'h100-0' "
                      "AND phase = 'Running' ORDER BY namespace");
   ASSERT_EQ(teams.size(), 2u);
-  EXPECT_EQ(teams[0][1].as<std::string>(), "nlp");
+  EXPECT_EQ(teams[0][1].as<std::string>(), "");
   EXPECT_EQ(teams[0][2].as<std::string>(), "CronJob");
   EXPECT_EQ(teams[0][3].as<std::string>(), "nightly");
-  EXPECT_EQ(teams[1][1].as<std::string>(), "vision");
+  EXPECT_EQ(teams[1][1].as<std::string>(), "");
   EXPECT_EQ(teams[1][2].as<std::string>(), "Deployment");
   EXPECT_EQ(teams[1][3].as<std::string>(), "trainer");
-  EXPECT_EQ(Query("SELECT team FROM pods WHERE namespace = 'research' LIMIT 1")[0][0].as<std::string>(), "unassigned");
+  auto evidence = Query("SELECT namespace, source, key, value FROM namespace_labels ORDER BY namespace");
+  ASSERT_EQ(evidence.size(), 2u);
+  EXPECT_EQ(evidence[0][0].as<std::string>(), "nlp");
+  EXPECT_EQ(evidence[0][1].as<std::string>(), "annotation");
+  EXPECT_EQ(evidence[0][3].as<std::string>(), "nlp");
+  EXPECT_EQ(evidence[1][0].as<std::string>(), "vision");
+  EXPECT_EQ(evidence[1][1].as<std::string>(), "label");
   // The waiting pod is unmet demand for 8 H100s since its creation.
   auto demand = Query("SELECT model, requested_milli, pending_from::text, pending_to IS NULL FROM pending_demand");
   ASSERT_EQ(demand.size(), 1u);
@@ -358,6 +370,7 @@ TEST_F(K8sIngestTest, KilledMidSyncThenRestartedEqualsAnUninterruptedRun) {
   // The uninterrupted run, into its own database.
   auto reference_db = testing::TestDatabase::Migrated();
   ASSERT_TRUE(reference_db.ok());
+  testing::TrustGpuSharesEverywhere(*(*reference_db)->Connect());
   {
     auto run = testing::Run(
         [&] {

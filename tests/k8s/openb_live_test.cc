@@ -15,6 +15,7 @@
 #include "tests/k8s/fixture/trace_cluster.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
+#include "tests/support/trusted_shares.h"
 
 namespace fleetcap {
 namespace {
@@ -27,6 +28,7 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
   }
   auto db = testing::TestDatabase::Migrated();
   ASSERT_TRUE(db.ok()) << db.status();
+  testing::TrustGpuSharesEverywhere(*(*db)->Connect());  // the trace's shares were set by its scheduler
   testing::FakeApiOptions options;
   options.bookmark_interval = absl::Milliseconds(500);
   auto api = testing::FakeApiServer::Start(options);

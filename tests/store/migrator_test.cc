@@ -42,7 +42,7 @@ TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
   }
   // The domain model's tables are there.
   for (const char* table : {"clusters", "accelerator_types", "nodes", "devices", "workloads", "pods", "holds",
-                            "usage_minute", "teams", "namespace_teams", "prices", "chargeback_hourly",
+                            "usage_minute", "teams", "namespace_labels", "prices", "chargeback_hourly",
                             "allocation_runs", "allocation_recommendations", "policies", "api_tokens",
                             "audit_log"}) {
     EXPECT_FALSE(txn.exec_params("SELECT to_regclass($1)", table)[0][0].is_null()) << table;

@@ -45,15 +45,33 @@ TEST_F(PgLiveInventoryTest, TheFleetSummaryReadsWhatWasWritten) {
             "vision");
 }
 
-TEST_F(PgLiveInventoryTest, NamespaceTeamsPreferTheClustersOwnRows) {
+TEST_F(PgLiveInventoryTest, NamespaceLabelsAreReplacedWhole) {
+  InventoryChanges c;
+  c.cluster = "live";
+  c.namespaces = {{"ml", {{"fleetcap.io/team", "vision"}}, {{"owner", "speech"}}}};
+  ASSERT_TRUE(repo_->Apply(c).ok());
+  c.namespaces = {{"ml", {}, {{"owner", "shop"}}}};
+  ASSERT_TRUE(repo_->Apply(c).ok());
   auto conn = db_->Connect();
   pqxx::nontransaction txn(*conn);
-  txn.exec("INSERT INTO teams (team) VALUES ('everywhere'), ('shop'), ('vision'), ('nope')");
-  txn.exec("INSERT INTO namespace_teams VALUES ('*', 'ml', 'everywhere'), ('*', 'web', 'shop'), "
-           "('live', 'ml', 'vision'), ('other', 'web', 'nope')");
-  auto teams = repo_->NamespaceTeams("live");
-  ASSERT_TRUE(teams.ok()) << teams.status();
-  EXPECT_EQ(*teams, (std::map<std::string, std::string>{{"ml", "vision"}, {"web", "shop"}}));
+  auto rows = txn.exec("SELECT namespace, source, key, value FROM namespace_labels WHERE cluster = 'live'");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][1].as<std::string>(), "annotation");
+  EXPECT_EQ(rows[0][3].as<std::string>(), "shop");
+}
+
+TEST_F(PgLiveInventoryTest, TheActivePolicyIsTheNewestVersion) {
+  auto none = repo_->ActivePolicy();
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_EQ(none->version, 0);
+  auto conn = db_->Connect();
+  pqxx::nontransaction txn(*conn);
+  txn.exec("INSERT INTO policies (version, document, applied_by) VALUES (1, 'version: 1', 'test'), "
+           "(2, 'version: 1\nteams: []\n', 'test')");
+  auto active = repo_->ActivePolicy();
+  ASSERT_TRUE(active.ok()) << active.status();
+  EXPECT_EQ(active->version, 2);
+  EXPECT_EQ(active->document, "version: 1\nteams: []\n");
 }
 
 TEST_F(PgLiveInventoryTest, ALargeBatchIsOneTransaction) {

@@ -1,6 +1,7 @@
 #pragma once
 // The policy document (schema version 1), as parsed from YAML: the org tree,
-// namespace-to-team mapping, team label keys, accelerator flavors,
+// namespace-to-team mapping, team label keys, the pod metadata it trusts,
+// accelerator flavors,
 // effective-dated prices, attribution options and allocation settings.
 // Pure data; docs/policy.md describes every field. `line` fields remember
 // where each entry was written, so later checks and diffs can point at it.
@@ -34,6 +35,19 @@ struct NamespaceRule {
   std::string namespace_name;  // exact name, or empty when `pattern` is set
   std::string pattern;
   std::string team;
+  int line = 0;
+  std::map<std::string, int> field_lines;  // key -> line of its value
+};
+
+// Pod metadata a tenant writes that the policy trusts, for pods in namespaces
+// matching `namespace_pattern` of clusters matching `cluster` (both globs).
+// Untrusted by default: the namespace mapping decides the team, the device
+// request decides the size of a hold.
+struct PodTrust {
+  std::string cluster = "*";
+  std::string namespace_pattern = "*";
+  bool team_label = false;  // the pod's team label names its team
+  bool gpu_share = false;   // GPU-sharing annotations (e.g. gpu-milli) size its holds
   int line = 0;
   std::map<std::string, int> field_lines;  // key -> line of its value
 };
@@ -91,6 +105,7 @@ struct PolicyDocument {
   std::vector<Team> teams;
   std::vector<NamespaceRule> namespaces;
   std::vector<std::string> team_label_keys;
+  std::vector<PodTrust> trusted_pods;
   std::vector<Flavor> flavors;
   std::vector<Price> prices;
   Attribution attribution;

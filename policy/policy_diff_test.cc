@@ -1,10 +1,10 @@
-#include "services/api/policy/policy_diff.h"
+#include "policy/policy_diff.h"
 
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_replace.h"
-#include "services/api/policy/policy_parser.h"
-#include "services/api/policy/test_policy.h"
+#include "policy/policy_parser.h"
+#include "policy/test_policy.h"
 
 namespace fleetcap::policy {
 namespace {
@@ -51,6 +51,18 @@ TEST(PolicyDiff, AddedAndRemovedEntries) {
   const std::vector<std::string> removed = DiffPolicies(full, empty);
   EXPECT_NE(std::find(removed.begin(), removed.end(), "project removed: vision-detect"), removed.end());
   EXPECT_NE(std::find(removed.begin(), removed.end(), "allocation of speech on t4-default removed"), removed.end());
+}
+
+TEST(PolicyDiff, TrustGivenChangedAndWithdrawn) {
+  const std::string edited = absl::StrReplaceAll(
+      kTestPolicy, {{"    team_label: true\n", "    team_label: true\n    gpu_share: true\n"},
+                    {"  - cluster: eu-1\n    gpu_share: true\n", "  - cluster: eu-2\n    gpu_share: true\n"}});
+  const std::vector<std::string> expected = {
+      "pods in namespaces matching * in clusters eu-2: trusted for GPU share",
+      "pods in namespaces matching shared-* in clusters * trusted for: team label -> team label and GPU share",
+      "pods in namespaces matching * in clusters eu-1: no longer trusted (was GPU share)",
+  };
+  EXPECT_EQ(DiffPolicies(Parse(kTestPolicy), Parse(edited)), expected);
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-#include "services/api/policy/policy_validation.h"
+#include "policy/policy_validation.h"
 
 #include <map>
 #include <set>
@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
-#include "services/api/policy/text_rules.h"
+#include "policy/text_rules.h"
 
 namespace fleetcap::policy {
 namespace {
@@ -71,6 +71,20 @@ void CheckNamespaces(const PolicyDocument& doc, std::vector<PolicyError>& errors
                         absl::StrCat("namespace ", n.namespace_name.empty() ? n.pattern : n.namespace_name,
                                      " in clusters ", n.cluster, " is already mapped at line ", it->second,
                                      " (expected one mapping per namespace)")});
+    }
+  }
+}
+
+void CheckTrustedPods(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
+  std::map<std::pair<std::string, std::string>, int> scopes;
+  for (size_t i = 0; i < doc.trusted_pods.size(); ++i) {
+    const PodTrust& t = doc.trusted_pods[i];
+    auto [it, inserted] = scopes.emplace(std::make_pair(t.cluster, t.namespace_pattern), t.line);
+    if (!inserted) {
+      errors.push_back({t.line, 0, Index("trusted_pods", i),
+                        absl::StrCat("namespaces ", t.namespace_pattern, " in clusters ", t.cluster,
+                                     " are already listed at line ", it->second,
+                                     " (expected one entry per cluster and namespace pattern)")});
     }
   }
 }
@@ -150,6 +164,7 @@ std::vector<PolicyError> ValidatePolicy(const PolicyDocument& doc) {
   std::vector<PolicyError> errors;
   CheckTeams(doc, errors);
   CheckNamespaces(doc, errors);
+  CheckTrustedPods(doc, errors);
   CheckPrices(doc, errors);
   CheckAllocation(doc, errors);
   return errors;

@@ -1,4 +1,4 @@
-#include "services/api/policy/policy_parser.h"
+#include "policy/policy_parser.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_replace.h"
 #include "common/time_util.h"
-#include "services/api/policy/test_policy.h"
+#include "policy/test_policy.h"
 
 namespace fleetcap::policy {
 namespace {
@@ -28,6 +28,14 @@ TEST(PolicyParser, ReadsEveryPartOfAValidDocument) {
   EXPECT_EQ(d.namespaces[1].pattern, "speech-*");
   EXPECT_EQ(d.namespaces[1].cluster, "eu-*");
   EXPECT_EQ(d.team_label_keys, (std::vector<std::string>{"fleetcap.io/team", "team"}));
+  ASSERT_EQ(d.trusted_pods.size(), 2u);
+  EXPECT_EQ(d.trusted_pods[0].namespace_pattern, "shared-*");
+  EXPECT_EQ(d.trusted_pods[0].cluster, "*");
+  EXPECT_TRUE(d.trusted_pods[0].team_label);
+  EXPECT_FALSE(d.trusted_pods[0].gpu_share);
+  EXPECT_EQ(d.trusted_pods[1].cluster, "eu-1");
+  EXPECT_EQ(d.trusted_pods[1].namespace_pattern, "*");
+  EXPECT_TRUE(d.trusted_pods[1].gpu_share);
   ASSERT_EQ(d.flavors.size(), 1u);
   EXPECT_EQ(d.flavors[0].capacity_milli, 100000);
   ASSERT_EQ(d.prices.size(), 3u);
@@ -96,6 +104,12 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
        "is not a name"},
       {"missing required field", "    model: T4\n    pool: default\n", "    pool: default\n", 23, "flavors[0].model",
        "missing (required)"},
+      {"trust that trusts nothing", "    gpu_share: true\n", "    gpu_share: false\n", 61, "trusted_pods[1]",
+       "trusts nothing"},
+      {"trust not a boolean", "    team_label: true\n", "    team_label: yes\n", 60, "trusted_pods[0].team_label",
+       "is not true or false"},
+      {"trust listed twice", "  - cluster: eu-1\n", "  - namespace: \"shared-*\"\n", 61, "trusted_pods[1]",
+       "already listed at line 59"},
       {"not a list", "team_label_keys: [fleetcap.io/team, team]", "team_label_keys: team", 21, "team_label_keys",
        "expected a list"},
   };

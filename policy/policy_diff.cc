@@ -1,4 +1,4 @@
-#include "services/api/policy/policy_diff.h"
+#include "policy/policy_diff.h"
 
 #include <functional>
 #include <map>
@@ -6,7 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
-#include "services/api/policy/text_rules.h"
+#include "policy/text_rules.h"
 
 namespace fleetcap::policy {
 namespace {
@@ -77,6 +77,24 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
 
   Changed(out, "team label keys", absl::StrJoin(before.team_label_keys, ", "),
           absl::StrJoin(after.team_label_keys, ", "));
+
+  auto trust_scope = [](const PodTrust& t) {
+    return absl::StrCat("pods in namespaces matching ", t.namespace_pattern, " in clusters ", t.cluster);
+  };
+  auto trusted = [](const PodTrust& t) {
+    std::vector<std::string> what;
+    if (t.team_label) what.push_back("team label");
+    if (t.gpu_share) what.push_back("GPU share");
+    return absl::StrJoin(what, " and ");
+  };
+  DiffKeyed<PodTrust>(
+      before.trusted_pods, after.trusted_pods, trust_scope,
+      [&](const PodTrust& t) { return absl::StrCat(trust_scope(t), ": trusted for ", trusted(t)); },
+      [&](const PodTrust& t) { return absl::StrCat(trust_scope(t), ": no longer trusted (was ", trusted(t), ")"); },
+      [&](const PodTrust& a, const PodTrust& b, std::vector<std::string>& o) {
+        Changed(o, absl::StrCat(trust_scope(b), " trusted for"), trusted(a), trusted(b));
+      },
+      out);
 
   DiffKeyed<Flavor>(
       before.flavors, after.flavors, [](const Flavor& f) { return f.name; },

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "services/api/policy/policy_document.h"
+#include "policy/policy_document.h"
 
 namespace fleetcap::policy {
 

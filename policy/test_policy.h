@@ -60,6 +60,11 @@ allocation:
     flavor: t4-default
     guarantee: 30.5
     weight: 3
+trusted_pods:
+  - namespace: "shared-*"
+    team_label: true
+  - cluster: eu-1
+    gpu_share: true
 )";
 
 }  // namespace fleetcap::policy

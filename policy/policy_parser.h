@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
-#include "services/api/policy/policy_document.h"
+#include "policy/policy_document.h"
 
 namespace fleetcap::policy {
 

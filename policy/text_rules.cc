@@ -1,4 +1,4 @@
-#include "services/api/policy/text_rules.h"
+#include "policy/text_rules.h"
 
 #include <cstdlib>
 #include <limits>

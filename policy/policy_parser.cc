@@ -1,4 +1,4 @@
-#include "services/api/policy/policy_parser.h"
+#include "policy/policy_parser.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
-#include "services/api/policy/policy_validation.h"
-#include "services/api/policy/text_rules.h"
+#include "policy/policy_validation.h"
+#include "policy/text_rules.h"
 #include "yaml-cpp/yaml.h"
 
 namespace fleetcap::policy {
@@ -147,6 +147,16 @@ class Reader {
     return *t;
   }
 
+  std::optional<bool> Bool(const YAML::Node& map, const char* key, const std::string& field) {
+    auto v = Scalar(map, key, field, false);
+    if (!v) return std::nullopt;
+    if (*v == "true") return true;
+    if (*v == "false") return false;
+    Error(MarkOf(map, key), absl::StrCat(field, ".", key),
+          absl::StrCat("\"", Shown(*v), "\" is not true or false"));
+    return std::nullopt;
+  }
+
   std::string Text(const YAML::Node& map, const char* key, const std::string& field) {
     auto v = Scalar(map, key, field, false);
     if (!v) return "";
@@ -225,6 +235,27 @@ void ReadLabelKeys(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
       continue;
     }
     doc.team_label_keys.push_back(k.Scalar());
+  }
+}
+
+void ReadTrustedPods(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+  if (!r.Seq(node, "trusted_pods")) return;
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node n = node[i];
+    const std::string f = Index("trusted_pods", i);
+    if (!r.Map(n, f, {"cluster", "namespace", "team_label", "gpu_share"})) continue;
+    PodTrust trust;
+    trust.field_lines = FieldLines(n);
+    trust.line = n.Mark().line + 1;
+    trust.cluster = r.Glob(n, "cluster", f, "*");
+    trust.namespace_pattern = r.Glob(n, "namespace", f, "*");
+    trust.team_label = r.Bool(n, "team_label", f).value_or(false);
+    trust.gpu_share = r.Bool(n, "gpu_share", f).value_or(false);
+    if (!trust.team_label && !trust.gpu_share) {
+      r.Error(n.Mark(), f, "trusts nothing (expected team_label: true and/or gpu_share: true)");
+      continue;
+    }
+    doc.trusted_pods.push_back(std::move(trust));
   }
 }
 
@@ -347,8 +378,8 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
   }
   Reader r;
   try {
-    if (r.Map(root, "", {"version", "currency", "teams", "namespaces", "team_label_keys", "flavors", "prices",
-                         "attribution", "allocation"})) {
+    if (r.Map(root, "", {"version", "currency", "teams", "namespaces", "team_label_keys", "trusted_pods", "flavors",
+                         "prices", "attribution", "allocation"})) {
       auto version = r.Scalar(root, "version", "", true);
       if (version && *version != std::to_string(kSchemaVersion)) {
         r.Error(r.MarkOf(root, "version"), "version",
@@ -365,6 +396,7 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
       if (root["teams"].IsDefined()) ReadTeams(r, root["teams"], result.document);
       if (root["namespaces"].IsDefined()) ReadNamespaces(r, root["namespaces"], result.document);
       if (root["team_label_keys"].IsDefined()) ReadLabelKeys(r, root["team_label_keys"], result.document);
+      if (root["trusted_pods"].IsDefined()) ReadTrustedPods(r, root["trusted_pods"], result.document);
       if (root["flavors"].IsDefined()) ReadFlavors(r, root["flavors"], result.document);
       if (root["prices"].IsDefined()) ReadPrices(r, root["prices"], result.document);
       if (root["attribution"].IsDefined()) ReadAttribution(r, root["attribution"], result.document);

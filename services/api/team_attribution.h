@@ -1,0 +1,38 @@
+#pragma once
+// Teams of stored facts, resolved with the policy version in force at the
+// time asked about (policy/team_resolution.h, policy/policy_timeline.h): the
+// fleet summary's held milli-devices per team, and the teams a namespace's
+// usage belongs to (what a team token may read). Thread-safe.
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "policy/policy_timeline.h"
+#include "store/team_facts_repository.h"
+
+namespace fleetcap::api {
+
+class TeamAttribution {
+ public:
+  // `facts` must outlive this.
+  explicit TeamAttribution(store::TeamFactsRepository* facts);
+
+  // Milli-devices held at `at` per team, in `cluster` ("" every cluster).
+  absl::StatusOr<std::map<std::string, int64_t>> HeldByTeamAt(const std::string& cluster, absl::Time at);
+
+  // Every team that usage of `namespace_name` in `cluster` over [start, end)
+  // is attributed to: the namespace's own team and that of each of its pods,
+  // under each policy version in force during the window.
+  absl::StatusOr<std::set<std::string>> TeamsOfNamespace(const std::string& cluster, const std::string& namespace_name,
+                                                         absl::Time start, absl::Time end);
+
+ private:
+  store::TeamFactsRepository* facts_;
+  policy::PolicyTimeline timeline_;
+};
+
+}  // namespace fleetcap::api

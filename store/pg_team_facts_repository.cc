@@ -1,0 +1,102 @@
+#include "store/pg_team_facts_repository.h"
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+
+namespace fleetcap::store {
+
+absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::HoldersAt(const std::string& cluster,
+                                                                              absl::Time at) {
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  std::vector<PodTeamEvidence> out;
+  try {
+    pqxx::read_transaction txn(**lease);
+    // Held milli-devices count only on devices in service at the instant (as SummarizeAt).
+    auto rows = txn.exec_params(R"sql(
+      SELECT h.cluster, p.namespace, p.team, sum(h.milli)
+        FROM holds h
+        JOIN devices d ON d.cluster = h.cluster AND d.device_id = h.device_id
+             AND d.in_service_from <= $2::timestamptz
+             AND (d.in_service_to IS NULL OR d.in_service_to > $2::timestamptz)
+        JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid
+       WHERE ($1 = '' OR h.cluster = $1)
+         AND h.held_from <= $2::timestamptz AND (h.held_to IS NULL OR h.held_to > $2::timestamptz)
+       GROUP BY h.cluster, h.pod_uid, p.namespace, p.team)sql",
+                                cluster, FormatRfc3339(at));
+    for (const auto& r : rows) {
+      out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<int64_t>()});
+    }
+  } catch (const std::exception& e) {
+    return PgError("reading who held devices", e);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::PodsOfNamespace(const std::string& cluster,
+                                                                                    const std::string& namespace_name,
+                                                                                    absl::Time start, absl::Time end) {
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  std::vector<PodTeamEvidence> out;
+  try {
+    pqxx::read_transaction txn(**lease);
+    auto rows = txn.exec_params(
+        "SELECT DISTINCT team FROM pods WHERE cluster = $1 AND namespace = $2 AND created_at < $4::timestamptz"
+        " AND (deleted_at IS NULL OR deleted_at > $3::timestamptz)",
+        cluster, namespace_name, FormatRfc3339(start), FormatRfc3339(end));
+    for (const auto& r : rows) out.push_back({cluster, namespace_name, r[0].as<std::string>(), 0});
+  } catch (const std::exception& e) {
+    return PgError("reading the pods of a namespace", e);
+  }
+  return out;
+}
+
+absl::StatusOr<std::map<std::pair<std::string, std::string>, NamespaceLabels>> PgTeamFactsRepository::Namespaces(
+    const std::string& cluster, const std::string& namespace_name) {
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  std::map<std::pair<std::string, std::string>, NamespaceLabels> out;
+  try {
+    pqxx::read_transaction txn(**lease);
+    auto rows = txn.exec_params(
+        "SELECT cluster, namespace, source, key, value FROM namespace_labels"
+        " WHERE ($1 = '' OR cluster = $1) AND ($2 = '' OR namespace = $2)",
+        cluster, namespace_name);
+    for (const auto& r : rows) {
+      NamespaceLabels& ns = out[{r[0].as<std::string>(), r[1].as<std::string>()}];
+      ns.name = r[1].as<std::string>();
+      (r[2].as<std::string>() == "label" ? ns.labels : ns.annotations)[r[3].as<std::string>()] =
+          r[4].as<std::string>();
+    }
+  } catch (const std::exception& e) {
+    return PgError("reading namespace labels", e);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<PolicyVersionRecord>> PgTeamFactsRepository::PoliciesAfter(int32_t after_version) {
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  std::vector<PolicyVersionRecord> out;
+  try {
+    pqxx::read_transaction txn(**lease);
+    auto rows = txn.exec_params(
+        "SELECT version, document, (extract(epoch FROM applied_at) * 1000000)::bigint FROM policies"
+        " WHERE version > $1 ORDER BY version",
+        after_version);
+    for (const auto& r : rows) {
+      PolicyVersionRecord p;
+      p.version = r[0].as<int32_t>();
+      p.document = r[1].as<std::string>();
+      p.applied_at = absl::FromUnixMicros(r[2].as<int64_t>());
+      out.push_back(std::move(p));
+    }
+  } catch (const std::exception& e) {
+    return PgError("reading policy versions", e);
+  }
+  return out;
+}
+
+}  // namespace fleetcap::store

@@ -1,0 +1,169 @@
+// Teams are resolved from the policy when facts are read, against the real
+// fleetcap-api on a fresh database per test: a namespace mapping attributes
+// pods without a team label, a team token reads its own namespaces, a
+// tenant's pod label does not move its bill, and a policy applied later
+// re-attributes only from when it took effect.
+
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "nlohmann/json.hpp"
+#include "pqxx/pqxx"
+#include "tests/support/api_process.h"
+#include "tests/support/http_get.h"
+#include "tests/support/test_database.h"
+#include "tests/support/tokens.h"
+
+namespace fleetcap {
+namespace {
+
+const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
+
+std::string Policy(const std::string& cv_train_team, const std::string& extra = "") {
+  return absl::StrCat(R"(version: 1
+teams:
+  - name: research
+    kind: org
+  - name: vision
+    parent: research
+  - name: speech
+    parent: research
+  - name: ads
+    kind: org
+namespaces:
+  - namespace: cv-train
+    team: )",
+                      cv_train_team, "\n", extra);
+}
+
+class TeamAttributionTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
+    ASSERT_TRUE(api.ok()) << api.status();
+    api_ = std::make_unique<testing::ApiProcess>(std::move(*api));
+    auto conn = db_->Connect();
+    pqxx::work txn(*conn);
+    txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
+    txn.exec("INSERT INTO accelerator_types VALUES ('T4', 'nvidia', 'nvidia.com/gpu')");
+    txn.exec("INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from) VALUES "
+             "('c1', 'n1/gpu0', 'n1', 0, 'T4', '2026-01-01T00:00:00Z'), "
+             "('c1', 'n1/gpu1', 'n1', 1, 'T4', '2026-01-01T00:00:00Z')");
+    txn.commit();
+  }
+
+  // A pod of `ns` holding one whole device from kT0, with `label` as its own team label.
+  void HoldingPod(const std::string& uid, const std::string& ns, const std::string& label, const std::string& device) {
+    auto conn = db_->Connect();
+    pqxx::work txn(*conn);
+    txn.exec_params("INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, "
+                    "created_at, requested_milli) VALUES ('c1', $1, $2, $1, $3, 'Pod', $1, $4::timestamptz, 1000)",
+                    uid, ns, label, FormatRfc3339(kT0));
+    txn.exec_params("INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from) VALUES ('c1', $1, $2, 1000, "
+                    "$3::timestamptz)",
+                    uid, device, FormatRfc3339(kT0));
+    txn.commit();
+  }
+
+  // Applies `document` as admin; returns when it took effect (its applied_at).
+  absl::Time Apply(const std::string& document) {
+    nlohmann::json body = {{"document", document}};
+    auto r = testing::HttpRequest("POST", api_->http_base() + "/v1/policy", body.dump(), api_->admin_token);
+    EXPECT_TRUE(r.ok() && r->status == 200) << (r.ok() ? r->body : r.status().ToString());
+    auto conn = db_->Connect();
+    pqxx::nontransaction txn(*conn);
+    auto row = txn.exec("SELECT (extract(epoch FROM applied_at) * 1000000)::bigint FROM policies "
+                        "ORDER BY version DESC LIMIT 1")[0];
+    return absl::FromUnixMicros(row[0].as<int64_t>());
+  }
+
+  // Milli-devices held per team at `at`, as GET /v1/fleet/summary reports them.
+  std::map<std::string, int64_t> HeldByTeam(absl::Time at) {
+    auto r = testing::HttpGet(
+        absl::StrCat(api_->http_base(), "/v1/fleet/summary?cluster=c1&at=", FormatRfc3339(at)), api_->admin_token);
+    std::map<std::string, int64_t> out;
+    if (!r.ok() || r->status != 200) {
+      ADD_FAILURE() << (r.ok() ? r->body : r.status().ToString());
+      return out;
+    }
+    auto json = nlohmann::json::parse(r->body);
+    for (const auto& line : json.value("teams", nlohmann::json::array())) {
+      out[line.at("team").get<std::string>()] = std::stoll(line.value("heldMilli", std::string("0")));
+    }
+    return out;
+  }
+
+  // The HTTP status of a team token's usage query for `ns` over [start, end).
+  long UsageStatus(const std::string& token, const std::string& ns, absl::Time start, absl::Time end) {
+    auto r = testing::HttpGet(absl::StrCat(api_->http_base(), "/v1/usage?cluster=c1&namespace=", ns,
+                                           "&start=", FormatRfc3339(start), "&end=", FormatRfc3339(end)),
+                              token);
+    EXPECT_TRUE(r.ok()) << r.status();
+    return r.ok() ? r->status : 0;
+  }
+
+  std::string Token(const std::string& role) {
+    auto token = testing::MintToken(db_->uri(), role);
+    EXPECT_TRUE(token.ok()) << token.status();
+    return token.ok() ? *token : "";
+  }
+
+  std::unique_ptr<testing::TestDatabase> db_;
+  std::unique_ptr<testing::ApiProcess> api_;
+};
+
+TEST_F(TeamAttributionTest, APodWithoutATeamLabelIsAttributedToTheTeamItsNamespaceMapsTo) {
+  HoldingPod("p1", "cv-train", "", "n1/gpu0");
+  HoldingPod("p2", "elsewhere", "", "n1/gpu1");
+  Apply(Policy("vision"));
+  EXPECT_EQ(HeldByTeam(kT0 + absl::Hours(1)), (std::map<std::string, int64_t>{{"unassigned", 1000}, {"vision", 1000}}));
+}
+
+TEST_F(TeamAttributionTest, ATeamTokenReadsItsOwnNamespacesAndNoOther) {
+  HoldingPod("p1", "cv-train", "", "n1/gpu0");
+  HoldingPod("p2", "elsewhere", "", "n1/gpu1");
+  Apply(Policy("vision"));
+  const std::string vision = Token("team:vision"), research = Token("team:research"), ads = Token("team:ads");
+  EXPECT_EQ(UsageStatus(vision, "cv-train", kT0, kT0 + absl::Hours(1)), 200);
+  EXPECT_EQ(UsageStatus(research, "cv-train", kT0, kT0 + absl::Hours(1)), 200);  // its subtree
+  EXPECT_EQ(UsageStatus(ads, "cv-train", kT0, kT0 + absl::Hours(1)), 403);
+  EXPECT_EQ(UsageStatus(vision, "elsewhere", kT0, kT0 + absl::Hours(1)), 403);
+}
+
+// The harm: a tenant labels its pod with another team's name to move its bill there.
+TEST_F(TeamAttributionTest, APodLabelDoesNotMoveItsBillUnlessThePolicyTrustsIt) {
+  HoldingPod("p1", "cv-train", "ads", "n1/gpu0");
+  Apply(Policy("vision"));
+  EXPECT_EQ(HeldByTeam(kT0 + absl::Hours(1)), (std::map<std::string, int64_t>{{"vision", 1000}}));
+  EXPECT_EQ(UsageStatus(Token("team:vision"), "cv-train", kT0, kT0 + absl::Hours(1)), 200);
+  // Where the policy trusts pod labels, the label decides, and the namespace is no longer vision's alone.
+  Apply(Policy("vision", "trusted_pods:\n  - namespace: cv-train\n    team_label: true\n"));
+  EXPECT_EQ(HeldByTeam(absl::Now() + absl::Hours(1)), (std::map<std::string, int64_t>{{"ads", 1000}}));
+  EXPECT_EQ(UsageStatus(Token("team:vision"), "cv-train", absl::Now(), absl::Now() + absl::Hours(1)), 403);
+}
+
+TEST_F(TeamAttributionTest, APolicyAppliedLaterReattributesOnlyFromWhenItTookEffect) {
+  HoldingPod("p1", "cv-train", "", "n1/gpu0");
+  const absl::Time first = Apply(Policy("vision"));
+  const absl::Time second = Apply(Policy("speech"));
+  ASSERT_LE(first, second);
+  const std::map<std::string, int64_t> vision = {{"vision", 1000}}, speech = {{"speech", 1000}};
+  EXPECT_EQ(HeldByTeam(kT0 + absl::Hours(1)), vision);  // before any policy: the first one
+  EXPECT_EQ(HeldByTeam(second - absl::Microseconds(1)), vision);
+  EXPECT_EQ(HeldByTeam(second), speech);
+  EXPECT_EQ(HeldByTeam(second + absl::Hours(1)), speech);
+  const std::string token = Token("team:vision");
+  EXPECT_EQ(UsageStatus(token, "cv-train", kT0, kT0 + absl::Hours(1)), 200);
+  EXPECT_EQ(UsageStatus(token, "cv-train", second - absl::Hours(1), second + absl::Hours(1)), 403);
+  EXPECT_EQ(UsageStatus(Token("team:speech"), "cv-train", second, second + absl::Hours(1)), 200);
+}
+
+}  // namespace
+}  // namespace fleetcap
