@@ -165,6 +165,35 @@ TEST(PolicyParser, TheDocumentedOpenbExampleIsValid) {
   EXPECT_EQ(models, (std::set<std::string>{"A10", "G2", "G3", "P100", "T4", "V100M16", "V100M32"}));
 }
 
+// yaml-cpp keeps the first of two equal keys without a word, so a reader of the
+// document and the server would disagree on what it says: each repeat is an
+// error naming both lines.
+TEST(PolicyParser, DuplicateKeysAreErrorsNamingBothLines) {
+  const std::vector<Case> cases = {
+      {"repeated price", "    from: 2026-02-01T00:00:00Z\n    per_device_hour: \"0.40\"\n",
+       "    from: 2026-02-01T00:00:00Z\n    per_device_hour: \"0.40\"\n    per_device_hour: \"0.01\"\n", 36,
+       "prices[1].per_device_hour", "\"per_device_hour\" appears at lines 35 and 36"},
+      {"repeated top-level section", "currency: USD\n", "currency: USD\nversion: 1\n", 3, "version",
+       "\"version\" appears at lines 1 and 3"},
+      {"repeated key in a flow mapping", "  - name: speech\n    parent: research\n",
+       "  - {name: speech, parent: research, name: ads}\n", 10, "teams[2].name",
+       "\"name\" appears at lines 10 and 10"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string text = kTestPolicy;
+    ASSERT_NE(text.find(c.from), std::string::npos) << "case does not apply: " << c.from;
+    ParsedPolicy parsed = ParsePolicy(absl::StrReplaceAll(text, {{c.from, c.to}}));
+    bool found = false;
+    for (const auto& e : parsed.errors) {
+      if (e.field == c.field && e.line == c.line && e.message.find(c.mentions) != std::string::npos) found = true;
+    }
+    EXPECT_TRUE(found) << "wanted line " << c.line << " field " << c.field << " mentioning " << c.mentions
+                       << "; got:\n"
+                       << FormatPolicyErrors("policy.yaml", parsed.errors);
+  }
+}
+
 TEST(PolicyParser, MinimalDocumentTakesDefaults) {
   ParsedPolicy parsed = ParsePolicy("version: 1\n");
   ASSERT_TRUE(parsed.ok());
