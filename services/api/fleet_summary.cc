@@ -24,6 +24,11 @@ absl::StatusOr<absl::Time> InstantOf(const v1::GetFleetSummaryRequest& request, 
   return FromProtoTimestamp(at);
 }
 
+absl::Status TooLarge(absl::string_view field) {
+  return absl::OutOfRangeError(
+      absl::StrCat(field, ": the total over models does not fit in a signed 64-bit integer"));
+}
+
 }  // namespace
 
 absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummaryRequest& request) const {
@@ -35,14 +40,18 @@ absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummar
   v1::FleetSummary summary;
   summary.set_cluster(request.cluster());
   *summary.mutable_at() = ToProtoTimestamp(*at);
+  int64_t devices = 0, held_milli = 0;
   for (const auto& count : *counts) {
     auto* model = summary.add_models();
     model->set_model(count.model);
     model->set_devices(count.devices);
     model->set_held_milli(count.held_milli);
-    summary.set_devices(summary.devices() + count.devices);
-    summary.set_held_milli(summary.held_milli() + count.held_milli);
+    // A total that does not fit is an error, never a wrapped (negative) figure.
+    if (__builtin_add_overflow(devices, count.devices, &devices)) return TooLarge("devices");
+    if (__builtin_add_overflow(held_milli, count.held_milli, &held_milli)) return TooLarge("held_milli");
   }
+  summary.set_devices(devices);
+  summary.set_held_milli(held_milli);
   return summary;
 }
 

@@ -194,6 +194,32 @@ TEST(PolicyParser, DuplicateKeysAreErrorsNamingBothLines) {
   }
 }
 
+// Quantities are int64 milli-devices; a sum of them that does not fit is an
+// error naming the field, never a wrapped (negative) total that slips past a check.
+TEST(PolicyParser, GuaranteesSummingPastInt64AreAnErrorNotAWrap) {
+  const std::string text = R"(version: 1
+teams:
+  - name: a
+  - name: b
+flavors:
+  - name: big
+    model: T4
+    capacity: 9223372036854775
+allocation:
+  - team: a
+    flavor: big
+    guarantee: 9000000000000000
+  - team: b
+    flavor: big
+    guarantee: 9000000000000000
+)";
+  ParsedPolicy parsed = ParsePolicy(text);
+  ASSERT_FALSE(parsed.ok()) << "two guarantees of 9e15 devices passed against a capacity of 9.2e15";
+  EXPECT_EQ(parsed.errors[0].line, 15);
+  EXPECT_EQ(parsed.errors[0].field, "allocation[1].guarantee");
+  EXPECT_NE(parsed.errors[0].message.find("sum to more than"), std::string::npos) << parsed.errors[0].message;
+}
+
 TEST(PolicyParser, MinimalDocumentTakesDefaults) {
   ParsedPolicy parsed = ParsePolicy("version: 1\n");
   ASSERT_TRUE(parsed.ok());
