@@ -1,27 +1,16 @@
 #include "services/api/fleet_summary.h"
 
 #include "absl/strings/str_cat.h"
-#include "common/time_util.h"
 #include "proto_time.h"
+#include "services/api/request_time.h"
 
 namespace fleetcap::api {
 namespace {
 
-// The range of google.protobuf.Timestamp: 0001-01-01 to 9999-12-31.
-constexpr int64_t kMinSeconds = -62135596800;
-constexpr int64_t kMaxSeconds = 253402300799;
-
 absl::StatusOr<absl::Time> InstantOf(const v1::GetFleetSummaryRequest& request, const Clock& clock) {
   if (!request.has_at()) return clock.Now();
-  const auto& at = request.at();
-  if (at.seconds() < kMinSeconds || at.seconds() > kMaxSeconds) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("at.seconds: ", at.seconds(), " is outside 0001-01-01..9999-12-31"));
-  }
-  if (at.nanos() < 0 || at.nanos() > 999999999) {
-    return absl::InvalidArgumentError(absl::StrCat("at.nanos: ", at.nanos(), " is outside 0..999999999"));
-  }
-  return FromProtoTimestamp(at);
+  if (auto status = CheckRequestTime("at", request.at()); !status.ok()) return status;
+  return FromProtoTimestamp(request.at());
 }
 
 absl::Status TooLarge(absl::string_view field) {
@@ -60,9 +49,9 @@ absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequestFromQuery(const st
   v1::GetFleetSummaryRequest request;
   request.set_cluster(cluster);
   if (at != nullptr) {
-    auto t = ParseRfc3339("at", *at);
+    auto t = ParseRequestTime("at", *at);
     if (!t.ok()) return t.status();
-    *request.mutable_at() = ToProtoTimestamp(*t);
+    *request.mutable_at() = *t;
   }
   return request;
 }
