@@ -1,5 +1,6 @@
 #include "common/pg_pool.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "absl/strings/str_cat.h"

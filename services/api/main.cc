@@ -62,10 +62,11 @@ int main(int argc, char** argv) {
     std::cout << "fleetcap-api " << FLEETCAP_VERSION << "\n";
     return 0;
   }
-  if (db_connections < 1 || db_connections > 1000 || db_wait_seconds < 0 || db_statement_timeout_seconds < 0 ||
-      http_read_timeout_seconds < 1 || http_threads < 1 || http_threads > 1000) {
-    std::cerr << "fleetcap-api: --db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 or more, "
-                 "--db-wait and --db-statement-timeout 0 or more\n";
+  if (db_connections < 1 || db_connections > 1000 || http_threads < 1 || http_threads > 1000 ||
+      db_wait_seconds < 0 || db_wait_seconds > 3600 || db_statement_timeout_seconds < 0 ||
+      db_statement_timeout_seconds > 86400 || http_read_timeout_seconds < 1 || http_read_timeout_seconds > 3600) {
+    std::cerr << "fleetcap-api: --db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 to 3600, "
+                 "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400\n";
     return 2;
   }
   options.db_connections = static_cast<int>(db_connections);
