@@ -154,7 +154,8 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
 }
 
 absl::StatusOr<std::string> HttpGateway::ReadBody(mg_connection* conn) const {
-  const long long declared = mg_get_request_info(conn)->content_length;  // -1: none, or chunked
+  const mg_request_info* info = mg_get_request_info(conn);
+  const long long declared = info->content_length;  // -1: none, or chunked
   if (declared > static_cast<long long>(kMaxBodyBytes)) {
     return absl::ResourceExhaustedError(
         absl::StrCat("request body: ", declared, " bytes, expected at most ", kMaxBodyBytes));
@@ -162,7 +163,6 @@ absl::StatusOr<std::string> HttpGateway::ReadBody(mg_connection* conn) const {
   // The whole body has one deadline: civetweb's own timeout applies to each wait
   // for data, which a client sending a trickle never trips (socket_deadlines.h).
   const absl::Time deadline = absl::Now() + limits_.read_timeout;
-  const mg_request_info* info = mg_get_request_info(conn);
   const int fd = FindConnectedSocket(info->server_port, info->remote_addr, info->remote_port);
   const int64_t armed = fd >= 0 ? deadlines_->Arm(fd, deadline) : -1;
   std::string body;
@@ -193,10 +193,11 @@ std::vector<std::string> HttpGateway::RouteKeys() const {
 }
 
 HttpGateway::Admission HttpGateway::Admit(const HttpRequest& request) const {
-  Admission admission;
-  auto refuse = [&admission](const absl::Status& status) {
-    admission.refused = ErrorResponse(status);
-    return std::move(admission);
+  auto refuse = [](const absl::Status& status, int http_status = 0) {
+    Admission refused;
+    refused.refused = ErrorResponse(status);
+    if (http_status != 0) refused.refused->status = http_status;
+    return refused;
   };
   // Authentication comes first, so without a token nothing is learnt, not even which paths exist.
   auto scope = auth_->Authenticate(request.authorization);
@@ -207,15 +208,15 @@ HttpGateway::Admission HttpGateway::Admit(const HttpRequest& request) const {
   if (handler == route->second.end()) {
     std::vector<std::string> allowed;
     for (const auto& [method, unused] : route->second) allowed.push_back(method);
-    refuse(absl::InvalidArgumentError(
-        absl::StrCat(request.method, " ", request.path, ": only ", absl::StrJoin(allowed, ", "), " is served here")));
-    admission.refused->status = 405;
-    return admission;
+    return refuse(absl::InvalidArgumentError(absl::StrCat(request.method, " ", request.path, ": only ",
+                                                          absl::StrJoin(allowed, ", "), " is served here")),
+                  405);
   }
   const std::string key = absl::StrCat(request.method, " ", request.path);
   if (auto status = Authenticator::Authorize(*scope, AccessFor(key), key); !status.ok()) return refuse(status);
   auto query = ParseHttpQuery(request.query_string);
   if (!query.ok()) return refuse(query.status());
+  Admission admission;
   admission.scope = *std::move(scope);
   admission.query = *std::move(query);
   admission.route = &handler->second;
