@@ -37,7 +37,7 @@ TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_TRUE(db.ok()) << db.status();
   auto api = testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(),
-                               {"--db-connections", "1", "--db-wait", "1", "--db-statement-timeout", "6"});
+                               {"--db-connections", "1", "--db-wait", "1", "--db-statement-timeout", "10"});
   ASSERT_TRUE(api.ok()) << api.status();
 
   auto locker = (*db)->Connect();
