@@ -1,13 +1,22 @@
 #include "common/pg_pool.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include "absl/strings/str_cat.h"
 #include "pqxx/except"
+#include "pqxx/nontransaction"
 
 namespace fleetcap {
 
 absl::Status PgError(absl::string_view context, const std::exception& e) {
   if (dynamic_cast<const pqxx::broken_connection*>(&e) != nullptr) {
     return absl::UnavailableError(absl::StrCat(context, ": database connection lost: ", e.what()));
+  }
+  // 57014 (query_canceled) is what statement_timeout raises.
+  if (const auto* sql = dynamic_cast<const pqxx::sql_error*>(&e); sql != nullptr && sql->sqlstate() == "57014") {
+    return absl::DeadlineExceededError(
+        absl::StrCat(context, ": the database statement ran past its time limit: ", e.what()));
   }
   return absl::InternalError(absl::StrCat(context, ": ", e.what()));
 }
@@ -20,26 +29,46 @@ absl::StatusOr<std::unique_ptr<pqxx::connection>> PgConnect(const std::string& u
   }
 }
 
-absl::StatusOr<std::unique_ptr<PgPool>> PgPool::Open(const std::string& uri, int size) {
-  std::unique_ptr<PgPool> pool(new PgPool(uri));
+absl::StatusOr<std::unique_ptr<PgPool>> PgPool::Open(const std::string& uri, int size, const PgPoolOptions& options) {
+  std::unique_ptr<PgPool> pool(new PgPool(uri, size, options));
   for (int i = 0; i < size; ++i) {
-    auto conn = PgConnect(uri);
+    auto conn = pool->Connect();
     if (!conn.ok()) return conn.status();
     pool->idle_.push_back(std::move(*conn));
   }
   return pool;
 }
 
-absl::StatusOr<PgPool::Lease> PgPool::Acquire() {
+absl::StatusOr<std::unique_ptr<pqxx::connection>> PgPool::Connect() const {
+  auto conn = PgConnect(uri_);
+  if (!conn.ok() || options_.statement_timeout <= absl::ZeroDuration()) return conn;
+  try {
+    pqxx::nontransaction txn(**conn);
+    txn.exec(absl::StrCat("SET statement_timeout = ", absl::ToInt64Milliseconds(options_.statement_timeout)));
+  } catch (const std::exception& e) {
+    return PgError("setting statement_timeout", e);
+  }
+  return conn;
+}
+
+absl::StatusOr<PgPool::Lease> PgPool::Acquire() { return Acquire(options_.acquire_timeout); }
+
+absl::StatusOr<PgPool::Lease> PgPool::Acquire(absl::Duration wait) {
   std::unique_ptr<pqxx::connection> conn;
   {
     std::unique_lock<std::mutex> lock(mu_);
-    available_.wait(lock, [this] { return !idle_.empty(); });
+    auto free = [this] { return !idle_.empty(); };
+    if (wait == absl::InfiniteDuration()) {
+      available_.wait(lock, free);
+    } else if (!available_.wait_for(lock, absl::ToChronoNanoseconds(std::max(wait, absl::ZeroDuration())), free)) {
+      return absl::UnavailableError(absl::StrCat("database: no connection free within ", absl::FormatDuration(wait),
+                                                 " (all ", size_, " of the pool are in use)"));
+    }
     conn = std::move(idle_.back());
     idle_.pop_back();
   }
   if (!conn->is_open()) {
-    auto fresh = PgConnect(uri_);
+    auto fresh = Connect();
     if (!fresh.ok()) {
       Release(std::move(conn));
       return fresh.status();

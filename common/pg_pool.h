@@ -2,6 +2,9 @@
 // A fixed-size pool of PostgreSQL connections shared by request handlers.
 // Thread-safe. A connection found broken is replaced on its next lease, so a
 // restarted server costs one failed request per connection, not an outage.
+// A server can bound both how long a request waits for a free connection and
+// how long any one statement may run (PgPoolOptions), so a slow database or a
+// burst of requests is a clear error rather than a hang.
 
 #include <condition_variable>
 #include <memory>
@@ -11,20 +14,30 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "pqxx/connection"
 
 namespace fleetcap {
 
 // Turns an exception thrown by libpqxx into a Status naming `context`:
-// a lost connection is UNAVAILABLE, anything else INTERNAL.
+// a lost connection is UNAVAILABLE, a statement cancelled by the statement
+// timeout DEADLINE_EXCEEDED, anything else INTERNAL.
 absl::Status PgError(absl::string_view context, const std::exception& e);
 
 // Opens one connection, as a Status rather than an exception.
 absl::StatusOr<std::unique_ptr<pqxx::connection>> PgConnect(const std::string& uri);
 
+struct PgPoolOptions {
+  // How long Acquire() waits for a free connection before UNAVAILABLE.
+  absl::Duration acquire_timeout = absl::InfiniteDuration();
+  // PostgreSQL's statement_timeout on every connection; zero: none.
+  absl::Duration statement_timeout = absl::ZeroDuration();
+};
+
 class PgPool {
  public:
-  static absl::StatusOr<std::unique_ptr<PgPool>> Open(const std::string& uri, int size);
+  static absl::StatusOr<std::unique_ptr<PgPool>> Open(const std::string& uri, int size,
+                                                      const PgPoolOptions& options = {});
 
   // Exclusive use of one connection until the lease is destroyed.
   class Lease {
@@ -42,14 +55,22 @@ class PgPool {
     std::unique_ptr<pqxx::connection> conn_;
   };
 
-  // Blocks until a connection is free; reconnects one that has broken.
+  // Waits up to the pool's acquire_timeout for a free connection (UNAVAILABLE
+  // after it, naming the wait and the pool size); reconnects one that has broken.
   absl::StatusOr<Lease> Acquire();
+  // The same with its own bound on the wait.
+  absl::StatusOr<Lease> Acquire(absl::Duration wait);
 
  private:
-  explicit PgPool(std::string uri) : uri_(std::move(uri)) {}
+  PgPool(std::string uri, int size, PgPoolOptions options)
+      : uri_(std::move(uri)), size_(size), options_(options) {}
+  // A new connection with the pool's session settings.
+  absl::StatusOr<std::unique_ptr<pqxx::connection>> Connect() const;
   void Release(std::unique_ptr<pqxx::connection> conn);
 
   const std::string uri_;
+  const int size_;
+  const PgPoolOptions options_;
   std::mutex mu_;
   std::condition_variable available_;
   std::vector<std::unique_ptr<pqxx::connection>> idle_;  // guarded by mu_

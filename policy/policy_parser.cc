@@ -23,14 +23,23 @@ class Reader {
     errors.push_back({mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0, field, message});
   }
 
-  // A map whose keys are all in `allowed`; otherwise an error per unknown key.
+  // A map whose keys are all in `allowed`, each once; otherwise an error per
+  // unknown key and per repeat (yaml-cpp would silently use the first).
   bool Map(const YAML::Node& n, const std::string& field, std::initializer_list<const char*> allowed) {
     if (!n.IsMap()) {
       Error(n.Mark(), field, "expected a mapping");
       return false;
     }
+    std::map<std::string, int> first_line;
     for (auto it = n.begin(); it != n.end(); ++it) {
       const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
+      const int line = it->first.Mark().line + 1;
+      if (auto [seen, inserted] = first_line.emplace(key, line); !inserted) {
+        Error(it->first.Mark(), field.empty() ? key : absl::StrCat(field, ".", key),
+              absl::StrCat("key \"", Shown(key), "\" appears at lines ", seen->second, " and ", line,
+                           " (expected each key once)"));
+        continue;
+      }
       if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
         Error(it->first.Mark(), field.empty() ? key : absl::StrCat(field, ".", key),
               absl::StrCat("unknown key \"", key, "\" (expected one of ", absl::StrJoin(allowed, ", "), ")"));

@@ -179,6 +179,61 @@ TEST(PolicyParser, TheDocumentedOpenbExampleIsValid) {
   EXPECT_EQ(models, (std::set<std::string>{"A10", "G2", "G3", "P100", "T4", "V100M16", "V100M32"}));
 }
 
+// yaml-cpp keeps the first of two equal keys without a word, so a reader of the
+// document and the server would disagree on what it says: each repeat is an
+// error naming both lines.
+TEST(PolicyParser, DuplicateKeysAreErrorsNamingBothLines) {
+  const std::vector<Case> cases = {
+      {"repeated price", "    from: 2026-02-01T00:00:00Z\n    per_device_hour: \"0.40\"\n",
+       "    from: 2026-02-01T00:00:00Z\n    per_device_hour: \"0.40\"\n    per_device_hour: \"0.01\"\n", 36,
+       "prices[1].per_device_hour", "\"per_device_hour\" appears at lines 35 and 36"},
+      {"repeated top-level section", "currency: USD\n", "currency: USD\nversion: 1\n", 3, "version",
+       "\"version\" appears at lines 1 and 3"},
+      {"repeated key in a flow mapping", "  - name: speech\n    parent: research\n",
+       "  - {name: speech, parent: research, name: ads}\n", 10, "teams[2].name",
+       "\"name\" appears at lines 10 and 10"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const std::string text = kTestPolicy;
+    ASSERT_NE(text.find(c.from), std::string::npos) << "case does not apply: " << c.from;
+    ParsedPolicy parsed = ParsePolicy(absl::StrReplaceAll(text, {{c.from, c.to}}));
+    bool found = false;
+    for (const auto& e : parsed.errors) {
+      if (e.field == c.field && e.line == c.line && e.message.find(c.mentions) != std::string::npos) found = true;
+    }
+    EXPECT_TRUE(found) << "wanted line " << c.line << " field " << c.field << " mentioning " << c.mentions
+                       << "; got:\n"
+                       << FormatPolicyErrors("policy.yaml", parsed.errors);
+  }
+}
+
+// Quantities are int64 milli-devices; a sum of them that does not fit is an
+// error naming the field, never a wrapped (negative) total that slips past a check.
+TEST(PolicyParser, GuaranteesSummingPastInt64AreAnErrorNotAWrap) {
+  const std::string text = R"(version: 1
+teams:
+  - name: a
+  - name: b
+flavors:
+  - name: big
+    model: T4
+    capacity: 9223372036854775
+allocation:
+  - team: a
+    flavor: big
+    guarantee: 9000000000000000
+  - team: b
+    flavor: big
+    guarantee: 9000000000000000
+)";
+  ParsedPolicy parsed = ParsePolicy(text);
+  ASSERT_FALSE(parsed.ok()) << "two guarantees of 9e15 devices passed against a capacity of 9.2e15";
+  EXPECT_EQ(parsed.errors[0].line, 15);
+  EXPECT_EQ(parsed.errors[0].field, "allocation[1].guarantee");
+  EXPECT_NE(parsed.errors[0].message.find("sum to more than"), std::string::npos) << parsed.errors[0].message;
+}
+
 TEST(PolicyParser, MinimalDocumentTakesDefaults) {
   ParsedPolicy parsed = ParsePolicy("version: 1\n");
   ASSERT_TRUE(parsed.ok());

@@ -1,5 +1,6 @@
 #include "policy/policy_validation.h"
 
+#include <limits>
 #include <map>
 #include <set>
 
@@ -147,7 +148,19 @@ void CheckAllocation(const PolicyDocument& doc, std::vector<PolicyError>& errors
     }
     int64_t& sum = guaranteed[a.flavor];
     const bool was_within = sum <= flavor->second->capacity_milli;
-    sum += a.guarantee_milli;
+    // Past int64 the sum is certainly above any capacity; saturate rather than wrap negative.
+    if (__builtin_add_overflow(sum, a.guarantee_milli, &sum)) {
+      if (was_within) {
+        errors.push_back({LineOf(a, "guarantee"), 0, f + ".guarantee",
+                          absl::StrCat("guarantees on flavor ", a.flavor, " sum to more than ",
+                                       FormatDecimal(std::numeric_limits<int64_t>::max(), 3),
+                                       " devices, above its capacity ",
+                                       FormatDecimal(flavor->second->capacity_milli, 3), " (line ",
+                                       LineOf(*flavor->second, "capacity"), "; expected a sum within capacity)")});
+      }
+      sum = std::numeric_limits<int64_t>::max();
+      continue;
+    }
     if (was_within && sum > flavor->second->capacity_milli) {
       errors.push_back({LineOf(a, "guarantee"), 0, f + ".guarantee",
                         absl::StrCat("guarantees on flavor ", a.flavor, " sum to at least ", FormatDecimal(sum, 3),

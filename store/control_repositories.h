@@ -18,6 +18,8 @@ class PolicyRepository {
 
   // The highest version; NOT_FOUND when no policy was ever applied.
   virtual absl::StatusOr<PolicyVersionRecord> Active() = 0;
+  // The highest version without its document (cheap enough for every request); 0 when none was applied.
+  virtual absl::StatusOr<int32_t> ActiveVersion() = 0;
   // NOT_FOUND for an unknown version.
   virtual absl::StatusOr<PolicyVersionRecord> Get(int32_t version) = 0;
   // Every version, newest first.

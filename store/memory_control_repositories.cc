@@ -28,6 +28,11 @@ absl::StatusOr<PolicyVersionRecord> MemoryPolicyRepository::Active() {
   return versions_.back();
 }
 
+absl::StatusOr<int32_t> MemoryPolicyRepository::ActiveVersion() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return static_cast<int32_t>(versions_.size());
+}
+
 absl::StatusOr<PolicyVersionRecord> MemoryPolicyRepository::Get(int32_t version) {
   std::lock_guard<std::mutex> lock(mu_);
   if (version < 1 || static_cast<size_t>(version) > versions_.size()) {

@@ -25,6 +25,7 @@ class MemoryPolicyRepository : public PolicyRepository {
  public:
   explicit MemoryPolicyRepository(MemoryAuditRepository* audit) : audit_(audit) {}
   absl::StatusOr<PolicyVersionRecord> Active() override;
+  absl::StatusOr<int32_t> ActiveVersion() override;
   absl::StatusOr<PolicyVersionRecord> Get(int32_t version) override;
   absl::StatusOr<std::vector<PolicyVersionRecord>> History() override;
   absl::StatusOr<PolicyVersionRecord> Apply(PolicyVersionRecord record, std::optional<int32_t> base_version,

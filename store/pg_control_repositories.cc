@@ -76,6 +76,17 @@ absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::Active() {
   return One("ORDER BY version DESC LIMIT 1", std::nullopt);
 }
 
+absl::StatusOr<int32_t> PgPolicyRepository::ActiveVersion() {
+  auto lease = pool_->Acquire();
+  if (!lease.ok()) return lease.status();
+  try {
+    pqxx::read_transaction txn(**lease);
+    return txn.exec("SELECT coalesce(max(version), 0) FROM policies")[0][0].as<int32_t>();
+  } catch (const std::exception& e) {
+    return PgError("reading the active policy version", e);
+  }
+}
+
 absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::Get(int32_t version) {
   return One("WHERE version = $1", version);
 }

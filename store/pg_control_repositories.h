@@ -11,6 +11,7 @@ class PgPolicyRepository : public PolicyRepository {
  public:
   explicit PgPolicyRepository(PgPool* pool) : pool_(pool) {}
   absl::StatusOr<PolicyVersionRecord> Active() override;
+  absl::StatusOr<int32_t> ActiveVersion() override;
   absl::StatusOr<PolicyVersionRecord> Get(int32_t version) override;
   absl::StatusOr<std::vector<PolicyVersionRecord>> History() override;
   absl::StatusOr<PolicyVersionRecord> Apply(PolicyVersionRecord record, std::optional<int32_t> base_version,

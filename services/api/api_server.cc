@@ -25,7 +25,9 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
       return status;
     }
   }
-  auto pool = PgPool::Open(options.db, options.db_connections);
+  if (options.db_connections < 1) return absl::InvalidArgumentError("--db-connections: expected 1 or more");
+  auto pool = PgPool::Open(options.db, options.db_connections,
+                           PgPoolOptions{options.db_wait, options.db_statement_timeout});
   if (!pool.ok()) return pool.status();
   server->pool_ = std::move(*pool);
 
@@ -72,7 +74,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddUsageRoutes(*server->http_, server->usage_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
-    if (auto status = server->http_->Start(options.http_listen, options.tls); !status.ok()) return status;
+    if (auto status = server->http_->Start(options.http_listen, options.tls, options.http_limits); !status.ok()) return status;
   }
 
   if (!options.metrics_listen.empty()) {

@@ -33,6 +33,11 @@ struct ApiServerOptions {
   std::string http_listen = "127.0.0.1:8080";
   std::string metrics_listen;              // empty: no /metrics listener
   int db_connections = 8;
+  // How long a request waits for a free database connection (then UNAVAILABLE, HTTP 503).
+  absl::Duration db_wait = absl::Seconds(5);
+  // PostgreSQL statement_timeout of the API's connections (then DEADLINE_EXCEEDED, HTTP 504).
+  absl::Duration db_statement_timeout = absl::Seconds(30);
+  HttpLimits http_limits;
   // TLS for gRPC and HTTP: PEM certificate and key; with client_ca, clients
   // must present a certificate signed by it (on both transports).
   TlsFiles tls;

@@ -4,7 +4,6 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "policy/policy_parser.h"
 #include "policy/text_rules.h"
 #include "services/api/token_secret.h"
 
@@ -73,15 +72,11 @@ absl::StatusOr<Scope> Authenticator::Authenticate(absl::string_view authorizatio
     scope.team = token->role.substr(5);
     scope.teams = {scope.team};
     // The subtree comes from the active policy; without one a team sees only itself.
-    auto active = policies_->Active();
-    if (active.ok()) {
-      policy::ParsedPolicy parsed = policy::ParsePolicy(active->document);
-      if (parsed.ok()) {
-        auto subtree = policy::Subtree(parsed.document, scope.team);
-        if (!subtree.empty()) scope.teams = std::move(subtree);
-      }
-    } else if (!absl::IsNotFound(active.status())) {
-      return active.status();
+    auto active = policies_.Get();
+    if (!active.ok()) return active.status();
+    if ((*active)->valid) {
+      auto subtree = policy::Subtree((*active)->document, scope.team);
+      if (!subtree.empty()) scope.teams = std::move(subtree);
     }
   } else {
     return absl::UnauthenticatedError(absl::StrCat("token ", token->token_id, " has an unknown role"));

@@ -12,6 +12,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "common/clock.h"
+#include "services/api/active_policy_cache.h"
 #include "store/control_repositories.h"
 
 namespace fleetcap::api {
@@ -62,7 +63,7 @@ class Authenticator {
 
  private:
   store::TokenRepository* tokens_;
-  store::PolicyRepository* policies_;
+  ActivePolicyCache policies_;  // a team's subtree comes from the active policy's org tree
   const Clock* clock_;
 };
 

@@ -1,5 +1,7 @@
 #include "services/api/control_http_routes.h"
 
+#include <limits>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/util/json_util.h"
@@ -24,13 +26,20 @@ HttpResponse Reply(const absl::StatusOr<Result>& result) {
   return result.ok() ? JsonResponse(*result) : ErrorResponse(result.status());
 }
 
-// An optional integer query parameter; absent is `fallback`.
-absl::StatusOr<int64_t> IntParameter(const HttpQuery& query, const std::string& key, int64_t fallback) {
+// An optional integer query parameter within [min, max]; absent is `fallback`.
+// Checked here, so a value too large for the request field is refused rather than truncated.
+absl::StatusOr<int64_t> IntParameter(const HttpQuery& query, const std::string& key, int64_t fallback,
+                                     int64_t min = std::numeric_limits<int64_t>::min(),
+                                     int64_t max = std::numeric_limits<int64_t>::max()) {
   const std::string* text = QueryValue(query, key);
   if (text == nullptr) return fallback;
   int64_t value = 0;
   if (!absl::SimpleAtoi(*text, &value)) {
     return absl::InvalidArgumentError(absl::StrCat("query parameter ", key, ": expected a whole number"));
+  }
+  if (value < min || value > max) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("query parameter ", key, ": ", value, " is outside ", min, "..", max));
   }
   return value;
 }
@@ -41,7 +50,7 @@ void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, cons
                       const AuditOperations* audit) {
   gateway.AddRoute("GET", "/v1/policy", [policy](const Scope& scope, const HttpQuery& q, const std::string&) {
     if (auto status = OnlyKnownParameters(q, {"version"}); !status.ok()) return ErrorResponse(status);
-    auto version = IntParameter(q, "version", 0);
+    auto version = IntParameter(q, "version", 0, 0, std::numeric_limits<int32_t>::max());
     if (!version.ok()) return ErrorResponse(version.status());
     v1::GetPolicyRequest request;
     request.set_version(static_cast<int32_t>(*version));
@@ -95,7 +104,7 @@ void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, cons
 
   gateway.AddRoute("GET", "/v1/audit", [audit](const Scope& scope, const HttpQuery& q, const std::string&) {
     if (auto status = OnlyKnownParameters(q, {"after_id", "limit", "action"}); !status.ok()) return ErrorResponse(status);
-    auto after = IntParameter(q, "after_id", 0);
+    auto after = IntParameter(q, "after_id", 0, 0);
     if (!after.ok()) return ErrorResponse(after.status());
     auto limit = IntParameter(q, "limit", 0);
     if (!limit.ok()) return ErrorResponse(limit.status());

@@ -1,27 +1,21 @@
 #include "services/api/fleet_summary.h"
 
 #include "absl/strings/str_cat.h"
-#include "common/time_util.h"
 #include "proto_time.h"
+#include "services/api/request_time.h"
 
 namespace fleetcap::api {
 namespace {
 
-// The range of google.protobuf.Timestamp: 0001-01-01 to 9999-12-31.
-constexpr int64_t kMinSeconds = -62135596800;
-constexpr int64_t kMaxSeconds = 253402300799;
-
 absl::StatusOr<absl::Time> InstantOf(const v1::GetFleetSummaryRequest& request, const Clock& clock) {
   if (!request.has_at()) return clock.Now();
-  const auto& at = request.at();
-  if (at.seconds() < kMinSeconds || at.seconds() > kMaxSeconds) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("at.seconds: ", at.seconds(), " is outside 0001-01-01..9999-12-31"));
-  }
-  if (at.nanos() < 0 || at.nanos() > 999999999) {
-    return absl::InvalidArgumentError(absl::StrCat("at.nanos: ", at.nanos(), " is outside 0..999999999"));
-  }
-  return FromProtoTimestamp(at);
+  if (auto status = CheckRequestTime("at", request.at()); !status.ok()) return status;
+  return FromProtoTimestamp(request.at());
+}
+
+absl::Status TooLarge(absl::string_view field) {
+  return absl::OutOfRangeError(
+      absl::StrCat(field, ": the total over models does not fit in a signed 64-bit integer"));
 }
 
 }  // namespace
@@ -35,14 +29,18 @@ absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummar
   v1::FleetSummary summary;
   summary.set_cluster(request.cluster());
   *summary.mutable_at() = ToProtoTimestamp(*at);
+  int64_t devices = 0, held_milli = 0;
   for (const auto& count : *counts) {
     auto* model = summary.add_models();
     model->set_model(count.model);
     model->set_devices(count.devices);
     model->set_held_milli(count.held_milli);
-    summary.set_devices(summary.devices() + count.devices);
-    summary.set_held_milli(summary.held_milli() + count.held_milli);
+    // A total that does not fit is an error, never a wrapped (negative) figure.
+    if (__builtin_add_overflow(devices, count.devices, &devices)) return TooLarge("devices");
+    if (__builtin_add_overflow(held_milli, count.held_milli, &held_milli)) return TooLarge("held_milli");
   }
+  summary.set_devices(devices);
+  summary.set_held_milli(held_milli);
   if (teams_ != nullptr) {
     auto held = teams_->HeldByTeamAt(request.cluster(), *at);
     if (!held.ok()) return held.status();
@@ -60,9 +58,9 @@ absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequestFromQuery(const st
   v1::GetFleetSummaryRequest request;
   request.set_cluster(cluster);
   if (at != nullptr) {
-    auto t = ParseRfc3339("at", *at);
+    auto t = ParseRequestTime("at", *at);
     if (!t.ok()) return t.status();
-    *request.mutable_at() = ToProtoTimestamp(*t);
+    *request.mutable_at() = *t;
   }
   return request;
 }

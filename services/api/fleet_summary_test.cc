@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "store/memory_inventory_repository.h"
 #include "store/test_inventory.h"
 
@@ -55,6 +57,29 @@ TEST_F(FleetSummaryTest, BadInstantIsInvalidArgumentNamingTheField) {
   v1::GetFleetSummaryRequest far_future;
   far_future.mutable_at()->set_seconds(int64_t{1} << 40);
   EXPECT_EQ(query_.Run(far_future).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Stored counts as given, to reach totals no real inventory has yet.
+class FixedCounts : public store::InventoryRepository {
+ public:
+  explicit FixedCounts(std::vector<store::ModelCount> counts) : counts_(std::move(counts)) {}
+  absl::Status ReplaceClusterInventory(const store::ClusterInventory&) override { return absl::OkStatus(); }
+  absl::StatusOr<std::vector<store::ModelCount>> SummarizeAt(const std::string&, absl::Time) override {
+    return counts_;
+  }
+
+ private:
+  std::vector<store::ModelCount> counts_;
+};
+
+TEST_F(FleetSummaryTest, TotalsPastInt64AreAnErrorNamingTheFieldNotAWrap) {
+  constexpr int64_t kHalf = std::numeric_limits<int64_t>::max() / 2 + 1;
+  FixedCounts counts({{"A100", 1, kHalf}, {"T4", 1, kHalf}});
+  FleetSummaryQuery query(&counts, &clock_);
+  auto summary = query.Run(v1::GetFleetSummaryRequest());
+  ASSERT_FALSE(summary.ok()) << "held_milli total " << summary->held_milli();
+  EXPECT_EQ(summary.status().code(), absl::StatusCode::kOutOfRange);
+  EXPECT_NE(summary.status().message().find("held_milli"), std::string_view::npos) << summary.status();
 }
 
 TEST_F(FleetSummaryTest, UnknownClusterIsNotFound) {

@@ -13,6 +13,7 @@
 #include "absl/time/clock.h"
 #include "common/logging.h"
 #include "services/api/access_table.h"
+#include "services/api/socket_deadlines.h"
 
 namespace fleetcap::api {
 namespace {
@@ -64,10 +65,15 @@ void HttpGateway::AddRoute(const std::string& method, const std::string& path, S
   routes_[path][method] = std::move(route);
 }
 
-absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls) {
+absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls, const HttpLimits& limits) {
+  limits_ = limits;
+  deadlines_ = std::make_unique<SocketDeadlines>();
   std::unique_ptr<CombinedPem> pem;
   std::string ports = listen;
-  std::vector<const char*> options = {"num_threads", "8"};
+  const std::string threads = std::to_string(limits.threads);
+  // civetweb bounds the time from a connection's first byte to the end of its headers.
+  const std::string read_timeout_ms = std::to_string(absl::ToInt64Milliseconds(limits.read_timeout));
+  std::vector<const char*> options = {"num_threads", threads.c_str(), "request_timeout_ms", read_timeout_ms.c_str()};
   if (tls.enabled()) {
     // civetweb loads OpenSSL at run time; fleetcap-api carries the one symbol it misses
     // in OpenSSL 3 (openssl_compat/). Should loading still fail, serving "https" without
@@ -121,17 +127,19 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
   const char* authorization = mg_get_header(conn, "Authorization");
   request.authorization = authorization != nullptr ? authorization : "";
   HttpResponse response;
-  if (info->content_length > static_cast<long long>(kMaxBodyBytes)) {
-    response = ErrorResponse(absl::InvalidArgumentError(
-        absl::StrCat("request body: ", info->content_length, " bytes, expected at most ", kMaxBodyBytes)));
-    response.status = 413;
+  // Every connection closes after its answer; telling civetweb so also stops it
+  // from reading whatever body is left unread (however long it was going to be).
+  mg_disable_connection_keep_alive(conn);
+  // Only the body of an admitted request that takes one is read.
+  Admission admission = gateway->Admit(request);
+  if (admission.refused) {
+    response = *admission.refused;
+  } else if (auto body = request.method == "GET" ? std::string() : gateway->ReadBody(conn); !body.ok()) {
+    response = ErrorResponse(body.status());
+    if (absl::IsResourceExhausted(body.status())) response.status = 413;
+    if (absl::IsDeadlineExceeded(body.status())) response.status = 408;
   } else {
-    char buffer[16384];
-    int n;
-    while ((n = mg_read(conn, buffer, sizeof buffer)) > 0 && request.body.size() <= kMaxBodyBytes) {
-      request.body.append(buffer, static_cast<size_t>(n));
-    }
-    response = gateway->Handle(request);
+    response = (*admission.route)(admission.scope, admission.query, *body);
   }
   mg_printf(conn,
             "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
@@ -145,6 +153,37 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
   return response.status;
 }
 
+absl::StatusOr<std::string> HttpGateway::ReadBody(mg_connection* conn) const {
+  const mg_request_info* info = mg_get_request_info(conn);
+  const long long declared = info->content_length;  // -1: none, or chunked
+  if (declared > static_cast<long long>(kMaxBodyBytes)) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("request body: ", declared, " bytes, expected at most ", kMaxBodyBytes));
+  }
+  // The whole body has one deadline: civetweb's own timeout applies to each wait
+  // for data, which a client sending a trickle never trips (socket_deadlines.h).
+  const absl::Time deadline = absl::Now() + limits_.read_timeout;
+  const int fd = FindConnectedSocket(info->server_port, info->remote_addr, info->remote_port);
+  const int64_t armed = fd >= 0 ? deadlines_->Arm(fd, deadline) : -1;
+  std::string body;
+  char buffer[16384];
+  int n;
+  while ((n = mg_read(conn, buffer, sizeof buffer)) > 0 && body.size() <= kMaxBodyBytes) {
+    body.append(buffer, static_cast<size_t>(n));
+  }
+  const bool cut_off = armed >= 0 && deadlines_->Disarm(armed);
+  if (body.size() > kMaxBodyBytes) {
+    return absl::ResourceExhaustedError(absl::StrCat("request body: more than ", kMaxBodyBytes, " bytes"));
+  }
+  if (cut_off || (declared >= 0 && body.size() < static_cast<size_t>(declared))) {
+    return absl::DeadlineExceededError(absl::StrCat("request body: ", body.size(), " bytes arrived within ",
+                                                    absl::FormatDuration(limits_.read_timeout),
+                                                    declared >= 0 ? absl::StrCat(" of ", declared) : "",
+                                                    "; send it faster or raise --http-read-timeout"));
+  }
+  return body;
+}
+
 std::vector<std::string> HttpGateway::RouteKeys() const {
   std::vector<std::string> keys;
   for (const auto& [path, methods] : routes_) {
@@ -153,26 +192,41 @@ std::vector<std::string> HttpGateway::RouteKeys() const {
   return keys;
 }
 
-HttpResponse HttpGateway::Handle(const HttpRequest& request) const {
+HttpGateway::Admission HttpGateway::Admit(const HttpRequest& request) const {
+  auto refuse = [](const absl::Status& status, int http_status = 0) {
+    Admission refused;
+    refused.refused = ErrorResponse(status);
+    if (http_status != 0) refused.refused->status = http_status;
+    return refused;
+  };
   // Authentication comes first, so without a token nothing is learnt, not even which paths exist.
   auto scope = auth_->Authenticate(request.authorization);
-  if (!scope.ok()) return ErrorResponse(scope.status());
+  if (!scope.ok()) return refuse(scope.status());
   auto route = routes_.find(request.path);
-  if (route == routes_.end()) return ErrorResponse(absl::NotFoundError(absl::StrCat("no route ", request.path)));
+  if (route == routes_.end()) return refuse(absl::NotFoundError(absl::StrCat("no route ", request.path)));
   auto handler = route->second.find(request.method);
   if (handler == route->second.end()) {
     std::vector<std::string> allowed;
     for (const auto& [method, unused] : route->second) allowed.push_back(method);
-    HttpResponse response = ErrorResponse(absl::InvalidArgumentError(
-        absl::StrCat(request.method, " ", request.path, ": only ", absl::StrJoin(allowed, ", "), " is served here")));
-    response.status = 405;
-    return response;
+    return refuse(absl::InvalidArgumentError(absl::StrCat(request.method, " ", request.path, ": only ",
+                                                          absl::StrJoin(allowed, ", "), " is served here")),
+                  405);
   }
   const std::string key = absl::StrCat(request.method, " ", request.path);
-  if (auto status = Authenticator::Authorize(*scope, AccessFor(key), key); !status.ok()) return ErrorResponse(status);
+  if (auto status = Authenticator::Authorize(*scope, AccessFor(key), key); !status.ok()) return refuse(status);
   auto query = ParseHttpQuery(request.query_string);
-  if (!query.ok()) return ErrorResponse(query.status());
-  return handler->second(*scope, *query, request.body);
+  if (!query.ok()) return refuse(query.status());
+  Admission admission;
+  admission.scope = *std::move(scope);
+  admission.query = *std::move(query);
+  admission.route = &handler->second;
+  return admission;
+}
+
+HttpResponse HttpGateway::Handle(const HttpRequest& request) const {
+  Admission admission = Admit(request);
+  if (admission.refused) return *admission.refused;
+  return (*admission.route)(admission.scope, admission.query, request.body);
 }
 
 }  // namespace fleetcap::api

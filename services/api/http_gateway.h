@@ -5,21 +5,31 @@
 // operation, and answers with the canonical proto3 JSON of the same response
 // message (see http_json.h).
 //
-// Every request is authenticated and authorised here, before any route runs:
-// the bearer token from the Authorization header gives the caller's Scope,
-// and the access table (access_table.h) says whether "METHOD /path" is open
-// to it. A route only ever receives that Scope.
+// Every request is authenticated and authorised here, before any route runs
+// and before a byte of its body is read: the bearer token from the
+// Authorization header gives the caller's Scope, and the access table
+// (access_table.h) says whether "METHOD /path" is open to it. A route only
+// ever receives that Scope. A refused request's body is never read: the
+// answer goes out and the connection is closed.
+//
+// Reading is bounded in time (HttpLimits::read_timeout): a client that sends
+// its headers or its body too slowly is cut off, so a few slow clients cannot
+// hold every worker thread.
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
 #include "services/api/http_json.h"
+#include "services/api/socket_deadlines.h"
 
 struct mg_context;
 struct mg_connection;
@@ -32,6 +42,13 @@ struct TlsFiles {
   std::string key;
   std::string client_ca;
   bool enabled() const { return !cert.empty(); }
+};
+
+struct HttpLimits {
+  // Longest time to receive a request's headers, and then its body.
+  absl::Duration read_timeout = absl::Seconds(10);
+  // Worker threads, each serving one connection at a time.
+  int threads = 8;
 };
 
 struct HttpRequest {
@@ -64,21 +81,37 @@ class HttpGateway {
   void AddRoute(const std::string& method, const std::string& path, ScopedRoute route);
 
   // Listens on `listen` (HOST:PORT; port 0 picks one) with the routes added so far.
-  absl::Status Start(const std::string& listen, const TlsFiles& tls = {});
+  absl::Status Start(const std::string& listen, const TlsFiles& tls = {}, const HttpLimits& limits = {});
   int port() const { return port_; }
 
   // "METHOD /path" of every route added, to check them against the access table.
   std::vector<std::string> RouteKeys() const;
 
-  // What a request gets, without the network: used by Start()'s handler.
+  // What the request line and headers alone decide: either the answer
+  // (`refused`), or the caller's scope, the query and the route, leaving
+  // only the body to read.
+  struct Admission {
+    std::optional<HttpResponse> refused;
+    Scope scope;
+    HttpQuery query;
+    const ScopedRoute* route = nullptr;
+  };
+  // Authentication, routing, the access table and the query; `request.body` is not looked at.
+  Admission Admit(const HttpRequest& request) const;
+
+  // What a request gets, without the network: Admit, then the route.
   HttpResponse Handle(const HttpRequest& request) const;
 
  private:
   static int Dispatch(mg_connection* conn, void* self);
+  // The body of an admitted request, within kMaxBodyBytes and the read timeout.
+  absl::StatusOr<std::string> ReadBody(mg_connection* conn) const;
 
   ApiMetrics* metrics_;
   const Authenticator* auth_;
   std::map<std::string, std::map<std::string, ScopedRoute>> routes_;  // path -> method -> route
+  HttpLimits limits_;
+  std::unique_ptr<SocketDeadlines> deadlines_;  // cuts off bodies that arrive too slowly
   mg_context* ctx_ = nullptr;
   int port_ = 0;
 };

@@ -56,7 +56,9 @@ TEST_F(HttpGatewayTest, ErrorsCarryCodeStatusAndMessage) {
   EXPECT_EQ(Handle("GET", "/v1/echo", "name=1&name=2").status, 400);
   EXPECT_EQ(Handle("GET", "/v1/echo", "name=%G1").status, 400);
   EXPECT_EQ(Handle("GET", "/v1/nope", "").status, 404);
-  EXPECT_EQ(Handle("POST", "/v1/echo", "").status, 405);
+  auto wrong_method = Handle("POST", "/v1/echo", "");
+  EXPECT_EQ(wrong_method.status, 405);
+  EXPECT_NE(wrong_method.body.find("only GET is served here"), std::string::npos) << wrong_method.body;
 }
 
 TEST_F(HttpGatewayTest, AuthenticatesBeforeAnyRouteAndAuthorisesByTheTable) {

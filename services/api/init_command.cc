@@ -4,25 +4,39 @@
 #include "common/pg_pool.h"
 #include "services/api/token_operations.h"
 #include "store/migrator.h"
+#include "pqxx/nontransaction"
 #include "store/pg_control_repositories.h"
 
 namespace fleetcap::api {
+namespace {
+
+constexpr const char* kInitLock = "SELECT pg_advisory_lock(hashtext('fleetcap-api init'))";
+
+}  // namespace
 
 int RunInit(const std::string& db, bool migrate, absl::Duration ttl, std::ostream& out, std::ostream& err) {
   if (db.empty()) {
     err << "fleetcap-api init: --db: empty; give a libpq URI or set FLEETCAP_DB\n";
     return 1;
   }
-  {
-    auto conn = PgConnect(db);
-    if (!conn.ok()) {
-      err << "fleetcap-api init: " << conn.status().message() << "\n";
-      return 1;
-    }
-    if (auto status = store::Migrator().EnsureCurrent(**conn, migrate); !status.ok()) {
-      err << "fleetcap-api init: " << status.message() << "\n";
-      return 1;
-    }
+  auto conn = PgConnect(db);
+  if (!conn.ok()) {
+    err << "fleetcap-api init: " << conn.status().message() << "\n";
+    return 1;
+  }
+  if (auto status = store::Migrator().EnsureCurrent(**conn, migrate); !status.ok()) {
+    err << "fleetcap-api init: " << status.message() << "\n";
+    return 1;
+  }
+  // Two inits at once must not both see "no admin yet" and both mint one: this
+  // session holds an advisory lock from the check to the mint; PostgreSQL
+  // releases it when the session ends, however init ends.
+  try {
+    pqxx::nontransaction txn(**conn);
+    txn.exec(kInitLock);
+  } catch (const std::exception& e) {
+    err << "fleetcap-api init: " << PgError("waiting for another init", e).message() << "\n";
+    return 1;
   }
   auto pool = PgPool::Open(db, 1);
   if (!pool.ok()) {

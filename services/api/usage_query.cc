@@ -5,6 +5,7 @@
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "proto_time.h"
+#include "services/api/request_time.h"
 
 namespace fleetcap::api {
 namespace {
@@ -68,9 +69,9 @@ absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const std::map<std::st
   for (const char* key : {"start", "end"}) {
     const std::string text = get(key);
     if (text.empty()) return absl::InvalidArgumentError(absl::StrCat(key, ": missing; give an RFC 3339 time"));
-    auto t = ParseRfc3339(key, text);
+    auto t = ParseRequestTime(key, text);
     if (!t.ok()) return t.status();
-    *(std::string(key) == "start" ? request.mutable_start() : request.mutable_end()) = ToProtoTimestamp(*t);
+    *(std::string(key) == "start" ? request.mutable_start() : request.mutable_end()) = *t;
   }
   auto resolution = ParseResolution("resolution", get("resolution"));
   if (!resolution.ok()) return resolution.status();
@@ -81,6 +82,8 @@ absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const std::map<std::st
 absl::StatusOr<v1::UsageReport> UsageQuery::Run(const v1::GetUsageRequest& request) const {
   if (request.cluster().empty()) return absl::InvalidArgumentError("cluster: empty; usage is kept per cluster");
   if (!request.has_start() || !request.has_end()) return absl::InvalidArgumentError("start, end: both are required");
+  if (auto status = CheckRequestTime("start", request.start()); !status.ok()) return status;
+  if (auto status = CheckRequestTime("end", request.end()); !status.ok()) return status;
   const absl::Time start = FromProtoTimestamp(request.start()), end = FromProtoTimestamp(request.end());
   if (end <= start) return absl::InvalidArgumentError("end: must be after start");
   const v1::Resolution resolution = request.resolution() == v1::RESOLUTION_UNSPECIFIED ? v1::HOUR : request.resolution();

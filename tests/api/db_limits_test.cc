@@ -1,0 +1,80 @@
+// fleetcap-api when the database is slow: a request waits a bounded time for
+// a pooled connection (then UNAVAILABLE / 503, naming the cause) and a
+// statement runs a bounded time (then DEADLINE_EXCEEDED / 504), never a hang.
+// The database is made slow for real: the test locks the token table that
+// every authentication reads.
+
+#include <future>
+
+#include <gtest/gtest.h>
+
+#include "absl/time/clock.h"
+#include "fleetcap/v1/token.grpc.pb.h"
+#include "grpcpp/grpcpp.h"
+#include "pqxx/pqxx"
+#include "tests/support/api_process.h"
+#include "tests/support/http_get.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+// True once some session of `db` waits for a lock, within `timeout`.
+bool SomeoneWaitsForALock(const testing::TestDatabase& db, absl::Duration timeout) {
+  auto conn = db.Connect();
+  const absl::Time deadline = absl::Now() + timeout;
+  while (absl::Now() < deadline) {
+    pqxx::nontransaction txn(*conn);
+    const auto waiting = txn.exec_params(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", db.name());
+    if (waiting[0][0].as<int>() > 0) return true;
+    absl::SleepFor(absl::Milliseconds(50));
+  }
+  return false;
+}
+
+TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  auto api = testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(),
+                               {"--db-connections", "1", "--db-wait", "1", "--db-statement-timeout", "10"});
+  ASSERT_TRUE(api.ok()) << api.status();
+
+  auto locker = (*db)->Connect();
+  pqxx::work lock(*locker);
+  lock.exec("LOCK TABLE api_tokens IN ACCESS EXCLUSIVE MODE");
+  // The first request takes the pool's only connection and waits on the lock.
+  auto first = std::async(std::launch::async, [&] {
+    return testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token);
+  });
+  ASSERT_TRUE(SomeoneWaitsForALock(**db, absl::Seconds(20)));
+
+  // Every other request finds no free connection: a prompt, clear refusal on both transports.
+  auto waiting = testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token);
+  ASSERT_TRUE(waiting.ok()) << waiting.status();
+  EXPECT_EQ(waiting->status, 503) << waiting->body;
+  EXPECT_NE(waiting->body.find("no connection free within 1s"), std::string::npos) << waiting->body;
+
+  auto stub = v1::TokenService::NewStub(grpc::CreateChannel(api->grpc_address(), grpc::InsecureChannelCredentials()));
+  grpc::ClientContext context;
+  context.AddMetadata("authorization", "Bearer " + api->admin_token);
+  v1::WhoAmIResponse who;
+  const grpc::Status status = stub->WhoAmI(&context, v1::WhoAmIRequest(), &who);
+  EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
+  EXPECT_NE(status.error_message().find("no connection free"), std::string::npos) << status.error_message();
+
+  // The first request's statement is cancelled at the statement timeout, not left waiting.
+  auto slow = first.get();
+  ASSERT_TRUE(slow.ok()) << slow.status();
+  EXPECT_EQ(slow->status, 504) << slow->body;
+  EXPECT_NE(slow->body.find("time limit"), std::string::npos) << slow->body;
+  lock.abort();
+
+  // With the database back, the same connection serves again.
+  auto after = testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(after->status, 200) << after->body;
+}
+
+}  // namespace
+}  // namespace fleetcap

@@ -1,0 +1,67 @@
+// `fleetcap-api init` run twice at the same time against one database mints
+// exactly one admin token. The race is made certain rather than lucky: the
+// test locks the token table, starts both inits, waits until both are held up
+// in the database, and only then lets them go.
+
+#include <gtest/gtest.h>
+
+#include "absl/time/clock.h"
+#include "pqxx/pqxx"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+// Waits up to `timeout` until `n` sessions of `db` wait for a lock.
+bool SessionsWaitForALock(const testing::TestDatabase& db, int n, absl::Duration timeout) {
+  auto conn = db.Connect();
+  const absl::Time deadline = absl::Now() + timeout;
+  while (absl::Now() < deadline) {
+    pqxx::nontransaction txn(*conn);
+    const auto waiting = txn.exec_params(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", db.name());
+    if (waiting[0][0].as<int>() >= n) return true;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  return false;
+}
+
+TEST(InitRaceTest, TwoConcurrentInitsMintExactlyOneAdminToken) {
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE(::testing::Message() << "round " << round);
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    auto locker = (*db)->Connect();
+    pqxx::work lock(*locker);
+    lock.exec("LOCK TABLE api_tokens IN ACCESS EXCLUSIVE MODE");
+
+    std::vector<std::unique_ptr<testing::Subprocess>> inits;
+    for (int i = 0; i < 2; ++i) {
+      auto init = testing::Subprocess::Start({FLEETCAP_API_BIN, "init", "--db", (*db)->uri()});
+      ASSERT_TRUE(init.ok()) << init.status();
+      inits.push_back(std::move(*init));
+    }
+    ASSERT_TRUE(SessionsWaitForALock(**db, 2, absl::Seconds(60)));
+    lock.abort();
+
+    int minted = 0, refused = 0;
+    for (auto& init : inits) {
+      const testing::RunResult result = init->Wait(absl::Seconds(60));
+      if (result.exit_code == 0) {
+        ++minted;
+        EXPECT_EQ(result.out.rfind("fct_", 0), 0u) << result.out;
+      } else {
+        ++refused;
+        EXPECT_NE(result.err.find("already initialised"), std::string::npos) << result.err;
+      }
+    }
+    EXPECT_EQ(minted, 1);
+    EXPECT_EQ(refused, 1);
+    pqxx::nontransaction check(*locker);
+    EXPECT_EQ(check.exec("SELECT count(*) FROM api_tokens WHERE role = 'admin'")[0][0].as<int>(), 1);
+  }
+}
+
+}  // namespace
+}  // namespace fleetcap
