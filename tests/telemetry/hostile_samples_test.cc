@@ -2,6 +2,8 @@
 // fleetcap-ingest on a real PostgreSQL: each costs only itself, and the
 // next good input is still stored.
 
+#include <stdlib.h>
+
 #include <gtest/gtest.h>
 
 #include <map>
@@ -9,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "ingest/telemetry/remote_write_decoder.h"
+#include "ingest/telemetry/sample_log.h"
 #include "pqxx/pqxx"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/telemetry_support.h"
@@ -89,6 +92,35 @@ TEST_F(HostileSamplesTest, ASampleFarAheadIsRefusedAndTheNextMinutesAreStored) {
   ASSERT_TRUE(future.ok()) << future.status();
   EXPECT_EQ(*future, 1);
   EXPECT_FALSE(testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"late\"").ok());
+}
+
+// A sample log written without the window (by an earlier version) that
+// holds a sample far ahead: replayed at the next start it would poison its
+// device again. The window applies to the replay as well.
+TEST_F(HostileSamplesTest, ASampleFarAheadInTheLogIsDroppedWhenTheLogIsReplayed) {
+  const testing::OwnedDir wal([] {
+    char templ[] = "/tmp/fleetcap-wal-XXXXXX";
+    return std::string(mkdtemp(templ));
+  }());
+  const int64_t base = (absl::ToUnixMillis(absl::Now()) / kMinuteMs - 30) * kMinuteMs;
+  {
+    auto log = telemetry::SampleLog::Open({wal.path(), 4 << 20});
+    ASSERT_TRUE(log.ok()) << log.status();
+    RawSeries poisoned = Minute(base);
+    poisoned.points.push_back({base + int64_t{10} * 365 * 86'400'000, 50});
+    auto span = (*log)->Append(telemetry::EncodeRemoteWrite({poisoned}));
+    ASSERT_TRUE(span.ok()) << span.status();
+    ASSERT_TRUE((*log)->WaitDurable(span->end).ok());
+  }
+  auto ingest = testing::StartIngest(db_->uri(), "c1", {"--wal-dir", wal.path()});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_TRUE(WaitForMinute(*conn_, base)) << "the replayed minute was never written";
+  auto next = testing::PostRemoteWrite(ingest->write_url(), telemetry::EncodeRemoteWrite({Minute(base + kMinuteMs)}));
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->status, 204) << next->body;
+  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  const std::map<int64_t, int> expected = {{base, 6}, {base + kMinuteMs, 6}};
+  EXPECT_EQ(StoredMinutes(*conn_), expected);
 }
 
 // Samples older than the retention (here 2 days) are refused as `too_old`:

@@ -119,6 +119,20 @@ TEST_F(RemoteWriteLimitsTest, RefusalsComeBeforeTheBodyIsRead) {
   }
 }
 
+// A chunked body (no Content-Length) is read in bounded pieces and refused
+// once it passes the limit, without being read to its end.
+TEST_F(RemoteWriteLimitsTest, AChunkedBodyOverTheLimitIsRefused) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-body-mb", "1"});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  const std::string huge(8u << 20, 'x');
+  auto refused = testing::PostRemoteWrite(ingest->write_url(), huge, {"Transfer-Encoding: chunked"});
+  ASSERT_TRUE(refused.ok()) << refused.status();
+  EXPECT_EQ(refused->status, 413) << refused->body;
+  auto ok = testing::PostRemoteWrite(ingest->write_url(), GoodBody(), {"Transfer-Encoding: chunked"});
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->status, 204) << ok->body;
+}
+
 // A client that sends its body a byte at a time holds its thread no
 // longer than the read deadline: then it gets 408 and the connection ends,
 // and the receiver goes on serving.
