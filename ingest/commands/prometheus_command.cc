@@ -1,7 +1,10 @@
 #include "ingest/commands/prometheus_command.h"
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/daemon_flags.h"
@@ -50,6 +53,20 @@ absl::StatusOr<absl::Duration> ParsePositiveDuration(const std::string& flag, co
   return d;
 }
 
+// The token in `path`, without surrounding whitespace (as Prometheus reads
+// its credentials file).
+absl::StatusOr<std::string> ReadBearerToken(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::InvalidArgumentError(absl::StrCat("--remote-write-bearer-token-file: cannot read \"", path, "\""));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string token(absl::StripAsciiWhitespace(text.str()));
+  if (token.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("--remote-write-bearer-token-file: \"", path, "\" is empty"));
+  }
+  return token;
+}
+
 }  // namespace
 
 int RunPrometheusCommand(const std::vector<std::string>& args) {
@@ -59,8 +76,13 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   int64_t max_body_mb = 32, max_queued_samples = 4'000'000, max_unwritten_mb = 1024, wal_segment_mb = 64,
           max_points = 11'000;
   std::string since_text, until_text, settle_text = "5m", interval_text = "60s", query_timeout_text = "30s";
+  std::string sample_ahead_text = "1h";
+  int64_t retention_days = store::UsagePartitionPolicy{}.retention_days;
   int64_t query_attempts = 4;
   bool once = false;
+  std::string token_file, read_timeout_text = "60s";
+  bool trusted_network = false;
+  int64_t max_devices = 100'000, max_series = 1'000'000;
   FlagSet flags("fleetcap-ingest", kUsage);
   daemon.Register(flags);
   flags.String("cluster", &cluster, "the cluster the telemetry belongs to");
@@ -74,6 +96,10 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   flags.String("settle", &settle_text,
                "how long a minute waits for late samples: pulled again until then, held open for remote_write");
   flags.String("pull-interval", &interval_text, "time between pull cycles");
+  flags.String("max-sample-ahead", &sample_ahead_text,
+               "samples further ahead of this receiver's clock are dropped (reason \"future\")");
+  flags.Int("retention-days", &retention_days,
+            "usage_minute keeps this many days: older partitions are dropped, older samples refused (\"too_old\")");
   flags.Int("max-points", &max_points, "most points per series in one query_range (Prometheus allows 11000)");
   flags.String("query-timeout", &query_timeout_text, "time allowed for one query_range call");
   flags.Int("query-attempts", &query_attempts, "tries per query_range (timeouts, unavailable and 5xx are retried)");
@@ -81,6 +107,13 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   flags.Int("max-body-mb", &max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
   flags.Int("max-queued-samples", &max_queued_samples, "logged samples waiting for aggregation before answering 503");
   flags.Int("max-unwritten-mb", &max_unwritten_mb, "MiB of sample log the store may lag behind before answering 503");
+  flags.String("remote-write-bearer-token-file", &token_file,
+               "file holding the token remote_write requests must carry (Authorization: Bearer)");
+  flags.Bool("remote-write-trusted-network", &trusted_network,
+             "allow remote_write without authentication on an address other than loopback");
+  flags.String("remote-write-read-timeout", &read_timeout_text, "longest a remote_write request may take to arrive");
+  flags.Int("max-devices", &max_devices, "remote_write devices held in memory (idle ones are forgotten first)");
+  flags.Int("max-series", &max_series, "remote_write series held in memory");
 
   auto proceed = daemon.ParseCommand(flags, args);
   if (!proceed.ok()) return Fail(2, proceed.status());
@@ -113,6 +146,17 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   if (query_attempts < 1) return Fail(2, absl::InvalidArgumentError("--query-attempts: must be at least 1"));
   auto interval = ParsePositiveDuration("pull-interval", interval_text);
   if (!interval.ok()) return Fail(2, interval.status());
+  telemetry::SampleTimeWindow window;
+  auto sample_ahead = ParsePositiveDuration("max-sample-ahead", sample_ahead_text);
+  if (!sample_ahead.ok()) return Fail(2, sample_ahead.status());
+  if (retention_days < 1 || retention_days > 100'000) {
+    return Fail(2, absl::InvalidArgumentError("--retention-days: must be within 1..100000"));
+  }
+  store::UsagePartitionPolicy partition_policy;
+  partition_policy.retention_days = static_cast<int>(retention_days);
+  window.ahead = *sample_ahead;
+  window.behind = absl::Hours(24 * retention_days);
+  pull_options.window = window;
   if (!since_text.empty()) {
     auto since = ParseRfc3339("--since", since_text);
     if (!since.ok()) return Fail(2, since.status());
@@ -122,6 +166,19 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     auto until = ParseRfc3339("--until", until_text);
     if (!until.ok()) return Fail(2, until.status());
     pull_options.until = *until;
+  }
+  auto read_timeout = ParsePositiveDuration("remote-write-read-timeout", read_timeout_text);
+  if (!read_timeout.ok()) return Fail(2, read_timeout.status());
+  if (*read_timeout < absl::Seconds(1)) {
+    return Fail(2, absl::InvalidArgumentError("--remote-write-read-timeout: must be at least 1s"));
+  }
+  if (max_devices < 1) return Fail(2, absl::InvalidArgumentError("--max-devices: must be at least 1"));
+  if (max_series < 1) return Fail(2, absl::InvalidArgumentError("--max-series: must be at least 1"));
+  std::string bearer_token;
+  if (!token_file.empty()) {
+    auto token = ReadBearerToken(token_file);
+    if (!token.ok()) return Fail(2, token.status());
+    bearer_token = std::move(*token);
   }
   telemetry::MetricMapping mapping = telemetry::DefaultMetricMapping();
   if (!mapping_path.empty()) {
@@ -147,15 +204,18 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   auto pool = PgPool::Open(daemon.db, 3);
   if (!pool.ok()) return Fail(1, pool.status());
   // usage_minute's partitions ahead of time and past retention, hourly.
-  Periodic partitions(absl::Hours(1), [&pool, log] {
+  Periodic partitions(absl::Hours(1), [&pool, log, partition_policy] {
     auto lease = (*pool)->Acquire();
     absl::Status status = lease.status();
-    if (lease.ok()) status = store::MaintainUsagePartitions(**lease, absl::Now(), {}).status();
+    if (lease.ok()) status = store::MaintainUsagePartitions(**lease, absl::Now(), partition_policy).status();
     if (!status.ok()) log->warn("maintaining usage_minute partitions, retried in an hour: {}", status.ToString());
   });
 
   telemetry::Normaliser normaliser(&mapping);
-  telemetry::UsageWriter push_writer(pool->get(), cluster);
+  telemetry::UsageWriterOptions writer_options;
+  writer_options.retention_days = partition_policy.retention_days;
+  writer_options.metrics = &metrics;
+  telemetry::UsageWriter push_writer(pool->get(), cluster, writer_options);
   std::unique_ptr<telemetry::SampleLog> sample_log;
   std::unique_ptr<telemetry::PushPipeline> pipeline;
   std::unique_ptr<telemetry::RemoteWriteServer> receiver;
@@ -167,6 +227,8 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     pipeline_options.settle = *settle;
     pipeline_options.max_queued_samples = max_queued_samples;
     pipeline_options.max_unwritten_bytes = max_unwritten_mb << 20;
+    pipeline_options.window = window;
+    pipeline_options.limits = {max_devices, max_series};
     auto started = telemetry::PushPipeline::Start(sample_log.get(), &push_writer, &normaliser, &metrics,
                                                   pipeline_options);
     if (!started.ok()) return Fail(1, started.status());
@@ -174,13 +236,17 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     telemetry::RemoteWriteOptions options;
     options.listen = remote_write_listen;
     options.max_body_bytes = static_cast<size_t>(max_body_mb) << 20;
+    options.window = window;
+    options.read_timeout = *read_timeout;
+    options.bearer_token = bearer_token;
+    options.trusted_network = trusted_network;
     auto serving = telemetry::RemoteWriteServer::Start(options, &normaliser, pipeline.get(), &metrics);
     if (!serving.ok()) return Fail(1, serving.status());
     receiver = std::move(*serving);
   }
 
   RealClock clock;
-  telemetry::UsageWriter pull_writer(pool->get(), cluster);
+  telemetry::UsageWriter pull_writer(pool->get(), cluster, writer_options);
   std::unique_ptr<telemetry::PrometheusClient> client;
   std::unique_ptr<telemetry::PullIngester> ingester;
   std::unique_ptr<Periodic> pull_loop;

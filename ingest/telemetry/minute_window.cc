@@ -11,7 +11,9 @@ void MinuteWindow::Restore(const std::vector<DeviceProgress>& progress) {
     device.closed_through_ms = p.closed_through_ms;
     for (const CanonicalSeries& c : p.carried) {
       if (c.points.empty()) continue;
-      SeriesState& s = device.series[{c.key.namespace_, c.key.pod, static_cast<int>(c.field)}];
+      auto [it, inserted] = device.series.try_emplace({c.key.namespace_, c.key.pod, static_cast<int>(c.field)});
+      if (inserted) ++series_count_;
+      SeriesState& s = it->second;
       s.key = c.key;
       s.field = c.field;
       s.has_carry = true;
@@ -20,15 +22,52 @@ void MinuteWindow::Restore(const std::vector<DeviceProgress>& progress) {
   }
 }
 
+MinuteWindow::DeviceState* MinuteWindow::FindOrMakeRoom(const std::string& device_id, absl::Time now,
+                                                        bool* swept) {
+  if (auto it = devices_.find(device_id); it != devices_.end()) return &it->second;
+  if (static_cast<int64_t>(devices_.size()) >= limits_.max_devices && !*swept) {
+    // Forget every idle device at once, so sweeps are rare; at most one a
+    // record when none is idle.
+    *swept = true;
+    const absl::Duration idle = absl::Milliseconds(std::max(settle_ms_, kCounterLookbackMs));
+    for (auto it = devices_.begin(); it != devices_.end();) {
+      if (it->second.open.empty() && now - it->second.last_arrival >= idle) {
+        forgotten_through_ms_ = std::max(forgotten_through_ms_, it->second.closed_through_ms);
+        series_count_ -= static_cast<int64_t>(it->second.series.size());
+        for (const auto& [key, s] : it->second.series) held_points_ -= static_cast<int64_t>(s.points.size());
+        it = devices_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  if (static_cast<int64_t>(devices_.size()) >= limits_.max_devices) return nullptr;
+  DeviceState& device = devices_[device_id];
+  device.closed_through_ms = forgotten_through_ms_;
+  return &device;
+}
+
 AddCounts MinuteWindow::Add(int64_t record_begin, int64_t record_end, std::vector<CanonicalSeries> series,
                             absl::Time now) {
   AddCounts counts;
   next_record_ = std::max(next_record_, record_end);
+  bool swept = false;
   for (CanonicalSeries& in : series) {
-    DeviceState& device = devices_[in.key.device_id];
+    DeviceState* found = FindOrMakeRoom(in.key.device_id, now, &swept);
+    if (found == nullptr) {
+      counts.device_limit += static_cast<int64_t>(in.points.size());
+      continue;
+    }
+    DeviceState& device = *found;
+    const std::tuple<std::string, std::string, int> series_key{in.key.namespace_, in.key.pod,
+                                                               static_cast<int>(in.field)};
+    if (device.series.count(series_key) == 0 && series_count_ >= limits_.max_series) {
+      counts.series_limit += static_cast<int64_t>(in.points.size());
+      continue;
+    }
     device.last_arrival = now;
-    auto [it, inserted] =
-        device.series.try_emplace({in.key.namespace_, in.key.pod, static_cast<int>(in.field)});
+    auto [it, inserted] = device.series.try_emplace(series_key);
+    if (inserted) ++series_count_;
     SeriesState& s = it->second;
     if (inserted || s.key.device_id.empty()) {
       s.key = std::move(in.key);
@@ -96,7 +135,12 @@ void MinuteWindow::CloseDevice(const std::string& device_id, DeviceState& device
     if (s.has_carry && s.carry.ts_ms < through_ms - kCounterLookbackMs) s.has_carry = false;
     if (s.has_carry) progress.carried.push_back(CanonicalSeries{s.key, s.field, {s.carry}});
     // A series with nothing held (a pod that left the device) is forgotten.
-    it = s.points.empty() && !s.has_carry ? device.series.erase(it) : std::next(it);
+    if (s.points.empty() && !s.has_carry) {
+      it = device.series.erase(it);
+      --series_count_;
+    } else {
+      ++it;
+    }
   }
   while (!device.open.empty() && device.open.begin()->first < through_ms) {
     out->minutes.insert({device_id, device.open.begin()->first});

@@ -51,13 +51,25 @@ struct ClosedBatch {
 
 struct AddCounts {
   int64_t accepted = 0;
-  int64_t duplicate = 0;  // same series and timestamp as one already held
-  int64_t late = 0;       // in a minute already closed
+  int64_t duplicate = 0;     // same series and timestamp as one already held
+  int64_t late = 0;          // in a minute already closed
+  int64_t device_limit = 0;  // of a new device while `max_devices` are held
+  int64_t series_limit = 0;  // of a new series while `max_series` are held
+};
+
+// What the window holds in memory at most. A device that holds no open
+// minute and sent nothing for a while (idle) is forgotten when room is
+// needed; one that comes back starts behind the newest bound of those
+// forgotten, so no minute written for it is ever reopened.
+struct WindowLimits {
+  int64_t max_devices = 100'000;
+  int64_t max_series = 1'000'000;
 };
 
 class MinuteWindow {
  public:
-  explicit MinuteWindow(absl::Duration settle) : settle_ms_(absl::ToInt64Milliseconds(settle)) {}
+  explicit MinuteWindow(absl::Duration settle, WindowLimits limits = {})
+      : settle_ms_(absl::ToInt64Milliseconds(settle)), limits_(limits) {}
 
   // Before any Add: what the store says was written.
   void Restore(const std::vector<DeviceProgress>& progress);
@@ -71,6 +83,8 @@ class MinuteWindow {
 
   int64_t open_minutes() const { return open_minutes_; }
   int64_t held_points() const { return held_points_; }
+  int64_t devices() const { return static_cast<int64_t>(devices_.size()); }
+  int64_t series() const { return series_count_; }
 
  private:
   struct SeriesState {
@@ -88,8 +102,13 @@ class MinuteWindow {
     std::map<int64_t, int64_t> open;  // minute -> first record holding a sample of it
   };
   void CloseDevice(const std::string& device_id, DeviceState& device, int64_t through_ms, ClosedBatch* out);
+  // The device's state, made room for when new; nullptr when none can be.
+  DeviceState* FindOrMakeRoom(const std::string& device_id, absl::Time now, bool* swept);
 
   const int64_t settle_ms_;
+  const WindowLimits limits_;
+  int64_t series_count_ = 0;
+  int64_t forgotten_through_ms_ = INT64_MIN;  // the newest bound of the devices forgotten
   std::unordered_map<std::string, DeviceState> devices_;
   int64_t next_record_ = 0;
   int64_t last_checkpoint_ = -1;

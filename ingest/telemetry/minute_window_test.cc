@@ -123,5 +123,45 @@ TEST(MinuteWindowTest, ACounterSampleOlderThanTheLookbackIsNotCarried) {
   EXPECT_EQ(window.held_points(), 0);
 }
 
+// Devices and series in memory are bounded: a new device beyond the bound
+// takes the place of idle ones (no open minute, nothing for a while); when
+// none is idle its samples are dropped and counted. A forgotten device that
+// comes back cannot reopen a minute written for it.
+TEST(MinuteWindowTest, NewDevicesBeyondTheBoundEvictTheIdleOrAreDropped) {
+  MinuteWindow window(absl::Seconds(30), {2, 100});
+  window.Add(0, 1, {Series("GPU-0", Field::kUtil, Every10s(kT0, 6)), Series("GPU-1", Field::kUtil, Every10s(kT0, 6))},
+             kNow);
+  ASSERT_EQ(window.Close(kNow, true).minutes.size(), 2u);  // both idle from now on, nothing open
+  // Not idle for long enough yet: GPU-2 does not fit.
+  AddCounts counts = window.Add(1, 2, {Series("GPU-2", Field::kUtil, Every10s(kT0, 6))}, kNow + absl::Seconds(1));
+  EXPECT_EQ(counts.device_limit, 6);
+  EXPECT_EQ(window.devices(), 2);
+  // Later the idle devices are forgotten to make room.
+  const absl::Time later = kNow + absl::Minutes(3);
+  counts = window.Add(2, 3, {Series("GPU-2", Field::kUtil, Every10s(kT0 + 120'000, 6))}, later);
+  EXPECT_EQ(counts.accepted, 6);
+  EXPECT_EQ(counts.device_limit, 0);
+  EXPECT_EQ(window.devices(), 1);
+  // GPU-0 comes back with a sample of its written minute: still late.
+  counts = window.Add(3, 4, {Series("GPU-0", Field::kUtil, {{kT0 + 30'000, 0.9}})}, later);
+  EXPECT_EQ(counts.late, 1);
+}
+
+TEST(MinuteWindowTest, NewSeriesBeyondTheBoundAreDroppedUntilOthersAreDone) {
+  MinuteWindow window(absl::Seconds(30), {100, 2});
+  AddCounts counts = window.Add(0, 1,
+                                {Series("GPU-0", Field::kUtil, Every10s(kT0, 6)),
+                                 Series("GPU-0", Field::kPower, Every10s(kT0, 6)),
+                                 Series("GPU-1", Field::kUtil, Every10s(kT0, 6))},
+                                kNow);
+  EXPECT_EQ(counts.accepted, 12);
+  EXPECT_EQ(counts.series_limit, 6);
+  EXPECT_EQ(window.series(), 2);
+  window.Close(kNow, true);  // written: the gauges' series are done with
+  EXPECT_EQ(window.series(), 0);
+  counts = window.Add(1, 2, {Series("GPU-1", Field::kUtil, Every10s(kT0 + 60'000, 6))}, kNow);
+  EXPECT_EQ(counts.accepted, 6);
+}
+
 }  // namespace
 }  // namespace fleetcap::telemetry

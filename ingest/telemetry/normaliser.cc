@@ -27,7 +27,51 @@ std::string LabelOr(const Labels& labels, const std::vector<std::string>& names)
   return value == nullptr ? std::string() : *value;
 }
 
+// UTF-8 as PostgreSQL takes it: no NUL, no overlong forms, no surrogates,
+// nothing past U+10FFFF.
+bool StorableText(const std::string& text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    const unsigned char c = *p;
+    if (c == 0) return false;
+    if (c < 0x80) {
+      ++p;
+      continue;
+    }
+    int n;
+    uint32_t cp;
+    if (c >= 0xc2 && c <= 0xdf) {
+      n = 1;
+      cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      n = 2;
+      cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (end - p <= n) return false;
+    for (int i = 1; i <= n; ++i) {
+      if ((p[i] & 0xc0) != 0x80) return false;
+      cp = (cp << 6) | (p[i] & 0x3f);
+    }
+    if ((n == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (n == 3 && (cp < 0x10000 || cp > 0x10ffff))) {
+      return false;
+    }
+    p += n + 1;
+  }
+  return true;
+}
+
 }  // namespace
+
+bool StorableKey(const SeriesKey& key) {
+  return StorableText(key.device_id) && StorableText(key.namespace_) && StorableText(key.pod) &&
+         StorableText(key.node) && StorableText(key.model);
+}
 
 const char* DropReasonName(DropReason reason) {
   switch (reason) {
@@ -39,6 +83,9 @@ const char* DropReasonName(DropReason reason) {
     case DropReason::kNoDevice: return "no_device";
     case DropReason::kUnknownMetric: return "unmapped_metric";
     case DropReason::kLate: return "late";
+    case DropReason::kFuture: return "future";
+    case DropReason::kTooOld: return "too_old";
+    case DropReason::kInvalidLabel: return "invalid_label";
   }
   return "unknown";
 }
@@ -108,6 +155,10 @@ std::optional<CanonicalSeries> Normaliser::Normalise(const Labels& labels, const
   std::optional<CanonicalSeries> series = Describe(labels);
   if (!series) {
     drops->Add(DropReason::kNoDevice, static_cast<int64_t>(points.size()));
+    return std::nullopt;
+  }
+  if (!StorableKey(series->key)) {
+    drops->Add(DropReason::kInvalidLabel, static_cast<int64_t>(points.size()));
     return std::nullopt;
   }
   const double scale = rule->scale;

@@ -17,8 +17,13 @@
 namespace fleetcap::telemetry {
 
 // kLate: a remote_write sample for a minute already written (minute_window.h).
-enum class DropReason { kStale, kNan, kInf, kNegative, kSentinel, kNoDevice, kUnknownMetric, kLate };
-constexpr int kDropReasonCount = 8;
+// kFuture, kTooOld: outside the window around the receiver's clock
+// (sample_time_window.h). kInvalidLabel: a label naming the series is not
+// text the store can hold (a NUL byte, bytes that are not UTF-8).
+enum class DropReason {
+  kStale, kNan, kInf, kNegative, kSentinel, kNoDevice, kUnknownMetric, kLate, kFuture, kTooOld, kInvalidLabel
+};
+constexpr int kDropReasonCount = 11;
 const char* DropReasonName(DropReason reason);
 
 struct DropCounts {
@@ -30,6 +35,10 @@ struct DropCounts {
 };
 
 using Labels = std::vector<std::pair<std::string, std::string>>;  // includes __name__
+
+// Whether every text of `key` can be stored: UTF-8 without NUL bytes (a
+// series naming its device otherwise would fail every batch it is in).
+bool StorableKey(const SeriesKey& key);
 
 // Prometheus' staleness marker, a NaN with a fixed payload.
 bool IsStaleMarker(double value);

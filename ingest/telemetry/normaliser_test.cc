@@ -122,5 +122,25 @@ TEST(Normaliser, UnmappedMetricsAndDevicelessSeriesAreCounted) {
   EXPECT_EQ(drops.Get(DropReason::kNoDevice), 1);
 }
 
+// A series whose device, pod or node is not text the store can hold would
+// fail every batch it is in: dropped and counted here instead.
+TEST(Normaliser, LabelsTheStoreCannotHoldAreDroppedAndCounted) {
+  Normaliser n(&DefaultMetricMapping());
+  DropCounts drops;
+  for (const std::string& bad : {std::string("GPU\0x", 5), std::string("GPU-\xff"), std::string("\xc0\xaf"),
+                                 std::string("\xed\xa0\x80"), std::string("GPU-\xe2\x82")}) {
+    EXPECT_FALSE(n.Normalise({{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", bad}}, {{1000, 50}}, &drops));
+    EXPECT_FALSE(n.Normalise({{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", "GPU-0"}, {"exported_pod", bad},
+                              {"exported_namespace", "ml"}},
+                             {{1000, 50}}, &drops));
+  }
+  EXPECT_EQ(drops.Get(DropReason::kInvalidLabel), 10);
+  EXPECT_STREQ(DropReasonName(DropReason::kInvalidLabel), "invalid_label");
+  auto fine = n.Normalise({{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", "GPU-\xc3\xa9\xf0\x9f\x98\x80"}},
+                          {{1000, 50}}, &drops);
+  ASSERT_TRUE(fine.has_value());
+  EXPECT_EQ(fine->points.size(), 1u);
+}
+
 }  // namespace
 }  // namespace fleetcap::telemetry

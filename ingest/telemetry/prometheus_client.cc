@@ -2,7 +2,10 @@
 
 #include <curl/curl.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <optional>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -28,6 +31,19 @@ std::string Escape(CURL* curl, const std::string& text) {
   std::string out(escaped);
   curl_free(escaped);
   return out;
+}
+
+// [seconds, "value"], as Prometheus sends a point; nullopt for anything else
+// (a time no millisecond count can hold, a value that is not a number).
+std::optional<Point> ParsePoint(const nlohmann::json& pair) {
+  if (!pair.is_array() || pair.size() != 2 || !pair[0].is_number() || !pair[1].is_string()) return std::nullopt;
+  const double t = pair[0].get<double>();
+  if (!std::isfinite(t) || std::abs(t) > 1e15) return std::nullopt;
+  const std::string v = pair[1].get<std::string>();
+  char* end = nullptr;
+  const double value = std::strtod(v.c_str(), &end);
+  if (v.empty() || end != v.c_str() + v.size()) return std::nullopt;
+  return Point{static_cast<int64_t>(std::llround(t * 1000)), value};
 }
 
 }  // namespace
@@ -68,13 +84,24 @@ ParsedResponse ParseQueryRangeResponse(long http_status, const std::string& body
                                                     "\", expected matrix"));
       return out;
     }
+    // A series or point that is not what Prometheus sends costs only itself:
+    // skipped and counted, the rest of the answer is used.
     for (const auto& item : data.at("result")) {
       RangeSeries series;
-      for (const auto& [name, value] : item.at("metric").items()) series.labels.emplace_back(name, value.get<std::string>());
+      try {
+        for (const auto& [name, value] : item.at("metric").items()) {
+          series.labels.emplace_back(name, value.get<std::string>());
+        }
+      } catch (const std::exception&) {
+        out.skipped += item.contains("values") && item["values"].is_array() ? std::max<int64_t>(1, item["values"].size()) : 1;
+        continue;
+      }
       for (const auto& pair : item.at("values")) {
-        const double t = pair.at(0).get<double>();
-        const std::string v = pair.at(1).get<std::string>();
-        series.points.push_back({static_cast<int64_t>(std::llround(t * 1000)), std::stod(v)});
+        if (auto point = ParsePoint(pair)) {
+          series.points.push_back(*point);
+        } else {
+          ++out.skipped;
+        }
       }
       out.series.push_back(std::move(series));
     }
@@ -120,6 +147,7 @@ absl::StatusOr<std::vector<RangeSeries>> PrometheusClient::QueryRange(const std:
       parsed = ParseQueryRangeResponse(http_status, body);
     }
     for (const auto& w : parsed.warnings) log->warn("Prometheus warning for {}: {}", query, w);
+    if (parsed.skipped > 0) log->warn("{} malformed points in the answer to {} skipped", parsed.skipped, query);
     if (parsed.status.ok()) return std::move(parsed.series);
     last = parsed.status;
     if (!parsed.retryable) return last;

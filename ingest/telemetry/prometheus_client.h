@@ -54,6 +54,7 @@ struct ParsedResponse {
   bool retryable = false;
   std::vector<RangeSeries> series;
   std::vector<std::string> warnings;
+  int64_t skipped = 0;  // malformed points (or series) left out of `series`
 };
 ParsedResponse ParseQueryRangeResponse(long http_status, const std::string& body);
 

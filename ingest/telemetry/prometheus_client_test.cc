@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace fleetcap::telemetry {
 namespace {
 
@@ -16,6 +18,21 @@ TEST(ParseQueryRangeResponse, MatrixWithWarnings) {
   EXPECT_DOUBLE_EQ(r.series[0].points[0].value, 4);
   EXPECT_TRUE(std::isnan(r.series[0].points[1].value));
   EXPECT_EQ(r.warnings, std::vector<std::string>{"w1"});
+}
+
+// One malformed point or series failed the whole answer, and with it every
+// pull cycle: now it is skipped and counted, the rest used.
+TEST(ParseQueryRangeResponse, AMalformedPointOrSeriesCostsOnlyItself) {
+  auto r = ParseQueryRangeResponse(200, R"({"status":"success","data":{"resultType":"matrix","result":[
+    {"metric":{"UUID":"GPU-1"},"values":[[1767225659.999,"4"],[1767225719.999,"four"],[1e300,"1"],
+                                         ["1767225779.999","1"],[1767225839.999,"+Inf"]]},
+    {"metric":{"UUID":7},"values":[[1767225659.999,"4"],[1767225719.999,"5"]]}]}})");
+  ASSERT_TRUE(r.status.ok()) << r.status;
+  ASSERT_EQ(r.series.size(), 1u);
+  ASSERT_EQ(r.series[0].points.size(), 2u);
+  EXPECT_EQ(r.series[0].points[0].ts_ms, 1767225659999);
+  EXPECT_TRUE(std::isinf(r.series[0].points[1].value));
+  EXPECT_EQ(r.skipped, 3 + 2);
 }
 
 TEST(ParseQueryRangeResponse, ErrorEnvelopeDecidesRetries) {

@@ -98,6 +98,7 @@ absl::StatusOr<int64_t> PullIngester::FetchChunk(absl::Time from, absl::Time to,
   std::vector<StatSeries> stats;
   int64_t received = 0;
   Normaliser normaliser(mapping_);
+  const absl::Time now = clock_->Now();
   for (const auto& name : metric_names_) {
     const MetricRule* found = mapping_->Find(name);
     if (found == nullptr) continue;  // names come from the mapping itself
@@ -134,17 +135,28 @@ absl::StatusOr<int64_t> PullIngester::FetchChunk(absl::Time from, absl::Time to,
       Labels labels = c.labels;
       labels.emplace_back("__name__", name);
       auto canonical = normaliser.Describe(labels);
+      // A count no minute can hold (a Prometheus answering nonsense) counts nothing.
+      const auto is_count = [](double n) { return n >= 0 && n <= static_cast<double>(kMinuteMs); };
       int64_t n_total = 0;
-      for (const auto& [m, n] : c.count) n_total += static_cast<int64_t>(n);
+      for (const auto& [m, n] : c.count) n_total += is_count(n) ? static_cast<int64_t>(n) : 0;
       received += n_total;
       if (!canonical) {
         drops.Add(DropReason::kNoDevice, n_total);
         continue;
       }
+      if (!StorableKey(canonical->key)) {
+        drops.Add(DropReason::kInvalidLabel, n_total);
+        continue;
+      }
       StatSeries s;
       for (const auto& [m, n_value] : c.count) {
+        if (!is_count(n_value)) continue;
         const int n = static_cast<int>(n_value);
         if (m < absl::ToUnixMillis(from) || n == 0) continue;
+        if (const auto outside = options_.window.Check(m, now)) {
+          drops.Add(*outside, n);
+          continue;
+        }
         MinuteStats ms{m, n, 0, 0};
         if (rule.counter) {
           auto cur = c.last.find(m), prev = c.last.find(m - kMinuteMs);

@@ -24,6 +24,7 @@
 #include "common/pg_pool.h"
 #include "ingest/telemetry/metric_mapping.h"
 #include "ingest/telemetry/prometheus_client.h"
+#include "ingest/telemetry/sample_time_window.h"
 #include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/usage_writer.h"
 
@@ -38,6 +39,8 @@ struct PullOptions {
   // Stop at this minute instead of now's (a bounded backfill, taken as
   // given even when ahead of now).
   absl::Time until = absl::InfiniteFuture();
+  // Minutes outside it (as a Prometheus may answer) are dropped and counted.
+  SampleTimeWindow window;
 };
 
 struct PullReport {

@@ -34,7 +34,7 @@ ClosedBatch Merge(std::vector<ClosedBatch> batches) {
 
 PushPipeline::PushPipeline(SampleLog* log, UsageWriter* writer, TelemetryMetrics* metrics,
                            PushPipelineOptions options)
-    : log_(log), writer_(writer), metrics_(metrics), options_(options), window_(options.settle) {}
+    : log_(log), writer_(writer), metrics_(metrics), options_(options), window_(options.settle, options.limits) {}
 
 absl::StatusOr<std::unique_ptr<PushPipeline>> PushPipeline::Start(SampleLog* log, UsageWriter* writer,
                                                                   const Normaliser* normaliser,
@@ -57,6 +57,9 @@ absl::StatusOr<std::unique_ptr<PushPipeline>> PushPipeline::Start(SampleLog* log
                    decoded.status().ToString());
       return absl::OkStatus();
     }
+    // Counted when the record was accepted; not again.
+    DropCounts outside;
+    decoded->samples_usable -= DropOutsideWindow(options.window, now, &decoded->series, &outside);
     ++records;
     samples += decoded->samples_usable;
     pipeline->window_.Add(span.begin, span.end, std::move(decoded->series), now);
@@ -146,6 +149,12 @@ void PushPipeline::ApplyLoop() {
       if (counts.late > 0) {
         metrics_->DroppedBy(kSource, DropReasonName(DropReason::kLate)).Increment(static_cast<double>(counts.late));
       }
+      if (counts.device_limit > 0) {
+        metrics_->DroppedBy(kSource, "device_limit").Increment(static_cast<double>(counts.device_limit));
+      }
+      if (counts.series_limit > 0) {
+        metrics_->DroppedBy(kSource, "series_limit").Increment(static_cast<double>(counts.series_limit));
+      }
     }
     const absl::Time now = absl::Now();
     if (now >= next_close || last) {
@@ -157,6 +166,8 @@ void PushPipeline::ApplyLoop() {
     queued_samples_ -= samples;
     metrics_->QueueSamples().Set(static_cast<double>(queued_samples_));
     metrics_->OpenMinutes().Set(static_cast<double>(window_.open_minutes()));
+    metrics_->HeldDevices().Set(static_cast<double>(window_.devices()));
+    metrics_->HeldSeries().Set(static_cast<double>(window_.series()));
     if (last) return;
   }
 }

@@ -30,6 +30,7 @@
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "ingest/telemetry/sample_log.h"
+#include "ingest/telemetry/sample_time_window.h"
 #include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/usage_writer.h"
 
@@ -41,6 +42,10 @@ struct PushPipelineOptions {
   int64_t max_unwritten_bytes = int64_t{1} << 30;      // log past the store's checkpoint
   absl::Duration close_every = absl::Milliseconds(250);
   absl::Duration retry_every = absl::Seconds(1);       // a failed store write
+  // Applied again to the log when it is replayed, as a log written before
+  // the window was checked may hold samples outside it.
+  SampleTimeWindow window;
+  WindowLimits limits;  // devices and series held in memory
 };
 
 class PushPipeline {

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <atomic>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "common/logging.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 
@@ -15,12 +17,24 @@ namespace {
 int Reply(mg_connection* conn, TelemetryMetrics* metrics, int status, const std::string& message) {
   metrics->Requests(status).Increment();
   const std::string body = message.empty() ? "" : message + "\n";
-  mg_printf(conn,
-            "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n%s\r\n", status,
-            mg_get_response_code_text(conn, status), body.size(),
-            status == 413 ? "Connection: close\r\n" : status == 503 ? "Retry-After: 1\r\n" : "");
+  // A request refused before its body was read leaves the body unread on
+  // the connection: it is closed.
+  const char* extra = status == 401   ? "WWW-Authenticate: Bearer\r\nConnection: close\r\n"
+                      : status == 408 ? "Connection: close\r\n"
+                      : status == 413 ? "Connection: close\r\n"
+                      : status == 503 ? "Retry-After: 1\r\n"
+                                      : "";
+  mg_printf(conn, "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %zu\r\n%s\r\n", status,
+            mg_get_response_code_text(conn, status), body.size(), extra);
   if (!body.empty()) mg_write(conn, body.data(), body.size());
   return status;
+}
+
+// Compares in time independent of where the texts differ.
+bool SameSecret(absl::string_view a, absl::string_view b) {
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i % std::max<size_t>(b.size(), 1)]);
+  return diff == 0;
 }
 
 // Logs the first few of each kind of client error with a sample, then stays quiet.
@@ -31,6 +45,14 @@ void LogRejected(const std::string& what) {
 
 }  // namespace
 
+bool IsLoopbackListen(const std::string& listen) {
+  const size_t colon = listen.rfind(':');
+  if (colon == std::string::npos) return false;  // a bare port: every interface
+  std::string host = listen.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  return host == "localhost" || host == "::1" || absl::StartsWith(host, "127.");
+}
+
 absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(const RemoteWriteOptions& options,
                                                                             const Normaliser* normaliser,
                                                                             PushPipeline* pipeline,
@@ -40,11 +62,20 @@ absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(cons
   server->normaliser_ = normaliser;
   server->pipeline_ = pipeline;
   server->metrics_ = metrics;
+  if (options.bearer_token.empty() && !options.trusted_network && !IsLoopbackListen(options.listen)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--remote-write-listen: \"", options.listen,
+        "\" is not loopback and remote_write has no authentication: give --remote-write-bearer-token-file, "
+        "or --remote-write-trusted-network if the network is trusted"));
+  }
   const std::string threads = std::to_string(options.threads);
+  // Each blocking read waits at most the whole deadline; Serve bounds the
+  // body's reads together (read_deadline.h).
+  const std::string read_timeout_ms = std::to_string(std::max<int64_t>(1, absl::ToInt64Milliseconds(options.read_timeout)));
   // Keep-alive: Prometheus posts over long-lived connections, one a shard;
   // one idle for 5 s gives its thread back.
   const char* civet_options[] = {"listening_ports", options.listen.c_str(), "num_threads", threads.c_str(),
-                                 "request_timeout_ms", "120000", "enable_keep_alive", "yes",
+                                 "request_timeout_ms", read_timeout_ms.c_str(), "enable_keep_alive", "yes",
                                  "keep_alive_timeout_ms", "5000", nullptr};
   mg_callbacks callbacks{};
   server->ctx_ = mg_start(&callbacks, nullptr, civet_options);
@@ -68,19 +99,41 @@ int RemoteWriteServer::Handle(mg_connection* conn, void* self) {
 
 int RemoteWriteServer::Serve(mg_connection* conn) {
   const mg_request_info* info = mg_get_request_info(conn);
+  // A request refused with its body unread: answered, then the connection
+  // is shut down, so that the body is not read after all (civetweb would
+  // read it to the end to keep the connection alive).
+  const auto refuse = [&](int status, const std::string& message) {
+    LogRejected(message);
+    Reply(conn, metrics_, status, message);
+    ReadDeadlines::ShutDown(info->remote_addr, info->remote_port, info->server_port);
+    return status;
+  };
+  if (!options_.bearer_token.empty()) {
+    const char* authorization = mg_get_header(conn, "Authorization");
+    const absl::string_view given = authorization == nullptr ? "" : authorization;
+    if (!absl::StartsWith(given, "Bearer ") || !SameSecret(given.substr(7), options_.bearer_token)) {
+      return refuse(401, "a valid bearer token is required");
+    }
+  }
   if (std::string(info->request_method) != "POST") return Reply(conn, metrics_, 405, "POST only");
   if (info->content_length > static_cast<long long>(options_.max_body_bytes)) {
-    LogRejected(absl::StrCat("body of ", info->content_length, " bytes"));
-    return Reply(conn, metrics_, 413,
-                 absl::StrCat("body of ", info->content_length, " bytes is over the limit of ",
-                              options_.max_body_bytes));
+    return refuse(413, absl::StrCat("body of ", info->content_length, " bytes is over the limit of ",
+                                    options_.max_body_bytes));
   }
   std::string body;
   // Read straight into the body (civetweb's worker stacks are small), in
   // one piece when the length is known.
   constexpr size_t kChunk = 256 * 1024;
   const size_t expected = info->content_length > 0 ? static_cast<size_t>(info->content_length) : 0;
+  const absl::Time deadline = absl::Now() + options_.read_timeout;
+  // Past the deadline the socket is shut down under a read in progress.
+  struct Watch {
+    ReadDeadlines& deadlines;
+    int64_t ticket;
+    ~Watch() { deadlines.Done(ticket); }
+  } watch{deadlines_, deadlines_.Watch(info->remote_addr, info->remote_port, info->server_port, deadline)};
   for (;;) {
+    if (absl::Now() > deadline) return refuse(408, "body not read within the read deadline");
     const size_t have = body.size();
     const size_t want = have < expected ? expected - have : kChunk;
     body.resize(have + want);
@@ -88,11 +141,11 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
     body.resize(have + static_cast<size_t>(std::max(n, 0)));
     if (n <= 0) break;
     if (body.size() > options_.max_body_bytes) {
-      LogRejected("chunked body over the limit");
-      return Reply(conn, metrics_, 413, absl::StrCat("body is over the limit of ", options_.max_body_bytes, " bytes"));
+      return refuse(413, absl::StrCat("chunked body over the limit of ", options_.max_body_bytes, " bytes"));
     }
     if (expected > 0 && body.size() == expected) break;
   }
+  if (absl::Now() > deadline) return refuse(408, "body not read within the read deadline");
   if (info->content_length > 0 && body.size() != static_cast<size_t>(info->content_length)) {
     LogRejected("body shorter than its Content-Length");
     return Reply(conn, metrics_, 400, "body shorter than its Content-Length");
@@ -103,6 +156,9 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
     const int status = decoded.status().code() == absl::StatusCode::kResourceExhausted ? 413 : 400;
     return Reply(conn, metrics_, status, std::string(decoded.status().message()));
   }
+  // Refused before the log: a sample far ahead would close its device's
+  // minutes past every real sample to come.
+  decoded->samples_usable -= DropOutsideWindow(options_.window, absl::Now(), &decoded->series, &decoded->drops);
   metrics_->Received("remote_write").Increment(static_cast<double>(decoded->samples_received));
   metrics_->Dropped("remote_write", decoded->drops);
   if (decoded->samples_usable == 0) return Reply(conn, metrics_, 204, "");

@@ -2,7 +2,12 @@
 // The remote_write 1.0 receiver: POST /api/v1/write. Answers
 //   204  once the request is durable in the sample log (push_pipeline.h);
 //   400  for a body that is not snappy + WriteRequest (never retried);
-//   413  for a body over the size limit (never retried);
+//   401  without the bearer token, when one is required (from the headers,
+//        before any of the body is read);
+//   408  for a body not read within the read deadline (the connection is
+//        closed, so a slow client cannot hold a thread);
+//   413  for a body over the size limit (never retried): a Content-Length
+//        over it before anything is read, a chunked body once it passes it;
 //   503  when aggregation or the store is behind (backpressure), or the log
 //        cannot be written: retried, nothing was acknowledged. Not 429:
 //        Prometheus drops a batch refused so unless retry_on_http_429 is set.
@@ -15,6 +20,8 @@
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/push_pipeline.h"
+#include "ingest/telemetry/read_deadline.h"
+#include "ingest/telemetry/sample_time_window.h"
 
 struct mg_context;
 struct mg_connection;
@@ -25,10 +32,21 @@ struct RemoteWriteOptions {
   std::string listen = "127.0.0.1:9201";
   size_t max_body_bytes = 32 << 20;      // compressed
   size_t max_decoded_bytes = 256 << 20;  // after snappy
+  SampleTimeWindow window;               // samples outside are dropped at the door
   // civetweb gives a keep-alive connection a thread of its own: as many as
   // Prometheus may open shards at once (it scales them with the load).
   int threads = 64;
+  // Longest a request's headers and body may take to arrive.
+  absl::Duration read_timeout = absl::Seconds(60);
+  // When not empty, every request must carry "Authorization: Bearer TOKEN".
+  std::string bearer_token;
+  // Without a bearer token the receiver listens on loopback only, unless
+  // the network is declared trusted.
+  bool trusted_network = false;
 };
+
+// Whether `listen` (HOST:PORT) names a loopback address only.
+bool IsLoopbackListen(const std::string& listen);
 
 class RemoteWriteServer {
  public:
@@ -49,6 +67,7 @@ class RemoteWriteServer {
   const Normaliser* normaliser_ = nullptr;
   PushPipeline* pipeline_ = nullptr;
   TelemetryMetrics* metrics_ = nullptr;
+  ReadDeadlines deadlines_;  // outlives ctx_: requests in flight use it until mg_stop returns
   mg_context* ctx_ = nullptr;
   int port_ = 0;
 };

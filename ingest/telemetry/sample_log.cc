@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -19,15 +20,20 @@
 namespace fleetcap::telemetry {
 namespace {
 
-constexpr uint32_t kMagic = 0x314c4346;  // "FCL1"
-constexpr size_t kHeaderBytes = 12;
+// Records written before acknowledgements were recorded in the log:
+// [magic][length][crc32 of body][body].
+constexpr uint32_t kMagicV1 = 0x314c4346;  // "FCL1"
+constexpr size_t kHeaderV1Bytes = 12;
+// [magic][length][crc32 of acked_through + body][acked_through u64][body].
+constexpr uint32_t kMagic = 0x324c4346;  // "FCL2"
+constexpr size_t kHeaderBytes = 20;
 
 absl::Status Errno(const std::string& what) {
   return absl::InternalError(absl::StrCat("sample log: ", what, ": ", std::strerror(errno)));
 }
 
-uint32_t Crc(absl::string_view body) {
-  return static_cast<uint32_t>(crc32(0L, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size())));
+uint32_t Crc(absl::string_view body, uLong crc = 0L) {
+  return static_cast<uint32_t>(crc32(crc, reinterpret_cast<const Bytef*>(body.data()), static_cast<uInt>(body.size())));
 }
 
 uint32_t ReadU32(const char* p) {
@@ -84,26 +90,60 @@ absl::StatusOr<std::string> ReadFile(const std::string& path, int64_t limit) {
   return data;
 }
 
+uint64_t ReadU64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+// A whole record found in a segment's bytes.
+struct Record {
+  size_t header = 0;            // its header's size
+  uint32_t length = 0;          // its body's
+  int64_t acked_through = -1;   // -1: not known (a record of the first format)
+  size_t size() const { return header + length; }
+};
+
+// The whole record at `at`, if one is there (its checksum holds).
+std::optional<Record> RecordAt(absl::string_view data, size_t at) {
+  if (data.size() - at < kHeaderV1Bytes) return std::nullopt;
+  const char* h = data.data() + at;
+  Record r;
+  r.length = ReadU32(h + 4);
+  if (ReadU32(h) == kMagicV1) {
+    r.header = kHeaderV1Bytes;
+    if (data.size() - at - r.header < r.length) return std::nullopt;
+    if (Crc(data.substr(at + r.header, r.length)) != ReadU32(h + 8)) return std::nullopt;
+    return r;
+  }
+  if (ReadU32(h) != kMagic || data.size() - at < kHeaderBytes) return std::nullopt;
+  r.header = kHeaderBytes;
+  if (data.size() - at - r.header < r.length) return std::nullopt;
+  const uint32_t crc = Crc(data.substr(at + r.header, r.length), Crc(data.substr(at + 12, 8)));
+  if (crc != ReadU32(h + 8)) return std::nullopt;
+  r.acked_through = static_cast<int64_t>(ReadU64(h + 12));
+  return r;
+}
+
 // The length of the whole records at the start of `data`.
 size_t ValidPrefix(absl::string_view data) {
   size_t at = 0;
-  while (data.size() - at >= kHeaderBytes) {
-    const char* h = data.data() + at;
-    const uint32_t length = ReadU32(h + 4);
-    if (ReadU32(h) != kMagic || data.size() - at - kHeaderBytes < length) break;
-    if (Crc(data.substr(at + kHeaderBytes, length)) != ReadU32(h + 8)) break;
-    at += kHeaderBytes + length;
-  }
+  while (auto r = RecordAt(data, at)) at += r->size();
   return at;
 }
 
-// Whether the record at `at` failed its checksum with whole records after
-// it: damage to something acknowledged, not a torn append at the end.
-bool DamagedInTheMiddle(absl::string_view data, size_t at) {
-  if (data.size() - at < kHeaderBytes || ReadU32(data.data() + at) != kMagic) return false;
-  const uint32_t length = ReadU32(data.data() + at + 4);
-  if (data.size() - at - kHeaderBytes < length) return false;
-  return ValidPrefix(data.substr(at + kHeaderBytes + length)) > 0;
+// Whether a whole record after `damaged` (in a segment starting at log
+// position `first`) shows that the damaged one was durable before it was
+// appended, so may have been acknowledged. A record of the first format
+// cannot tell, so counts as such evidence. Records of one group commit that
+// power loss left half written carry no such evidence: they were appended
+// before the fsync that would have made them durable.
+bool AcknowledgedAfter(absl::string_view data, size_t damaged, int64_t first) {
+  for (size_t at = data.find("FCL", damaged + 1); at != absl::string_view::npos; at = data.find("FCL", at + 1)) {
+    const auto r = RecordAt(data, at);
+    if (r && (r->acked_through < 0 || r->acked_through > first + static_cast<int64_t>(damaged))) return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -164,10 +204,12 @@ absl::Status SampleLog::Recover() {
   const auto& [first, path] = *segments_.rbegin();
   auto data = ReadFile(path, -1);
   if (!data.ok()) return data.status();
+  // What follows the whole records is a torn group commit (never
+  // acknowledged: cut) unless a later record says it was durable.
   const size_t valid = ValidPrefix(*data);
-  if (DamagedInTheMiddle(*data, valid)) {
-    return absl::DataLossError(absl::StrCat("sample log: ", path, ": checksum mismatch at offset ", valid,
-                                            ", with whole records after it"));
+  if (AcknowledgedAfter(*data, valid, first)) {
+    return absl::DataLossError(absl::StrCat("sample log: ", path, ": checksum mismatch or broken header at offset ",
+                                            valid, ", inside what was acknowledged (whole records after it)"));
   }
   auto segment = std::make_shared<Segment>();
   segment->fd = ::open(path.c_str(), O_WRONLY);
@@ -221,17 +263,16 @@ absl::Status SampleLog::Replay(int64_t from,
     if (!data.ok()) return data.status();
     size_t at = from > first ? static_cast<size_t>(from - first) : 0;
     while (at < data->size()) {
-      const char* h = data->data() + at;
-      const uint32_t length = data->size() - at >= kHeaderBytes ? ReadU32(h + 4) : 0;
-      if (data->size() - at < kHeaderBytes || ReadU32(h) != kMagic || data->size() - at - kHeaderBytes < length) {
-        return absl::DataLossError(absl::StrCat("sample log: ", it->second, ": no record at offset ", at));
+      const auto record = RecordAt(*data, at);
+      if (!record) {
+        const char* h = data->data() + at;
+        const bool header = data->size() - at >= kHeaderV1Bytes && (ReadU32(h) == kMagic || ReadU32(h) == kMagicV1);
+        return absl::DataLossError(absl::StrCat("sample log: ", it->second,
+                                                header ? ": checksum mismatch at offset " : ": no record at offset ", at));
       }
-      const absl::string_view body(h + kHeaderBytes, length);
-      if (Crc(body) != ReadU32(h + 8)) {
-        return absl::DataLossError(absl::StrCat("sample log: ", it->second, ": checksum mismatch at offset ", at));
-      }
+      const absl::string_view body(data->data() + at + record->header, record->length);
       const int64_t begin = first + static_cast<int64_t>(at);
-      at += kHeaderBytes + length;
+      at += record->size();
       if (auto status = visit({begin, first + static_cast<int64_t>(at)}, body); !status.ok()) return status;
     }
   }
@@ -240,20 +281,25 @@ absl::Status SampleLog::Replay(int64_t from,
 
 absl::StatusOr<LogSpan> SampleLog::Append(absl::string_view body, const std::function<void(LogSpan)>& then) {
   if (body.size() > UINT32_MAX) return absl::InvalidArgumentError("sample log: record over 4 GiB");
-  char header[kHeaderBytes];
-  const uint32_t magic = kMagic, length = static_cast<uint32_t>(body.size()), crc = Crc(body);
-  std::memcpy(header, &magic, 4);
-  std::memcpy(header + 4, &length, 4);
-  std::memcpy(header + 8, &crc, 4);
-
   const size_t total = kHeaderBytes + body.size();
   std::lock_guard<std::mutex> lock(mu_);
+  if (auto failed = SyncError(); !failed.ok()) return failed;
   if (current_->size + static_cast<int64_t>(total) > options_.segment_bytes && current_->size > 0) {
     // Everything before the new segment is made durable here, so syncing
     // only the newest segment is enough afterwards.
-    if (::fdatasync(current_->fd) != 0) return Errno("syncing a full segment");
+    if (auto status = Sync(*current_, end_); !status.ok()) return status;
     if (auto status = StartSegment(end_); !status.ok()) return status;
   }
+  // The record says what was durable when it was appended: at the next
+  // start, damage before that is damage to what was acknowledged.
+  char header[kHeaderBytes];
+  const uint64_t acked_through = static_cast<uint64_t>(durable());
+  const uint32_t magic = kMagic, length = static_cast<uint32_t>(body.size());
+  std::memcpy(header + 12, &acked_through, 8);
+  const uint32_t crc = Crc(body, Crc(absl::string_view(header + 12, 8)));
+  std::memcpy(header, &magic, 4);
+  std::memcpy(header + 4, &length, 4);
+  std::memcpy(header + 8, &crc, 4);
   iovec parts[2] = {{header, kHeaderBytes}, {const_cast<char*>(body.data()), body.size()}};
   size_t written = 0;
   while (written < total) {
@@ -288,6 +334,29 @@ absl::StatusOr<LogSpan> SampleLog::Append(absl::string_view body, const std::fun
   return span;
 }
 
+absl::Status SampleLog::SyncError() const {
+  std::lock_guard<std::mutex> lock(sync_mu_);
+  return sync_error_;
+}
+
+absl::Status SampleLog::Sync(const Segment& segment, int64_t through) {
+  const int rc = options_.datasync ? options_.datasync(segment.fd) : ::fdatasync(segment.fd);
+  const absl::Status error = rc == 0 ? absl::OkStatus() : Errno("syncing");
+  std::lock_guard<std::mutex> lock(sync_mu_);
+  // After a failed fsync the kernel may have dropped the dirty pages and a
+  // later fsync may succeed without them: nothing is made durable again.
+  if (!sync_error_.ok()) return sync_error_;
+  if (!error.ok()) {
+    sync_error_ = absl::InternalError(
+        absl::StrCat(error.message(), "; nothing more is acknowledged until fleetcap-ingest restarts"));
+    synced_.notify_all();
+    return sync_error_;
+  }
+  durable_ = std::max(durable_, through);
+  synced_.notify_all();
+  return absl::OkStatus();
+}
+
 absl::Status SampleLog::WaitDurable(int64_t end) {
   std::unique_lock<std::mutex> lock(sync_mu_);
   while (durable_ < end) {
@@ -305,13 +374,11 @@ absl::Status SampleLog::WaitDurable(int64_t end) {
       segment = current_;
       target = end_;
     }
-    const bool ok = ::fdatasync(segment->fd) == 0;
-    const absl::Status error = ok ? absl::OkStatus() : Errno("syncing");
+    const absl::Status synced = Sync(*segment, target);
     lock.lock();
     syncing_ = false;
-    if (ok) durable_ = std::max(durable_, target);
-    else sync_error_ = error;
     synced_.notify_all();
+    if (!synced.ok()) return synced;
   }
   return absl::OkStatus();
 }

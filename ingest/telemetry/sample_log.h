@@ -5,11 +5,24 @@
 // after a restart, so a request once acknowledged is never lost, whatever
 // happens to the process or to PostgreSQL afterwards.
 //
-// A record is [magic u32][length u32][crc32 u32][body]. Positions are byte
+// A record is [magic u32][length u32][crc32 u32][acked_through u64][body]:
+// acked_through is how far the log was durable (so possibly acknowledged)
+// when the record was appended. Positions are byte
 // offsets across the whole log: a segment is named by the position of its
 // first record (00000000000067108864.log), and segments wholly before the
-// store's checkpoint are deleted. A torn record at the end (a crash while
-// appending: never acknowledged) is cut off when the log is opened.
+// store's checkpoint are deleted.
+//
+// Opening the log cuts what follows the last whole record when nothing
+// after it says it was durable: a torn record, and any whole ones after it,
+// appended for one group commit whose fsync power loss interrupted, were
+// never acknowledged. A damaged record with a whole record after it whose
+// acked_through lies past the damage is damage to what was acknowledged:
+// Open fails (DATA_LOSS), naming the file and offset. (Damage in the very
+// last group commit cannot be told from a torn one, and is cut.)
+//
+// A failed fsync is sticky: the kernel may have dropped the pages it could
+// not write, so the log never again reports anything durable; the process
+// must be restarted, which reads back what is on disk.
 //
 // Append is thread-safe; WaitDurable groups the fsyncs of concurrent
 // appenders into one (group commit).
@@ -30,6 +43,9 @@ namespace fleetcap::telemetry {
 struct SampleLogOptions {
   std::string dir;
   int64_t segment_bytes = int64_t{64} << 20;
+  // How a segment is flushed after appends: fdatasync unless given (tests
+  // inject failures). Returns 0 or -1 with errno set.
+  std::function<int(int fd)> datasync = nullptr;
 };
 
 struct LogSpan {
@@ -68,6 +84,11 @@ class SampleLog {
   SampleLog() = default;
   absl::Status Recover();
   absl::Status StartSegment(int64_t position);  // requires mu_
+  // Flushes `segment`; on success everything before `through` is durable.
+  // The first failure is kept: every later Sync, WaitDurable and Append
+  // returns it.
+  absl::Status Sync(const Segment& segment, int64_t through);
+  absl::Status SyncError() const;
 
   SampleLogOptions options_;
   std::string id_;

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <cerrno>
 #include <thread>
 #include <vector>
 
@@ -31,6 +33,13 @@ class SampleLogTest : public ::testing::Test {
     });
     EXPECT_TRUE(status.ok()) << status;
     return out;
+  }
+  // Overwrites one byte of the first segment.
+  void Damage(int64_t offset) {
+    const int fd = ::open((dir_ + "/00000000000000000000.log").c_str(), O_WRONLY);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::pwrite(fd, "X", 1, offset), 1);
+    ::close(fd);
   }
   std::string dir_;
 };
@@ -110,7 +119,7 @@ TEST_F(SampleLogTest, ACorruptRecordInTheMiddleIsDataLossNamingTheFile) {
   {
     const int fd = ::open((dir_ + "/00000000000000000000.log").c_str(), O_WRONLY);
     ASSERT_GE(fd, 0);
-    ASSERT_EQ(::pwrite(fd, "X", 1, 14), 1);  // inside the first body
+    ASSERT_EQ(::pwrite(fd, "X", 1, 24), 1);  // inside the first body
     ::close(fd);
   }
   auto status = (*log)->Replay(0, [](LogSpan, absl::string_view) { return absl::OkStatus(); });
@@ -118,20 +127,95 @@ TEST_F(SampleLogTest, ACorruptRecordInTheMiddleIsDataLossNamingTheFile) {
   EXPECT_NE(status.message().find("00000000000000000000.log"), std::string::npos) << status;
 }
 
-TEST_F(SampleLogTest, ADamagedRecordWithRecordsAfterItIsNotTakenForATornEnd) {
+// The first record was durable (so possibly acknowledged) when the second
+// was appended: damage to it is not a torn end.
+TEST_F(SampleLogTest, DamageInsideAcknowledgedRecordsStopsTheOpenNamingTheFile) {
   {
     auto log = SampleLog::Open({dir_, kSegmentBytes});
     ASSERT_TRUE(log.ok());
-    ASSERT_TRUE((*log)->Append("first record").ok());
+    auto first = (*log)->Append("first record");
+    ASSERT_TRUE(first.ok());
+    ASSERT_TRUE((*log)->WaitDurable(first->end).ok());
     ASSERT_TRUE((*log)->Append("second record").ok());
   }
-  const int fd = ::open((dir_ + "/00000000000000000000.log").c_str(), O_WRONLY);
-  ASSERT_GE(fd, 0);
-  ASSERT_EQ(::pwrite(fd, "X", 1, 14), 1);
-  ::close(fd);
+  Damage(24);  // inside the first body
   auto log = SampleLog::Open({dir_, kSegmentBytes});
   EXPECT_EQ(log.status().code(), absl::StatusCode::kDataLoss) << log.status();
-  EXPECT_NE(log.status().message().find("00000000000000000000.log"), std::string::npos) << log.status();
+  EXPECT_NE(log.status().message().find(dir_ + "/00000000000000000000.log"), std::string::npos) << log.status();
+  EXPECT_NE(log.status().message().find("offset 0"), std::string::npos) << log.status();
+}
+
+// One group commit: several records written, one fsync, and power lost
+// before it completed, leaving the first of them torn and the others whole.
+// None was acknowledged: the start goes on without them, and what was
+// acknowledged before is all there.
+TEST_F(SampleLogTest, ATornGroupCommitWithWholeRecordsAfterItIsCut) {
+  LogSpan acked, torn;
+  {
+    auto log = SampleLog::Open({dir_, kSegmentBytes});
+    ASSERT_TRUE(log.ok());
+    acked = *(*log)->Append("acknowledged");
+    ASSERT_TRUE((*log)->WaitDurable(acked.end).ok());
+    torn = *(*log)->Append("torn by the power loss");
+    ASSERT_TRUE((*log)->Append("whole but never synced").ok());
+    ASSERT_TRUE((*log)->Append("whole as well").ok());
+  }
+  Damage(torn.begin + 25);
+  auto log = SampleLog::Open({dir_, kSegmentBytes});
+  ASSERT_TRUE(log.ok()) << log.status();
+  EXPECT_EQ((*log)->end(), acked.end);
+  ASSERT_TRUE((*log)->Append("after the restart").ok());
+  auto all = ReadAll(**log);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[0].second, "acknowledged");
+  EXPECT_EQ(all[1].second, "after the restart");
+}
+
+// A failed fsync is never followed by an acknowledgement: the kernel may
+// have dropped the pages it could not write, and a later fsync succeeds
+// without them.
+TEST_F(SampleLogTest, AnFsyncErrorIsStickyEvenWhenTheNextFsyncWouldSucceed) {
+  std::atomic<int> fail_next{0};
+  SampleLogOptions options{dir_, kSegmentBytes, [&](int fd) {
+                             if (fail_next.exchange(0) > 0) {
+                               errno = EIO;
+                               return -1;
+                             }
+                             return ::fdatasync(fd);
+                           }};
+  auto log = SampleLog::Open(options);
+  ASSERT_TRUE(log.ok());
+  auto first = (*log)->Append("durable");
+  ASSERT_TRUE((*log)->WaitDurable(first->end).ok());
+  auto lost = (*log)->Append("its pages dropped");
+  fail_next = 1;
+  EXPECT_FALSE((*log)->WaitDurable(lost->end).ok());
+  // The disk works again: still nothing more is acknowledged.
+  EXPECT_FALSE((*log)->WaitDurable(lost->end).ok());
+  EXPECT_FALSE((*log)->Append("later").ok());
+  EXPECT_EQ((*log)->durable(), first->end);
+  EXPECT_TRUE((*log)->WaitDurable(first->end).ok()) << "what was durable before stays so";
+}
+
+// The same when the failing fsync is the one that closes a full segment.
+TEST_F(SampleLogTest, AnFsyncErrorClosingASegmentIsSticky) {
+  std::atomic<int> fail_next{0};
+  SampleLogOptions options{dir_, 200, [&](int fd) {
+                             if (fail_next.exchange(0) > 0) {
+                               errno = EIO;
+                               return -1;
+                             }
+                             return ::fdatasync(fd);
+                           }};
+  auto log = SampleLog::Open(options);
+  ASSERT_TRUE(log.ok());
+  auto pending = (*log)->Append(std::string(150, 'a'));  // not yet durable
+  ASSERT_TRUE(pending.ok());
+  fail_next = 1;
+  EXPECT_FALSE((*log)->Append(std::string(150, 'b')).ok());  // needs a new segment
+  EXPECT_FALSE((*log)->Append(std::string(150, 'c')).ok());
+  EXPECT_FALSE((*log)->WaitDurable(pending->end).ok());
+  EXPECT_EQ((*log)->durable(), 0);
 }
 
 TEST_F(SampleLogTest, ConcurrentAppendersAreAllDurableAndOrderedByPosition) {

@@ -28,6 +28,10 @@ TelemetryMetrics::TelemetryMetrics(prometheus::Registry& registry)
                 .Help("usage_minute rows written")
                 .Register(registry)
                 .Add({})),
+      quarantined_(prometheus::BuildCounter()
+                       .Name("fleetcap_telemetry_quarantined_total")
+                       .Help("Records that could not be stored, set aside into the quarantine, by source and reason")
+                       .Register(registry)),
       backpressure_(prometheus::BuildCounter()
                         .Name("fleetcap_telemetry_backpressure_total")
                         .Help("remote_write requests refused (503) because aggregation or the store was behind")
@@ -63,6 +67,16 @@ TelemetryMetrics::TelemetryMetrics(prometheus::Registry& registry)
                         .Help("remote_write device-minutes held in memory until they close")
                         .Register(registry)
                         .Add({})),
+      held_devices_(prometheus::BuildGauge()
+                        .Name("fleetcap_telemetry_window_devices")
+                        .Help("remote_write devices held in memory (bounded by --max-devices)")
+                        .Register(registry)
+                        .Add({})),
+      held_series_(prometheus::BuildGauge()
+                       .Name("fleetcap_telemetry_window_series")
+                       .Help("remote_write series held in memory (bounded by --max-series)")
+                       .Register(registry)
+                       .Add({})),
       log_unwritten_bytes_(prometheus::BuildGauge()
                                .Name("fleetcap_telemetry_log_unwritten_bytes")
                                .Help("Bytes of the sample log after the store's checkpoint")

@@ -28,6 +28,10 @@ class TelemetryMetrics {
   }
   prometheus::Counter& Requests(int status) { return requests_.Add({{"code", std::to_string(status)}}); }
   prometheus::Counter& MinuteRows() { return rows_; }
+  // Records set aside into the quarantine, by source and reason.
+  prometheus::Counter& Quarantined(const std::string& source, const std::string& reason) {
+    return quarantined_.Add({{"source", source}, {"reason", reason}});
+  }
   prometheus::Counter& Backpressure() { return backpressure_; }
   prometheus::Histogram& WriteLatency() { return write_latency_; }
   prometheus::Histogram& LogLatency() { return log_latency_; }
@@ -35,6 +39,8 @@ class TelemetryMetrics {
   prometheus::Counter& PullQueries(const std::string& outcome) { return pull_queries_.Add({{"outcome", outcome}}); }
   prometheus::Gauge& WatermarkLag(const std::string& metric) { return watermark_lag_.Add({{"metric", metric}}); }
   prometheus::Gauge& OpenMinutes() { return open_minutes_; }
+  prometheus::Gauge& HeldDevices() { return held_devices_; }
+  prometheus::Gauge& HeldSeries() { return held_series_; }
   prometheus::Gauge& LogUnwrittenBytes() { return log_unwritten_bytes_; }
 
  private:
@@ -44,6 +50,7 @@ class TelemetryMetrics {
   prometheus::Family<prometheus::Counter>& dropped_;
   prometheus::Family<prometheus::Counter>& requests_;
   prometheus::Counter& rows_;
+  prometheus::Family<prometheus::Counter>& quarantined_;
   prometheus::Counter& backpressure_;
   prometheus::Histogram& write_latency_;
   prometheus::Histogram& log_latency_;
@@ -51,6 +58,8 @@ class TelemetryMetrics {
   prometheus::Family<prometheus::Counter>& pull_queries_;
   prometheus::Family<prometheus::Gauge>& watermark_lag_;
   prometheus::Gauge& open_minutes_;
+  prometheus::Gauge& held_devices_;
+  prometheus::Gauge& held_series_;
   prometheus::Gauge& log_unwritten_bytes_;
 };
 

@@ -7,7 +7,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/time.h"
+#include "common/logging.h"
+#include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_quarantine_repository.h"
 
 namespace fleetcap::telemetry {
 namespace {
@@ -54,6 +57,30 @@ void QuietTempTables(pqxx::transaction_base& txn) {
   txn.exec("SET LOCAL client_min_messages = warning");
 }
 
+constexpr int64_t kDayMs = 86'400'000;
+// 10000-01-01T00:00:00Z: partitions are named by YYYYMMDD.
+constexpr int64_t kBeyondYear9999Ms = 253'402'300'800'000;
+
+int64_t DayOf(int64_t ms) { return ms / kDayMs - (ms % kDayMs < 0 ? 1 : 0); }
+
+// The store refused the data itself (SQLSTATE class 22, data exception, or
+// 23, integrity constraint): writing the same rows again cannot succeed.
+bool RefusesTheData(const pqxx::sql_error& e) {
+  const std::string& state = e.sqlstate();
+  return state.rfind("22", 0) == 0 || state.rfind("23", 0) == 0;
+}
+
+// A row for a day whose partition is gone (retention dropped it after this
+// writer created or saw it).
+bool NoPartition(const pqxx::sql_error& e) {
+  return e.sqlstate() == "23514" && std::string(e.what()).find("no partition") != std::string::npos;
+}
+
+std::string MinuteRfc3339(int64_t minute_ms) {
+  if (minute_ms < 0 || minute_ms >= kBeyondYear9999Ms) return absl::StrCat(minute_ms, " ms since the epoch");
+  return FormatRfc3339(absl::FromUnixMillis(minute_ms));
+}
+
 }  // namespace
 
 int64_t UpsertMinuteRowsInTxn(pqxx::transaction_base& txn, const std::string& cluster,
@@ -66,6 +93,7 @@ int64_t UpsertMinuteRowsInTxn(pqxx::transaction_base& txn, const std::string& cl
       " util_mean float8, util_max float8, memory_used_bytes bigint, memory_total_bytes bigint,"
       " power_watts float8, energy_joules float8, sm_active_mean float8, tensor_active_mean float8,"
       " dram_active_mean float8, samples integer) ON COMMIT DELETE ROWS");
+  txn.exec("DELETE FROM minute_in");  // used again within one transaction when rows are written one by one
   {
     pqxx::stream_to copy(txn, "minute_in");
     NullableTexts texts;
@@ -235,10 +263,9 @@ absl::Status UsageWriter::ResolveSeries(pqxx::connection& conn, const std::vecto
 }
 
 absl::Status UsageWriter::EnsurePartitions(pqxx::connection& conn, const std::vector<int64_t>& minutes) {
-  constexpr int64_t kDayMs = 86'400'000;
   std::set<int64_t> days;
   for (int64_t m : minutes) {
-    const int64_t day = m / kDayMs - (m % kDayMs < 0 ? 1 : 0);
+    const int64_t day = DayOf(m);
     if (days_with_partition_.count(day) == 0) days.insert(day);
   }
   if (days.empty()) return absl::OkStatus();
@@ -279,32 +306,123 @@ absl::StatusOr<std::vector<StoredSeries>> UsageWriter::Identify(const std::vecto
   return out;
 }
 
-absl::StatusOr<int64_t> UsageWriter::InClusterTransaction(const std::vector<MinuteRow>& rows, const char* what,
-                                                          const std::function<int64_t(pqxx::work&)>& body) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
-  std::vector<int64_t> minutes;
-  for (const auto& r : rows) minutes.push_back(r.minute_ms);
-  if (auto status = EnsurePartitions(**lease, minutes); !status.ok()) return status;
-  try {
-    pqxx::work txn(**lease);
-    LockCluster(txn, cluster_);
-    const int64_t n = body(txn);
-    txn.commit();
-    return n;
-  } catch (const std::exception& e) {
-    return PgError(absl::StrCat("telemetry: ", what), e);
+UsageWriter::SetAsideRow UsageWriter::SetAside(const MinuteRow& row, const char* source, const char* label,
+                                               std::string reason) const {
+  store::QuarantineRecord record;
+  record.source = source;
+  record.cluster = cluster_;
+  record.object_key = absl::StrCat("device ", row.device_id, row.pod_uid.empty() ? "" : " pod_uid ", row.pod_uid,
+                                   " minute ", MinuteRfc3339(row.minute_ms));
+  record.reason = std::move(reason);
+  record.payload = absl::StrCat("usage_minute device_id=", row.device_id, " pod_uid=", row.pod_uid,
+                                " minute_ms=", row.minute_ms, " namespace=", row.namespace_, " pod=", row.pod,
+                                " samples=", row.samples);
+  record.at = Now();
+  return {std::move(record), label};
+}
+
+std::vector<MinuteRow> UsageWriter::WithoutUnstorable(std::vector<MinuteRow> rows, const char* source,
+                                                      std::vector<SetAsideRow>* set_aside) const {
+  // The first day the partition maintainer keeps (store/usage_partitions.h).
+  const int64_t first_day = DayOf(absl::ToUnixMillis(Now())) - options_.retention_days;
+  std::vector<MinuteRow> kept;
+  kept.reserve(rows.size());
+  for (MinuteRow& row : rows) {
+    if (row.minute_ms >= kBeyondYear9999Ms) {
+      set_aside->push_back(SetAside(row, source, "minute_out_of_range",
+                                    absl::StrCat("minute: ", MinuteRfc3339(row.minute_ms),
+                                                 " is past 9999-12-31, beyond what usage_minute holds")));
+    } else if (DayOf(row.minute_ms) < first_day) {
+      set_aside->push_back(SetAside(row, source, "minute_before_retention",
+                                    absl::StrCat("minute: ", MinuteRfc3339(row.minute_ms),
+                                                 " is before the retention horizon of ", options_.retention_days,
+                                                 " days (its partition is dropped)")));
+    } else {
+      kept.push_back(std::move(row));
+    }
+  }
+  return kept;
+}
+
+void UsageWriter::Count(const std::vector<SetAsideRow>& set_aside) const {
+  auto logger = Logger("telemetry");
+  for (const SetAsideRow& s : set_aside) {
+    logger->warn("{} row set aside into the quarantine: {}: {}", s.record.source, s.record.object_key,
+                 s.record.reason);
+    if (options_.metrics != nullptr) options_.metrics->Quarantined(s.record.source, s.label).Increment();
+  }
+}
+
+absl::StatusOr<int64_t> UsageWriter::WriteSettingAside(std::vector<MinuteRow> rows, const char* source,
+                                                       const char* what, const RowsWriter& write_rows,
+                                                       const std::function<void(pqxx::work&)>& also) {
+  std::vector<SetAsideRow> set_aside;
+  rows = WithoutUnstorable(std::move(rows), source, &set_aside);
+  const size_t foreseen = set_aside.size();
+  bool one_by_one = false, partitions_checked = false;
+  for (;;) {
+    auto lease = pool_->Acquire();
+    if (!lease.ok()) return lease.status();
+    std::vector<int64_t> minutes;
+    for (const auto& r : rows) minutes.push_back(r.minute_ms);
+    if (auto status = EnsurePartitions(**lease, minutes); !status.ok()) return status;
+    set_aside.resize(foreseen);
+    try {
+      pqxx::work txn(**lease);
+      LockCluster(txn, cluster_);
+      int64_t n = 0;
+      if (!one_by_one) {
+        n = write_rows(txn, rows);
+      } else {
+        for (const MinuteRow& row : rows) {
+          try {
+            pqxx::subtransaction savepoint(txn, "one_row");
+            n += write_rows(savepoint, {row});
+            savepoint.commit();
+          } catch (const pqxx::sql_error& e) {
+            if (!RefusesTheData(e)) throw;
+            set_aside.push_back(SetAside(row, source, "rejected_by_store",
+                                         absl::StrCat("usage_minute row refused by the store: ", e.what())));
+          }
+        }
+      }
+      std::vector<store::QuarantineRecord> records;
+      for (const SetAsideRow& s : set_aside) records.push_back(s.record);
+      store::InsertQuarantine(txn, records);
+      if (also) also(txn);
+      txn.commit();
+      Count(set_aside);
+      return n;
+    } catch (const pqxx::sql_error& e) {
+      if (NoPartition(e) && !partitions_checked) {
+        // Retention dropped a partition this writer remembered: look again.
+        days_with_partition_.clear();
+        partitions_checked = true;
+        continue;
+      }
+      if (RefusesTheData(e) && !one_by_one) {
+        one_by_one = true;  // find the rows it refuses
+        continue;
+      }
+      return PgError(absl::StrCat("telemetry: ", what), e);
+    } catch (const std::exception& e) {
+      return PgError(absl::StrCat("telemetry: ", what), e);
+    }
   }
 }
 
 absl::StatusOr<int64_t> UsageWriter::UpsertMinuteRows(const std::vector<MinuteRow>& rows) {
-  return InClusterTransaction(rows, "writing minute rows",
-                              [&](pqxx::work& txn) { return UpsertMinuteRowsInTxn(txn, cluster_, rows); });
+  return WriteSettingAside(rows, "pull", "writing minute rows",
+                           [&](pqxx::dbtransaction& txn, const std::vector<MinuteRow>& some) {
+                             return UpsertMinuteRowsInTxn(txn, cluster_, some);
+                           });
 }
 
 absl::StatusOr<int64_t> UsageWriter::WriteMinuteRows(const std::vector<MinuteRow>& rows) {
-  return InClusterTransaction(rows, "writing minute rows",
-                              [&](pqxx::work& txn) { return InsertMinuteRowsInTxn(txn, cluster_, rows); });
+  return WriteSettingAside(rows, "remote_write", "writing minute rows",
+                           [&](pqxx::dbtransaction& txn, const std::vector<MinuteRow>& some) {
+                             return InsertMinuteRowsInTxn(txn, cluster_, some);
+                           });
 }
 
 absl::StatusOr<int64_t> UsageWriter::WriteClosed(const ClosedBatch& batch, const std::string& log_id) {
@@ -315,11 +433,12 @@ absl::StatusOr<int64_t> UsageWriter::WriteClosed(const ClosedBatch& batch, const
     for (size_t i = 0; i < identities->size(); ++i) (*identities)[i].points = batch.series[i].points;
     rows = AggregateMinutes(*identities, batch.minutes);
   }
-  return InClusterTransaction(rows, "writing closed minutes", [&](pqxx::work& txn) {
-    const int64_t n = InsertMinuteRowsInTxn(txn, cluster_, rows);
-    StoreProgressInTxn(txn, cluster_, batch, log_id);
-    return n;
-  });
+  return WriteSettingAside(
+      std::move(rows), "remote_write", "writing closed minutes",
+      [&](pqxx::dbtransaction& txn, const std::vector<MinuteRow>& some) {
+        return InsertMinuteRowsInTxn(txn, cluster_, some);
+      },
+      [&](pqxx::work& txn) { StoreProgressInTxn(txn, cluster_, batch, log_id); });
 }
 
 absl::StatusOr<PushState> UsageWriter::LoadPushState() {

@@ -12,6 +12,15 @@
 // The pull path writes Prometheus-aggregated rows with an upsert, as it
 // fetches minutes inside the settle window again.
 //
+// A row the store cannot hold costs only itself: a minute before the
+// retention horizon (its partition is dropped) or past year 9999 is set
+// aside before writing, and when the store refuses a batch for its data
+// (SQLSTATE classes 22 and 23) the rows are written one by one and those it
+// refuses are set aside. Set aside means: into the quarantine, in the same
+// transaction as the rest, counted in fleetcap_telemetry_quarantined_total
+// and logged. Connection failures are returned (UNAVAILABLE) for the caller
+// to retry: nothing is set aside because the store was away.
+//
 // Series join the inventory once, when first seen (telemetry_series): the
 // pod's uid by namespace and name, the device's node and model. Batches of
 // one cluster are serialised by a transaction-scoped advisory lock.
@@ -27,6 +36,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "common/clock.h"
 #include "common/pg_pool.h"
 #include "pqxx/dbtransaction"
 #include "pqxx/transaction"
@@ -34,6 +44,8 @@
 #include "ingest/telemetry/canonical.h"
 #include "ingest/telemetry/minute_aggregator.h"
 #include "ingest/telemetry/minute_window.h"
+#include "ingest/telemetry/telemetry_metrics.h"
+#include "store/quarantine_repository.h"
 
 namespace fleetcap::telemetry {
 
@@ -44,9 +56,16 @@ struct PushState {
   std::string log_id;
 };
 
+struct UsageWriterOptions {
+  int retention_days = 400;            // as usage_minute's partitions are kept
+  TelemetryMetrics* metrics = nullptr;  // counts the rows set aside, when given
+  const Clock* clock = nullptr;        // the retention horizon's now; nullptr: the real one
+};
+
 class UsageWriter {
  public:
-  UsageWriter(PgPool* pool, std::string cluster) : pool_(pool), cluster_(std::move(cluster)) {}
+  UsageWriter(PgPool* pool, std::string cluster, UsageWriterOptions options = {})
+      : pool_(pool), cluster_(std::move(cluster)), options_(options) {}
 
   // The rows of `batch`'s closed minutes, its devices' progress and its
   // checkpoint of the log `log_id`, all or nothing; returns the rows
@@ -76,13 +95,27 @@ class UsageWriter {
 
   absl::Status ResolveSeries(pqxx::connection& conn, const std::vector<CanonicalSeries>& batch);
   absl::Status EnsurePartitions(pqxx::connection& conn, const std::vector<int64_t>& minutes);
-  // One transaction under the cluster's lock, once the partitions `rows`
-  // need exist; `body` writes and returns the rows written.
-  absl::StatusOr<int64_t> InClusterTransaction(const std::vector<MinuteRow>& rows, const char* what,
-                                               const std::function<int64_t(pqxx::work&)>& body);
+  // Writes `rows` with `write_rows` and then `also` in one transaction under
+  // the cluster's lock, once their partitions exist, setting aside (as
+  // `source`) the rows that cannot be stored. Returns the rows written.
+  using RowsWriter = std::function<int64_t(pqxx::dbtransaction&, const std::vector<MinuteRow>&)>;
+  absl::StatusOr<int64_t> WriteSettingAside(std::vector<MinuteRow> rows, const char* source, const char* what,
+                                            const RowsWriter& write_rows,
+                                            const std::function<void(pqxx::work&)>& also = nullptr);
+  // `rows` without those no partition can hold, which go to `set_aside`.
+  struct SetAsideRow {
+    store::QuarantineRecord record;
+    const char* label;  // the metric's bounded `reason`
+  };
+  std::vector<MinuteRow> WithoutUnstorable(std::vector<MinuteRow> rows, const char* source,
+                                           std::vector<SetAsideRow>* set_aside) const;
+  SetAsideRow SetAside(const MinuteRow& row, const char* source, const char* label, std::string reason) const;
+  void Count(const std::vector<SetAsideRow>& set_aside) const;
+  absl::Time Now() const { return options_.clock != nullptr ? options_.clock->Now() : absl::Now(); }
 
   PgPool* pool_;
   std::string cluster_;
+  UsageWriterOptions options_;
   std::map<SeriesId, SeriesInfo> series_;  // cache of telemetry_series
   std::set<int64_t> days_with_partition_;  // day numbers since the epoch
 };

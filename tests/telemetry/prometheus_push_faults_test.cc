@@ -43,6 +43,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include "absl/strings/str_cat.h"
@@ -123,12 +124,13 @@ struct Scraped {
   }
 };
 
-void StartScraping(int remote_write_port, Scraped* out) {
+void StartScraping(int remote_write_port, Scraped* out, const std::string& remote_write_extra = "") {
   out->t0 = absl::ToUnixMillis(absl::Now() + kLead);
   out->first_ms = MinuteStart(out->t0) + kMinuteMs;
   out->exporter = std::make_unique<testing::FixtureExporter>(out->t0, kStepMs);
   ASSERT_TRUE(out->exporter->Start());
-  auto prom = testing::StartPrometheus(testing::PushPullConfig(out->exporter->port(), remote_write_port));
+  auto prom = testing::StartPrometheus(
+      testing::PushPullConfig(out->exporter->port(), remote_write_port, remote_write_extra));
   ASSERT_TRUE(prom.ok()) << prom.status();
   out->prom = std::move(*prom);
   // Every sample is newer than Prometheus' start, so all are remote-written.
@@ -286,6 +288,28 @@ TEST(PrometheusPushFaults, PostgresStoppedForThirtySecondsWhilePrometheusPushes)
   EXPECT_EQ(Answered(*ingest, "5"), 0);
   EXPECT_EQ(Answered(*ingest, "429"), 0);
   EXPECT_GT(Metric(ingest->metrics_port, "fleetcap_telemetry_minute_rows_written_total"), rows_at_stop);
+}
+
+// Prometheus' own client with `bearer_token_file`: every request carries
+// the token and is taken in; none is refused.
+TEST(PrometheusPushFaults, PrometheusPushesWithABearerTokenFile) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  auto conn = (*db)->Connect();
+  TempDir secrets;
+  const std::string token_file = secrets.path() + "/token";
+  std::ofstream(token_file) << "prometheus-push-token\n";
+  auto ingest = testing::StartIngest((*db)->uri(), "push",
+                                     {"--settle", kSettle, "--remote-write-bearer-token-file", token_file});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  Scraped scraped;
+  ASSERT_NO_FATAL_FAILURE(
+      StartScraping(ingest->remote_write_port, &scraped, absl::StrCat("    bearer_token_file: ", token_file, "\n")));
+  ASSERT_TRUE(WaitForMinuteRows(*conn, "push", scraped.first_ms / 1000, kRowsPerMinute, absl::Seconds(60)))
+      << "nothing written; stderr: " << ingest->process->Stderr();
+  EXPECT_GT(Answered(*ingest, "204"), 0);
+  EXPECT_EQ(Answered(*ingest, "401"), 0);
+  EXPECT_EQ(Metric(scraped.prom->port, "prometheus_remote_storage_samples_failed_total"), 0);
 }
 
 }  // namespace

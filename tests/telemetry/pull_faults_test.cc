@@ -1,6 +1,7 @@
 // The pull client against a Prometheus that fails: a fixture speaking the
 // query_range API that answers 503 `unavailable`, then hangs past the
-// client's timeout, then answers; and one that answers `bad_data`.
+// client's timeout, then answers; one that answers `bad_data`; and one that
+// answers a point far beyond any date the store can hold.
 
 #include <civetweb.h>
 #include <gtest/gtest.h>
@@ -22,7 +23,7 @@ constexpr const char* kMatrix = R"({"status":"success","warnings":["fixture warn
 
 class FlakyPrometheus {
  public:
-  enum class Mode { kFlaky, kBadData };
+  enum class Mode { kFlaky, kBadData, kFarFuture };
   explicit FlakyPrometheus(Mode mode) : mode_(mode) {
     const char* options[] = {"listening_ports", "127.0.0.1:0", "num_threads", "4", nullptr};
     mg_callbacks callbacks{};
@@ -51,8 +52,8 @@ class FlakyPrometheus {
     if (self->mode_ == Mode::kBadData) {
       return Reply(conn, 400, R"({"status":"error","errorType":"bad_data","error":"1:1: parse error"})");
     }
-    if (call == 0) return Reply(conn, 503, R"({"status":"error","errorType":"unavailable","error":"overloaded"})");
-    if (call == 1) {  // hang past the client's timeout
+    if (self->mode_ == Mode::kFlaky && call == 0) return Reply(conn, 503, R"({"status":"error","errorType":"unavailable","error":"overloaded"})");
+    if (self->mode_ == Mode::kFlaky && call == 1) {  // hang past the client's timeout
       for (int i = 0; i < 30 && !self->stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
       return Reply(conn, 503, R"({"status":"error","errorType":"timeout","error":"too late"})");
     }
@@ -65,6 +66,9 @@ class FlakyPrometheus {
     const bool util = query.find("DCGM_FI_DEV_GPU_UTIL") != std::string::npos;
     std::string body = util ? kMatrix : R"({"status":"success","data":{"resultType":"matrix","result":[]}})";
     if (util) body.replace(body.find("%VALUE%"), 7, value);
+    if (util && self->mode_ == Mode::kFarFuture) {  // and the minute of year ~300000
+      body.replace(body.find("]]}"), 0, absl::StrCat("],[9400000000059.999,\"", value, "\""));
+    }
     return Reply(conn, 200, body);
   }
   Mode mode_;
@@ -77,7 +81,7 @@ class FlakyPrometheus {
 std::vector<std::string> PullArgs(const std::string& db, const std::string& url) {
   return {FLEETCAP_INGEST_BIN, "prometheus", "--db", db, "--cluster", "c1", "--prometheus-url", url, "--once",
           "--since", "2026-01-01T00:00:00Z", "--until", "2026-01-01T00:01:00Z", "--query-timeout", "500ms",
-          "--query-attempts", "4", "--log-level", "warn"};
+          "--query-attempts", "4", "--log-level", "warn", "--retention-days", "36500"};
 }
 
 TEST(PullFaults, UnavailableAndTimeoutAreRetried) {
@@ -112,6 +116,25 @@ TEST(PullFaults, BadDataIsReportedNotRetried) {
   EXPECT_EQ(prom.calls(), 1);
   auto conn = (*db)->Connect();
   EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>(), 0);
+}
+
+// A point of year ~300000 in an answer: the chunk failed to write (no
+// partition can hold it) and the pull was retried every cycle, its watermark
+// never moving. Now the point is dropped as `future` and the rest stored.
+TEST(PullFaults, APointFarAheadIsDroppedAndTheRestStored) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  FlakyPrometheus prom(FlakyPrometheus::Mode::kFarFuture);
+  auto run = testing::Run(PullArgs((*db)->uri(), prom.url()));
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  auto conn = (*db)->Connect();
+  pqxx::nontransaction txn(*conn);
+  auto rows = txn.exec("SELECT minute = '2026-01-01T00:00:00Z', samples FROM usage_minute WHERE device_id = 'GPU-faults'");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_TRUE(rows[0][0].as<bool>());
+  EXPECT_EQ(rows[0][1].as<int>(), 4);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM telemetry_watermarks WHERE through = '2026-01-01T00:01:00Z'")[0][0].as<int>(),
+            txn.exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>());
 }
 
 }  // namespace

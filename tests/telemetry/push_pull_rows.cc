@@ -21,7 +21,7 @@ const char* const kFieldNames[] = {"device", "pod_uid", "minute", "node", "model
 
 }  // namespace
 
-std::string PushPullConfig(int exporter_port, int remote_write_port) {
+std::string PushPullConfig(int exporter_port, int remote_write_port, const std::string& remote_write_extra) {
   return absl::StrCat(R"(global:
   scrape_interval: 500ms
   scrape_timeout: 450ms
@@ -33,7 +33,7 @@ scrape_configs:
 remote_write:
   - url: http://127.0.0.1:)",
                       remote_write_port, R"(/api/v1/write
-    queue_config:
+)", remote_write_extra, R"(    queue_config:
       batch_send_deadline: 500ms
       min_backoff: 100ms
       max_backoff: 1s

@@ -24,8 +24,9 @@ namespace fleetcap::testing {
 
 // prometheus.yml: scrape 127.0.0.1:EXPORTER_PORT every 500 ms and
 // remote-write to 127.0.0.1:REMOTE_WRITE_PORT, retrying quickly (100 ms
-// doubling to 1 s) whatever was not answered 2xx.
-std::string PushPullConfig(int exporter_port, int remote_write_port);
+// doubling to 1 s) whatever was not answered 2xx. `remote_write_extra` is
+// added to the remote_write entry as given (indented by four spaces).
+std::string PushPullConfig(int exporter_port, int remote_write_port, const std::string& remote_write_extra = "");
 
 // usage_minute rows of `cluster` whose minute is in [from_s, to_s), keyed
 // "device|pod_uid|minute", as the fields of testing::UsageRows.

@@ -29,14 +29,18 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
                                           const std::vector<std::string>& extra) {
   std::vector<std::string> argv = {FLEETCAP_INGEST_BIN, "prometheus", "--db", db_uri, "--cluster", cluster,
                                    "--metrics-listen", "127.0.0.1:0", "--log-level", "warn"};
-  bool has_listen = false, pushes = false, has_wal = false, has_settle = false, has_segment = false;
+  bool has_listen = false, pushes = false, has_wal = false, has_settle = false, has_segment = false,
+       has_retention = false;
   for (const auto& a : extra) {
     has_listen = has_listen || a == "--remote-write-listen" || a == "--prometheus-url";
     pushes = pushes || a == "--remote-write-listen";
     has_wal = has_wal || a == "--wal-dir";
     has_settle = has_settle || a == "--settle";
     has_segment = has_segment || a == "--wal-segment-mb";
+    has_retention = has_retention || a == "--retention-days";
   }
+  // Fixtures carry fixed dates: keep them inside the retention whatever the date.
+  if (!has_retention) argv.insert(argv.end(), {"--retention-days", "36500"});
   if (!has_listen) {
     argv.insert(argv.end(), {"--remote-write-listen", "127.0.0.1:0"});
     pushes = true;
@@ -85,7 +89,8 @@ absl::Status WaitUntilPushWritten(const IngestProcess& ingest, absl::Duration pa
   }
 }
 
-absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body) {
+absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body,
+                                           const std::vector<std::string>& extra_headers) {
   CURL* curl = curl_easy_init();
   if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
   PostResult result;
@@ -94,6 +99,7 @@ absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::st
   headers = curl_slist_append(headers, "Content-Type: application/x-protobuf");
   headers = curl_slist_append(headers, "X-Prometheus-Remote-Write-Version: 0.1.0");
   headers = curl_slist_append(headers, "Expect:");
+  for (const auto& h : extra_headers) headers = curl_slist_append(headers, h.c_str());
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());

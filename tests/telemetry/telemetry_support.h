@@ -35,7 +35,8 @@ struct IngestProcess {
 
 // fleetcap-ingest prometheus --cluster CLUSTER on free ports, plus `extra`.
 // Serving remote_write, it gets a fresh --wal-dir (removed with the
-// IngestProcess), --wal-segment-mb 4 and --settle 1s unless `extra` names them.
+// IngestProcess), --wal-segment-mb 4 and --settle 1s unless `extra` names them;
+// always --retention-days 36500 unless named (fixtures carry fixed dates).
 absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::string& cluster,
                                           const std::vector<std::string>& extra = {});
 
@@ -47,8 +48,9 @@ struct PostResult {
   long status = 0;
   std::string body;
 };
-// POSTs a remote_write body with Prometheus' headers.
-absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body);
+// POSTs a remote_write body with Prometheus' headers, and `headers` ("Name: value").
+absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body,
+                                           const std::vector<std::string>& headers = {});
 
 // The sum of every sample of metric `name` whose label text contains
 // `label_filter` (e.g. `reason="nan"`), from http://127.0.0.1:PORT/metrics.

@@ -1,6 +1,8 @@
 // UsageWriter on a real PostgreSQL: closed minutes written with the
 // remote_write progress, whatever order and split they arrived in; rows
-// already there upserted; pods and devices joined to the inventory.
+// already there upserted; pods and devices joined to the inventory; rows
+// the store cannot hold set aside into the quarantine while the rest is
+// written, and a connection lost returned for a retry.
 
 #include "ingest/telemetry/usage_writer.h"
 
@@ -11,6 +13,7 @@
 
 #include "common/pg_pool.h"
 #include "pqxx/pqxx"
+#include "store/usage_partitions.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/usage_rows.h"
 
@@ -29,6 +32,14 @@ CanonicalSeries Make(const std::string& device, const std::string& pod, Field fi
   s.field = field;
   s.points = std::move(points);
   return s;
+}
+
+// The writer's clock at kT0: the fixed dates here stay inside its retention.
+const SimulatedClock kClockAtT0(absl::FromUnixMillis(kT0));
+UsageWriterOptions AtT0() {
+  UsageWriterOptions options;
+  options.clock = &kClockAtT0;
+  return options;
 }
 
 // Three minutes of two GPUs at 10 s, a pod on each, energy with a reset.
@@ -85,7 +96,7 @@ class UsageWriterTest : public ::testing::Test {
 };
 
 TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
-  UsageWriter writer(pool_.get(), "c1");
+  UsageWriter writer(pool_.get(), "c1", AtT0());
   auto result = WriteAll(writer, {ThreeMinutes()});
   ASSERT_TRUE(result.ok()) << result.status();
   // Per GPU: 3 minutes of the device row and of the pod row.
@@ -119,14 +130,14 @@ TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
 }
 
 TEST_F(UsageWriterTest, ReorderedSplitAndRepeatedRequestsYieldIdenticalRows) {
-  UsageWriter once(pool_.get(), "c1");
+  UsageWriter once(pool_.get(), "c1", AtT0());
   ASSERT_TRUE(WriteAll(once, {ThreeMinutes()}).ok());
   const auto expected = Rows();
   ASSERT_FALSE(expected.empty());
 
   // Another cluster: the points shuffled, split into overlapping requests,
   // the last minute first, one request sent twice.
-  UsageWriter other(pool_.get(), "c2");
+  UsageWriter other(pool_.get(), "c2", AtT0());
   std::mt19937 rng(42);
   std::vector<CanonicalSeries> late, early;
   for (auto s : ThreeMinutes()) {
@@ -146,7 +157,7 @@ TEST_F(UsageWriterTest, ReorderedSplitAndRepeatedRequestsYieldIdenticalRows) {
 }
 
 TEST_F(UsageWriterTest, ARowAlreadyStoredIsReplacedNotDuplicated) {
-  UsageWriter writer(pool_.get(), "c1");
+  UsageWriter writer(pool_.get(), "c1", AtT0());
   ASSERT_TRUE(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}})}}).ok());
   // The same minute again, as after a lost log: the row is upserted.
   ASSERT_TRUE(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4},
@@ -161,7 +172,7 @@ TEST_F(UsageWriterTest, ARowAlreadyStoredIsReplacedNotDuplicated) {
 }
 
 TEST_F(UsageWriterTest, ProgressAndCheckpointReadBackAsWritten) {
-  UsageWriter writer(pool_.get(), "c1");
+  UsageWriter writer(pool_.get(), "c1", AtT0());
   MinuteWindow window(absl::ZeroDuration());
   window.Add(0, 10, {Make("GPU-1", "", Field::kEnergy, {{kT0 + 10'000, 500}, {kT0 + 50'000, 900}})}, absl::Now());
   const ClosedBatch closed = window.Close(absl::Now(), true);
@@ -178,7 +189,7 @@ TEST_F(UsageWriterTest, ProgressAndCheckpointReadBackAsWritten) {
   EXPECT_EQ(state->devices[0].carried[0].points[0].ts_ms, kT0 + 50'000);
   EXPECT_EQ(state->devices[0].carried[0].points[0].value, 900);
   // Another cluster's state is its own.
-  UsageWriter other(pool_.get(), "c2");
+  UsageWriter other(pool_.get(), "c2", AtT0());
   EXPECT_FALSE(other.LoadPushState()->checkpoint.has_value());
 }
 
@@ -195,7 +206,7 @@ TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
   CanonicalSeries s = Make("GPU-T4", "infer-0", Field::kUtil, {{kT0, 0.5}});
   s.key.node.clear();
   s.key.model.clear();
-  UsageWriter writer(pool_.get(), "c1");
+  UsageWriter writer(pool_.get(), "c1", AtT0());
   ASSERT_TRUE(WriteAll(writer, {{s}}).ok());
   pqxx::nontransaction txn(*conn_);
   auto rows = txn.exec("SELECT pod_uid, node, model FROM usage_minute ORDER BY pod_uid");
@@ -206,8 +217,99 @@ TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
   EXPECT_EQ(rows[1][2].as<std::string>(), "T4");
 }
 
+// Quarantined records of `source`, as "object_key | reason".
+std::vector<std::string> Quarantined(pqxx::connection& conn, const std::string& source) {
+  std::vector<std::string> out;
+  for (const auto& row : pqxx::nontransaction(conn).exec_params(
+           "SELECT object_key || ' | ' || reason FROM quarantine WHERE source = $1 AND cluster = 'c1' ORDER BY id",
+           source)) {
+    out.push_back(row[0].as<std::string>());
+  }
+  return out;
+}
+
+MinuteRow Row(const std::string& device, int64_t minute_ms, int samples = 1) {
+  MinuteRow row;
+  row.device_id = device;
+  row.minute_ms = minute_ms;
+  row.util_mean = 0.5;
+  row.samples = samples;
+  return row;
+}
+
+// A minute past PostgreSQL's range (year ~300000) in a closed batch: the
+// batch failed as a whole and was retried forever with every later one.
+// Now its rows are set aside, naming the field, and the rest is written with
+// the progress, so the next batch is written too.
+TEST_F(UsageWriterTest, AMinuteBeyondTheStoresRangeIsSetAsideAndTheRestWritten) {
+  UsageWriter writer(pool_.get(), "c1", AtT0());
+  const int64_t far = int64_t{9'400'000'000'000'000};
+  MinuteWindow window(absl::ZeroDuration());
+  window.Add(0, 1, {Make("GPU-0", "", Field::kUtil, {{kT0, 0.5}}), Make("GPU-X", "", Field::kUtil, {{far, 0.5}})},
+             absl::Now());
+  auto written = writer.WriteClosed(window.Close(absl::Now(), true), "log-a");
+  ASSERT_TRUE(written.ok()) << written.status();
+  EXPECT_EQ(*written, 1);
+  const auto set_aside = Quarantined(*conn_, "remote_write");
+  ASSERT_EQ(set_aside.size(), 1u);
+  EXPECT_NE(set_aside[0].find("device GPU-X"), std::string::npos) << set_aside[0];
+  EXPECT_NE(set_aside[0].find("minute: "), std::string::npos) << set_aside[0];
+  EXPECT_EQ(writer.LoadPushState()->checkpoint, 1);
+
+  window.Add(1, 2, {Make("GPU-0", "", Field::kUtil, {{kT0 + 60'000, 0.7}})}, absl::Now());
+  written = writer.WriteClosed(window.Close(absl::Now(), true), "log-a");
+  ASSERT_TRUE(written.ok()) << written.status();
+  EXPECT_EQ(Rows().size(), 2u);
+}
+
+// A minute before the retention horizon would be written into a partition
+// the maintainer drops: it is set aside, the rest of the batch written.
+TEST_F(UsageWriterTest, AMinuteBeforeTheRetentionHorizonIsSetAside) {
+  UsageWriter writer(pool_.get(), "c1", AtT0());
+  const int64_t old = kT0 - int64_t{401} * 86'400'000;
+  auto written = writer.UpsertMinuteRows({Row("GPU-0", kT0), Row("GPU-old", old)});
+  ASSERT_TRUE(written.ok()) << written.status();
+  EXPECT_EQ(*written, 1);
+  const auto set_aside = Quarantined(*conn_, "pull");
+  ASSERT_EQ(set_aside.size(), 1u);
+  EXPECT_NE(set_aside[0].find("minute: 2024-11-26T00:00:00Z is before the retention horizon"), std::string::npos)
+      << set_aside[0];
+  EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 1);
+}
+
+// Retention drops a partition this writer created: its cache of existing
+// partitions no longer holds, and every later write of that day failed.
+TEST_F(UsageWriterTest, APartitionDroppedByRetentionIsCreatedAgain) {
+  UsageWriter writer(pool_.get(), "c1", AtT0());
+  const int64_t day_before = kT0 - 86'400'000;
+  ASSERT_TRUE(writer.UpsertMinuteRows({Row("GPU-0", day_before)}).ok());
+  // Another maintainer with a shorter retention drops yesterday's partition.
+  ASSERT_TRUE(store::MaintainUsagePartitions(*conn_, absl::FromUnixMillis(kT0 + 86'400'000), {0, 1}).ok());
+  ASSERT_EQ(pqxx::nontransaction(*conn_).exec("SELECT to_regclass('usage_minute_20251231') IS NULL")[0][0].as<bool>(),
+            true);
+  auto written = writer.UpsertMinuteRows({Row("GPU-0", day_before + 60'000)});
+  ASSERT_TRUE(written.ok()) << written.status();
+  EXPECT_EQ(*written, 1);
+  EXPECT_TRUE(Quarantined(*conn_, "pull").empty());
+}
+
+// A row the store refuses for its data, of a kind not checked beforehand
+// (here samples = 0 against usage_minute's CHECK): the rows are written one
+// by one and only the refused one is set aside.
+TEST_F(UsageWriterTest, ARowTheStoreRefusesIsSetAsideAndTheOthersWritten) {
+  UsageWriter writer(pool_.get(), "c1", AtT0());
+  auto written = writer.UpsertMinuteRows({Row("GPU-0", kT0), Row("GPU-bad", kT0, 0), Row("GPU-1", kT0)});
+  ASSERT_TRUE(written.ok()) << written.status();
+  EXPECT_EQ(*written, 2);
+  const auto set_aside = Quarantined(*conn_, "pull");
+  ASSERT_EQ(set_aside.size(), 1u);
+  EXPECT_NE(set_aside[0].find("device GPU-bad"), std::string::npos) << set_aside[0];
+  EXPECT_NE(set_aside[0].find("refused by the store"), std::string::npos) << set_aside[0];
+  EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 2);
+}
+
 TEST_F(UsageWriterTest, DatabaseGoneIsUnavailableAndNothingIsHalfWritten) {
-  UsageWriter writer(pool_.get(), "c1");
+  UsageWriter writer(pool_.get(), "c1", AtT0());
   ASSERT_TRUE(WriteAll(writer, {{Make("GPU-1", "", Field::kUtil, {{kT0, 0.5}})}}).ok());
   {
     pqxx::nontransaction admin(*conn_);
@@ -218,6 +320,8 @@ TEST_F(UsageWriterTest, DatabaseGoneIsUnavailableAndNothingIsHalfWritten) {
   auto failed = WriteAll(writer, next);
   ASSERT_FALSE(failed.ok());
   EXPECT_EQ(failed.status().code(), absl::StatusCode::kUnavailable) << failed.status();
+  EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM quarantine")[0][0].as<int>(), 0)
+      << "nothing is set aside because the store was away";
   // The pool reconnects; the retried batch lands whole.
   auto retried = WriteAll(writer, next);
   ASSERT_TRUE(retried.ok()) << retried.status();

@@ -1,0 +1,182 @@
+// The remote_write receiver's limits, with real HTTP clients on loopback:
+// the bearer token checked from the headers, no unauthenticated listening
+// beyond loopback unless the network is declared trusted, a body limit
+// applied before anything is read, and a read deadline a slow client
+// cannot stretch.
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "ingest/telemetry/remote_write_decoder.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+#include "tests/telemetry/telemetry_support.h"
+
+namespace fleetcap {
+namespace {
+
+using telemetry::RawSeries;
+
+std::string GoodBody() {
+  const int64_t now_ms = absl::ToUnixMillis(absl::Now());
+  RawSeries s{{{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", "GPU-0"}, {"Hostname", "n1"}}, {{now_ms, 50}}};
+  return telemetry::EncodeRemoteWrite({s});
+}
+
+// A connected TCP socket to 127.0.0.1:`port`, reads timing out after `timeout`.
+int Connect(int port, absl::Duration timeout) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  timeval tv = absl::ToTimeval(timeout);
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+// What the server sends until it closes the connection (or `fd`'s read times out).
+std::string ReadAnswer(int fd) {
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) return out;
+    out.append(buf, static_cast<size_t>(n));
+  }
+}
+
+class RemoteWriteLimitsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = testing::TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+    char templ[] = "/tmp/fleetcap-token-XXXXXX";
+    ASSERT_NE(mkdtemp(templ), nullptr);
+    dir_ = std::make_unique<testing::OwnedDir>(templ);
+    token_file_ = dir_->path() + "/token";
+    std::ofstream(token_file_) << "s3cret-token\n";
+  }
+  std::unique_ptr<testing::TestDatabase> db_;
+  std::unique_ptr<testing::OwnedDir> dir_;
+  std::string token_file_;
+};
+
+TEST_F(RemoteWriteLimitsTest, ABearerTokenIsRequiredWhenConfigured) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1", {"--remote-write-bearer-token-file", token_file_});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  const std::string body = GoodBody();
+  auto none = testing::PostRemoteWrite(ingest->write_url(), body);
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_EQ(none->status, 401) << none->body;
+  auto wrong = testing::PostRemoteWrite(ingest->write_url(), body, {"Authorization: Bearer s3cret-tokeX"});
+  ASSERT_TRUE(wrong.ok()) << wrong.status();
+  EXPECT_EQ(wrong->status, 401) << wrong->body;
+  auto longer = testing::PostRemoteWrite(ingest->write_url(), body, {"Authorization: Bearer s3cret-token2"});
+  ASSERT_TRUE(longer.ok()) << longer.status();
+  EXPECT_EQ(longer->status, 401) << longer->body;
+  auto right = testing::PostRemoteWrite(ingest->write_url(), body, {"Authorization: Bearer s3cret-token"});
+  ASSERT_TRUE(right.ok()) << right.status();
+  EXPECT_EQ(right->status, 204) << right->body;
+  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
+                                   "code=\"401\""),
+            3);
+  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_received_total"), 1)
+      << "refused requests are not decoded";
+}
+
+// A refused request is answered from its headers: a client announcing a
+// huge body without sending it gets its answer at once.
+TEST_F(RemoteWriteLimitsTest, RefusalsComeBeforeTheBodyIsRead) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1",
+                                     {"--remote-write-bearer-token-file", token_file_, "--max-body-mb", "1"});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  for (const std::string& auth : {std::string(), std::string("Authorization: Bearer s3cret-token\r\n")}) {
+    const int fd = Connect(ingest->remote_write_port, absl::Seconds(10));
+    ASSERT_GE(fd, 0);
+    const std::string head = absl::StrCat("POST /api/v1/write HTTP/1.1\r\nHost: x\r\n", auth,
+                                          "Content-Length: 1000000000000\r\n\r\n");
+    ASSERT_EQ(send(fd, head.data(), head.size(), 0), static_cast<ssize_t>(head.size()));
+    const absl::Time began = absl::Now();
+    const std::string answer = ReadAnswer(fd);
+    close(fd);
+    EXPECT_LT(absl::Now() - began, absl::Seconds(5));
+    EXPECT_EQ(answer.substr(0, 12), auth.empty() ? "HTTP/1.1 401" : "HTTP/1.1 413") << answer;
+  }
+}
+
+// A chunked body (no Content-Length) is read in bounded pieces and refused
+// once it passes the limit, without being read to its end.
+TEST_F(RemoteWriteLimitsTest, AChunkedBodyOverTheLimitIsRefused) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-body-mb", "1"});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  const std::string huge(8u << 20, 'x');
+  auto refused = testing::PostRemoteWrite(ingest->write_url(), huge, {"Transfer-Encoding: chunked"});
+  ASSERT_TRUE(refused.ok()) << refused.status();
+  EXPECT_EQ(refused->status, 413) << refused->body;
+  auto ok = testing::PostRemoteWrite(ingest->write_url(), GoodBody(), {"Transfer-Encoding: chunked"});
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->status, 204) << ok->body;
+}
+
+// A client that sends its body a byte at a time holds its thread no
+// longer than the read deadline: then it gets 408 and the connection ends,
+// and the receiver goes on serving.
+TEST_F(RemoteWriteLimitsTest, ASlowClientIsCutAtTheReadDeadline) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1", {"--remote-write-read-timeout", "2s"});
+  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  const int fd = Connect(ingest->remote_write_port, absl::Milliseconds(200));
+  ASSERT_GE(fd, 0);
+  const std::string head = "POST /api/v1/write HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n";
+  ASSERT_EQ(send(fd, head.data(), head.size(), MSG_NOSIGNAL), static_cast<ssize_t>(head.size()));
+  const absl::Time began = absl::Now();
+  bool closed = false;
+  std::string answer;
+  while (!closed && absl::Now() - began < absl::Seconds(20)) {
+    send(fd, "x", 1, MSG_NOSIGNAL);  // a byte every 200 ms: each wait for data is short
+    char buf[512];
+    const ssize_t n = recv(fd, buf, sizeof buf, 0);
+    if (n > 0) answer.append(buf, static_cast<size_t>(n));
+    closed = n == 0;
+  }
+  close(fd);
+  EXPECT_TRUE(closed);
+  EXPECT_LT(absl::Now() - began, absl::Seconds(8));
+  auto ok = testing::PostRemoteWrite(ingest->write_url(), GoodBody());
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(ok->status, 204) << ok->body;
+}
+
+TEST_F(RemoteWriteLimitsTest, WithoutAuthenticationOnlyLoopbackUnlessTheNetworkIsTrusted) {
+  auto refused = testing::Run({FLEETCAP_INGEST_BIN, "prometheus", "--db", db_->uri(), "--cluster", "c1",
+                               "--remote-write-listen", "0.0.0.0:0", "--wal-dir", dir_->path() + "/wal"},
+                              absl::Seconds(60));
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.err.find("is not loopback and remote_write has no authentication"), std::string::npos)
+      << refused.err;
+  for (const std::vector<std::string>& allowed :
+       {std::vector<std::string>{"--remote-write-trusted-network"},
+        std::vector<std::string>{"--remote-write-bearer-token-file", token_file_}}) {
+    std::vector<std::string> flags = {"--remote-write-listen", "0.0.0.0:0"};
+    flags.insert(flags.end(), allowed.begin(), allowed.end());
+    auto ingest = testing::StartIngest(db_->uri(), "c1", flags);
+    EXPECT_TRUE(ingest.ok()) << ingest.status();
+  }
+}
+
+}  // namespace
+}  // namespace fleetcap
