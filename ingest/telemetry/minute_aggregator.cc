@@ -8,6 +8,14 @@
 namespace fleetcap::telemetry {
 namespace {
 
+// A byte count an int64 can hold, or none: an exporter's value (a scaled
+// MiB figure near the DCGM blank floor, say) can be any double, and
+// rounding one past 2^63 is undefined; such a figure is no measurement.
+std::optional<int64_t> BytesOrNone(double bytes) {
+  if (!std::isfinite(bytes) || bytes < 0 || bytes >= 9.2e18) return std::nullopt;
+  return std::llround(bytes);
+}
+
 // One row's inputs: per field, the time-sorted points (with the lookback).
 struct RowInputs {
   const StoredSeries* identity = nullptr;
@@ -90,11 +98,11 @@ MinuteRow BuildRow(const RowInputs& in, const std::string& device_id, const std:
   }
   const FieldStats used = field(Field::kMemoryUsed), total = field(Field::kMemoryTotal),
                    free = field(Field::kMemoryFree);
-  if (used.n > 0) row.memory_used_bytes = std::llround(used.sum / used.n);
+  if (used.n > 0) row.memory_used_bytes = BytesOrNone(used.sum / used.n);
   if (total.n > 0) {
-    row.memory_total_bytes = std::llround(total.sum / total.n);
+    row.memory_total_bytes = BytesOrNone(total.sum / total.n);
   } else if (used.n > 0 && free.n > 0) {
-    row.memory_total_bytes = std::llround(used.sum / used.n + free.sum / free.n);
+    row.memory_total_bytes = BytesOrNone(used.sum / used.n + free.sum / free.n);
   }
   row.power_watts = Mean(field(Field::kPower));
   row.sm_active_mean = Mean(field(Field::kSmActive));
@@ -246,11 +254,11 @@ std::vector<MinuteRow> AggregateMinuteStats(const std::vector<StatSeries>& serie
         row.util_max = util->max;
       }
       const auto used = mean(Field::kMemoryUsed), total = mean(Field::kMemoryTotal), free = mean(Field::kMemoryFree);
-      if (used) row.memory_used_bytes = std::llround(*used);
+      if (used) row.memory_used_bytes = BytesOrNone(*used);
       if (total) {
-        row.memory_total_bytes = std::llround(*total);
+        row.memory_total_bytes = BytesOrNone(*total);
       } else if (used && free) {
-        row.memory_total_bytes = std::llround(*used + *free);
+        row.memory_total_bytes = BytesOrNone(*used + *free);
       }
       row.power_watts = mean(Field::kPower);
       row.sm_active_mean = mean(Field::kSmActive);

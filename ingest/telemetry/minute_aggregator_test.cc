@@ -54,6 +54,20 @@ TEST(AggregateMinutes, MeanMaxMemoryPowerAndSamplesPerMinute) {
   EXPECT_FALSE(second.power_watts.has_value());  // no sample: unset, not zero
 }
 
+TEST(AggregateMinutes, AMemoryFigureNoByteCountCanHoldIsLeftUnset) {
+  std::vector<StoredSeries> series = {
+      Series("G1", "", Field::kMemoryUsed, {{kM, 1e19}}),
+      Series("G1", "", Field::kMemoryFree, {{kM, 5e18}}),
+      Series("G1", "", Field::kMemoryTotal, {{kM, -1}}),
+      Series("G1", "", Field::kUtil, {{kM, 0.5}}),
+  };
+  auto rows = AggregateMinutes(series, {{"G1", kM}});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_FALSE(rows[0].memory_used_bytes.has_value());
+  EXPECT_FALSE(rows[0].memory_total_bytes.has_value());
+  EXPECT_DOUBLE_EQ(*rows[0].util_mean, 0.5);  // the rest of the minute is kept
+}
+
 TEST(AggregateMinutes, PodRowsAndTheDeviceRowFromPodSeries) {
   // Two pods time-share G1; the exporter reports the device under each pod.
   std::vector<StoredSeries> series = {
