@@ -1,9 +1,11 @@
 #include "ingest/k8s/reconciler.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "store/live_inventory_records.h"
 
 namespace fleetcap::k8s {
 namespace {
@@ -22,6 +24,11 @@ bool SameNode(const store::LiveNode& a, const store::LiveNode& b) {
          a.node.memory_mib == b.node.memory_mib && a.node.in_service_from == b.node.in_service_from &&
          a.topology == b.topology;
 }
+
+// The store refused records of the batch (malformed, or a value the database
+// cannot hold); any other error is an outage, after which the same changes
+// are written again.
+bool Refused(const absl::Status& status) { return absl::IsInvalidArgument(status); }
 
 int64_t Resource(const std::map<std::string, int64_t>& resources, const char* name) {
   auto it = resources.find(name);
@@ -430,16 +437,124 @@ void Reconciler::PodsListed(const std::set<std::string>& uids, absl::Time observ
   if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
 }
 
+void Reconciler::PodGone(const std::string& uid, absl::Time observed) {
+  Vanish(uid, observed);
+  if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
+}
+
+void Reconciler::SetAside(store::QuarantineRecord record, const std::string& reason) {
+  record.source = "k8s";
+  record.cluster = options_.cluster;
+  // Keys and reasons carry hostile text too, and the columns are text.
+  record.object_key = store::BoundedQuarantinePayload(std::move(record.object_key));
+  record.reason = store::BoundedQuarantinePayload(record.reason.empty() ? reason : std::move(record.reason));
+  Logger("k8s")->warn("cluster {}: set aside {} in the quarantine ({}): {}", options_.cluster, record.object_key,
+                      reason, record.reason);
+  if (metrics_ != nullptr) metrics_->Quarantined(reason).Increment();
+  pending_.quarantine.push_back(std::move(record));
+}
+
+// Takes the records the store would refuse out of `batch`, setting each aside.
+void Reconciler::SetAsideInvalid(store::InventoryChanges& batch) {
+  store::InventoryChanges valid;
+  valid.cluster = batch.cluster;
+  valid.quarantine = std::move(batch.quarantine);
+  const size_t n = store::RecordCount(batch);
+  size_t run = 0;  // the first record of the current run of valid ones
+  for (size_t i = 0; i < n; ++i) {
+    const absl::Status status = store::ValidateRecord(batch, i);
+    if (status.ok()) continue;
+    store::AppendChanges(valid, store::RecordRange(batch, run, i));
+    SetAside({0, "", "", store::RecordKey(batch, i), std::string(status.message()), store::RecordText(batch, i),
+              absl::Now()},
+             "invalid");
+    run = i + 1;
+  }
+  store::AppendChanges(valid, store::RecordRange(batch, run, n));
+  batch = std::move(valid);
+}
+
+// What was not written goes back in front of what changed since.
+void Reconciler::Requeue(store::InventoryChanges unwritten) {
+  store::AppendChanges(unwritten, std::move(pending_));
+  pending_ = std::move(unwritten);
+}
+
+// Writes records [begin, end) of `batch` in order. A part the store refuses
+// (`refusal`, when already known) is written in halves, down to single
+// records, which are set aside. Stops at an outage, with `written` where to
+// resume.
+absl::Status Reconciler::Isolate(const store::InventoryChanges& batch, size_t begin, size_t end,
+                                 absl::Status refusal, size_t& written) {
+  if (begin == end) return absl::OkStatus();
+  if (refusal.ok()) {
+    refusal = repo_->Apply(store::RecordRange(batch, begin, end));
+    if (refusal.ok()) {
+      written = end;
+      return refusal;
+    }
+    if (!Refused(refusal)) return refusal;
+  }
+  if (end - begin == 1) {
+    SetAside({0, "", "", store::RecordKey(batch, begin), std::string(refusal.message()),
+              store::RecordText(batch, begin), absl::Now()},
+             "refused");
+    written = end;
+    return absl::OkStatus();
+  }
+  const size_t mid = begin + (end - begin) / 2;
+  if (auto status = Isolate(batch, begin, mid, absl::OkStatus(), written); !status.ok()) return status;
+  return Isolate(batch, mid, end, absl::OkStatus(), written);
+}
+
+absl::Status Reconciler::Write(store::InventoryChanges batch) {
+  absl::Status status = repo_->Apply(batch);
+  if (status.ok() || !Refused(status)) {
+    if (!status.ok()) Requeue(std::move(batch));
+    return status;
+  }
+  std::vector<store::QuarantineRecord> aside = std::move(batch.quarantine);
+  batch.quarantine.clear();
+  const size_t n = store::RecordCount(batch);
+  size_t written = 0;
+  const absl::Status outage = Isolate(batch, 0, n, status, written);
+  // What was set aside is stored after the rest, in its own transaction.
+  store::InventoryChanges rest = store::RecordRange(batch, written, n);
+  rest.quarantine = std::move(aside);
+  rest.quarantine.insert(rest.quarantine.end(), std::make_move_iterator(pending_.quarantine.begin()),
+                         std::make_move_iterator(pending_.quarantine.end()));
+  pending_.quarantine.clear();
+  if (!outage.ok()) {
+    Requeue(std::move(rest));
+    return outage;
+  }
+  status = repo_->Apply(rest);
+  if (Refused(status)) {
+    // Never retried: the records are named in the log instead.
+    Logger("k8s")->error("cluster {}: the quarantine refused {} records: {}", options_.cluster,
+                         rest.quarantine.size(), std::string(status.message()));
+    return absl::OkStatus();
+  }
+  if (!status.ok()) Requeue(std::move(rest));
+  return status;
+}
+
 absl::Status Reconciler::Flush() {
   if (pending_.empty()) return absl::OkStatus();
-  absl::Status status = repo_->Apply(pending_);
+  store::InventoryChanges batch = std::move(pending_);
+  pending_ = store::InventoryChanges{};
+  pending_.cluster = options_.cluster;
+  // Checked record by record first, so that a malformed one never reaches the store with others.
+  if (!store::ValidateChanges(batch).ok()) SetAsideInvalid(batch);
+  store::AppendChanges(batch, std::move(pending_));
+  pending_ = store::InventoryChanges{};
+  pending_.cluster = options_.cluster;
+  const absl::Status status = Write(std::move(batch));
   if (!status.ok()) {
     if (metrics_ != nullptr) metrics_->store_write_errors.Increment();
     return status;
   }
   if (metrics_ != nullptr) metrics_->store_writes.Increment();
-  pending_ = store::InventoryChanges{};
-  pending_.cluster = options_.cluster;
   return absl::OkStatus();
 }
 

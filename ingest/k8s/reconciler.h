@@ -10,9 +10,13 @@
 // written twice, and what vanished while no ingest ran is closed when the
 // first full list shows it gone (the *Listed calls), never dropped.
 //
-// Changes accumulate until Flush(), which writes them in one batch; a batch
-// that fails stays pending and is written whole by the next Flush. Not
-// thread-safe: one thread feeds and flushes it.
+// Changes accumulate until Flush(), which writes them in one batch. One
+// record the store cannot take costs only itself: records are checked one by
+// one before the batch is written, and when the store still refuses the
+// batch, its parts are written in order down to the single records it
+// refuses, which are set aside in the quarantine (source "k8s") with their
+// reason. Only an outage keeps changes pending, to be written whole by the
+// next Flush. Not thread-safe: one thread feeds and flushes it.
 
 #include <map>
 #include <optional>
@@ -59,6 +63,12 @@ class Reconciler {
   void ControllerDeleted(const std::string& uid);
   void NodeDeleted(const std::string& name, absl::Time observed);
   void PodDeleted(const PodObject& pod, absl::Time observed);
+  // A pod deleted whose last state could not be read: it ends at `observed`.
+  void PodGone(const std::string& uid, absl::Time observed);
+
+  // Sets `record` aside in the quarantine with the next Flush, counted by
+  // `reason` (a metric label) and logged once.
+  void SetAside(store::QuarantineRecord record, const std::string& reason);
 
   // A complete list of pods begins: until PodsListed, pods that need devices
   // assigned wait, so that what vanished frees its devices first and the rest
@@ -122,6 +132,11 @@ class Reconciler {
   std::string TeamOf(const PodState& state, const std::string& namespace_name) const;
   void CloseNode(NodeState& node, absl::Time at);
   void AdjustLoad(const std::string& node, const HoldRow& hold, int sign);
+  void SetAsideInvalid(store::InventoryChanges& batch);
+  absl::Status Write(store::InventoryChanges batch);
+  absl::Status Isolate(const store::InventoryChanges& batch, size_t begin, size_t end, absl::Status refusal,
+                       size_t& written);
+  void Requeue(store::InventoryChanges unwritten);
 
   ReconcilerOptions options_;
   store::LiveInventoryRepository* repo_;

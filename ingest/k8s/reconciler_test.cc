@@ -321,6 +321,70 @@ TEST_F(ReconcilerTest, AFailedWriteIsKeptAndWrittenWhole) {
   EXPECT_EQ(Holds().size(), 1u);
 }
 
+// One record the store refuses (as PostgreSQL refuses a value it cannot
+// hold) costs only itself: it is set aside, everything else is written, and
+// later changes are written as they come.
+TEST_F(ReconcilerTest, ARecordTheStoreRefusesIsSetAsideAndTheRestWritten) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 4), At(0));
+  r->Pod(Running(GpuPod("good", 1, "n1"), 3), At(3));
+  r->Pod(Running(GpuPod("bad", 1, "n1"), 3), At(3));
+  r->Pod(Running(GpuPod("also-good", 1, "n1"), 3), At(3));
+  repo_.RefuseRecordsMentioning("Pod ml/bad ");
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(r->pending(), 0u);
+  EXPECT_EQ(State().pods.count("uid-good"), 1u);
+  EXPECT_EQ(State().pods.count("uid-also-good"), 1u);
+  EXPECT_EQ(State().pods.count("uid-bad"), 0u);
+  EXPECT_EQ(Holds().size(), 3u);  // its hold is a fact the store can keep
+  ASSERT_EQ(State().quarantine.size(), 1u);
+  const store::QuarantineRecord& aside = State().quarantine[0];
+  EXPECT_EQ(aside.source, "k8s");
+  EXPECT_EQ(aside.cluster, "c1");
+  EXPECT_EQ(aside.object_key, "Pod ml/bad uid=uid-bad");
+  EXPECT_THAT(aside.reason, ::testing::HasSubstr("injected refusal"));
+  EXPECT_THAT(aside.payload, ::testing::HasSubstr("requested_milli=1000"));
+  r->Pod(Running(GpuPod("later", 1, "n1"), 5), At(5));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(State().pods.count("uid-later"), 1u);
+  EXPECT_EQ(State().quarantine.size(), 1u);
+}
+
+// The same before the store sees it: a record that fails the store's checks
+// is set aside and never sent with the others.
+TEST_F(ReconcilerTest, ARecordThatFailsValidationIsSetAsideBeforeTheWrite) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(0));
+  PodObject nameless = Running(GpuPod("nameless", 1, "n1"), 3);
+  nameless.uid.clear();
+  r->Pod(nameless, At(3));
+  r->Pod(Running(GpuPod("good", 1, "n1"), 3), At(3));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(repo_.applies(), 1);
+  EXPECT_EQ(State().pods.count("uid-good"), 1u);
+  ASSERT_EQ(Holds().size(), 1u);
+  EXPECT_EQ(Holds()[0].pod_uid, "uid-good");
+  std::set<std::string> reasons;
+  for (const auto& q : State().quarantine) reasons.insert(q.reason);
+  EXPECT_EQ(reasons, (std::set<std::string>{"pods[0].uid: empty", "holds[0].pod_uid: empty"}));
+}
+
+// An outage is not a refusal: nothing is set aside, and everything is
+// written once the store is back.
+TEST_F(ReconcilerTest, AnOutageSetsNothingAsideAndLosesNothing) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(0));
+  r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(3));
+  repo_.FailNextApplies(3);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(r->Flush().code(), absl::StatusCode::kUnavailable);
+  r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(4));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(r->pending(), 0u);
+  EXPECT_EQ(Holds().size(), 2u);
+  EXPECT_EQ(State().pods.size(), 2u);
+  EXPECT_TRUE(State().quarantine.empty());
+}
+
 TEST_F(ReconcilerTest, APodOnANodeNotYetSeenWaitsForIt) {
   auto r = NewReconciler();
   r->Pod(Running(GpuPod("early", 1, "late"), 3), At(3));
