@@ -38,7 +38,14 @@ int64_t Units(const std::map<std::string, int64_t>& resources, const std::string
   return it == resources.end() || it->second < 0 ? 0 : it->second / 1000;
 }
 
-int64_t CeilDiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+// a / b rounded up, for a >= 0 (0 otherwise), without overflowing near INT64_MAX.
+int64_t CeilDiv(int64_t a, int64_t b) { return b <= 0 || a <= 0 ? 0 : a / b + (a % b != 0 ? 1 : 0); }
+
+// a + b, held at INT64_MAX: only reached by objects CheckDemandArithmetic refuses.
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? (b > 0 ? INT64_MAX : INT64_MIN) : sum;
+}
 
 int ParentSlices(const std::string& model, const AcceleratorConfig& config) {
   for (const auto& [needle, slices] : config.mig_slices) {
@@ -195,32 +202,89 @@ std::map<std::string, int64_t> EffectiveRequests(const PodObject& pod) {
   };
   std::map<std::string, int64_t> sum, init_max, sidecars;
   for (const auto& c : pod.containers) {
-    for (const auto& [name, q] : request_of(c)) sum[name] += q;
+    for (const auto& [name, q] : request_of(c)) sum[name] = SaturatingAdd(sum[name], q);
   }
   for (const auto& c : pod.init_containers) {
     const auto r = request_of(c);
     if (c.restartable) {
       for (const auto& [name, q] : r) {
-        sum[name] += q;
-        sidecars[name] += q;
+        sum[name] = SaturatingAdd(sum[name], q);
+        sidecars[name] = SaturatingAdd(sidecars[name], q);
       }
       for (const auto& [name, q] : sidecars) init_max[name] = std::max(init_max[name], q);
     } else {
       std::map<std::string, int64_t> with_sidecars = sidecars;
-      for (const auto& [name, q] : r) with_sidecars[name] += q;
+      for (const auto& [name, q] : r) with_sidecars[name] = SaturatingAdd(with_sidecars[name], q);
       for (const auto& [name, q] : with_sidecars) init_max[name] = std::max(init_max[name], q);
     }
   }
   for (const auto& [name, q] : init_max) sum[name] = std::max(sum[name], q);
-  for (const auto& [name, q] : pod.overhead) sum[name] += q;
+  for (const auto& [name, q] : pod.overhead) sum[name] = SaturatingAdd(sum[name], q);
   for (auto it = sum.begin(); it != sum.end();) it = it->second <= 0 ? sum.erase(it) : std::next(it);
   return sum;
 }
 
 int64_t PodDemand::TotalMilli() const {
   int64_t total = 0;
-  for (const auto& u : units) total += u.count * u.unit.milli;
+  for (const auto& u : units) {
+    int64_t milli = 0;
+    if (__builtin_mul_overflow(u.count, int64_t{u.unit.milli}, &milli)) milli = INT64_MAX;
+    total = SaturatingAdd(total, milli);
+  }
   return total;
+}
+
+absl::Status CheckDemandArithmetic(const PodObject& pod) {
+  struct Sum {
+    int64_t milli = 0;
+    std::string field;  // the last one that added to it
+  };
+  std::map<std::string, Sum> sums;
+  auto overflow = [&](const std::string& field, const std::string& resource, absl::string_view what) {
+    return absl::OutOfRangeError(
+        absl::StrCat("pod ", pod.namespace_name, "/", pod.name, ": ", field, "[\"", resource, "\"]: ", what));
+  };
+  // Each container's request or limit, the larger: EffectiveRequests never uses more.
+  auto add = [&](const ContainerResources* c, const std::map<std::string, int64_t>* overhead,
+                 const std::string& field) -> absl::Status {
+    std::map<std::string, std::pair<int64_t, std::string>> larger;
+    if (c != nullptr) {
+      for (const auto& [name, q] : c->limits) larger[name] = {q, field + ".resources.limits"};
+      for (const auto& [name, q] : c->requests) {
+        auto& slot = larger[name];
+        if (slot.second.empty() || q >= slot.first) slot = {q, field + ".resources.requests"};
+      }
+    } else {
+      for (const auto& [name, q] : *overhead) larger[name] = {q, field};
+    }
+    for (const auto& [name, quantity] : larger) {
+      if (!IsAcceleratorResource(name) || quantity.first <= 0) continue;
+      Sum& sum = sums[name];
+      if (__builtin_add_overflow(sum.milli, quantity.first, &sum.milli)) {
+        return overflow(quantity.second, name, "the pod's quantities of it overflow 64-bit milli-devices");
+      }
+      sum.field = quantity.second;
+    }
+    return absl::OkStatus();
+  };
+  for (size_t i = 0; i < pod.init_containers.size(); ++i) {
+    if (auto s = add(&pod.init_containers[i], nullptr, absl::StrCat("spec.initContainers[", i, "]")); !s.ok()) return s;
+  }
+  for (size_t i = 0; i < pod.containers.size(); ++i) {
+    if (auto s = add(&pod.containers[i], nullptr, absl::StrCat("spec.containers[", i, "]")); !s.ok()) return s;
+  }
+  if (auto s = add(nullptr, &pod.overhead, "spec.overhead"); !s.ok()) return s;
+  int64_t total = 0;
+  for (const auto& [name, sum] : sums) {
+    int64_t rounded = 0;
+    if (__builtin_add_overflow(sum.milli, int64_t{999}, &rounded) ||
+        __builtin_add_overflow(total, rounded / 1000 * 1000, &total)) {
+      return overflow(sum.field, name,
+                      absl::StrCat(sum.milli, " milli-units, rounded up to whole devices, overflow 64-bit "
+                                              "milli-devices"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 namespace {

@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "ingest/k8s/objects.h"
 
 namespace fleetcap::k8s {
@@ -95,6 +96,13 @@ int MigProfileSlices(const std::string& profile);
 // it; plus the pod overhead. A container's limit stands in for a request it
 // does not make (extended resources default their request to the limit).
 std::map<std::string, int64_t> EffectiveRequests(const PodObject& pod);
+
+// Whether a pod's accelerator quantities fit the milli-device arithmetic. The
+// API server accepts quantities (e.g. nvidia.com/gpu: "9223372036854775")
+// whose milli-devices, summed over containers or rounded up to whole devices,
+// no longer fit in int64: OUT_OF_RANGE naming the pod and the field. What
+// passes cannot overflow EffectiveRequests, DemandOn or DemandUnbound.
+absl::Status CheckDemandArithmetic(const PodObject& pod);
 
 // One group of units a pod asks for.
 struct UnitDemand {

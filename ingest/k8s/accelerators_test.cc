@@ -285,5 +285,31 @@ TEST(Demand, UnboundPodsAreEstimatedWithoutANode) {
   EXPECT_EQ(DemandUnbound(pod, kConfig).model, "tpu-v5p");
 }
 
+// "9223372036854775" devices parse to milli-units that fit in int64, but
+// not once rounded up to whole devices; two large containers overflow the sum.
+TEST(CheckDemandArithmetic, OverflowIsAnErrorNamingThePodAndTheField) {
+  PodObject pod = PodAsking({{"nvidia.com/gpu", int64_t{9223372036854775}}});
+  pod.namespace_name = "ml";
+  absl::Status status = CheckDemandArithmetic(pod);
+  EXPECT_EQ(status.code(), absl::StatusCode::kOutOfRange);
+  EXPECT_THAT(std::string(status.message()),
+              ::testing::StartsWith("pod ml/p: spec.containers[0].resources.requests[\"nvidia.com/gpu\"]: "));
+  PodObject two = PodAsking({{"nvidia.com/gpu", int64_t{5000000000000000}}});
+  two.init_containers.push_back(two.containers[0]);
+  two.containers.push_back(two.containers[0]);
+  status = CheckDemandArithmetic(two);
+  EXPECT_EQ(status.code(), absl::StatusCode::kOutOfRange);
+  // The init container's request, then the first app container's: there it no longer fits.
+  EXPECT_THAT(std::string(status.message()),
+              ::testing::HasSubstr("spec.containers[0].resources.requests[\"nvidia.com/gpu\"]"));
+  // Resources that are not accelerators are not fleetcap's to add up.
+  PodObject other = PodAsking({{"example.com/widget", int64_t{9223372036854775}}});
+  EXPECT_TRUE(CheckDemandArithmetic(other).ok());
+  // What passes cannot overflow the demand.
+  PodObject big = PodAsking({{"nvidia.com/gpu", int64_t{9223372036854774}}});
+  ASSERT_TRUE(CheckDemandArithmetic(big).ok());
+  EXPECT_EQ(DemandUnbound(big, kConfig).TotalMilli(), int64_t{9223372036854774000});
+}
+
 }  // namespace
 }  // namespace fleetcap::k8s

@@ -85,8 +85,16 @@ Assignment AssignDevices(const std::vector<int32_t>& initial_load, const PodDema
         if (chosen >= 0) out.overcommitted = true;
       }
       if (chosen < 0) {
-        out.unplaced_milli += milli;
-        continue;
+        // Nothing changed, so no later unit of the group fits either: a pod
+        // asking for billions of devices costs one pass over the node's.
+        const int64_t rest = group.count - k;
+        int64_t unplaced = 0;
+        if (__builtin_mul_overflow(rest, int64_t{milli}, &unplaced) ||
+            __builtin_add_overflow(out.unplaced_milli, unplaced, &out.unplaced_milli)) {
+          out.unplaced_milli = INT64_MAX;
+        }
+        unit_number += static_cast<int>(std::min<int64_t>(rest, 1 << 20));
+        break;
       }
       take(chosen, milli);
     }
