@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -122,11 +123,16 @@ NodeAccelerators DescribeNvidia(const NodeObject& node, const std::map<std::stri
     for (const auto& [name, milli] : res) {
       if (!absl::StartsWith(name, kMigPrefix)) continue;
       bool shared = false;
-      const int g = MigProfileSlices(MigProfileOf(name, &shared));
+      const std::string profile = MigProfileOf(name, &shared);
+      const int g = MigProfileSlices(profile);
       if (g == 0) continue;
-      const int replicas = shared ? acc.replicas : 1;
+      // Time-sliced MIG devices are advertised once per replica: feature
+      // discovery labels each profile's replicas, so that counting slices
+      // does not make one device of every replica.
+      const int replicas =
+          LabelInt(node.labels, absl::StrCat(kMigPrefix, profile, ".replicas"), shared ? acc.replicas : 1);
       acc.units[name] = {static_cast<int32_t>(SliceMilli(g, parent) / replicas), false};
-      mig_slices += CeilDiv(milli / 1000, replicas) * g;
+      mig_slices = SaturatingAdd(mig_slices, CeilDiv(milli / 1000, replicas) * g);
     }
     if (mig_slices > 0) {
       acc.sharing = "mig-mixed";
@@ -142,6 +148,14 @@ NodeAccelerators DescribeNvidia(const NodeObject& node, const std::map<std::stri
 }  // namespace
 
 int MigProfileSlices(const std::string& profile) {
+  // A compute instance, "<c>c.<g>g.<memory>" (1c.3g.20gb): c of its GPU
+  // instance's g compute slices are its own.
+  if (auto c = profile.find("c."); c != std::string::npos) {
+    int compute = 0;
+    const int instance = MigProfileSlices(profile.substr(c + 2));
+    if (!absl::SimpleAtoi(profile.substr(0, c), &compute) || compute < 1 || compute > instance) return 0;
+    return compute;
+  }
   // "<g>g.<memory>", e.g. 1g.5gb, 3g.40gb, 1g.10gb+me
   auto g = profile.find('g');
   if (g == std::string::npos || g == 0 || g + 1 >= profile.size() || profile[g + 1] != '.') return 0;
@@ -192,6 +206,16 @@ std::string NodePool(const NodeObject& node, const AcceleratorConfig& config) {
 
 std::string DeviceId(const std::string& node, const std::string& family, int index) {
   return absl::StrCat(node, "/", family, index);
+}
+
+bool ParseDeviceId(const std::string& device_id, std::string* node, int* index) {
+  const size_t slash = device_id.find('/');
+  if (slash == std::string::npos) return false;
+  size_t digits = device_id.size();
+  while (digits > slash + 1 && absl::ascii_isdigit(static_cast<unsigned char>(device_id[digits - 1]))) --digits;
+  if (digits == device_id.size() || !absl::SimpleAtoi(device_id.substr(digits), index)) return false;
+  *node = device_id.substr(0, slash);
+  return true;
 }
 
 std::map<std::string, int64_t> EffectiveRequests(const PodObject& pod) {

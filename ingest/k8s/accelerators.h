@@ -9,7 +9,10 @@
 //                             one profile; or, with nvidia.com/gpu.replicas=R
 //                             (time-slicing), R replicas per GPU
 //   nvidia.com/gpu.shared     time-sliced replicas (renameByDefault)
-//   nvidia.com/mig-<profile>  MIG devices of one profile (mixed strategy)
+//   nvidia.com/mig-<profile>  MIG devices of one profile (mixed strategy):
+//                             GPU instances (3g.40gb) or compute instances
+//                             (1c.3g.20gb), time-sliced when labelled
+//                             nvidia.com/mig-<profile>.replicas
 //   google.com/tpu            TPU chips (cloud.google.com/gke-tpu-accelerator,
 //                             cloud.google.com/gke-tpu-topology)
 //   amd.com/gpu               AMD GPUs (amd.com/gpu.product-name)
@@ -83,10 +86,14 @@ std::string NodePool(const NodeObject& node, const AcceleratorConfig& config);
 // "<node>/<family><index>": unique in a cluster because node names are.
 std::string DeviceId(const std::string& node, const std::string& family, int index);
 
+// The inverse of DeviceId: false for an id it did not make.
+bool ParseDeviceId(const std::string& device_id, std::string* node, int* index);
+
 // True for the resources this file understands (nvidia.com/gpu, nvidia.com/mig-*, ...).
 bool IsAcceleratorResource(const std::string& resource);
 
-// The compute slices of a MIG profile name ("3g.40gb" -> 3; 0 if not one).
+// The compute slices of a MIG profile name ("3g.40gb" -> 3; a compute
+// instance "1c.3g.20gb" -> 1; 0 if not one).
 int MigProfileSlices(const std::string& profile);
 
 // The effective request of each extended resource, in milli-units, by the

@@ -117,9 +117,13 @@ TEST(AssignDevices, OvercommitGoesToTheLeastLoadedAndIsReported) {
   Assignment a = AssignDevices({900, 700}, Units(1, 500, false));
   EXPECT_THAT(a.shares, ElementsAre(DeviceShare{1, 500}));
   EXPECT_TRUE(a.overcommitted);
-  a = AssignDevices({1000, 1000}, Units(1, 1000, true));
-  EXPECT_EQ(a.shares.size(), 1u);
-  EXPECT_TRUE(a.overcommitted);
+}
+
+TEST(AssignDevices, AWholeDeviceIsNeverGivenTwice) {
+  Assignment a = AssignDevices({1000, 300}, Units(1, 1000, true));
+  EXPECT_TRUE(a.shares.empty());
+  EXPECT_FALSE(a.overcommitted);
+  EXPECT_EQ(a.unplaced_milli, 1000);
 }
 
 TEST(AssignDevices, MoreThanTheNodeHasIsUnplaced) {

@@ -47,12 +47,12 @@ absl::Status Reconciler::Start() {
   if (!live.ok()) return live.status();
   std::map<std::string, std::pair<std::string, int>> device_place;  // device id -> (node, index)
   for (auto& n : live->nodes) {
-    NodeState& st = nodes_[n.node.name];
+    NodeState& st = NodeNamed(n.node.name);
     st.row = n;
     st.row_open = true;
   }
   for (auto& d : live->devices) {
-    NodeState& st = nodes_[d.node];
+    NodeState& st = NodeNamed(d.node);
     if (!st.row_open) {
       // A device whose node row is closed: keep it, so the relist closes it.
       st.row.node.name = d.node;
@@ -77,11 +77,16 @@ absl::Status Reconciler::Start() {
       st.orphan = true;
       st.row.pod.uid = h.pod_uid;
     }
-    HoldRow row{h.device_id, -1, h.milli, h.from, h.to};
-    auto place = device_place.find(h.device_id);
-    if (place != device_place.end()) row.index = place->second.second;
-    st.holds.push_back(row);
-    if (!h.to.has_value() && row.index >= 0) AdjustLoad(place->second.first, row, +1);
+    st.holds.push_back({h.device_id, -1, h.milli, h.from, h.to});
+    HoldRow& row = st.holds.back();
+    std::string node;
+    if (auto place = device_place.find(h.device_id); place != device_place.end()) {
+      node = place->second.first;
+      row.index = place->second.second;
+    } else if (int index = 0; ParseDeviceId(h.device_id, &node, &index)) {
+      row.index = index;  // its device is out of service; the hold still keeps it from others
+    }
+    if (!h.to.has_value() && row.index >= 0 && nodes_.count(node)) AdjustLoad(node, row, +1);
   }
   for (auto& d : live->demands) {
     auto [it, inserted] = pods_.try_emplace(d.pod_uid);
@@ -101,10 +106,26 @@ absl::Status Reconciler::Start() {
   return absl::OkStatus();
 }
 
-void Reconciler::AdjustLoad(const std::string& node, const HoldRow& hold, int sign) {
+Reconciler::NodeState& Reconciler::NodeNamed(const std::string& name) {
+  auto [it, inserted] = nodes_.try_emplace(name);
+  if (inserted) it->second.generation = ++last_generation_;
+  return it->second;
+}
+
+// Counts an open hold in its node's load (+1), or releases it (-1) from the
+// same life of the node it was counted in.
+void Reconciler::AdjustLoad(const std::string& node, HoldRow& hold, int sign) {
   auto it = nodes_.find(node);
-  if (it == nodes_.end() || hold.index < 0 || hold.index >= static_cast<int>(it->second.load.size())) return;
-  it->second.load[hold.index] += sign * hold.milli;
+  if (it == nodes_.end() || hold.index < 0) return;
+  NodeState& st = it->second;
+  if (sign > 0) {
+    if (static_cast<int>(st.load.size()) <= hold.index) st.load.resize(hold.index + 1, 0);
+    st.load[hold.index] += hold.milli;
+    hold.counted_in = st.generation;
+  } else if (hold.counted_in == st.generation && hold.index < static_cast<int>(st.load.size())) {
+    st.load[hold.index] -= hold.milli;
+    hold.counted_in = 0;
+  }
 }
 
 void Reconciler::SetPolicyTeams(std::map<std::string, std::string> policy) {
@@ -189,7 +210,7 @@ void Reconciler::ControllersListed(const std::string& kind, const std::set<std::
 }
 
 void Reconciler::Node(const NodeObject& node, absl::Time observed) {
-  NodeState& st = nodes_[node.name];
+  NodeState& st = NodeNamed(node.name);
   const NodeAccelerators acc = DescribeNode(node, options_.accelerators);
   store::LiveNode row;
   row.node.name = node.name;
@@ -237,7 +258,7 @@ void Reconciler::Node(const NodeObject& node, absl::Time observed) {
     pending_.close_devices.push_back({old.device_id, "", old.from, std::max(old.from, device_from)});
   }
   st.devices = std::move(devices);
-  st.load.resize(acc.devices, 0);
+  if (static_cast<int>(st.load.size()) < acc.devices) st.load.resize(acc.devices, 0);
 
   auto waiting = awaiting_node_.find(node.name);
   if (waiting != awaiting_node_.end()) {
@@ -257,6 +278,8 @@ void Reconciler::CloseNode(NodeState& st, absl::Time at) {
   }
   st.row_open = false;
   st.devices.clear();
+  // A new life: holds of the old one are released when their pods go, but not from this load.
+  st.generation = ++last_generation_;
   std::fill(st.load.begin(), st.load.end(), 0);
 }
 
@@ -321,7 +344,10 @@ void Reconciler::ApplyPod(const PodObject& pod, absl::Time observed, bool delete
       if (metrics_ != nullptr) metrics_->pods_on_unknown_nodes.Increment();
     } else {
       NodeState& node = node_it->second;
-      const Assignment a = AssignDevices(node.load, demand);
+      // Only devices in service are assigned; their load counts holds on devices that left too.
+      const std::vector<int32_t> in_service(node.load.begin(),
+                                            node.load.begin() + static_cast<std::ptrdiff_t>(node.devices.size()));
+      const Assignment a = AssignDevices(in_service, demand);
       if (metrics_ != nullptr) {
         if (a.overcommitted) metrics_->overcommitted.Increment();
         metrics_->unplaced_milli.Increment(static_cast<double>(a.unplaced_milli));
@@ -333,9 +359,9 @@ void Reconciler::ApplyPod(const PodObject& pod, absl::Time observed, bool delete
       for (const auto& share : a.shares) {
         HoldRow h{node.devices[share.index].device_id, share.index, share.milli, *times.hold_from, std::nullopt};
         if (end.has_value()) h.to = std::max(*end, h.from);
-        if (!h.to.has_value()) node.load[share.index] += h.milli;
         pending_.holds.push_back({pod.uid, h.device_id, h.milli, h.from, h.to});
         st.holds.push_back(h);
+        if (!h.to.has_value()) AdjustLoad(pod.node_name, st.holds.back(), +1);
       }
     }
   } else if (end.has_value()) {

@@ -91,10 +91,11 @@ class Reconciler {
  private:
   struct HoldRow {
     std::string device_id;
-    int index = -1;  // on its node; -1 when its device is no longer in service
+    int index = -1;  // on its node; -1 when unknown
     int32_t milli = 0;
     absl::Time from;
     std::optional<absl::Time> to;
+    uint64_t counted_in = 0;  // the node generation whose load it is counted in; 0: none
   };
   struct DemandRow {
     absl::Time from;
@@ -121,7 +122,13 @@ class Reconciler {
     bool row_open = false;
     NodeAccelerators accelerators;
     std::vector<DeviceRow> devices;  // open rows, by index
-    std::vector<int32_t> load;       // milli held per device index
+    // Milli held per device index by open holds, also on devices no longer
+    // in service (a pod keeps a GPU its node stopped advertising), so a
+    // device that comes back is not given out twice. Never shrinks.
+    std::vector<int32_t> load;
+    // Which life of the node under this name: holds counted in an earlier
+    // one (a node deleted, then created again) release nothing from `load`.
+    uint64_t generation = 0;
   };
 
   void ApplyPod(const PodObject& pod, absl::Time observed, bool deleted);
@@ -131,7 +138,8 @@ class Reconciler {
   void WriteRow(PodState& state, store::LivePod row);
   std::string TeamOf(const PodState& state, const std::string& namespace_name) const;
   void CloseNode(NodeState& node, absl::Time at);
-  void AdjustLoad(const std::string& node, const HoldRow& hold, int sign);
+  NodeState& NodeNamed(const std::string& name);
+  void AdjustLoad(const std::string& node, HoldRow& hold, int sign);
   void SetAsideInvalid(store::InventoryChanges& batch);
   absl::Status Write(store::InventoryChanges batch);
   absl::Status Isolate(const store::InventoryChanges& batch, size_t begin, size_t end, absl::Status refusal,
@@ -148,6 +156,7 @@ class Reconciler {
   absl::flat_hash_map<std::string, std::string> controller_kinds_;        // uid -> kind
   std::map<std::string, std::set<std::string>> waiting_for_controller_;  // owner uid -> pod uids
   std::map<std::string, NodeState> nodes_;
+  uint64_t last_generation_ = 0;
   std::map<std::string, std::vector<std::pair<PodObject, absl::Time>>> awaiting_node_;
   absl::flat_hash_map<std::string, PodState> pods_;
   std::map<std::string, std::set<std::string>> pods_by_namespace_;
