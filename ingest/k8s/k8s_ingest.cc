@@ -108,7 +108,6 @@ void K8sIngest::Object(const std::string& kind, const nlohmann::json& object, bo
     if (metrics_ != nullptr) metrics_->DecodeErrors(kind).Increment();
     item.op = Item::kUnusable;
     item.key = KeyOf(kind, object);
-    item.version = ResourceVersionOf(object);
     item.deleted = deleted;
     item.reason = absl::IsOutOfRange(status) ? "overflow" : "undecodable";
     item.unusable.object_key = NameOf(kind, object);
@@ -122,7 +121,7 @@ void K8sIngest::Object(const std::string& kind, const nlohmann::json& object, bo
 }
 
 // Kept as it was last stored: listed, so the list's end does not close it;
-// deleted, it ends now. Set aside once per version.
+// deleted, it ends now. Set aside once per reason while it stays unusable.
 void K8sIngest::ApplyUnusable(Item& item) {
   const std::string& kind = item.kind;
   if (!item.key.empty()) {
@@ -141,11 +140,11 @@ void K8sIngest::ApplyUnusable(Item& item) {
     }
     const std::string key = absl::StrCat(kind, "/", item.key);
     if (item.deleted) {
-      set_aside_versions_.erase(key);
+      set_aside_.erase(key);
     } else {
-      auto [seen, inserted] = set_aside_versions_.try_emplace(key, item.version);
-      if (!inserted && seen->second == item.version && !item.version.empty()) return;
-      seen->second = item.version;
+      auto [seen, inserted] = set_aside_.try_emplace(key, item.unusable.reason);
+      if (!inserted && seen->second == item.unusable.reason) return;
+      seen->second = item.unusable.reason;
     }
   }
   reconciler_.SetAside(std::move(item.unusable), item.reason);
@@ -182,12 +181,14 @@ void K8sIngest::Apply(Item& item) {
   }
   const bool deleted = item.op == Item::kDeleted;
   auto listing = listing_.find(kind);
-  if (deleted && !set_aside_versions_.empty()) {
-    // What was set aside of a deleted object no longer matters for the next version.
+  if (!set_aside_.empty()) {
+    // Usable again (or gone): a later unusable version is set aside anew.
     std::string key;
     if (auto* pod = std::get_if<PodObject>(&item.object)) key = pod->uid;
     if (auto* node = std::get_if<NodeObject>(&item.object)) key = node->name;
-    set_aside_versions_.erase(absl::StrCat(kind, "/", key));
+    if (auto* ns = std::get_if<NamespaceObject>(&item.object)) key = ns->name;
+    if (auto* c = std::get_if<ControllerObject>(&item.object)) key = c->uid;
+    set_aside_.erase(absl::StrCat(kind, "/", key));
   }
   if (auto* pod = std::get_if<PodObject>(&item.object)) {
     if (listing != listing_.end()) listing->second.insert(pod->uid);

@@ -63,10 +63,9 @@ class K8sIngest : public ResourceSink {
     std::string kind;
     std::variant<std::monostate, NamespaceObject, ControllerObject, NodeObject, PodObject> object;
     absl::Time observed;
-    // kUnusable: the object's key ("" when it cannot be read) and version,
-    // whether it was deleted, the record to set aside and its reason label.
+    // kUnusable: the object's key ("" when it cannot be read), whether it
+    // was deleted, the record to set aside and its reason label.
     std::string key;
-    std::string version;
     bool deleted = false;
     store::QuarantineRecord unusable;
     std::string reason;
@@ -97,9 +96,10 @@ class K8sIngest : public ResourceSink {
   // Consumer-thread state.
   std::map<std::string, std::set<std::string>> listing_;  // kind -> keys of the list in progress
   std::set<std::string> synced_kinds_;
-  // kind/key -> the resourceVersion last set aside, so a relist does not set
-  // the same version aside again.
-  std::map<std::string, std::string> set_aside_versions_;
+  // kind/key -> why the object was set aside, while it stays unusable: an
+  // object is set aside once per reason, however often a relist or its
+  // owner's updates show it again.
+  std::map<std::string, std::string> set_aside_;
   bool flush_failing_ = false;
 };
 

@@ -378,8 +378,8 @@ TEST_F(K8sIngestTest, ARecordTheStoreRefusesCostsOnlyItself) {
 }
 
 // A pod and a node whose new versions cannot be decoded, then history lost
-// and everything listed again: both stay as they were last stored; the pod
-// ends when it is deleted.
+// and everything listed again: both stay as they were last stored, set aside
+// once each; the pod ends when it is deleted.
 TEST_F(K8sIngestTest, AnUndecodableObjectIsKeptAsLastStoredThroughARelist) {
   LoadZoo();
   StartIngest();
@@ -405,9 +405,15 @@ TEST_F(K8sIngestTest, AnUndecodableObjectIsKeptAsLastStoredThroughARelist) {
   EXPECT_EQ(aside[1][0].as<std::string>(), "Pod vision/h100-0-pod-0 uid=zoo-pod-0");
   EXPECT_THAT(aside[1][1].as<std::string>(), ::testing::HasSubstr("status.startTime"));
   EXPECT_EQ(Metric("fleetcap_ingest_k8s_quarantined_total{reason=\"undecodable\"}"), 2);
+  // Its owner updates it, still undecodable: not set aside again.
+  pod["metadata"]["labels"]["touched"] = "1";
+  api_->Apply("pods", pod);
+  AddH100Pod("after-update", 1);
+  ASSERT_TRUE(WaitFor([&] { return held_now() == 8000; })) << held_now();
+  EXPECT_EQ(Query("SELECT count(*) FROM quarantine")[0][0].as<int>(), 2);
   // Deleted, it ends when the deletion is seen.
   api_->Delete("pods", "vision", "h100-0-pod-0");
-  ASSERT_TRUE(WaitFor([&] { return held_now() == 3000; })) << held_now();
+  ASSERT_TRUE(WaitFor([&] { return held_now() == 4000; })) << held_now();
 }
 
 std::string StoreDump(testing::TestDatabase& db) {
