@@ -14,6 +14,12 @@ namespace {
 std::string Time(absl::Time t) { return FormatRfc3339(t); }
 std::string Time(const std::optional<absl::Time>& t) { return t.has_value() ? FormatRfc3339(*t) : "open"; }
 
+// Every section of InventoryChanges is listed below; a section added there
+// and not here would be dropped when a batch is split, so it fails to build.
+static_assert(sizeof(InventoryChanges) == sizeof(std::string) + 11 * sizeof(std::vector<int>),
+              "InventoryChanges has a section live_inventory_records.cc does not number: add it to Section, "
+              "SectionSize, RecordRange, AppendChanges, RecordKey and RecordText");
+
 // The sections of a batch in write order.
 enum Section { kTypes, kNodes, kDevices, kPods, kHolds, kDemands, kCloseNodes, kCloseDevices, kCloseHolds,
                kCloseDemands, kSections };
