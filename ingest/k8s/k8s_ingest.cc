@@ -112,7 +112,9 @@ void K8sIngest::Object(const std::string& kind, const nlohmann::json& object, bo
     item.reason = absl::IsOutOfRange(status) ? "overflow" : "undecodable";
     item.unusable.object_key = NameOf(kind, object);
     item.unusable.reason = std::string(status.message());
-    item.unusable.payload = store::BoundedQuarantinePayload(object.dump());
+    // Replacing what is not UTF-8 rather than throwing: the payload is evidence, not input.
+    item.unusable.payload = store::BoundedQuarantinePayload(
+        object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     item.unusable.at = item.observed;
     item.unusable.id = 0;
     item.object = std::monostate{};
