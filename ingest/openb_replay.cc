@@ -1,23 +1,39 @@
 #include "ingest/openb_replay.h"
 
+#include <filesystem>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "common/logging.h"
+
 #include "ingest/openb/next_fit_placer.h"
 #include "ingest/openb/openb_inventory.h"
 #include "ingest/openb/openb_trace.h"
 
 namespace fleetcap::ingest {
 
-absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options,
-                                         store::InventoryRepository& inventory) {
+absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, store::InventoryRepository& inventory,
+                                         store::QuarantineRepository& quarantine) {
   auto trace = openb::ReadOpenbTrace(options.data_dir, options.pod_file);
   if (!trace.ok()) return trace.status();
-  return ReplayTrace(*trace, options.cluster, options.start, inventory);
+  return ReplayTrace(*trace, options.cluster, options.start, inventory, quarantine);
 }
 
 absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
-                                         absl::Time start, store::InventoryRepository& inventory) {
+                                         absl::Time start, store::InventoryRepository& inventory,
+                                         store::QuarantineRepository& quarantine) {
   const openb::Placement placement = openb::PlaceNextFit(trace);
   const store::ClusterInventory facts = openb::BuildOpenbInventory(trace, placement, cluster, start);
   if (auto status = inventory.ReplaceClusterInventory(facts); !status.ok()) return status;
+  std::vector<store::QuarantineRecord> aside;
+  for (const openb::SetAsideRow& row : trace.set_aside) {
+    const std::string file = std::filesystem::path(row.path).filename().string();
+    aside.push_back({0, "replay", cluster, absl::StrCat(file, ":", row.line), row.reason, row.text, absl::Now()});
+    Logger("ingest")->warn("replay into {}: set aside {}:{} in the quarantine: {}", cluster, file, row.line,
+                           row.reason);
+  }
+  if (auto status = quarantine.Add(aside); !status.ok()) return status;
 
   ReplayReport report;
   report.nodes = static_cast<int64_t>(facts.nodes.size());
@@ -27,6 +43,7 @@ absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const s
   report.unplaced_pods = static_cast<int64_t>(placement.unplaced.size());
   report.no_gpu_pods = placement.no_gpu_pods;
   report.holds = static_cast<int64_t>(facts.holds.size());
+  report.set_aside_rows = static_cast<int64_t>(trace.set_aside.size());
   return report;
 }
 

@@ -2,7 +2,8 @@
 // `fleetcap-ingest replay --trace openb`: reads the published trace, places its
 // pods by the next-fit contract, and stores the result as one cluster's
 // inventory (replacing what was stored for that cluster, so a replay can be
-// repeated).
+// repeated). A malformed row costs only itself: it is set aside in the
+// quarantine (source "replay", keyed `file:line`) and the rest is replayed.
 
 #include <cstdint>
 #include <string>
@@ -11,6 +12,7 @@
 #include "absl/time/time.h"
 #include "ingest/openb/openb_trace.h"
 #include "store/inventory_repository.h"
+#include "store/quarantine_repository.h"
 
 namespace fleetcap::ingest {
 
@@ -29,13 +31,15 @@ struct ReplayReport {
   int64_t unplaced_pods = 0;
   int64_t no_gpu_pods = 0;
   int64_t holds = 0;
+  int64_t set_aside_rows = 0;
 };
 
-absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options,
-                                         store::InventoryRepository& inventory);
+absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, store::InventoryRepository& inventory,
+                                         store::QuarantineRepository& quarantine);
 
 // The same for a trace already in memory (a synthetic one, ingest/synthetic).
 absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
-                                         absl::Time start, store::InventoryRepository& inventory);
+                                         absl::Time start, store::InventoryRepository& inventory,
+                                         store::QuarantineRepository& quarantine);
 
 }  // namespace fleetcap::ingest

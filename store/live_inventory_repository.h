@@ -20,6 +20,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "store/inventory.h"
+#include "store/quarantine_repository.h"
 
 namespace fleetcap::store {
 
@@ -82,10 +83,14 @@ struct InventoryChanges {
   std::vector<Close> close_holds;
   std::vector<DemandWait> demands;  // upserted by (pod, from)
   std::vector<Close> close_demands;
+  // Records set aside instead of stored, kept in the same transaction as the
+  // rest, so a batch and what was set aside from it are stored together.
+  std::vector<QuarantineRecord> quarantine;
 
   size_t size() const {
-    return types.size() + namespaces.size() + nodes.size() + close_nodes.size() + devices.size() + close_devices.size() + pods.size() +
-           holds.size() + close_holds.size() + demands.size() + close_demands.size();
+    return types.size() + namespaces.size() + nodes.size() + close_nodes.size() + devices.size() +
+           close_devices.size() + pods.size() + holds.size() + close_holds.size() + demands.size() +
+           close_demands.size() + quarantine.size();
   }
   bool empty() const { return size() == 0; }
 };
@@ -104,8 +109,11 @@ class LiveInventoryRepository {
   virtual ~LiveInventoryRepository() = default;
 
   // Applies every change in one transaction (creating the cluster if new).
-  // INVALID_ARGUMENT naming the record for a malformed one (empty key,
-  // milli outside 1..1000, interval ending before it starts).
+  // INVALID_ARGUMENT when a record cannot be stored: naming the record for a
+  // malformed one (empty key, milli outside 1..1000, interval ending before
+  // it starts), or with the database's words for a value it cannot hold (a
+  // time outside its range, a NUL byte in text). Any other error is the
+  // store's own (an outage): the same changes can be applied again later.
   virtual absl::Status Apply(const InventoryChanges& changes) = 0;
 
   // Open nodes and devices, live pods with their holds and waits. An unknown

@@ -1,3 +1,6 @@
+#include <initializer_list>
+#include <utility>
+
 #include "absl/strings/str_cat.h"
 #include "store/live_inventory_repository.h"
 
@@ -6,6 +9,15 @@ namespace {
 
 absl::Status Bad(absl::string_view record, size_t i, absl::string_view field, absl::string_view why) {
   return absl::InvalidArgumentError(absl::StrCat(record, "[", i, "].", field, ": ", why));
+}
+
+// PostgreSQL's text cannot hold a NUL byte, which JSON ("\u0000") can.
+absl::Status CheckText(absl::string_view record, size_t i,
+                       std::initializer_list<std::pair<const char*, const std::string*>> fields) {
+  for (const auto& [name, value] : fields) {
+    if (value->find('\0') != std::string::npos) return Bad(record, i, name, "holds a NUL byte");
+  }
+  return absl::OkStatus();
 }
 
 absl::Status CheckInterval(absl::string_view record, size_t i, absl::Time from, const std::optional<absl::Time>& to) {
@@ -23,6 +35,7 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     if (t.vendor != "nvidia" && t.vendor != "google" && t.vendor != "amd" && t.vendor != "unknown") {
       return Bad("types", i, "vendor", absl::StrCat("\"", t.vendor, "\" is not nvidia, google, amd or unknown"));
     }
+    if (auto s = CheckText("types", i, {{"model", &t.model}, {"resource_name", &t.resource_name}}); !s.ok()) return s;
   }
   for (size_t i = 0; i < c.namespaces.size(); ++i) {
     const auto& n = c.namespaces[i];
@@ -38,6 +51,10 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     if (n.name.empty()) return Bad("nodes", i, "name", "empty");
     if (n.cpu_milli < 0 || n.memory_mib < 0) return Bad("nodes", i, "cpu_milli", "negative");
     if (auto s = CheckInterval("nodes", i, n.in_service_from, n.in_service_to); !s.ok()) return s;
+    if (auto s = CheckText("nodes", i, {{"name", &n.name}, {"pool", &n.pool}, {"topology", &c.nodes[i].topology}});
+        !s.ok()) {
+      return s;
+    }
   }
   for (size_t i = 0; i < c.devices.size(); ++i) {
     const auto& d = c.devices[i];
@@ -45,12 +62,23 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     if (d.model.empty()) return Bad("devices", i, "model", "empty");
     if (d.index < 0) return Bad("devices", i, "index", "negative");
     if (auto s = CheckInterval("devices", i, d.in_service_from, d.in_service_to); !s.ok()) return s;
+    if (auto s = CheckText("devices", i, {{"device_id", &d.device_id}, {"node", &d.node}, {"model", &d.model}});
+        !s.ok()) {
+      return s;
+    }
   }
   for (size_t i = 0; i < c.pods.size(); ++i) {
     const auto& p = c.pods[i].pod;
     if (p.uid.empty()) return Bad("pods", i, "uid", "empty");
     if (p.workload_kind.empty() || p.workload_name.empty()) return Bad("pods", i, "workload", "empty");
     if (p.requested_milli < 0) return Bad("pods", i, "requested_milli", "negative");
+    if (auto s = CheckText("pods", i,
+                           {{"uid", &p.uid}, {"namespace", &p.namespace_name}, {"name", &p.name}, {"team", &p.team},
+                            {"workload_kind", &p.workload_kind}, {"workload_name", &p.workload_name},
+                            {"phase", &p.phase}, {"node", &c.pods[i].node}});
+        !s.ok()) {
+      return s;
+    }
   }
   for (size_t i = 0; i < c.holds.size(); ++i) {
     const auto& h = c.holds[i];
@@ -58,20 +86,34 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     if (h.device_id.empty()) return Bad("holds", i, "device_id", "empty");
     if (h.milli < 1 || h.milli > 1000) return Bad("holds", i, "milli", absl::StrCat(h.milli, " is outside 1..1000"));
     if (auto s = CheckInterval("holds", i, h.from, h.to); !s.ok()) return s;
+    if (auto s = CheckText("holds", i, {{"pod_uid", &h.pod_uid}, {"device_id", &h.device_id}}); !s.ok()) return s;
   }
   for (size_t i = 0; i < c.demands.size(); ++i) {
     const auto& d = c.demands[i];
     if (d.pod_uid.empty()) return Bad("demands", i, "pod_uid", "empty");
     if (d.requested_milli < 1) return Bad("demands", i, "requested_milli", "not positive");
     if (auto s = CheckInterval("demands", i, d.from, d.to); !s.ok()) return s;
+    if (auto s = CheckText("demands", i,
+                           {{"pod_uid", &d.pod_uid}, {"resource_name", &d.resource_name}, {"model", &d.model}});
+        !s.ok()) {
+      return s;
+    }
   }
   for (const auto* closes : {&c.close_nodes, &c.close_devices, &c.close_holds, &c.close_demands}) {
     for (size_t i = 0; i < closes->size(); ++i) {
       if ((*closes)[i].key.empty()) return Bad("closes", i, "key", "empty");
+      if (auto s = CheckText("closes", i, {{"key", &(*closes)[i].key}, {"device_id", &(*closes)[i].device_id}});
+          !s.ok()) {
+        return s;
+      }
     }
   }
   for (size_t i = 0; i < c.close_holds.size(); ++i) {
     if (c.close_holds[i].device_id.empty()) return Bad("close_holds", i, "device_id", "empty");
+  }
+  for (size_t i = 0; i < c.quarantine.size(); ++i) {
+    if (c.quarantine[i].source.empty()) return Bad("quarantine", i, "source", "empty");
+    if (c.quarantine[i].reason.empty()) return Bad("quarantine", i, "reason", "empty");
   }
   return absl::OkStatus();
 }

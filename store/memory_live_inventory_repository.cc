@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "store/live_inventory_records.h"
+
 namespace fleetcap::store {
 
 absl::Status MemoryLiveInventoryRepository::Apply(const InventoryChanges& c) {
@@ -10,8 +12,18 @@ absl::Status MemoryLiveInventoryRepository::Apply(const InventoryChanges& c) {
     --fail_applies_;
     return absl::UnavailableError("injected failure");
   }
+  for (size_t i = 0; i < RecordCount(c); ++i) {
+    const std::string key = RecordKey(c, i);
+    for (const auto& text : refused_) {
+      if (key.find(text) != std::string::npos) return absl::InvalidArgumentError("injected refusal of " + key);
+    }
+  }
   ++applies_;
   ClusterState& st = clusters_[c.cluster];
+  for (const auto& q : c.quarantine) {
+    st.quarantine.push_back(q);
+    st.quarantine.back().payload = BoundedQuarantinePayload(q.payload);
+  }
   for (const auto& t : c.types) st.types.emplace(t.model, t);
   for (const auto& n : c.namespaces) st.namespaces[n.name] = n;
   for (const auto& n : c.nodes) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "store/live_inventory_repository.h"
 
@@ -26,6 +27,7 @@ class MemoryLiveInventoryRepository : public LiveInventoryRepository {
     std::map<std::string, LivePod> pods;
     std::map<std::tuple<std::string, std::string, absl::Time>, Hold> holds;
     std::map<std::pair<std::string, absl::Time>, DemandWait> demands;
+    std::vector<QuarantineRecord> quarantine;  // oldest first
   };
   // nullptr for an unknown cluster.
   const ClusterState* State(const std::string& cluster) const;
@@ -33,11 +35,16 @@ class MemoryLiveInventoryRepository : public LiveInventoryRepository {
   void SetActivePolicy(int32_t version, std::string document) { active_policy_ = {version, std::move(document)}; }
   // The next `n` Apply calls fail with UNAVAILABLE and change nothing.
   void FailNextApplies(int n) { fail_applies_ = n; }
+  // Apply refuses (INVALID_ARGUMENT, changing nothing) every batch holding a
+  // record whose RecordKey contains `text`, as PostgreSQL refuses a value it
+  // cannot hold.
+  void RefuseRecordsMentioning(std::string text) { refused_.push_back(std::move(text)); }
   int applies() const { return applies_; }
 
  private:
   std::map<std::string, ClusterState> clusters_;
   ActivePolicyText active_policy_;
+  std::vector<std::string> refused_;
   int fail_applies_ = 0;
   int applies_ = 0;
 };

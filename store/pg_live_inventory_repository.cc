@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_quarantine_repository.h"
 
 namespace fleetcap::store {
 namespace {
@@ -228,7 +229,17 @@ absl::Status PgLiveInventoryRepository::Apply(const InventoryChanges& c) {
     WriteNamespaces(txn, c);
     Copy(txn, c);
     for (const char* merge : kMerges) txn.exec_params(merge, c.cluster);
+    InsertQuarantine(txn, c.quarantine);
     txn.commit();
+  } catch (const pqxx::sql_error& e) {
+    // Data exceptions (class 22: a time out of range, a NUL byte, ...) and
+    // integrity violations (class 23) are the records' fault, not the store's.
+    const std::string state = e.sqlstate();
+    if (state.rfind("22", 0) == 0 || state.rfind("23", 0) == 0) {
+      return absl::InvalidArgumentError(absl::StrCat("applying ", c.size(), " inventory changes to cluster \"",
+                                                     c.cluster, "\": the store refused a record: ", e.what()));
+    }
+    return PgError(absl::StrCat("applying ", c.size(), " inventory changes to cluster \"", c.cluster, "\""), e);
   } catch (const std::exception& e) {
     return PgError(absl::StrCat("applying ", c.size(), " inventory changes to cluster \"", c.cluster, "\""), e);
   }

@@ -16,6 +16,7 @@
 #include "prometheus/gauge.h"
 #include "store/migrator.h"
 #include "store/pg_inventory_repository.h"
+#include "store/pg_quarantine_repository.h"
 
 namespace fleetcap::ingest {
 namespace {
@@ -83,6 +84,11 @@ int RunReplayCommand(const std::vector<std::string>& args) {
                     .Name("fleetcap_ingest_replay_facts")
                     .Help("Facts stored by the last replay, by kind")
                     .Register(*registry);
+  auto& quarantined = prometheus::BuildCounter()
+                          .Name("fleetcap_ingest_replay_quarantined_total")
+                          .Help("Trace rows set aside in the quarantine instead of replayed, by reason")
+                          .Register(*registry)
+                          .Add({{"reason", "malformed"}});
   std::unique_ptr<MetricsServer> metrics_server;
   if (!daemon.metrics_listen.empty()) {
     auto started = MetricsServer::Start(daemon.metrics_listen, registry);
@@ -98,25 +104,29 @@ int RunReplayCommand(const std::vector<std::string>& args) {
   auto pool = PgPool::Open(daemon.db, 1);
   if (!pool.ok()) return Fail(1, pool.status());
   store::PgInventoryRepository inventory(pool->get());
+  store::PgQuarantineRepository quarantine(pool->get());
 
   const absl::Time began = absl::Now();
   auto report = synthetic ? ReplayTrace(synthetic::SyntheticTrace({static_cast<int>(nodes), static_cast<int>(pods),
                                                                    static_cast<uint64_t>(seed)}),
-                                        replay.cluster, replay.start, inventory)
-                          : ReplayOpenb(replay, inventory);
+                                        replay.cluster, replay.start, inventory, quarantine)
+                          : ReplayOpenb(replay, inventory, quarantine);
   if (!report.ok()) return Fail(1, report.status());
   replays.Increment();
   facts.Add({{"kind", "nodes"}}).Set(static_cast<double>(report->nodes));
   facts.Add({{"kind", "devices"}}).Set(static_cast<double>(report->devices));
   facts.Add({{"kind", "pods"}}).Set(static_cast<double>(report->pods));
   facts.Add({{"kind", "holds"}}).Set(static_cast<double>(report->holds));
+  if (report->set_aside_rows > 0) quarantined.Increment(static_cast<double>(report->set_aside_rows));
   Logger("ingest")->info("replayed {} into cluster {} in {:.2f}s", synthetic ? "a synthetic trace" : replay.data_dir,
                          replay.cluster,
                          absl::ToDoubleSeconds(absl::Now() - began));
   std::cout << "cluster " << replay.cluster << ": " << report->nodes << " nodes, " << report->devices
             << " devices, " << report->pods << " pods (" << report->placed_pods << " placed, "
             << report->unplaced_pods << " unplaced, " << report->no_gpu_pods << " without GPUs), "
-            << report->holds << " holds\n";
+            << report->holds << " holds";
+  if (report->set_aside_rows > 0) std::cout << ", " << report->set_aside_rows << " malformed rows set aside";
+  std::cout << "\n";
   return 0;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -38,7 +39,14 @@ int64_t Units(const std::map<std::string, int64_t>& resources, const std::string
   return it == resources.end() || it->second < 0 ? 0 : it->second / 1000;
 }
 
-int64_t CeilDiv(int64_t a, int64_t b) { return b <= 0 ? 0 : (a + b - 1) / b; }
+// a / b rounded up, for a >= 0 (0 otherwise), without overflowing near INT64_MAX.
+int64_t CeilDiv(int64_t a, int64_t b) { return b <= 0 || a <= 0 ? 0 : a / b + (a % b != 0 ? 1 : 0); }
+
+// a + b, held at INT64_MAX: only reached by objects CheckDemandArithmetic refuses.
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? (b > 0 ? INT64_MAX : INT64_MIN) : sum;
+}
 
 int ParentSlices(const std::string& model, const AcceleratorConfig& config) {
   for (const auto& [needle, slices] : config.mig_slices) {
@@ -115,11 +123,16 @@ NodeAccelerators DescribeNvidia(const NodeObject& node, const std::map<std::stri
     for (const auto& [name, milli] : res) {
       if (!absl::StartsWith(name, kMigPrefix)) continue;
       bool shared = false;
-      const int g = MigProfileSlices(MigProfileOf(name, &shared));
+      const std::string profile = MigProfileOf(name, &shared);
+      const int g = MigProfileSlices(profile);
       if (g == 0) continue;
-      const int replicas = shared ? acc.replicas : 1;
+      // Time-sliced MIG devices are advertised once per replica: feature
+      // discovery labels each profile's replicas, so that counting slices
+      // does not make one device of every replica.
+      const int replicas =
+          LabelInt(node.labels, absl::StrCat(kMigPrefix, profile, ".replicas"), shared ? acc.replicas : 1);
       acc.units[name] = {static_cast<int32_t>(SliceMilli(g, parent) / replicas), false};
-      mig_slices += CeilDiv(milli / 1000, replicas) * g;
+      mig_slices = SaturatingAdd(mig_slices, CeilDiv(milli / 1000, replicas) * g);
     }
     if (mig_slices > 0) {
       acc.sharing = "mig-mixed";
@@ -135,6 +148,14 @@ NodeAccelerators DescribeNvidia(const NodeObject& node, const std::map<std::stri
 }  // namespace
 
 int MigProfileSlices(const std::string& profile) {
+  // A compute instance, "<c>c.<g>g.<memory>" (1c.3g.20gb): c of its GPU
+  // instance's g compute slices are its own.
+  if (auto c = profile.find("c."); c != std::string::npos) {
+    int compute = 0;
+    const int instance = MigProfileSlices(profile.substr(c + 2));
+    if (!absl::SimpleAtoi(profile.substr(0, c), &compute) || compute < 1 || compute > instance) return 0;
+    return compute;
+  }
   // "<g>g.<memory>", e.g. 1g.5gb, 3g.40gb, 1g.10gb+me
   auto g = profile.find('g');
   if (g == std::string::npos || g == 0 || g + 1 >= profile.size() || profile[g + 1] != '.') return 0;
@@ -187,6 +208,16 @@ std::string DeviceId(const std::string& node, const std::string& family, int ind
   return absl::StrCat(node, "/", family, index);
 }
 
+bool ParseDeviceId(const std::string& device_id, std::string* node, int* index) {
+  const size_t slash = device_id.find('/');
+  if (slash == std::string::npos) return false;
+  size_t digits = device_id.size();
+  while (digits > slash + 1 && absl::ascii_isdigit(static_cast<unsigned char>(device_id[digits - 1]))) --digits;
+  if (digits == device_id.size() || !absl::SimpleAtoi(device_id.substr(digits), index)) return false;
+  *node = device_id.substr(0, slash);
+  return true;
+}
+
 std::map<std::string, int64_t> EffectiveRequests(const PodObject& pod) {
   auto request_of = [](const ContainerResources& c) {
     std::map<std::string, int64_t> r = c.limits;  // a limit stands in for a missing request
@@ -195,32 +226,89 @@ std::map<std::string, int64_t> EffectiveRequests(const PodObject& pod) {
   };
   std::map<std::string, int64_t> sum, init_max, sidecars;
   for (const auto& c : pod.containers) {
-    for (const auto& [name, q] : request_of(c)) sum[name] += q;
+    for (const auto& [name, q] : request_of(c)) sum[name] = SaturatingAdd(sum[name], q);
   }
   for (const auto& c : pod.init_containers) {
     const auto r = request_of(c);
     if (c.restartable) {
       for (const auto& [name, q] : r) {
-        sum[name] += q;
-        sidecars[name] += q;
+        sum[name] = SaturatingAdd(sum[name], q);
+        sidecars[name] = SaturatingAdd(sidecars[name], q);
       }
       for (const auto& [name, q] : sidecars) init_max[name] = std::max(init_max[name], q);
     } else {
       std::map<std::string, int64_t> with_sidecars = sidecars;
-      for (const auto& [name, q] : r) with_sidecars[name] += q;
+      for (const auto& [name, q] : r) with_sidecars[name] = SaturatingAdd(with_sidecars[name], q);
       for (const auto& [name, q] : with_sidecars) init_max[name] = std::max(init_max[name], q);
     }
   }
   for (const auto& [name, q] : init_max) sum[name] = std::max(sum[name], q);
-  for (const auto& [name, q] : pod.overhead) sum[name] += q;
+  for (const auto& [name, q] : pod.overhead) sum[name] = SaturatingAdd(sum[name], q);
   for (auto it = sum.begin(); it != sum.end();) it = it->second <= 0 ? sum.erase(it) : std::next(it);
   return sum;
 }
 
 int64_t PodDemand::TotalMilli() const {
   int64_t total = 0;
-  for (const auto& u : units) total += u.count * u.unit.milli;
+  for (const auto& u : units) {
+    int64_t milli = 0;
+    if (__builtin_mul_overflow(u.count, int64_t{u.unit.milli}, &milli)) milli = INT64_MAX;
+    total = SaturatingAdd(total, milli);
+  }
   return total;
+}
+
+absl::Status CheckDemandArithmetic(const PodObject& pod) {
+  struct Sum {
+    int64_t milli = 0;
+    std::string field;  // the last one that added to it
+  };
+  std::map<std::string, Sum> sums;
+  auto overflow = [&](const std::string& field, const std::string& resource, absl::string_view what) {
+    return absl::OutOfRangeError(
+        absl::StrCat("pod ", pod.namespace_name, "/", pod.name, ": ", field, "[\"", resource, "\"]: ", what));
+  };
+  // Each container's request or limit, the larger: EffectiveRequests never uses more.
+  auto add = [&](const ContainerResources* c, const std::map<std::string, int64_t>* overhead,
+                 const std::string& field) -> absl::Status {
+    std::map<std::string, std::pair<int64_t, std::string>> larger;
+    if (c != nullptr) {
+      for (const auto& [name, q] : c->limits) larger[name] = {q, field + ".resources.limits"};
+      for (const auto& [name, q] : c->requests) {
+        auto& slot = larger[name];
+        if (slot.second.empty() || q >= slot.first) slot = {q, field + ".resources.requests"};
+      }
+    } else {
+      for (const auto& [name, q] : *overhead) larger[name] = {q, field};
+    }
+    for (const auto& [name, quantity] : larger) {
+      if (!IsAcceleratorResource(name) || quantity.first <= 0) continue;
+      Sum& sum = sums[name];
+      if (__builtin_add_overflow(sum.milli, quantity.first, &sum.milli)) {
+        return overflow(quantity.second, name, "the pod's quantities of it overflow 64-bit milli-devices");
+      }
+      sum.field = quantity.second;
+    }
+    return absl::OkStatus();
+  };
+  for (size_t i = 0; i < pod.init_containers.size(); ++i) {
+    if (auto s = add(&pod.init_containers[i], nullptr, absl::StrCat("spec.initContainers[", i, "]")); !s.ok()) return s;
+  }
+  for (size_t i = 0; i < pod.containers.size(); ++i) {
+    if (auto s = add(&pod.containers[i], nullptr, absl::StrCat("spec.containers[", i, "]")); !s.ok()) return s;
+  }
+  if (auto s = add(nullptr, &pod.overhead, "spec.overhead"); !s.ok()) return s;
+  int64_t total = 0;
+  for (const auto& [name, sum] : sums) {
+    int64_t rounded = 0;
+    if (__builtin_add_overflow(sum.milli, int64_t{999}, &rounded) ||
+        __builtin_add_overflow(total, rounded / 1000 * 1000, &total)) {
+      return overflow(sum.field, name,
+                      absl::StrCat(sum.milli, " milli-units, rounded up to whole devices, overflow 64-bit "
+                                              "milli-devices"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 namespace {

@@ -9,7 +9,10 @@
 //                             one profile; or, with nvidia.com/gpu.replicas=R
 //                             (time-slicing), R replicas per GPU
 //   nvidia.com/gpu.shared     time-sliced replicas (renameByDefault)
-//   nvidia.com/mig-<profile>  MIG devices of one profile (mixed strategy)
+//   nvidia.com/mig-<profile>  MIG devices of one profile (mixed strategy):
+//                             GPU instances (3g.40gb) or compute instances
+//                             (1c.3g.20gb), time-sliced when labelled
+//                             nvidia.com/mig-<profile>.replicas
 //   google.com/tpu            TPU chips (cloud.google.com/gke-tpu-accelerator,
 //                             cloud.google.com/gke-tpu-topology)
 //   amd.com/gpu               AMD GPUs (amd.com/gpu.product-name)
@@ -25,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "ingest/k8s/objects.h"
 
 namespace fleetcap::k8s {
@@ -82,10 +86,14 @@ std::string NodePool(const NodeObject& node, const AcceleratorConfig& config);
 // "<node>/<family><index>": unique in a cluster because node names are.
 std::string DeviceId(const std::string& node, const std::string& family, int index);
 
+// The inverse of DeviceId: false for an id it did not make.
+bool ParseDeviceId(const std::string& device_id, std::string* node, int* index);
+
 // True for the resources this file understands (nvidia.com/gpu, nvidia.com/mig-*, ...).
 bool IsAcceleratorResource(const std::string& resource);
 
-// The compute slices of a MIG profile name ("3g.40gb" -> 3; 0 if not one).
+// The compute slices of a MIG profile name ("3g.40gb" -> 3; a compute
+// instance "1c.3g.20gb" -> 1; 0 if not one).
 int MigProfileSlices(const std::string& profile);
 
 // The effective request of each extended resource, in milli-units, by the
@@ -95,6 +103,13 @@ int MigProfileSlices(const std::string& profile);
 // it; plus the pod overhead. A container's limit stands in for a request it
 // does not make (extended resources default their request to the limit).
 std::map<std::string, int64_t> EffectiveRequests(const PodObject& pod);
+
+// Whether a pod's accelerator quantities fit the milli-device arithmetic. The
+// API server accepts quantities (e.g. nvidia.com/gpu: "9223372036854775")
+// whose milli-devices, summed over containers or rounded up to whole devices,
+// no longer fit in int64: OUT_OF_RANGE naming the pod and the field. What
+// passes cannot overflow EffectiveRequests, DemandOn or DemandUnbound.
+absl::Status CheckDemandArithmetic(const PodObject& pod);
 
 // One group of units a pod asks for.
 struct UnitDemand {

@@ -172,7 +172,33 @@ TEST(DescribeNode, Amd) {
 
 TEST(DeviceId, NodeFamilyIndex) { EXPECT_EQ(DeviceId("n1", "gpu", 3), "n1/gpu3"); }
 
+// Time-sliced MIG devices are advertised once per replica; feature discovery
+// labels each profile's replicas. Without nvidia.com/gpu.count, the devices
+// are what the slices fill, not one per replica.
+TEST(DescribeNode, TimeSlicedMigWithoutCountLabelDoesNotInventDevices) {
+  auto acc = DescribeNode(Node({{"nvidia.com/gpu.product", "A100-SXM4-40GB"},
+                                {"nvidia.com/mig.strategy", "mixed"},
+                                {"nvidia.com/mig-3g.20gb.replicas", "4"}},
+                               {{"nvidia.com/mig-3g.20gb", 8}}),  // 2 MIG devices x 4 replicas
+                          kConfig);
+  EXPECT_EQ(acc.devices, 1);
+  EXPECT_EQ(acc.units.at("nvidia.com/mig-3g.20gb").milli, 107);  // 3/7 over 4
+}
+
+TEST(DescribeNode, MigComputeInstancesCountTheirComputeSlices) {
+  // One 3g.20gb GPU instance split into three 1c compute instances, and a 4g.20gb: one A100.
+  auto acc = DescribeNode(Node({{"nvidia.com/gpu.product", "A100-SXM4-40GB"}, {"nvidia.com/mig.strategy", "mixed"}},
+                               {{"nvidia.com/mig-1c.3g.20gb", 3}, {"nvidia.com/mig-4g.20gb", 1}}),
+                          kConfig);
+  EXPECT_EQ(acc.devices, 1);
+  EXPECT_EQ(acc.units.at("nvidia.com/mig-1c.3g.20gb").milli, 142);
+}
+
 TEST(MigProfileSlices, ReadsTheLeadingSliceCount) {
+  EXPECT_EQ(MigProfileSlices("1c.3g.20gb"), 1);  // a compute instance: its compute slices
+  EXPECT_EQ(MigProfileSlices("2c.4g.20gb"), 2);
+  EXPECT_EQ(MigProfileSlices("4c.3g.20gb"), 0);  // more compute than its GPU instance
+  EXPECT_EQ(MigProfileSlices("1c.gpu"), 0);
   EXPECT_EQ(MigProfileSlices("3g.40gb"), 3);
   EXPECT_EQ(MigProfileSlices("1g.10gb+me"), 1);
   EXPECT_EQ(MigProfileSlices("gpu"), 0);
@@ -283,6 +309,32 @@ TEST(Demand, UnboundPodsAreEstimatedWithoutANode) {
   pod = PodAsking({{"google.com/tpu", 4}});
   pod.node_selector["cloud.google.com/gke-tpu-accelerator"] = "tpu-v5p-slice";
   EXPECT_EQ(DemandUnbound(pod, kConfig).model, "tpu-v5p");
+}
+
+// "9223372036854775" devices parse to milli-units that fit in int64, but
+// not once rounded up to whole devices; two large containers overflow the sum.
+TEST(CheckDemandArithmetic, OverflowIsAnErrorNamingThePodAndTheField) {
+  PodObject pod = PodAsking({{"nvidia.com/gpu", int64_t{9223372036854775}}});
+  pod.namespace_name = "ml";
+  absl::Status status = CheckDemandArithmetic(pod);
+  EXPECT_EQ(status.code(), absl::StatusCode::kOutOfRange);
+  EXPECT_THAT(std::string(status.message()),
+              ::testing::StartsWith("pod ml/p: spec.containers[0].resources.requests[\"nvidia.com/gpu\"]: "));
+  PodObject two = PodAsking({{"nvidia.com/gpu", int64_t{5000000000000000}}});
+  two.init_containers.push_back(two.containers[0]);
+  two.containers.push_back(two.containers[0]);
+  status = CheckDemandArithmetic(two);
+  EXPECT_EQ(status.code(), absl::StatusCode::kOutOfRange);
+  // The init container's request, then the first app container's: there it no longer fits.
+  EXPECT_THAT(std::string(status.message()),
+              ::testing::HasSubstr("spec.containers[0].resources.requests[\"nvidia.com/gpu\"]"));
+  // Resources that are not accelerators are not fleetcap's to add up.
+  PodObject other = PodAsking({{"example.com/widget", int64_t{9223372036854775}}});
+  EXPECT_TRUE(CheckDemandArithmetic(other).ok());
+  // What passes cannot overflow the demand.
+  PodObject big = PodAsking({{"nvidia.com/gpu", int64_t{9223372036854774}}});
+  ASSERT_TRUE(CheckDemandArithmetic(big).ok());
+  EXPECT_EQ(DemandUnbound(big, kConfig).TotalMilli(), int64_t{9223372036854774000});
 }
 
 }  // namespace

@@ -43,10 +43,9 @@ Assignment AssignDevices(const std::vector<int32_t>& initial_load, const PodDema
     mine[index] += milli;
   };
   // The least-loaded device where this pod's own share stays within one device.
-  auto least_loaded = [&](int32_t milli, bool exclusive) {
+  auto least_loaded = [&](int32_t milli) {
     int best = -1;
     for (int i = 0; i < devices; ++i) {
-      if (exclusive && mine.count(i)) continue;
       if (mine[i] + milli > 1000) continue;
       if (best < 0 || load[i] < load[best]) best = i;
     }
@@ -68,7 +67,7 @@ Assignment AssignDevices(const std::vector<int32_t>& initial_load, const PodDema
       int chosen = -1;
       if (!pinned.empty()) {
         const int index = pinned[static_cast<size_t>(unit_number) % pinned.size()];
-        if (mine[index] + milli <= 1000) chosen = index;
+        if (mine[index] + milli <= 1000 && (!group.unit.whole || load[index] == 0)) chosen = index;
         if (chosen >= 0 && load[chosen] + milli > 1000) out.overcommitted = true;
       }
       if (chosen < 0 && group.unit.whole) {
@@ -80,13 +79,21 @@ Assignment AssignDevices(const std::vector<int32_t>& initial_load, const PodDema
           if (load[i] + milli <= 1000) chosen = i;
         }
       }
-      if (chosen < 0) {
-        chosen = least_loaded(milli, group.unit.whole);
+      if (chosen < 0 && !group.unit.whole) {
+        chosen = least_loaded(milli);
         if (chosen >= 0) out.overcommitted = true;
       }
       if (chosen < 0) {
-        out.unplaced_milli += milli;
-        continue;
+        // Nothing changed, so no later unit of the group fits either: a pod
+        // asking for billions of devices costs one pass over the node's.
+        const int64_t rest = group.count - k;
+        int64_t unplaced = 0;
+        if (__builtin_mul_overflow(rest, int64_t{milli}, &unplaced) ||
+            __builtin_add_overflow(out.unplaced_milli, unplaced, &out.unplaced_milli)) {
+          out.unplaced_milli = INT64_MAX;
+        }
+        unit_number += static_cast<int>(std::min<int64_t>(rest, 1 << 20));
+        break;
       }
       take(chosen, milli);
     }

@@ -12,9 +12,10 @@
 // devices are assigned by a fixed rule (or from a GPU-sharing scheduler's
 // device-index annotation when present): whole units take the
 // lowest-indexed entirely free devices, shared units the lowest-indexed
-// device with room. When nothing has room (the node is over-committed, which
-// fractional annotations allow), the least-loaded device takes it and the
-// assignment says so.
+// device with room. When no device has room for a share (the node is
+// over-committed, which fractional annotations allow), the least-loaded
+// device takes it and the assignment says so. A whole device is never given
+// twice: a whole unit without an entirely free device is unplaced.
 
 #include <cstdint>
 #include <optional>

@@ -117,9 +117,13 @@ TEST(AssignDevices, OvercommitGoesToTheLeastLoadedAndIsReported) {
   Assignment a = AssignDevices({900, 700}, Units(1, 500, false));
   EXPECT_THAT(a.shares, ElementsAre(DeviceShare{1, 500}));
   EXPECT_TRUE(a.overcommitted);
-  a = AssignDevices({1000, 1000}, Units(1, 1000, true));
-  EXPECT_EQ(a.shares.size(), 1u);
-  EXPECT_TRUE(a.overcommitted);
+}
+
+TEST(AssignDevices, AWholeDeviceIsNeverGivenTwice) {
+  Assignment a = AssignDevices({1000, 300}, Units(1, 1000, true));
+  EXPECT_TRUE(a.shares.empty());
+  EXPECT_FALSE(a.overcommitted);
+  EXPECT_EQ(a.unplaced_milli, 1000);
 }
 
 TEST(AssignDevices, MoreThanTheNodeHasIsUnplaced) {
@@ -127,6 +131,17 @@ TEST(AssignDevices, MoreThanTheNodeHasIsUnplaced) {
   EXPECT_EQ(a.shares.size(), 2u);
   EXPECT_EQ(a.unplaced_milli, 1000);
   EXPECT_EQ(AssignDevices({}, Units(1, 1000, true)).unplaced_milli, 1000);
+}
+
+// A quantity the API server accepts, far beyond any node: one pass over the
+// node's devices, not one per unit asked for.
+TEST(AssignDevices, BillionsOfUnitsCostOnePassOverTheDevices) {
+  Assignment a = AssignDevices({0, 0}, Units(int64_t{9223372036854775}, 1000, true));
+  EXPECT_EQ(a.shares.size(), 2u);
+  EXPECT_EQ(a.unplaced_milli, int64_t{9223372036854773000});
+  a = AssignDevices({0, 0}, Units(int64_t{1} << 40, 250, false));
+  EXPECT_THAT(a.shares, ElementsAre(DeviceShare{0, 1000}, DeviceShare{1, 1000}));
+  EXPECT_EQ(a.unplaced_milli, ((int64_t{1} << 40) - 8) * 250);
 }
 
 }  // namespace

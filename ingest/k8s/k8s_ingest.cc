@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/logging.h"
+#include "store/quarantine_repository.h"
 
 namespace fleetcap::k8s {
 namespace {
@@ -21,6 +22,31 @@ const std::vector<WatchedResource>& Resources() {
       {"Pod", "/api/v1/pods"},
   };
   return *resources;
+}
+
+// What identifies an object of `kind` to the reconciler (a pod's or
+// controller's uid, a node's or namespace's name), read without decoding the
+// rest; "" when absent.
+std::string KeyOf(const std::string& kind, const nlohmann::json& object) {
+  const bool by_name = kind == "Node" || kind == "Namespace";
+  if (!object.is_object()) return "";
+  auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return "";
+  auto key = meta->find(by_name ? "name" : "uid");
+  return key != meta->end() && key->is_string() ? key->get<std::string>() : "";
+}
+
+// "Pod ns/name uid=..." for the quarantine.
+std::string NameOf(const std::string& kind, const nlohmann::json& object) {
+  auto field = [&](const char* key) -> std::string {
+    if (!object.is_object()) return "";
+    auto meta = object.find("metadata");
+    if (meta == object.end() || !meta->is_object()) return "";
+    auto value = meta->find(key);
+    return value != meta->end() && value->is_string() ? value->get<std::string>() : "";
+  };
+  const std::string ns = field("namespace");
+  return absl::StrCat(kind, " ", ns.empty() ? "" : ns + "/", field("name"), " uid=", field("uid"));
 }
 
 DecodeOptions DecodeOptionsFor(const ReconcilerOptions& r) {
@@ -53,18 +79,18 @@ void K8sIngest::Push(Item item) {
 }
 
 void K8sIngest::ListStarted(const std::string& kind) {
-  Push({Item::kListStarted, kind, std::monostate{}, clock_->Now()});
+  Push(Item(Item::kListStarted, kind, clock_->Now()));
 }
 
-void K8sIngest::ListEnded(const std::string& kind) { Push({Item::kListEnded, kind, std::monostate{}, clock_->Now()}); }
+void K8sIngest::ListEnded(const std::string& kind) { Push(Item(Item::kListEnded, kind, clock_->Now())); }
 
 void K8sIngest::Object(const std::string& kind, const nlohmann::json& object, bool deleted) {
-  Item item{deleted ? Item::kDeleted : Item::kObject, kind, std::monostate{}, clock_->Now()};
+  Item item(deleted ? Item::kDeleted : Item::kObject, kind, clock_->Now());
   absl::Status status;
   if (kind == "Pod") {
     auto pod = DecodePod(object, decode_);
-    status = pod.status();
-    if (pod.ok()) item.object = std::move(*pod);
+    status = pod.ok() ? CheckDemandArithmetic(*pod) : pod.status();
+    if (status.ok()) item.object = std::move(*pod);
   } else if (kind == "Node") {
     auto node = DecodeNode(object);
     status = node.status();
@@ -80,19 +106,50 @@ void K8sIngest::Object(const std::string& kind, const nlohmann::json& object, bo
   }
   if (!status.ok()) {
     if (metrics_ != nullptr) metrics_->DecodeErrors(kind).Increment();
-    bool first;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      first = logged_decode_errors_.insert(kind).second;
-    }
-    if (first) {
-      Logger("k8s")->warn("skipped a {} that cannot be used (logged once per kind; counted in "
-                          "fleetcap_ingest_k8s_decode_errors_total): {}",
-                          kind, std::string(status.message()));
-    }
-    return;
+    item.op = Item::kUnusable;
+    item.key = KeyOf(kind, object);
+    item.deleted = deleted;
+    item.reason = absl::IsOutOfRange(status) ? "overflow" : "undecodable";
+    item.unusable.object_key = NameOf(kind, object);
+    item.unusable.reason = std::string(status.message());
+    // Replacing what is not UTF-8 rather than throwing: the payload is evidence, not input.
+    item.unusable.payload = store::BoundedQuarantinePayload(
+        object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    item.unusable.at = item.observed;
+    item.unusable.id = 0;
+    item.object = std::monostate{};
   }
   Push(std::move(item));
+}
+
+// Kept as it was last stored: listed, so the list's end does not close it;
+// deleted, it ends now. Set aside once per reason while it stays unusable.
+void K8sIngest::ApplyUnusable(Item& item) {
+  const std::string& kind = item.kind;
+  if (!item.key.empty()) {
+    if (item.deleted) {
+      if (kind == "Pod") {
+        reconciler_.PodGone(item.key, item.observed);
+      } else if (kind == "Node") {
+        reconciler_.NodeDeleted(item.key, item.observed);
+      } else if (kind == "Namespace") {
+        reconciler_.NamespaceDeleted(item.key);
+      } else {
+        reconciler_.ControllerDeleted(item.key);
+      }
+    } else if (auto listing = listing_.find(kind); listing != listing_.end()) {
+      listing->second.insert(item.key);
+    }
+    const std::string key = absl::StrCat(kind, "/", item.key);
+    if (item.deleted) {
+      set_aside_.erase(key);
+    } else {
+      auto [seen, inserted] = set_aside_.try_emplace(key, item.unusable.reason);
+      if (!inserted && seen->second == item.unusable.reason) return;
+      seen->second = item.unusable.reason;
+    }
+  }
+  reconciler_.SetAside(std::move(item.unusable), item.reason);
 }
 
 void K8sIngest::Apply(Item& item) {
@@ -117,12 +174,24 @@ void K8sIngest::Apply(Item& item) {
       synced_kinds_.insert(kind);
       return;
     }
+    case Item::kUnusable:
+      ApplyUnusable(item);
+      return;
     case Item::kObject:
     case Item::kDeleted:
       break;
   }
   const bool deleted = item.op == Item::kDeleted;
   auto listing = listing_.find(kind);
+  if (!set_aside_.empty()) {
+    // Usable again (or gone): a later unusable version is set aside anew.
+    std::string key;
+    if (auto* pod = std::get_if<PodObject>(&item.object)) key = pod->uid;
+    if (auto* node = std::get_if<NodeObject>(&item.object)) key = node->name;
+    if (auto* ns = std::get_if<NamespaceObject>(&item.object)) key = ns->name;
+    if (auto* c = std::get_if<ControllerObject>(&item.object)) key = c->uid;
+    set_aside_.erase(absl::StrCat(kind, "/", key));
+  }
   if (auto* pod = std::get_if<PodObject>(&item.object)) {
     if (listing != listing_.end()) listing->second.insert(pod->uid);
     if (deleted) {

@@ -3,8 +3,14 @@
 // five controller kinds, nodes, then pods once the rest are listed), each on
 // its own thread, decoding what it reads and queueing it; one thread applies
 // the queue to the Reconciler in order and writes a batch every
-// flush_interval (or sooner when many changes wait). A failed write is kept
-// and tried again; nothing observed is dropped.
+// flush_interval (or sooner when many changes wait). A write that fails for
+// an outage is kept and tried again; nothing observed is dropped.
+//
+// An object that cannot be used (it does not decode, or its quantities
+// overflow the milli-device arithmetic) is set aside in the quarantine with
+// its reason and counted; what the store has of it stays as it was last
+// stored: a list that shows it does not close it. Deleted, it ends when the
+// deletion is seen.
 
 #include <atomic>
 #include <condition_variable>
@@ -50,10 +56,19 @@ class K8sIngest : public ResourceSink {
 
  private:
   struct Item {
-    enum Op { kListStarted, kObject, kDeleted, kListEnded } op;
+    enum Op { kListStarted, kObject, kDeleted, kListEnded, kUnusable };
+    Item(Op o, std::string k, absl::Time at) : op(o), kind(std::move(k)), observed(at) {}
+
+    Op op;
     std::string kind;
     std::variant<std::monostate, NamespaceObject, ControllerObject, NodeObject, PodObject> object;
     absl::Time observed;
+    // kUnusable: the object's key ("" when it cannot be read), whether it
+    // was deleted, the record to set aside and its reason label.
+    std::string key;
+    bool deleted = false;
+    store::QuarantineRecord unusable;
+    std::string reason;
   };
 
   // ResourceSink, called from watcher threads.
@@ -63,6 +78,7 @@ class K8sIngest : public ResourceSink {
   void Push(Item item);
 
   void Apply(Item& item);
+  void ApplyUnusable(Item& item);
   bool FlushNow();
 
   K8sIngestOptions options_;
@@ -76,11 +92,14 @@ class K8sIngest : public ResourceSink {
   std::mutex mu_;
   std::condition_variable ready_, space_;
   std::deque<Item> queue_;            // guarded by mu_
-  std::set<std::string> logged_decode_errors_;  // guarded by mu_
 
   // Consumer-thread state.
   std::map<std::string, std::set<std::string>> listing_;  // kind -> keys of the list in progress
   std::set<std::string> synced_kinds_;
+  // kind/key -> why the object was set aside, while it stays unusable: an
+  // object is set aside once per reason, however often a relist or its
+  // owner's updates show it again.
+  std::map<std::string, std::string> set_aside_;
   bool flush_failing_ = false;
 };
 

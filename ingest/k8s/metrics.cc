@@ -17,12 +17,15 @@ K8sMetrics::K8sMetrics(prometheus::Registry& r)
                                    "Watches started again, by kind and reason")),
       decode_errors(CounterFamily(r, "fleetcap_ingest_k8s_decode_errors_total",
                                   "Objects or events that could not be decoded and were skipped, by kind")),
+      quarantined(CounterFamily(r, "fleetcap_ingest_k8s_quarantined_total",
+                                "Objects and inventory records set aside in the quarantine, by reason")),
       request_errors(CounterFamily(r, "fleetcap_ingest_k8s_request_errors_total",
                                    "API requests that failed (disconnect, timeout, 5xx) and were retried")
                          .Add({})),
       store_writes(CounterFamily(r, "fleetcap_ingest_k8s_store_writes_total", "Inventory batches written").Add({})),
       store_write_errors(CounterFamily(r, "fleetcap_ingest_k8s_store_write_errors_total",
-                                       "Inventory batches that failed to write (kept and retried)")
+                                       "Inventory batches that failed to write (kept and retried, or split "
+                                       "to set aside the records the store refused)")
                              .Add({})),
       overcommitted(CounterFamily(r, "fleetcap_ingest_k8s_overcommitted_holds_total",
                                   "Holds placed on a device that had no room left")

@@ -28,15 +28,20 @@ struct K8sMetrics {
     return watch_restarts.Add({{"kind", kind}, {"reason", reason}});
   }
   prometheus::Counter& DecodeErrors(const std::string& kind) { return decode_errors.Add({{"kind", kind}}); }
+  // Objects and records set aside in the quarantine, by reason: undecodable,
+  // overflow (quantity arithmetic), invalid (refused before writing),
+  // refused (by the store).
+  prometheus::Counter& Quarantined(const std::string& reason) { return quarantined.Add({{"reason", reason}}); }
 
   prometheus::Family<prometheus::Counter>& objects;
   prometheus::Family<prometheus::Counter>& events;
   prometheus::Family<prometheus::Counter>& relists;
   prometheus::Family<prometheus::Counter>& watch_restarts;
   prometheus::Family<prometheus::Counter>& decode_errors;
+  prometheus::Family<prometheus::Counter>& quarantined;
   prometheus::Counter& request_errors;      // failed HTTP requests (retried)
   prometheus::Counter& store_writes;        // batches applied
-  prometheus::Counter& store_write_errors;  // batches that failed (retried)
+  prometheus::Counter& store_write_errors;  // batches that failed (retried, or split when a record was refused)
   prometheus::Counter& overcommitted;       // holds placed on a device without room
   prometheus::Counter& unplaced_milli;      // milli-devices asked beyond a node's devices
   prometheus::Counter& pods_on_unknown_nodes;

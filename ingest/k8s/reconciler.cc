@@ -1,10 +1,12 @@
 #include "ingest/k8s/reconciler.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "policy/policy_parser.h"
+#include "store/live_inventory_records.h"
 
 namespace fleetcap::k8s {
 namespace {
@@ -24,6 +26,11 @@ bool SameNode(const store::LiveNode& a, const store::LiveNode& b) {
          a.topology == b.topology;
 }
 
+// The store refused records of the batch (malformed, or a value the database
+// cannot hold); any other error is an outage, after which the same changes
+// are written again.
+bool Refused(const absl::Status& status) { return absl::IsInvalidArgument(status); }
+
 int64_t Resource(const std::map<std::string, int64_t>& resources, const char* name) {
   auto it = resources.find(name);
   return it == resources.end() ? 0 : it->second;
@@ -41,12 +48,12 @@ absl::Status Reconciler::Start() {
   if (!live.ok()) return live.status();
   std::map<std::string, std::pair<std::string, int>> device_place;  // device id -> (node, index)
   for (auto& n : live->nodes) {
-    NodeState& st = nodes_[n.node.name];
+    NodeState& st = NodeNamed(n.node.name);
     st.row = n;
     st.row_open = true;
   }
   for (auto& d : live->devices) {
-    NodeState& st = nodes_[d.node];
+    NodeState& st = NodeNamed(d.node);
     if (!st.row_open) {
       // A device whose node row is closed: keep it, so the relist closes it.
       st.row.node.name = d.node;
@@ -70,11 +77,16 @@ absl::Status Reconciler::Start() {
       st.orphan = true;
       st.row.pod.uid = h.pod_uid;
     }
-    HoldRow row{h.device_id, -1, h.milli, h.from, h.to};
-    auto place = device_place.find(h.device_id);
-    if (place != device_place.end()) row.index = place->second.second;
-    st.holds.push_back(row);
-    if (!h.to.has_value() && row.index >= 0) AdjustLoad(place->second.first, row, +1);
+    st.holds.push_back({h.device_id, -1, h.milli, h.from, h.to});
+    HoldRow& row = st.holds.back();
+    std::string node;
+    if (auto place = device_place.find(h.device_id); place != device_place.end()) {
+      node = place->second.first;
+      row.index = place->second.second;
+    } else if (int index = 0; ParseDeviceId(h.device_id, &node, &index)) {
+      row.index = index;  // its device is out of service; the hold still keeps it from others
+    }
+    if (!h.to.has_value() && row.index >= 0 && nodes_.count(node)) AdjustLoad(node, row, +1);
   }
   for (auto& d : live->demands) {
     auto [it, inserted] = pods_.try_emplace(d.pod_uid);
@@ -94,10 +106,26 @@ absl::Status Reconciler::Start() {
   return absl::OkStatus();
 }
 
-void Reconciler::AdjustLoad(const std::string& node, const HoldRow& hold, int sign) {
+Reconciler::NodeState& Reconciler::NodeNamed(const std::string& name) {
+  auto [it, inserted] = nodes_.try_emplace(name);
+  if (inserted) it->second.generation = ++last_generation_;
+  return it->second;
+}
+
+// Counts an open hold in its node's load (+1), or releases it (-1) from the
+// same life of the node it was counted in.
+void Reconciler::AdjustLoad(const std::string& node, HoldRow& hold, int sign) {
   auto it = nodes_.find(node);
-  if (it == nodes_.end() || hold.index < 0 || hold.index >= static_cast<int>(it->second.load.size())) return;
-  it->second.load[hold.index] += sign * hold.milli;
+  if (it == nodes_.end() || hold.index < 0) return;
+  NodeState& st = it->second;
+  if (sign > 0) {
+    if (static_cast<int>(st.load.size()) <= hold.index) st.load.resize(hold.index + 1, 0);
+    st.load[hold.index] += hold.milli;
+    hold.counted_in = st.generation;
+  } else if (hold.counted_in == st.generation && hold.index < static_cast<int>(st.load.size())) {
+    st.load[hold.index] -= hold.milli;
+    hold.counted_in = 0;
+  }
 }
 
 void Reconciler::SetPolicy(const store::ActivePolicyText& active) {
@@ -198,7 +226,7 @@ void Reconciler::ControllersListed(const std::string& kind, const std::set<std::
 }
 
 void Reconciler::Node(const NodeObject& node, absl::Time observed) {
-  NodeState& st = nodes_[node.name];
+  NodeState& st = NodeNamed(node.name);
   const NodeAccelerators acc = DescribeNode(node, options_.accelerators);
   store::LiveNode row;
   row.node.name = node.name;
@@ -246,7 +274,7 @@ void Reconciler::Node(const NodeObject& node, absl::Time observed) {
     pending_.close_devices.push_back({old.device_id, "", old.from, std::max(old.from, device_from)});
   }
   st.devices = std::move(devices);
-  st.load.resize(acc.devices, 0);
+  if (static_cast<int>(st.load.size()) < acc.devices) st.load.resize(acc.devices, 0);
 
   auto waiting = awaiting_node_.find(node.name);
   if (waiting != awaiting_node_.end()) {
@@ -266,6 +294,8 @@ void Reconciler::CloseNode(NodeState& st, absl::Time at) {
   }
   st.row_open = false;
   st.devices.clear();
+  // A new life: holds of the old one are released when their pods go, but not from this load.
+  st.generation = ++last_generation_;
   std::fill(st.load.begin(), st.load.end(), 0);
 }
 
@@ -329,7 +359,10 @@ void Reconciler::ApplyPod(const PodObject& seen, absl::Time observed, bool delet
       if (metrics_ != nullptr) metrics_->pods_on_unknown_nodes.Increment();
     } else {
       NodeState& node = node_it->second;
-      const Assignment a = AssignDevices(node.load, demand);
+      // Only devices in service are assigned; their load counts holds on devices that left too.
+      const std::vector<int32_t> in_service(node.load.begin(),
+                                            node.load.begin() + static_cast<std::ptrdiff_t>(node.devices.size()));
+      const Assignment a = AssignDevices(in_service, demand);
       if (metrics_ != nullptr) {
         if (a.overcommitted) metrics_->overcommitted.Increment();
         metrics_->unplaced_milli.Increment(static_cast<double>(a.unplaced_milli));
@@ -341,9 +374,9 @@ void Reconciler::ApplyPod(const PodObject& seen, absl::Time observed, bool delet
       for (const auto& share : a.shares) {
         HoldRow h{node.devices[share.index].device_id, share.index, share.milli, *times.hold_from, std::nullopt};
         if (end.has_value()) h.to = std::max(*end, h.from);
-        if (!h.to.has_value()) node.load[share.index] += h.milli;
         pending_.holds.push_back({pod.uid, h.device_id, h.milli, h.from, h.to});
         st.holds.push_back(h);
+        if (!h.to.has_value()) AdjustLoad(pod.node_name, st.holds.back(), +1);
       }
     }
   } else if (end.has_value()) {
@@ -436,16 +469,124 @@ void Reconciler::PodsListed(const std::set<std::string>& uids, absl::Time observ
   if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
 }
 
+void Reconciler::PodGone(const std::string& uid, absl::Time observed) {
+  Vanish(uid, observed);
+  if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
+}
+
+void Reconciler::SetAside(store::QuarantineRecord record, const std::string& reason) {
+  record.source = "k8s";
+  record.cluster = options_.cluster;
+  // Keys and reasons carry hostile text too, and the columns are text.
+  record.object_key = store::BoundedQuarantinePayload(std::move(record.object_key));
+  record.reason = store::BoundedQuarantinePayload(record.reason.empty() ? reason : std::move(record.reason));
+  Logger("k8s")->warn("cluster {}: set aside {} in the quarantine ({}): {}", options_.cluster, record.object_key,
+                      reason, record.reason);
+  if (metrics_ != nullptr) metrics_->Quarantined(reason).Increment();
+  pending_.quarantine.push_back(std::move(record));
+}
+
+// Takes the records the store would refuse out of `batch`, setting each aside.
+void Reconciler::SetAsideInvalid(store::InventoryChanges& batch) {
+  store::InventoryChanges valid;
+  valid.cluster = batch.cluster;
+  valid.quarantine = std::move(batch.quarantine);
+  const size_t n = store::RecordCount(batch);
+  size_t run = 0;  // the first record of the current run of valid ones
+  for (size_t i = 0; i < n; ++i) {
+    const absl::Status status = store::ValidateRecord(batch, i);
+    if (status.ok()) continue;
+    store::AppendChanges(valid, store::RecordRange(batch, run, i));
+    SetAside({0, "", "", store::RecordKey(batch, i), std::string(status.message()), store::RecordText(batch, i),
+              absl::Now()},
+             "invalid");
+    run = i + 1;
+  }
+  store::AppendChanges(valid, store::RecordRange(batch, run, n));
+  batch = std::move(valid);
+}
+
+// What was not written goes back in front of what changed since.
+void Reconciler::Requeue(store::InventoryChanges unwritten) {
+  store::AppendChanges(unwritten, std::move(pending_));
+  pending_ = std::move(unwritten);
+}
+
+// Writes records [begin, end) of `batch` in order. A part the store refuses
+// (`refusal`, when already known) is written in halves, down to single
+// records, which are set aside. Stops at an outage, with `written` where to
+// resume.
+absl::Status Reconciler::Isolate(const store::InventoryChanges& batch, size_t begin, size_t end,
+                                 absl::Status refusal, size_t& written) {
+  if (begin == end) return absl::OkStatus();
+  if (refusal.ok()) {
+    refusal = repo_->Apply(store::RecordRange(batch, begin, end));
+    if (refusal.ok()) {
+      written = end;
+      return refusal;
+    }
+    if (!Refused(refusal)) return refusal;
+  }
+  if (end - begin == 1) {
+    SetAside({0, "", "", store::RecordKey(batch, begin), std::string(refusal.message()),
+              store::RecordText(batch, begin), absl::Now()},
+             "refused");
+    written = end;
+    return absl::OkStatus();
+  }
+  const size_t mid = begin + (end - begin) / 2;
+  if (auto status = Isolate(batch, begin, mid, absl::OkStatus(), written); !status.ok()) return status;
+  return Isolate(batch, mid, end, absl::OkStatus(), written);
+}
+
+absl::Status Reconciler::Write(store::InventoryChanges batch) {
+  absl::Status status = repo_->Apply(batch);
+  if (status.ok() || !Refused(status)) {
+    if (!status.ok()) Requeue(std::move(batch));
+    return status;
+  }
+  std::vector<store::QuarantineRecord> aside = std::move(batch.quarantine);
+  batch.quarantine.clear();
+  const size_t n = store::RecordCount(batch);
+  size_t written = 0;
+  const absl::Status outage = Isolate(batch, 0, n, status, written);
+  // What was set aside is stored after the rest, in its own transaction.
+  store::InventoryChanges rest = store::RecordRange(batch, written, n);
+  rest.quarantine = std::move(aside);
+  rest.quarantine.insert(rest.quarantine.end(), std::make_move_iterator(pending_.quarantine.begin()),
+                         std::make_move_iterator(pending_.quarantine.end()));
+  pending_.quarantine.clear();
+  if (!outage.ok()) {
+    Requeue(std::move(rest));
+    return outage;
+  }
+  status = repo_->Apply(rest);
+  if (Refused(status)) {
+    // Never retried: the records are named in the log instead.
+    Logger("k8s")->error("cluster {}: the quarantine refused {} records: {}", options_.cluster,
+                         rest.quarantine.size(), std::string(status.message()));
+    return absl::OkStatus();
+  }
+  if (!status.ok()) Requeue(std::move(rest));
+  return status;
+}
+
 absl::Status Reconciler::Flush() {
   if (pending_.empty()) return absl::OkStatus();
-  absl::Status status = repo_->Apply(pending_);
+  store::InventoryChanges batch = std::move(pending_);
+  pending_ = store::InventoryChanges{};
+  pending_.cluster = options_.cluster;
+  // Checked record by record first, so that a malformed one never reaches the store with others.
+  if (!store::ValidateChanges(batch).ok()) SetAsideInvalid(batch);
+  store::AppendChanges(batch, std::move(pending_));
+  pending_ = store::InventoryChanges{};
+  pending_.cluster = options_.cluster;
+  const absl::Status status = Write(std::move(batch));
   if (!status.ok()) {
     if (metrics_ != nullptr) metrics_->store_write_errors.Increment();
     return status;
   }
   if (metrics_ != nullptr) metrics_->store_writes.Increment();
-  pending_ = store::InventoryChanges{};
-  pending_.cluster = options_.cluster;
   return absl::OkStatus();
 }
 

@@ -15,9 +15,13 @@
 // written twice, and what vanished while no ingest ran is closed when the
 // first full list shows it gone (the *Listed calls), never dropped.
 //
-// Changes accumulate until Flush(), which writes them in one batch; a batch
-// that fails stays pending and is written whole by the next Flush. Not
-// thread-safe: one thread feeds and flushes it.
+// Changes accumulate until Flush(), which writes them in one batch. One
+// record the store cannot take costs only itself: records are checked one by
+// one before the batch is written, and when the store still refuses the
+// batch, its parts are written in order down to the single records it
+// refuses, which are set aside in the quarantine (source "k8s") with their
+// reason. Only an outage keeps changes pending, to be written whole by the
+// next Flush. Not thread-safe: one thread feeds and flushes it.
 
 #include <map>
 #include <optional>
@@ -66,6 +70,12 @@ class Reconciler {
   void ControllerDeleted(const std::string& uid);
   void NodeDeleted(const std::string& name, absl::Time observed);
   void PodDeleted(const PodObject& pod, absl::Time observed);
+  // A pod deleted whose last state could not be read: it ends at `observed`.
+  void PodGone(const std::string& uid, absl::Time observed);
+
+  // Sets `record` aside in the quarantine with the next Flush, counted by
+  // `reason` (a metric label) and logged once.
+  void SetAside(store::QuarantineRecord record, const std::string& reason);
 
   // A complete list of pods begins: until PodsListed, pods that need devices
   // assigned wait, so that what vanished frees its devices first and the rest
@@ -88,10 +98,11 @@ class Reconciler {
  private:
   struct HoldRow {
     std::string device_id;
-    int index = -1;  // on its node; -1 when its device is no longer in service
+    int index = -1;  // on its node; -1 when unknown
     int32_t milli = 0;
     absl::Time from;
     std::optional<absl::Time> to;
+    uint64_t counted_in = 0;  // the node generation whose load it is counted in; 0: none
   };
   struct DemandRow {
     absl::Time from;
@@ -118,7 +129,13 @@ class Reconciler {
     bool row_open = false;
     NodeAccelerators accelerators;
     std::vector<DeviceRow> devices;  // open rows, by index
-    std::vector<int32_t> load;       // milli held per device index
+    // Milli held per device index by open holds, also on devices no longer
+    // in service (a pod keeps a GPU its node stopped advertising), so a
+    // device that comes back is not given out twice. Never shrinks.
+    std::vector<int32_t> load;
+    // Which life of the node under this name: holds counted in an earlier
+    // one (a node deleted, then created again) release nothing from `load`.
+    uint64_t generation = 0;
   };
 
   void ApplyPod(const PodObject& pod, absl::Time observed, bool deleted);
@@ -128,7 +145,13 @@ class Reconciler {
   void WriteRow(PodState& state, store::LivePod row);
   const PodObject& Trusted(const PodObject& pod, PodObject& stripped) const;
   void CloseNode(NodeState& node, absl::Time at);
-  void AdjustLoad(const std::string& node, const HoldRow& hold, int sign);
+  NodeState& NodeNamed(const std::string& name);
+  void AdjustLoad(const std::string& node, HoldRow& hold, int sign);
+  void SetAsideInvalid(store::InventoryChanges& batch);
+  absl::Status Write(store::InventoryChanges batch);
+  absl::Status Isolate(const store::InventoryChanges& batch, size_t begin, size_t end, absl::Status refusal,
+                       size_t& written);
+  void Requeue(store::InventoryChanges unwritten);
 
   ReconcilerOptions options_;
   store::LiveInventoryRepository* repo_;
@@ -141,6 +164,7 @@ class Reconciler {
   absl::flat_hash_map<std::string, std::string> controller_kinds_;        // uid -> kind
   std::map<std::string, std::set<std::string>> waiting_for_controller_;  // owner uid -> pod uids
   std::map<std::string, NodeState> nodes_;
+  uint64_t last_generation_ = 0;
   std::map<std::string, std::vector<std::pair<PodObject, absl::Time>>> awaiting_node_;
   absl::flat_hash_map<std::string, PodState> pods_;
   std::set<std::string> types_written_;

@@ -360,6 +360,109 @@ TEST_F(ReconcilerTest, NodeChangesOpenAndCloseDevices) {
   EXPECT_EQ(State().nodes.begin()->second.node.in_service_to, At(30));
 }
 
+// Every pair of stored holds on one device that overlap in time, as
+// "device: pod-a pod-b" (whole-GPU holds: one pod at a time).
+std::vector<std::string> HeldTwice(const std::vector<store::Hold>& holds) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < holds.size(); ++i) {
+    for (size_t j = i + 1; j < holds.size(); ++j) {
+      const store::Hold& a = holds[i];
+      const store::Hold& b = holds[j];
+      const absl::Time a_to = a.to.value_or(absl::InfiniteFuture()), b_to = b.to.value_or(absl::InfiniteFuture());
+      if (a.device_id == b.device_id && a.from < b_to && b.from < a_to) {
+        out.push_back(a.device_id + ": " + a.pod_uid + " " + b.pod_uid);
+      }
+    }
+  }
+  return out;
+}
+
+std::map<std::string, std::string> DeviceOf(const std::vector<store::Hold>& holds) {
+  std::map<std::string, std::string> out;
+  for (const auto& h : holds) out[h.pod_uid] = h.device_id;
+  return out;
+}
+
+// A GPU leaves the node's allocatable (unhealthy) while a pod holds it, and
+// comes back: the pod still holds it, so nobody else is given it.
+TEST_F(ReconcilerTest, ADeviceThatLeavesAndComesBackIsNeverHeldTwice) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(0));
+  r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(3));
+  r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(4));
+  r->Node(GpuNode("n1", 1), At(10));
+  r->Node(GpuNode("n1", 2), At(20));
+  r->Pod(Running(GpuPod("c", 1, "n1"), 25), At(25));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(DeviceOf(Holds()), (std::map<std::string, std::string>{{"uid-a", "n1/gpu0"}, {"uid-b", "n1/gpu1"}}));
+  // b ends: its GPU is free again, for one pod.
+  r->Pod(Finished(Running(GpuPod("b", 1, "n1"), 4), 30), At(30));
+  r->Pod(Running(GpuPod("d", 1, "n1"), 35), At(35));
+  r->Pod(Running(GpuPod("e", 1, "n1"), 36), At(36));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_THAT(HeldTwice(Holds()), ::testing::IsEmpty());
+  EXPECT_EQ(DeviceOf(Holds())["uid-d"], "n1/gpu1");
+  EXPECT_EQ(DeviceOf(Holds()).count("uid-e"), 0u);
+}
+
+// The same across a restart: the hold on the GPU out of service is loaded
+// with the rest and still counts when the GPU comes back.
+TEST_F(ReconcilerTest, ADeviceThatComesBackAfterARestartIsNeverHeldTwice) {
+  {
+    auto r = NewReconciler();
+    r->Node(GpuNode("n1", 2), At(0));
+    r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(3));
+    r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(4));
+    r->Node(GpuNode("n1", 1), At(10));
+    ASSERT_TRUE(r->Flush().ok());
+  }
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(20));
+  r->NodesListed({"n1"}, At(20));
+  r->PodsRelistStarted();
+  r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(20));
+  r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(20));
+  r->Pod(Running(GpuPod("c", 1, "n1"), 15), At(20));
+  r->PodsListed({"uid-a", "uid-b", "uid-c"}, At(20));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_THAT(HeldTwice(Holds()), ::testing::IsEmpty());
+  EXPECT_EQ(DeviceOf(Holds()).count("uid-c"), 0u);
+}
+
+// A node deleted and created again under the same name, its old pods going
+// after: what they release is not taken from the new node's load.
+TEST_F(ReconcilerTest, PodsOfADeletedNodeDoNotFreeTheNewNodesDevices) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 1), At(0));
+  r->Pod(Running(GpuPod("old", 1, "n1"), 3), At(3));
+  r->NodeDeleted("n1", At(10));
+  NodeObject again = GpuNode("n1", 1);
+  again.created = At(11);
+  r->Node(again, At(11));
+  r->Pod(Running(GpuPod("new", 1, "n1"), 12), At(12));
+  r->PodDeleted(Running(GpuPod("old", 1, "n1"), 3), At(13));
+  r->Pod(Running(GpuPod("newer", 1, "n1"), 14), At(14));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(DeviceOf(Holds())["uid-new"], "n1/gpu0");
+  EXPECT_EQ(DeviceOf(Holds()).count("uid-newer"), 0u);
+}
+
+// MIG compute instances (nvidia.com/mig-<c>c.<g>g.<mem>) share one GPU
+// instance: each is charged its compute slices over the parent's.
+TEST_F(ReconcilerTest, MigComputeInstancesAreChargedByTheirSlice) {
+  auto r = NewReconciler();
+  NodeObject mig = GpuNode("mig", 0, {{"nvidia.com/gpu.product", "A100-SXM4-40GB"}, {"nvidia.com/mig.strategy", "mixed"}});
+  mig.allocatable = {{"nvidia.com/mig-1c.3g.20gb", 3000}};
+  r->Node(mig, At(0));
+  PodObject ci = Running(GpuPod("ci", 0, "mig"), 3);
+  ci.containers[0].requests["nvidia.com/mig-1c.3g.20gb"] = 1000;
+  r->Pod(ci, At(3));
+  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_EQ(Holds().size(), 1u);
+  EXPECT_EQ(Holds()[0].milli, 142);  // 1/7
+  EXPECT_EQ(State().devices.size(), 1u);
+}
+
 TEST_F(ReconcilerTest, AFailedWriteIsKeptAndWrittenWhole) {
   auto r = NewReconciler();
   r->Node(GpuNode("n1", 1), At(0));
@@ -370,6 +473,70 @@ TEST_F(ReconcilerTest, AFailedWriteIsKeptAndWrittenWhole) {
   ASSERT_TRUE(r->Flush().ok());
   EXPECT_EQ(r->pending(), 0u);
   EXPECT_EQ(Holds().size(), 1u);
+}
+
+// One record the store refuses (as PostgreSQL refuses a value it cannot
+// hold) costs only itself: it is set aside, everything else is written, and
+// later changes are written as they come.
+TEST_F(ReconcilerTest, ARecordTheStoreRefusesIsSetAsideAndTheRestWritten) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 4), At(0));
+  r->Pod(Running(GpuPod("good", 1, "n1"), 3), At(3));
+  r->Pod(Running(GpuPod("bad", 1, "n1"), 3), At(3));
+  r->Pod(Running(GpuPod("also-good", 1, "n1"), 3), At(3));
+  repo_.RefuseRecordsMentioning("Pod ml/bad ");
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(r->pending(), 0u);
+  EXPECT_EQ(State().pods.count("uid-good"), 1u);
+  EXPECT_EQ(State().pods.count("uid-also-good"), 1u);
+  EXPECT_EQ(State().pods.count("uid-bad"), 0u);
+  EXPECT_EQ(Holds().size(), 3u);  // its hold is a fact the store can keep
+  ASSERT_EQ(State().quarantine.size(), 1u);
+  const store::QuarantineRecord& aside = State().quarantine[0];
+  EXPECT_EQ(aside.source, "k8s");
+  EXPECT_EQ(aside.cluster, "c1");
+  EXPECT_EQ(aside.object_key, "Pod ml/bad uid=uid-bad");
+  EXPECT_THAT(aside.reason, ::testing::HasSubstr("injected refusal"));
+  EXPECT_THAT(aside.payload, ::testing::HasSubstr("requested_milli=1000"));
+  r->Pod(Running(GpuPod("later", 1, "n1"), 5), At(5));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(State().pods.count("uid-later"), 1u);
+  EXPECT_EQ(State().quarantine.size(), 1u);
+}
+
+// The same before the store sees it: a record that fails the store's checks
+// is set aside and never sent with the others.
+TEST_F(ReconcilerTest, ARecordThatFailsValidationIsSetAsideBeforeTheWrite) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(0));
+  PodObject nameless = Running(GpuPod("nameless", 1, "n1"), 3);
+  nameless.uid.clear();
+  r->Pod(nameless, At(3));
+  r->Pod(Running(GpuPod("good", 1, "n1"), 3), At(3));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(repo_.applies(), 1);
+  EXPECT_EQ(State().pods.count("uid-good"), 1u);
+  ASSERT_EQ(Holds().size(), 1u);
+  EXPECT_EQ(Holds()[0].pod_uid, "uid-good");
+  std::set<std::string> reasons;
+  for (const auto& q : State().quarantine) reasons.insert(q.reason);
+  EXPECT_EQ(reasons, (std::set<std::string>{"pods[0].uid: empty", "holds[0].pod_uid: empty"}));
+}
+
+// An outage is not a refusal: nothing is set aside, and everything is
+// written once the store is back.
+TEST_F(ReconcilerTest, AnOutageSetsNothingAsideAndLosesNothing) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2), At(0));
+  r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(3));
+  repo_.FailNextApplies(3);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(r->Flush().code(), absl::StatusCode::kUnavailable);
+  r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(4));
+  ASSERT_TRUE(r->Flush().ok());
+  EXPECT_EQ(r->pending(), 0u);
+  EXPECT_EQ(Holds().size(), 2u);
+  EXPECT_EQ(State().pods.size(), 2u);
+  EXPECT_TRUE(State().quarantine.empty());
 }
 
 TEST_F(ReconcilerTest, APodOnANodeNotYetSeenWaitsForIt) {

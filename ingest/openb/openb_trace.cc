@@ -6,6 +6,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "common/status_macros.h"
 #include "ingest/openb/csv_file.h"
@@ -14,6 +15,10 @@ namespace fleetcap::openb {
 namespace {
 
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
+
+SetAsideRow SetAside(const CsvFile& csv, const CsvFile::Row& row, const absl::Status& status) {
+  return {csv.path(), row.line, std::string(status.message()), absl::StrJoin(row.fields, ",")};
+}
 
 // Names become ids downstream, so a repeated name would silently merge two
 // nodes or pods; it is reported against the second occurrence.
@@ -38,7 +43,7 @@ GpuRequest ClassifyGpuRequest(const OpenbPod& pod) {
   return GpuRequest::kInvalid;
 }
 
-absl::StatusOr<std::vector<OpenbNode>> ReadOpenbNodes(const std::string& path) {
+absl::StatusOr<std::vector<OpenbNode>> ReadOpenbNodes(const std::string& path, std::vector<SetAsideRow>* set_aside) {
   FLEETCAP_ASSIGN_OR_RETURN(CsvFile csv, CsvFile::Read(path));
   constexpr absl::string_view kColumns[] = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
   FLEETCAP_ASSIGN_OR_RETURN(std::vector<size_t> col, csv.Columns(kColumns));
@@ -47,7 +52,7 @@ absl::StatusOr<std::vector<OpenbNode>> ReadOpenbNodes(const std::string& path) {
   std::vector<OpenbNode> nodes;
   nodes.reserve(csv.rows().size());
   absl::flat_hash_map<std::string, int> first_line;
-  for (const CsvFile::Row& row : csv.rows()) {
+  auto read_row = [&](const CsvFile::Row& row) -> absl::StatusOr<OpenbNode> {
     OpenbNode node;
     FLEETCAP_RETURN_IF_ERROR(CheckUnique(csv, row, col[kSn], first_line));
     node.name = row.fields[col[kSn]];
@@ -61,12 +66,22 @@ absl::StatusOr<std::vector<OpenbNode>> ReadOpenbNodes(const std::string& path) {
       return csv.FieldError(row, col[kModel],
                             absl::StrCat("is empty on a node with ", node.gpus, " GPUs"));
     }
-    nodes.push_back(std::move(node));
+    return node;
+  };
+  for (const CsvFile::Row& row : csv.rows()) {
+    auto node = read_row(row);
+    if (node.ok()) {
+      nodes.push_back(std::move(*node));
+    } else if (set_aside != nullptr) {
+      set_aside->push_back(SetAside(csv, row, node.status()));
+    } else {
+      return node.status();
+    }
   }
   return nodes;
 }
 
-absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path) {
+absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path, std::vector<SetAsideRow>* set_aside) {
   FLEETCAP_ASSIGN_OR_RETURN(CsvFile csv, CsvFile::Read(path));
   constexpr absl::string_view kColumns[] = {
       "name", "cpu_milli", "memory_mib",    "num_gpu",       "gpu_milli",     "gpu_spec",
@@ -89,7 +104,7 @@ absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path) {
   std::vector<OpenbPod> pods;
   pods.reserve(csv.rows().size());
   absl::flat_hash_map<std::string, int> first_line;
-  for (const CsvFile::Row& row : csv.rows()) {
+  auto read_row = [&](const CsvFile::Row& row) -> absl::StatusOr<OpenbPod> {
     OpenbPod pod;
     FLEETCAP_RETURN_IF_ERROR(CheckUnique(csv, row, col[kName], first_line));
     pod.name = row.fields[col[kName]];
@@ -109,10 +124,20 @@ absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path) {
     pod.gpu_spec = row.fields[col[kGpuSpec]];
     pod.qos = row.fields[col[kQos]];
     pod.phase = row.fields[col[kPhase]];
-    FLEETCAP_ASSIGN_OR_RETURN(pod.creation_s, csv.Int(row, col[kCreation], 0, kInt64Max));
-    FLEETCAP_ASSIGN_OR_RETURN(pod.deletion_s, csv.OptionalInt(row, col[kDeletion], 0, kInt64Max));
-    FLEETCAP_ASSIGN_OR_RETURN(pod.scheduled_s, csv.OptionalInt(row, col[kScheduled], 0, kInt64Max));
-    pods.push_back(std::move(pod));
+    FLEETCAP_ASSIGN_OR_RETURN(pod.creation_s, csv.Int(row, col[kCreation], 0, kMaxTraceSeconds));
+    FLEETCAP_ASSIGN_OR_RETURN(pod.deletion_s, csv.OptionalInt(row, col[kDeletion], 0, kMaxTraceSeconds));
+    FLEETCAP_ASSIGN_OR_RETURN(pod.scheduled_s, csv.OptionalInt(row, col[kScheduled], 0, kMaxTraceSeconds));
+    return pod;
+  };
+  for (const CsvFile::Row& row : csv.rows()) {
+    auto pod = read_row(row);
+    if (pod.ok()) {
+      pods.push_back(std::move(*pod));
+    } else if (set_aside != nullptr) {
+      set_aside->push_back(SetAside(csv, row, pod.status()));
+    } else {
+      return pod.status();
+    }
   }
   return pods;
 }
@@ -120,8 +145,8 @@ absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path) {
 absl::StatusOr<OpenbTrace> ReadOpenbTrace(const std::string& dir, const std::string& pod_file) {
   const std::filesystem::path base(dir);
   OpenbTrace trace;
-  FLEETCAP_ASSIGN_OR_RETURN(trace.nodes, ReadOpenbNodes((base / kOpenbNodeFile).string()));
-  FLEETCAP_ASSIGN_OR_RETURN(trace.pods, ReadOpenbPods((base / pod_file).string()));
+  FLEETCAP_ASSIGN_OR_RETURN(trace.nodes, ReadOpenbNodes((base / kOpenbNodeFile).string(), &trace.set_aside));
+  FLEETCAP_ASSIGN_OR_RETURN(trace.pods, ReadOpenbPods((base / pod_file).string(), &trace.set_aside));
   return trace;
 }
 

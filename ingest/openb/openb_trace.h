@@ -42,9 +42,22 @@ struct OpenbPod {
   std::optional<int64_t> scheduled_s;  // absent: never scheduled
 };
 
+// A row that cannot be used, set aside so that it costs only itself.
+struct SetAsideRow {
+  std::string path;
+  int line = 0;
+  std::string reason;  // `path:line: column: what`
+  std::string text;    // the row's fields, comma-separated
+};
+
+// Trace seconds beyond this (a century) would put times outside what the
+// store can hold; such a row is malformed.
+inline constexpr int64_t kMaxTraceSeconds = int64_t{100} * 365 * 24 * 3600;
+
 struct OpenbTrace {
   std::vector<OpenbNode> nodes;
   std::vector<OpenbPod> pods;
+  std::vector<SetAsideRow> set_aside;  // malformed rows of either list, left out
 };
 
 // The shapes of GPU request the trace has. Anything else (a multi-GPU pod
@@ -59,17 +72,21 @@ enum class GpuRequest {
 GpuRequest ClassifyGpuRequest(const OpenbPod& pod);
 
 // Reads a node list (`sn,cpu_milli,memory_mib,gpu,model`). Names must be
-// unique because device ids are derived from them.
-absl::StatusOr<std::vector<OpenbNode>> ReadOpenbNodes(const std::string& path);
+// unique because device ids are derived from them. A malformed row is an
+// error, or, with `set_aside`, appended there and left out.
+absl::StatusOr<std::vector<OpenbNode>> ReadOpenbNodes(const std::string& path,
+                                                      std::vector<SetAsideRow>* set_aside = nullptr);
 
 // Reads a pod list (`name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,
 // pod_phase,creation_time,deletion_time,scheduled_time`). Names must be unique
-// because they become pod uids.
-absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path);
+// because they become pod uids. Rows as ReadOpenbNodes.
+absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path,
+                                                    std::vector<SetAsideRow>* set_aside = nullptr);
 
 // Reads `dir/openb_node_list_gpu_node.csv` and `dir/<pod_file>`. A missing
-// file is NotFound naming its path; a malformed one is InvalidArgument naming
-// `path:line: column`.
+// file is NotFound naming its path; a file that is not such a list (no
+// header, missing columns, a row of the wrong width) is InvalidArgument naming
+// `path:line: column`; a malformed row is set aside in `set_aside`.
 absl::StatusOr<OpenbTrace> ReadOpenbTrace(const std::string& dir,
                                           const std::string& pod_file = kOpenbDefaultPodFile);
 

@@ -87,6 +87,24 @@ TEST(ReadOpenbTrace, BadIntegerNamesFileLineAndField) {
               HasSubstr("openb_pod_list_default.csv:3: num_gpu: \"x\" is not an integer"));
 }
 
+TEST(ReadOpenbTrace, MalformedRowsAreSetAsideAndTheRestRead) {
+  TestDir dir;
+  dir.Write(kOpenbNodeFile, kNodes);
+  dir.Write(kOpenbDefaultPodFile, kPodHeader + std::string("p0,1,1,1,1000,,LS,Running,0,10,0\n"
+                                                           "p1,1,1,x,1000,,LS,Running,0,10,0\n"
+                                                           "p2,1,1,1,1000,,LS,Running,4000000000,,\n"
+                                                           "p3,1,1,1,1000,,LS,Running,5,10,5\n"));
+  absl::StatusOr<OpenbTrace> trace = ReadOpenbTrace(dir.path());
+  ASSERT_TRUE(trace.ok()) << trace.status();
+  ASSERT_EQ(trace->pods.size(), 2u);
+  EXPECT_EQ(trace->pods[1].name, "p3");
+  ASSERT_EQ(trace->set_aside.size(), 2u);
+  EXPECT_EQ(trace->set_aside[0].line, 3);
+  EXPECT_THAT(trace->set_aside[0].reason, HasSubstr("num_gpu: \"x\" is not an integer"));
+  EXPECT_EQ(trace->set_aside[0].text, "p1,1,1,x,1000,,LS,Running,0,10,0");
+  EXPECT_THAT(trace->set_aside[1].reason, HasSubstr(":4: creation_time"));  // beyond a century
+}
+
 TEST(ReadOpenbTrace, MissingColumnNamesFileAndColumn) {
   TestDir dir;
   // The published multigpu50 list has only these five columns.

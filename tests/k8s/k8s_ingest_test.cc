@@ -132,6 +132,9 @@ class K8sIngestTest : public ::testing::Test {
   }
   // A running pod asking for `gpus` H100s on h100-0, as if created now.
   void AddH100Pod(const std::string& name, int gpus, std::string padding = "") {
+    AddH100Pod(name, std::to_string(gpus), std::move(padding));
+  }
+  void AddH100Pod(const std::string& name, const std::string& gpus, std::string padding = "") {
     testing::PodSpec p;
     p.ns = "research";
     p.name = name;
@@ -141,7 +144,7 @@ class K8sIngestTest : public ::testing::Test {
     p.created = kT0 + absl::Hours(1);
     p.scheduled = kT0 + absl::Hours(1);
     p.started = kT0 + absl::Hours(1) + absl::Minutes(1);
-    p.requests = {{"nvidia.com/gpu", std::to_string(gpus)}};
+    p.requests = {{"nvidia.com/gpu", gpus}};
     p.padding = std::move(padding);
     api_->Apply("pods", testing::PodJson(p));
   }
@@ -328,6 +331,101 @@ TEST_F(K8sIngestTest, TwoMebibyteObjectsInListsAndWatches) {
   EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kLater), 7000);
   AddH100Pod("big-watched", 1, std::string(2 << 20, 'y'));
   ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 8000; }));
+}
+
+// The API server accepts this quantity; in milli-devices, rounded up to
+// whole devices, it no longer fits in 64 bits.
+TEST_F(K8sIngestTest, ARequestThatOverflowsMilliDevicesCostsOnlyItsPod) {
+  LoadZoo();
+  StartIngest();
+  AddH100Pod("overflow", "9223372036854775");
+  AddH100Pod("after-overflow", 1);
+  ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 7000; }));
+  // Set aside with its name, the field and the object as it came.
+  auto aside = Query("SELECT source, cluster, object_key, reason, payload FROM quarantine");
+  ASSERT_EQ(aside.size(), 1u);
+  EXPECT_EQ(aside[0][0].as<std::string>(), "k8s");
+  EXPECT_EQ(aside[0][1].as<std::string>(), "zoo");
+  EXPECT_EQ(aside[0][2].as<std::string>(), "Pod research/overflow uid=uid-overflow");
+  EXPECT_THAT(aside[0][3].as<std::string>(),
+              ::testing::HasSubstr("pod research/overflow: spec.containers[0].resources.requests[\"nvidia.com/gpu\"]"));
+  EXPECT_THAT(aside[0][4].as<std::string>(), ::testing::HasSubstr("9223372036854775"));
+  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE pod_uid = 'uid-overflow'")[0][0].as<int>(), 0);
+  EXPECT_EQ(Metric("fleetcap_ingest_k8s_quarantined_total{reason=\"overflow\"}"), 1);
+  // A restart lists it again and still stores everything else.
+  ingest_->Stop(SIGTERM);
+  auto run = testing::Run(IngestArgs(db_->uri(), {"--exit-after-sync"}), absl::Seconds(60));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kLater), 7000);
+}
+
+// PostgreSQL cannot hold the year 0 that RFC 3339 and the decoder accept:
+// the store refuses that pod's row, and only that row.
+TEST_F(K8sIngestTest, ARecordTheStoreRefusesCostsOnlyItself) {
+  LoadZoo();
+  StartIngest();
+  testing::PodSpec p;
+  p.ns = "research";
+  p.name = "year-zero";
+  p.uid = "uid-year-zero";
+  p.node = "h100-0";
+  p.phase = "Running";
+  p.created = absl::FromCivil(absl::CivilSecond(0, 1, 1, 0, 0, 0), absl::UTCTimeZone());
+  p.scheduled = kT0 + absl::Hours(1);
+  p.started = kT0 + absl::Hours(1);
+  p.requests = {{"nvidia.com/gpu", "1"}};
+  api_->Apply("pods", testing::PodJson(p));
+  AddH100Pod("after-refusal", 1);
+  // Its hold is a fact the store can keep; its pod row is set aside.
+  ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 8000; }));
+  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE pod_uid = 'uid-after-refusal'")[0][0].as<int>(), 1);
+  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE pod_uid = 'uid-year-zero'")[0][0].as<int>(), 0);
+  auto aside = Query("SELECT source, object_key, reason, payload FROM quarantine");
+  ASSERT_EQ(aside.size(), 1u);
+  EXPECT_EQ(aside[0][0].as<std::string>(), "k8s");
+  EXPECT_EQ(aside[0][1].as<std::string>(), "Pod research/year-zero uid=uid-year-zero");
+  EXPECT_THAT(aside[0][2].as<std::string>(), ::testing::HasSubstr("out of range"));
+  EXPECT_THAT(aside[0][3].as<std::string>(), ::testing::HasSubstr("created=0-01-01T00:00:00Z"));
+  EXPECT_EQ(Metric("fleetcap_ingest_k8s_quarantined_total{reason=\"refused\"}"), 1);
+}
+
+// A pod and a node whose new versions cannot be decoded, then history lost
+// and everything listed again: both stay as they were last stored, set aside
+// once each; the pod ends when it is deleted.
+TEST_F(K8sIngestTest, AnUndecodableObjectIsKeptAsLastStoredThroughARelist) {
+  LoadZoo();
+  StartIngest();
+  nlohmann::json pod = api_->Get("pods", "vision", "h100-0-pod-0");  // 4 of h100-0's GPUs
+  pod["status"]["startTime"] = "yesterday";
+  api_->Apply("pods", pod);
+  nlohmann::json node = api_->Get("nodes", "", "mi300-0");
+  node["status"]["allocatable"]["amd.com/gpu"] = "eight";
+  api_->Apply("nodes", node);
+  api_->Compact();
+  api_->DropWatches();
+  AddH100Pod("after-relist", 1);  // seen only by the new list
+  const auto held_now = [&] { return HeldMilli("H100-SXM5-80GB", absl::Now() + absl::Hours(1)); };
+  ASSERT_TRUE(WaitFor([&] { return held_now() == 7000; })) << held_now();
+  EXPECT_GE(Metric("fleetcap_ingest_k8s_relists_total{kind=\"Pod\",reason=\"gone\"}"), 1);
+  EXPECT_EQ(Summary(absl::Now() + absl::Hours(1))["AMD_Instinct_MI300X_OAM"].devices, 8);
+  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE pod_uid = 'zoo-pod-0' AND deleted_at IS NULL")[0][0].as<int>(), 1);
+  // Each set aside once, whatever the relist showed again.
+  auto aside = Query("SELECT object_key, reason FROM quarantine ORDER BY object_key");
+  ASSERT_EQ(aside.size(), 2u);
+  EXPECT_EQ(aside[0][0].as<std::string>(), "Node mi300-0 uid=node-mi300-0");
+  EXPECT_THAT(aside[0][1].as<std::string>(), ::testing::HasSubstr("status.allocatable[\"amd.com/gpu\"]"));
+  EXPECT_EQ(aside[1][0].as<std::string>(), "Pod vision/h100-0-pod-0 uid=zoo-pod-0");
+  EXPECT_THAT(aside[1][1].as<std::string>(), ::testing::HasSubstr("status.startTime"));
+  EXPECT_EQ(Metric("fleetcap_ingest_k8s_quarantined_total{reason=\"undecodable\"}"), 2);
+  // Its owner updates it, still undecodable: not set aside again.
+  pod["metadata"]["labels"]["touched"] = "1";
+  api_->Apply("pods", pod);
+  AddH100Pod("after-update", 1);
+  ASSERT_TRUE(WaitFor([&] { return held_now() == 8000; })) << held_now();
+  EXPECT_EQ(Query("SELECT count(*) FROM quarantine")[0][0].as<int>(), 2);
+  // Deleted, it ends when the deletion is seen.
+  api_->Delete("pods", "vision", "h100-0-pod-0");
+  ASSERT_TRUE(WaitFor([&] { return held_now() == 4000; })) << held_now();
 }
 
 std::string StoreDump(testing::TestDatabase& db) {

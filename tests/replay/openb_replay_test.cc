@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -218,6 +219,45 @@ TEST(OpenbReplayErrors, MissingDataAndBadFlagsAreOneLineErrors) {
   auto bad_trace = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "borg", "--data", kData});
   EXPECT_EQ(bad_trace.exit_code, 2);
   EXPECT_NE(bad_trace.err.find("--trace"), std::string::npos) << bad_trace.err;
+}
+
+// One malformed row of a trace costs only itself: it is set aside in the
+// quarantine (source "replay") and the rest of the trace is replayed.
+TEST(OpenbReplayErrors, AMalformedRowIsSetAsideAndTheRestReplayed) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  char pattern[] = "/tmp/fleetcap-replay-test-XXXXXX";
+  const std::string dir = mkdtemp(pattern);
+  std::ofstream(dir + "/openb_node_list_gpu_node.csv") << "sn,cpu_milli,memory_mib,gpu,model\n"
+                                                          "node-a,96000,393216,8,G2\n"
+                                                          "node-b,lots,393216,8,G2\n";
+  std::ofstream(dir + "/openb_pod_list_default.csv")
+      << "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,"
+         "scheduled_time\n"
+         "p0,1000,1024,1,1000,,LS,Running,0,100,0\n"
+         "p1,1000,1024,x,1000,,LS,Running,0,100,0\n"
+         "p2,1000,1024,2,1000,,LS,Running,10,100,10\n"
+         "p3,1000,1024,1,1000,,LS,Running,99999999999999,,\n";  // a time the store cannot hold
+  auto run = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", dir, "--cluster", "small",
+                           "--start", kStart, "--db", (*db)->uri()});
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("3 holds, 3 malformed rows set aside"), std::string::npos) << run.out;
+  auto conn = (*db)->Connect();
+  pqxx::nontransaction txn(*conn);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM devices")[0][0].as<int>(), 8);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM pods")[0][0].as<int>(), 2);
+  auto aside = txn.exec("SELECT source, cluster, object_key, reason, payload FROM quarantine ORDER BY object_key");
+  ASSERT_EQ(aside.size(), 3u);
+  EXPECT_EQ(aside[0][0].as<std::string>(), "replay");
+  EXPECT_EQ(aside[0][1].as<std::string>(), "small");
+  EXPECT_EQ(aside[0][2].as<std::string>(), "openb_node_list_gpu_node.csv:3");
+  EXPECT_NE(aside[0][3].as<std::string>().find("cpu_milli"), std::string::npos);
+  EXPECT_EQ(aside[0][4].as<std::string>(), "node-b,lots,393216,8,G2");
+  EXPECT_EQ(aside[1][2].as<std::string>(), "openb_pod_list_default.csv:3");
+  EXPECT_NE(aside[1][3].as<std::string>().find("num_gpu"), std::string::npos);
+  EXPECT_EQ(aside[2][2].as<std::string>(), "openb_pod_list_default.csv:5");
+  EXPECT_NE(aside[2][3].as<std::string>().find("creation_time"), std::string::npos);
 }
 
 TEST(OpenbReplayErrors, OlderSchemaWithoutMigrateNamesTheMissingMigrations) {

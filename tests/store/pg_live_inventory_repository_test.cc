@@ -8,6 +8,7 @@
 #include "pqxx/pqxx"
 #include "store/live_inventory_contract.h"
 #include "store/pg_inventory_repository.h"
+#include "store/pg_quarantine_repository.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap::store {
@@ -101,6 +102,29 @@ TEST_F(PgLiveInventoryTest, ALargeBatchIsOneTransaction) {
   ASSERT_TRUE(live.ok());
   EXPECT_EQ(live->pods.size(), 4000u);
   EXPECT_EQ(live->holds.size(), 4000u);
+}
+
+// A value PostgreSQL cannot hold is the record's fault (INVALID_ARGUMENT, so
+// the writer sets it aside), not an outage to retry; quarantine records are
+// stored in the batch's own transaction.
+TEST_F(PgLiveInventoryTest, AValueTheDatabaseCannotHoldIsRefusedAndSetAsideRecordsTravelWithTheBatch) {
+  InventoryChanges year_zero = contract::FirstSight();
+  year_zero.pods[0].pod.created = absl::FromCivil(absl::CivilSecond(0, 1, 1, 0, 0, 0), absl::UTCTimeZone());
+  const absl::Status refused = repo_->Apply(year_zero);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument) << refused;
+  EXPECT_TRUE(repo_->LoadLive("live")->holds.empty());
+
+  InventoryChanges with_aside = contract::FirstSight();
+  with_aside.quarantine = {{0, "k8s", "live", "Pod ml/x uid=x", "refused", std::string("a\0b", 3), contract::T(9)}};
+  ASSERT_TRUE(repo_->Apply(with_aside).ok());
+  EXPECT_EQ(repo_->LoadLive("live")->holds.size(), 2u);
+  PgQuarantineRepository quarantine(pool_.get());
+  auto aside = quarantine.List("k8s", "live", 10);
+  ASSERT_TRUE(aside.ok()) << aside.status();
+  ASSERT_EQ(aside->size(), 1u);
+  EXPECT_EQ((*aside)[0].object_key, "Pod ml/x uid=x");
+  EXPECT_EQ((*aside)[0].payload, "a\\x00b");
+  EXPECT_EQ((*aside)[0].at, contract::T(9));
 }
 
 }  // namespace
