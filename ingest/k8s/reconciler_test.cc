@@ -323,7 +323,7 @@ TEST_F(ReconcilerTest, AShareAnnotationSizesTheHoldWhereThePolicyTrustsIt) {
 
 TEST_F(ReconcilerTest, TrustFollowsThePolicyActiveWhenAHoldOpens) {
   auto r = NewReconciler();
-  r->Node(GpuNode("n1", 9), At(0));
+  r->Node(GpuNode("n1", 10), At(0));
   r->SetPolicy({1, "version: 1\ntrusted_pods:\n  - cluster: c1\n    gpu_share: true\n"});
   PodObject shared = Running(GpuPod("shared", 1, "n1"), 3);
   shared.annotations["alibabacloud.com/gpu-milli"] = "500";
