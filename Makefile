@@ -1,8 +1,12 @@
 # The README's two commands, and the pieces they are made of.
-.PHONY: test demo demo-stop build clean
+.PHONY: test fuzz demo demo-stop build clean
 
 test:
 	bash scripts/test.sh
+
+# Each libFuzzer target for FUZZ_SECONDS (default 60); FUZZ_TARGETS picks some.
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash scripts/fuzz.sh
 
 demo:
 	bash scripts/demo.sh start

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make test`: installs what is missing, builds, runs every unit and
-# integration test (debug), then the unit tests again under ASan + UBSan.
+# integration test (debug), then the unit tests (with the fuzz targets' corpus
+# and regression replays) again under ASan + UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
