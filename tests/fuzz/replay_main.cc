@@ -9,9 +9,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -33,10 +32,15 @@ std::vector<fs::path> FilesUnder(const fs::path& dir) {
 
 void Replay(const fs::path& file) {
   std::fprintf(stderr, "replaying %s\n", file.c_str());
-  std::ifstream in(file, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // A copy in its own allocation, so ASan sees a read past the end.
-  std::vector<uint8_t> data(bytes.begin(), bytes.end());
+  // Read into an allocation of exactly the input's size, so ASan sees a read
+  // past its end.
+  std::vector<uint8_t> data(fs::file_size(file));
+  std::FILE* f = std::fopen(file.c_str(), "rb");
+  if (f == nullptr || std::fread(data.data(), 1, data.size(), f) != data.size()) {
+    std::perror(file.c_str());
+    std::exit(1);
+  }
+  std::fclose(f);
   LLVMFuzzerTestOneInput(data.data(), data.size());
 }
 
