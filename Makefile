@@ -1,8 +1,16 @@
 # The README's two commands, and the pieces they are made of.
-.PHONY: test demo demo-stop build clean
+.PHONY: test fuzz tsan demo demo-stop build clean
 
 test:
 	bash scripts/test.sh
+
+# Each libFuzzer target for FUZZ_SECONDS (default 60); FUZZ_TARGETS picks some.
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_TARGETS="$(FUZZ_TARGETS)" bash scripts/fuzz.sh
+
+# The threaded parts under ThreadSanitizer (also the last pass of `make test`).
+tsan:
+	bash scripts/tsan.sh
 
 demo:
 	bash scripts/demo.sh start

@@ -1,8 +1,23 @@
-# ASan + UBSan for the `asan` preset, as an INTERFACE target linked PRIVATE.
+# Sanitizers, as an INTERFACE target linked PRIVATE by every fleetcap target:
+#   FLEETCAP_SANITIZE  ASan + UBSan (the `asan` preset, gcc)
+#   FLEETCAP_TSAN      ThreadSanitizer (the `tsan` preset, gcc)
+#   FLEETCAP_FUZZ      libFuzzer's coverage + ASan + UBSan (the `fuzz` preset,
+#                      clang); the fuzzers themselves link -fsanitize=fuzzer
+#                      (tests/fuzz/CMakeLists.txt).
 add_library(fleetcap_sanitizers INTERFACE)
 if(FLEETCAP_SANITIZE)
   target_compile_options(fleetcap_sanitizers INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(fleetcap_sanitizers INTERFACE -fsanitize=address,undefined)
+endif()
+if(FLEETCAP_TSAN)
+  # -O1: TSan's checks make -O0 code several times slower still.
+  target_compile_options(fleetcap_sanitizers INTERFACE -fsanitize=thread -fno-omit-frame-pointer -O1)
+  target_link_options(fleetcap_sanitizers INTERFACE -fsanitize=thread)
+endif()
+if(FLEETCAP_FUZZ)
+  target_compile_options(fleetcap_sanitizers INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
   target_link_options(fleetcap_sanitizers INTERFACE -fsanitize=address,undefined)
 endif()
 

@@ -7,6 +7,8 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build ccache pkg-config git
+  # make fuzz: clang 14 and its libFuzzer, ASan and UBSan runtimes
+  clang-14 libclang-rt-14-dev
   # libraries
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libpqxx-dev libpq-dev prometheus-cpp-dev libcivetweb-dev libabsl-dev libspdlog-dev libfmt-dev

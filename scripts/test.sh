@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: installs what is missing, builds, runs every unit and
-# integration test (debug), then the unit tests again under ASan + UBSan.
+# integration test (debug), then the unit tests (with the fuzz targets' corpus
+# and regression replays) again under ASan + UBSan, then the threaded parts
+# under ThreadSanitizer (scripts/tsan.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,5 +18,7 @@ ctest --preset debug -j"$jobs"
 cmake --preset asan
 cmake --build --preset asan --target unit_tests -- -j"$jobs"
 ctest --preset asan -j"$jobs"
+
+bash scripts/tsan.sh
 
 echo "make test: all passed in $(( $(date +%s) - started ))s"

@@ -221,7 +221,11 @@ std::vector<MinuteRow> AggregateMinuteStats(const std::vector<StatSeries>& serie
     }
   }
   std::vector<MinuteRow> out;
-  for (const auto& [key, in] : rows) {
+  for (const auto& entry : rows) {
+    // Not a structured binding: the lambdas below capture `in`, which C++17
+    // (and clang, for the fuzz build) allows only for a variable.
+    const auto& key = entry.first;
+    const auto& in = entry.second;
     std::set<int64_t> minutes;
     for (const auto& field : in.by_field) {
       for (const auto& [m, stats] : field) minutes.insert(m);

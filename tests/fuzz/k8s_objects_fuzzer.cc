@@ -1,0 +1,33 @@
+// Fuzz target: one Kubernetes object as JSON, as a list page item or a watch
+// event's object arrives from the API server. Tenants write most of a pod
+// (labels, annotations, resources, names), so every decoder must turn any
+// JSON into an object or an error, never an exception or a crash. The text is
+// parsed the way list_watch.cc parses it (no exceptions); every kind's
+// decoder then reads the same value.
+
+#include <cstdint>
+#include <string>
+
+#include "ingest/k8s/objects.h"
+#include "nlohmann/json.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace fleetcap::k8s;
+  const nlohmann::json object = nlohmann::json::parse(data, data + size, nullptr, false);
+  if (object.is_discarded()) return 0;
+  // The keys fleetcap-ingest keeps by default (ingest/commands/k8s_command.cc).
+  static const DecodeOptions options = [] {
+    DecodeOptions o;
+    o.pod_labels = {"fleetcap.io/team"};
+    o.pod_annotations = {"alibabacloud.com/gpu-milli", "alibabacloud.com/gpu-count", "alibabacloud.com/gpu-index"};
+    o.namespace_labels = {"fleetcap.io/team"};
+    o.namespace_annotations = {"fleetcap.io/team"};
+    return o;
+  }();
+  (void)DecodePod(object, options);
+  (void)DecodeNode(object);
+  (void)DecodeNamespace(object, options);
+  (void)DecodeController(object, "ReplicaSet");
+  (void)ResourceVersionOf(object);
+  return 0;
+}

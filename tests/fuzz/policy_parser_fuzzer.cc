@@ -1,0 +1,18 @@
+// Fuzz target: a policy document, as an admin applies it through the API or
+// fleetcapctl. The parser must turn any text into a document or a list of
+// errors, each formatted for the user, never an exception or a crash.
+
+#include <cstdint>
+#include <cstdlib>
+
+#include "services/api/policy/policy_parser.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace fleetcap::policy;
+  const ParsedPolicy parsed = ParsePolicy(absl::string_view(reinterpret_cast<const char*>(data), size));
+  for (const PolicyError& e : parsed.errors) {
+    if (e.line < 0 || e.column < 0) std::abort();
+  }
+  (void)FormatPolicyErrors("fuzz.yaml", parsed.errors);
+  return 0;
+}
