@@ -2,12 +2,11 @@
 // openssl command: encrypted gRPC and HTTPS, plaintext refused, and
 // optional client-certificate authentication.
 
-#include <stdlib.h>
-
 #include <gtest/gtest.h>
 
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/test_certificates.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
@@ -16,28 +15,12 @@ namespace {
 class TlsTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    char dir[] = "/tmp/fleetcap-tls-XXXXXX";
-    dir_ = new std::string(mkdtemp(dir));
-    const std::string d = *dir_;
-    const std::string script =
-        "set -e; cd " + d + "; "
-        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem "
-        "-days 1 -subj /CN=fleetcap-test-ca 2>/dev/null; "
-        "for who in server client; do "
-        "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $who.key -out $who.csr "
-        "-subj /CN=$who 2>/dev/null; done; "
-        "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\nextendedKeyUsage=serverAuth\\n' > server.ext; "
-        "printf 'extendedKeyUsage=clientAuth\\n' > client.ext; "
-        "for who in server client; do "
-        "openssl x509 -req -in $who.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out $who.pem -days 1 "
-        "-extfile $who.ext 2>/dev/null; done";
-    ASSERT_EQ(std::system(script.c_str()), 0) << "openssl failed";
+    auto made = testing::TestCertificates::Make();
+    ASSERT_TRUE(made.ok()) << made.status();
+    certs_ = made->release();
   }
-  static void TearDownTestSuite() {
-    std::system(("rm -rf " + *dir_).c_str());
-    delete dir_;
-  }
-  static std::string File(const std::string& name) { return *dir_ + "/" + name; }
+  static void TearDownTestSuite() { delete certs_; }
+  static std::string File(const std::string& name) { return certs_->File(name); }
 
   testing::RunResult WhoAmI(const testing::ApiProcess& api, std::vector<std::string> extra) {
     std::vector<std::string> argv = {FLEETCAPCTL_BIN, "token", "whoami", "--server", api.grpc_address(), "--token",
@@ -46,9 +29,9 @@ class TlsTest : public ::testing::Test {
     return testing::Run(argv, absl::Seconds(30));
   }
 
-  static std::string* dir_;
+  static testing::TestCertificates* certs_;
 };
-std::string* TlsTest::dir_ = nullptr;
+testing::TestCertificates* TlsTest::certs_ = nullptr;
 
 TEST_F(TlsTest, GrpcWithAServerCertificate) {
   auto db = testing::TestDatabase::Migrated();

@@ -1,0 +1,32 @@
+#pragma once
+// Certificates made at test time by the openssl command, in a folder of
+// their own (removed with the object), valid for a day:
+//   ca.pem, ca.key            the test CA
+//   server.pem, server.key    signed by ca, for 127.0.0.1 and localhost
+//   client.pem, client.key    a client certificate signed by ca
+//   other-ca.pem, other-ca.key  a second CA
+//   rogue.pem, rogue.key      a client certificate signed by other-ca
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace fleetcap::testing {
+
+class TestCertificates {
+ public:
+  static absl::StatusOr<std::unique_ptr<TestCertificates>> Make();
+  ~TestCertificates();
+  TestCertificates(const TestCertificates&) = delete;
+  TestCertificates& operator=(const TestCertificates&) = delete;
+
+  // The path of `name` (e.g. "server.pem") in the folder.
+  std::string File(const std::string& name) const { return dir_ + "/" + name; }
+
+ private:
+  explicit TestCertificates(std::string dir) : dir_(std::move(dir)) {}
+  std::string dir_;
+};
+
+}  // namespace fleetcap::testing
