@@ -12,26 +12,15 @@
 namespace fleetcap {
 namespace {
 
-class TlsTest : public ::testing::Test {
+class TlsTest : public testing::CertificatesTest {
  protected:
-  static void SetUpTestSuite() {
-    auto made = testing::TestCertificates::Make();
-    ASSERT_TRUE(made.ok()) << made.status();
-    certs_ = made->release();
-  }
-  static void TearDownTestSuite() { delete certs_; }
-  static std::string File(const std::string& name) { return certs_->File(name); }
-
   testing::RunResult WhoAmI(const testing::ApiProcess& api, std::vector<std::string> extra) {
     std::vector<std::string> argv = {FLEETCAPCTL_BIN, "token", "whoami", "--server", api.grpc_address(), "--token",
                                      api.admin_token, "--timeout", "5"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return testing::Run(argv, absl::Seconds(30));
   }
-
-  static testing::TestCertificates* certs_;
 };
-testing::TestCertificates* TlsTest::certs_ = nullptr;
 
 TEST_F(TlsTest, GrpcWithAServerCertificate) {
   auto db = testing::TestDatabase::Migrated();

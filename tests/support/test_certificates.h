@@ -10,6 +10,8 @@
 #include <memory>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "absl/status/statusor.h"
 
 namespace fleetcap::testing {
@@ -27,6 +29,24 @@ class TestCertificates {
  private:
   explicit TestCertificates(std::string dir) : dir_(std::move(dir)) {}
   std::string dir_;
+};
+
+// A test suite whose tests share one set of TestCertificates.
+class CertificatesTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto made = TestCertificates::Make();
+    ASSERT_TRUE(made.ok()) << made.status();
+    certs_ = made->release();
+  }
+  static void TearDownTestSuite() {
+    delete certs_;
+    certs_ = nullptr;
+  }
+  static std::string File(const std::string& name) { return certs_->File(name); }
+
+ private:
+  static inline TestCertificates* certs_ = nullptr;
 };
 
 }  // namespace fleetcap::testing

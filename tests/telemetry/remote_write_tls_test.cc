@@ -19,16 +19,8 @@ std::string HttpsUrl(const testing::IngestProcess& ingest) {
   return absl::StrReplaceAll(ingest.write_url(), {{"http://", "https://"}});
 }
 
-class RemoteWriteTlsTest : public ::testing::Test {
+class RemoteWriteTlsTest : public testing::CertificatesTest {
  protected:
-  static void SetUpTestSuite() {
-    auto made = testing::TestCertificates::Make();
-    ASSERT_TRUE(made.ok()) << made.status();
-    certs_ = made->release();
-  }
-  static void TearDownTestSuite() { delete certs_; }
-  static std::string File(const std::string& name) { return certs_->File(name); }
-
   void SetUp() override {
     auto db = testing::TestDatabase::Migrated();
     ASSERT_TRUE(db.ok()) << db.status();
@@ -53,10 +45,8 @@ class RemoteWriteTlsTest : public ::testing::Test {
     return tls;
   }
 
-  static testing::TestCertificates* certs_;
   std::unique_ptr<testing::TestDatabase> db_;
 };
-testing::TestCertificates* RemoteWriteTlsTest::certs_ = nullptr;
 
 TEST_F(RemoteWriteTlsTest, AClientCertificateSignedByTheClientCaIsServed) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", ServerTlsWithClientCa());
