@@ -15,6 +15,7 @@
 #include "common/pg_pool.h"
 #include "common/signals.h"
 #include "common/time_util.h"
+#include "common/tls_files.h"
 #include "ingest/telemetry/metric_mapping.h"
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/prometheus_client.h"
@@ -34,9 +35,9 @@ constexpr const char* kUsage = R"(prometheus --cluster NAME (--remote-write-list
 
 Records how hard every accelerator, and every pod's share of one, worked,
 per minute, exactly once, into usage_minute. With --remote-write-listen it
-serves Prometheus remote_write 1.0 at http://ADDR/api/v1/write, logging
-every request in --wal-dir before answering it; with --prometheus-url it
-pulls with query_range. Both may run at once. Prints
+serves Prometheus remote_write 1.0 at http://ADDR/api/v1/write (https://
+with --remote-write-tls-cert), logging every request in --wal-dir before
+answering it; with --prometheus-url it pulls with query_range. Both may run at once. Prints
 "fleetcap-ingest prometheus ready remote_write=PORT metrics=PORT" when
 serving, and stops cleanly on SIGTERM.)";
 
@@ -82,6 +83,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   bool once = false;
   std::string token_file, read_timeout_text = "60s";
   bool trusted_network = false;
+  TlsFiles tls;
   int64_t max_devices = 100'000, max_series = 1'000'000;
   FlagSet flags("fleetcap-ingest", kUsage);
   daemon.Register(flags);
@@ -109,6 +111,10 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   flags.Int("max-unwritten-mb", &max_unwritten_mb, "MiB of sample log the store may lag behind before answering 503");
   flags.String("remote-write-bearer-token-file", &token_file,
                "file holding the token remote_write requests must carry (Authorization: Bearer)");
+  flags.String("remote-write-tls-cert", &tls.cert, "PEM certificate: serve remote_write over HTTPS (with --remote-write-tls-key)");
+  flags.String("remote-write-tls-key", &tls.key, "PEM private key of --remote-write-tls-cert");
+  flags.String("remote-write-tls-client-ca", &tls.client_ca,
+               "PEM CA: remote_write clients must present a certificate it signed");
   flags.Bool("remote-write-trusted-network", &trusted_network,
              "allow remote_write without authentication on an address other than loopback");
   flags.String("remote-write-read-timeout", &read_timeout_text, "longest a remote_write request may take to arrive");
@@ -180,6 +186,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     if (!token.ok()) return Fail(2, token.status());
     bearer_token = std::move(*token);
   }
+  if (auto checked = CheckTlsFiles(tls, "--remote-write-tls"); !checked.ok()) return Fail(2, checked);
   telemetry::MetricMapping mapping = telemetry::DefaultMetricMapping();
   if (!mapping_path.empty()) {
     auto loaded = telemetry::LoadMetricMapping(mapping_path);
@@ -239,6 +246,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     options.window = window;
     options.read_timeout = *read_timeout;
     options.bearer_token = bearer_token;
+    options.tls = tls;
     options.trusted_network = trusted_network;
     auto serving = telemetry::RemoteWriteServer::Start(options, &normaliser, pipeline.get(), &metrics);
     if (!serving.ok()) return Fail(1, serving.status());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -43,6 +44,14 @@ void LogRejected(const std::string& what) {
   if (logged.fetch_add(1) < 5) Logger("telemetry")->warn("remote_write request rejected: {}", what);
 }
 
+// civetweb's own messages (failed TLS handshakes among them): any client can
+// cause them, so only the first few are logged.
+int LogServerMessage(const mg_connection*, const char* message) {
+  static std::atomic<int> logged{0};
+  if (logged.fetch_add(1) < 5) Logger("telemetry")->warn("remote_write server: {}", message);
+  return 1;
+}
+
 }  // namespace
 
 bool IsLoopbackListen(const std::string& listen) {
@@ -62,25 +71,41 @@ absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(cons
   server->normaliser_ = normaliser;
   server->pipeline_ = pipeline;
   server->metrics_ = metrics;
-  if (options.bearer_token.empty() && !options.trusted_network && !IsLoopbackListen(options.listen)) {
+  const bool authenticated = !options.bearer_token.empty() || (options.tls.enabled() && !options.tls.client_ca.empty());
+  if (!authenticated && !options.trusted_network && !IsLoopbackListen(options.listen)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--remote-write-listen: \"", options.listen,
-        "\" is not loopback and remote_write has no authentication: give --remote-write-bearer-token-file, "
+        "\" is not loopback and remote_write has no authentication: give --remote-write-bearer-token-file or "
+        "--remote-write-tls-client-ca (with --remote-write-tls-cert and --remote-write-tls-key), "
         "or --remote-write-trusted-network if the network is trusted"));
   }
   const std::string threads = std::to_string(options.threads);
   // Each blocking read waits at most the whole deadline; Serve bounds the
   // body's reads together (read_deadline.h).
   const std::string read_timeout_ms = std::to_string(std::max<int64_t>(1, absl::ToInt64Milliseconds(options.read_timeout)));
+  std::string listening_ports = options.listen;
   // Keep-alive: Prometheus posts over long-lived connections, one a shard;
   // one idle for 5 s gives its thread back.
-  const char* civet_options[] = {"listening_ports", options.listen.c_str(), "num_threads", threads.c_str(),
-                                 "request_timeout_ms", read_timeout_ms.c_str(), "enable_keep_alive", "yes",
-                                 "keep_alive_timeout_ms", "5000", nullptr};
+  std::vector<const char*> civet_options = {"num_threads", threads.c_str(), "request_timeout_ms",
+                                            read_timeout_ms.c_str(), "enable_keep_alive", "yes",
+                                            "keep_alive_timeout_ms", "5000"};
+  std::unique_ptr<CivetwebTls> civetweb_tls;  // needed until mg_start returns
+  if (options.tls.enabled()) {
+    auto prepared = CivetwebTls::Prepare(options.tls, "--remote-write-tls");
+    if (!prepared.ok()) return prepared.status();
+    civetweb_tls = std::move(*prepared);
+    listening_ports += "s";
+    civetweb_tls->AppendOptions(&civet_options);
+  }
+  civet_options.insert(civet_options.begin(), {"listening_ports", listening_ports.c_str()});
+  civet_options.push_back(nullptr);
   mg_callbacks callbacks{};
-  server->ctx_ = mg_start(&callbacks, nullptr, civet_options);
+  callbacks.log_message = &LogServerMessage;
+  server->ctx_ = mg_start(&callbacks, nullptr, civet_options.data());
   if (server->ctx_ == nullptr) {
-    return absl::UnavailableError(absl::StrCat("--remote-write-listen: cannot listen on \"", options.listen, "\""));
+    return absl::UnavailableError(
+        absl::StrCat("--remote-write-listen: cannot listen on \"", options.listen, "\"",
+                     options.tls.enabled() ? " with TLS (check --remote-write-tls-cert and --remote-write-tls-key)" : ""));
   }
   mg_set_request_handler(server->ctx_, "/api/v1/write", &RemoteWriteServer::Handle, server.get());
   mg_server_port ports[4];

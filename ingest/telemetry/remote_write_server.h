@@ -1,5 +1,7 @@
 #pragma once
-// The remote_write 1.0 receiver: POST /api/v1/write. Answers
+// The remote_write 1.0 receiver: POST /api/v1/write, over HTTP or HTTPS
+// (optionally with client certificates, checked in the TLS handshake before
+// any request is read). Answers
 //   204  once the request is durable in the sample log (push_pipeline.h);
 //   400  for a body that is not snappy + WriteRequest (never retried);
 //   401  without the bearer token, when one is required (from the headers,
@@ -17,6 +19,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/civetweb_tls.h"
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/push_pipeline.h"
@@ -40,8 +43,13 @@ struct RemoteWriteOptions {
   absl::Duration read_timeout = absl::Seconds(60);
   // When not empty, every request must carry "Authorization: Bearer TOKEN".
   std::string bearer_token;
-  // Without a bearer token the receiver listens on loopback only, unless
-  // the network is declared trusted.
+  // When enabled, HTTPS; with a client CA, every connection must present a
+  // certificate signed by it (refused in the TLS handshake otherwise).
+  TlsFiles tls;
+  // Without authentication (a bearer token or verified client certificates)
+  // the receiver listens on loopback only, unless the network is declared
+  // trusted. TLS without client certificates encrypts but does not
+  // authenticate.
   bool trusted_network = false;
 };
 

@@ -1,11 +1,7 @@
 #include "services/api/http_gateway.h"
 
 #include <civetweb.h>
-#include <unistd.h>
 
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -16,44 +12,6 @@
 #include "services/api/socket_deadlines.h"
 
 namespace fleetcap::api {
-namespace {
-
-absl::StatusOr<std::string> ReadFile(const std::string& flag, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InvalidArgumentError(absl::StrCat(flag, ": cannot read \"", path, "\""));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// civetweb wants the key and the certificate in one PEM file; it reads it
-// during mg_start, so the combined copy lives only that long, readable by us alone.
-class CombinedPem {
- public:
-  static absl::StatusOr<std::unique_ptr<CombinedPem>> Write(const TlsFiles& tls) {
-    auto key = ReadFile("--tls-key", tls.key);
-    if (!key.ok()) return key.status();
-    auto cert = ReadFile("--tls-cert", tls.cert);
-    if (!cert.ok()) return cert.status();
-    char path[] = "/tmp/fleetcap-https-XXXXXX";
-    const int fd = mkstemp(path);
-    if (fd < 0) return absl::InternalError("cannot create a temporary file for the HTTPS certificate");
-    const std::string both = *key + "\n" + *cert;
-    const bool written = write(fd, both.data(), both.size()) == static_cast<ssize_t>(both.size());
-    close(fd);
-    auto out = std::unique_ptr<CombinedPem>(new CombinedPem(path));
-    if (!written) return absl::InternalError("cannot write the HTTPS certificate file");
-    return out;
-  }
-  ~CombinedPem() { std::remove(path_.c_str()); }
-  const std::string& path() const { return path_; }
-
- private:
-  explicit CombinedPem(std::string path) : path_(std::move(path)) {}
-  std::string path_;
-};
-
-}  // namespace
 
 void HttpGateway::AddGetRoute(const std::string& path, Route route) {
   routes_[path]["GET"] = [route = std::move(route)](const Scope&, const HttpQuery& query, const std::string&) {
@@ -68,29 +26,23 @@ void HttpGateway::AddRoute(const std::string& method, const std::string& path, S
 absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls, const HttpLimits& limits) {
   limits_ = limits;
   deadlines_ = std::make_unique<SocketDeadlines>();
-  std::unique_ptr<CombinedPem> pem;
+  std::unique_ptr<CivetwebTls> civetweb_tls;
   std::string ports = listen;
   const std::string threads = std::to_string(limits.threads);
   // civetweb bounds the time from a connection's first byte to the end of its headers.
   const std::string read_timeout_ms = std::to_string(absl::ToInt64Milliseconds(limits.read_timeout));
   std::vector<const char*> options = {"num_threads", threads.c_str(), "request_timeout_ms", read_timeout_ms.c_str()};
   if (tls.enabled()) {
-    // civetweb loads OpenSSL at run time; fleetcap-api carries the one symbol it misses
-    // in OpenSSL 3 (openssl_compat/). Should loading still fail, serving "https" without
-    // it would crash on the first request, so refuse.
-    if ((mg_init_library(MG_FEATURES_TLS) & MG_FEATURES_TLS) == 0) {
-      return absl::FailedPreconditionError(
-          "--tls-cert: the HTTP server library (civetweb) cannot load OpenSSL here, so HTTPS is unavailable; "
-          "give --http-listen \"\" to serve gRPC only (with TLS), or put HTTP behind a TLS proxy");
+    auto prepared = CivetwebTls::Prepare(tls, "--tls");
+    if (absl::IsFailedPrecondition(prepared.status())) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          prepared.status().message(),
+          "; give --http-listen \"\" to serve gRPC only (with TLS), or put HTTP behind a TLS proxy"));
     }
-    auto written = CombinedPem::Write(tls);
-    if (!written.ok()) return written.status();
-    pem = std::move(*written);
+    if (!prepared.ok()) return prepared.status();
+    civetweb_tls = std::move(*prepared);
     ports += "s";
-    options.insert(options.end(), {"ssl_certificate", pem->path().c_str(), "ssl_protocol_version", "4"});
-    if (!tls.client_ca.empty()) {
-      options.insert(options.end(), {"ssl_ca_file", tls.client_ca.c_str(), "ssl_verify_peer", "yes"});
-    }
+    civetweb_tls->AppendOptions(&options);
   }
   options.insert(options.begin(), {"listening_ports", ports.c_str()});
   options.push_back(nullptr);

@@ -26,6 +26,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/civetweb_tls.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
 #include "services/api/http_json.h"
@@ -35,14 +36,6 @@ struct mg_context;
 struct mg_connection;
 
 namespace fleetcap::api {
-
-// PEM files for HTTPS (and the CA that client certificates must chain to, when set).
-struct TlsFiles {
-  std::string cert;
-  std::string key;
-  std::string client_ca;
-  bool enabled() const { return !cert.empty(); }
-};
 
 struct HttpLimits {
   // Longest time to receive a request's headers, and then its body.

@@ -11,7 +11,7 @@
 #include "common/signals.h"
 #include "fleetcap_version.h"
 #include "services/api/api_server.h"
-#include "services/api/openssl_compat/openssl_compat.h"
+#include "common/openssl_compat/openssl_compat.h"
 #include "services/api/init_command.h"
 
 int main(int argc, char** argv) {

@@ -2,53 +2,25 @@
 // openssl command: encrypted gRPC and HTTPS, plaintext refused, and
 // optional client-certificate authentication.
 
-#include <stdlib.h>
-
 #include <gtest/gtest.h>
 
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/test_certificates.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
 
-class TlsTest : public ::testing::Test {
+class TlsTest : public testing::CertificatesTest {
  protected:
-  static void SetUpTestSuite() {
-    char dir[] = "/tmp/fleetcap-tls-XXXXXX";
-    dir_ = new std::string(mkdtemp(dir));
-    const std::string d = *dir_;
-    const std::string script =
-        "set -e; cd " + d + "; "
-        "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.pem "
-        "-days 1 -subj /CN=fleetcap-test-ca 2>/dev/null; "
-        "for who in server client; do "
-        "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $who.key -out $who.csr "
-        "-subj /CN=$who 2>/dev/null; done; "
-        "printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\\nextendedKeyUsage=serverAuth\\n' > server.ext; "
-        "printf 'extendedKeyUsage=clientAuth\\n' > client.ext; "
-        "for who in server client; do "
-        "openssl x509 -req -in $who.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out $who.pem -days 1 "
-        "-extfile $who.ext 2>/dev/null; done";
-    ASSERT_EQ(std::system(script.c_str()), 0) << "openssl failed";
-  }
-  static void TearDownTestSuite() {
-    std::system(("rm -rf " + *dir_).c_str());
-    delete dir_;
-  }
-  static std::string File(const std::string& name) { return *dir_ + "/" + name; }
-
   testing::RunResult WhoAmI(const testing::ApiProcess& api, std::vector<std::string> extra) {
     std::vector<std::string> argv = {FLEETCAPCTL_BIN, "token", "whoami", "--server", api.grpc_address(), "--token",
                                      api.admin_token, "--timeout", "5"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return testing::Run(argv, absl::Seconds(30));
   }
-
-  static std::string* dir_;
 };
-std::string* TlsTest::dir_ = nullptr;
 
 TEST_F(TlsTest, GrpcWithAServerCertificate) {
   auto db = testing::TestDatabase::Migrated();

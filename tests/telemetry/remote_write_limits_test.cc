@@ -16,21 +16,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "ingest/telemetry/remote_write_decoder.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/telemetry_support.h"
 
 namespace fleetcap {
 namespace {
-
-using telemetry::RawSeries;
-
-std::string GoodBody() {
-  const int64_t now_ms = absl::ToUnixMillis(absl::Now());
-  RawSeries s{{{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", "GPU-0"}, {"Hostname", "n1"}}, {{now_ms, 50}}};
-  return telemetry::EncodeRemoteWrite({s});
-}
 
 // A connected TCP socket to 127.0.0.1:`port`, reads timing out after `timeout`.
 int Connect(int port, absl::Duration timeout) {
@@ -79,7 +70,7 @@ class RemoteWriteLimitsTest : public ::testing::Test {
 TEST_F(RemoteWriteLimitsTest, ABearerTokenIsRequiredWhenConfigured) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--remote-write-bearer-token-file", token_file_});
   ASSERT_TRUE(ingest.ok()) << ingest.status();
-  const std::string body = GoodBody();
+  const std::string body = testing::OneSampleBody();
   auto none = testing::PostRemoteWrite(ingest->write_url(), body);
   ASSERT_TRUE(none.ok()) << none.status();
   EXPECT_EQ(none->status, 401) << none->body;
@@ -128,7 +119,7 @@ TEST_F(RemoteWriteLimitsTest, AChunkedBodyOverTheLimitIsRefused) {
   auto refused = testing::PostRemoteWrite(ingest->write_url(), huge, {"Transfer-Encoding: chunked"});
   ASSERT_TRUE(refused.ok()) << refused.status();
   EXPECT_EQ(refused->status, 413) << refused->body;
-  auto ok = testing::PostRemoteWrite(ingest->write_url(), GoodBody(), {"Transfer-Encoding: chunked"});
+  auto ok = testing::PostRemoteWrite(ingest->write_url(), testing::OneSampleBody(), {"Transfer-Encoding: chunked"});
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ(ok->status, 204) << ok->body;
 }
@@ -156,7 +147,7 @@ TEST_F(RemoteWriteLimitsTest, ASlowClientIsCutAtTheReadDeadline) {
   close(fd);
   EXPECT_TRUE(closed);
   EXPECT_LT(absl::Now() - began, absl::Seconds(8));
-  auto ok = testing::PostRemoteWrite(ingest->write_url(), GoodBody());
+  auto ok = testing::PostRemoteWrite(ingest->write_url(), testing::OneSampleBody());
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ(ok->status, 204) << ok->body;
 }

@@ -13,6 +13,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/clock.h"
+#include "ingest/telemetry/remote_write_decoder.h"
 #include "tests/support/http_get.h"
 
 namespace fleetcap::testing {
@@ -89,8 +91,14 @@ absl::Status WaitUntilPushWritten(const IngestProcess& ingest, absl::Duration pa
   }
 }
 
+std::string OneSampleBody() {
+  const int64_t now_ms = absl::ToUnixMillis(absl::Now());
+  telemetry::RawSeries s{{{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", "GPU-0"}, {"Hostname", "n1"}}, {{now_ms, 50}}};
+  return telemetry::EncodeRemoteWrite({s});
+}
+
 absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body,
-                                           const std::vector<std::string>& extra_headers) {
+                                           const std::vector<std::string>& extra_headers, const HttpTls& tls) {
   CURL* curl = curl_easy_init();
   if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
   PostResult result;
@@ -107,6 +115,11 @@ absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::st
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, &result.body);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
+  if (!tls.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, tls.ca_file.c_str());
+  if (!tls.cert_file.empty()) {
+    curl_easy_setopt(curl, CURLOPT_SSLCERT, tls.cert_file.c_str());
+    curl_easy_setopt(curl, CURLOPT_SSLKEY, tls.key_file.c_str());
+  }
   const CURLcode code = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
   curl_slist_free_all(headers);

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "tests/support/http_get.h"
 #include "tests/support/subprocess.h"
 
 namespace fleetcap::testing {
@@ -48,9 +49,13 @@ struct PostResult {
   long status = 0;
   std::string body;
 };
-// POSTs a remote_write body with Prometheus' headers, and `headers` ("Name: value").
+// A remote_write body of one sample (GPU-0 on n1 at 50% utilisation, stamped now).
+std::string OneSampleBody();
+
+// POSTs a remote_write body with Prometheus' headers, and `headers` ("Name: value");
+// `tls` for an https:// URL.
 absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body,
-                                           const std::vector<std::string>& headers = {});
+                                           const std::vector<std::string>& headers = {}, const HttpTls& tls = {});
 
 // The sum of every sample of metric `name` whose label text contains
 // `label_filter` (e.g. `reason="nan"`), from http://127.0.0.1:PORT/metrics.

@@ -1,0 +1,32 @@
+#include "common/tls_files.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+
+namespace fleetcap {
+
+absl::Status CheckTlsFiles(const TlsFiles& files, const std::string& flag_prefix) {
+  if (files.cert.empty() != files.key.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(flag_prefix, "-cert and ", flag_prefix, "-key: give both or neither"));
+  }
+  if (!files.enabled() && !files.client_ca.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag_prefix, "-client-ca: needs ", flag_prefix, "-cert and ", flag_prefix, "-key"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadPemFile(const std::string& flag, const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::InvalidArgumentError(absl::StrCat(flag, ": cannot read \"", path, "\""));
+  std::stringstream text;
+  text << in.rdbuf();
+  if (text.str().find("-----BEGIN ") == std::string::npos) {
+    return absl::InvalidArgumentError(absl::StrCat(flag, ": \"", path, "\" is not a PEM file"));
+  }
+  return text.str();
+}
+
+}  // namespace fleetcap
