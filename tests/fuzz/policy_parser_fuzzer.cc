@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 
-#include "services/api/policy/policy_parser.h"
+#include "policy/policy_parser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace fleetcap::policy;
