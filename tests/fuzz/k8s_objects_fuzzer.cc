@@ -3,11 +3,14 @@
 // (labels, annotations, resources, names), so every decoder must turn any
 // JSON into an object or an error, never an exception or a crash. The text is
 // parsed the way list_watch.cc parses it (no exceptions); every kind's
-// decoder then reads the same value.
+// decoder then reads the same value. What is derived from a decoded object
+// (its effective requests, its demand with and without a node, the node's
+// devices) runs too: that is where quantities become milli-devices.
 
 #include <cstdint>
 #include <string>
 
+#include "ingest/k8s/accelerators.h"
 #include "ingest/k8s/objects.h"
 #include "nlohmann/json.hpp"
 
@@ -24,8 +27,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     o.namespace_annotations = {"fleetcap.io/team"};
     return o;
   }();
-  (void)DecodePod(object, options);
-  (void)DecodeNode(object);
+  static const AcceleratorConfig accelerators;
+  const auto pod = DecodePod(object, options);
+  const auto node = DecodeNode(object);
+  if (node.ok()) (void)DescribeNode(*node, accelerators);
+  // Demand arithmetic is only promised for what CheckDemandArithmetic passes;
+  // the ingest quarantines the rest.
+  if (pod.ok() && CheckDemandArithmetic(*pod).ok()) {
+    (void)EffectiveRequests(*pod);
+    if (DemandUnbound(*pod, accelerators).TotalMilli() < 0) __builtin_trap();
+    if (node.ok() && DemandOn(*pod, DescribeNode(*node, accelerators), accelerators).TotalMilli() < 0) {
+      __builtin_trap();
+    }
+  }
   (void)DecodeNamespace(object, options);
   (void)DecodeController(object, "ReplicaSet");
   (void)ResourceVersionOf(object);
