@@ -81,7 +81,7 @@ absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(cons
   }
   const std::string threads = std::to_string(options.threads);
   // Each blocking read waits at most the whole deadline; Serve bounds the
-  // body's reads together (read_deadline.h).
+  // body's reads together (common/socket_deadlines.h).
   const std::string read_timeout_ms = std::to_string(std::max<int64_t>(1, absl::ToInt64Milliseconds(options.read_timeout)));
   std::string listening_ports = options.listen;
   // Keep-alive: Prometheus posts over long-lived connections, one a shard;
@@ -127,10 +127,11 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
   // A request refused with its body unread: answered, then the connection
   // is shut down, so that the body is not read after all (civetweb would
   // read it to the end to keep the connection alive).
+  const TcpConnection connection{info->server_port, info->remote_addr, info->remote_port};
   const auto refuse = [&](int status, const std::string& message) {
     LogRejected(message);
     Reply(conn, metrics_, status, message);
-    ReadDeadlines::ShutDown(info->remote_addr, info->remote_port, info->server_port);
+    ShutDownConnection(connection);
     return status;
   };
   if (!options_.bearer_token.empty()) {
@@ -151,12 +152,13 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
   constexpr size_t kChunk = 256 * 1024;
   const size_t expected = info->content_length > 0 ? static_cast<size_t>(info->content_length) : 0;
   const absl::Time deadline = absl::Now() + options_.read_timeout;
-  // Past the deadline the socket is shut down under a read in progress.
-  struct Watch {
-    ReadDeadlines& deadlines;
-    int64_t ticket;
-    ~Watch() { deadlines.Done(ticket); }
-  } watch{deadlines_, deadlines_.Watch(info->remote_addr, info->remote_port, info->server_port, deadline)};
+  // Past the deadline the socket's reading side is shut down under a read
+  // in progress; the 408 can still be written.
+  struct Armed {
+    SocketDeadlines& deadlines;
+    int64_t id;
+    ~Armed() { deadlines.Disarm(id); }
+  } armed{deadlines_, deadlines_.Arm(connection, deadline)};
   for (;;) {
     if (absl::Now() > deadline) return refuse(408, "body not read within the read deadline");
     const size_t have = body.size();

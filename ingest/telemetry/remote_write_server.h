@@ -20,10 +20,10 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/civetweb_tls.h"
+#include "common/socket_deadlines.h"
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/push_pipeline.h"
-#include "ingest/telemetry/read_deadline.h"
 #include "ingest/telemetry/sample_time_window.h"
 
 struct mg_context;
@@ -75,7 +75,7 @@ class RemoteWriteServer {
   const Normaliser* normaliser_ = nullptr;
   PushPipeline* pipeline_ = nullptr;
   TelemetryMetrics* metrics_ = nullptr;
-  ReadDeadlines deadlines_;  // outlives ctx_: requests in flight use it until mg_stop returns
+  SocketDeadlines deadlines_;  // outlives ctx_: requests in flight use it until mg_stop returns
   mg_context* ctx_ = nullptr;
   int port_ = 0;
 };

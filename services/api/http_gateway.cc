@@ -9,7 +9,6 @@
 #include "absl/time/clock.h"
 #include "common/logging.h"
 #include "services/api/access_table.h"
-#include "services/api/socket_deadlines.h"
 
 namespace fleetcap::api {
 
@@ -113,17 +112,16 @@ absl::StatusOr<std::string> HttpGateway::ReadBody(mg_connection* conn) const {
         absl::StrCat("request body: ", declared, " bytes, expected at most ", kMaxBodyBytes));
   }
   // The whole body has one deadline: civetweb's own timeout applies to each wait
-  // for data, which a client sending a trickle never trips (socket_deadlines.h).
+  // for data, which a client sending a trickle never trips (common/socket_deadlines.h).
   const absl::Time deadline = absl::Now() + limits_.read_timeout;
-  const int fd = FindConnectedSocket(info->server_port, info->remote_addr, info->remote_port);
-  const int64_t armed = fd >= 0 ? deadlines_->Arm(fd, deadline) : -1;
+  const int64_t armed = deadlines_->Arm({info->server_port, info->remote_addr, info->remote_port}, deadline);
   std::string body;
   char buffer[16384];
   int n;
   while ((n = mg_read(conn, buffer, sizeof buffer)) > 0 && body.size() <= kMaxBodyBytes) {
     body.append(buffer, static_cast<size_t>(n));
   }
-  const bool cut_off = armed >= 0 && deadlines_->Disarm(armed);
+  const bool cut_off = deadlines_->Disarm(armed);
   if (body.size() > kMaxBodyBytes) {
     return absl::ResourceExhaustedError(absl::StrCat("request body: more than ", kMaxBodyBytes, " bytes"));
   }

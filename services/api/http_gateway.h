@@ -27,10 +27,10 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/civetweb_tls.h"
+#include "common/socket_deadlines.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
 #include "services/api/http_json.h"
-#include "services/api/socket_deadlines.h"
 
 struct mg_context;
 struct mg_connection;

@@ -146,6 +146,7 @@ TEST_F(RemoteWriteLimitsTest, ASlowClientIsCutAtTheReadDeadline) {
   }
   close(fd);
   EXPECT_TRUE(closed);
+  EXPECT_EQ(answer.substr(0, 12), "HTTP/1.1 408") << answer;
   EXPECT_LT(absl::Now() - began, absl::Seconds(8));
   auto ok = testing::PostRemoteWrite(ingest->write_url(), testing::OneSampleBody());
   ASSERT_TRUE(ok.ok()) << ok.status();

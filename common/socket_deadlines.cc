@@ -1,15 +1,17 @@
-#include "services/api/socket_deadlines.h"
+#include "common/socket_deadlines.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 #include "absl/time/clock.h"
 
-namespace fleetcap::api {
+namespace fleetcap {
 namespace {
 
 // Port and numeric address of a socket end, as civetweb prints them.
@@ -30,6 +32,35 @@ bool Describe(const sockaddr_storage& addr, int* port, std::string* address) {
   return false;
 }
 
+// The fd of `connection`'s socket, or -1 when there is none.
+int FindSocket(const TcpConnection& connection) {
+  DIR* fds = opendir("/proc/self/fd");
+  if (fds == nullptr) return -1;
+  int found = -1;
+  while (const dirent* entry = readdir(fds)) {
+    char* end = nullptr;
+    const long fd = std::strtol(entry->d_name, &end, 10);
+    if (end == entry->d_name || *end != '\0') continue;
+    sockaddr_storage local{}, peer{};
+    socklen_t local_size = sizeof local, peer_size = sizeof peer;
+    int port = 0, their_port = 0;
+    std::string their_address;
+    if (getsockname(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&local), &local_size) != 0 ||
+        !Describe(local, &port, nullptr) || port != connection.local_port) {
+      continue;
+    }
+    if (getpeername(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0 ||
+        !Describe(peer, &their_port, &their_address) || their_port != connection.peer_port ||
+        their_address != connection.peer_address) {
+      continue;
+    }
+    found = static_cast<int>(fd);
+    break;
+  }
+  closedir(fds);
+  return found;
+}
+
 }  // namespace
 
 SocketDeadlines::SocketDeadlines() : thread_([this] { Run(); }) {}
@@ -43,12 +74,12 @@ SocketDeadlines::~SocketDeadlines() {
   thread_.join();
 }
 
-int64_t SocketDeadlines::Arm(int fd, absl::Time deadline) {
+int64_t SocketDeadlines::Arm(TcpConnection connection, absl::Time deadline) {
   int64_t id;
   {
     std::lock_guard<std::mutex> lock(mu_);
     id = next_id_++;
-    armed_.emplace(id, Armed{fd, deadline});
+    armed_.emplace(id, Armed{std::move(connection), deadline});
   }
   changed_.notify_all();
   return id;
@@ -71,8 +102,10 @@ void SocketDeadlines::Run() {
     for (auto& [id, armed] : armed_) {
       if (armed.fired) continue;
       if (armed.deadline <= now) {
-        // Held under mu_, so Disarm cannot return (and the fd be closed and reused) meanwhile.
-        shutdown(armed.fd, SHUT_RD);
+        // Held under mu_, so Disarm cannot return (and the socket be closed,
+        // its fd reused) meanwhile: the reader is still reading.
+        const int fd = FindSocket(armed.connection);
+        if (fd >= 0) shutdown(fd, SHUT_RD);
         armed.fired = true;
       } else {
         next = std::min(next, armed.deadline);
@@ -86,31 +119,11 @@ void SocketDeadlines::Run() {
   }
 }
 
-int FindConnectedSocket(int local_port, const std::string& peer_address, int peer_port) {
-  DIR* fds = opendir("/proc/self/fd");
-  if (fds == nullptr) return -1;
-  int found = -1;
-  while (const dirent* entry = readdir(fds)) {
-    char* end = nullptr;
-    const long fd = std::strtol(entry->d_name, &end, 10);
-    if (end == entry->d_name || *end != '\0') continue;
-    sockaddr_storage local{}, peer{};
-    socklen_t local_size = sizeof local, peer_size = sizeof peer;
-    int port = 0, their_port = 0;
-    std::string their_address;
-    if (getsockname(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&local), &local_size) != 0 ||
-        !Describe(local, &port, nullptr) || port != local_port) {
-      continue;
-    }
-    if (getpeername(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&peer), &peer_size) != 0 ||
-        !Describe(peer, &their_port, &their_address) || their_port != peer_port || their_address != peer_address) {
-      continue;
-    }
-    found = static_cast<int>(fd);
-    break;
-  }
-  closedir(fds);
-  return found;
+bool ShutDownConnection(const TcpConnection& connection) {
+  const int fd = FindSocket(connection);
+  if (fd < 0) return false;
+  shutdown(fd, SHUT_RDWR);
+  return true;
 }
 
-}  // namespace fleetcap::api
+}  // namespace fleetcap
