@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include <gtest/gtest.h>
+
 #include "absl/status/statusor.h"
 #include "pqxx/connection"
 
@@ -29,6 +31,19 @@ class TestDatabase {
   std::string server_uri_;  // the maintenance database `fleetcap`
   std::string name_;
   std::string uri_;
+};
+
+// A test with a fresh migrated database and one connection to it.
+class MigratedDatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = TestDatabase::Migrated();
+    ASSERT_TRUE(db.ok()) << db.status();
+    db_ = std::move(*db);
+    conn_ = db_->Connect();
+  }
+  std::unique_ptr<TestDatabase> db_;
+  std::unique_ptr<pqxx::connection> conn_;
 };
 
 }  // namespace fleetcap::testing

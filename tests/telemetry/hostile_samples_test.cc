@@ -51,17 +51,7 @@ bool WaitForMinute(pqxx::connection& conn, int64_t minute_ms) {
   return true;
 }
 
-class HostileSamplesTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-    conn_ = db_->Connect();
-  }
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<pqxx::connection> conn_;
-};
+using HostileSamplesTest = testing::MigratedDatabaseTest;
 
 // One sample ten years ahead moved GPU-0's closed-through bound past every
 // real sample to come: each was dropped as late (and with a longer settle

@@ -89,17 +89,12 @@ std::vector<std::string> CleanRows(const std::string& uri, pqxx::connection& con
   return testing::UsageRows(conn, "clean");
 }
 
-class PushFaultsTest : public ::testing::Test {
+class PushFaultsTest : public testing::MigratedDatabaseTest {
  protected:
   void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-    conn_ = db_->Connect();
+    testing::MigratedDatabaseTest::SetUp();
     for (int r = 0; r < kRequests; ++r) requests_.push_back(Request(r));
   }
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<pqxx::connection> conn_;
   std::vector<std::string> requests_;
 };
 

@@ -56,17 +56,7 @@ std::vector<RawSeries> DcgmTwoMinutes() {
   return out;
 }
 
-class RemoteWriteTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-    conn_ = db_->Connect();
-  }
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<pqxx::connection> conn_;
-};
+using RemoteWriteTest = testing::MigratedDatabaseTest;
 
 TEST_F(RemoteWriteTest, BadBodiesAre4xxAndCounted) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-body-mb", "8"});
