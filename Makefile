@@ -1,5 +1,5 @@
 # The README's two commands, and the pieces they are made of.
-.PHONY: test fuzz tsan demo demo-stop build clean
+.PHONY: test fuzz tsan format demo demo-stop build clean
 
 test:
 	bash scripts/test.sh
@@ -11,6 +11,10 @@ fuzz:
 # The threaded parts under ThreadSanitizer (also the last pass of `make test`).
 tsan:
 	bash scripts/tsan.sh
+
+# Rewrites every C++ file to .clang-format (make test checks it).
+format:
+	bash scripts/format.sh
 
 demo:
 	bash scripts/demo.sh start

@@ -9,6 +9,8 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config git
   # make fuzz: clang 14 and its libFuzzer, ASan and UBSan runtimes
   clang-14 libclang-rt-14-dev
+  # the style of the tree (.clang-format), checked by make test
+  clang-format-14
   # libraries
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libpqxx-dev libpq-dev prometheus-cpp-dev libcivetweb-dev libabsl-dev libspdlog-dev libfmt-dev
