@@ -7,15 +7,20 @@
 
 namespace fleetcap {
 
-FlagSet::FlagSet(std::string program, std::string usage)
-    : program_(std::move(program)), usage_(std::move(usage)) {}
+Environment ProcessEnvironment() {
+  return [](const std::string& name) {
+    const char* value = std::getenv(name.c_str());
+    return std::string(value == nullptr ? "" : value);
+  };
+}
+
+FlagSet::FlagSet(std::string program, std::string usage, Environment env)
+    : program_(std::move(program)), usage_(std::move(usage)), env_(std::move(env)) {}
 
 void FlagSet::String(const std::string& name, std::string* target, const std::string& help,
                      const std::string& env) {
   if (!env.empty()) {
-    if (const char* value = std::getenv(env.c_str()); value != nullptr && *value != '\0') {
-      *target = value;
-    }
+    if (std::string value = env_(env); !value.empty()) *target = std::move(value);
   }
   flags_[name] = Flag{Kind::kString, target, help, env};
 }

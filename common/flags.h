@@ -4,6 +4,7 @@
 // `--version`. Unknown flags and missing values are errors that name the flag.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,10 +13,18 @@
 
 namespace fleetcap {
 
+// The value of an environment variable, "" when unset. Parsers take it as an
+// argument so that they stay pure and their tests need not touch the process's.
+using Environment = std::function<std::string(const std::string& name)>;
+
+// getenv.
+Environment ProcessEnvironment();
+
 class FlagSet {
  public:
-  // `program` and `usage` head the --help text.
-  FlagSet(std::string program, std::string usage);
+  // `program` and `usage` head the --help text; `env` supplies the
+  // environment fallbacks of String flags.
+  FlagSet(std::string program, std::string usage, Environment env = ProcessEnvironment());
 
   // Registers a flag bound to `target`. Its current value is the default. If
   // `env` is given and set in the environment, it overrides the default.
@@ -46,6 +55,7 @@ class FlagSet {
 
   std::string program_;
   std::string usage_;
+  Environment env_;
   std::map<std::string, Flag> flags_;
 };
 

@@ -59,6 +59,15 @@ TEST(FlagSet, EnvironmentOverridesDefaultAndFlagOverridesEnvironment) {
   unsetenv("FLEETCAP_FLAGS_TEST_DB");
 }
 
+TEST(FlagSet, EnvironmentIsTheOneGiven) {
+  std::string db = "default";
+  FlagSet flags("tool", "", [](const std::string& name) {
+    return name == "FLEETCAP_DB" ? std::string("postgresql://given") : std::string();
+  });
+  flags.String("db", &db, "database", "FLEETCAP_DB");
+  EXPECT_EQ(db, "postgresql://given");
+}
+
 TEST(FlagSet, HelpAndVersion) {
   FlagSet flags("tool", "[flags]");
   auto parsed = flags.Parse({"--help", "--version"});

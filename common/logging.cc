@@ -1,18 +1,23 @@
 #include "common/logging.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "spdlog/sinks/stdout_color_sinks.h"
 
 namespace fleetcap {
 
-absl::Status InitLogging(const std::string& level) {
-  auto parsed = spdlog::level::from_str(level);
+absl::Status CheckLogLevel(const std::string& level) {
   // from_str answers `off` for anything it does not know; only accept a real "off".
-  if (parsed == spdlog::level::off && level != "off") {
+  if (spdlog::level::from_str(level) == spdlog::level::off && level != "off") {
     return absl::InvalidArgumentError(absl::StrCat(
         "--log-level: \"", level, "\" is not one of trace, debug, info, warn, error, critical, off"));
   }
-  spdlog::set_level(parsed);
+  return absl::OkStatus();
+}
+
+absl::Status InitLogging(const std::string& level) {
+  FLEETCAP_RETURN_IF_ERROR(CheckLogLevel(level));
+  spdlog::set_level(spdlog::level::from_str(level));
   spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%eZ %^%l%$ [%n] %v", spdlog::pattern_time_type::utc);
   return absl::OkStatus();
 }

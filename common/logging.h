@@ -10,7 +10,11 @@
 
 namespace fleetcap {
 
-// Sets the global level: trace, debug, info, warn, error, critical or off.
+// INVALID_ARGUMENT naming --log-level unless `level` is one of trace, debug,
+// info, warn, error, critical or off. Pure, for flag parsers.
+absl::Status CheckLogLevel(const std::string& level);
+
+// Sets the global level (see CheckLogLevel) and the line format.
 absl::Status InitLogging(const std::string& level);
 
 // The logger called `name`, created on first use.
