@@ -1,17 +1,49 @@
 #pragma once
 // The flags every fleetcap daemon and command shares (DESIGN.md's user-facing
-// contract): --db (env FLEETCAP_DB), --migrate, --metrics-listen, --log-level.
+// contract): --db (env FLEETCAP_DB), --migrate, --metrics-listen, --log-level,
+// and what each command's start-up needs besides them (common/daemon.h).
 
 #include <string>
-
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "common/flags.h"
+#include "common/pg_pool.h"
 
 namespace fleetcap {
 
+struct DaemonOptions {
+  // The common flags.
+  std::string db;
+  bool migrate = false;
+  std::string metrics_listen;
+  std::string log_level = "info";
+
+  // Set when --help was given: the command prints this and does nothing else.
+  std::string help;
+
+  // Set by each command, not by flags: the PostgreSQL connections it uses at
+  // once and their limits, and whether SIGTERM and SIGINT ask it to stop
+  // (false: they keep their default and end the process at once).
+  int db_connections = 1;
+  PgPoolOptions db_limits;
+  bool stop_on_signal = true;
+};
+
+// Registers --db, --migrate, --metrics-listen and --log-level, bound to `options`.
+void RegisterDaemonFlags(FlagSet& flags, DaemonOptions* options);
+
+// What every command's parser does first, with no side effects: parses `args`
+// against `flags` (on which the daemon flags are registered), keeps the help
+// text in options->help on --help, and refuses positional arguments and an
+// unknown --log-level.
+absl::Status ParseDaemonCommand(FlagSet& flags, const std::vector<std::string>& args, DaemonOptions* options);
+
+// INVALID_ARGUMENT naming --db when no database was given.
+absl::Status RequireDb(const DaemonOptions& options);
+
+// The common flags as the commands not yet started through Daemon read them.
 struct DaemonFlags {
   std::string db;
   bool migrate = false;
@@ -20,12 +52,10 @@ struct DaemonFlags {
 
   void Register(FlagSet& flags);
 
-  // What every command does first: parses `args` against `flags` (on which
-  // these flags are registered), prints --help and answers false, refuses
+  // Parses `args` against `flags`, prints --help and answers false, refuses
   // positional arguments, and sets up logging at --log-level.
   absl::StatusOr<bool> ParseCommand(FlagSet& flags, const std::vector<std::string>& args) const;
 
-  // INVALID_ARGUMENT naming --db when no database was given.
   absl::Status RequireDb() const;
 };
 

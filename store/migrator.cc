@@ -148,4 +148,6 @@ absl::Status Migrator::EnsureCurrent(pqxx::connection& conn, bool migrate) const
   return absl::OkStatus();
 }
 
+absl::Status CheckSchema(pqxx::connection& conn, bool migrate) { return Migrator().EnsureCurrent(conn, migrate); }
+
 }  // namespace fleetcap::store

@@ -40,4 +40,8 @@ class Migrator {
   std::vector<Migration> migrations_;
 };
 
+// A daemon's schema check at start (common/daemon.h): EnsureCurrent with this
+// build's migrations.
+absl::Status CheckSchema(pqxx::connection& conn, bool migrate);
+
 }  // namespace fleetcap::store
