@@ -1,22 +1,16 @@
 #include "ingest/commands/k8s_command.h"
 
-#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
-#include <thread>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "common/clock.h"
-#include "common/daemon_flags.h"
-#include "common/flags.h"
+#include "common/daemon.h"
+#include "common/exit.h"
 #include "common/logging.h"
-#include "common/metrics_server.h"
-#include "common/pg_pool.h"
-#include "common/signals.h"
-#include "ingest/k8s/k8s_ingest.h"
+#include "common/status_macros.h"
 #include "store/migrator.h"
 #include "store/pg_live_inventory_repository.h"
 
@@ -33,44 +27,33 @@ uses the pod's service account (KUBERNETES_SERVICE_HOST/_PORT). Prints
 "fleetcap-ingest k8s: synced" once everything is listed and stored; with
 --exit-after-sync it then exits. Stops cleanly on SIGTERM.)";
 
-int Fail(int code, const absl::Status& status) {
-  std::cerr << "fleetcap-ingest k8s: " << status.message() << "\n";
-  return code;
-}
-
 std::vector<std::string> List(const std::string& text) {
   return absl::StrSplit(text, ',', absl::SkipWhitespace());
 }
 
 }  // namespace
 
-int RunK8sCommand(const std::vector<std::string>& args) {
-  BlockTerminationSignals();
-  // A server that closes a TLS connection must not end the process (OpenSSL writes with write(2)).
-  std::signal(SIGPIPE, SIG_IGN);
-  DaemonFlags daemon;
-  k8s::ConnectionFlags connection;
-  k8s::K8sIngestOptions options;
-  k8s::AcceleratorConfig& acc = options.reconciler.accelerators;
-  k8s::TeamConfig& teams = options.reconciler.teams;
-  std::string cluster;
+absl::StatusOr<K8sOptions> ParseK8sFlags(const std::vector<std::string>& args, const Environment& env) {
+  K8sOptions options;
+  options.daemon.db_connections = 2;
+  k8s::ReconcilerOptions& reconciler = options.ingest.reconciler;
+  k8s::AcceleratorConfig& acc = reconciler.accelerators;
   std::string pod_team_labels = "fleetcap.io/team", ns_team_labels = "fleetcap.io/team",
               ns_team_annotations = "fleetcap.io/team";
   int64_t page_size = 500, watch_timeout_s = 300, token_reread_s = 60, flush_ms = 250;
-  bool exit_after_sync = false;
-  FlagSet flags("fleetcap-ingest", kUsage);
-  daemon.Register(flags);
-  flags.String("cluster", &cluster, "the cluster's name in the store");
-  flags.String("kube-api", &connection.kube_api, "the API server URL (http:// or https://)");
-  flags.String("token-file", &connection.token_file, "a file holding the bearer token (read again as it rotates)");
-  flags.String("ca-file", &connection.ca_file, "the CA bundle that signed the API server's certificate");
-  flags.Bool("insecure", &connection.insecure, "do not verify the API server's certificate");
-  flags.String("kubeconfig", &connection.kubeconfig, "a kubeconfig file (its current context)");
+  FlagSet flags("fleetcap-ingest", kUsage, env);
+  RegisterDaemonFlags(flags, &options.daemon);
+  flags.String("cluster", &reconciler.cluster, "the cluster's name in the store");
+  flags.String("kube-api", &options.connection.kube_api, "the API server URL (http:// or https://)");
+  flags.String("token-file", &options.connection.token_file, "a file holding the bearer token (read again as it rotates)");
+  flags.String("ca-file", &options.connection.ca_file, "the CA bundle that signed the API server's certificate");
+  flags.Bool("insecure", &options.connection.insecure, "do not verify the API server's certificate");
+  flags.String("kubeconfig", &options.connection.kubeconfig, "a kubeconfig file (its current context)");
   flags.Int("page-size", &page_size, "objects per list page (limit)");
   flags.Int("watch-timeout", &watch_timeout_s, "shortest watch timeoutSeconds (each is drawn from [t, 2t))");
   flags.Int("token-reread", &token_reread_s, "seconds between reads of --token-file");
   flags.Int("flush-interval-ms", &flush_ms, "milliseconds between store writes while watching");
-  flags.Bool("exit-after-sync", &exit_after_sync, "exit once everything is listed and stored");
+  flags.Bool("exit-after-sync", &options.ingest.exit_after_sync, "exit once everything is listed and stored");
   flags.String("model-fallback", &acc.fallback_model, "the model of accelerators whose node names none");
   flags.String("share-annotation", &acc.share_milli_annotation, "pod annotation: milli-GPUs of each GPU (GPU sharing)");
   flags.String("share-count-annotation", &acc.share_count_annotation, "pod annotation: GPUs shared");
@@ -83,62 +66,53 @@ int RunK8sCommand(const std::vector<std::string>& args) {
   flags.String("namespace-team-annotation", &ns_team_annotations,
                "namespace annotation(s) kept as the team evidence, comma-separated");
 
-  auto proceed = daemon.ParseCommand(flags, args);
-  if (!proceed.ok()) return Fail(2, proceed.status());
-  if (!*proceed) return 0;
-  if (cluster.empty()) return Fail(2, absl::InvalidArgumentError("--cluster: empty; name the cluster"));
-  if (page_size < 1) return Fail(2, absl::InvalidArgumentError("--page-size: must be at least 1"));
-  if (auto status = daemon.RequireDb(); !status.ok()) return Fail(2, status);
-  auto conn = k8s::ResolveConnection(connection, [](const char* name) {
+  FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));
+  if (!options.daemon.help.empty()) return options;
+  if (reconciler.cluster.empty()) return absl::InvalidArgumentError("--cluster: empty; name the cluster");
+  if (page_size < 1) return absl::InvalidArgumentError("--page-size: must be at least 1");
+  FLEETCAP_RETURN_IF_ERROR(RequireDb(options.daemon));
+  reconciler.teams.pod_label_keys = List(pod_team_labels);
+  reconciler.teams.namespace_label_keys = List(ns_team_labels);
+  reconciler.teams.namespace_annotation_keys = List(ns_team_annotations);
+  options.ingest.list_watch.page_size = page_size;
+  options.ingest.list_watch.min_watch_timeout = absl::Seconds(std::max<int64_t>(1, watch_timeout_s));
+  options.ingest.token_reread = absl::Seconds(std::max<int64_t>(1, token_reread_s));
+  options.ingest.flush_interval = absl::Milliseconds(std::max<int64_t>(10, flush_ms));
+  return options;
+}
+
+absl::Status RunK8s(const K8sOptions& options) {
+  // A server that closes a TLS connection must not end the process (OpenSSL writes with write(2)).
+  std::signal(SIGPIPE, SIG_IGN);
+  k8s::K8sIngestOptions ingest_options = options.ingest;
+  auto connection = k8s::ResolveConnection(options.connection, [](const char* name) {
     const char* v = std::getenv(name);
     return std::string(v == nullptr ? "" : v);
   });
-  if (!conn.ok()) return Fail(2, conn.status());
-  options.connection = *conn;
-  options.reconciler.cluster = cluster;
-  teams.pod_label_keys = List(pod_team_labels);
-  teams.namespace_label_keys = List(ns_team_labels);
-  teams.namespace_annotation_keys = List(ns_team_annotations);
-  options.list_watch.page_size = page_size;
-  options.list_watch.min_watch_timeout = absl::Seconds(std::max<int64_t>(1, watch_timeout_s));
-  options.token_reread = absl::Seconds(std::max<int64_t>(1, token_reread_s));
-  options.flush_interval = absl::Milliseconds(std::max<int64_t>(10, flush_ms));
-  options.exit_after_sync = exit_after_sync;
+  if (!connection.ok()) return CommandLineError(connection.status());
+  ingest_options.connection = *connection;
+  const std::string& cluster = ingest_options.reconciler.cluster;
 
-  auto registry = std::make_shared<prometheus::Registry>();
-  k8s::K8sMetrics metrics(*registry);
-  std::unique_ptr<MetricsServer> metrics_server;
-  if (!daemon.metrics_listen.empty()) {
-    auto started = MetricsServer::Start(daemon.metrics_listen, registry);
-    if (!started.ok()) return Fail(1, started.status());
-    metrics_server = std::move(*started);
-    std::cout << "fleetcap-ingest k8s: metrics on port " << metrics_server->port() << std::endl;
+  FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
+  k8s::K8sMetrics metrics(*daemon->registry());
+  if (daemon->metrics_port() != 0) {
+    std::cout << "fleetcap-ingest k8s: metrics on port " << daemon->metrics_port() << std::endl;
   }
-  {
-    auto pg = PgConnect(daemon.db);
-    if (!pg.ok()) return Fail(1, pg.status());
-    if (auto status = store::Migrator().EnsureCurrent(**pg, daemon.migrate); !status.ok()) return Fail(1, status);
-  }
-  auto pool = PgPool::Open(daemon.db, 2);
-  if (!pool.ok()) return Fail(1, pool.status());
-  store::PgLiveInventoryRepository repo(pool->get());
+  store::PgLiveInventoryRepository repo(daemon->pool());
   RealClock clock;
-
-  static std::atomic<bool> stop{false};
-  std::thread([] {
-    WaitForTerminationSignal();
-    stop = true;
-  }).detach();
-  Logger("ingest")->info("cluster {}: following {}", cluster, options.connection.server);
-  k8s::K8sIngest ingest(options, &repo, &metrics, &clock);
+  Logger("ingest")->info("cluster {}: following {}", cluster, ingest_options.connection.server);
+  k8s::K8sIngest ingest(ingest_options, &repo, &metrics, &clock);
   const absl::Time began = absl::Now();
-  auto status = ingest.Run(&stop, [&] {
+  FLEETCAP_RETURN_IF_ERROR(ingest.Run(daemon->stop_requested(), [&] {
     std::cout << "fleetcap-ingest k8s: synced cluster " << cluster << " in "
               << absl::FormatDuration(absl::Trunc(absl::Now() - began, absl::Milliseconds(1))) << std::endl;
-  });
-  if (!status.ok()) return Fail(1, status);
+  }));
   Logger("ingest")->info("cluster {}: stopped", cluster);
-  return 0;
+  return absl::OkStatus();
+}
+
+int RunK8sCommand(const std::vector<std::string>& args) {
+  return RunCommand("fleetcap-ingest k8s", ParseK8sFlags(args, ProcessEnvironment()), RunK8s);
 }
 
 }  // namespace fleetcap::ingest
