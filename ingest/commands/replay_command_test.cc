@@ -1,0 +1,77 @@
+#include "ingest/commands/replay_command.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace fleetcap::ingest {
+namespace {
+
+using ::testing::StartsWith;
+
+Environment NoEnvironment() {
+  return [](const std::string&) { return std::string(); };
+}
+
+std::vector<std::string> Openb(std::vector<std::string> more) {
+  std::vector<std::string> args = {"--db", "postgresql://x", "--trace", "openb", "--data", "/d", "--cluster", "c"};
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+TEST(ParseReplayFlags, EveryFlagErrorNamesItsFlag) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {Openb({"--trace-file", "x"}), "unknown flag --trace-file (see fleetcap-ingest --help)"},
+      {Openb({"--start"}), "--start: missing value"},
+      {Openb({"--nodes", "ten"}), "--nodes: \"ten\" is not an integer"},
+      {Openb({"--migrate=please"}), "--migrate: \"please\" is not true or false"},
+      {Openb({"stray"}), "unexpected argument \"stray\""},
+      {Openb({"--log-level", "loud"}), "--log-level: \"loud\" is not one of"},
+      {Openb({"--trace="}), "--trace: \"\" is not a known trace (openb, synthetic)"},
+      {Openb({"--trace", "alibaba"}), "--trace: \"alibaba\" is not a known trace (openb, synthetic)"},
+      {Openb({"--trace", "synthetic", "--nodes", "0"}), "--nodes/--pods: out of range"},
+      {Openb({"--trace", "synthetic", "--nodes", "1000001"}), "--nodes/--pods: out of range"},
+      {Openb({"--trace", "synthetic", "--pods", "-1"}), "--nodes/--pods: out of range"},
+      {Openb({"--trace", "synthetic", "--pods", "10000001"}), "--nodes/--pods: out of range"},
+      {Openb({"--data="}), "--data: empty; give the trace's folder"},
+      {Openb({"--cluster="}), "--cluster: empty"},
+      {Openb({"--start="}), "--start: empty; expected an RFC 3339 timestamp"},
+      {Openb({"--start", "monday"}), "--start: \"monday\" is not an RFC 3339 timestamp"},
+      {Openb({"--db="}), "--db: empty; give a libpq URI or set FLEETCAP_DB"},
+  };
+  for (const Case& c : cases) {
+    auto parsed = ParseReplayFlags(c.args, NoEnvironment());
+    ASSERT_FALSE(parsed.ok()) << c.message;
+    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << c.message;
+    EXPECT_THAT(std::string(parsed.status().message()), StartsWith(c.message));
+  }
+}
+
+TEST(ParseReplayFlags, OpenbReadsTheFolderGiven) {
+  auto parsed = ParseReplayFlags(Openb({"--start", "2026-02-01T00:00:00Z"}), NoEnvironment());
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->replay.data_dir, "/d");
+  EXPECT_EQ(parsed->replay.cluster, "c");
+  EXPECT_EQ(parsed->replay.start, absl::FromUnixSeconds(1769904000));
+  EXPECT_FALSE(parsed->synthetic.has_value());
+  // A one-shot: SIGTERM keeps its default and ends it at once.
+  EXPECT_FALSE(parsed->daemon.stop_on_signal);
+}
+
+TEST(ParseReplayFlags, SyntheticNeedsNoFolder) {
+  auto parsed = ParseReplayFlags({"--db", "postgresql://x", "--trace", "synthetic", "--nodes", "3", "--pods", "4",
+                                  "--seed", "5", "--cluster", "syn"},
+                                 NoEnvironment());
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_TRUE(parsed->synthetic.has_value());
+  EXPECT_EQ(parsed->synthetic->nodes, 3);
+  EXPECT_EQ(parsed->synthetic->pods, 4);
+  EXPECT_EQ(parsed->synthetic->seed, 5u);
+  EXPECT_EQ(parsed->replay.start, absl::FromUnixSeconds(1767225600));
+}
+
+}  // namespace
+}  // namespace fleetcap::ingest
