@@ -7,26 +7,18 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "common/daemon_flags.h"
-#include "common/flags.h"
+#include "common/daemon.h"
+#include "common/exit.h"
 #include "common/logging.h"
-#include "common/metrics_server.h"
 #include "common/periodic.h"
-#include "common/pg_pool.h"
-#include "common/signals.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "common/tls_files.h"
 #include "ingest/telemetry/metric_mapping.h"
 #include "ingest/telemetry/normaliser.h"
-#include "ingest/telemetry/prometheus_client.h"
-#include "ingest/telemetry/pull_ingester.h"
-#include "ingest/telemetry/push_pipeline.h"
-#include "ingest/telemetry/remote_write_server.h"
 #include "ingest/telemetry/telemetry_metrics.h"
-#include "ingest/telemetry/sample_log.h"
 #include "ingest/telemetry/usage_writer.h"
 #include "store/migrator.h"
-#include "store/usage_partitions.h"
 
 namespace fleetcap::ingest {
 namespace {
@@ -41,9 +33,55 @@ answering it; with --prometheus-url it pulls with query_range. Both may run at o
 "fleetcap-ingest prometheus ready remote_write=PORT metrics=PORT" when
 serving, and stops cleanly on SIGTERM.)";
 
-int Fail(int code, const absl::Status& status) {
-  std::cerr << "fleetcap-ingest prometheus: " << status.message() << "\n";
-  return code;
+// The flags' text before it is checked and converted into options.
+struct PrometheusFlags {
+  int64_t max_body_mb = 32, max_queued_samples = 4'000'000, max_unwritten_mb = 1024, wal_segment_mb = 64,
+          max_points = 11'000;
+  std::string since, until, settle = "5m", pull_interval = "60s", query_timeout = "30s", max_sample_ahead = "1h";
+  int64_t retention_days = store::UsagePartitionPolicy{}.retention_days;
+  int64_t query_attempts = 4;
+  std::string read_timeout = "60s";
+  int64_t max_devices = 100'000, max_series = 1'000'000;
+};
+
+void RegisterPrometheusFlags(FlagSet& flags, PrometheusFlags* f, PrometheusOptions* options) {
+  flags.String("cluster", &options->cluster, "the cluster the telemetry belongs to");
+  flags.String("mapping", &options->mapping_file, "YAML mapping of metric and label names (default: built in)");
+  flags.String("remote-write-listen", &options->remote_write.listen, "HOST:PORT for remote_write (port 0 picks one)");
+  flags.String("prometheus-url", &options->prometheus_url, "Prometheus base URL to pull from with query_range");
+  flags.String("since", &f->since, "RFC 3339: pull from here (a backfill) when before the watermark");
+  flags.String("until", &f->until, "RFC 3339: pull up to this minute only (default: now)");
+  flags.String("wal-dir", &options->sample_log.dir,
+               "folder of the remote_write sample log (needed with --remote-write-listen)");
+  flags.Int("wal-segment-mb", &f->wal_segment_mb, "size of one sample log segment file, in MiB");
+  flags.String("settle", &f->settle,
+               "how long a minute waits for late samples: pulled again until then, held open for remote_write");
+  flags.String("pull-interval", &f->pull_interval, "time between pull cycles");
+  flags.String("max-sample-ahead", &f->max_sample_ahead,
+               "samples further ahead of this receiver's clock are dropped (reason \"future\")");
+  flags.Int("retention-days", &f->retention_days,
+            "usage_minute keeps this many days: older partitions are dropped, older samples refused (\"too_old\")");
+  flags.Int("max-points", &f->max_points, "most points per series in one query_range (Prometheus allows 11000)");
+  flags.String("query-timeout", &f->query_timeout, "time allowed for one query_range call");
+  flags.Int("query-attempts", &f->query_attempts, "tries per query_range (timeouts, unavailable and 5xx are retried)");
+  flags.Bool("once", &options->once, "run one pull cycle, print what it stored and exit");
+  flags.Int("max-body-mb", &f->max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
+  flags.Int("max-queued-samples", &f->max_queued_samples,
+            "logged samples waiting for aggregation before answering 503");
+  flags.Int("max-unwritten-mb", &f->max_unwritten_mb,
+            "MiB of sample log the store may lag behind before answering 503");
+  flags.String("remote-write-bearer-token-file", &options->bearer_token_file,
+               "file holding the token remote_write requests must carry (Authorization: Bearer)");
+  flags.String("remote-write-tls-cert", &options->remote_write.tls.cert,
+               "PEM certificate: serve remote_write over HTTPS (with --remote-write-tls-key)");
+  flags.String("remote-write-tls-key", &options->remote_write.tls.key, "PEM private key of --remote-write-tls-cert");
+  flags.String("remote-write-tls-client-ca", &options->remote_write.tls.client_ca,
+               "PEM CA: remote_write clients must present a certificate it signed");
+  flags.Bool("remote-write-trusted-network", &options->remote_write.trusted_network,
+             "allow remote_write without authentication on an address other than loopback");
+  flags.String("remote-write-read-timeout", &f->read_timeout, "longest a remote_write request may take to arrive");
+  flags.Int("max-devices", &f->max_devices, "remote_write devices held in memory (idle ones are forgotten first)");
+  flags.Int("max-series", &f->max_series, "remote_write series held in memory");
 }
 
 absl::StatusOr<absl::Duration> ParsePositiveDuration(const std::string& flag, const std::string& text) {
@@ -68,229 +106,208 @@ absl::StatusOr<std::string> ReadBearerToken(const std::string& path) {
   return token;
 }
 
-}  // namespace
-
-int RunPrometheusCommand(const std::vector<std::string>& args) {
-  BlockTerminationSignals();  // before any thread starts
-  DaemonFlags daemon;
-  std::string cluster, mapping_path, remote_write_listen, prometheus_url, wal_dir;
-  int64_t max_body_mb = 32, max_queued_samples = 4'000'000, max_unwritten_mb = 1024, wal_segment_mb = 64,
-          max_points = 11'000;
-  std::string since_text, until_text, settle_text = "5m", interval_text = "60s", query_timeout_text = "30s";
-  std::string sample_ahead_text = "1h";
-  int64_t retention_days = store::UsagePartitionPolicy{}.retention_days;
-  int64_t query_attempts = 4;
-  bool once = false;
-  std::string token_file, read_timeout_text = "60s";
-  bool trusted_network = false;
-  TlsFiles tls;
-  int64_t max_devices = 100'000, max_series = 1'000'000;
-  FlagSet flags("fleetcap-ingest", kUsage);
-  daemon.Register(flags);
-  flags.String("cluster", &cluster, "the cluster the telemetry belongs to");
-  flags.String("mapping", &mapping_path, "YAML mapping of metric and label names (default: built in)");
-  flags.String("remote-write-listen", &remote_write_listen, "HOST:PORT for remote_write (port 0 picks one)");
-  flags.String("prometheus-url", &prometheus_url, "Prometheus base URL to pull from with query_range");
-  flags.String("since", &since_text, "RFC 3339: pull from here (a backfill) when before the watermark");
-  flags.String("until", &until_text, "RFC 3339: pull up to this minute only (default: now)");
-  flags.String("wal-dir", &wal_dir, "folder of the remote_write sample log (needed with --remote-write-listen)");
-  flags.Int("wal-segment-mb", &wal_segment_mb, "size of one sample log segment file, in MiB");
-  flags.String("settle", &settle_text,
-               "how long a minute waits for late samples: pulled again until then, held open for remote_write");
-  flags.String("pull-interval", &interval_text, "time between pull cycles");
-  flags.String("max-sample-ahead", &sample_ahead_text,
-               "samples further ahead of this receiver's clock are dropped (reason \"future\")");
-  flags.Int("retention-days", &retention_days,
-            "usage_minute keeps this many days: older partitions are dropped, older samples refused (\"too_old\")");
-  flags.Int("max-points", &max_points, "most points per series in one query_range (Prometheus allows 11000)");
-  flags.String("query-timeout", &query_timeout_text, "time allowed for one query_range call");
-  flags.Int("query-attempts", &query_attempts, "tries per query_range (timeouts, unavailable and 5xx are retried)");
-  flags.Bool("once", &once, "run one pull cycle, print what it stored and exit");
-  flags.Int("max-body-mb", &max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
-  flags.Int("max-queued-samples", &max_queued_samples, "logged samples waiting for aggregation before answering 503");
-  flags.Int("max-unwritten-mb", &max_unwritten_mb, "MiB of sample log the store may lag behind before answering 503");
-  flags.String("remote-write-bearer-token-file", &token_file,
-               "file holding the token remote_write requests must carry (Authorization: Bearer)");
-  flags.String("remote-write-tls-cert", &tls.cert, "PEM certificate: serve remote_write over HTTPS (with --remote-write-tls-key)");
-  flags.String("remote-write-tls-key", &tls.key, "PEM private key of --remote-write-tls-cert");
-  flags.String("remote-write-tls-client-ca", &tls.client_ca,
-               "PEM CA: remote_write clients must present a certificate it signed");
-  flags.Bool("remote-write-trusted-network", &trusted_network,
-             "allow remote_write without authentication on an address other than loopback");
-  flags.String("remote-write-read-timeout", &read_timeout_text, "longest a remote_write request may take to arrive");
-  flags.Int("max-devices", &max_devices, "remote_write devices held in memory (idle ones are forgotten first)");
-  flags.Int("max-series", &max_series, "remote_write series held in memory");
-
-  auto proceed = daemon.ParseCommand(flags, args);
-  if (!proceed.ok()) return Fail(2, proceed.status());
-  if (!*proceed) return 0;
-  if (cluster.empty()) return Fail(2, absl::InvalidArgumentError("--cluster: empty"));
-  if (remote_write_listen.empty() && prometheus_url.empty()) {
-    return Fail(2, absl::InvalidArgumentError("give --remote-write-listen, --prometheus-url or both"));
-  }
-  if (max_body_mb < 1) return Fail(2, absl::InvalidArgumentError("--max-body-mb: must be at least 1"));
-  if (max_queued_samples < 1) return Fail(2, absl::InvalidArgumentError("--max-queued-samples: must be at least 1"));
-  if (max_unwritten_mb < 1) return Fail(2, absl::InvalidArgumentError("--max-unwritten-mb: must be at least 1"));
-  if (wal_segment_mb < 1 || wal_segment_mb > 1024) {
-    return Fail(2, absl::InvalidArgumentError("--wal-segment-mb: must be within 1..1024"));
-  }
-  if (!remote_write_listen.empty() && wal_dir.empty()) {
-    return Fail(2, absl::InvalidArgumentError("--wal-dir: needed with --remote-write-listen"));
-  }
-  if (auto status = daemon.RequireDb(); !status.ok()) return Fail(2, status);
-  if (once && prometheus_url.empty()) return Fail(2, absl::InvalidArgumentError("--once: needs --prometheus-url"));
-  if (max_points < 1 || max_points > 11'000) {
-    return Fail(2, absl::InvalidArgumentError("--max-points: must be within 1..11000"));
-  }
-  telemetry::PullOptions pull_options;
-  pull_options.max_points = static_cast<int>(max_points);
-  auto settle = ParsePositiveDuration("settle", settle_text);
-  if (!settle.ok()) return Fail(2, settle.status());
-  pull_options.settle = *settle;
-  auto query_timeout = ParsePositiveDuration("query-timeout", query_timeout_text);
-  if (!query_timeout.ok()) return Fail(2, query_timeout.status());
-  if (query_attempts < 1) return Fail(2, absl::InvalidArgumentError("--query-attempts: must be at least 1"));
-  auto interval = ParsePositiveDuration("pull-interval", interval_text);
-  if (!interval.ok()) return Fail(2, interval.status());
-  telemetry::SampleTimeWindow window;
-  auto sample_ahead = ParsePositiveDuration("max-sample-ahead", sample_ahead_text);
-  if (!sample_ahead.ok()) return Fail(2, sample_ahead.status());
-  if (retention_days < 1 || retention_days > 100'000) {
-    return Fail(2, absl::InvalidArgumentError("--retention-days: must be within 1..100000"));
-  }
-  store::UsagePartitionPolicy partition_policy;
-  partition_policy.retention_days = static_cast<int>(retention_days);
-  window.ahead = *sample_ahead;
-  window.behind = absl::Hours(24 * retention_days);
-  pull_options.window = window;
-  if (!since_text.empty()) {
-    auto since = ParseRfc3339("--since", since_text);
-    if (!since.ok()) return Fail(2, since.status());
-    pull_options.since = *since;
-  }
-  if (!until_text.empty()) {
-    auto until = ParseRfc3339("--until", until_text);
-    if (!until.ok()) return Fail(2, until.status());
-    pull_options.until = *until;
-  }
-  auto read_timeout = ParsePositiveDuration("remote-write-read-timeout", read_timeout_text);
-  if (!read_timeout.ok()) return Fail(2, read_timeout.status());
-  if (*read_timeout < absl::Seconds(1)) {
-    return Fail(2, absl::InvalidArgumentError("--remote-write-read-timeout: must be at least 1s"));
-  }
-  if (max_devices < 1) return Fail(2, absl::InvalidArgumentError("--max-devices: must be at least 1"));
-  if (max_series < 1) return Fail(2, absl::InvalidArgumentError("--max-series: must be at least 1"));
+// What the files named by flags hold; their faults are the command line's.
+struct FlagFiles {
   std::string bearer_token;
-  if (!token_file.empty()) {
-    auto token = ReadBearerToken(token_file);
-    if (!token.ok()) return Fail(2, token.status());
-    bearer_token = std::move(*token);
-  }
-  if (auto checked = CheckTlsFiles(tls, "--remote-write-tls"); !checked.ok()) return Fail(2, checked);
   telemetry::MetricMapping mapping = telemetry::DefaultMetricMapping();
-  if (!mapping_path.empty()) {
-    auto loaded = telemetry::LoadMetricMapping(mapping_path);
-    if (!loaded.ok()) return Fail(2, loaded.status());
-    mapping = std::move(*loaded);
-  }
-  auto log = Logger("telemetry");
+};
 
-  auto registry = std::make_shared<prometheus::Registry>();
-  telemetry::TelemetryMetrics metrics(*registry);
-  std::unique_ptr<MetricsServer> metrics_server;
-  if (!daemon.metrics_listen.empty()) {
-    auto started = MetricsServer::Start(daemon.metrics_listen, registry);
-    if (!started.ok()) return Fail(1, started.status());
-    metrics_server = std::move(*started);
+absl::StatusOr<FlagFiles> ReadFlagFiles(const PrometheusOptions& options) {
+  FlagFiles files;
+  if (!options.bearer_token_file.empty()) {
+    auto token = ReadBearerToken(options.bearer_token_file);
+    if (!token.ok()) return CommandLineError(token.status());
+    files.bearer_token = std::move(*token);
   }
-  {
-    auto conn = PgConnect(daemon.db);
-    if (!conn.ok()) return Fail(1, conn.status());
-    if (auto status = store::Migrator().EnsureCurrent(**conn, daemon.migrate); !status.ok()) return Fail(1, status);
+  if (!options.mapping_file.empty()) {
+    auto mapping = telemetry::LoadMetricMapping(options.mapping_file);
+    if (!mapping.ok()) return CommandLineError(mapping.status());
+    files.mapping = std::move(*mapping);
   }
-  auto pool = PgPool::Open(daemon.db, 3);
-  if (!pool.ok()) return Fail(1, pool.status());
-  // usage_minute's partitions ahead of time and past retention, hourly.
-  Periodic partitions(absl::Hours(1), [&pool, log, partition_policy] {
-    auto lease = (*pool)->Acquire();
+  return files;
+}
+
+// usage_minute's partitions ahead of time and past retention, hourly.
+std::unique_ptr<Periodic> MaintainPartitionsHourly(PgPool* pool, store::UsagePartitionPolicy policy) {
+  return std::make_unique<Periodic>(absl::Hours(1), [pool, policy] {
+    auto lease = pool->Acquire();
     absl::Status status = lease.status();
-    if (lease.ok()) status = store::MaintainUsagePartitions(**lease, absl::Now(), partition_policy).status();
-    if (!status.ok()) log->warn("maintaining usage_minute partitions, retried in an hour: {}", status.ToString());
+    if (lease.ok()) status = store::MaintainUsagePartitions(**lease, absl::Now(), policy).status();
+    if (!status.ok()) {
+      Logger("telemetry")->warn("maintaining usage_minute partitions, retried in an hour: {}", status.ToString());
+    }
   });
+}
 
-  telemetry::Normaliser normaliser(&mapping);
-  telemetry::UsageWriterOptions writer_options;
-  writer_options.retention_days = partition_policy.retention_days;
-  writer_options.metrics = &metrics;
-  telemetry::UsageWriter push_writer(pool->get(), cluster, writer_options);
-  std::unique_ptr<telemetry::SampleLog> sample_log;
+// The push side: requests are logged, then aggregated and written. Members
+// stop in reverse order: no new requests, then what closed is written (open
+// minutes wait in the log).
+struct Push {
+  std::unique_ptr<telemetry::UsageWriter> writer;
+  std::unique_ptr<telemetry::SampleLog> log;
   std::unique_ptr<telemetry::PushPipeline> pipeline;
   std::unique_ptr<telemetry::RemoteWriteServer> receiver;
-  if (!remote_write_listen.empty()) {
-    auto opened = telemetry::SampleLog::Open({wal_dir, wal_segment_mb << 20});
-    if (!opened.ok()) return Fail(1, opened.status());
-    sample_log = std::move(*opened);
-    telemetry::PushPipelineOptions pipeline_options;
-    pipeline_options.settle = *settle;
-    pipeline_options.max_queued_samples = max_queued_samples;
-    pipeline_options.max_unwritten_bytes = max_unwritten_mb << 20;
-    pipeline_options.window = window;
-    pipeline_options.limits = {max_devices, max_series};
-    auto started = telemetry::PushPipeline::Start(sample_log.get(), &push_writer, &normaliser, &metrics,
-                                                  pipeline_options);
-    if (!started.ok()) return Fail(1, started.status());
-    pipeline = std::move(*started);
-    telemetry::RemoteWriteOptions options;
-    options.listen = remote_write_listen;
-    options.max_body_bytes = static_cast<size_t>(max_body_mb) << 20;
-    options.window = window;
-    options.read_timeout = *read_timeout;
-    options.bearer_token = bearer_token;
-    options.tls = tls;
-    options.trusted_network = trusted_network;
-    auto serving = telemetry::RemoteWriteServer::Start(options, &normaliser, pipeline.get(), &metrics);
-    if (!serving.ok()) return Fail(1, serving.status());
-    receiver = std::move(*serving);
-  }
+};
 
-  RealClock clock;
-  telemetry::UsageWriter pull_writer(pool->get(), cluster, writer_options);
+absl::StatusOr<Push> StartPush(const PrometheusOptions& options, const std::string& bearer_token, PgPool* pool,
+                               const telemetry::UsageWriterOptions& writer_options,
+                               const telemetry::Normaliser* normaliser, telemetry::TelemetryMetrics* metrics) {
+  Push push;
+  push.writer = std::make_unique<telemetry::UsageWriter>(pool, options.cluster, writer_options);
+  FLEETCAP_ASSIGN_OR_RETURN(push.log, telemetry::SampleLog::Open(options.sample_log));
+  FLEETCAP_ASSIGN_OR_RETURN(push.pipeline, telemetry::PushPipeline::Start(push.log.get(), push.writer.get(),
+                                                                          normaliser, metrics, options.pipeline));
+  telemetry::RemoteWriteOptions receiver_options = options.remote_write;
+  receiver_options.bearer_token = bearer_token;
+  FLEETCAP_ASSIGN_OR_RETURN(push.receiver, telemetry::RemoteWriteServer::Start(receiver_options, normaliser,
+                                                                               push.pipeline.get(), metrics));
+  return push;
+}
+
+// The pull side: query_range against Prometheus, written per minute.
+struct Pull {
+  std::unique_ptr<telemetry::UsageWriter> writer;
   std::unique_ptr<telemetry::PrometheusClient> client;
   std::unique_ptr<telemetry::PullIngester> ingester;
-  std::unique_ptr<Periodic> pull_loop;
-  if (!prometheus_url.empty()) {
-    telemetry::PrometheusClientOptions client_options;
-    client_options.timeout = *query_timeout;
-    client_options.attempts = static_cast<int>(query_attempts);
-    client = std::make_unique<telemetry::PrometheusClient>(prometheus_url, client_options);
-    ingester = std::make_unique<telemetry::PullIngester>(client.get(), &mapping, &pull_writer, pool->get(), &metrics,
-                                                         &clock, pull_options);
-    if (once) {
-      auto report = ingester->RunOnce();
-      if (!report.ok()) return Fail(1, report.status());
-      std::cout << "pulled " << FormatRfc3339(report->from) << " .. " << FormatRfc3339(report->to) << ": "
-                << report->chunks << " chunks, " << report->queries << " queries, " << report->rows << " rows\n";
-      return 0;
+};
+
+Pull MakePull(const PrometheusOptions& options, const telemetry::MetricMapping* mapping, PgPool* pool,
+              const telemetry::UsageWriterOptions& writer_options, telemetry::TelemetryMetrics* metrics,
+              const Clock* clock) {
+  Pull pull;
+  pull.writer = std::make_unique<telemetry::UsageWriter>(pool, options.cluster, writer_options);
+  pull.client = std::make_unique<telemetry::PrometheusClient>(options.prometheus_url, options.client);
+  pull.ingester = std::make_unique<telemetry::PullIngester>(pull.client.get(), mapping, pull.writer.get(), pool,
+                                                            metrics, clock, options.pull);
+  return pull;
+}
+
+absl::Status PullOnce(telemetry::PullIngester& ingester) {
+  FLEETCAP_ASSIGN_OR_RETURN(telemetry::PullReport report, ingester.RunOnce());
+  std::cout << "pulled " << FormatRfc3339(report.from) << " .. " << FormatRfc3339(report.to) << ": "
+            << report.chunks << " chunks, " << report.queries << " queries, " << report.rows << " rows\n";
+  return absl::OkStatus();
+}
+
+// A failed cycle is logged and the next one tries again.
+std::unique_ptr<Periodic> PullEveryInterval(telemetry::PullIngester* ingester, absl::Duration interval) {
+  return std::make_unique<Periodic>(interval, [ingester] {
+    auto report = ingester->RunOnce();
+    if (report.ok()) {
+      Logger("telemetry")->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to),
+                                 report->rows);
+    } else {
+      Logger("telemetry")->warn("pull cycle failed, retried next cycle: {}", report.status().ToString());
     }
-    pull_loop = std::make_unique<Periodic>(*interval, [&ingester, log] {
-      auto report = ingester->RunOnce();
-      if (report.ok()) {
-        log->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to), report->rows);
-      } else {
-        log->warn("pull cycle failed, retried next cycle: {}", report.status().ToString());
-      }
-    });
+  });
+}
+
+}  // namespace
+
+absl::StatusOr<PrometheusOptions> ParsePrometheusFlags(const std::vector<std::string>& args, const Environment& env) {
+  PrometheusOptions options;
+  options.daemon.db_connections = 3;
+  options.remote_write.listen = "";
+  PrometheusFlags f;
+  FlagSet flags("fleetcap-ingest", kUsage, env);
+  RegisterDaemonFlags(flags, &options.daemon);
+  RegisterPrometheusFlags(flags, &f, &options);
+  FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));
+  if (!options.daemon.help.empty()) return options;
+
+  const bool push = !options.remote_write.listen.empty(), pull = !options.prometheus_url.empty();
+  if (options.cluster.empty()) return absl::InvalidArgumentError("--cluster: empty");
+  if (!push && !pull) return absl::InvalidArgumentError("give --remote-write-listen, --prometheus-url or both");
+  if (f.max_body_mb < 1) return absl::InvalidArgumentError("--max-body-mb: must be at least 1");
+  if (f.max_queued_samples < 1) return absl::InvalidArgumentError("--max-queued-samples: must be at least 1");
+  if (f.max_unwritten_mb < 1) return absl::InvalidArgumentError("--max-unwritten-mb: must be at least 1");
+  if (f.wal_segment_mb < 1 || f.wal_segment_mb > 1024) {
+    return absl::InvalidArgumentError("--wal-segment-mb: must be within 1..1024");
+  }
+  if (push && options.sample_log.dir.empty()) {
+    return absl::InvalidArgumentError("--wal-dir: needed with --remote-write-listen");
+  }
+  FLEETCAP_RETURN_IF_ERROR(RequireDb(options.daemon));
+  if (options.once && !pull) return absl::InvalidArgumentError("--once: needs --prometheus-url");
+  if (f.max_points < 1 || f.max_points > 11'000) {
+    return absl::InvalidArgumentError("--max-points: must be within 1..11000");
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(absl::Duration settle, ParsePositiveDuration("settle", f.settle));
+  FLEETCAP_ASSIGN_OR_RETURN(options.client.timeout, ParsePositiveDuration("query-timeout", f.query_timeout));
+  if (f.query_attempts < 1) return absl::InvalidArgumentError("--query-attempts: must be at least 1");
+  FLEETCAP_ASSIGN_OR_RETURN(options.pull_interval, ParsePositiveDuration("pull-interval", f.pull_interval));
+  telemetry::SampleTimeWindow window;
+  FLEETCAP_ASSIGN_OR_RETURN(window.ahead, ParsePositiveDuration("max-sample-ahead", f.max_sample_ahead));
+  if (f.retention_days < 1 || f.retention_days > 100'000) {
+    return absl::InvalidArgumentError("--retention-days: must be within 1..100000");
+  }
+  window.behind = absl::Hours(24 * f.retention_days);
+  if (!f.since.empty()) {
+    FLEETCAP_ASSIGN_OR_RETURN(options.pull.since, ParseRfc3339("--since", f.since));
+  }
+  if (!f.until.empty()) {
+    FLEETCAP_ASSIGN_OR_RETURN(options.pull.until, ParseRfc3339("--until", f.until));
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(options.remote_write.read_timeout,
+                            ParsePositiveDuration("remote-write-read-timeout", f.read_timeout));
+  if (options.remote_write.read_timeout < absl::Seconds(1)) {
+    return absl::InvalidArgumentError("--remote-write-read-timeout: must be at least 1s");
+  }
+  if (f.max_devices < 1) return absl::InvalidArgumentError("--max-devices: must be at least 1");
+  if (f.max_series < 1) return absl::InvalidArgumentError("--max-series: must be at least 1");
+  FLEETCAP_RETURN_IF_ERROR(CheckTlsFiles(options.remote_write.tls, "--remote-write-tls"));
+
+  options.partitions.retention_days = static_cast<int>(f.retention_days);
+  options.remote_write.max_body_bytes = static_cast<size_t>(f.max_body_mb) << 20;
+  options.remote_write.window = window;
+  options.sample_log.segment_bytes = f.wal_segment_mb << 20;
+  options.pipeline.settle = settle;
+  options.pipeline.max_queued_samples = f.max_queued_samples;
+  options.pipeline.max_unwritten_bytes = f.max_unwritten_mb << 20;
+  options.pipeline.window = window;
+  options.pipeline.limits = {f.max_devices, f.max_series};
+  options.client.attempts = static_cast<int>(f.query_attempts);
+  options.pull.settle = settle;
+  options.pull.max_points = static_cast<int>(f.max_points);
+  options.pull.window = window;
+  return options;
+}
+
+absl::Status RunPrometheus(const PrometheusOptions& options) {
+  FLEETCAP_ASSIGN_OR_RETURN(const FlagFiles files, ReadFlagFiles(options));
+  FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
+  telemetry::TelemetryMetrics metrics(*daemon->registry());
+  const auto partitions = MaintainPartitionsHourly(daemon->pool(), options.partitions);
+  const telemetry::Normaliser normaliser(&files.mapping);
+  telemetry::UsageWriterOptions writer_options;
+  writer_options.retention_days = options.partitions.retention_days;
+  writer_options.metrics = &metrics;
+  RealClock clock;
+
+  Push push;
+  if (!options.remote_write.listen.empty()) {
+    FLEETCAP_ASSIGN_OR_RETURN(
+        push, StartPush(options, files.bearer_token, daemon->pool(), writer_options, &normaliser, &metrics));
+  }
+  Pull pull;
+  std::unique_ptr<Periodic> pull_loop;
+  if (!options.prometheus_url.empty()) {
+    pull = MakePull(options, &files.mapping, daemon->pool(), writer_options, &metrics, &clock);
+    if (options.once) return PullOnce(*pull.ingester);
+    pull_loop = PullEveryInterval(pull.ingester.get(), options.pull_interval);
   }
 
-  std::cout << "fleetcap-ingest prometheus ready remote_write=" << (receiver ? receiver->port() : 0)
-            << " metrics=" << (metrics_server ? metrics_server->port() : 0) << std::endl;
-  log->info("cluster {}: remote_write on port {}", cluster, receiver ? receiver->port() : 0);
-  const int signal = WaitForTerminationSignal();
-  log->info("signal {}: shutting down", signal);
-  pull_loop.reset();
-  receiver.reset();  // no new requests; those in flight finish
-  pipeline.reset();  // writes what closed; open minutes wait in the log
-  return 0;
+  const int remote_write_port = push.receiver ? push.receiver->port() : 0;
+  std::cout << "fleetcap-ingest prometheus ready remote_write=" << remote_write_port
+            << " metrics=" << daemon->metrics_port() << std::endl;
+  Logger("telemetry")->info("cluster {}: remote_write on port {}", options.cluster, remote_write_port);
+  Logger("telemetry")->info("signal {}: shutting down", daemon->WaitForStop());
+  // Leaving stops the pull loop, then the push side (see Push), then the rest.
+  return absl::OkStatus();
+}
+
+int RunPrometheusCommand(const std::vector<std::string>& args) {
+  return RunCommand("fleetcap-ingest prometheus", ParsePrometheusFlags(args, ProcessEnvironment()), RunPrometheus);
 }
 
 }  // namespace fleetcap::ingest
