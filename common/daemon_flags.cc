@@ -1,7 +1,5 @@
 #include "common/daemon_flags.h"
 
-#include <iostream>
-
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "common/status_macros.h"
@@ -29,32 +27,6 @@ absl::Status ParseDaemonCommand(FlagSet& flags, const std::vector<std::string>& 
 
 absl::Status RequireDb(const DaemonOptions& options) {
   if (options.db.empty()) return absl::InvalidArgumentError("--db: empty; give a libpq URI or set FLEETCAP_DB");
-  return absl::OkStatus();
-}
-
-void DaemonFlags::Register(FlagSet& flags) {
-  flags.String("db", &db, "PostgreSQL libpq URI", "FLEETCAP_DB");
-  flags.Bool("migrate", &migrate, "apply pending schema migrations at start");
-  flags.String("metrics-listen", &metrics_listen, "Prometheus /metrics HOST:PORT; empty for none");
-  flags.String("log-level", &log_level, "trace, debug, info, warn, error, critical or off");
-}
-
-absl::StatusOr<bool> DaemonFlags::ParseCommand(FlagSet& flags, const std::vector<std::string>& args) const {
-  auto parsed = flags.Parse(args);
-  if (!parsed.ok()) return parsed.status();
-  if (parsed->help) {
-    std::cout << flags.Help();
-    return false;
-  }
-  if (!parsed->positional.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed->positional[0], "\""));
-  }
-  if (auto status = InitLogging(log_level); !status.ok()) return status;
-  return true;
-}
-
-absl::Status DaemonFlags::RequireDb() const {
-  if (db.empty()) return absl::InvalidArgumentError("--db: empty; give a libpq URI or set FLEETCAP_DB");
   return absl::OkStatus();
 }
 

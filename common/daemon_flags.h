@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/status/statusor.h"
 #include "common/flags.h"
 #include "common/pg_pool.h"
 
@@ -42,21 +41,5 @@ absl::Status ParseDaemonCommand(FlagSet& flags, const std::vector<std::string>& 
 
 // INVALID_ARGUMENT naming --db when no database was given.
 absl::Status RequireDb(const DaemonOptions& options);
-
-// The common flags as the commands not yet started through Daemon read them.
-struct DaemonFlags {
-  std::string db;
-  bool migrate = false;
-  std::string metrics_listen;
-  std::string log_level = "info";
-
-  void Register(FlagSet& flags);
-
-  // Parses `args` against `flags`, prints --help and answers false, refuses
-  // positional arguments, and sets up logging at --log-level.
-  absl::StatusOr<bool> ParseCommand(FlagSet& flags, const std::vector<std::string>& args) const;
-
-  absl::Status RequireDb() const;
-};
 
 }  // namespace fleetcap

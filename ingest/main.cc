@@ -1,10 +1,12 @@
 // fleetcap-ingest: writes inventory and usage facts into the store. Each
-// command lives in ingest/commands/ with its own flags.
+// command lives in ingest/commands/: a pure parse of its flags, then its run.
 
 #include <functional>
 #include <iostream>
 #include <map>
 
+#include "absl/strings/str_cat.h"
+#include "common/exit.h"
 #include "common/flags.h"
 #include "common/openssl_compat/openssl_compat.h"
 #include "fleetcap_version.h"
@@ -34,20 +36,22 @@ void PrintUsage(std::ostream& out) {
 
 int main(int argc, char** argv) {
   // Keeps the OpenSSL 3 shim for civetweb's HTTPS linked in (openssl_compat.h).
-  if (fleetcap_openssl_compat_loaded() != 1) return 1;
+  if (fleetcap_openssl_compat_loaded() != 1) return fleetcap::kExitFailed;
   std::vector<std::string> args = fleetcap::Args(argc, argv);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     PrintUsage(args.empty() ? std::cerr : std::cout);
-    return args.empty() ? 2 : 0;
+    return args.empty() ? fleetcap::kExitUsage : fleetcap::kExitOk;
   }
   if (args[0] == "--version") {
     std::cout << "fleetcap-ingest " << FLEETCAP_VERSION << "\n";
-    return 0;
+    return fleetcap::kExitOk;
   }
   auto command = Commands().find(args[0]);
   if (command == Commands().end()) {
-    std::cerr << "fleetcap-ingest: unknown command \"" << args[0] << "\" (see fleetcap-ingest --help)\n";
-    return 2;
+    return fleetcap::ExitCode("fleetcap-ingest",
+                              absl::InvalidArgumentError(absl::StrCat("unknown command \"", args[0],
+                                                                      "\" (see fleetcap-ingest --help)")),
+                              fleetcap::kExitUsage);
   }
   return command->second.first(std::vector<std::string>(args.begin() + 1, args.end()));
 }
