@@ -9,38 +9,22 @@
 #include "services/api/fleet_http_routes.h"
 #include "services/api/tls_credentials.h"
 #include "services/api/usage_http_routes.h"
-#include "store/migrator.h"
 
 namespace fleetcap::api {
 
-absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptions& options) {
+absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptions& options, PgPool* pool,
+                                                            prometheus::Registry& registry) {
   std::unique_ptr<ApiServer> server(new ApiServer());
-  if (options.db.empty()) {
-    return absl::InvalidArgumentError("--db: empty; give a libpq URI or set FLEETCAP_DB");
-  }
-  {
-    auto conn = PgConnect(options.db);
-    if (!conn.ok()) return conn.status();
-    if (auto status = store::Migrator().EnsureCurrent(**conn, options.migrate); !status.ok()) {
-      return status;
-    }
-  }
-  if (options.db_connections < 1) return absl::InvalidArgumentError("--db-connections: expected 1 or more");
-  auto pool = PgPool::Open(options.db, options.db_connections,
-                           PgPoolOptions{options.db_wait, options.db_statement_timeout});
-  if (!pool.ok()) return pool.status();
-  server->pool_ = std::move(*pool);
-
-  server->registry_ = std::make_shared<prometheus::Registry>();
-  server->metrics_ = std::make_unique<ApiMetrics>(*server->registry_);
-  server->inventory_ = std::make_unique<store::PgInventoryRepository>(server->pool_.get());
-  server->team_facts_ = std::make_unique<store::PgTeamFactsRepository>(server->pool_.get());
+  server->pool_ = pool;
+  server->metrics_ = std::make_unique<ApiMetrics>(registry);
+  server->inventory_ = std::make_unique<store::PgInventoryRepository>(server->pool_);
+  server->team_facts_ = std::make_unique<store::PgTeamFactsRepository>(server->pool_);
   server->teams_ = std::make_unique<TeamAttribution>(server->team_facts_.get());
   server->fleet_query_ =
       std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_, server->teams_.get());
-  server->policies_ = std::make_unique<store::PgPolicyRepository>(server->pool_.get());
-  server->tokens_ = std::make_unique<store::PgTokenRepository>(server->pool_.get());
-  server->audit_ = std::make_unique<store::PgAuditRepository>(server->pool_.get());
+  server->policies_ = std::make_unique<store::PgPolicyRepository>(server->pool_);
+  server->tokens_ = std::make_unique<store::PgTokenRepository>(server->pool_);
+  server->audit_ = std::make_unique<store::PgAuditRepository>(server->pool_);
   server->auth_ = std::make_unique<Authenticator>(server->tokens_.get(), server->policies_.get(), &server->clock_);
   server->guard_ = std::make_unique<GrpcGuard>(server->auth_.get(), server->metrics_.get());
   server->policy_ops_ = std::make_unique<PolicyOperations>(server->policies_.get(), &server->clock_);
@@ -52,7 +36,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
   auto credentials = GrpcServerCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
-  server->usage_query_ = std::make_unique<UsageQuery>(server->pool_.get(), server->teams_.get());
+  server->usage_query_ = std::make_unique<UsageQuery>(server->pool_, server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
@@ -75,12 +59,6 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
     if (auto status = server->http_->Start(options.http_listen, options.tls, options.http_limits); !status.ok()) return status;
-  }
-
-  if (!options.metrics_listen.empty()) {
-    auto metrics = MetricsServer::Start(options.metrics_listen, server->registry_);
-    if (!metrics.ok()) return metrics.status();
-    server->metrics_server_ = std::move(*metrics);
   }
   return server;
 }

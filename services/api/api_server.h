@@ -1,16 +1,16 @@
 #pragma once
-// fleetcap-api assembled: a PostgreSQL pool, the schema check, the
-// repositories, the gRPC services (with health checking and reflection),
-// the HTTP/JSON gateway and the process's /metrics.
+// fleetcap-api assembled: the repositories, the gRPC services (with health
+// checking and reflection) and the HTTP/JSON gateway, over the pool and the
+// metrics registry of the daemon that runs it (common/daemon.h).
 
 #include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "common/clock.h"
-#include "common/metrics_server.h"
 #include "common/pg_pool.h"
 #include "grpcpp/server.h"
+#include "prometheus/registry.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
 #include "services/api/control_grpc_services.h"
@@ -27,16 +27,8 @@
 namespace fleetcap::api {
 
 struct ApiServerOptions {
-  std::string db;                          // libpq URI
-  bool migrate = false;                    // apply pending migrations at start
   std::string grpc_listen = "127.0.0.1:8081";
   std::string http_listen = "127.0.0.1:8080";
-  std::string metrics_listen;              // empty: no /metrics listener
-  int db_connections = 8;
-  // How long a request waits for a free database connection (then UNAVAILABLE, HTTP 503).
-  absl::Duration db_wait = absl::Seconds(5);
-  // PostgreSQL statement_timeout of the API's connections (then DEADLINE_EXCEEDED, HTTP 504).
-  absl::Duration db_statement_timeout = absl::Seconds(30);
   HttpLimits http_limits;
   // TLS for gRPC and HTTP: PEM certificate and key; with client_ca, clients
   // must present a certificate signed by it (on both transports).
@@ -45,12 +37,13 @@ struct ApiServerOptions {
 
 class ApiServer {
  public:
-  static absl::StatusOr<std::unique_ptr<ApiServer>> Start(const ApiServerOptions& options);
+  // `pool` and `registry` must outlive the server.
+  static absl::StatusOr<std::unique_ptr<ApiServer>> Start(const ApiServerOptions& options, PgPool* pool,
+                                                          prometheus::Registry& registry);
   ~ApiServer();
 
   int grpc_port() const { return grpc_port_; }
   int http_port() const { return http_->port(); }
-  int metrics_port() const { return metrics_server_ ? metrics_server_->port() : 0; }
 
   // Stops accepting work, lets in-flight requests finish (up to a deadline).
   void Shutdown();
@@ -59,9 +52,8 @@ class ApiServer {
   ApiServer() = default;
 
   RealClock clock_;
-  std::shared_ptr<prometheus::Registry> registry_;
+  PgPool* pool_ = nullptr;
   std::unique_ptr<ApiMetrics> metrics_;
-  std::unique_ptr<PgPool> pool_;
   std::unique_ptr<store::PgInventoryRepository> inventory_;
   std::unique_ptr<store::PgTeamFactsRepository> team_facts_;
   std::unique_ptr<TeamAttribution> teams_;
@@ -82,7 +74,6 @@ class ApiServer {
   std::unique_ptr<UsageGrpcService> usage_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<HttpGateway> http_;
-  std::unique_ptr<MetricsServer> metrics_server_;
   int grpc_port_ = 0;
   bool shut_down_ = false;
 };

@@ -1,7 +1,10 @@
 #include "services/api/init_command.h"
 
+#include "absl/strings/str_cat.h"
 #include "common/clock.h"
+#include "common/daemon.h"
 #include "common/pg_pool.h"
+#include "common/status_macros.h"
 #include "services/api/token_operations.h"
 #include "store/migrator.h"
 #include "pqxx/nontransaction"
@@ -14,58 +17,37 @@ constexpr const char* kInitLock = "SELECT pg_advisory_lock(hashtext('fleetcap-ap
 
 }  // namespace
 
-int RunInit(const std::string& db, bool migrate, absl::Duration ttl, std::ostream& out, std::ostream& err) {
-  if (db.empty()) {
-    err << "fleetcap-api init: --db: empty; give a libpq URI or set FLEETCAP_DB\n";
-    return 1;
-  }
-  auto conn = PgConnect(db);
-  if (!conn.ok()) {
-    err << "fleetcap-api init: " << conn.status().message() << "\n";
-    return 1;
-  }
-  if (auto status = store::Migrator().EnsureCurrent(**conn, migrate); !status.ok()) {
-    err << "fleetcap-api init: " << status.message() << "\n";
-    return 1;
-  }
+absl::Status RunInit(DaemonOptions daemon, absl::Duration ttl, std::ostream& out, std::ostream& err) {
+  // One connection holds the lock below while the other mints; a one-shot
+  // waits for another init as long as it takes and serves no /metrics.
+  daemon.db_connections = 2;
+  daemon.db_limits = {};
+  daemon.metrics_listen.clear();
+  FLEETCAP_ASSIGN_OR_RETURN(auto started, Daemon::Start(daemon, store::CheckSchema));
   // Two inits at once must not both see "no admin yet" and both mint one: this
   // session holds an advisory lock from the check to the mint; PostgreSQL
   // releases it when the session ends, however init ends.
+  FLEETCAP_ASSIGN_OR_RETURN(PgPool::Lease lock, started->pool()->Acquire());
   try {
-    pqxx::nontransaction txn(**conn);
+    pqxx::nontransaction txn(*lock);
     txn.exec(kInitLock);
   } catch (const std::exception& e) {
-    err << "fleetcap-api init: " << PgError("waiting for another init", e).message() << "\n";
-    return 1;
+    return PgError("waiting for another init", e);
   }
-  auto pool = PgPool::Open(db, 1);
-  if (!pool.ok()) {
-    err << "fleetcap-api init: " << pool.status().message() << "\n";
-    return 1;
-  }
-  store::PgTokenRepository tokens(pool->get());
+  store::PgTokenRepository tokens(started->pool());
   RealClock clock;
-  auto existing = tokens.List();
-  if (!existing.ok()) {
-    err << "fleetcap-api init: " << existing.status().message() << "\n";
-    return 1;
-  }
-  for (const auto& t : *existing) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto existing, tokens.List());
+  for (const auto& t : existing) {
     if (t.role == "admin" && !t.revoked_at && t.expires_at > clock.Now()) {
-      err << "fleetcap-api init: already initialised: admin token " << t.token_id
-          << " is live; create more tokens with `fleetcapctl token create`\n";
-      return 1;
+      return absl::FailedPreconditionError(absl::StrCat("already initialised: admin token ", t.token_id,
+                                                        " is live; create more tokens with `fleetcapctl token create`"));
     }
   }
-  auto created = CreateToken(&tokens, clock, "init", "admin", "bootstrap admin token", ttl);
-  if (!created.ok()) {
-    err << "fleetcap-api init: " << created.status().message() << "\n";
-    return 1;
-  }
-  err << "fleetcap-api init: created admin token " << created->token().token_id()
+  FLEETCAP_ASSIGN_OR_RETURN(auto created, CreateToken(&tokens, clock, "init", "admin", "bootstrap admin token", ttl));
+  err << "fleetcap-api init: created admin token " << created.token().token_id()
       << "; its secret is printed below, once: store it now\n";
-  out << created->secret() << std::endl;
-  return 0;
+  out << created.secret() << std::endl;
+  return absl::OkStatus();
 }
 
 }  // namespace fleetcap::api

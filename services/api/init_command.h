@@ -5,13 +5,14 @@
 // once; what happened goes to `err`.
 
 #include <ostream>
-#include <string>
 
+#include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "common/daemon_flags.h"
 
 namespace fleetcap::api {
 
-// Returns the process exit code.
-int RunInit(const std::string& db, bool migrate, absl::Duration ttl, std::ostream& out, std::ostream& err);
+// `daemon` gives the database and --migrate.
+absl::Status RunInit(DaemonOptions daemon, absl::Duration ttl, std::ostream& out, std::ostream& err);
 
 }  // namespace fleetcap::api

@@ -1,0 +1,99 @@
+#include "services/api/api_command.h"
+
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "common/daemon.h"
+#include "common/logging.h"
+#include "common/status_macros.h"
+#include "store/migrator.h"
+
+namespace fleetcap::api {
+namespace {
+
+constexpr const char* kUsage =
+    "[init] [flags]\n\nServes the fleetcap gRPC services and the same data as JSON under /v1/.\n"
+    "`fleetcap-api init` creates the first admin token and prints it once.";
+
+// The limits on what clients can make the server spend, as flags give them.
+struct LimitFlags {
+  int64_t db_connections = 8;
+  int64_t db_wait_seconds = 5;
+  int64_t db_statement_timeout_seconds = 30;
+  int64_t http_read_timeout_seconds = absl::ToInt64Seconds(HttpLimits{}.read_timeout);
+  int64_t http_threads = HttpLimits{}.threads;
+  int64_t init_ttl_days = 365;
+
+  bool InRange() const {
+    return db_connections >= 1 && db_connections <= 1000 && http_threads >= 1 && http_threads <= 1000 &&
+           db_wait_seconds >= 0 && db_wait_seconds <= 3600 && db_statement_timeout_seconds >= 0 &&
+           db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 &&
+           http_read_timeout_seconds <= 3600;
+  }
+};
+
+}  // namespace
+
+absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, const Environment& env) {
+  ApiOptions options;
+  ApiServerOptions& server = options.server;
+  LimitFlags limits;
+  FlagSet flags("fleetcap-api", kUsage, env);
+  RegisterDaemonFlags(flags, &options.daemon);
+  flags.String("grpc-listen", &server.grpc_listen, "gRPC HOST:PORT (port 0 picks a free one)");
+  flags.String("http-listen", &server.http_listen, "HTTP/JSON HOST:PORT (port 0 picks a free one; empty: no HTTP)");
+  flags.String("tls-cert", &server.tls.cert, "PEM certificate for gRPC and HTTPS; empty for plaintext");
+  flags.String("tls-key", &server.tls.key, "PEM private key of --tls-cert");
+  flags.String("tls-client-ca", &server.tls.client_ca, "PEM CA that client certificates must chain to; empty: none asked");
+  flags.Int("db-connections", &limits.db_connections, "PostgreSQL connections shared by all requests");
+  flags.Int("db-wait", &limits.db_wait_seconds,
+            "seconds a request waits for a free database connection before UNAVAILABLE (HTTP 503)");
+  flags.Int("db-statement-timeout", &limits.db_statement_timeout_seconds,
+            "seconds any one database statement may run before DEADLINE_EXCEEDED (HTTP 504); 0: no limit");
+  flags.Int("http-read-timeout", &limits.http_read_timeout_seconds,
+            "seconds an HTTP client has to send its request headers, and again its body");
+  flags.Int("http-threads", &limits.http_threads, "HTTP worker threads (each serves one connection at a time)");
+  flags.Int("ttl-days", &limits.init_ttl_days, "init: lifetime of the bootstrap admin token, in days");
+
+  FLEETCAP_ASSIGN_OR_RETURN(FlagSet::Parsed parsed, flags.Parse(args));
+  if (parsed.help) {
+    options.daemon.help = flags.Help();
+    return options;
+  }
+  if (parsed.version) {
+    options.version = true;
+    return options;
+  }
+  if (!limits.InRange()) {
+    return absl::InvalidArgumentError(
+        "--db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 to 3600, "
+        "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400");
+  }
+  options.init = !parsed.positional.empty() && parsed.positional.front() == "init";
+  if (parsed.positional.size() > (options.init ? 1u : 0u)) {
+    return absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed.positional.back(), "\""));
+  }
+  FLEETCAP_RETURN_IF_ERROR(CheckLogLevel(options.daemon.log_level));
+  options.daemon.db_connections = static_cast<int>(limits.db_connections);
+  options.daemon.db_limits = {absl::Seconds(limits.db_wait_seconds),
+                              absl::Seconds(limits.db_statement_timeout_seconds)};
+  server.http_limits.read_timeout = absl::Seconds(limits.http_read_timeout_seconds);
+  server.http_limits.threads = static_cast<int>(limits.http_threads);
+  options.init_ttl = absl::Hours(24 * limits.init_ttl_days);
+  return options;
+}
+
+absl::Status RunApi(const ApiOptions& options) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
+  FLEETCAP_ASSIGN_OR_RETURN(auto server, ApiServer::Start(options.server, daemon->pool(), *daemon->registry()));
+  // One line on stdout that scripts and tests read to learn the bound ports.
+  std::cout << "fleetcap-api ready grpc=" << server->grpc_port() << " http=" << server->http_port()
+            << " metrics=" << daemon->metrics_port() << std::endl;
+  auto log = Logger("api");
+  log->info("serving gRPC on port {}, HTTP on port {}", server->grpc_port(), server->http_port());
+  log->info("signal {}: shutting down", daemon->WaitForStop());
+  server->Shutdown();
+  return absl::OkStatus();
+}
+
+}  // namespace fleetcap::api

@@ -1,0 +1,97 @@
+#include "services/api/api_command.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace fleetcap::api {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+Environment NoEnvironment() {
+  return [](const std::string&) { return std::string(); };
+}
+
+absl::StatusOr<ApiOptions> Parse(std::vector<std::string> args) { return ParseApiFlags(args, NoEnvironment()); }
+
+TEST(ParseApiFlags, EveryFlagErrorNamesItsFlag) {
+  const std::string ranges =
+      "--db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 to 3600, --db-wait 0 to 3600, "
+      "--db-statement-timeout 0 to 86400";
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {{"--grpc-port", "1"}, "unknown flag --grpc-port (see fleetcap-api --help)"},
+      {{"--grpc-listen"}, "--grpc-listen: missing value"},
+      {{"--db-connections", "eight"}, "--db-connections: \"eight\" is not an integer"},
+      {{"--migrate=later"}, "--migrate: \"later\" is not true or false"},
+      {{"--db-connections", "0"}, ranges},
+      {{"--db-connections", "1001"}, ranges},
+      {{"--http-threads", "0"}, ranges},
+      {{"--http-threads", "1001"}, ranges},
+      {{"--db-wait", "-1"}, ranges},
+      {{"--db-wait", "3601"}, ranges},
+      {{"--db-statement-timeout", "-1"}, ranges},
+      {{"--db-statement-timeout", "86401"}, ranges},
+      {{"--http-read-timeout", "0"}, ranges},
+      {{"--http-read-timeout", "3601"}, ranges},
+      {{"serve"}, "unexpected argument \"serve\""},
+      {{"init", "now"}, "unexpected argument \"now\""},
+      {{"--log-level", "loud"}, "--log-level: \"loud\" is not one of"},
+  };
+  for (const Case& c : cases) {
+    auto parsed = Parse(c.args);
+    ASSERT_FALSE(parsed.ok()) << c.message;
+    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << c.message;
+    EXPECT_THAT(std::string(parsed.status().message()), StartsWith(c.message));
+  }
+}
+
+TEST(ParseApiFlags, TheCommonDaemonFlagsAndTheLimits) {
+  auto parsed = Parse({"--db", "postgresql://x", "--migrate", "--metrics-listen", "127.0.0.1:0", "--db-connections",
+                       "3", "--db-wait", "0", "--db-statement-timeout", "7", "--http-threads", "2",
+                       "--http-read-timeout", "9", "--grpc-listen", "127.0.0.1:1"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->daemon.db, "postgresql://x");
+  EXPECT_TRUE(parsed->daemon.migrate);
+  EXPECT_EQ(parsed->daemon.metrics_listen, "127.0.0.1:0");
+  EXPECT_EQ(parsed->daemon.db_connections, 3);
+  EXPECT_EQ(parsed->daemon.db_limits.acquire_timeout, absl::ZeroDuration());
+  EXPECT_EQ(parsed->daemon.db_limits.statement_timeout, absl::Seconds(7));
+  EXPECT_EQ(parsed->server.http_limits.threads, 2);
+  EXPECT_EQ(parsed->server.http_limits.read_timeout, absl::Seconds(9));
+  EXPECT_EQ(parsed->server.grpc_listen, "127.0.0.1:1");
+  EXPECT_FALSE(parsed->init);
+}
+
+TEST(ParseApiFlags, DefaultLimits) {
+  auto parsed = Parse({});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->daemon.db_connections, 8);
+  EXPECT_EQ(parsed->daemon.db_limits.acquire_timeout, absl::Seconds(5));
+  EXPECT_EQ(parsed->daemon.db_limits.statement_timeout, absl::Seconds(30));
+}
+
+TEST(ParseApiFlags, InitTakesItsTokenLifetime) {
+  auto parsed = Parse({"init", "--ttl-days", "2"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_TRUE(parsed->init);
+  EXPECT_EQ(parsed->init_ttl, absl::Hours(48));
+}
+
+TEST(ParseApiFlags, HelpAndVersionAskForNothingElse) {
+  auto help = Parse({"--help", "--db-connections", "0"});
+  ASSERT_TRUE(help.ok()) << help.status();
+  EXPECT_THAT(help->daemon.help, StartsWith("usage: fleetcap-api [init] [flags]"));
+  EXPECT_THAT(help->daemon.help, HasSubstr("--db  PostgreSQL libpq URI"));
+  EXPECT_THAT(help->daemon.help, HasSubstr("[env FLEETCAP_DB]"));
+  auto version = Parse({"--version"});
+  ASSERT_TRUE(version.ok()) << version.status();
+  EXPECT_TRUE(version->version);
+}
+
+}  // namespace
+}  // namespace fleetcap::api
