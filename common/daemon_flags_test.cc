@@ -2,12 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "common/flag_error_cases.h"
+
 namespace fleetcap {
 namespace {
 
-Environment NoEnvironment() {
-  return [](const std::string&) { return std::string(); };
-}
+using testing::NoEnvironment;
 
 absl::Status Parse(const std::vector<std::string>& args, DaemonOptions* options) {
   FlagSet flags("tool", "[flags]", NoEnvironment());
@@ -44,23 +44,17 @@ TEST(DaemonFlags, HelpIsKeptNotPrinted) {
 }
 
 TEST(DaemonFlags, ErrorsNameTheFlagOrArgument) {
-  struct Case {
-    std::vector<std::string> args;
-    std::string message;
+  auto parse = [](const std::vector<std::string>& args) {
+    DaemonOptions options;
+    return Parse(args, &options);
   };
-  const Case cases[] = {
+  testing::ExpectFlagErrors(parse, {
       {{"--dbx"}, "unknown flag --dbx (see tool --help)"},
       {{"--db"}, "--db: missing value"},
       {{"--migrate=perhaps"}, "--migrate: \"perhaps\" is not true or false"},
       {{"stray"}, "unexpected argument \"stray\""},
       {{"--log-level", "loud"}, "--log-level: \"loud\" is not one of trace, debug, info, warn, error, critical, off"},
-  };
-  for (const Case& c : cases) {
-    DaemonOptions options;
-    absl::Status status = Parse(c.args, &options);
-    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << c.message;
-    EXPECT_EQ(status.message(), c.message);
-  }
+  });
   EXPECT_EQ(RequireDb(DaemonOptions{}).message(), "--db: empty; give a libpq URI or set FLEETCAP_DB");
 }
 

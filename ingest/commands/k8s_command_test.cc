@@ -3,14 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/flag_error_cases.h"
+
 namespace fleetcap::ingest {
 namespace {
 
 using ::testing::StartsWith;
-
-Environment NoEnvironment() {
-  return [](const std::string&) { return std::string(); };
-}
+using testing::NoEnvironment;
 
 absl::StatusOr<K8sOptions> Parse(std::vector<std::string> args) {
   return ParseK8sFlags(args, NoEnvironment());
@@ -22,11 +21,7 @@ TEST(ParseK8sFlags, EveryFlagErrorNamesItsFlag) {
     more.insert(more.begin(), ok.begin(), ok.end());
     return more;
   };
-  struct Case {
-    std::vector<std::string> args;
-    std::string message;
-  };
-  const Case cases[] = {
+  testing::ExpectFlagErrors(Parse, {
       {with({"--kube-apis", "http://x"}), "unknown flag --kube-apis (see fleetcap-ingest --help)"},
       {with({"--kube-api"}), "--kube-api: missing value"},
       {with({"--page-size", "many"}), "--page-size: \"many\" is not an integer"},
@@ -37,13 +32,7 @@ TEST(ParseK8sFlags, EveryFlagErrorNamesItsFlag) {
       {{"--db", "postgresql://x"}, "--cluster: empty; name the cluster"},
       {with({"--page-size", "0"}), "--page-size: must be at least 1"},
       {{"--cluster", "c1"}, "--db: empty; give a libpq URI or set FLEETCAP_DB"},
-  };
-  for (const Case& c : cases) {
-    auto parsed = Parse(c.args);
-    ASSERT_FALSE(parsed.ok()) << c.message;
-    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << c.message;
-    EXPECT_THAT(std::string(parsed.status().message()), StartsWith(c.message));
-  }
+  });
 }
 
 TEST(ParseK8sFlags, FlagsBecomeTheIngestOptions) {

@@ -3,14 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/flag_error_cases.h"
+
 namespace fleetcap::ingest {
 namespace {
 
 using ::testing::StartsWith;
-
-Environment NoEnvironment() {
-  return [](const std::string&) { return std::string(); };
-}
+using testing::NoEnvironment;
 
 // A command line that parses, plus `more` (a later flag wins over an earlier one).
 std::vector<std::string> Pulling(std::vector<std::string> more) {
@@ -20,13 +19,10 @@ std::vector<std::string> Pulling(std::vector<std::string> more) {
 }
 
 TEST(ParsePrometheusFlags, EveryFlagErrorNamesItsFlag) {
-  struct Case {
-    std::vector<std::string> args;
-    std::string message;
-  };
   const std::string not_duration = "\" is not a duration like 90s or 5m";
   const std::string not_rfc3339 = "\" is not an RFC 3339 timestamp such as 2026-01-01T00:00:00Z";
-  const Case cases[] = {
+  auto parse = [](const std::vector<std::string>& args) { return ParsePrometheusFlags(args, NoEnvironment()); };
+  testing::ExpectFlagErrors(parse, {
       {Pulling({"--wal"}), "unknown flag --wal (see fleetcap-ingest --help)"},
       {Pulling({"--settle"}), "--settle: missing value"},
       {Pulling({"--max-points", "lots"}), "--max-points: \"lots\" is not an integer"},
@@ -64,13 +60,7 @@ TEST(ParsePrometheusFlags, EveryFlagErrorNamesItsFlag) {
        "--remote-write-tls-cert and --remote-write-tls-key: give both or neither"},
       {Pulling({"--remote-write-tls-client-ca", "ca.pem"}),
        "--remote-write-tls-client-ca: needs --remote-write-tls-cert and --remote-write-tls-key"},
-  };
-  for (const Case& c : cases) {
-    auto parsed = ParsePrometheusFlags(c.args, NoEnvironment());
-    ASSERT_FALSE(parsed.ok()) << c.message;
-    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << c.message;
-    EXPECT_THAT(std::string(parsed.status().message()), StartsWith(c.message));
-  }
+  });
 }
 
 TEST(ParsePrometheusFlags, FlagsBecomeThePushAndPullOptions) {

@@ -3,14 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/flag_error_cases.h"
+
 namespace fleetcap::ingest {
 namespace {
 
-using ::testing::StartsWith;
-
-Environment NoEnvironment() {
-  return [](const std::string&) { return std::string(); };
-}
+using testing::NoEnvironment;
 
 std::vector<std::string> Openb(std::vector<std::string> more) {
   std::vector<std::string> args = {"--db", "postgresql://x", "--trace", "openb", "--data", "/d", "--cluster", "c"};
@@ -19,11 +17,8 @@ std::vector<std::string> Openb(std::vector<std::string> more) {
 }
 
 TEST(ParseReplayFlags, EveryFlagErrorNamesItsFlag) {
-  struct Case {
-    std::vector<std::string> args;
-    std::string message;
-  };
-  const Case cases[] = {
+  auto parse = [](const std::vector<std::string>& args) { return ParseReplayFlags(args, NoEnvironment()); };
+  testing::ExpectFlagErrors(parse, {
       {Openb({"--trace-file", "x"}), "unknown flag --trace-file (see fleetcap-ingest --help)"},
       {Openb({"--start"}), "--start: missing value"},
       {Openb({"--nodes", "ten"}), "--nodes: \"ten\" is not an integer"},
@@ -41,13 +36,7 @@ TEST(ParseReplayFlags, EveryFlagErrorNamesItsFlag) {
       {Openb({"--start="}), "--start: empty; expected an RFC 3339 timestamp"},
       {Openb({"--start", "monday"}), "--start: \"monday\" is not an RFC 3339 timestamp"},
       {Openb({"--db="}), "--db: empty; give a libpq URI or set FLEETCAP_DB"},
-  };
-  for (const Case& c : cases) {
-    auto parsed = ParseReplayFlags(c.args, NoEnvironment());
-    ASSERT_FALSE(parsed.ok()) << c.message;
-    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << c.message;
-    EXPECT_THAT(std::string(parsed.status().message()), StartsWith(c.message));
-  }
+  });
 }
 
 TEST(ParseReplayFlags, OpenbReadsTheFolderGiven) {

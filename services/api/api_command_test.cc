@@ -3,15 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/flag_error_cases.h"
+
 namespace fleetcap::api {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-Environment NoEnvironment() {
-  return [](const std::string&) { return std::string(); };
-}
+using testing::NoEnvironment;
 
 absl::StatusOr<ApiOptions> Parse(std::vector<std::string> args) { return ParseApiFlags(args, NoEnvironment()); }
 
@@ -19,11 +18,7 @@ TEST(ParseApiFlags, EveryFlagErrorNamesItsFlag) {
   const std::string ranges =
       "--db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 to 3600, --db-wait 0 to 3600, "
       "--db-statement-timeout 0 to 86400";
-  struct Case {
-    std::vector<std::string> args;
-    std::string message;
-  };
-  const Case cases[] = {
+  testing::ExpectFlagErrors(Parse, {
       {{"--grpc-port", "1"}, "unknown flag --grpc-port (see fleetcap-api --help)"},
       {{"--grpc-listen"}, "--grpc-listen: missing value"},
       {{"--db-connections", "eight"}, "--db-connections: \"eight\" is not an integer"},
@@ -41,13 +36,7 @@ TEST(ParseApiFlags, EveryFlagErrorNamesItsFlag) {
       {{"serve"}, "unexpected argument \"serve\""},
       {{"init", "now"}, "unexpected argument \"now\""},
       {{"--log-level", "loud"}, "--log-level: \"loud\" is not one of"},
-  };
-  for (const Case& c : cases) {
-    auto parsed = Parse(c.args);
-    ASSERT_FALSE(parsed.ok()) << c.message;
-    EXPECT_EQ(parsed.status().code(), absl::StatusCode::kInvalidArgument) << c.message;
-    EXPECT_THAT(std::string(parsed.status().message()), StartsWith(c.message));
-  }
+  });
 }
 
 TEST(ParseApiFlags, TheCommonDaemonFlagsAndTheLimits) {
