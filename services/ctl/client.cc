@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "common/exit.h"
 
 namespace fleetcap::ctl {
 
@@ -78,8 +79,8 @@ void Parse(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args
 }
 
 int Fail(int exit_code, const std::string& message) {
-  std::cerr << "fleetcapctl: " << absl::StrReplaceAll(message, {{"\n", " "}}) << "\n";
-  return exit_code;
+  // A server's message may span lines; a failure is reported on one.
+  return ExitCode("fleetcapctl", absl::UnknownError(absl::StrReplaceAll(message, {{"\n", " "}})), exit_code);
 }
 
 int FailRpc(const grpc::Status& status, const ClientOptions& options) {

@@ -50,7 +50,8 @@ struct Invocation {
 // `positional` positional arguments.
 void Parse(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args, size_t positional);
 
-// Prints one line to stderr ("fleetcapctl: ...") and returns `exit_code`.
+// Prints one line to stderr ("fleetcapctl: ...") through the exit helper
+// (common/exit.h) and returns `exit_code`.
 int Fail(int exit_code, const std::string& message);
 
 // Reports a failed RPC in one line; returns the exit code (1).
