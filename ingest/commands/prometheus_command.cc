@@ -26,6 +26,7 @@
 #include "ingest/telemetry/sample_log.h"
 #include "ingest/telemetry/usage_writer.h"
 #include "store/migrator.h"
+#include "store/pg_usage_repository.h"
 #include "store/usage_partitions.h"
 
 namespace fleetcap::ingest {
@@ -219,10 +220,12 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   });
 
   telemetry::Normaliser normaliser(&mapping);
+  store::UsageStoreOptions store_options;
+  store_options.retention_days = partition_policy.retention_days;
+  store::PgUsageRepository usage_store(pool->get(), store_options);
   telemetry::UsageWriterOptions writer_options;
-  writer_options.retention_days = partition_policy.retention_days;
   writer_options.metrics = &metrics;
-  telemetry::UsageWriter push_writer(pool->get(), cluster, writer_options);
+  telemetry::UsageWriter push_writer(&usage_store, cluster, writer_options);
   std::unique_ptr<telemetry::SampleLog> sample_log;
   std::unique_ptr<telemetry::PushPipeline> pipeline;
   std::unique_ptr<telemetry::RemoteWriteServer> receiver;
@@ -254,7 +257,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   }
 
   RealClock clock;
-  telemetry::UsageWriter pull_writer(pool->get(), cluster, writer_options);
+  telemetry::UsageWriter pull_writer(&usage_store, cluster, writer_options);
   std::unique_ptr<telemetry::PrometheusClient> client;
   std::unique_ptr<telemetry::PullIngester> ingester;
   std::unique_ptr<Periodic> pull_loop;
@@ -263,7 +266,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     client_options.timeout = *query_timeout;
     client_options.attempts = static_cast<int>(query_attempts);
     client = std::make_unique<telemetry::PrometheusClient>(prometheus_url, client_options);
-    ingester = std::make_unique<telemetry::PullIngester>(client.get(), &mapping, &pull_writer, pool->get(), &metrics,
+    ingester = std::make_unique<telemetry::PullIngester>(client.get(), &mapping, &pull_writer, &usage_store, &metrics,
                                                          &clock, pull_options);
     if (once) {
       auto report = ingester->RunOnce();

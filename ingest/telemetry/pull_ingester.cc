@@ -7,7 +7,6 @@
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "common/time_util.h"
-#include "pqxx/pqxx"
 
 namespace fleetcap::telemetry {
 namespace {
@@ -30,12 +29,13 @@ struct Collected {
 
 }  // namespace
 
-PullIngester::PullIngester(PrometheusClient* client, const MetricMapping* mapping, UsageWriter* writer, PgPool* pool,
-                           TelemetryMetrics* metrics, const Clock* clock, PullOptions options)
+PullIngester::PullIngester(PrometheusClient* client, const MetricMapping* mapping, UsageWriter* writer,
+                           store::UsageWriteRepository* store, TelemetryMetrics* metrics, const Clock* clock,
+                           PullOptions options)
     : client_(client),
       mapping_(mapping),
       writer_(writer),
-      pool_(pool),
+      store_(store),
       metrics_(metrics),
       clock_(clock),
       options_(options) {
@@ -44,45 +44,21 @@ PullIngester::PullIngester(PrometheusClient* client, const MetricMapping* mappin
 }
 
 absl::StatusOr<absl::Time> PullIngester::ReadWatermark() {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
-  try {
-    pqxx::nontransaction txn(**lease);
-    std::map<std::string, int64_t> through;
-    for (const auto& row : txn.exec_params(
-             "SELECT metric, (extract(epoch FROM through) * 1000)::bigint FROM telemetry_watermarks WHERE cluster = $1",
-             writer_->cluster())) {
-      through[row[0].as<std::string>()] = row[1].as<int64_t>();
-    }
-    // All metrics move together; one without a watermark has none yet.
-    int64_t lowest = INT64_MAX;
-    for (const auto& name : metric_names_) {
-      auto it = through.find(name);
-      if (it == through.end()) return absl::InfinitePast();
-      lowest = std::min(lowest, it->second);
-    }
-    return absl::FromUnixMillis(lowest);
-  } catch (const std::exception& e) {
-    return PgError("telemetry: reading watermarks", e);
+  auto through = store_->Watermarks(writer_->cluster());
+  if (!through.ok()) return through.status();
+  // All metrics move together; one without a watermark has none yet.
+  absl::Time lowest = absl::InfiniteFuture();
+  for (const auto& name : metric_names_) {
+    auto it = through->find(name);
+    if (it == through->end()) return absl::InfinitePast();
+    lowest = std::min(lowest, it->second);
   }
+  return lowest;
 }
 
 absl::Status PullIngester::WriteWatermark(absl::Time through) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
-  try {
-    pqxx::work txn(**lease);
-    for (const auto& name : metric_names_) {
-      // Never backwards: a backfill behind the watermark leaves it alone.
-      txn.exec_params(
-          "INSERT INTO telemetry_watermarks (cluster, metric, through) VALUES ($1, $2, $3::timestamptz)"
-          " ON CONFLICT (cluster, metric) DO UPDATE SET through = greatest(telemetry_watermarks.through,"
-          " EXCLUDED.through), updated_at = now()",
-          writer_->cluster(), name, FormatRfc3339(through));
-    }
-    txn.commit();
-  } catch (const std::exception& e) {
-    return PgError("telemetry: writing watermarks", e);
+  if (auto status = store_->AdvanceWatermarks(writer_->cluster(), metric_names_, through); !status.ok()) {
+    return status;
   }
   for (const auto& name : metric_names_) {
     metrics_->WatermarkLag(name).Set(absl::ToDoubleSeconds(clock_->Now() - through));

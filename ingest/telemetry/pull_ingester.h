@@ -21,12 +21,12 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "common/clock.h"
-#include "common/pg_pool.h"
 #include "ingest/telemetry/metric_mapping.h"
 #include "ingest/telemetry/prometheus_client.h"
 #include "ingest/telemetry/sample_time_window.h"
 #include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/usage_writer.h"
+#include "store/usage_repository.h"
 
 namespace fleetcap::telemetry {
 
@@ -52,9 +52,9 @@ struct PullReport {
 
 class PullIngester {
  public:
-  // Everything must outlive the ingester.
-  PullIngester(PrometheusClient* client, const MetricMapping* mapping, UsageWriter* writer, PgPool* pool,
-               TelemetryMetrics* metrics, const Clock* clock, PullOptions options);
+  // Everything must outlive the ingester. `store` keeps the watermarks.
+  PullIngester(PrometheusClient* client, const MetricMapping* mapping, UsageWriter* writer,
+               store::UsageWriteRepository* store, TelemetryMetrics* metrics, const Clock* clock, PullOptions options);
 
   absl::StatusOr<PullReport> RunOnce();
 
@@ -66,7 +66,7 @@ class PullIngester {
   PrometheusClient* client_;
   const MetricMapping* mapping_;
   UsageWriter* writer_;
-  PgPool* pool_;
+  store::UsageWriteRepository* store_;
   TelemetryMetrics* metrics_;
   const Clock* clock_;
   PullOptions options_;
