@@ -29,7 +29,7 @@ struct Collected {
 
 }  // namespace
 
-PullIngester::PullIngester(PrometheusClient* client, const MetricMapping* mapping, UsageWriter* writer,
+PullIngester::PullIngester(RangeQuerier* client, const MetricMapping* mapping, UsageWriter* writer,
                            store::UsageWriteRepository* store, TelemetryMetrics* metrics, const Clock* clock,
                            PullOptions options)
     : client_(client),

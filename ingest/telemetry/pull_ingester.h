@@ -53,7 +53,7 @@ struct PullReport {
 class PullIngester {
  public:
   // Everything must outlive the ingester. `store` keeps the watermarks.
-  PullIngester(PrometheusClient* client, const MetricMapping* mapping, UsageWriter* writer,
+  PullIngester(RangeQuerier* client, const MetricMapping* mapping, UsageWriter* writer,
                store::UsageWriteRepository* store, TelemetryMetrics* metrics, const Clock* clock, PullOptions options);
 
   absl::StatusOr<PullReport> RunOnce();
@@ -63,7 +63,7 @@ class PullIngester {
   absl::StatusOr<absl::Time> ReadWatermark();
   absl::Status WriteWatermark(absl::Time through);
 
-  PrometheusClient* client_;
+  RangeQuerier* client_;
   const MetricMapping* mapping_;
   UsageWriter* writer_;
   store::UsageWriteRepository* store_;
