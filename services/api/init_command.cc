@@ -4,15 +4,10 @@
 #include "common/pg_pool.h"
 #include "services/api/token_operations.h"
 #include "store/migrator.h"
-#include "pqxx/nontransaction"
 #include "store/pg_control_repositories.h"
+#include "store/session_lock.h"
 
 namespace fleetcap::api {
-namespace {
-
-constexpr const char* kInitLock = "SELECT pg_advisory_lock(hashtext('fleetcap-api init'))";
-
-}  // namespace
 
 int RunInit(const std::string& db, bool migrate, absl::Duration ttl, std::ostream& out, std::ostream& err) {
   if (db.empty()) {
@@ -31,11 +26,8 @@ int RunInit(const std::string& db, bool migrate, absl::Duration ttl, std::ostrea
   // Two inits at once must not both see "no admin yet" and both mint one: this
   // session holds an advisory lock from the check to the mint; PostgreSQL
   // releases it when the session ends, however init ends.
-  try {
-    pqxx::nontransaction txn(**conn);
-    txn.exec(kInitLock);
-  } catch (const std::exception& e) {
-    err << "fleetcap-api init: " << PgError("waiting for another init", e).message() << "\n";
+  if (auto status = store::HoldSessionLock(**conn, "fleetcap-api init", "waiting for another init"); !status.ok()) {
+    err << "fleetcap-api init: " << status.message() << "\n";
     return 1;
   }
   auto pool = PgPool::Open(db, 1);
