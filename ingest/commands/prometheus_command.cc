@@ -19,6 +19,7 @@
 #include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/usage_writer.h"
 #include "store/migrator.h"
+#include "store/pg_usage_repository.h"
 
 namespace fleetcap::ingest {
 namespace {
@@ -149,11 +150,12 @@ struct Push {
   std::unique_ptr<telemetry::RemoteWriteServer> receiver;
 };
 
-absl::StatusOr<Push> StartPush(const PrometheusOptions& options, const std::string& bearer_token, PgPool* pool,
+absl::StatusOr<Push> StartPush(const PrometheusOptions& options, const std::string& bearer_token,
+                               store::UsageWriteRepository* usage,
                                const telemetry::UsageWriterOptions& writer_options,
                                const telemetry::Normaliser* normaliser, telemetry::TelemetryMetrics* metrics) {
   Push push;
-  push.writer = std::make_unique<telemetry::UsageWriter>(pool, options.cluster, writer_options);
+  push.writer = std::make_unique<telemetry::UsageWriter>(usage, options.cluster, writer_options);
   FLEETCAP_ASSIGN_OR_RETURN(push.log, telemetry::SampleLog::Open(options.sample_log));
   FLEETCAP_ASSIGN_OR_RETURN(push.pipeline, telemetry::PushPipeline::Start(push.log.get(), push.writer.get(),
                                                                           normaliser, metrics, options.pipeline));
@@ -171,13 +173,14 @@ struct Pull {
   std::unique_ptr<telemetry::PullIngester> ingester;
 };
 
-Pull MakePull(const PrometheusOptions& options, const telemetry::MetricMapping* mapping, PgPool* pool,
+Pull MakePull(const PrometheusOptions& options, const telemetry::MetricMapping* mapping,
+              store::UsageWriteRepository* usage,
               const telemetry::UsageWriterOptions& writer_options, telemetry::TelemetryMetrics* metrics,
               const Clock* clock) {
   Pull pull;
-  pull.writer = std::make_unique<telemetry::UsageWriter>(pool, options.cluster, writer_options);
+  pull.writer = std::make_unique<telemetry::UsageWriter>(usage, options.cluster, writer_options);
   pull.client = std::make_unique<telemetry::PrometheusClient>(options.prometheus_url, options.client);
-  pull.ingester = std::make_unique<telemetry::PullIngester>(pull.client.get(), mapping, pull.writer.get(), pool,
+  pull.ingester = std::make_unique<telemetry::PullIngester>(pull.client.get(), mapping, pull.writer.get(), usage,
                                                             metrics, clock, options.pull);
   return pull;
 }
@@ -279,20 +282,22 @@ absl::Status RunPrometheus(const PrometheusOptions& options) {
   telemetry::TelemetryMetrics metrics(*daemon->registry());
   const auto partitions = MaintainPartitionsHourly(daemon->pool(), options.partitions);
   const telemetry::Normaliser normaliser(&files.mapping);
+  store::UsageStoreOptions store_options;
+  store_options.retention_days = options.partitions.retention_days;
+  store::PgUsageRepository usage(daemon->pool(), store_options);
   telemetry::UsageWriterOptions writer_options;
-  writer_options.retention_days = options.partitions.retention_days;
   writer_options.metrics = &metrics;
   RealClock clock;
 
   Push push;
   if (!options.remote_write.listen.empty()) {
     FLEETCAP_ASSIGN_OR_RETURN(
-        push, StartPush(options, files.bearer_token, daemon->pool(), writer_options, &normaliser, &metrics));
+        push, StartPush(options, files.bearer_token, &usage, writer_options, &normaliser, &metrics));
   }
   Pull pull;
   std::unique_ptr<Periodic> pull_loop;
   if (!options.prometheus_url.empty()) {
-    pull = MakePull(options, &files.mapping, daemon->pool(), writer_options, &metrics, &clock);
+    pull = MakePull(options, &files.mapping, &usage, writer_options, &metrics, &clock);
     if (options.once) return PullOnce(*pull.ingester);
     pull_loop = PullEveryInterval(pull.ingester.get(), options.pull_interval);
   }

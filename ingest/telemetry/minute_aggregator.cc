@@ -120,15 +120,6 @@ MinuteRow BuildRow(const RowInputs& in, const std::string& device_id, const std:
 
 }  // namespace
 
-bool MinuteRow::operator==(const MinuteRow& o) const {
-  return std::tie(device_id, pod_uid, minute_ms, node, model, namespace_, pod, util_mean, util_max,
-                  memory_used_bytes, memory_total_bytes, power_watts, energy_joules, sm_active_mean,
-                  tensor_active_mean, dram_active_mean, samples) ==
-         std::tie(o.device_id, o.pod_uid, o.minute_ms, o.node, o.model, o.namespace_, o.pod, o.util_mean,
-                  o.util_max, o.memory_used_bytes, o.memory_total_bytes, o.power_watts, o.energy_joules,
-                  o.sm_active_mean, o.tensor_active_mean, o.dram_active_mean, o.samples);
-}
-
 std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series,
                                         const std::set<DeviceMinute>& wanted) {
   // (device, pod_uid) -> inputs; pod_uid "" gathers the whole device.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ingest/telemetry/canonical.h"
+#include "store/usage_repository.h"
 
 namespace fleetcap::telemetry {
 
@@ -40,19 +41,8 @@ struct StoredSeries {
   std::vector<Point> points;
 };
 
-struct MinuteRow {
-  std::string device_id;
-  std::string pod_uid;  // "" = the whole device
-  int64_t minute_ms = 0;
-  std::string node, model, namespace_, pod;
-  std::optional<double> util_mean, util_max;
-  std::optional<int64_t> memory_used_bytes, memory_total_bytes;
-  std::optional<double> power_watts, energy_joules;
-  std::optional<double> sm_active_mean, tensor_active_mean, dram_active_mean;
-  int samples = 0;
-
-  bool operator==(const MinuteRow& o) const;
-};
+// A usage_minute row, as the store keeps it.
+using MinuteRow = store::UsageMinuteRow;
 
 using DeviceMinute = std::pair<std::string, int64_t>;  // device_id, minute start (ms)
 

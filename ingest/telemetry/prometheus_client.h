@@ -27,7 +27,16 @@ struct PrometheusClientOptions {
   absl::Duration backoff = absl::Milliseconds(500);  // doubled after each failure
 };
 
-class PrometheusClient {
+// What the pull path asks of Prometheus (a fake in unit tests).
+class RangeQuerier {
+ public:
+  virtual ~RangeQuerier() = default;
+  // query_range over [start, end] with `step`.
+  virtual absl::StatusOr<std::vector<RangeSeries>> QueryRange(const std::string& query, absl::Time start,
+                                                              absl::Time end, absl::Duration step) = 0;
+};
+
+class PrometheusClient : public RangeQuerier {
  public:
   // `base_url` like "http://127.0.0.1:9090". `sleep` is injectable for tests.
   PrometheusClient(std::string base_url, PrometheusClientOptions options,
@@ -36,7 +45,7 @@ class PrometheusClient {
   // query_range over [start, end] with `step`. INVALID_ARGUMENT for bad_data
   // and other client errors; UNAVAILABLE once retries are spent.
   absl::StatusOr<std::vector<RangeSeries>> QueryRange(const std::string& query, absl::Time start, absl::Time end,
-                                                      absl::Duration step);
+                                                      absl::Duration step) override;
 
   int64_t retries() const { return retries_; }
 

@@ -1,18 +1,15 @@
 #include "ingest/telemetry/pull_ingester.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "common/time_util.h"
-#include "pqxx/pqxx"
 
 namespace fleetcap::telemetry {
 namespace {
-
-constexpr double kDcgmBlankFloor = 9223372036854775792.0;
 
 std::string LabelKey(const Labels& labels) {
   Labels sorted = labels;
@@ -22,20 +19,34 @@ std::string LabelKey(const Labels& labels) {
   return key;
 }
 
-// One series' answers to the per-minute queries, by evaluation minute.
-struct Collected {
-  Labels labels;
-  std::map<int64_t, double> count, sum, max, min, last;
-};
+template <typename Map>
+std::optional<double> Find(const Map& by_minute, int64_t m) {
+  auto it = by_minute.find(m);
+  return it == by_minute.end() ? std::nullopt : std::optional<double>(it->second);
+}
 
 }  // namespace
 
-PullIngester::PullIngester(PrometheusClient* client, const MetricMapping* mapping, UsageWriter* writer, PgPool* pool,
-                           TelemetryMetrics* metrics, const Clock* clock, PullOptions options)
+MinuteAnswers PullIngester::AnswersOf(const Collected& c, int64_t m) {
+  MinuteAnswers a;
+  a.minute_ms = m;
+  a.count = Find(c.count, m).value_or(0);
+  a.sum = Find(c.sum, m).value_or(0);
+  a.max = Find(c.max, m).value_or(0);
+  a.min = Find(c.min, m).value_or(0);
+  a.last = Find(c.last, m);
+  a.previous_last = Find(c.last, m - kMinuteMs);
+  return a;
+}
+
+PullIngester::PullIngester(RangeQuerier* client, const MetricMapping* mapping, UsageWriter* writer,
+                           store::UsageWriteRepository* store, TelemetryMetrics* metrics, const Clock* clock,
+                           PullOptions options)
     : client_(client),
       mapping_(mapping),
+      normaliser_(mapping),
       writer_(writer),
-      pool_(pool),
+      store_(store),
       metrics_(metrics),
       clock_(clock),
       options_(options) {
@@ -44,45 +55,21 @@ PullIngester::PullIngester(PrometheusClient* client, const MetricMapping* mappin
 }
 
 absl::StatusOr<absl::Time> PullIngester::ReadWatermark() {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
-  try {
-    pqxx::nontransaction txn(**lease);
-    std::map<std::string, int64_t> through;
-    for (const auto& row : txn.exec_params(
-             "SELECT metric, (extract(epoch FROM through) * 1000)::bigint FROM telemetry_watermarks WHERE cluster = $1",
-             writer_->cluster())) {
-      through[row[0].as<std::string>()] = row[1].as<int64_t>();
-    }
-    // All metrics move together; one without a watermark has none yet.
-    int64_t lowest = INT64_MAX;
-    for (const auto& name : metric_names_) {
-      auto it = through.find(name);
-      if (it == through.end()) return absl::InfinitePast();
-      lowest = std::min(lowest, it->second);
-    }
-    return absl::FromUnixMillis(lowest);
-  } catch (const std::exception& e) {
-    return PgError("telemetry: reading watermarks", e);
+  auto through = store_->Watermarks(writer_->cluster());
+  if (!through.ok()) return through.status();
+  // All metrics move together; one without a watermark has none yet.
+  absl::Time lowest = absl::InfiniteFuture();
+  for (const auto& name : metric_names_) {
+    auto it = through->find(name);
+    if (it == through->end()) return absl::InfinitePast();
+    lowest = std::min(lowest, it->second);
   }
+  return lowest;
 }
 
 absl::Status PullIngester::WriteWatermark(absl::Time through) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
-  try {
-    pqxx::work txn(**lease);
-    for (const auto& name : metric_names_) {
-      // Never backwards: a backfill behind the watermark leaves it alone.
-      txn.exec_params(
-          "INSERT INTO telemetry_watermarks (cluster, metric, through) VALUES ($1, $2, $3::timestamptz)"
-          " ON CONFLICT (cluster, metric) DO UPDATE SET through = greatest(telemetry_watermarks.through,"
-          " EXCLUDED.through), updated_at = now()",
-          writer_->cluster(), name, FormatRfc3339(through));
-    }
-    txn.commit();
-  } catch (const std::exception& e) {
-    return PgError("telemetry: writing watermarks", e);
+  if (auto status = store_->AdvanceWatermarks(writer_->cluster(), metric_names_, through); !status.ok()) {
+    return status;
   }
   for (const auto& name : metric_names_) {
     metrics_->WatermarkLag(name).Set(absl::ToDoubleSeconds(clock_->Now() - through));
@@ -90,125 +77,102 @@ absl::Status PullIngester::WriteWatermark(absl::Time through) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<int64_t> PullIngester::FetchChunk(absl::Time from, absl::Time to, PullReport* report) {
+absl::StatusOr<std::map<std::string, PullIngester::Collected>> PullIngester::QueryMinutes(
+    const std::string& name, const MetricRule& rule, absl::Time from, absl::Time to, PullReport* report) {
   const absl::Duration step = absl::Minutes(1);
   const absl::Duration last_ms = absl::Milliseconds(59'999);
-  DropCounts drops;
-  std::vector<CanonicalSeries> described;
-  std::vector<StatSeries> stats;
-  int64_t received = 0;
-  Normaliser normaliser(mapping_);
-  const absl::Time now = clock_->Now();
-  for (const auto& name : metric_names_) {
-    const MetricRule* found = mapping_->Find(name);
-    if (found == nullptr) continue;  // names come from the mapping itself
-    const MetricRule& rule = *found;
-    std::map<std::string, Collected> collected;
-    // A counter also needs the minute before the window, for its first increase.
-    const absl::Time start = from + last_ms - (rule.counter ? step : absl::ZeroDuration());
-    const absl::Time end = to - absl::Milliseconds(1);
-    std::vector<std::pair<std::string, std::map<int64_t, double> Collected::*>> queries = {
-        {"count_over_time", &Collected::count}};
-    if (rule.counter) {
-      queries.push_back({"last_over_time", &Collected::last});
-    } else {
-      queries.insert(queries.end(), {{"sum_over_time", &Collected::sum},
-                                     {"max_over_time", &Collected::max},
-                                     {"min_over_time", &Collected::min}});
-    }
-    for (const auto& [function, member] : queries) {
-      auto result = client_->QueryRange(absl::StrCat(function, "(", name, "[59999ms])"), start, end, step);
-      ++report->queries;
-      metrics_->PullQueries(result.ok() ? "ok" : "error").Increment();
-      if (!result.ok()) return result.status();
-      for (auto& series : *result) {
-        // *_over_time drops __name__ but last_over_time keeps it: join without it.
-        series.labels.erase(std::remove_if(series.labels.begin(), series.labels.end(),
-                                           [](const auto& l) { return l.first == "__name__"; }),
-                            series.labels.end());
-        Collected& c = collected[LabelKey(series.labels)];
-        if (c.labels.empty()) c.labels = series.labels;
-        for (const Point& p : series.points) (c.*member)[MinuteOf(p.ts_ms)] = p.value;
-      }
-    }
-    for (auto& [key, c] : collected) {
-      Labels labels = c.labels;
-      labels.emplace_back("__name__", name);
-      auto canonical = normaliser.Describe(labels);
-      // A count no minute can hold (a Prometheus answering nonsense) counts nothing.
-      const auto is_count = [](double n) { return n >= 0 && n <= static_cast<double>(kMinuteMs); };
-      int64_t n_total = 0;
-      for (const auto& [m, n] : c.count) n_total += is_count(n) ? static_cast<int64_t>(n) : 0;
-      received += n_total;
-      if (!canonical) {
-        drops.Add(DropReason::kNoDevice, n_total);
-        continue;
-      }
-      if (!StorableKey(canonical->key)) {
-        drops.Add(DropReason::kInvalidLabel, n_total);
-        continue;
-      }
-      StatSeries s;
-      for (const auto& [m, n_value] : c.count) {
-        if (!is_count(n_value)) continue;
-        const int n = static_cast<int>(n_value);
-        if (m < absl::ToUnixMillis(from) || n == 0) continue;
-        if (const auto outside = options_.window.Check(m, now)) {
-          drops.Add(*outside, n);
-          continue;
-        }
-        MinuteStats ms{m, n, 0, 0};
-        if (rule.counter) {
-          auto cur = c.last.find(m), prev = c.last.find(m - kMinuteMs);
-          if (cur == c.last.end()) continue;
-          if (!std::isfinite(cur->second) || cur->second < 0 || cur->second >= kDcgmBlankFloor) {
-            drops.Add(std::isfinite(cur->second) ? (cur->second < 0 ? DropReason::kNegative : DropReason::kSentinel)
-                                                 : DropReason::kNan, n);
-            continue;
-          }
-          const double now_v = cur->second * rule.scale;
-          ms.sum = prev == c.last.end() ? 0
-                   : now_v >= prev->second * rule.scale ? now_v - prev->second * rule.scale
-                                                        : now_v;
-          ms.max = now_v;
-        } else {
-          const double sum = c.sum[m], max = c.max[m], min = c.min[m];
-          // *_over_time cannot leave single samples out: a minute holding a
-          // value that is no measurement is dropped whole, and counted.
-          if (!std::isfinite(sum) || !std::isfinite(max) || !std::isfinite(min)) {
-            drops.Add(std::isnan(sum) ? DropReason::kNan : DropReason::kInf, n);
-            continue;
-          }
-          if (min < 0) {
-            drops.Add(DropReason::kNegative, n);
-            continue;
-          }
-          if (max >= kDcgmBlankFloor) {
-            drops.Add(DropReason::kSentinel, n);
-            continue;
-          }
-          ms.sum = sum * rule.scale;
-          ms.max = max * rule.scale;
-        }
-        s.minutes.push_back(ms);
-      }
-      if (s.minutes.empty()) continue;
-      described.push_back(std::move(*canonical));
-      stats.push_back(std::move(s));
+  // A counter also needs the minute before the window, for its first increase.
+  const absl::Time start = from + last_ms - (rule.counter ? step : absl::ZeroDuration());
+  const absl::Time end = to - absl::Milliseconds(1);
+  std::vector<std::pair<std::string, std::map<int64_t, double> Collected::*>> queries = {
+      {"count_over_time", &Collected::count}};
+  if (rule.counter) {
+    queries.push_back({"last_over_time", &Collected::last});
+  } else {
+    queries.insert(queries.end(), {{"sum_over_time", &Collected::sum},
+                                   {"max_over_time", &Collected::max},
+                                   {"min_over_time", &Collected::min}});
+  }
+  std::map<std::string, Collected> collected;
+  for (const auto& [function, member] : queries) {
+    auto result = client_->QueryRange(absl::StrCat(function, "(", name, "[59999ms])"), start, end, step);
+    ++report->queries;
+    metrics_->PullQueries(result.ok() ? "ok" : "error").Increment();
+    if (!result.ok()) return result.status();
+    for (auto& series : *result) {
+      // *_over_time drops __name__ but last_over_time keeps it: join without it.
+      series.labels.erase(std::remove_if(series.labels.begin(), series.labels.end(),
+                                         [](const auto& l) { return l.first == "__name__"; }),
+                          series.labels.end());
+      Collected& c = collected[LabelKey(series.labels)];
+      if (c.labels.empty()) c.labels = series.labels;
+      for (const Point& p : series.points) (c.*member)[MinuteOf(p.ts_ms)] = p.value;
     }
   }
-  metrics_->Received("pull").Increment(static_cast<double>(received));
-  metrics_->Dropped("pull", drops);
-  auto identities = writer_->Identify(described);
+  return collected;
+}
+
+void PullIngester::AddSeries(const std::string& name, const MetricRule& rule, const Collected& c, absl::Time from,
+                             absl::Time now, Chunk* chunk) const {
+  std::vector<std::pair<int64_t, MinuteVerdict>> minutes;
+  int64_t samples = 0;
+  for (const auto& [m, n] : c.count) {
+    minutes.emplace_back(m, PullMinuteStats(AnswersOf(c, m), rule));
+    samples += minutes.back().second.samples;
+  }
+  chunk->received += samples;
+  Labels labels = c.labels;
+  labels.emplace_back("__name__", name);
+  auto canonical = normaliser_.Describe(labels);
+  if (!canonical) {
+    chunk->drops.Add(DropReason::kNoDevice, samples);
+    return;
+  }
+  if (!StorableKey(canonical->key)) {
+    chunk->drops.Add(DropReason::kInvalidLabel, samples);
+    return;
+  }
+  StatSeries s;
+  for (const auto& [m, v] : minutes) {
+    if (m < absl::ToUnixMillis(from) || v.samples == 0) continue;
+    if (const auto outside = options_.window.Check(m, now)) {
+      chunk->drops.Add(*outside, v.samples);
+    } else if (v.dropped) {
+      chunk->drops.Add(*v.dropped, v.samples);
+    } else if (v.stats) {
+      s.minutes.push_back(*v.stats);
+    }
+  }
+  if (s.minutes.empty()) return;
+  chunk->described.push_back(std::move(*canonical));
+  chunk->stats.push_back(std::move(s));
+}
+
+absl::StatusOr<int64_t> PullIngester::StoreChunk(Chunk chunk, PullReport* report) {
+  metrics_->Received("pull").Increment(static_cast<double>(chunk.received));
+  metrics_->Dropped("pull", chunk.drops);
+  auto identities = writer_->Identify(chunk.described);
   if (!identities.ok()) return identities.status();
-  for (size_t i = 0; i < stats.size(); ++i) stats[i].identity = std::move((*identities)[i]);
-  auto rows = AggregateMinuteStats(stats);
-  auto written = writer_->UpsertMinuteRows(rows);
+  for (size_t i = 0; i < chunk.stats.size(); ++i) chunk.stats[i].identity = std::move((*identities)[i]);
+  auto written = writer_->UpsertMinuteRows(AggregateMinuteStats(chunk.stats));
   if (!written.ok()) return written.status();
-  metrics_->Accepted("pull").Increment(static_cast<double>(received - drops.Total()));
+  metrics_->Accepted("pull").Increment(static_cast<double>(chunk.received - chunk.drops.Total()));
   metrics_->MinuteRows().Increment(static_cast<double>(*written));
   ++report->chunks;
   return *written;
+}
+
+absl::StatusOr<int64_t> PullIngester::FetchChunk(absl::Time from, absl::Time to, PullReport* report) {
+  const absl::Time now = clock_->Now();
+  Chunk chunk;
+  for (const auto& name : metric_names_) {
+    const MetricRule* rule = mapping_->Find(name);
+    if (rule == nullptr) continue;  // names come from the mapping itself
+    auto collected = QueryMinutes(name, *rule, from, to, report);
+    if (!collected.ok()) return collected.status();
+    for (const auto& [key, c] : *collected) AddSeries(name, *rule, c, from, now, &chunk);
+  }
+  return StoreChunk(std::move(chunk), report);
 }
 
 absl::StatusOr<PullReport> PullIngester::RunOnce() {

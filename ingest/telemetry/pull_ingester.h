@@ -14,6 +14,7 @@
 // `through` to the start of the settle window, so minutes inside it are
 // fetched again while late samples may still arrive. --since backfills.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,12 +22,14 @@
 #include "absl/status/status.h"
 #include "absl/time/time.h"
 #include "common/clock.h"
-#include "common/pg_pool.h"
 #include "ingest/telemetry/metric_mapping.h"
+#include "ingest/telemetry/minute_answers.h"
+#include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/prometheus_client.h"
 #include "ingest/telemetry/sample_time_window.h"
 #include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/usage_writer.h"
+#include "store/usage_repository.h"
 
 namespace fleetcap::telemetry {
 
@@ -52,21 +55,44 @@ struct PullReport {
 
 class PullIngester {
  public:
-  // Everything must outlive the ingester.
-  PullIngester(PrometheusClient* client, const MetricMapping* mapping, UsageWriter* writer, PgPool* pool,
-               TelemetryMetrics* metrics, const Clock* clock, PullOptions options);
+  // Everything must outlive the ingester. `store` keeps the watermarks.
+  PullIngester(RangeQuerier* client, const MetricMapping* mapping, UsageWriter* writer,
+               store::UsageWriteRepository* store, TelemetryMetrics* metrics, const Clock* clock, PullOptions options);
 
   absl::StatusOr<PullReport> RunOnce();
 
  private:
+  // One series' answers to the per-minute queries, by evaluation minute.
+  struct Collected {
+    Labels labels;
+    std::map<int64_t, double> count, sum, max, min, last;
+  };
+  // What a chunk yields before it is stored.
+  struct Chunk {
+    std::vector<CanonicalSeries> described;
+    std::vector<StatSeries> stats;  // in the order of `described`
+    int64_t received = 0;
+    DropCounts drops;
+  };
+
+  // Fetches [from, to), stores its rows and returns how many.
   absl::StatusOr<int64_t> FetchChunk(absl::Time from, absl::Time to, PullReport* report);
+  // The answers of metric `name` over [from, to), by series.
+  absl::StatusOr<std::map<std::string, Collected>> QueryMinutes(const std::string& name, const MetricRule& rule,
+                                                                absl::Time from, absl::Time to, PullReport* report);
+  static MinuteAnswers AnswersOf(const Collected& c, int64_t minute_ms);
+  // Adds the usable minutes of `c` from `from` on to `chunk`, counting the rest.
+  void AddSeries(const std::string& name, const MetricRule& rule, const Collected& c, absl::Time from,
+                 absl::Time now, Chunk* chunk) const;
+  absl::StatusOr<int64_t> StoreChunk(Chunk chunk, PullReport* report);
   absl::StatusOr<absl::Time> ReadWatermark();
   absl::Status WriteWatermark(absl::Time through);
 
-  PrometheusClient* client_;
+  RangeQuerier* client_;
   const MetricMapping* mapping_;
+  Normaliser normaliser_;
   UsageWriter* writer_;
-  PgPool* pool_;
+  store::UsageWriteRepository* store_;
   TelemetryMetrics* metrics_;
   const Clock* clock_;
   PullOptions options_;

@@ -36,7 +36,8 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
   auto credentials = GrpcServerCredentials(options.tls);
   if (!credentials.ok()) return credentials.status();
-  server->usage_query_ = std::make_unique<UsageQuery>(server->pool_, server->teams_.get());
+  server->usage_ = std::make_unique<store::PgUsageRepository>(server->pool_);
+  server->usage_query_ = std::make_unique<UsageQuery>(server->usage_.get(), server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);

@@ -22,6 +22,7 @@
 #include "services/api/usage_query.h"
 #include "store/pg_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
+#include "store/pg_usage_repository.h"
 #include "services/api/team_attribution.h"
 
 namespace fleetcap::api {
@@ -70,6 +71,7 @@ class ApiServer {
   std::unique_ptr<PolicyGrpcService> policy_service_;
   std::unique_ptr<TokenGrpcService> token_service_;
   std::unique_ptr<AuditGrpcService> audit_service_;
+  std::unique_ptr<store::PgUsageRepository> usage_;
   std::unique_ptr<UsageQuery> usage_query_;
   std::unique_ptr<UsageGrpcService> usage_service_;
   std::unique_ptr<grpc::Server> grpc_;

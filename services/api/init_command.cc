@@ -7,15 +7,10 @@
 #include "common/status_macros.h"
 #include "services/api/token_operations.h"
 #include "store/migrator.h"
-#include "pqxx/nontransaction"
 #include "store/pg_control_repositories.h"
+#include "store/session_lock.h"
 
 namespace fleetcap::api {
-namespace {
-
-constexpr const char* kInitLock = "SELECT pg_advisory_lock(hashtext('fleetcap-api init'))";
-
-}  // namespace
 
 absl::Status RunInit(DaemonOptions daemon, absl::Duration ttl, std::ostream& out, std::ostream& err) {
   // One connection holds the lock below while the other mints; a one-shot
@@ -28,12 +23,7 @@ absl::Status RunInit(DaemonOptions daemon, absl::Duration ttl, std::ostream& out
   // session holds an advisory lock from the check to the mint; PostgreSQL
   // releases it when the session ends, however init ends.
   FLEETCAP_ASSIGN_OR_RETURN(PgPool::Lease lock, started->pool()->Acquire());
-  try {
-    pqxx::nontransaction txn(*lock);
-    txn.exec(kInitLock);
-  } catch (const std::exception& e) {
-    return PgError("waiting for another init", e);
-  }
+  FLEETCAP_RETURN_IF_ERROR(store::HoldSessionLock(*lock, "fleetcap-api init", "waiting for another init"));
   store::PgTokenRepository tokens(started->pool());
   RealClock clock;
   FLEETCAP_ASSIGN_OR_RETURN(auto existing, tokens.List());

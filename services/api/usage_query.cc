@@ -1,9 +1,10 @@
 #include "services/api/usage_query.h"
 
+#include <cmath>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
-#include "pqxx/pqxx"
 #include "proto_time.h"
 #include "services/api/request_time.h"
 
@@ -17,6 +18,14 @@ absl::Duration BucketWidth(v1::Resolution r) {
     case v1::MINUTE: return absl::Minutes(1);
     case v1::DAY: return absl::Hours(24);
     default: return absl::Hours(1);
+  }
+}
+
+store::BucketWidth WidthOf(v1::Resolution r) {
+  switch (r) {
+    case v1::MINUTE: return store::BucketWidth::kMinute;
+    case v1::DAY: return store::BucketWidth::kDay;
+    default: return store::BucketWidth::kHour;
   }
 }
 
@@ -102,41 +111,32 @@ absl::StatusOr<v1::UsageReport> UsageQuery::Run(const v1::GetUsageRequest& reque
     return absl::InvalidArgumentError("pod/namespace select pods' shares; device, node and model whole devices");
   }
 
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  store::UsageFilter filter;
+  filter.cluster = request.cluster();
+  filter.start = start;
+  filter.end = end;
+  filter.pods = pods;
+  filter.device = request.device();
+  filter.node = request.node();
+  filter.model = request.model();
+  filter.pod = request.pod();
+  filter.namespace_ = request.namespace_();
+  auto buckets = usage_->Buckets(filter, WidthOf(resolution));
+  if (!buckets.ok()) return buckets.status();
   v1::UsageReport report;
   report.set_cluster(request.cluster());
   *report.mutable_start() = request.start();
   *report.mutable_end() = request.end();
   report.set_resolution(resolution);
-  try {
-    pqxx::nontransaction txn(**lease);
-    // Empty filters match everything; pod rows have pod_uid <> ''.
-    auto rows = txn.exec_params(
-        "SELECT (extract(epoch FROM date_trunc($1, minute, 'UTC')) * 1000)::bigint AS bucket,"
-        " sum(util_mean * samples) FILTER (WHERE util_mean IS NOT NULL)"
-        "   / nullif(sum(samples) FILTER (WHERE util_mean IS NOT NULL), 0),"
-        " max(util_max), avg(memory_used_bytes)::float8, avg(power_watts),"
-        " sum(samples) FILTER (WHERE util_mean IS NOT NULL), count(DISTINCT (device_id, pod_uid))"
-        " FROM usage_minute WHERE cluster = $2 AND minute >= $3::timestamptz AND minute < $4::timestamptz"
-        " AND (pod_uid <> '') = $5"
-        " AND ($6 = '' OR device_id = $6) AND ($7 = '' OR node = $7) AND ($8 = '' OR model = $8)"
-        " AND ($9 = '' OR pod = $9 OR pod_uid = $9) AND ($10 = '' OR namespace = $10)"
-        " GROUP BY 1 ORDER BY 1",
-        TruncUnit(resolution), request.cluster(), FormatRfc3339(start), FormatRfc3339(end), pods, request.device(),
-        request.node(), request.model(), request.pod(), request.namespace_());
-    for (const auto& row : rows) {
-      auto* b = report.add_buckets();
-      *b->mutable_start() = ToProtoTimestamp(absl::FromUnixMillis(row[0].as<int64_t>()));
-      if (!row[1].is_null()) b->set_util_mean(row[1].as<double>());
-      if (!row[2].is_null()) b->set_util_max(row[2].as<double>());
-      if (!row[3].is_null()) b->set_memory_used_bytes(static_cast<int64_t>(std::llround(row[3].as<double>())));
-      if (!row[4].is_null()) b->set_power_watts(row[4].as<double>());
-      if (!row[5].is_null()) b->set_samples(row[5].as<int64_t>());
-      b->set_series(row[6].as<int64_t>());
-    }
-  } catch (const std::exception& e) {
-    return PgError("usage query", e);
+  for (const store::UsageBucket& bucket : *buckets) {
+    auto* b = report.add_buckets();
+    *b->mutable_start() = ToProtoTimestamp(bucket.start);
+    if (bucket.util_mean) b->set_util_mean(*bucket.util_mean);
+    if (bucket.util_max) b->set_util_max(*bucket.util_max);
+    if (bucket.memory_used_bytes) b->set_memory_used_bytes(static_cast<int64_t>(std::llround(*bucket.memory_used_bytes)));
+    if (bucket.power_watts) b->set_power_watts(*bucket.power_watts);
+    if (bucket.samples) b->set_samples(*bucket.samples);
+    b->set_series(bucket.series);
   }
   return report;
 }

@@ -1,21 +1,22 @@
 #pragma once
-// UsageService.GetUsage as a transport-free operation over usage_minute.
-// The gRPC service and the HTTP route are thin adapters over it.
+// UsageService.GetUsage as a transport-free operation over the usage
+// repository (store/usage_repository.h). The gRPC service and the HTTP route
+// are thin adapters over it.
 
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "common/pg_pool.h"
 #include "fleetcap/v1/usage.pb.h"
 #include "services/api/auth.h"
 #include "services/api/team_attribution.h"
+#include "store/usage_repository.h"
 
 namespace fleetcap::api {
 
 class UsageQuery {
  public:
   // Both must outlive the query.
-  UsageQuery(PgPool* pool, TeamAttribution* teams) : pool_(pool), teams_(teams) {}
+  UsageQuery(const store::UsageReadRepository* usage, TeamAttribution* teams) : usage_(usage), teams_(teams) {}
 
   absl::StatusOr<v1::UsageReport> Run(const v1::GetUsageRequest& request) const;
 
@@ -28,7 +29,7 @@ class UsageQuery {
   absl::Status Authorize(const Scope& scope, const v1::GetUsageRequest& request) const;
 
  private:
-  PgPool* pool_;
+  const store::UsageReadRepository* usage_;
   TeamAttribution* teams_;
 };
 

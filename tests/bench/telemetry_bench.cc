@@ -33,6 +33,7 @@
 #include "common/pg_pool.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "ingest/telemetry/usage_writer.h"
+#include "store/pg_usage_repository.h"
 #include "pqxx/pqxx"
 #include "store/migrator.h"
 #include "tests/support/subprocess.h"
@@ -290,7 +291,8 @@ int main(int argc, char** argv) {
     minute_rows.push_back(r);
   }
   auto pool = PgPool::Open(uri, 1);
-  telemetry::UsageWriter writer(pool->get(), "store-bench");
+  store::PgUsageRepository usage(pool->get());
+  telemetry::UsageWriter writer(&usage, "store-bench");
   const absl::Time w0 = absl::Now();
   for (size_t a = 0; a < minute_rows.size(); a += 20'000) {
     std::vector<telemetry::MinuteRow> chunk(minute_rows.begin() + static_cast<long>(a),

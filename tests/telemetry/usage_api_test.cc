@@ -7,6 +7,7 @@
 
 #include "common/pg_pool.h"
 #include "ingest/telemetry/usage_writer.h"
+#include "store/pg_usage_repository.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
@@ -46,7 +47,8 @@ class UsageApiTest : public ::testing::Test {
     db_ = db->release();
     auto pool = PgPool::Open(db_->uri(), 1);
     ASSERT_TRUE(pool.ok());
-    telemetry::UsageWriter writer(pool->get(), "c1");
+    store::PgUsageRepository usage(pool->get());
+    telemetry::UsageWriter writer(&usage, "c1");
     telemetry::MinuteWindow window(absl::ZeroDuration());
     window.Add(0, 1, TwoHours(), absl::Now());
     auto written = writer.WriteClosed(window.Close(absl::Now(), true), "test-log");

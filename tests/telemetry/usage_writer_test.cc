@@ -13,6 +13,7 @@
 
 #include "common/pg_pool.h"
 #include "pqxx/pqxx"
+#include "store/pg_usage_repository.h"
 #include "store/usage_partitions.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/usage_rows.h"
@@ -34,10 +35,10 @@ CanonicalSeries Make(const std::string& device, const std::string& pod, Field fi
   return s;
 }
 
-// The writer's clock at kT0: the fixed dates here stay inside its retention.
+// The store's clock at kT0: the fixed dates here stay inside its retention.
 const SimulatedClock kClockAtT0(absl::FromUnixMillis(kT0));
-UsageWriterOptions AtT0() {
-  UsageWriterOptions options;
+store::UsageStoreOptions AtT0() {
+  store::UsageStoreOptions options;
   options.clock = &kClockAtT0;
   return options;
 }
@@ -86,17 +87,19 @@ class UsageWriterTest : public ::testing::Test {
     auto pool = PgPool::Open(db_->uri(), 1);
     ASSERT_TRUE(pool.ok()) << pool.status();
     pool_ = std::move(*pool);
+    store_ = std::make_unique<store::PgUsageRepository>(pool_.get(), AtT0());
     conn_ = db_->Connect();
   }
   std::vector<std::string> Rows() { return testing::UsageRows(*conn_, "c1"); }
 
   std::unique_ptr<testing::TestDatabase> db_;
   std::unique_ptr<PgPool> pool_;
+  std::unique_ptr<store::PgUsageRepository> store_;
   std::unique_ptr<pqxx::connection> conn_;
 };
 
 TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
-  UsageWriter writer(pool_.get(), "c1", AtT0());
+  UsageWriter writer(store_.get(), "c1");
   auto result = WriteAll(writer, {ThreeMinutes()});
   ASSERT_TRUE(result.ok()) << result.status();
   // Per GPU: 3 minutes of the device row and of the pod row.
@@ -130,14 +133,14 @@ TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
 }
 
 TEST_F(UsageWriterTest, ReorderedSplitAndRepeatedRequestsYieldIdenticalRows) {
-  UsageWriter once(pool_.get(), "c1", AtT0());
+  UsageWriter once(store_.get(), "c1");
   ASSERT_TRUE(WriteAll(once, {ThreeMinutes()}).ok());
   const auto expected = Rows();
   ASSERT_FALSE(expected.empty());
 
   // Another cluster: the points shuffled, split into overlapping requests,
   // the last minute first, one request sent twice.
-  UsageWriter other(pool_.get(), "c2", AtT0());
+  UsageWriter other(store_.get(), "c2");
   std::mt19937 rng(42);
   std::vector<CanonicalSeries> late, early;
   for (auto s : ThreeMinutes()) {
@@ -157,7 +160,7 @@ TEST_F(UsageWriterTest, ReorderedSplitAndRepeatedRequestsYieldIdenticalRows) {
 }
 
 TEST_F(UsageWriterTest, ARowAlreadyStoredIsReplacedNotDuplicated) {
-  UsageWriter writer(pool_.get(), "c1", AtT0());
+  UsageWriter writer(store_.get(), "c1");
   ASSERT_TRUE(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}})}}).ok());
   // The same minute again, as after a lost log: the row is upserted.
   ASSERT_TRUE(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4},
@@ -172,7 +175,7 @@ TEST_F(UsageWriterTest, ARowAlreadyStoredIsReplacedNotDuplicated) {
 }
 
 TEST_F(UsageWriterTest, ProgressAndCheckpointReadBackAsWritten) {
-  UsageWriter writer(pool_.get(), "c1", AtT0());
+  UsageWriter writer(store_.get(), "c1");
   MinuteWindow window(absl::ZeroDuration());
   window.Add(0, 10, {Make("GPU-1", "", Field::kEnergy, {{kT0 + 10'000, 500}, {kT0 + 50'000, 900}})}, absl::Now());
   const ClosedBatch closed = window.Close(absl::Now(), true);
@@ -189,7 +192,7 @@ TEST_F(UsageWriterTest, ProgressAndCheckpointReadBackAsWritten) {
   EXPECT_EQ(state->devices[0].carried[0].points[0].ts_ms, kT0 + 50'000);
   EXPECT_EQ(state->devices[0].carried[0].points[0].value, 900);
   // Another cluster's state is its own.
-  UsageWriter other(pool_.get(), "c2", AtT0());
+  UsageWriter other(store_.get(), "c2");
   EXPECT_FALSE(other.LoadPushState()->checkpoint.has_value());
 }
 
@@ -206,7 +209,7 @@ TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
   CanonicalSeries s = Make("GPU-T4", "infer-0", Field::kUtil, {{kT0, 0.5}});
   s.key.node.clear();
   s.key.model.clear();
-  UsageWriter writer(pool_.get(), "c1", AtT0());
+  UsageWriter writer(store_.get(), "c1");
   ASSERT_TRUE(WriteAll(writer, {{s}}).ok());
   pqxx::nontransaction txn(*conn_);
   auto rows = txn.exec("SELECT pod_uid, node, model FROM usage_minute ORDER BY pod_uid");
@@ -242,7 +245,7 @@ MinuteRow Row(const std::string& device, int64_t minute_ms, int samples = 1) {
 // Now its rows are set aside, naming the field, and the rest is written with
 // the progress, so the next batch is written too.
 TEST_F(UsageWriterTest, AMinuteBeyondTheStoresRangeIsSetAsideAndTheRestWritten) {
-  UsageWriter writer(pool_.get(), "c1", AtT0());
+  UsageWriter writer(store_.get(), "c1");
   const int64_t far = int64_t{9'400'000'000'000'000};
   MinuteWindow window(absl::ZeroDuration());
   window.Add(0, 1, {Make("GPU-0", "", Field::kUtil, {{kT0, 0.5}}), Make("GPU-X", "", Field::kUtil, {{far, 0.5}})},
@@ -265,7 +268,7 @@ TEST_F(UsageWriterTest, AMinuteBeyondTheStoresRangeIsSetAsideAndTheRestWritten) 
 // A minute before the retention horizon would be written into a partition
 // the maintainer drops: it is set aside, the rest of the batch written.
 TEST_F(UsageWriterTest, AMinuteBeforeTheRetentionHorizonIsSetAside) {
-  UsageWriter writer(pool_.get(), "c1", AtT0());
+  UsageWriter writer(store_.get(), "c1");
   const int64_t old = kT0 - int64_t{401} * 86'400'000;
   auto written = writer.UpsertMinuteRows({Row("GPU-0", kT0), Row("GPU-old", old)});
   ASSERT_TRUE(written.ok()) << written.status();
@@ -280,7 +283,7 @@ TEST_F(UsageWriterTest, AMinuteBeforeTheRetentionHorizonIsSetAside) {
 // Retention drops a partition this writer created: its cache of existing
 // partitions no longer holds, and every later write of that day failed.
 TEST_F(UsageWriterTest, APartitionDroppedByRetentionIsCreatedAgain) {
-  UsageWriter writer(pool_.get(), "c1", AtT0());
+  UsageWriter writer(store_.get(), "c1");
   const int64_t day_before = kT0 - 86'400'000;
   ASSERT_TRUE(writer.UpsertMinuteRows({Row("GPU-0", day_before)}).ok());
   // Another maintainer with a shorter retention drops yesterday's partition.
@@ -297,7 +300,7 @@ TEST_F(UsageWriterTest, APartitionDroppedByRetentionIsCreatedAgain) {
 // (here samples = 0 against usage_minute's CHECK): the rows are written one
 // by one and only the refused one is set aside.
 TEST_F(UsageWriterTest, ARowTheStoreRefusesIsSetAsideAndTheOthersWritten) {
-  UsageWriter writer(pool_.get(), "c1", AtT0());
+  UsageWriter writer(store_.get(), "c1");
   auto written = writer.UpsertMinuteRows({Row("GPU-0", kT0), Row("GPU-bad", kT0, 0), Row("GPU-1", kT0)});
   ASSERT_TRUE(written.ok()) << written.status();
   EXPECT_EQ(*written, 2);
@@ -309,7 +312,7 @@ TEST_F(UsageWriterTest, ARowTheStoreRefusesIsSetAsideAndTheOthersWritten) {
 }
 
 TEST_F(UsageWriterTest, DatabaseGoneIsUnavailableAndNothingIsHalfWritten) {
-  UsageWriter writer(pool_.get(), "c1", AtT0());
+  UsageWriter writer(store_.get(), "c1");
   ASSERT_TRUE(WriteAll(writer, {{Make("GPU-1", "", Field::kUtil, {{kT0, 0.5}})}}).ok());
   {
     pqxx::nontransaction admin(*conn_);

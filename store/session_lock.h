@@ -1,0 +1,17 @@
+#pragma once
+// A session-scoped PostgreSQL advisory lock: one process at a time does what
+// it guards, and PostgreSQL releases the lock when the session ends, however
+// the process ends.
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "common/pg_pool.h"
+
+namespace fleetcap::store {
+
+// Waits for the advisory lock named `name` and holds it for the rest of
+// `conn`'s session. An error names `context` (what the caller waits for).
+absl::Status HoldSessionLock(pqxx::connection& conn, const std::string& name, const std::string& context);
+
+}  // namespace fleetcap::store
