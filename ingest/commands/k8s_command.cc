@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "absl/time/clock.h"
 #include "common/clock.h"
 #include "common/daemon_flags.h"
 #include "common/flags.h"
@@ -131,10 +130,10 @@ int RunK8sCommand(const std::vector<std::string>& args) {
   }).detach();
   Logger("ingest")->info("cluster {}: following {}", cluster, options.connection.server);
   k8s::K8sIngest ingest(options, &repo, &metrics, &clock);
-  const absl::Time began = absl::Now();
+  const absl::Duration began = clock.Monotonic();
   auto status = ingest.Run(&stop, [&] {
     std::cout << "fleetcap-ingest k8s: synced cluster " << cluster << " in "
-              << absl::FormatDuration(absl::Trunc(absl::Now() - began, absl::Milliseconds(1))) << std::endl;
+              << absl::FormatDuration(absl::Trunc(clock.Monotonic() - began, absl::Milliseconds(1))) << std::endl;
   });
   if (!status.ok()) return Fail(1, status);
   Logger("ingest")->info("cluster {}: stopped", cluster);

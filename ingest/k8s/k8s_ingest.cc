@@ -3,7 +3,6 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
 #include "common/logging.h"
 #include "store/quarantine_repository.h"
 
@@ -67,7 +66,7 @@ K8sIngest::K8sIngest(K8sIngestOptions options, store::LiveInventoryRepository* r
       repo_(repo),
       metrics_(metrics),
       clock_(clock),
-      reconciler_(options_.reconciler, repo, metrics),
+      reconciler_(options_.reconciler, repo, metrics, clock),
       decode_(DecodeOptionsFor(options_.reconciler)) {}
 
 void K8sIngest::Push(Item item) {
@@ -246,12 +245,13 @@ absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>
   std::vector<std::unique_ptr<HttpClient>> clients;
   std::vector<std::unique_ptr<ListWatcher>> watchers;
   std::vector<std::thread> threads;
-  uint64_t seed = static_cast<uint64_t>(absl::ToUnixNanos(absl::Now()));
+  uint64_t seed = static_cast<uint64_t>(absl::ToUnixNanos(clock_->Now()));
   auto start = [&](const WatchedResource& resource) {
-    clients.push_back(NewCurlHttpClient(options_.connection.tls, &stopping_));
+    clients.push_back(options_.new_http_client ? options_.new_http_client(&stopping_)
+                                               : NewCurlHttpClient(options_.connection.tls, &stopping_));
     watchers.push_back(std::make_unique<ListWatcher>(resource, options_.list_watch, options_.connection.server,
                                                      clients.back().get(), &tokens, this, metrics_, &stopping_,
-                                                     seed++));
+                                                     seed++, clock_));
     ListWatcher* w = watchers.back().get();
     threads.emplace_back([w] { w->Run(); });
   };
@@ -259,17 +259,17 @@ absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>
     if (r.kind != "Pod") start(r);
   }
   bool pods_started = false;
-  absl::Time nodes_known_at = absl::InfiniteFuture();
+  absl::Duration nodes_known_at = absl::InfiniteDuration();
   bool announced = false;
-  absl::Time last_flush = absl::Now();
-  absl::Time next_flush_try = absl::InfinitePast();
-  absl::Time next_policy = absl::Now() + options_.policy_refresh;
+  absl::Duration last_flush = clock_->Monotonic();
+  absl::Duration next_flush_try = -absl::InfiniteDuration();
+  absl::Duration next_policy = clock_->Monotonic() + options_.policy_refresh;
   int tokens_reloaded = 0;
   while (!stop->load()) {
     std::deque<Item> batch;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      ready_.wait_for(lock, absl::ToChronoNanoseconds(options_.flush_interval), [&] { return !queue_.empty(); });
+      clock_->WaitFor(lock, ready_, options_.flush_interval, [&] { return !queue_.empty(); });
       batch.swap(queue_);
     }
     space_.notify_all();
@@ -279,15 +279,15 @@ absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>
     // at once), or 30 s after, should a controller kind not be listable:
     // workloads are named again when their controllers arrive.
     if (!pods_started && synced_kinds_.count("Node") && synced_kinds_.count("Namespace")) {
-      if (nodes_known_at == absl::InfiniteFuture()) nodes_known_at = absl::Now();
-      if (synced_kinds_.size() + 1 >= Resources().size() || absl::Now() - nodes_known_at >= absl::Seconds(30)) {
+      if (nodes_known_at == absl::InfiniteDuration()) nodes_known_at = clock_->Monotonic();
+      if (synced_kinds_.size() + 1 >= Resources().size() || clock_->Monotonic() - nodes_known_at >= absl::Seconds(30)) {
         for (const auto& r : Resources()) {
           if (r.kind == "Pod") start(r);
         }
         pods_started = true;
       }
     }
-    const absl::Time now = absl::Now();
+    const absl::Duration now = clock_->Monotonic();
     const bool synced = synced_kinds_.size() == Resources().size();
     // Writes go in batches: when many changes wait, when the interval has
     // passed, and at once when the first complete sync is ready.
@@ -330,7 +330,7 @@ absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>
     rest.swap(queue_);
   }
   for (auto& item : rest) Apply(item);
-  for (int attempt = 0; attempt < 5 && !FlushNow(); ++attempt) absl::SleepFor(absl::Seconds(1));
+  for (int attempt = 0; attempt < 5 && !FlushNow(); ++attempt) clock_->SleepFor(absl::Seconds(1));
   if (reconciler_.pending() > 0) {
     return absl::UnavailableError(absl::StrCat(reconciler_.pending(), " inventory changes could not be written"));
   }

@@ -17,6 +17,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -42,6 +43,9 @@ struct K8sIngestOptions {
   absl::Duration policy_refresh = absl::Minutes(1);
   bool exit_after_sync = false;  // stop once everything is listed and stored
   size_t queue_limit = 20000;    // decoded objects waiting; readers wait beyond it
+  // Makes each watcher's HTTP client, which aborts once `cancel` is true;
+  // unset: libcurl with connection.tls.
+  std::function<std::unique_ptr<HttpClient>(const std::atomic<bool>* cancel)> new_http_client;
 };
 
 class K8sIngest : public ResourceSink {

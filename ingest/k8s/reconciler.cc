@@ -38,8 +38,9 @@ int64_t Resource(const std::map<std::string, int64_t>& resources, const char* na
 
 }  // namespace
 
-Reconciler::Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics)
-    : options_(std::move(options)), repo_(repo), metrics_(metrics) {
+Reconciler::Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics,
+                       const Clock* clock)
+    : options_(std::move(options)), repo_(repo), metrics_(metrics), clock_(clock) {
   pending_.cluster = options_.cluster;
 }
 
@@ -498,7 +499,7 @@ void Reconciler::SetAsideInvalid(store::InventoryChanges& batch) {
     if (status.ok()) continue;
     store::AppendChanges(valid, store::RecordRange(batch, run, i));
     SetAside({0, "", "", store::RecordKey(batch, i), std::string(status.message()), store::RecordText(batch, i),
-              absl::Now()},
+              clock_->Now()},
              "invalid");
     run = i + 1;
   }
@@ -529,7 +530,7 @@ absl::Status Reconciler::Isolate(const store::InventoryChanges& batch, size_t be
   }
   if (end - begin == 1) {
     SetAside({0, "", "", store::RecordKey(batch, begin), std::string(refusal.message()),
-              store::RecordText(batch, begin), absl::Now()},
+              store::RecordText(batch, begin), clock_->Now()},
              "refused");
     written = end;
     return absl::OkStatus();

@@ -33,6 +33,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "common/clock.h"
 #include "ingest/k8s/accelerators.h"
 #include "ingest/k8s/holds.h"
 #include "ingest/k8s/metrics.h"
@@ -51,8 +52,9 @@ struct ReconcilerOptions {
 
 class Reconciler {
  public:
-  // `repo` must outlive the reconciler; `metrics` may be null.
-  Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics);
+  // `repo` and `clock` must outlive the reconciler; `metrics` may be null.
+  Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics,
+             const Clock* clock);
 
   // Loads the cluster's open inventory and the active policy.
   absl::Status Start();
@@ -156,6 +158,7 @@ class Reconciler {
   ReconcilerOptions options_;
   store::LiveInventoryRepository* repo_;
   K8sMetrics* metrics_;
+  const Clock* clock_;  // when records are set aside
 
   policy::TeamResolver trust_;  // what the active policy trusts; nothing until one is read
   int32_t policy_version_ = -1;
