@@ -6,7 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
+#include "common/clock.h"
 #include "common/daemon_flags.h"
 #include "common/flags.h"
 #include "common/logging.h"
@@ -210,11 +210,12 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
   }
   auto pool = PgPool::Open(daemon.db, 3);
   if (!pool.ok()) return Fail(1, pool.status());
+  RealClock clock;
   // usage_minute's partitions ahead of time and past retention, hourly.
-  Periodic partitions(absl::Hours(1), [&pool, log, partition_policy] {
+  Periodic partitions(absl::Hours(1), &clock, [&pool, &clock, log, partition_policy] {
     auto lease = (*pool)->Acquire();
     absl::Status status = lease.status();
-    if (lease.ok()) status = store::MaintainUsagePartitions(**lease, absl::Now(), partition_policy).status();
+    if (lease.ok()) status = store::MaintainUsagePartitions(**lease, clock.Now(), partition_policy).status();
     if (!status.ok()) log->warn("maintaining usage_minute partitions, retried in an hour: {}", status.ToString());
   });
 
@@ -236,7 +237,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     pipeline_options.max_unwritten_bytes = max_unwritten_mb << 20;
     pipeline_options.window = window;
     pipeline_options.limits = {max_devices, max_series};
-    auto started = telemetry::PushPipeline::Start(sample_log.get(), &push_writer, &normaliser, &metrics,
+    auto started = telemetry::PushPipeline::Start(sample_log.get(), &push_writer, &normaliser, &metrics, &clock,
                                                   pipeline_options);
     if (!started.ok()) return Fail(1, started.status());
     pipeline = std::move(*started);
@@ -248,12 +249,11 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     options.bearer_token = bearer_token;
     options.tls = tls;
     options.trusted_network = trusted_network;
-    auto serving = telemetry::RemoteWriteServer::Start(options, &normaliser, pipeline.get(), &metrics);
+    auto serving = telemetry::RemoteWriteServer::Start(options, &normaliser, pipeline.get(), &metrics, &clock);
     if (!serving.ok()) return Fail(1, serving.status());
     receiver = std::move(*serving);
   }
 
-  RealClock clock;
   telemetry::UsageWriter pull_writer(pool->get(), cluster, writer_options);
   std::unique_ptr<telemetry::PrometheusClient> client;
   std::unique_ptr<telemetry::PullIngester> ingester;
@@ -262,7 +262,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
     telemetry::PrometheusClientOptions client_options;
     client_options.timeout = *query_timeout;
     client_options.attempts = static_cast<int>(query_attempts);
-    client = std::make_unique<telemetry::PrometheusClient>(prometheus_url, client_options);
+    client = std::make_unique<telemetry::PrometheusClient>(prometheus_url, client_options, &clock);
     ingester = std::make_unique<telemetry::PullIngester>(client.get(), &mapping, &pull_writer, pool->get(), &metrics,
                                                          &clock, pull_options);
     if (once) {
@@ -272,7 +272,7 @@ int RunPrometheusCommand(const std::vector<std::string>& args) {
                 << report->chunks << " chunks, " << report->queries << " queries, " << report->rows << " rows\n";
       return 0;
     }
-    pull_loop = std::make_unique<Periodic>(*interval, [&ingester, log] {
+    pull_loop = std::make_unique<Periodic>(*interval, &clock, [&ingester, log] {
       auto report = ingester->RunOnce();
       if (report.ok()) {
         log->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to), report->rows);

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/clock.h"
 #include "ingest/telemetry/canonical.h"
 #include "ingest/telemetry/normaliser.h"
 
@@ -29,9 +30,9 @@ struct PrometheusClientOptions {
 
 class PrometheusClient {
  public:
-  // `base_url` like "http://127.0.0.1:9090". `sleep` is injectable for tests.
-  PrometheusClient(std::string base_url, PrometheusClientOptions options,
-                   std::function<void(absl::Duration)> sleep = {});
+  // `base_url` like "http://127.0.0.1:9090"; the backoff sleeps on `clock`,
+  // which must outlive the client.
+  PrometheusClient(std::string base_url, PrometheusClientOptions options, const Clock* clock);
 
   // query_range over [start, end] with `step`. INVALID_ARGUMENT for bad_data
   // and other client errors; UNAVAILABLE once retries are spent.
@@ -43,7 +44,7 @@ class PrometheusClient {
  private:
   std::string base_url_;
   PrometheusClientOptions options_;
-  std::function<void(absl::Duration)> sleep_;
+  const Clock* clock_;
   int64_t retries_ = 0;
 };
 

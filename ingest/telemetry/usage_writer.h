@@ -111,7 +111,7 @@ class UsageWriter {
                                            std::vector<SetAsideRow>* set_aside) const;
   SetAsideRow SetAside(const MinuteRow& row, const char* source, const char* label, std::string reason) const;
   void Count(const std::vector<SetAsideRow>& set_aside) const;
-  absl::Time Now() const { return options_.clock != nullptr ? options_.clock->Now() : absl::Now(); }
+  absl::Time Now() const { return (options_.clock != nullptr ? options_.clock : RealClock::Instance())->Now(); }
 
   PgPool* pool_;
   std::string cluster_;
