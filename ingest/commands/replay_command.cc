@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
+#include "common/clock.h"
 #include "common/daemon_flags.h"
 #include "common/flags.h"
 #include "common/logging.h"
@@ -106,11 +106,12 @@ int RunReplayCommand(const std::vector<std::string>& args) {
   store::PgInventoryRepository inventory(pool->get());
   store::PgQuarantineRepository quarantine(pool->get());
 
-  const absl::Time began = absl::Now();
+  RealClock clock;
+  const absl::Duration began = clock.Monotonic();
   auto report = synthetic ? ReplayTrace(synthetic::SyntheticTrace({static_cast<int>(nodes), static_cast<int>(pods),
                                                                    static_cast<uint64_t>(seed)}),
-                                        replay.cluster, replay.start, inventory, quarantine)
-                          : ReplayOpenb(replay, inventory, quarantine);
+                                        replay.cluster, replay.start, inventory, quarantine, clock)
+                          : ReplayOpenb(replay, inventory, quarantine, clock);
   if (!report.ok()) return Fail(1, report.status());
   replays.Increment();
   facts.Add({{"kind", "nodes"}}).Set(static_cast<double>(report->nodes));
@@ -120,7 +121,7 @@ int RunReplayCommand(const std::vector<std::string>& args) {
   if (report->set_aside_rows > 0) quarantined.Increment(static_cast<double>(report->set_aside_rows));
   Logger("ingest")->info("replayed {} into cluster {} in {:.2f}s", synthetic ? "a synthetic trace" : replay.data_dir,
                          replay.cluster,
-                         absl::ToDoubleSeconds(absl::Now() - began));
+                         absl::ToDoubleSeconds(clock.Monotonic() - began));
   std::cout << "cluster " << replay.cluster << ": " << report->nodes << " nodes, " << report->devices
             << " devices, " << report->pods << " pods (" << report->placed_pods << " placed, "
             << report->unplaced_pods << " unplaced, " << report->no_gpu_pods << " without GPUs), "
