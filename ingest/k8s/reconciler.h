@@ -140,7 +140,23 @@ class Reconciler {
     uint64_t generation = 0;
   };
 
+  // One observation of a pod, as ApplyPod's steps read it.
+  struct Sighting {
+    const PodObject& pod;                   // as trusted (Trusted())
+    absl::Time observed;
+    PodTimes times;
+    std::optional<absl::Time> deleted_at;  // when deleted: when it stopped holding (DeletionTime)
+    PodDemand demand;
+    NodeState* node;                        // its node, when bound to one seen
+  };
+
   void ApplyPod(const PodObject& pod, absl::Time observed, bool deleted);
+  NodeState* SeenNode(const std::string& name);
+  void OpenHolds(const Sighting& s, std::optional<absl::Time> end, PodState& st);
+  void CloseHolds(const std::string& uid, const std::string& node, absl::Time at, PodState& st);
+  void TrackDemand(const Sighting& s, PodState& st);
+  void CloseDemand(const std::string& uid, absl::Time at, PodState& st);
+  store::LivePod RowOf(const Sighting& s, const PodState& st);
   void Vanish(const std::string& uid, absl::Time at);
   void ForgetPod(const std::string& uid);
   void Refresh(PodState& state);
