@@ -7,7 +7,6 @@
 
 #include <atomic>
 #include <condition_variable>
-#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <set>
@@ -78,7 +77,7 @@ class SimulatedClock : public Clock {
   absl::Duration UntilNextDeadline() const;
 
  private:
-  // Registers a sleeper until its deadline (on this clock) passes.
+  // Counts a thread, with its deadline, while it sleeps or waits.
   class Sleeper;
 
   const absl::Time start_;
