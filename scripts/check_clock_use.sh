@@ -8,7 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Reads of a clock, sleeps, and waits that time out on the real clock.
-pattern='absl::(Now|SleepFor|GetCurrentTimeNanos)\(|(system_clock|steady_clock|high_resolution_clock)::now|this_thread::sleep_(for|until)|(^|[^[:alnum:]_.>])(time|sleep|usleep|nanosleep|gettimeofday|clock_gettime)\(|(\.|->)wait_(for|until)\(|(WithTimeout|WithDeadline)\('
+patterns=(
+  'absl::(Now|SleepFor|GetCurrentTimeNanos)\('
+  '(system_clock|steady_clock|high_resolution_clock)::now'
+  'this_thread::sleep_(for|until)'
+  '(^|[^[:alnum:]_.>])(time|sleep|usleep|nanosleep|gettimeofday|clock_gettime)\('
+  '(\.|->)wait_(for|until)\('
+  '(WithTimeout|WithDeadline)\('
+)
+pattern=$(IFS='|'; echo "${patterns[*]}")
 
 found=0
 while IFS= read -r file; do
