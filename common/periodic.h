@@ -1,7 +1,7 @@
 #pragma once
-// Runs `work` on a thread of its own: at once, then every `interval` until
-// destroyed. The destructor wakes the sleeping thread and waits for the
-// run in progress.
+// Runs `work` on a thread of its own: at once, then every `interval` of
+// `clock`'s time until destroyed. The destructor wakes the sleeping thread
+// and waits for the run in progress.
 
 #include <condition_variable>
 #include <functional>
@@ -9,13 +9,15 @@
 #include <thread>
 
 #include "absl/time/time.h"
+#include "common/clock.h"
 
 namespace fleetcap {
 
 class Periodic {
  public:
-  Periodic(absl::Duration interval, std::function<void()> work)
-      : interval_(interval), work_(std::move(work)), thread_([this] { Run(); }) {}
+  // `clock` must outlive this.
+  Periodic(absl::Duration interval, const Clock* clock, std::function<void()> work)
+      : interval_(interval), clock_(clock), work_(std::move(work)), thread_([this] { Run(); }) {}
   ~Periodic() {
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -34,11 +36,12 @@ class Periodic {
       lock.unlock();
       work_();
       lock.lock();
-      wake_.wait_for(lock, absl::ToChronoMilliseconds(interval_), [this] { return stop_; });
+      clock_->WaitFor(lock, wake_, interval_, [this] { return stop_; });
     }
   }
 
   const absl::Duration interval_;
+  const Clock* const clock_;
   const std::function<void()> work_;
   std::mutex mu_;
   std::condition_variable wake_;

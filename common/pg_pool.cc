@@ -60,7 +60,7 @@ absl::StatusOr<PgPool::Lease> PgPool::Acquire(absl::Duration wait) {
     auto free = [this] { return !idle_.empty(); };
     if (wait == absl::InfiniteDuration()) {
       available_.wait(lock, free);
-    } else if (!available_.wait_for(lock, absl::ToChronoNanoseconds(std::max(wait, absl::ZeroDuration())), free)) {
+    } else if (!options_.clock->WaitFor(lock, available_, wait, free)) {
       return absl::UnavailableError(absl::StrCat("database: no connection free within ", absl::FormatDuration(wait),
                                                  " (all ", size_, " of the pool are in use)"));
     }

@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/clock.h"
 #include "pqxx/connection"
 
 namespace fleetcap {
@@ -32,6 +33,8 @@ struct PgPoolOptions {
   absl::Duration acquire_timeout = absl::InfiniteDuration();
   // PostgreSQL's statement_timeout on every connection; zero: none.
   absl::Duration statement_timeout = absl::ZeroDuration();
+  // What Acquire() waits on; must outlive the pool.
+  const Clock* clock = RealClock::Instance();
 };
 
 class PgPool {

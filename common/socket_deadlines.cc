@@ -9,8 +9,6 @@
 #include <cstdlib>
 #include <utility>
 
-#include "absl/time/clock.h"
-
 namespace fleetcap {
 namespace {
 
@@ -63,12 +61,13 @@ int FindSocket(const TcpConnection& connection) {
 
 }  // namespace
 
-SocketDeadlines::SocketDeadlines() : thread_([this] { Run(); }) {}
+SocketDeadlines::SocketDeadlines(const Clock* clock) : clock_(clock), thread_([this] { Run(); }) {}
 
 SocketDeadlines::~SocketDeadlines() {
   {
     std::lock_guard<std::mutex> lock(mu_);
     stopping_ = true;
+    ++changes_;
   }
   changed_.notify_all();
   thread_.join();
@@ -80,6 +79,7 @@ int64_t SocketDeadlines::Arm(TcpConnection connection, absl::Time deadline) {
     std::lock_guard<std::mutex> lock(mu_);
     id = next_id_++;
     armed_.emplace(id, Armed{std::move(connection), deadline});
+    ++changes_;
   }
   changed_.notify_all();
   return id;
@@ -98,7 +98,7 @@ void SocketDeadlines::Run() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {
     absl::Time next = absl::InfiniteFuture();
-    const absl::Time now = absl::Now();
+    const absl::Time now = clock_->Now();
     for (auto& [id, armed] : armed_) {
       if (armed.fired) continue;
       if (armed.deadline <= now) {
@@ -111,11 +111,8 @@ void SocketDeadlines::Run() {
         next = std::min(next, armed.deadline);
       }
     }
-    if (next == absl::InfiniteFuture()) {
-      changed_.wait(lock);
-    } else {
-      changed_.wait_until(lock, absl::ToChronoTime(next));
-    }
+    const uint64_t seen = changes_;
+    clock_->WaitFor(lock, changed_, next - now, [&] { return changes_ != seen; });
   }
 }
 

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "absl/time/time.h"
+#include "common/clock.h"
 
 namespace fleetcap {
 
@@ -31,7 +32,8 @@ struct TcpConnection {
 
 class SocketDeadlines {
  public:
-  SocketDeadlines();
+  // Deadlines are on `clock`, which must outlive this.
+  explicit SocketDeadlines(const Clock* clock);
   ~SocketDeadlines();
   SocketDeadlines(const SocketDeadlines&) = delete;
   SocketDeadlines& operator=(const SocketDeadlines&) = delete;
@@ -51,8 +53,10 @@ class SocketDeadlines {
   };
   void Run();
 
+  const Clock* clock_;
   std::mutex mu_;
   std::condition_variable changed_;
+  uint64_t changes_ = 0;            // an arming or the stop; guarded by mu_
   std::map<int64_t, Armed> armed_;  // guarded by mu_
   int64_t next_id_ = 0;             // guarded by mu_
   bool stopping_ = false;           // guarded by mu_

@@ -7,9 +7,10 @@
 #include <unistd.h>
 
 #include <string>
+#include <thread>
 
-#include "absl/time/clock.h"
 #include "absl/time/time.h"
+#include "common/clock.h"
 
 namespace fleetcap {
 namespace {
@@ -64,11 +65,18 @@ class LoopbackConnection : public ::testing::Test {
 };
 
 TEST_F(LoopbackConnection, AReadPastItsDeadlineEndsAndTheAnswerIsStillSent) {
-  SocketDeadlines deadlines;
-  // The deadline has passed already: the read, with nothing ever sent,
-  // waits only until the watcher shuts the socket's reading side.
-  const int64_t armed = deadlines.Arm(connection_, absl::Now());
+  SimulatedClock clock(absl::FromUnixSeconds(1767225600));
+  SocketDeadlines deadlines(&clock);
+  // Armed for 10 s ahead: the watcher sleeps on the clock until then. The
+  // read, with nothing ever sent, waits only until the watcher shuts the
+  // socket's reading side.
+  const int64_t armed = deadlines.Arm(connection_, clock.Now() + absl::Seconds(10));
   char buffer[8];
+  while (clock.UntilNextDeadline() != absl::Seconds(10)) std::this_thread::yield();  // the watcher saw it
+  clock.Advance(absl::Seconds(9));
+  ASSERT_EQ(send(client_, "b", 1, 0), 1);  // still read before the deadline
+  EXPECT_EQ(recv(server_, buffer, sizeof buffer, 0), 1);
+  clock.Advance(absl::Seconds(1));
   EXPECT_EQ(recv(server_, buffer, sizeof buffer, 0), 0);
   EXPECT_TRUE(deadlines.Disarm(armed));
   ASSERT_EQ(send(server_, "408", 3, MSG_NOSIGNAL), 3);
@@ -77,7 +85,7 @@ TEST_F(LoopbackConnection, AReadPastItsDeadlineEndsAndTheAnswerIsStillSent) {
 }
 
 TEST_F(LoopbackConnection, ADisarmedConnectionIsLeftAlone) {
-  SocketDeadlines deadlines;
+  SocketDeadlines deadlines(RealClock::Instance());
   EXPECT_FALSE(deadlines.Disarm(deadlines.Arm(connection_, absl::InfiniteFuture())));
   ASSERT_EQ(send(client_, "body", 4, 0), 4);
   char buffer[8];

@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
 #include "common/logging.h"
 
 #include "ingest/openb/next_fit_placer.h"
@@ -14,22 +13,22 @@
 namespace fleetcap::ingest {
 
 absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, store::InventoryRepository& inventory,
-                                         store::QuarantineRepository& quarantine) {
+                                         store::QuarantineRepository& quarantine, const Clock& clock) {
   auto trace = openb::ReadOpenbTrace(options.data_dir, options.pod_file);
   if (!trace.ok()) return trace.status();
-  return ReplayTrace(*trace, options.cluster, options.start, inventory, quarantine);
+  return ReplayTrace(*trace, options.cluster, options.start, inventory, quarantine, clock);
 }
 
 absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
                                          absl::Time start, store::InventoryRepository& inventory,
-                                         store::QuarantineRepository& quarantine) {
+                                         store::QuarantineRepository& quarantine, const Clock& clock) {
   const openb::Placement placement = openb::PlaceNextFit(trace);
   const store::ClusterInventory facts = openb::BuildOpenbInventory(trace, placement, cluster, start);
   if (auto status = inventory.ReplaceClusterInventory(facts); !status.ok()) return status;
   std::vector<store::QuarantineRecord> aside;
   for (const openb::SetAsideRow& row : trace.set_aside) {
     const std::string file = std::filesystem::path(row.path).filename().string();
-    aside.push_back({0, "replay", cluster, absl::StrCat(file, ":", row.line), row.reason, row.text, absl::Now()});
+    aside.push_back({0, "replay", cluster, absl::StrCat(file, ":", row.line), row.reason, row.text, clock.Now()});
     Logger("ingest")->warn("replay into {}: set aside {}:{} in the quarantine: {}", cluster, file, row.line,
                            row.reason);
   }

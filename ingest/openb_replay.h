@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/clock.h"
 #include "ingest/openb/openb_trace.h"
 #include "store/inventory_repository.h"
 #include "store/quarantine_repository.h"
@@ -34,12 +35,13 @@ struct ReplayReport {
   int64_t set_aside_rows = 0;
 };
 
+// Rows set aside are stamped with `clock`'s time.
 absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, store::InventoryRepository& inventory,
-                                         store::QuarantineRepository& quarantine);
+                                         store::QuarantineRepository& quarantine, const Clock& clock);
 
 // The same for a trace already in memory (a synthetic one, ingest/synthetic).
 absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
                                          absl::Time start, store::InventoryRepository& inventory,
-                                         store::QuarantineRepository& quarantine);
+                                         store::QuarantineRepository& quarantine, const Clock& clock);
 
 }  // namespace fleetcap::ingest

@@ -5,7 +5,6 @@
 #include <iostream>
 
 #include "absl/strings/str_split.h"
-#include "absl/time/clock.h"
 #include "common/clock.h"
 #include "common/daemon.h"
 #include "common/exit.h"
@@ -102,10 +101,10 @@ absl::Status RunK8s(const K8sOptions& options) {
   RealClock clock;
   Logger("ingest")->info("cluster {}: following {}", cluster, ingest_options.connection.server);
   k8s::K8sIngest ingest(ingest_options, &repo, &metrics, &clock);
-  const absl::Time began = absl::Now();
+  const absl::Duration began = clock.Monotonic();
   FLEETCAP_RETURN_IF_ERROR(ingest.Run(daemon->stop_requested(), [&] {
     std::cout << "fleetcap-ingest k8s: synced cluster " << cluster << " in "
-              << absl::FormatDuration(absl::Trunc(absl::Now() - began, absl::Milliseconds(1))) << std::endl;
+              << absl::FormatDuration(absl::Trunc(clock.Monotonic() - began, absl::Milliseconds(1))) << std::endl;
   }));
   Logger("ingest")->info("cluster {}: stopped", cluster);
   return absl::OkStatus();

@@ -6,7 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
+#include "common/clock.h"
 #include "common/daemon.h"
 #include "common/exit.h"
 #include "common/logging.h"
@@ -129,11 +129,12 @@ absl::StatusOr<FlagFiles> ReadFlagFiles(const PrometheusOptions& options) {
 }
 
 // usage_minute's partitions ahead of time and past retention, hourly.
-std::unique_ptr<Periodic> MaintainPartitionsHourly(PgPool* pool, store::UsagePartitionPolicy policy) {
-  return std::make_unique<Periodic>(absl::Hours(1), [pool, policy] {
+std::unique_ptr<Periodic> MaintainPartitionsHourly(PgPool* pool, const Clock* clock,
+                                                   store::UsagePartitionPolicy policy) {
+  return std::make_unique<Periodic>(absl::Hours(1), clock, [pool, clock, policy] {
     auto lease = pool->Acquire();
     absl::Status status = lease.status();
-    if (lease.ok()) status = store::MaintainUsagePartitions(**lease, absl::Now(), policy).status();
+    if (lease.ok()) status = store::MaintainUsagePartitions(**lease, clock->Now(), policy).status();
     if (!status.ok()) {
       Logger("telemetry")->warn("maintaining usage_minute partitions, retried in an hour: {}", status.ToString());
     }
@@ -153,16 +154,17 @@ struct Push {
 absl::StatusOr<Push> StartPush(const PrometheusOptions& options, const std::string& bearer_token,
                                store::UsageWriteRepository* usage,
                                const telemetry::UsageWriterOptions& writer_options,
-                               const telemetry::Normaliser* normaliser, telemetry::TelemetryMetrics* metrics) {
+                               const telemetry::Normaliser* normaliser, telemetry::TelemetryMetrics* metrics,
+                               const Clock* clock) {
   Push push;
   push.writer = std::make_unique<telemetry::UsageWriter>(usage, options.cluster, writer_options);
   FLEETCAP_ASSIGN_OR_RETURN(push.log, telemetry::SampleLog::Open(options.sample_log));
   FLEETCAP_ASSIGN_OR_RETURN(push.pipeline, telemetry::PushPipeline::Start(push.log.get(), push.writer.get(),
-                                                                          normaliser, metrics, options.pipeline));
+                                                                          normaliser, metrics, clock, options.pipeline));
   telemetry::RemoteWriteOptions receiver_options = options.remote_write;
   receiver_options.bearer_token = bearer_token;
   FLEETCAP_ASSIGN_OR_RETURN(push.receiver, telemetry::RemoteWriteServer::Start(receiver_options, normaliser,
-                                                                               push.pipeline.get(), metrics));
+                                                                               push.pipeline.get(), metrics, clock));
   return push;
 }
 
@@ -179,7 +181,7 @@ Pull MakePull(const PrometheusOptions& options, const telemetry::MetricMapping* 
               const Clock* clock) {
   Pull pull;
   pull.writer = std::make_unique<telemetry::UsageWriter>(usage, options.cluster, writer_options);
-  pull.client = std::make_unique<telemetry::PrometheusClient>(options.prometheus_url, options.client);
+  pull.client = std::make_unique<telemetry::PrometheusClient>(options.prometheus_url, options.client, clock);
   pull.ingester = std::make_unique<telemetry::PullIngester>(pull.client.get(), mapping, pull.writer.get(), usage,
                                                             metrics, clock, options.pull);
   return pull;
@@ -193,8 +195,9 @@ absl::Status PullOnce(telemetry::PullIngester& ingester) {
 }
 
 // A failed cycle is logged and the next one tries again.
-std::unique_ptr<Periodic> PullEveryInterval(telemetry::PullIngester* ingester, absl::Duration interval) {
-  return std::make_unique<Periodic>(interval, [ingester] {
+std::unique_ptr<Periodic> PullEveryInterval(telemetry::PullIngester* ingester, absl::Duration interval,
+                                            const Clock* clock) {
+  return std::make_unique<Periodic>(interval, clock, [ingester] {
     auto report = ingester->RunOnce();
     if (report.ok()) {
       Logger("telemetry")->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to),
@@ -280,26 +283,26 @@ absl::Status RunPrometheus(const PrometheusOptions& options) {
   FLEETCAP_ASSIGN_OR_RETURN(const FlagFiles files, ReadFlagFiles(options));
   FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
   telemetry::TelemetryMetrics metrics(*daemon->registry());
-  const auto partitions = MaintainPartitionsHourly(daemon->pool(), options.partitions);
+  RealClock clock;
+  const auto partitions = MaintainPartitionsHourly(daemon->pool(), &clock, options.partitions);
   const telemetry::Normaliser normaliser(&files.mapping);
   store::UsageStoreOptions store_options;
   store_options.retention_days = options.partitions.retention_days;
   store::PgUsageRepository usage(daemon->pool(), store_options);
   telemetry::UsageWriterOptions writer_options;
   writer_options.metrics = &metrics;
-  RealClock clock;
 
   Push push;
   if (!options.remote_write.listen.empty()) {
     FLEETCAP_ASSIGN_OR_RETURN(
-        push, StartPush(options, files.bearer_token, &usage, writer_options, &normaliser, &metrics));
+        push, StartPush(options, files.bearer_token, &usage, writer_options, &normaliser, &metrics, &clock));
   }
   Pull pull;
   std::unique_ptr<Periodic> pull_loop;
   if (!options.prometheus_url.empty()) {
     pull = MakePull(options, &files.mapping, &usage, writer_options, &metrics, &clock);
     if (options.once) return PullOnce(*pull.ingester);
-    pull_loop = PullEveryInterval(pull.ingester.get(), options.pull_interval);
+    pull_loop = PullEveryInterval(pull.ingester.get(), options.pull_interval, &clock);
   }
 
   const int remote_write_port = push.receiver ? push.receiver->port() : 0;

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
+#include "common/clock.h"
 #include "common/daemon.h"
 #include "common/exit.h"
 #include "common/logging.h"
@@ -121,16 +121,17 @@ absl::Status RunReplay(const ReplayOptions& options) {
   store::PgQuarantineRepository quarantine(daemon->pool());
   const OpenbReplayOptions& replay = options.replay;
 
-  const absl::Time began = absl::Now();
+  RealClock clock;
+  const absl::Duration began = clock.Monotonic();
   FLEETCAP_ASSIGN_OR_RETURN(
       ReplayReport report,
       options.synthetic ? ReplayTrace(synthetic::SyntheticTrace(*options.synthetic), replay.cluster, replay.start,
-                                      inventory, quarantine)
-                        : ReplayOpenb(replay, inventory, quarantine));
+                                      inventory, quarantine, clock)
+                        : ReplayOpenb(replay, inventory, quarantine, clock));
   metrics.Record(report);
   Logger("ingest")->info("replayed {} into cluster {} in {:.2f}s",
                          options.synthetic ? "a synthetic trace" : replay.data_dir, replay.cluster,
-                         absl::ToDoubleSeconds(absl::Now() - began));
+                         absl::ToDoubleSeconds(clock.Monotonic() - began));
   PrintReport(replay.cluster, report);
   return absl::OkStatus();
 }

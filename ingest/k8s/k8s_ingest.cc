@@ -3,7 +3,6 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
 #include "common/logging.h"
 #include "store/quarantine_repository.h"
 
@@ -67,7 +66,7 @@ K8sIngest::K8sIngest(K8sIngestOptions options, store::LiveInventoryRepository* r
       repo_(repo),
       metrics_(metrics),
       clock_(clock),
-      reconciler_(options_.reconciler, repo, metrics),
+      reconciler_(options_.reconciler, repo, metrics, clock),
       decode_(DecodeOptionsFor(options_.reconciler)) {}
 
 void K8sIngest::Push(Item item) {
@@ -242,95 +241,117 @@ bool K8sIngest::FlushNow() {
 
 absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>& on_synced) {
   if (auto status = reconciler_.Start(); !status.ok()) return status;
-  TokenSource tokens(options_.connection.token, options_.connection.token_file, options_.token_reread, clock_);
-  std::vector<std::unique_ptr<HttpClient>> clients;
-  std::vector<std::unique_ptr<ListWatcher>> watchers;
-  std::vector<std::thread> threads;
-  uint64_t seed = static_cast<uint64_t>(absl::ToUnixNanos(absl::Now()));
-  auto start = [&](const WatchedResource& resource) {
-    clients.push_back(NewCurlHttpClient(options_.connection.tls, &stopping_));
-    watchers.push_back(std::make_unique<ListWatcher>(resource, options_.list_watch, options_.connection.server,
-                                                     clients.back().get(), &tokens, this, metrics_, &stopping_,
-                                                     seed++));
-    ListWatcher* w = watchers.back().get();
-    threads.emplace_back([w] { w->Run(); });
-  };
+  tokens_ = std::make_unique<TokenSource>(options_.connection.token, options_.connection.token_file,
+                                          options_.token_reread, clock_);
+  seed_ = static_cast<uint64_t>(absl::ToUnixNanos(clock_->Now()));
   for (const auto& r : Resources()) {
-    if (r.kind != "Pod") start(r);
+    if (r.kind != "Pod") StartWatching(r);
   }
-  bool pods_started = false;
-  absl::Time nodes_known_at = absl::InfiniteFuture();
-  bool announced = false;
-  absl::Time last_flush = absl::Now();
-  absl::Time next_flush_try = absl::InfinitePast();
-  absl::Time next_policy = absl::Now() + options_.policy_refresh;
-  int tokens_reloaded = 0;
+  last_flush_ = clock_->Monotonic();
+  next_policy_ = clock_->Monotonic() + options_.policy_refresh;
   while (!stop->load()) {
-    std::deque<Item> batch;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      ready_.wait_for(lock, absl::ToChronoNanoseconds(options_.flush_interval), [&] { return !queue_.empty(); });
-      batch.swap(queue_);
-    }
-    space_.notify_all();
-    for (auto& item : batch) Apply(item);
-    // Pods come once nodes and namespaces are known (so they can be placed
-    // and given teams) and the controllers too (so their workloads are named
-    // at once), or 30 s after, should a controller kind not be listable:
-    // workloads are named again when their controllers arrive.
-    if (!pods_started && synced_kinds_.count("Node") && synced_kinds_.count("Namespace")) {
-      if (nodes_known_at == absl::InfiniteFuture()) nodes_known_at = absl::Now();
-      if (synced_kinds_.size() + 1 >= Resources().size() || absl::Now() - nodes_known_at >= absl::Seconds(30)) {
-        for (const auto& r : Resources()) {
-          if (r.kind == "Pod") start(r);
-        }
-        pods_started = true;
-      }
-    }
-    const absl::Time now = absl::Now();
+    for (auto& item : TakeQueued()) Apply(item);
+    StartPodsWhenReady();
+    const absl::Duration now = clock_->Monotonic();
     const bool synced = synced_kinds_.size() == Resources().size();
-    // Writes go in batches: when many changes wait, when the interval has
-    // passed, and at once when the first complete sync is ready.
-    if (reconciler_.pending() > 0 && now >= next_flush_try &&
-        (reconciler_.pending() >= options_.flush_at || now - last_flush >= options_.flush_interval ||
-         (synced && !announced))) {
-      if (FlushNow()) {
-        last_flush = now;
-      } else {
-        next_flush_try = now + absl::Seconds(1);
-      }
-    }
-    if (synced && reconciler_.pending() == 0) {
-      if (metrics_ != nullptr) metrics_->last_sync.Set(absl::ToDoubleSeconds(clock_->Now() - absl::UnixEpoch()));
-      if (!announced) {
-        announced = true;
-        Logger("k8s")->info("cluster {}: synced ({} accelerator pods)", options_.reconciler.cluster,
-                            reconciler_.pods_tracked());
-        if (on_synced) on_synced();
-        if (options_.exit_after_sync) break;
-      }
-    }
-    if (now >= next_policy) {
-      next_policy = now + options_.policy_refresh;
-      auto active = repo_->ActivePolicy();
-      if (active.ok()) reconciler_.SetPolicy(*active);
-    }
-    if (metrics_ != nullptr && tokens.reloads() > tokens_reloaded) {
-      metrics_->token_reloads.Increment(tokens.reloads() - tokens_reloaded);
-      tokens_reloaded = tokens.reloads();
-    }
+    FlushWhenDue(now, synced);
+    if (synced && reconciler_.pending() == 0 && RecordSynced(on_synced) && options_.exit_after_sync) break;
+    RefreshPolicyWhenDue(now);
+    CountTokenReloads();
   }
+  return StopWatching();
+}
+
+void K8sIngest::StartWatching(const WatchedResource& resource) {
+  clients_.push_back(options_.new_http_client ? options_.new_http_client(&stopping_)
+                                              : NewCurlHttpClient(options_.connection.tls, &stopping_));
+  watchers_.push_back(std::make_unique<ListWatcher>(resource, options_.list_watch, options_.connection.server,
+                                                    clients_.back().get(), tokens_.get(), this, metrics_,
+                                                    &stopping_, seed_++, clock_));
+  ListWatcher* w = watchers_.back().get();
+  threads_.emplace_back([w] { w->Run(); });
+}
+
+// What the watchers queued, once there is some or flush_interval passed.
+std::deque<K8sIngest::Item> K8sIngest::TakeQueued() {
+  std::deque<Item> batch;
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    clock_->WaitFor(lock, ready_, options_.flush_interval, [&] { return !queue_.empty(); });
+    batch.swap(queue_);
+  }
+  space_.notify_all();
+  return batch;
+}
+
+// Pods come once nodes and namespaces are known (so they can be placed and
+// given teams) and the controllers too (so their workloads are named at
+// once), or 30 s after, should a controller kind not be listable: workloads
+// are named again when their controllers arrive.
+void K8sIngest::StartPodsWhenReady() {
+  if (pods_started_ || !synced_kinds_.count("Node") || !synced_kinds_.count("Namespace")) return;
+  if (nodes_known_at_ == absl::InfiniteDuration()) nodes_known_at_ = clock_->Monotonic();
+  if (synced_kinds_.size() + 1 < Resources().size() && clock_->Monotonic() - nodes_known_at_ < absl::Seconds(30)) {
+    return;
+  }
+  for (const auto& r : Resources()) {
+    if (r.kind == "Pod") StartWatching(r);
+  }
+  pods_started_ = true;
+}
+
+// Writes go in batches: when many changes wait, when the interval has
+// passed, and at once when the first complete sync is ready. A failed
+// write is tried again a second later.
+void K8sIngest::FlushWhenDue(absl::Duration now, bool synced) {
+  const size_t pending = reconciler_.pending();
+  if (pending == 0 || now < next_flush_try_) return;
+  if (pending < options_.flush_at && now - last_flush_ < options_.flush_interval && (!synced || announced_)) return;
+  if (FlushNow()) {
+    last_flush_ = now;
+  } else {
+    next_flush_try_ = now + absl::Seconds(1);
+  }
+}
+
+// A complete sync is stored: counted, and the first one announced. Returns
+// whether this was the first.
+bool K8sIngest::RecordSynced(const std::function<void()>& on_synced) {
+  if (metrics_ != nullptr) metrics_->last_sync.Set(absl::ToDoubleSeconds(clock_->Now() - absl::UnixEpoch()));
+  if (announced_) return false;
+  announced_ = true;
+  Logger("k8s")->info("cluster {}: synced ({} accelerator pods)", options_.reconciler.cluster,
+                      reconciler_.pods_tracked());
+  if (on_synced) on_synced();
+  return true;
+}
+
+void K8sIngest::RefreshPolicyWhenDue(absl::Duration now) {
+  if (now < next_policy_) return;
+  next_policy_ = now + options_.policy_refresh;
+  auto active = repo_->ActivePolicy();
+  if (active.ok()) reconciler_.SetPolicy(*active);
+}
+
+void K8sIngest::CountTokenReloads() {
+  if (metrics_ == nullptr || tokens_->reloads() <= tokens_reloaded_) return;
+  metrics_->token_reloads.Increment(tokens_->reloads() - tokens_reloaded_);
+  tokens_reloaded_ = tokens_->reloads();
+}
+
+// Stops the watchers; what was read before the stop is still applied and
+// written (a few tries, a second apart).
+absl::Status K8sIngest::StopWatching() {
   stopping_ = true;
   space_.notify_all();
-  for (auto& t : threads) t.join();
-  // What was read before the stop is still applied and written.
+  for (auto& t : threads_) t.join();
   std::deque<Item> rest;
   {
     std::lock_guard<std::mutex> lock(mu_);
     rest.swap(queue_);
   }
   for (auto& item : rest) Apply(item);
-  for (int attempt = 0; attempt < 5 && !FlushNow(); ++attempt) absl::SleepFor(absl::Seconds(1));
+  for (int attempt = 0; attempt < 5 && !FlushNow(); ++attempt) clock_->SleepFor(absl::Seconds(1));
   if (reconciler_.pending() > 0) {
     return absl::UnavailableError(absl::StrCat(reconciler_.pending(), " inventory changes could not be written"));
   }

@@ -17,10 +17,13 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <variant>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "common/clock.h"
@@ -42,6 +45,9 @@ struct K8sIngestOptions {
   absl::Duration policy_refresh = absl::Minutes(1);
   bool exit_after_sync = false;  // stop once everything is listed and stored
   size_t queue_limit = 20000;    // decoded objects waiting; readers wait beyond it
+  // Makes each watcher's HTTP client, which aborts once `cancel` is true;
+  // unset: libcurl with connection.tls.
+  std::function<std::unique_ptr<HttpClient>(const std::atomic<bool>* cancel)> new_http_client;
 };
 
 class K8sIngest : public ResourceSink {
@@ -77,6 +83,16 @@ class K8sIngest : public ResourceSink {
   void ListEnded(const std::string& kind) override;
   void Push(Item item);
 
+  // Run's steps, on the consumer thread.
+  void StartWatching(const WatchedResource& resource);
+  std::deque<Item> TakeQueued();
+  void StartPodsWhenReady();
+  void FlushWhenDue(absl::Duration now, bool synced);
+  bool RecordSynced(const std::function<void()>& on_synced);
+  void RefreshPolicyWhenDue(absl::Duration now);
+  void CountTokenReloads();
+  absl::Status StopWatching();
+
   void Apply(Item& item);
   void ApplyUnusable(Item& item);
   bool FlushNow();
@@ -93,7 +109,21 @@ class K8sIngest : public ResourceSink {
   std::condition_variable ready_, space_;
   std::deque<Item> queue_;            // guarded by mu_
 
+  // The watchers, each on its thread, and what they share.
+  std::unique_ptr<TokenSource> tokens_;
+  std::vector<std::unique_ptr<HttpClient>> clients_;
+  std::vector<std::unique_ptr<ListWatcher>> watchers_;
+  std::vector<std::thread> threads_;
+  uint64_t seed_ = 0;  // of the next watcher's jitter
+
   // Consumer-thread state.
+  bool pods_started_ = false;
+  absl::Duration nodes_known_at_ = absl::InfiniteDuration();  // on clock_->Monotonic()
+  bool announced_ = false;                                    // the first complete sync
+  absl::Duration last_flush_;
+  absl::Duration next_flush_try_ = -absl::InfiniteDuration();
+  absl::Duration next_policy_;
+  int tokens_reloaded_ = 0;
   std::map<std::string, std::set<std::string>> listing_;  // kind -> keys of the list in progress
   std::set<std::string> synced_kinds_;
   // kind/key -> why the object was set aside, while it stays unusable: an

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
 #include "common/logging.h"
 #include "ingest/k8s/objects.h"
 
@@ -41,7 +40,7 @@ std::string Sample(absl::string_view line) {
 
 ListWatcher::ListWatcher(WatchedResource resource, ListWatchOptions options, std::string server, HttpClient* http,
                          TokenSource* tokens, ResourceSink* sink, K8sMetrics* metrics,
-                         const std::atomic<bool>* stop, uint64_t seed)
+                         const std::atomic<bool>* stop, uint64_t seed, const Clock* clock)
     : resource_(std::move(resource)),
       options_(options),
       server_(std::move(server)),
@@ -50,6 +49,7 @@ ListWatcher::ListWatcher(WatchedResource resource, ListWatchOptions options, std
       sink_(sink),
       metrics_(metrics),
       stop_(stop),
+      clock_(clock),
       rng_(seed) {}
 
 std::vector<std::string> ListWatcher::Headers() {
@@ -59,17 +59,12 @@ std::vector<std::string> ListWatcher::Headers() {
   return headers;
 }
 
-void ListWatcher::SleepFor(absl::Duration d) {
-  const absl::Time until = absl::Now() + d;
-  while (!stop_->load() && absl::Now() < until) absl::SleepFor(std::min(absl::Milliseconds(20), until - absl::Now()));
-}
-
 void ListWatcher::Backoff() {
   ++failures_;
   const double base = absl::ToDoubleSeconds(options_.initial_backoff) * std::pow(2.0, std::min(failures_ - 1, 20));
   const double capped = std::min(base, absl::ToDoubleSeconds(options_.max_backoff));
   std::uniform_real_distribution<double> jitter(0.5, 1.0);
-  SleepFor(absl::Seconds(capped * jitter(rng_)));
+  clock_->SleepUnlessStopped(absl::Seconds(capped * jitter(rng_)), *stop_);
 }
 
 void ListWatcher::Run() {
@@ -86,9 +81,9 @@ void ListWatcher::Run() {
       }
       need_list = false;
     }
-    const absl::Time began = absl::Now();
+    const absl::Duration began = clock_->Monotonic();
     const Outcome watched = Watch();
-    const bool short_lived = absl::Now() - began < options_.min_healthy_watch;
+    const bool short_lived = clock_->Monotonic() - began < options_.min_healthy_watch;
     switch (watched) {
       case Outcome::kStopped:
         return;

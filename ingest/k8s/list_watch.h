@@ -23,6 +23,7 @@
 #include <string>
 
 #include "absl/time/time.h"
+#include "common/clock.h"
 #include "ingest/k8s/connection.h"
 #include "ingest/k8s/http_client.h"
 #include "ingest/k8s/metrics.h"
@@ -60,7 +61,7 @@ class ListWatcher {
  public:
   ListWatcher(WatchedResource resource, ListWatchOptions options, std::string server, HttpClient* http,
               TokenSource* tokens, ResourceSink* sink, K8sMetrics* metrics, const std::atomic<bool>* stop,
-              uint64_t seed);
+              uint64_t seed, const Clock* clock);
   void Run();
 
  private:
@@ -68,7 +69,6 @@ class ListWatcher {
   Outcome List();
   Outcome Watch();
   void Backoff();
-  void SleepFor(absl::Duration d);
   std::vector<std::string> Headers();
 
   WatchedResource resource_;
@@ -79,6 +79,7 @@ class ListWatcher {
   ResourceSink* sink_;
   K8sMetrics* metrics_;
   const std::atomic<bool>* stop_;
+  const Clock* clock_;
   std::mt19937_64 rng_;
   std::string resource_version_;
   int failures_ = 0;

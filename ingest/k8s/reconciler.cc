@@ -38,8 +38,9 @@ int64_t Resource(const std::map<std::string, int64_t>& resources, const char* na
 
 }  // namespace
 
-Reconciler::Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics)
-    : options_(std::move(options)), repo_(repo), metrics_(metrics) {
+Reconciler::Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics,
+                       const Clock* clock)
+    : options_(std::move(options)), repo_(repo), metrics_(metrics), clock_(clock) {
   pending_.cluster = options_.cluster;
 }
 
@@ -332,74 +333,110 @@ void Reconciler::Pod(const PodObject& pod, absl::Time observed) {
 
 void Reconciler::PodDeleted(const PodObject& pod, absl::Time observed) { ApplyPod(pod, observed, true); }
 
+// One observation of a pod, in the steps below: its holds, its unmet
+// demand, its row.
 void Reconciler::ApplyPod(const PodObject& seen, absl::Time observed, bool deleted) {
   PodObject stripped;
   const PodObject& pod = Trusted(seen, stripped);
   const PodTimes times = TimesOf(pod, observed);
-  auto node_it = times.bound ? nodes_.find(pod.node_name) : nodes_.end();
-  const bool node_known = node_it != nodes_.end() && node_it->second.seen;
-  const PodDemand demand = node_known ? DemandOn(pod, node_it->second.accelerators, options_.accelerators)
-                                      : DemandUnbound(pod, options_.accelerators);
-  auto existing = pods_.find(pod.uid);
-  if (demand.empty() && existing == pods_.end()) return;  // no accelerators: not fleetcap's business
+  NodeState* node = times.bound ? SeenNode(pod.node_name) : nullptr;
+  PodDemand demand = node != nullptr ? DemandOn(pod, node->accelerators, options_.accelerators)
+                                     : DemandUnbound(pod, options_.accelerators);
+  if (demand.empty() && pods_.count(pod.uid) == 0) return;  // no accelerators: not fleetcap's business
+  const std::optional<absl::Time> deleted_at =
+      deleted ? std::optional<absl::Time>(DeletionTime(pod, observed)) : std::nullopt;
+  const Sighting s{pod, observed, times, deleted_at, std::move(demand), node};
   PodState& st = pods_[pod.uid];
   st.orphan = false;
   st.team_labels = pod.labels;
   st.owner = pod.controller;
   st.owner_known = true;
 
-  const std::optional<absl::Time> end =
-      times.hold_to.has_value() ? times.hold_to
-      : deleted                 ? std::optional<absl::Time>(DeletionTime(pod, observed))
-                                : std::nullopt;
   // Holds: opened once, when the containers start; closed once, when it ends.
-  if (st.holds.empty() && times.hold_from.has_value() && !demand.empty()) {
-    if (!node_known) {
-      if (!deleted) awaiting_node_[pod.node_name].push_back({pod, observed});
-      if (metrics_ != nullptr) metrics_->pods_on_unknown_nodes.Increment();
-    } else {
-      NodeState& node = node_it->second;
-      // Only devices in service are assigned; their load counts holds on devices that left too.
-      const std::vector<int32_t> in_service(node.load.begin(),
-                                            node.load.begin() + static_cast<std::ptrdiff_t>(node.devices.size()));
-      const Assignment a = AssignDevices(in_service, demand);
-      if (metrics_ != nullptr) {
-        if (a.overcommitted) metrics_->overcommitted.Increment();
-        metrics_->unplaced_milli.Increment(static_cast<double>(a.unplaced_milli));
-      }
-      if (a.shares.empty() && !deleted) {
-        // No device in service to hold (its device plugin not yet ready): try again when the node changes.
-        awaiting_node_[pod.node_name].push_back({pod, observed});
-      }
-      for (const auto& share : a.shares) {
-        HoldRow h{node.devices[share.index].device_id, share.index, share.milli, *times.hold_from, std::nullopt};
-        if (end.has_value()) h.to = std::max(*end, h.from);
-        pending_.holds.push_back({pod.uid, h.device_id, h.milli, h.from, h.to});
-        st.holds.push_back(h);
-        if (!h.to.has_value()) AdjustLoad(pod.node_name, st.holds.back(), +1);
-      }
-    }
+  const std::optional<absl::Time> end = times.hold_to.has_value() ? times.hold_to : s.deleted_at;
+  if (st.holds.empty() && times.hold_from.has_value() && !s.demand.empty()) {
+    OpenHolds(s, end, st);
   } else if (end.has_value()) {
-    for (auto& h : st.holds) {
-      if (h.to.has_value()) continue;
-      h.to = std::max(*end, h.from);
-      pending_.close_holds.push_back({pod.uid, h.device_id, h.from, *h.to});
-      AdjustLoad(st.row.node.empty() ? pod.node_name : st.row.node, h, -1);
-    }
+    CloseHolds(pod.uid, st.row.node.empty() ? pod.node_name : st.row.node, *end, st);
   }
-  // Unmet demand: from creation while it waits unbound, until bound or gone.
-  const bool waiting = !times.bound && !deleted && pod.phase == "Pending" && !demand.empty();
+  TrackDemand(s, st);
+  WriteRow(st, RowOf(s, st));
+  if (deleted) ForgetPod(pod.uid);
+  if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
+}
+
+Reconciler::NodeState* Reconciler::SeenNode(const std::string& name) {
+  auto it = nodes_.find(name);
+  return it != nodes_.end() && it->second.seen ? &it->second : nullptr;
+}
+
+// Places the pod's demand on its node's devices in service, holding from
+// when its containers started (to `end`, when it already ended). A pod whose
+// node is unknown, or has no device in service yet, waits for the node.
+void Reconciler::OpenHolds(const Sighting& s, std::optional<absl::Time> end, PodState& st) {
+  const PodObject& pod = s.pod;
+  if (s.node == nullptr) {
+    if (!s.deleted_at.has_value()) awaiting_node_[pod.node_name].push_back({pod, s.observed});
+    if (metrics_ != nullptr) metrics_->pods_on_unknown_nodes.Increment();
+    return;
+  }
+  NodeState& node = *s.node;
+  // Only devices in service are assigned; their load counts holds on devices that left too.
+  const std::vector<int32_t> in_service(node.load.begin(),
+                                        node.load.begin() + static_cast<std::ptrdiff_t>(node.devices.size()));
+  const Assignment a = AssignDevices(in_service, s.demand);
+  if (metrics_ != nullptr) {
+    if (a.overcommitted) metrics_->overcommitted.Increment();
+    metrics_->unplaced_milli.Increment(static_cast<double>(a.unplaced_milli));
+  }
+  if (a.shares.empty() && !s.deleted_at.has_value()) {
+    // No device in service to hold (its device plugin not yet ready): try again when the node changes.
+    awaiting_node_[pod.node_name].push_back({pod, s.observed});
+  }
+  for (const auto& share : a.shares) {
+    HoldRow h{node.devices[share.index].device_id, share.index, share.milli, *s.times.hold_from, std::nullopt};
+    if (end.has_value()) h.to = std::max(*end, h.from);
+    pending_.holds.push_back({pod.uid, h.device_id, h.milli, h.from, h.to});
+    st.holds.push_back(h);
+    if (!h.to.has_value()) AdjustLoad(pod.node_name, st.holds.back(), +1);
+  }
+}
+
+// Ends the pod's open holds at `at` (never before they began), releasing
+// their load on `node`.
+void Reconciler::CloseHolds(const std::string& uid, const std::string& node, absl::Time at, PodState& st) {
+  for (auto& h : st.holds) {
+    if (h.to.has_value()) continue;
+    h.to = std::max(at, h.from);
+    pending_.close_holds.push_back({uid, h.device_id, h.from, *h.to});
+    AdjustLoad(node, h, -1);
+  }
+}
+
+// Unmet demand: from creation while it waits unbound, until bound or gone.
+void Reconciler::TrackDemand(const Sighting& s, PodState& st) {
+  const PodObject& pod = s.pod;
+  const bool waiting = !s.times.bound && !s.deleted_at.has_value() && pod.phase == "Pending" && !s.demand.empty();
   if (waiting && !st.demand.has_value()) {
     st.demand = DemandRow{pod.created, std::nullopt};
-    std::string resource = demand.units.front().resource;
-    pending_.demands.push_back({pod.uid, resource, demand.model, std::max<int64_t>(1, demand.TotalMilli()),
+    std::string resource = s.demand.units.front().resource;
+    pending_.demands.push_back({pod.uid, resource, s.demand.model, std::max<int64_t>(1, s.demand.TotalMilli()),
                                 pod.created, std::nullopt});
   } else if (st.demand.has_value() && !st.demand->to.has_value() && !waiting) {
-    absl::Time met = times.bound ? times.scheduled.value_or(observed) : deleted ? DeletionTime(pod, observed) : observed;
-    st.demand->to = std::max(met, st.demand->from);
-    pending_.close_demands.push_back({pod.uid, "", st.demand->from, *st.demand->to});
+    CloseDemand(pod.uid, s.times.bound ? s.times.scheduled.value_or(s.observed) : s.deleted_at.value_or(s.observed),
+                st);
   }
+}
 
+// Ends the pod's unmet demand at `at` (never before it began).
+void Reconciler::CloseDemand(const std::string& uid, absl::Time at, PodState& st) {
+  st.demand->to = std::max(at, st.demand->from);
+  pending_.close_demands.push_back({uid, "", st.demand->from, *st.demand->to});
+}
+
+// The pod's row as this observation shows it.
+store::LivePod Reconciler::RowOf(const Sighting& s, const PodState& st) {
+  const PodObject& pod = s.pod;
   store::LivePod row;
   store::Pod& p = row.pod;
   p.uid = pod.uid;
@@ -413,14 +450,12 @@ void Reconciler::ApplyPod(const PodObject& seen, absl::Time observed, bool delet
   p.workload_name = workload.name;
   p.phase = pod.phase;
   p.created = pod.created;
-  p.scheduled = times.scheduled;
-  if (deleted) p.deleted = DeletionTime(pod, observed);
-  p.requested_milli = demand.TotalMilli();
-  p.unplaced = st.holds.empty() && !times.bound;
+  p.scheduled = s.times.scheduled;
+  p.deleted = s.deleted_at;
+  p.requested_milli = s.demand.TotalMilli();
+  p.unplaced = st.holds.empty() && !s.times.bound;
   row.node = pod.node_name;
-  WriteRow(st, std::move(row));
-  if (deleted) ForgetPod(pod.uid);
-  if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
+  return row;
 }
 
 void Reconciler::ForgetPod(const std::string& uid) { pods_.erase(uid); }
@@ -429,16 +464,8 @@ void Reconciler::Vanish(const std::string& uid, absl::Time at) {
   auto it = pods_.find(uid);
   if (it == pods_.end()) return;
   PodState& st = it->second;
-  for (auto& h : st.holds) {
-    if (h.to.has_value()) continue;
-    h.to = std::max(at, h.from);
-    pending_.close_holds.push_back({uid, h.device_id, h.from, *h.to});
-    AdjustLoad(st.row.node, h, -1);
-  }
-  if (st.demand.has_value() && !st.demand->to.has_value()) {
-    st.demand->to = std::max(at, st.demand->from);
-    pending_.close_demands.push_back({uid, "", st.demand->from, *st.demand->to});
-  }
+  CloseHolds(uid, st.row.node, at, st);
+  if (st.demand.has_value() && !st.demand->to.has_value()) CloseDemand(uid, at, st);
   if (!st.orphan && st.row_known) {
     store::LivePod row = st.row;
     row.pod.deleted = at;
@@ -498,7 +525,7 @@ void Reconciler::SetAsideInvalid(store::InventoryChanges& batch) {
     if (status.ok()) continue;
     store::AppendChanges(valid, store::RecordRange(batch, run, i));
     SetAside({0, "", "", store::RecordKey(batch, i), std::string(status.message()), store::RecordText(batch, i),
-              absl::Now()},
+              clock_->Now()},
              "invalid");
     run = i + 1;
   }
@@ -529,7 +556,7 @@ absl::Status Reconciler::Isolate(const store::InventoryChanges& batch, size_t be
   }
   if (end - begin == 1) {
     SetAside({0, "", "", store::RecordKey(batch, begin), std::string(refusal.message()),
-              store::RecordText(batch, begin), absl::Now()},
+              store::RecordText(batch, begin), clock_->Now()},
              "refused");
     written = end;
     return absl::OkStatus();

@@ -33,6 +33,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/time/time.h"
+#include "common/clock.h"
 #include "ingest/k8s/accelerators.h"
 #include "ingest/k8s/holds.h"
 #include "ingest/k8s/metrics.h"
@@ -51,8 +52,9 @@ struct ReconcilerOptions {
 
 class Reconciler {
  public:
-  // `repo` must outlive the reconciler; `metrics` may be null.
-  Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics);
+  // `repo` and `clock` must outlive the reconciler; `metrics` may be null.
+  Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics,
+             const Clock* clock);
 
   // Loads the cluster's open inventory and the active policy.
   absl::Status Start();
@@ -138,7 +140,23 @@ class Reconciler {
     uint64_t generation = 0;
   };
 
+  // One observation of a pod, as ApplyPod's steps read it.
+  struct Sighting {
+    const PodObject& pod;                   // as trusted (Trusted())
+    absl::Time observed;
+    PodTimes times;
+    std::optional<absl::Time> deleted_at;  // when deleted: when it stopped holding (DeletionTime)
+    PodDemand demand;
+    NodeState* node;                        // its node, when bound to one seen
+  };
+
   void ApplyPod(const PodObject& pod, absl::Time observed, bool deleted);
+  NodeState* SeenNode(const std::string& name);
+  void OpenHolds(const Sighting& s, std::optional<absl::Time> end, PodState& st);
+  void CloseHolds(const std::string& uid, const std::string& node, absl::Time at, PodState& st);
+  void TrackDemand(const Sighting& s, PodState& st);
+  void CloseDemand(const std::string& uid, absl::Time at, PodState& st);
+  store::LivePod RowOf(const Sighting& s, const PodState& st);
   void Vanish(const std::string& uid, absl::Time at);
   void ForgetPod(const std::string& uid);
   void Refresh(PodState& state);
@@ -156,6 +174,7 @@ class Reconciler {
   ReconcilerOptions options_;
   store::LiveInventoryRepository* repo_;
   K8sMetrics* metrics_;
+  const Clock* clock_;  // when records are set aside
 
   policy::TeamResolver trust_;  // what the active policy trusts; nothing until one is read
   int32_t policy_version_ = -1;

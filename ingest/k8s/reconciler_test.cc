@@ -58,7 +58,7 @@ class ReconcilerTest : public ::testing::Test {
   std::unique_ptr<Reconciler> NewReconciler() {
     ReconcilerOptions options;
     options.cluster = "c1";
-    auto r = std::make_unique<Reconciler>(options, &repo_, nullptr);
+    auto r = std::make_unique<Reconciler>(options, &repo_, nullptr, &clock_);
     EXPECT_TRUE(r->Start().ok());
     return r;
   }
@@ -73,6 +73,7 @@ class ReconcilerTest : public ::testing::Test {
     return out;
   }
   store::MemoryLiveInventoryRepository repo_;
+  SimulatedClock clock_{kT0};
 };
 
 TEST_F(ReconcilerTest, InitialSyncStoresNodesDevicesHoldsAndDemand) {
@@ -226,7 +227,7 @@ TEST_F(ReconcilerTest, ACrashMidSyncThenRestartEqualsAnUninterruptedRun) {
   {
     ReconcilerOptions options;
     options.cluster = "c1";
-    Reconciler r(options, &uninterrupted, nullptr);
+    Reconciler r(options, &uninterrupted, nullptr, &clock_);
     ASSERT_TRUE(r.Start().ok());
     r.Node(GpuNode("n1", 8), At(9));
     for (const auto& p : pods) r.Pod(p, At(9));
@@ -485,6 +486,7 @@ TEST_F(ReconcilerTest, ARecordTheStoreRefusesIsSetAsideAndTheRestWritten) {
   r->Pod(Running(GpuPod("bad", 1, "n1"), 3), At(3));
   r->Pod(Running(GpuPod("also-good", 1, "n1"), 3), At(3));
   repo_.RefuseRecordsMentioning("Pod ml/bad ");
+  clock_.Advance(absl::Minutes(7));
   ASSERT_TRUE(r->Flush().ok());
   EXPECT_EQ(r->pending(), 0u);
   EXPECT_EQ(State().pods.count("uid-good"), 1u);
@@ -498,6 +500,7 @@ TEST_F(ReconcilerTest, ARecordTheStoreRefusesIsSetAsideAndTheRestWritten) {
   EXPECT_EQ(aside.object_key, "Pod ml/bad uid=uid-bad");
   EXPECT_THAT(aside.reason, ::testing::HasSubstr("injected refusal"));
   EXPECT_THAT(aside.payload, ::testing::HasSubstr("requested_milli=1000"));
+  EXPECT_EQ(aside.at, At(7));  // when it was set aside, on the reconciler's clock
   r->Pod(Running(GpuPod("later", 1, "n1"), 5), At(5));
   ASSERT_TRUE(r->Flush().ok());
   EXPECT_EQ(State().pods.count("uid-later"), 1u);
@@ -519,7 +522,10 @@ TEST_F(ReconcilerTest, ARecordThatFailsValidationIsSetAsideBeforeTheWrite) {
   ASSERT_EQ(Holds().size(), 1u);
   EXPECT_EQ(Holds()[0].pod_uid, "uid-good");
   std::set<std::string> reasons;
-  for (const auto& q : State().quarantine) reasons.insert(q.reason);
+  for (const auto& q : State().quarantine) {
+    reasons.insert(q.reason);
+    EXPECT_EQ(q.at, kT0);
+  }
   EXPECT_EQ(reasons, (std::set<std::string>{"pods[0].uid: empty", "holds[0].pod_uid: empty"}));
 }
 

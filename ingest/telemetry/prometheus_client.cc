@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <optional>
-#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
@@ -111,11 +110,9 @@ ParsedResponse ParseQueryRangeResponse(long http_status, const std::string& body
   return out;
 }
 
-PrometheusClient::PrometheusClient(std::string base_url, PrometheusClientOptions options,
-                                   std::function<void(absl::Duration)> sleep)
-    : base_url_(std::move(base_url)), options_(options), sleep_(std::move(sleep)) {
+PrometheusClient::PrometheusClient(std::string base_url, PrometheusClientOptions options, const Clock* clock)
+    : base_url_(std::move(base_url)), options_(options), clock_(clock) {
   while (!base_url_.empty() && base_url_.back() == '/') base_url_.pop_back();
-  if (!sleep_) sleep_ = [](absl::Duration d) { std::this_thread::sleep_for(absl::ToChronoMilliseconds(d)); };
 }
 
 absl::StatusOr<std::vector<RangeSeries>> PrometheusClient::QueryRange(const std::string& query, absl::Time start,
@@ -155,7 +152,7 @@ absl::StatusOr<std::vector<RangeSeries>> PrometheusClient::QueryRange(const std:
       ++retries_;
       log->warn("query_range attempt {} failed ({}); retrying in {}", attempt, last.ToString(),
                 absl::FormatDuration(backoff));
-      sleep_(backoff);
+      clock_->SleepFor(backoff);
       backoff *= 2;
     }
   }

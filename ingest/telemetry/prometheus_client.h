@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/clock.h"
 #include "ingest/telemetry/canonical.h"
 #include "ingest/telemetry/normaliser.h"
 
@@ -38,9 +39,9 @@ class RangeQuerier {
 
 class PrometheusClient : public RangeQuerier {
  public:
-  // `base_url` like "http://127.0.0.1:9090". `sleep` is injectable for tests.
-  PrometheusClient(std::string base_url, PrometheusClientOptions options,
-                   std::function<void(absl::Duration)> sleep = {});
+  // `base_url` like "http://127.0.0.1:9090"; the backoff sleeps on `clock`,
+  // which must outlive the client.
+  PrometheusClient(std::string base_url, PrometheusClientOptions options, const Clock* clock);
 
   // query_range over [start, end] with `step`. INVALID_ARGUMENT for bad_data
   // and other client errors; UNAVAILABLE once retries are spent.
@@ -52,7 +53,7 @@ class PrometheusClient : public RangeQuerier {
  private:
   std::string base_url_;
   PrometheusClientOptions options_;
-  std::function<void(absl::Duration)> sleep_;
+  const Clock* clock_;
   int64_t retries_ = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <thread>
 
 namespace fleetcap::telemetry {
 namespace {
@@ -57,16 +58,27 @@ TEST(ParseQueryRangeResponse, ErrorEnvelopeDecidesRetries) {
 }
 
 TEST(PrometheusClient, RetriesWithBackoffThenGivesUp) {
-  std::vector<absl::Duration> slept;
+  SimulatedClock clock(absl::FromUnixSeconds(1767225600));
   PrometheusClientOptions options;
   options.attempts = 3;
   options.timeout = absl::Milliseconds(200);
   // Port 1 on loopback refuses connections: a network error every time.
-  PrometheusClient client("http://127.0.0.1:1", options, [&](absl::Duration d) { slept.push_back(d); });
-  auto result = client.QueryRange("up", absl::FromUnixSeconds(0), absl::FromUnixSeconds(60), absl::Minutes(1));
+  PrometheusClient client("http://127.0.0.1:1", options, &clock);
+  absl::StatusOr<std::vector<RangeSeries>> result;
+  std::thread query([&] {
+    result = client.QueryRange("up", absl::FromUnixSeconds(0), absl::FromUnixSeconds(60), absl::Minutes(1));
+  });
+  std::vector<absl::Duration> slept;
+  for (int retry = 0; retry < 2; ++retry) {
+    clock.AwaitSleepers(1);
+    slept.push_back(clock.UntilNextDeadline());
+    clock.Advance(slept.back());
+  }
+  query.join();
   EXPECT_EQ(result.status().code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(slept, (std::vector<absl::Duration>{absl::Milliseconds(500), absl::Seconds(1)}));
   EXPECT_EQ(client.retries(), 2);
+  EXPECT_EQ(clock.sleepers(), 0);
 }
 
 }  // namespace

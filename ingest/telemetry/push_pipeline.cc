@@ -3,7 +3,6 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
 #include "common/logging.h"
 
 namespace fleetcap::telemetry {
@@ -32,23 +31,28 @@ ClosedBatch Merge(std::vector<ClosedBatch> batches) {
 
 }  // namespace
 
-PushPipeline::PushPipeline(SampleLog* log, UsageWriter* writer, TelemetryMetrics* metrics,
+PushPipeline::PushPipeline(SampleLog* log, UsageWriter* writer, TelemetryMetrics* metrics, const Clock* clock,
                            PushPipelineOptions options)
-    : log_(log), writer_(writer), metrics_(metrics), options_(options), window_(options.settle, options.limits) {}
+    : log_(log),
+      writer_(writer),
+      metrics_(metrics),
+      clock_(clock),
+      options_(options),
+      window_(options.settle, options.limits) {}
 
 absl::StatusOr<std::unique_ptr<PushPipeline>> PushPipeline::Start(SampleLog* log, UsageWriter* writer,
                                                                   const Normaliser* normaliser,
-                                                                  TelemetryMetrics* metrics,
+                                                                  TelemetryMetrics* metrics, const Clock* clock,
                                                                   PushPipelineOptions options) {
   auto state = writer->LoadPushState();
   if (!state.ok()) return state.status();
-  std::unique_ptr<PushPipeline> pipeline(new PushPipeline(log, writer, metrics, options));
+  std::unique_ptr<PushPipeline> pipeline(new PushPipeline(log, writer, metrics, clock, options));
   pipeline->window_.Restore(state->devices);
   int64_t from = log->begin();
   if (state->checkpoint && state->log_id == log->id()) from = std::max(from, *state->checkpoint);
   pipeline->written_checkpoint_ = from;
   auto logger = Logger("telemetry");
-  const absl::Time now = absl::Now();
+  const absl::Time now = clock->Now();
   int64_t records = 0, samples = 0;
   auto replayed = log->Replay(from, [&](LogSpan span, absl::string_view body) {
     auto decoded = DecodeRemoteWrite(body, *normaliser, kReplayDecodedLimit);
@@ -108,7 +112,7 @@ absl::Status PushPipeline::Accept(absl::string_view body, DecodedWrite decoded) 
     }
   }
   const int64_t samples = decoded.samples_usable;
-  const absl::Time began = absl::Now();
+  const absl::Duration began = clock_->Monotonic();
   auto span = log_->Append(body, [&](LogSpan at) {
     std::lock_guard<std::mutex> lock(mu_);
     records_.push_back({at, std::move(decoded.series), samples});
@@ -117,7 +121,7 @@ absl::Status PushPipeline::Accept(absl::string_view body, DecodedWrite decoded) 
   });
   if (!span.ok()) return absl::UnavailableError(span.status().message());
   if (auto status = log_->WaitDurable(span->end); !status.ok()) return absl::UnavailableError(status.message());
-  metrics_->LogLatency().Observe(absl::ToDoubleSeconds(absl::Now() - began));
+  metrics_->LogLatency().Observe(absl::ToDoubleSeconds(clock_->Monotonic() - began));
   {
     std::lock_guard<std::mutex> lock(mu_);
     durable_ = std::max(durable_, span->end);
@@ -128,11 +132,11 @@ absl::Status PushPipeline::Accept(absl::string_view body, DecodedWrite decoded) 
 }
 
 void PushPipeline::ApplyLoop() {
-  absl::Time next_close = absl::Now() + options_.close_every;
+  absl::Duration next_close = clock_->Monotonic() + options_.close_every;
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     auto ready = [this] { return !records_.empty() && records_.front().span.end <= durable_; };
-    applicable_.wait_until(lock, absl::ToChronoTime(next_close), [&] { return stopping_ || ready(); });
+    clock_->WaitFor(lock, applicable_, next_close - clock_->Monotonic(), [&] { return stopping_ || ready(); });
     std::vector<Record> batch;
     while (ready()) {
       batch.push_back(std::move(records_.front()));
@@ -143,7 +147,7 @@ void PushPipeline::ApplyLoop() {
     int64_t samples = 0;
     for (Record& r : batch) {
       samples += r.samples;
-      const AddCounts counts = window_.Add(r.span.begin, r.span.end, std::move(r.series), absl::Now());
+      const AddCounts counts = window_.Add(r.span.begin, r.span.end, std::move(r.series), clock_->Now());
       metrics_->Accepted(kSource).Increment(static_cast<double>(counts.accepted));
       metrics_->Duplicates(kSource).Increment(static_cast<double>(counts.duplicate));
       if (counts.late > 0) {
@@ -156,11 +160,10 @@ void PushPipeline::ApplyLoop() {
         metrics_->DroppedBy(kSource, "series_limit").Increment(static_cast<double>(counts.series_limit));
       }
     }
-    const absl::Time now = absl::Now();
-    if (now >= next_close || last) {
-      ClosedBatch closed = window_.Close(now);
+    if (clock_->Monotonic() >= next_close || last) {
+      ClosedBatch closed = window_.Close(clock_->Now());
       if (!closed.minutes.empty() || closed.checkpoint_moved) Hand(std::move(closed));
-      next_close = now + options_.close_every;
+      next_close = clock_->Monotonic() + options_.close_every;
     }
     lock.lock();
     queued_samples_ -= samples;
@@ -182,18 +185,18 @@ void PushPipeline::Hand(ClosedBatch batch) {
 
 void PushPipeline::WriteLoop() {
   auto logger = Logger("telemetry");
-  absl::Time give_up = absl::InfiniteFuture();
+  absl::Duration give_up = absl::InfiniteDuration();
   std::unique_lock<std::mutex> lock(mu_);
   for (;;) {
     writable_.wait(lock, [this] { return apply_done_ || !closed_.empty(); });
-    if (apply_done_ && give_up == absl::InfiniteFuture()) give_up = absl::Now() + kStopPatience;
+    if (apply_done_ && give_up == absl::InfiniteDuration()) give_up = clock_->Monotonic() + kStopPatience;
     if (closed_.empty()) return;  // the apply thread is done and everything is written
     ClosedBatch batch = Merge(std::move(closed_));
     closed_.clear();
     lock.unlock();
-    const absl::Time began = absl::Now();
+    const absl::Duration began = clock_->Monotonic();
     auto written = writer_->WriteClosed(batch, log_->id());
-    metrics_->WriteLatency().Observe(absl::ToDoubleSeconds(absl::Now() - began));
+    metrics_->WriteLatency().Observe(absl::ToDoubleSeconds(clock_->Monotonic() - began));
     if (written.ok()) {
       metrics_->MinuteRows().Increment(static_cast<double>(*written));
       if (auto dropped = log_->DropBefore(batch.checkpoint); !dropped.ok()) {
@@ -207,7 +210,7 @@ void PushPipeline::WriteLoop() {
       metrics_->LogUnwrittenBytes().Set(static_cast<double>(end - written_checkpoint_));
       continue;
     }
-    if (absl::Now() >= give_up) {
+    if (clock_->Monotonic() >= give_up) {
       logger->warn("stopping with {} closed device-minutes unwritten (kept in the sample log): {}",
                    batch.minutes.size(), written.status().ToString());
       return;
@@ -215,8 +218,8 @@ void PushPipeline::WriteLoop() {
     logger->warn("writing {} closed device-minutes failed, retrying: {}", batch.minutes.size(),
                  written.status().ToString());
     closed_.insert(closed_.begin(), std::move(batch));
-    writable_.wait_for(lock, absl::ToChronoMilliseconds(options_.retry_every),
-                       [this, give_up] { return apply_done_ && absl::Now() >= give_up; });
+    clock_->WaitFor(lock, writable_, options_.retry_every,
+                    [this, give_up] { return apply_done_ && clock_->Monotonic() >= give_up; });
   }
 }
 

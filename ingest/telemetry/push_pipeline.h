@@ -26,6 +26,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "common/clock.h"
 #include "ingest/telemetry/minute_window.h"
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/remote_write_decoder.h"
@@ -54,7 +55,7 @@ class PushPipeline {
   // then starts the threads. Everything given must outlive the pipeline.
   static absl::StatusOr<std::unique_ptr<PushPipeline>> Start(SampleLog* log, UsageWriter* writer,
                                                              const Normaliser* normaliser, TelemetryMetrics* metrics,
-                                                             PushPipelineOptions options);
+                                                             const Clock* clock, PushPipelineOptions options);
   // Aggregates what is durable and writes what is due (open minutes stay in
   // the log for the next start).
   ~PushPipeline();
@@ -68,7 +69,8 @@ class PushPipeline {
     std::vector<CanonicalSeries> series;
     int64_t samples;
   };
-  PushPipeline(SampleLog* log, UsageWriter* writer, TelemetryMetrics* metrics, PushPipelineOptions options);
+  PushPipeline(SampleLog* log, UsageWriter* writer, TelemetryMetrics* metrics, const Clock* clock,
+               PushPipelineOptions options);
   void ApplyLoop();
   void WriteLoop();
   void Hand(ClosedBatch batch);  // to the writer
@@ -76,6 +78,7 @@ class PushPipeline {
   SampleLog* const log_;
   UsageWriter* const writer_;
   TelemetryMetrics* const metrics_;
+  const Clock* const clock_;
   const PushPipelineOptions options_;
   MinuteWindow window_;  // the apply thread's
 

@@ -8,7 +8,6 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
 #include "common/logging.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 
@@ -65,8 +64,9 @@ bool IsLoopbackListen(const std::string& listen) {
 absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(const RemoteWriteOptions& options,
                                                                             const Normaliser* normaliser,
                                                                             PushPipeline* pipeline,
-                                                                            TelemetryMetrics* metrics) {
-  std::unique_ptr<RemoteWriteServer> server(new RemoteWriteServer());
+                                                                            TelemetryMetrics* metrics,
+                                                                            const Clock* clock) {
+  std::unique_ptr<RemoteWriteServer> server(new RemoteWriteServer(clock));
   server->options_ = options;
   server->normaliser_ = normaliser;
   server->pipeline_ = pipeline;
@@ -151,7 +151,7 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
   // one piece when the length is known.
   constexpr size_t kChunk = 256 * 1024;
   const size_t expected = info->content_length > 0 ? static_cast<size_t>(info->content_length) : 0;
-  const absl::Time deadline = absl::Now() + options_.read_timeout;
+  const absl::Time deadline = clock_->Now() + options_.read_timeout;
   // Past the deadline the socket's reading side is shut down under a read
   // in progress; the 408 can still be written.
   struct Armed {
@@ -160,7 +160,7 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
     ~Armed() { deadlines.Disarm(id); }
   } armed{deadlines_, deadlines_.Arm(connection, deadline)};
   for (;;) {
-    if (absl::Now() > deadline) return refuse(408, "body not read within the read deadline");
+    if (clock_->Now() > deadline) return refuse(408, "body not read within the read deadline");
     const size_t have = body.size();
     const size_t want = have < expected ? expected - have : kChunk;
     body.resize(have + want);
@@ -172,7 +172,7 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
     }
     if (expected > 0 && body.size() == expected) break;
   }
-  if (absl::Now() > deadline) return refuse(408, "body not read within the read deadline");
+  if (clock_->Now() > deadline) return refuse(408, "body not read within the read deadline");
   if (info->content_length > 0 && body.size() != static_cast<size_t>(info->content_length)) {
     LogRejected("body shorter than its Content-Length");
     return Reply(conn, metrics_, 400, "body shorter than its Content-Length");
@@ -185,7 +185,7 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
   }
   // Refused before the log: a sample far ahead would close its device's
   // minutes past every real sample to come.
-  decoded->samples_usable -= DropOutsideWindow(options_.window, absl::Now(), &decoded->series, &decoded->drops);
+  decoded->samples_usable -= DropOutsideWindow(options_.window, clock_->Now(), &decoded->series, &decoded->drops);
   metrics_->Received("remote_write").Increment(static_cast<double>(decoded->samples_received));
   metrics_->Dropped("remote_write", decoded->drops);
   if (decoded->samples_usable == 0) return Reply(conn, metrics_, 204, "");

@@ -58,16 +58,17 @@ bool IsLoopbackListen(const std::string& listen);
 
 class RemoteWriteServer {
  public:
-  // `normaliser`, `pipeline` and `metrics` must outlive the server.
+  // `normaliser`, `pipeline`, `metrics` and `clock` must outlive the server.
   static absl::StatusOr<std::unique_ptr<RemoteWriteServer>> Start(const RemoteWriteOptions& options,
                                                                   const Normaliser* normaliser,
-                                                                  PushPipeline* pipeline, TelemetryMetrics* metrics);
+                                                                  PushPipeline* pipeline, TelemetryMetrics* metrics,
+                                                                  const Clock* clock);
   ~RemoteWriteServer();  // stops accepting, finishes requests in flight
 
   int port() const { return port_; }
 
  private:
-  RemoteWriteServer() = default;
+  explicit RemoteWriteServer(const Clock* clock) : clock_(clock), deadlines_(clock) {}
   static int Handle(mg_connection* conn, void* self);
   int Serve(mg_connection* conn);
 
@@ -75,6 +76,7 @@ class RemoteWriteServer {
   const Normaliser* normaliser_ = nullptr;
   PushPipeline* pipeline_ = nullptr;
   TelemetryMetrics* metrics_ = nullptr;
+  const Clock* clock_;  // read deadlines and the sample time window's now
   SocketDeadlines deadlines_;  // outlives ctx_: requests in flight use it until mg_stop returns
   mg_context* ctx_ = nullptr;
   int port_ = 0;

@@ -26,7 +26,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->tokens_ = std::make_unique<store::PgTokenRepository>(server->pool_);
   server->audit_ = std::make_unique<store::PgAuditRepository>(server->pool_);
   server->auth_ = std::make_unique<Authenticator>(server->tokens_.get(), server->policies_.get(), &server->clock_);
-  server->guard_ = std::make_unique<GrpcGuard>(server->auth_.get(), server->metrics_.get());
+  server->guard_ = std::make_unique<GrpcGuard>(server->auth_.get(), server->metrics_.get(), &server->clock_);
   server->policy_ops_ = std::make_unique<PolicyOperations>(server->policies_.get(), &server->clock_);
   server->token_ops_ = std::make_unique<TokenOperations>(server->tokens_.get(), &server->clock_);
   server->audit_ops_ = std::make_unique<AuditOperations>(server->audit_.get());
@@ -54,7 +54,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
   }
 
-  server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get());
+  server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get(), &server->clock_);
   AddFleetRoutes(*server->http_, server->fleet_query_.get());
   AddUsageRoutes(*server->http_, server->usage_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
@@ -68,7 +68,7 @@ void ApiServer::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
   http_.reset();
-  if (grpc_ != nullptr) grpc_->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(5));
+  if (grpc_ != nullptr) grpc_->Shutdown(absl::ToChronoTime(clock_.Now() + absl::Seconds(5)));
 }
 
 ApiServer::~ApiServer() { Shutdown(); }

@@ -152,7 +152,7 @@ TEST_F(AuthTest, RolesAgainstAccessLevels) {
 TEST_F(AuthTest, EveryHttpRouteIsInTheAccessTable) {
   prometheus::Registry registry;
   ApiMetrics metrics(registry);
-  HttpGateway gateway(&metrics, &auth_);
+  HttpGateway gateway(&metrics, &auth_, &clock_);
   AddFleetRoutes(gateway, nullptr);
   AuditOperations audit_ops(&audit_);
   AddControlRoutes(gateway, &policy_ops_, &token_ops_, &audit_ops);

@@ -1,6 +1,5 @@
 #include "services/api/grpc_guard.h"
 
-#include "absl/time/clock.h"
 #include "services/api/access_table.h"
 #include "services/api/status_mapping.h"
 
@@ -8,7 +7,7 @@ namespace fleetcap::api {
 
 grpc::Status GrpcGuard::Run(grpc::ServerContext* context, const std::string& method,
                             const std::function<absl::Status(const Scope&)>& body) const {
-  const absl::Time start = absl::Now();
+  const absl::Duration start = clock_->Monotonic();
   absl::Status status;
   const auto& metadata = context->client_metadata();
   auto header = metadata.find("authorization");
@@ -22,7 +21,7 @@ grpc::Status GrpcGuard::Run(grpc::ServerContext* context, const std::string& met
     if (status.ok()) status = body(*scope);
   }
   metrics_->Observe("grpc", method.substr(method.rfind('/') + 1), absl::StatusCodeToString(status.code()),
-                    absl::ToDoubleSeconds(absl::Now() - start));
+                    absl::ToDoubleSeconds(clock_->Monotonic() - start));
   return ToGrpcStatus(status);
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "common/clock.h"
 #include "grpcpp/server_context.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
@@ -17,7 +18,8 @@ namespace fleetcap::api {
 
 class GrpcGuard {
  public:
-  GrpcGuard(const Authenticator* auth, ApiMetrics* metrics) : auth_(auth), metrics_(metrics) {}
+  GrpcGuard(const Authenticator* auth, ApiMetrics* metrics, const Clock* clock)
+      : auth_(auth), metrics_(metrics), clock_(clock) {}
 
   // `method` is the full name, "/fleetcap.v1.PolicyService/GetPolicy".
   grpc::Status Run(grpc::ServerContext* context, const std::string& method,
@@ -26,6 +28,7 @@ class GrpcGuard {
  private:
   const Authenticator* auth_;
   ApiMetrics* metrics_;
+  const Clock* clock_;  // times each call for the metric
 };
 
 }  // namespace fleetcap::api

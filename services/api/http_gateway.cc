@@ -24,7 +24,7 @@ void HttpGateway::AddRoute(const std::string& method, const std::string& path, S
 
 absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls, const HttpLimits& limits) {
   limits_ = limits;
-  deadlines_ = std::make_unique<SocketDeadlines>();
+  deadlines_ = std::make_unique<SocketDeadlines>(clock_);
   std::unique_ptr<CivetwebTls> civetweb_tls;
   std::string ports = listen;
   const std::string threads = std::to_string(limits.threads);
@@ -70,7 +70,7 @@ HttpGateway::~HttpGateway() {
 int HttpGateway::Dispatch(mg_connection* conn, void* self) {
   const auto* gateway = static_cast<const HttpGateway*>(self);
   const mg_request_info* info = mg_get_request_info(conn);
-  const absl::Time start = absl::Now();
+  const absl::Duration start = gateway->clock_->Monotonic();
   HttpRequest request;
   request.method = info->request_method;
   request.path = info->local_uri != nullptr ? info->local_uri : "/";
@@ -100,7 +100,7 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
   // Unknown paths share one label so scanners cannot blow up the metric's cardinality.
   const bool known = gateway->routes_.count(request.path) > 0;
   gateway->metrics_->Observe("http", known ? request.path : "unknown", std::to_string(response.status),
-                             absl::ToDoubleSeconds(absl::Now() - start));
+                             absl::ToDoubleSeconds(gateway->clock_->Monotonic() - start));
   return response.status;
 }
 
@@ -113,7 +113,7 @@ absl::StatusOr<std::string> HttpGateway::ReadBody(mg_connection* conn) const {
   }
   // The whole body has one deadline: civetweb's own timeout applies to each wait
   // for data, which a client sending a trickle never trips (common/socket_deadlines.h).
-  const absl::Time deadline = absl::Now() + limits_.read_timeout;
+  const absl::Time deadline = clock_->Now() + limits_.read_timeout;
   const int64_t armed = deadlines_->Arm({info->server_port, info->remote_addr, info->remote_port}, deadline);
   std::string body;
   char buffer[16384];

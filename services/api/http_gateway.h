@@ -27,6 +27,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/civetweb_tls.h"
+#include "common/clock.h"
 #include "common/socket_deadlines.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
@@ -61,7 +62,8 @@ class HttpGateway {
   static constexpr size_t kMaxBodyBytes = 8 * 1024 * 1024;
 
   // `metrics` and `auth` must outlive the gateway.
-  HttpGateway(ApiMetrics* metrics, const Authenticator* auth) : metrics_(metrics), auth_(auth) {}
+  HttpGateway(ApiMetrics* metrics, const Authenticator* auth, const Clock* clock)
+      : metrics_(metrics), auth_(auth), clock_(clock) {}
   ~HttpGateway();
   HttpGateway(const HttpGateway&) = delete;
   HttpGateway& operator=(const HttpGateway&) = delete;
@@ -102,6 +104,7 @@ class HttpGateway {
 
   ApiMetrics* metrics_;
   const Authenticator* auth_;
+  const Clock* clock_;  // request times and body deadlines
   std::map<std::string, std::map<std::string, ScopedRoute>> routes_;  // path -> method -> route
   HttpLimits limits_;
   std::unique_ptr<SocketDeadlines> deadlines_;  // cuts off bodies that arrive too slowly

@@ -36,7 +36,7 @@ class HttpGatewayTest : public ::testing::Test {
   Authenticator auth_{&tokens_, &policies_, &clock_};
   prometheus::Registry registry_;
   ApiMetrics metrics_{registry_};
-  HttpGateway gateway_{&metrics_, &auth_};
+  HttpGateway gateway_{&metrics_, &auth_, &clock_};
   std::string admin_, planner_;
 };
 

@@ -4,6 +4,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "grpc/support/time.h"
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "common/exit.h"
@@ -47,7 +49,8 @@ std::shared_ptr<grpc::Channel> ClientOptions::Channel() const {
 }
 
 void ClientOptions::Prepare(grpc::ClientContext& context) const {
-  context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(timeout_seconds));
+  // A timespan is a deadline relative to when the call starts; gRPC reads its own clock.
+  context.set_deadline(gpr_time_from_seconds(timeout_seconds, GPR_TIMESPAN));
   if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
 }
 

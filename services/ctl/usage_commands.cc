@@ -5,7 +5,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/time/clock.h"
+#include "common/clock.h"
 #include "common/time_util.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
@@ -33,7 +33,7 @@ int RunUsage(const std::vector<std::string>& args) {
   flags.String("resolution", &u.resolution, "minute, hour or day");
   Parse(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto request = UsageRequest(u);
+  auto request = UsageRequest(u, RealClock().Now());
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
 
   v1::UsageReport report;
@@ -50,7 +50,7 @@ std::vector<Command> UsageCommands() {
            RunUsage}};
 }
 
-absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& f) {
+absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& f, absl::Time now) {
   if (f.cluster.empty()) return absl::InvalidArgumentError("--cluster: empty; usage is kept per cluster");
   v1::GetUsageRequest request;
   request.set_cluster(f.cluster);
@@ -59,7 +59,7 @@ absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& f) {
   request.set_model(f.model);
   request.set_pod(f.pod);
   request.set_namespace_(f.namespace_);
-  absl::Time end = absl::Now();
+  absl::Time end = now;
   if (!f.end.empty()) {
     auto t = ParseRfc3339("--end", f.end);
     if (!t.ok()) return t.status();

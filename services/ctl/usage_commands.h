@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "fleetcap/v1/usage.grpc.pb.h"
 #include "services/ctl/client.h"
 #include "services/ctl/command.h"
@@ -18,8 +19,9 @@ struct UsageFlags {
   std::string cluster, device, node, model, pod, namespace_, start, end, resolution = "hour";
 };
 
-// The request for `usage`; bad times or resolution are INVALID_ARGUMENT naming the flag.
-absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& flags);
+// The request for `usage` (--end defaults to `now`, --start to a day before
+// --end); bad times or resolution are INVALID_ARGUMENT naming the flag.
+absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& flags, absl::Time now);
 
 std::string RenderUsage(const v1::UsageReport& report, Format format);
 

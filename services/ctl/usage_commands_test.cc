@@ -8,6 +8,8 @@
 namespace fleetcap::ctl {
 namespace {
 
+const absl::Time kNow = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
+
 TEST(UsageRequest, FlagsBecomeTheRequest) {
   UsageFlags f;
   f.cluster = "c1";
@@ -16,7 +18,7 @@ TEST(UsageRequest, FlagsBecomeTheRequest) {
   f.start = "2026-01-01T00:00:00Z";
   f.end = "2026-01-02T00:00:00Z";
   f.resolution = "Minute";
-  auto r = UsageRequest(f);
+  auto r = UsageRequest(f, kNow);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->cluster(), "c1");
   EXPECT_EQ(r->pod(), "train-0");
@@ -25,15 +27,24 @@ TEST(UsageRequest, FlagsBecomeTheRequest) {
   EXPECT_EQ(FormatRfc3339(FromProtoTimestamp(r->end())), "2026-01-02T00:00:00Z");
 }
 
+TEST(UsageRequest, WithoutTimesItIsTheDayBeforeNow) {
+  UsageFlags f;
+  f.cluster = "c1";
+  auto r = UsageRequest(f, kNow);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(FormatRfc3339(FromProtoTimestamp(r->end())), "2026-01-01T00:00:00Z");
+  EXPECT_EQ(FormatRfc3339(FromProtoTimestamp(r->start())), "2025-12-31T00:00:00Z");
+}
+
 TEST(UsageRequest, BadFlagsAreNamed) {
   UsageFlags f;
-  EXPECT_NE(UsageRequest(f).status().message().find("--cluster"), std::string::npos);
+  EXPECT_NE(UsageRequest(f, kNow).status().message().find("--cluster"), std::string::npos);
   f.cluster = "c1";
   f.resolution = "week";
-  EXPECT_NE(UsageRequest(f).status().message().find("--resolution"), std::string::npos);
+  EXPECT_NE(UsageRequest(f, kNow).status().message().find("--resolution"), std::string::npos);
   f.resolution = "day";
   f.start = "yesterday";
-  EXPECT_NE(UsageRequest(f).status().message().find("--start"), std::string::npos);
+  EXPECT_NE(UsageRequest(f, kNow).status().message().find("--start"), std::string::npos);
 }
 
 TEST(RenderUsage, TableAndJson) {
