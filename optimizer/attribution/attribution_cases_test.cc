@@ -15,8 +15,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "common/time_util.h"
-#include "optimizer/attribution/apportion.h"
 #include "optimizer/attribution/attribution_engine.h"
+#include "optimizer/attribution/second_by_second_cost.h"
 #include "policy/policy_parser.h"
 #include "yaml-cpp/yaml.h"
 
@@ -114,33 +114,6 @@ Case Load(const std::filesystem::path& path) {
   return c;
 }
 
-// The fleet cost of each (cluster, model, hour), second by second: the sum
-// of every device's price in each second it was in service, rounded once.
-std::map<std::tuple<absl::Time, std::string, std::string>, int64_t> FleetCost(const AttributionInput& in) {
-  std::map<std::tuple<absl::Time, std::string, std::string>, Int128> exact;
-  for (absl::Time s = in.start; s < in.end; s += absl::Seconds(1)) {
-    const absl::Time hour = in.start + absl::Hours((s - in.start) / absl::Hours(1));
-    for (const DeviceInService& d : in.devices) {
-      if (s < d.from || s >= d.to) continue;
-      int64_t price = 0;
-      bool own = false;
-      for (const policy::Price& p : in.prices) {
-        if (p.model != d.model || s < p.from || (p.to && s >= *p.to)) continue;
-        if (p.cluster == d.cluster) {
-          price = p.micro_per_device_hour;
-          own = true;
-        } else if (p.cluster.empty() && !own) {
-          price = p.micro_per_device_hour;
-        }
-      }
-      exact[{hour, d.cluster, d.model}] += price;
-    }
-  }
-  std::map<std::tuple<absl::Time, std::string, std::string>, int64_t> out;
-  for (const auto& [key, micro_seconds] : exact) out[key] = static_cast<int64_t>((micro_seconds + 1800) / 3600);
-  return out;
-}
-
 TEST(AttributionCases, EveryCaseGivesItsExpectedLinesAndConservesTheFleetCost) {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(FLEETCAP_ATTRIBUTION_CASES)) {
@@ -186,7 +159,7 @@ TEST(AttributionCases, EveryCaseGivesItsExpectedLinesAndConservesTheFleetCost) {
       if (l.line_kind != kFixedLine) charged[{l.hour, l.cluster, l.model}] += l.total_cost_micro;
       total += l.total_cost_micro;
     }
-    auto fleet = FleetCost(c.input);
+    auto fleet = SecondBySecondFleetCost(c.input);
     for (const auto& [key, micro] : fleet) {
       if (micro == 0 && charged.count(key) == 0) continue;
       EXPECT_EQ(charged[key], micro) << FormatRfc3339(std::get<0>(key)) << " " << std::get<1>(key) << " "

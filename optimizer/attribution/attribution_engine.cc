@@ -286,11 +286,19 @@ void Engine::Prepare(const TeamSchedule& teams) {
     const int64_t minute = ToSeconds(u.minute) - ((ToSeconds(u.minute) % 60) + 60) % 60;
     usage_.push_back({PodDevice(pod->second, device->second), minute, u.used_milli});
   }
-  std::sort(usage_.begin(), usage_.end(), [](const Usage& a, const Usage& b) {
+  std::stable_sort(usage_.begin(), usage_.end(), [](const Usage& a, const Usage& b) {
     return std::tie(a.pod_device, a.minute) < std::tie(b.pod_device, b.minute);
   });
+  // Two samples of one minute would count it twice: the first is kept.
+  auto repeated = std::unique(usage_.begin(), usage_.end(), [](const Usage& a, const Usage& b) {
+    return a.pod_device == b.pod_device && a.minute == b.minute;
+  });
+  if (repeated != usage_.end()) {
+    Reject(absl::StrCat(usage_.end() - repeated, " usage samples"), "a second sample of the same pod, device and minute");
+    usage_.erase(repeated, usage_.end());
+  }
   for (size_t i = 0; i < usage_.size();) {
-    size_t j = i;
+    size_t j = i + 1;
     while (j < usage_.size() && usage_[j].pod_device == usage_[i].pod_device) ++j;
     usage_ranges_.emplace(usage_[i].pod_device, std::make_pair(i, j));
     i = j;
@@ -401,15 +409,17 @@ HourLines Engine::Hour(int64_t hour, const std::vector<size_t>& devices, const s
     const DeviceHour& dh = device_hours[slot];
     const int64_t from = std::max(p.from, hour);
     const int64_t to = std::min(p.to, hour_end);
-    Int128 requested = 0, used_weight = 0;
-    int64_t held = 0, used = 0;
+    // Time with a sample is charged on the basis; time without one (no
+    // telemetry, or a gap in it) is charged what was held, and flagged.
+    Int128 requested = 0, sampled_requested = 0, used_weight = 0, max_weight = 0;
+    int64_t held = 0, used = 0, held_seconds = 0, sampled_seconds = 0;
     for (size_t s = dh.first_segment; s < dh.end_segment; ++s) {
       const int64_t seconds = Overlap(from, to, segments[s].from, segments[s].to);
+      held_seconds += seconds;
       held += p.milli * seconds;
       requested += Int128{segments[s].price} * p.milli * seconds;
     }
     if (held == 0) continue;
-    bool telemetry = false;
     auto range = usage_ranges_.find(PodDevice(p.pod, p.device));
     if (range != usage_ranges_.end()) {
       auto first = std::lower_bound(usage_.begin() + range->second.first, usage_.begin() + range->second.second,
@@ -420,17 +430,19 @@ HourLines Engine::Hour(int64_t hour, const std::vector<size_t>& devices, const s
         if (m_from >= m_to) continue;
         for (size_t s = dh.first_segment; s < dh.end_segment; ++s) {
           const int64_t seconds = Overlap(m_from, m_to, segments[s].from, segments[s].to);
-          if (seconds == 0) continue;
-          telemetry = true;
+          const Int128 price = segments[s].price;
+          sampled_seconds += seconds;
+          sampled_requested += price * p.milli * seconds;
           used += u->used * seconds;
-          used_weight += Int128{segments[s].price} * u->used * seconds;
+          used_weight += price * u->used * seconds;
+          max_weight += price * std::max(p.milli, u->used) * seconds;
         }
       }
     }
     Int128 weight = requested;
-    if (telemetry && options_.basis == Basis::kUsage) weight = used_weight;
-    if (telemetry && options_.basis == Basis::kMax) weight = std::max(requested, used_weight);
-    const bool no_telemetry = !telemetry && options_.basis != Basis::kRequest;
+    if (options_.basis == Basis::kUsage) weight = requested - sampled_requested + used_weight;
+    if (options_.basis == Basis::kMax) weight = requested - sampled_requested + max_weight;
+    const bool no_telemetry = options_.basis != Basis::kRequest && sampled_seconds < held_seconds;
     charges.push_back({static_cast<uint32_t>(slot), static_cast<uint32_t>(pi), weight, held, used, no_telemetry});
   }
   for (const DeviceHour& dh : device_hours) device_slot_[dh.key] = -1;
