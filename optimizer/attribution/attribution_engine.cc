@@ -1,7 +1,10 @@
 #include "optimizer/attribution/attribution_engine.h"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <map>
+#include <numeric>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -162,12 +165,13 @@ class Engine {
 
  private:
   void Reject(std::string fact, std::string reason) { report_.rejected.push_back({std::move(fact), std::move(reason)}); }
-  void FindOverHeldDevices(const std::vector<HoldFact>& holds, const std::vector<bool>& usable);
+  void FindOverHeldDevices(const std::vector<uint32_t>& hold_device);
   HourLines Hour(int64_t hour, const std::vector<size_t>& devices, const std::vector<size_t>& pieces);
+  // Adds a line and the ids it is ordered by.
+  void Emit(ChargeLine line, uint32_t cluster, uint32_t model, uint32_t team, uint32_t ns, uint32_t workload);
   void Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
-            std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end,
-            std::vector<ChargeLine>* out);
-  void Fixed(int64_t hour, std::vector<ChargeLine>* lines);
+            std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end);
+  void Fixed(int64_t hour);
   void ShareIdle(Int128 idle, const std::vector<std::pair<size_t, Int128>>& takers, std::vector<Line>* lines,
                  Int128* kept) const;
   void Spread(std::vector<Line>* lines) const;
@@ -177,13 +181,23 @@ class Engine {
   int64_t start_ = 0, end_ = 0;
   Dictionary clusters_, models_, teams_, namespaces_, workloads_;
   std::unordered_map<std::string, uint32_t> device_keys_, nodes_, pods_;
-  std::vector<std::string> device_names_;  // by device key
   std::vector<std::vector<PricePeriod>> price_timelines_;
-  std::vector<Device> devices_;  // by `from`
+  std::vector<Device> devices_;        // by (cluster, model, node, key, from): the order of an hour's work
+  std::vector<size_t> device_starts_;  // indices into devices_, by `from`
   std::vector<Piece> pieces_;    // by `from`
   std::vector<Usage> usage_;     // by (pod_device, minute)
   std::unordered_map<uint64_t, std::pair<size_t, size_t>> usage_ranges_;
   std::vector<int32_t> device_slot_;  // device key -> index into the hour's device-hours, -1 if none
+  // The hour's work, kept between hours to reuse their memory.
+  std::vector<Segment> segments_;
+  std::vector<DeviceHour> device_hours_;
+  std::vector<Charge> charges_;
+  struct Ordered {
+    std::array<uint32_t, 6> key;  // cluster, model, team, namespace, workload, kind: name order
+    size_t line;
+  };
+  std::vector<Ordered> order_;
+  std::vector<ChargeLine> lines_;
   AttributionReport report_;
 };
 
@@ -210,10 +224,10 @@ void Engine::Prepare(const TeamSchedule& teams) {
       nodes_.emplace(Key(d.cluster, d.node), static_cast<uint32_t>(nodes_.size()));
     }
   }
+  clusters_.Add("");  // fixed lines have no cluster or model
+  models_.Add("");
   clusters_.Seal();
   models_.Seal();
-  device_names_.resize(device_keys_.size());
-  for (const auto& [name, key] : device_keys_) device_names_[key] = name.substr(name.find('/') + 1);
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> timeline_of;  // (model, cluster)
   for (size_t i = 0; i < input_.devices.size(); ++i) {
     if (!device_ok[i]) continue;
@@ -227,50 +241,68 @@ void Engine::Prepare(const TeamSchedule& teams) {
     dev.prices = it->second;
     devices_.push_back(dev);
   }
-  std::sort(devices_.begin(), devices_.end(), [](const Device& a, const Device& b) { return a.from < b.from; });
+  std::sort(devices_.begin(), devices_.end(), [](const Device& a, const Device& b) {
+    return std::tie(a.cluster, a.model, a.node, a.key, a.from) < std::tie(b.cluster, b.model, b.node, b.key, b.from);
+  });
+  device_starts_.resize(devices_.size());
+  std::iota(device_starts_.begin(), device_starts_.end(), size_t{0});
+  std::sort(device_starts_.begin(), device_starts_.end(),
+            [&](size_t a, size_t b) { return devices_[a].from < devices_[b].from; });
   device_slot_.assign(device_keys_.size(), -1);
 
   // Holds, cut where the policy in force gives their pod another team.
-  std::vector<bool> hold_ok(input_.holds.size());
+  constexpr uint32_t kUnusable = UINT32_MAX;
+  std::vector<uint32_t> hold_device(input_.holds.size(), kUnusable), hold_pod(input_.holds.size());
+  std::vector<const std::vector<TeamSpan>*> hold_teams(input_.holds.size());
   std::map<std::tuple<std::string, std::string, std::string>, std::vector<TeamSpan>> spans;
   for (size_t i = 0; i < input_.holds.size(); ++i) {
     const HoldFact& h = input_.holds[i];
-    const std::string fact = absl::StrCat("hold of pod ", h.pod_uid, " on device ", h.device_id, " of ", h.cluster);
+    auto device = device_keys_.find(Key(h.cluster, h.device_id));
+    std::string reason;
     if (h.milli < 1 || h.milli > 1000) {
-      Reject(fact, absl::StrCat("milli ", h.milli, " is not 1..1000"));
+      reason = absl::StrCat("milli ", h.milli, " is not 1..1000");
     } else if (ToSeconds(h.from) >= ToSeconds(h.to)) {
-      Reject(fact, "`to` is not after `from`");
-    } else if (device_keys_.count(Key(h.cluster, h.device_id)) == 0) {
-      Reject(fact, "the device is not in the inventory");
-    } else {
-      hold_ok[i] = true;
-      pods_.emplace(Key(h.cluster, h.pod_uid), static_cast<uint32_t>(pods_.size()));
-      namespaces_.Add(h.namespace_name);
-      workloads_.Add(h.workload);
-      auto [it, added] = spans.try_emplace({h.cluster, h.namespace_name, h.team_label});
-      if (added) {
-        it->second = teams.TeamsDuring({h.cluster, h.namespace_name, h.team_label}, input_.start, input_.end);
-        for (const TeamSpan& s : it->second) teams_.Add(s.team);
-      }
+      reason = "`to` is not after `from`";
+    } else if (device == device_keys_.end()) {
+      reason = "the device is not in the inventory";
     }
+    if (!reason.empty()) {
+      Reject(absl::StrCat("hold of pod ", h.pod_uid, " on device ", h.device_id, " of ", h.cluster), reason);
+      continue;
+    }
+    hold_device[i] = device->second;
+    hold_pod[i] = pods_.emplace(Key(h.cluster, h.pod_uid), static_cast<uint32_t>(pods_.size())).first->second;
+    namespaces_.Add(h.namespace_name);
+    workloads_.Add(h.workload);
+    auto [it, added] = spans.try_emplace({h.cluster, h.namespace_name, h.team_label});
+    if (added) {
+      it->second = teams.TeamsDuring({h.cluster, h.namespace_name, h.team_label}, input_.start, input_.end);
+      for (const TeamSpan& span : it->second) teams_.Add(span.team);
+    }
+    hold_teams[i] = &it->second;
   }
+  teams_.Add(kIdleTeam);
+  teams_.Add(policy::kUnassignedTeam);
+  namespaces_.Add("");
+  workloads_.Add("");
   teams_.Seal();
   namespaces_.Seal();
   workloads_.Seal();
   for (size_t i = 0; i < input_.holds.size(); ++i) {
-    if (!hold_ok[i]) continue;
+    if (hold_device[i] == kUnusable) continue;
     const HoldFact& h = input_.holds[i];
     const int64_t from = std::max(ToSeconds(h.from), start_);
     const int64_t to = std::min(ToSeconds(h.to), end_);
-    for (const TeamSpan& s : spans.at({h.cluster, h.namespace_name, h.team_label})) {
-      Piece p{device_keys_.at(Key(h.cluster, h.device_id)), pods_.at(Key(h.cluster, h.pod_uid)), teams_.Id(s.team),
-              namespaces_.Id(h.namespace_name), workloads_.Id(h.workload), h.milli,
-              std::max(from, ToSeconds(s.from)), std::min(to, ToSeconds(s.to)), shared.count(h.namespace_name) > 0};
+    const uint32_t ns = namespaces_.Id(h.namespace_name);
+    const uint32_t workload = workloads_.Id(h.workload);
+    for (const TeamSpan& span : *hold_teams[i]) {
+      Piece p{hold_device[i], hold_pod[i], teams_.Id(span.team), ns, workload, h.milli,
+              std::max(from, ToSeconds(span.from)), std::min(to, ToSeconds(span.to)), shared.count(h.namespace_name) > 0};
       if (p.from < p.to) pieces_.push_back(p);
     }
   }
   std::sort(pieces_.begin(), pieces_.end(), [](const Piece& a, const Piece& b) { return a.from < b.from; });
-  FindOverHeldDevices(input_.holds, hold_ok);
+  FindOverHeldDevices(hold_device);
 
   // Telemetry.
   for (const UsageMinute& u : input_.usage) {
@@ -305,23 +337,23 @@ void Engine::Prepare(const TeamSchedule& teams) {
   }
 }
 
-void Engine::FindOverHeldDevices(const std::vector<HoldFact>& holds, const std::vector<bool>& usable) {
+void Engine::FindOverHeldDevices(const std::vector<uint32_t>& hold_device) {
+  const std::vector<HoldFact>& holds = input_.holds;
   std::vector<uint32_t> order;
   for (uint32_t i = 0; i < holds.size(); ++i) {
-    if (usable[i]) order.push_back(i);
+    if (hold_device[i] != UINT32_MAX) order.push_back(i);
   }
-  auto key = [&](uint32_t i) { return device_keys_.at(Key(holds[i].cluster, holds[i].device_id)); };
-  std::vector<uint32_t> keys(holds.size());
-  for (uint32_t i : order) keys[i] = key(i);
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return hold_device[a] < hold_device[b]; });
+  std::vector<HeldInterval> held;
   for (size_t i = 0; i < order.size();) {
     size_t j = i;
-    std::vector<HeldInterval> held;
-    for (; j < order.size() && keys[order[j]] == keys[order[i]]; ++j) {
+    held.clear();
+    for (; j < order.size() && hold_device[order[j]] == hold_device[order[i]]; ++j) {
       const HoldFact& h = holds[order[j]];
       held.push_back({std::max(ToSeconds(h.from), start_), std::min(ToSeconds(h.to), end_), h.milli, order[j]});
     }
-    for (const OverHeldSpan& span : FindOverHeld(std::move(held))) {
+    for (const OverHeldSpan& span : FindOverHeld(held)) {
       OverHeldDevice o{holds[order[i]].cluster, holds[order[i]].device_id, absl::FromUnixSeconds(span.from),
                        absl::FromUnixSeconds(span.to), span.milli, {}};
       for (uint32_t h : span.holds) o.pod_uids.push_back(holds[h].pod_uid);
@@ -332,12 +364,20 @@ void Engine::FindOverHeldDevices(const std::vector<HoldFact>& holds, const std::
 }
 
 void Engine::Run(const HourSink& sink) {
-  std::vector<size_t> devices, pieces;
+  std::vector<size_t> devices, pieces, arriving, merged;  // devices: ascending, so in work order
   size_t next_device = 0, next_piece = 0;
   for (int64_t hour = start_; hour < end_; hour += kHour) {
     const int64_t hour_end = hour + kHour;
-    for (; next_device < devices_.size() && devices_[next_device].from < hour_end; ++next_device) {
-      devices.push_back(next_device);
+    arriving.clear();
+    for (; next_device < device_starts_.size() && devices_[device_starts_[next_device]].from < hour_end;
+         ++next_device) {
+      arriving.push_back(device_starts_[next_device]);
+    }
+    if (!arriving.empty()) {
+      std::sort(arriving.begin(), arriving.end());
+      merged.clear();
+      std::merge(devices.begin(), devices.end(), arriving.begin(), arriving.end(), std::back_inserter(merged));
+      devices.swap(merged);
     }
     for (; next_piece < pieces_.size() && pieces_[next_piece].from < hour_end; ++next_piece) {
       pieces.push_back(next_piece);
@@ -352,19 +392,23 @@ void Engine::Run(const HourSink& sink) {
   }
 }
 
+void Engine::Emit(ChargeLine line, uint32_t cluster, uint32_t model, uint32_t team, uint32_t ns, uint32_t workload) {
+  // Kinds in name order: fixed, idle, shared, workload.
+  const uint32_t kind = line.line_kind == kFixedLine ? 0 : line.line_kind == kIdleLine ? 1
+                        : line.line_kind == kSharedLine ? 2 : 3;
+  order_.push_back({{cluster, model, team, ns, workload, kind}, lines_.size()});
+  lines_.push_back(std::move(line));
+}
+
 HourLines Engine::Hour(int64_t hour, const std::vector<size_t>& devices, const std::vector<size_t>& pieces) {
   const int64_t hour_end = hour + kHour;
-  // Device-hours, grouped by (cluster, model, node, device).
-  std::vector<size_t> order(devices);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    const Device& x = devices_[a];
-    const Device& y = devices_[b];
-    return std::tie(x.cluster, x.model, x.node, x.key, x.from) < std::tie(y.cluster, y.model, y.node, y.key, y.from);
-  });
-  std::vector<DeviceHour> device_hours;
-  std::vector<Segment> segments;
+  // Device-hours, grouped by (cluster, model, node, device): `devices` is in that order.
+  std::vector<DeviceHour>& device_hours = device_hours_;
+  std::vector<Segment>& segments = segments_;
+  device_hours.clear();
+  segments.clear();
   std::map<std::pair<uint32_t, uint32_t>, int64_t> unpriced;
-  for (size_t i : order) {
+  for (size_t i : devices) {
     const Device& d = devices_[i];
     const int64_t from = std::max(d.from, hour);
     const int64_t to = std::min(d.to, hour_end);
@@ -401,7 +445,8 @@ HourLines Engine::Hour(int64_t hour, const std::vector<size_t>& devices, const s
   }
 
   // What each hold is charged for, device by device.
-  std::vector<Charge> charges;
+  std::vector<Charge>& charges = charges_;
+  charges.clear();
   for (size_t pi : pieces) {
     const Piece& p = pieces_[pi];
     const int32_t slot = device_slot_[p.device];
@@ -458,47 +503,48 @@ HourLines Engine::Hour(int64_t hour, const std::vector<size_t>& devices, const s
   {
     std::vector<Int128> charged(device_hours.size(), 0);
     for (const Charge& c : charges) charged[c.device_hour] += c.weight;
-    std::vector<std::vector<size_t>> over(device_hours.size());
+    std::vector<std::pair<uint32_t, size_t>> over;  // (device-hour, charge)
     for (size_t i = 0; i < charges.size(); ++i) {
-      if (charged[charges[i].device_hour] > device_hours[charges[i].device_hour].capacity) {
-        over[charges[i].device_hour].push_back(i);
-      }
+      const uint32_t d = charges[i].device_hour;
+      if (charged[d] > device_hours[d].capacity) over.emplace_back(d, i);
     }
     for (size_t d = 0; d < device_hours.size(); ++d) {
-      if (over[d].empty()) {
-        device_hours[d].idle = device_hours[d].capacity - charged[d];
-        continue;
-      }
-      std::vector<Int128> weights, parts;
-      for (size_t i : over[d]) weights.push_back(charges[i].weight);
-      Apportion(device_hours[d].capacity, weights, &parts);
-      for (size_t k = 0; k < over[d].size(); ++k) charges[over[d][k]].weight = parts[k];
-      device_hours[d].idle = 0;
+      device_hours[d].idle = std::max<Int128>(0, device_hours[d].capacity - charged[d]);
+    }
+    std::sort(over.begin(), over.end());
+    std::vector<Int128> weights, parts;
+    for (size_t i = 0; i < over.size();) {
+      size_t j = i;
+      weights.clear();
+      for (; j < over.size() && over[j].first == over[i].first; ++j) weights.push_back(charges[over[j].second].weight);
+      Apportion(device_hours[over[i].first].capacity, weights, &parts);
+      for (size_t k = i; k < j; ++k) charges[over[k].second].weight = parts[k - i];
+      i = j;
     }
   }
 
-  HourLines out;
-  out.hour = absl::FromUnixSeconds(hour);
+  order_.clear();
+  lines_.clear();
   size_t c = 0;
   for (size_t d = 0; d < device_hours.size();) {
     size_t e = d;
     while (e < device_hours.size() && device_hours[e].cell == device_hours[d].cell) ++e;
     const size_t c_begin = c;
     while (c < charges.size() && device_hours[charges[c].device_hour].cell == device_hours[d].cell) ++c;
-    Cell(hour, device_hours, d, e, charges.begin() + c_begin, charges.begin() + c, &out.lines);
+    Cell(hour, device_hours, d, e, charges.begin() + c_begin, charges.begin() + c);
     d = e;
   }
-  Fixed(hour, &out.lines);
-  std::sort(out.lines.begin(), out.lines.end(), [](const ChargeLine& a, const ChargeLine& b) {
-    return std::tie(a.cluster, a.model, a.team, a.namespace_name, a.workload, a.line_kind) <
-           std::tie(b.cluster, b.model, b.team, b.namespace_name, b.workload, b.line_kind);
-  });
+  Fixed(hour);
+  std::sort(order_.begin(), order_.end(), [](const Ordered& a, const Ordered& b) { return a.key < b.key; });
+  HourLines out;
+  out.hour = absl::FromUnixSeconds(hour);
+  out.lines.reserve(order_.size());
+  for (const Ordered& o : order_) out.lines.push_back(std::move(lines_[o.line]));
   return out;
 }
 
 void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
-                  std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end,
-                  std::vector<ChargeLine>* out) {
+                  std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end) {
   // Lines in (team, namespace, workload) order: the charges come sorted so.
   std::vector<Line> lines;
   struct OnNode {
@@ -583,7 +629,7 @@ void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, siz
     line.shared_cost_micro = static_cast<int64_t>(parts[2]);
     line.total_cost_micro = static_cast<int64_t>(totals[i]);
     line.no_telemetry = l.no_telemetry;
-    out->push_back(std::move(line));
+    Emit(std::move(line), device_hours[dh_begin].cluster, device_hours[dh_begin].model, l.team, l.ns, l.workload);
   }
   if (kept > 0) {
     ChargeLine idle;
@@ -593,7 +639,8 @@ void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, siz
     idle.model = model;
     idle.line_kind = kIdleLine;
     idle.idle_cost_micro = idle.total_cost_micro = static_cast<int64_t>(totals.back());
-    out->push_back(std::move(idle));
+    Emit(std::move(idle), device_hours[dh_begin].cluster, device_hours[dh_begin].model, teams_.Id(kIdleTeam),
+         namespaces_.Id(""), workloads_.Id(""));
   }
 }
 
@@ -675,27 +722,27 @@ void Engine::Spread(std::vector<Line>* lines) const {
   }
 }
 
-void Engine::Fixed(int64_t hour, std::vector<ChargeLine>* lines) {
+void Engine::Fixed(int64_t hour) {
   int64_t amount = 0;
   for (const policy::FixedCost& f : input_.options.fixed_monthly_costs) {
     amount += MonthlyCostForHour(f.micro_per_month, absl::FromUnixSeconds(hour));
   }
   if (amount == 0) return;
   // The teams charged this hour, by what they were charged.
-  std::map<std::string, int64_t> charged;
-  for (const ChargeLine& l : *lines) {
-    if (l.line_kind == kWorkloadLine) charged[l.team] += l.total_cost_micro;
+  std::map<uint32_t, int64_t> charged;
+  for (const Ordered& o : order_) {
+    if (o.key[5] == 3) charged[o.key[2]] += lines_[o.line].total_cost_micro;
   }
-  auto add = [&](const std::string& team, int64_t micro) {
+  auto add = [&](uint32_t team, int64_t micro) {
     ChargeLine line;
     line.hour = absl::FromUnixSeconds(hour);
-    line.team = team;
+    line.team = teams_.Name(team);
     line.line_kind = kFixedLine;
     line.shared_cost_micro = line.total_cost_micro = micro;
-    lines->push_back(std::move(line));
+    Emit(std::move(line), clusters_.Id(""), models_.Id(""), team, namespaces_.Id(""), workloads_.Id(""));
   };
   if (charged.empty()) {
-    add(policy::kUnassignedTeam, amount);
+    add(teams_.Id(policy::kUnassignedTeam), amount);
     return;
   }
   std::vector<Int128> weights, parts;
