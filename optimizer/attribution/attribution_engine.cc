@@ -11,6 +11,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "optimizer/attribution/apportion.h"
+#include "optimizer/attribution/attribution_options.h"
+#include "optimizer/attribution/cell_split.h"
 #include "optimizer/attribution/fixed_costs.h"
 #include "optimizer/attribution/over_held.h"
 #include "optimizer/attribution/price_schedule.h"
@@ -23,56 +25,6 @@ namespace {
 // times seconds is exact in integers. One device-hour is 1000 x 3600 of them.
 constexpr Int128 kWeightPerMicro = 1000 * 3600;
 constexpr int64_t kHour = 3600;
-
-enum class Basis { kRequest, kUsage, kMax };
-enum class IdleRule { kShare, kEven, kKeep };
-
-struct Options {
-  Basis basis = Basis::kRequest;
-  IdleRule idle = IdleRule::kShare;
-  bool idle_per_node = false;
-  bool shared_even = false;
-};
-
-absl::StatusOr<Options> ParseOptions(const policy::Attribution& a) {
-  Options o;
-  if (a.basis == "request") {
-    o.basis = Basis::kRequest;
-  } else if (a.basis == "usage") {
-    o.basis = Basis::kUsage;
-  } else if (a.basis == "max") {
-    o.basis = Basis::kMax;
-  } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("attribution.basis: \"", a.basis, "\" is not request, usage or max"));
-  }
-  if (a.idle == "share") {
-    o.idle = IdleRule::kShare;
-  } else if (a.idle == "even") {
-    o.idle = IdleRule::kEven;
-  } else if (a.idle == "keep") {
-    o.idle = IdleRule::kKeep;
-  } else {
-    return absl::InvalidArgumentError(absl::StrCat("attribution.idle: \"", a.idle, "\" is not share, even or keep"));
-  }
-  if (a.idle_scope != "cluster" && a.idle_scope != "node") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("attribution.idle_scope: \"", a.idle_scope, "\" is not cluster or node"));
-  }
-  o.idle_per_node = a.idle_scope == "node";
-  if (a.shared_spread != "weighted" && a.shared_spread != "even") {
-    return absl::InvalidArgumentError(
-        absl::StrCat("attribution.shared_spread: \"", a.shared_spread, "\" is not weighted or even"));
-  }
-  o.shared_even = a.shared_spread == "even";
-  for (const policy::FixedCost& f : a.fixed_monthly_costs) {
-    if (f.micro_per_month < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("attribution.fixed_monthly_costs: \"", f.name, "\" is negative"));
-    }
-  }
-  return o;
-}
 
 // Strings as dense ids numbered in name order, so that comparing ids
 // compares names: Add every name, Seal, then look up.
@@ -92,7 +44,13 @@ class Dictionary {
   std::unordered_map<std::string, uint32_t> ids_;
 };
 
-std::string Key(const std::string& cluster, const std::string& name) { return absl::StrCat(cluster, "/", name); }
+// Devices and pods are unique within their cluster.
+std::string Key(const std::string& cluster, const std::string& name) {
+  std::string key = cluster;
+  key.push_back('\0');
+  key += name;
+  return key;
+}
 
 struct Device {
   uint32_t key;  // (cluster, device_id)
@@ -141,13 +99,6 @@ struct Charge {
   bool no_telemetry;
 };
 
-struct Line {
-  uint32_t team, ns, workload;
-  bool shared;
-  Int128 direct = 0, idle = 0, spread = 0;
-  int64_t held = 0, used = 0;
-  bool no_telemetry = false;
-};
 
 uint64_t PodDevice(uint32_t pod, uint32_t device) { return (uint64_t{pod} << 32) | device; }
 
@@ -172,9 +123,6 @@ class Engine {
   void Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
             std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end);
   void Fixed(int64_t hour);
-  void ShareIdle(Int128 idle, const std::vector<std::pair<size_t, Int128>>& takers, std::vector<Line>* lines,
-                 Int128* kept) const;
-  void Spread(std::vector<Line>* lines) const;
 
   const AttributionInput& input_;
   const Options options_;
@@ -546,7 +494,7 @@ HourLines Engine::Hour(int64_t hour, const std::vector<size_t>& devices, const s
 void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
                   std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end) {
   // Lines in (team, namespace, workload) order: the charges come sorted so.
-  std::vector<Line> lines;
+  std::vector<CellLine> lines;
   struct OnNode {
     uint32_t node;
     size_t line;
@@ -558,7 +506,7 @@ void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, siz
     if (lines.empty() || lines.back().team != p.team || lines.back().ns != p.ns || lines.back().workload != p.workload) {
       lines.push_back({p.team, p.ns, p.workload, p.shared});
     }
-    Line& l = lines.back();
+    CellLine& l = lines.back();
     l.direct += c->weight;
     l.held += c->held;
     l.used += c->used;
@@ -585,34 +533,34 @@ void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, siz
         if (takers.empty() || takers.back().first != on_node[k].line) takers.emplace_back(on_node[k].line, 0);
         takers.back().second += on_node[k].weight;
       }
-      ShareIdle(idle, takers, &lines, &kept);
+      ShareIdle(options_, idle, takers, &lines, &kept);
     }
   } else {
     Int128 idle = 0;
     for (size_t d = dh_begin; d < dh_end; ++d) idle += device_hours[d].idle;
     for (size_t i = 0; i < lines.size(); ++i) takers.emplace_back(i, lines[i].direct);
-    ShareIdle(idle, takers, &lines, &kept);
+    ShareIdle(options_, idle, takers, &lines, &kept);
   }
-  Spread(&lines);
+  SpreadShared(options_, &lines);
 
   // The fleet cost of the (cluster, model, hour), rounded once, then split
   // over the lines by their exact weights, and each line over its parts.
   Int128 weight_sum = kept;
-  for (const Line& l : lines) weight_sum += l.direct + l.idle + l.spread;
+  for (const CellLine& l : lines) weight_sum += l.direct + l.idle + l.spread;
   if (weight_sum != capacity) {
     // Every split above is exact; this cannot happen, and would lose money if it did.
     std::abort();
   }
   const Int128 cost = (capacity + kWeightPerMicro / 2) / kWeightPerMicro;
   std::vector<Int128> weights, totals, parts;
-  for (const Line& l : lines) weights.push_back(l.direct + l.idle + l.spread);
+  for (const CellLine& l : lines) weights.push_back(l.direct + l.idle + l.spread);
   weights.push_back(kept);  // the idle line, last
   Apportion(cost, weights, &totals);
 
   const std::string& cluster = clusters_.Name(device_hours[dh_begin].cluster);
   const std::string& model = models_.Name(device_hours[dh_begin].model);
   for (size_t i = 0; i < lines.size(); ++i) {
-    const Line& l = lines[i];
+    const CellLine& l = lines[i];
     Apportion(totals[i], {l.direct, l.idle, l.spread}, &parts);
     ChargeLine line;
     line.hour = absl::FromUnixSeconds(hour);
@@ -641,84 +589,6 @@ void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, siz
     idle.idle_cost_micro = idle.total_cost_micro = static_cast<int64_t>(totals.back());
     Emit(std::move(idle), device_hours[dh_begin].cluster, device_hours[dh_begin].model, teams_.Id(kIdleTeam),
          namespaces_.Id(""), workloads_.Id(""));
-  }
-}
-
-void Engine::ShareIdle(Int128 idle, const std::vector<std::pair<size_t, Int128>>& takers, std::vector<Line>* lines,
-                       Int128* kept) const {
-  if (idle == 0) return;
-  Int128 weight_sum = 0;
-  for (const auto& t : takers) weight_sum += t.second;
-  // Kept, or nobody in scope to take it, or nothing to weigh a share by.
-  if (options_.idle == IdleRule::kKeep || takers.empty() ||
-      (options_.idle == IdleRule::kShare && weight_sum == 0)) {
-    *kept += idle;
-    return;
-  }
-  std::vector<Int128> weights, parts;
-  if (options_.idle == IdleRule::kShare) {
-    for (const auto& t : takers) weights.push_back(t.second);
-    Apportion(idle, weights, &parts);
-    for (size_t i = 0; i < takers.size(); ++i) (*lines)[takers[i].first].idle += parts[i];
-    return;
-  }
-  // Even: the same to every team, then within a team by its lines' charges.
-  std::vector<size_t> team_starts;
-  for (size_t i = 0; i < takers.size(); ++i) {
-    if (i == 0 || (*lines)[takers[i].first].team != (*lines)[takers[i - 1].first].team) team_starts.push_back(i);
-  }
-  team_starts.push_back(takers.size());
-  std::vector<Int128> per_team;
-  ApportionEvenly(idle, team_starts.size() - 1, &per_team);
-  for (size_t t = 0; t + 1 < team_starts.size(); ++t) {
-    weights.clear();
-    for (size_t i = team_starts[t]; i < team_starts[t + 1]; ++i) weights.push_back(takers[i].second);
-    Apportion(per_team[t], weights, &parts);
-    for (size_t i = team_starts[t]; i < team_starts[t + 1]; ++i) {
-      (*lines)[takers[i].first].idle += parts[i - team_starts[t]];
-    }
-  }
-}
-
-void Engine::Spread(std::vector<Line>* lines) const {
-  Int128 pool = 0;
-  std::vector<size_t> recipients;
-  for (size_t i = 0; i < lines->size(); ++i) {
-    const Line& l = (*lines)[i];
-    if (l.shared) {
-      pool += l.direct + l.idle;
-    } else {
-      recipients.push_back(i);
-    }
-  }
-  // With nobody to spread to, a shared namespace keeps its own cost.
-  if (pool == 0 || recipients.empty()) return;
-  for (Line& l : *lines) {
-    if (l.shared) l.direct = l.idle = 0;
-  }
-  std::vector<Int128> weights, parts;
-  if (!options_.shared_even) {
-    for (size_t i : recipients) weights.push_back((*lines)[i].direct + (*lines)[i].idle);
-    Apportion(pool, weights, &parts);
-    for (size_t k = 0; k < recipients.size(); ++k) (*lines)[recipients[k]].spread += parts[k];
-    return;
-  }
-  std::vector<size_t> team_starts;
-  for (size_t k = 0; k < recipients.size(); ++k) {
-    if (k == 0 || (*lines)[recipients[k]].team != (*lines)[recipients[k - 1]].team) team_starts.push_back(k);
-  }
-  team_starts.push_back(recipients.size());
-  std::vector<Int128> per_team;
-  ApportionEvenly(pool, team_starts.size() - 1, &per_team);
-  for (size_t t = 0; t + 1 < team_starts.size(); ++t) {
-    weights.clear();
-    for (size_t k = team_starts[t]; k < team_starts[t + 1]; ++k) {
-      weights.push_back((*lines)[recipients[k]].direct + (*lines)[recipients[k]].idle);
-    }
-    Apportion(per_team[t], weights, &parts);
-    for (size_t k = team_starts[t]; k < team_starts[t + 1]; ++k) {
-      (*lines)[recipients[k]].spread += parts[k - team_starts[t]];
-    }
   }
 }
 
