@@ -8,8 +8,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
@@ -194,6 +196,33 @@ TEST(AttributionProperties, NoLineIsNegativeAndEachAddsUpToItsTotal) {
       EXPECT_GE(l.shared_cost_micro, 0);
       EXPECT_EQ(l.total_cost_micro, l.direct_cost_micro + l.idle_cost_micro + l.shared_cost_micro);
     }
+  }
+}
+
+bool SameLine(const ChargeLine& a, const ChargeLine& b) {
+  return std::tie(a.hour, a.cluster, a.team, a.namespace_name, a.workload, a.model, a.line_kind, a.held_milli_seconds,
+                  a.used_milli_seconds, a.direct_cost_micro, a.idle_cost_micro, a.shared_cost_micro,
+                  a.total_cost_micro, a.no_telemetry) ==
+         std::tie(b.hour, b.cluster, b.team, b.namespace_name, b.workload, b.model, b.line_kind, b.held_milli_seconds,
+                  b.used_milli_seconds, b.direct_cost_micro, b.idle_cost_micro, b.shared_cost_micro,
+                  b.total_cost_micro, b.no_telemetry);
+}
+
+TEST(AttributionProperties, TheLinesDependOnTheFactsNotOnTheOrderTheyWereReadIn) {
+  for (uint64_t seed = 1; seed <= kFleets; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    const Fleet f = RandomFleet(seed);
+    Fleet shuffled = f;
+    std::mt19937_64 rng(seed);
+    std::shuffle(shuffled.input.devices.begin(), shuffled.input.devices.end(), rng);
+    std::shuffle(shuffled.input.holds.begin(), shuffled.input.holds.end(), rng);
+    std::shuffle(shuffled.input.usage.begin(), shuffled.input.usage.end(), rng);
+    std::shuffle(shuffled.input.prices.begin(), shuffled.input.prices.end(), rng);
+    const Attributed a = AttributeFleet(f);
+    const Attributed b = AttributeFleet(shuffled);
+    ASSERT_EQ(a.lines.size(), b.lines.size());
+    for (size_t i = 0; i < a.lines.size(); ++i) EXPECT_TRUE(SameLine(a.lines[i], b.lines[i])) << "line " << i;
+    EXPECT_EQ(a.report.over_held.size(), b.report.over_held.size());
   }
 }
 
