@@ -2,9 +2,10 @@
 // 8 GPUs of a few models; whole devices and 1/2 and 1/4 shares held at
 // random times, some overlapping, as over-held facts do), on the
 // `request` basis with idle shared per cluster: prints the wall time and
-// peak RSS of attributing the whole window (docs/benchmarks.md).
+// peak RSS of attributing the whole window (docs/benchmarks.md). With
+// `--basis usage` (or `max`) every minute of every hold has a reading.
 //
-//   attribution_bench [--devices N] [--pods N] [--days N] [--seed N]
+//   attribution_bench [--devices N] [--pods N] [--days N] [--seed N] [--basis request|usage|max]
 
 #include <sys/resource.h>
 
@@ -26,10 +27,16 @@ struct Settings {
   int64_t pods = 10000;
   int64_t days = 30;
   int64_t seed = 1;
+  std::string basis = "request";
 };
 
 bool Parse(int argc, char** argv, Settings* s) {
   for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--basis") == 0) {
+      s->basis = argv[i + 1];
+      if (s->basis != "request" && s->basis != "usage" && s->basis != "max") return false;
+      continue;
+    }
     int64_t* target = nullptr;
     if (std::strcmp(argv[i], "--devices") == 0) target = &s->devices;
     if (std::strcmp(argv[i], "--pods") == 0) target = &s->pods;
@@ -87,16 +94,22 @@ AttributionInput SyntheticFleet(const Settings& s) {
   for (int64_t d = 0; pod < s.pods; d = (d + 1) % s.devices) {
     const DeviceInService& dev = input.devices[static_cast<size_t>(d)];
     const int64_t side_by_side = std::vector<int64_t>{1, 1, 1, 2, 4}[static_cast<size_t>(in(0, 4))];
-    absl::Time from = input.start + absl::Seconds(in(0, window));
+    const absl::Time from = input.start + absl::Seconds(in(0, window));
     const absl::Time to = from + absl::Seconds(in(30, 2 * mean));
     for (int64_t k = 0; k < side_by_side && pod < s.pods; ++k, ++pod) {
       const int64_t team = in(0, kTeams - 1);
       HoldFact h{dev.cluster, absl::StrCat("pod-", pod), absl::StrCat("ns-", team, "-", in(0, 9)), "",
                  absl::StrCat("Job/job-", pod / 4), dev.device_id, 1000 / side_by_side, from, to};
+      if (s.basis != "request") {
+        const absl::Time first = absl::FromUnixSeconds(absl::ToUnixSeconds(from) / 60 * 60);
+        for (absl::Time m = first; m < to; m += absl::Minutes(1)) {
+          input.usage.push_back({h.cluster, h.pod_uid, h.device_id, m, in(0, h.milli)});
+        }
+      }
       input.holds.push_back(std::move(h));
     }
   }
-  input.options.basis = "request";
+  input.options.basis = s.basis;
   input.options.idle = "share";
   input.options.idle_scope = "cluster";
   return input;
@@ -105,7 +118,8 @@ AttributionInput SyntheticFleet(const Settings& s) {
 int Main(int argc, char** argv) {
   Settings s;
   if (!Parse(argc, argv, &s)) {
-    std::fprintf(stderr, "usage: attribution_bench [--devices N] [--pods N] [--days N] [--seed N]\n");
+    std::fprintf(stderr,
+                 "usage: attribution_bench [--devices N] [--pods N] [--days N] [--seed N] [--basis request|usage|max]\n");
     return 2;
   }
   const absl::Time made = absl::Now();
@@ -121,8 +135,9 @@ int Main(int argc, char** argv) {
   }
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  std::printf("devices %lld, pods %lld, days %lld: fleet made in %.1f s\n", static_cast<long long>(s.devices),
-              static_cast<long long>(s.pods), static_cast<long long>(s.days), absl::ToDoubleSeconds(started - made));
+  std::printf("devices %lld, pods %lld, days %lld, basis %s, %zu usage minutes: fleet made in %.1f s\n",
+              static_cast<long long>(s.devices), static_cast<long long>(s.pods), static_cast<long long>(s.days),
+              s.basis.c_str(), input.usage.size(), absl::ToDoubleSeconds(started - made));
   std::printf("attribution: %.1f s wall, %lld lines, total %lld micro, %zu over-held, peak RSS %.0f MiB\n",
               absl::ToDoubleSeconds(took), static_cast<long long>(lines),
               static_cast<long long>(report->total_cost_micro), report->over_held.size(),
