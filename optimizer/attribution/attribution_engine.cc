@@ -159,11 +159,10 @@ void Engine::Prepare(const TeamSchedule& teams) {
   std::vector<bool> device_ok(input_.devices.size());
   for (size_t i = 0; i < input_.devices.size(); ++i) {
     const DeviceInService& d = input_.devices[i];
-    const std::string fact = absl::StrCat("device ", d.device_id, " of ", d.cluster);
     if (d.cluster.empty() || d.device_id.empty() || d.model.empty()) {
-      Reject(fact, "cluster, device_id and model are required");
+      Reject(absl::StrCat("device ", d.device_id, " of ", d.cluster), "cluster, device_id and model are required");
     } else if (ToSeconds(d.from) >= ToSeconds(d.to)) {
-      Reject(fact, "in service `to` is not after `from`");
+      Reject(absl::StrCat("device ", d.device_id, " of ", d.cluster), "in service `to` is not after `from`");
     } else {
       device_ok[i] = true;
       clusters_.Add(d.cluster);
@@ -254,10 +253,10 @@ void Engine::Prepare(const TeamSchedule& teams) {
 
   // Telemetry.
   for (const UsageMinute& u : input_.usage) {
-    const std::string fact = absl::StrCat("usage of pod ", u.pod_uid, " on device ", u.device_id, " of ", u.cluster,
-                                          " at ", absl::FormatTime(u.minute, absl::UTCTimeZone()));
     if (u.used_milli < 0 || u.used_milli > 1000) {
-      Reject(fact, absl::StrCat("used_milli ", u.used_milli, " is not 0..1000"));
+      Reject(absl::StrCat("usage of pod ", u.pod_uid, " on device ", u.device_id, " of ", u.cluster, " at ",
+                          absl::FormatTime(u.minute, absl::UTCTimeZone())),
+             absl::StrCat("used_milli ", u.used_milli, " is not 0..1000"));
       continue;
     }
     auto pod = pods_.find(Key(u.cluster, u.pod_uid));
