@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "optimizer/attribution/apportion.h"
 #include "optimizer/attribution/attribution_options.h"
 #include "optimizer/attribution/cell_split.h"
@@ -111,16 +112,16 @@ class Engine {
   Engine(const AttributionInput& input, const Options& options) : input_(input), options_(options) {}
 
   void Prepare(const TeamSchedule& teams);
-  void Run(const HourSink& sink);
+  absl::Status Run(const HourSink& sink);
   AttributionReport TakeReport() { return std::move(report_); }
 
  private:
   void Reject(std::string fact, std::string reason) { report_.rejected.push_back({std::move(fact), std::move(reason)}); }
   void FindOverHeldDevices(const std::vector<uint32_t>& hold_device);
-  HourLines Hour(int64_t hour, const std::vector<size_t>& devices, const std::vector<size_t>& pieces);
+  absl::StatusOr<HourLines> Hour(int64_t hour, const std::vector<size_t>& devices, const std::vector<size_t>& pieces);
   // Adds a line and the ids it is ordered by.
   void Emit(ChargeLine line, uint32_t cluster, uint32_t model, uint32_t team, uint32_t ns, uint32_t workload);
-  void Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
+  absl::Status Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
             std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end);
   void Fixed(int64_t hour);
 
@@ -310,7 +311,7 @@ void Engine::FindOverHeldDevices(const std::vector<uint32_t>& hold_device) {
   }
 }
 
-void Engine::Run(const HourSink& sink) {
+absl::Status Engine::Run(const HourSink& sink) {
   std::vector<size_t> devices, pieces, arriving, merged;  // devices: ascending, so in work order
   size_t next_device = 0, next_piece = 0;
   for (int64_t hour = start_; hour < end_; hour += kHour) {
@@ -333,10 +334,12 @@ void Engine::Run(const HourSink& sink) {
                   devices.end());
     pieces.erase(std::remove_if(pieces.begin(), pieces.end(), [&](size_t p) { return pieces_[p].to <= hour; }),
                  pieces.end());
-    HourLines lines = Hour(hour, devices, pieces);
-    for (const ChargeLine& l : lines.lines) report_.total_cost_micro += l.total_cost_micro;
-    sink(std::move(lines));
+    absl::StatusOr<HourLines> lines = Hour(hour, devices, pieces);
+    if (!lines.ok()) return lines.status();
+    for (const ChargeLine& l : lines->lines) report_.total_cost_micro += l.total_cost_micro;
+    sink(*std::move(lines));
   }
+  return absl::OkStatus();
 }
 
 void Engine::Emit(ChargeLine line, uint32_t cluster, uint32_t model, uint32_t team, uint32_t ns, uint32_t workload) {
@@ -347,7 +350,8 @@ void Engine::Emit(ChargeLine line, uint32_t cluster, uint32_t model, uint32_t te
   lines_.push_back(std::move(line));
 }
 
-HourLines Engine::Hour(int64_t hour, const std::vector<size_t>& devices, const std::vector<size_t>& pieces) {
+absl::StatusOr<HourLines> Engine::Hour(int64_t hour, const std::vector<size_t>& devices,
+                                        const std::vector<size_t>& pieces) {
   const int64_t hour_end = hour + kHour;
   // Device-hours, grouped by (cluster, model, node, device): `devices` is in that order.
   std::vector<DeviceHour>& device_hours = device_hours_;
@@ -478,7 +482,8 @@ HourLines Engine::Hour(int64_t hour, const std::vector<size_t>& devices, const s
     while (e < device_hours.size() && device_hours[e].cell == device_hours[d].cell) ++e;
     const size_t c_begin = c;
     while (c < charges.size() && device_hours[charges[c].device_hour].cell == device_hours[d].cell) ++c;
-    Cell(hour, device_hours, d, e, charges.begin() + c_begin, charges.begin() + c);
+    absl::Status cell = Cell(hour, device_hours, d, e, charges.begin() + c_begin, charges.begin() + c);
+    if (!cell.ok()) return cell;
     d = e;
   }
   Fixed(hour);
@@ -490,7 +495,7 @@ HourLines Engine::Hour(int64_t hour, const std::vector<size_t>& devices, const s
   return out;
 }
 
-void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
+absl::Status Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
                   std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end) {
   // Lines in (team, namespace, workload) order: the charges come sorted so.
   std::vector<CellLine> lines;
@@ -547,8 +552,12 @@ void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, siz
   Int128 weight_sum = kept;
   for (const CellLine& l : lines) weight_sum += l.direct + l.idle + l.spread;
   if (weight_sum != capacity) {
-    // Every split above is exact; this cannot happen, and would lose money if it did.
-    std::abort();
+    // Every split above is exact, so this cannot happen; if it did, lines
+    // that do not add up must not be written.
+    return absl::InternalError(absl::StrCat("attribution of ", clusters_.Name(device_hours[dh_begin].cluster), " ",
+                                            models_.Name(device_hours[dh_begin].model), " at ",
+                                            absl::FormatTime(absl::FromUnixSeconds(hour), absl::UTCTimeZone()),
+                                            " does not add up to its fleet cost"));
   }
   const Int128 cost = (capacity + kWeightPerMicro / 2) / kWeightPerMicro;
   std::vector<Int128> weights, totals, parts;
@@ -589,6 +598,7 @@ void Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, siz
     Emit(std::move(idle), device_hours[dh_begin].cluster, device_hours[dh_begin].model, teams_.Id(kIdleTeam),
          namespaces_.Id(""), workloads_.Id(""));
   }
+  return absl::OkStatus();
 }
 
 void Engine::Fixed(int64_t hour) {
@@ -641,7 +651,7 @@ absl::StatusOr<AttributionReport> Attribute(const AttributionInput& input, const
   if (!options.ok()) return options.status();
   Engine engine(input, *options);
   engine.Prepare(teams);
-  engine.Run(sink);
+  FLEETCAP_RETURN_IF_ERROR(engine.Run(sink));
   return engine.TakeReport();
 }
 

@@ -17,8 +17,9 @@ namespace fleetcap::attribution {
 using HourSink = std::function<void(HourLines&&)>;
 
 // Attributes every hour of [input.start, input.end). An error only for
-// options or a window it cannot work with; facts it cannot use are left out
-// and listed in the report, each costing only itself.
+// options or a window it cannot work with (or lines that would not add up,
+// which the arithmetic rules out); facts it cannot use are left out and
+// listed in the report, each costing only itself.
 absl::StatusOr<AttributionReport> Attribute(const AttributionInput& input, const TeamSchedule& teams,
                                             const HourSink& sink);
 
