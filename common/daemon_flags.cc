@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 
 namespace fleetcap {
 
@@ -15,16 +16,15 @@ void DaemonFlags::Register(FlagSet& flags) {
 }
 
 absl::StatusOr<bool> DaemonFlags::ParseCommand(FlagSet& flags, const std::vector<std::string>& args) const {
-  auto parsed = flags.Parse(args);
-  if (!parsed.ok()) return parsed.status();
-  if (parsed->help) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto parsed, flags.Parse(args));
+  if (parsed.help) {
     std::cout << flags.Help();
     return false;
   }
-  if (!parsed->positional.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed->positional[0], "\""));
+  if (!parsed.positional.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed.positional[0], "\""));
   }
-  if (auto status = InitLogging(log_level); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(InitLogging(log_level));
   return true;
 }
 

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 
 #include "ingest/openb/next_fit_placer.h"
 #include "ingest/openb/openb_inventory.h"
@@ -15,9 +16,8 @@ namespace fleetcap::ingest {
 
 absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, store::InventoryRepository& inventory,
                                          store::QuarantineRepository& quarantine) {
-  auto trace = openb::ReadOpenbTrace(options.data_dir, options.pod_file);
-  if (!trace.ok()) return trace.status();
-  return ReplayTrace(*trace, options.cluster, options.start, inventory, quarantine);
+  FLEETCAP_ASSIGN_OR_RETURN(auto trace, openb::ReadOpenbTrace(options.data_dir, options.pod_file));
+  return ReplayTrace(trace, options.cluster, options.start, inventory, quarantine);
 }
 
 absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
@@ -25,7 +25,7 @@ absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const s
                                          store::QuarantineRepository& quarantine) {
   const openb::Placement placement = openb::PlaceNextFit(trace);
   const store::ClusterInventory facts = openb::BuildOpenbInventory(trace, placement, cluster, start);
-  if (auto status = inventory.ReplaceClusterInventory(facts); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(inventory.ReplaceClusterInventory(facts));
   std::vector<store::QuarantineRecord> aside;
   for (const openb::SetAsideRow& row : trace.set_aside) {
     const std::string file = std::filesystem::path(row.path).filename().string();
@@ -33,7 +33,7 @@ absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const s
     Logger("ingest")->warn("replay into {}: set aside {}:{} in the quarantine: {}", cluster, file, row.line,
                            row.reason);
   }
-  if (auto status = quarantine.Add(aside); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(quarantine.Add(aside));
 
   ReplayReport report;
   report.nodes = static_cast<int64_t>(facts.nodes.size());

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 #include "store/quarantine_repository.h"
 
 namespace fleetcap::k8s {
@@ -241,7 +242,7 @@ bool K8sIngest::FlushNow() {
 }
 
 absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>& on_synced) {
-  if (auto status = reconciler_.Start(); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(reconciler_.Start());
   TokenSource tokens(options_.connection.token, options_.connection.token_file, options_.token_reread, clock_);
   std::vector<std::unique_ptr<HttpClient>> clients;
   std::vector<std::unique_ptr<ListWatcher>> watchers;

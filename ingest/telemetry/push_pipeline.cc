@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 
 namespace fleetcap::telemetry {
 namespace {
@@ -40,12 +41,11 @@ absl::StatusOr<std::unique_ptr<PushPipeline>> PushPipeline::Start(SampleLog* log
                                                                   const Normaliser* normaliser,
                                                                   TelemetryMetrics* metrics,
                                                                   PushPipelineOptions options) {
-  auto state = writer->LoadPushState();
-  if (!state.ok()) return state.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto state, writer->LoadPushState());
   std::unique_ptr<PushPipeline> pipeline(new PushPipeline(log, writer, metrics, options));
-  pipeline->window_.Restore(state->devices);
+  pipeline->window_.Restore(state.devices);
   int64_t from = log->begin();
-  if (state->checkpoint && state->log_id == log->id()) from = std::max(from, *state->checkpoint);
+  if (state.checkpoint && state.log_id == log->id()) from = std::max(from, *state.checkpoint);
   pipeline->written_checkpoint_ = from;
   auto logger = Logger("telemetry");
   const absl::Time now = absl::Now();

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
@@ -19,17 +20,14 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
     return absl::InvalidArgumentError("--db: empty; give a libpq URI or set FLEETCAP_DB");
   }
   {
-    auto conn = PgConnect(options.db);
-    if (!conn.ok()) return conn.status();
-    if (auto status = store::Migrator().EnsureCurrent(**conn, options.migrate); !status.ok()) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto conn, PgConnect(options.db));
+    if (auto status = store::Migrator().EnsureCurrent(*conn, options.migrate); !status.ok()) {
       return status;
     }
   }
   if (options.db_connections < 1) return absl::InvalidArgumentError("--db-connections: expected 1 or more");
-  auto pool = PgPool::Open(options.db, options.db_connections,
-                           PgPoolOptions{options.db_wait, options.db_statement_timeout});
-  if (!pool.ok()) return pool.status();
-  server->pool_ = std::move(*pool);
+  FLEETCAP_ASSIGN_OR_RETURN(server->pool_, PgPool::Open(options.db, options.db_connections,
+                                                        PgPoolOptions{options.db_wait, options.db_statement_timeout}));
 
   server->registry_ = std::make_shared<prometheus::Registry>();
   server->metrics_ = std::make_unique<ApiMetrics>(*server->registry_);
@@ -50,15 +48,14 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->policy_service_ = std::make_unique<PolicyGrpcService>(server->guard_.get(), server->policy_ops_.get());
   server->token_service_ = std::make_unique<TokenGrpcService>(server->guard_.get(), server->token_ops_.get());
   server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
-  auto credentials = GrpcServerCredentials(options.tls);
-  if (!credentials.ok()) return credentials.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto credentials, GrpcServerCredentials(options.tls));
   server->usage_query_ = std::make_unique<UsageQuery>(server->pool_.get(), server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.grpc_listen, *credentials, &server->grpc_port_);
+  builder.AddListeningPort(options.grpc_listen, credentials, &server->grpc_port_);
   builder.RegisterService(server->fleet_service_.get());
   builder.RegisterService(server->policy_service_.get());
   builder.RegisterService(server->token_service_.get());
@@ -74,13 +71,12 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddUsageRoutes(*server->http_, server->usage_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
-    if (auto status = server->http_->Start(options.http_listen, options.tls, options.http_limits); !status.ok()) return status;
+    FLEETCAP_RETURN_IF_ERROR(server->http_->Start(options.http_listen, options.tls, options.http_limits));
   }
 
   if (!options.metrics_listen.empty()) {
-    auto metrics = MetricsServer::Start(options.metrics_listen, server->registry_);
-    if (!metrics.ok()) return metrics.status();
-    server->metrics_server_ = std::move(*metrics);
+    FLEETCAP_ASSIGN_OR_RETURN(auto metrics, MetricsServer::Start(options.metrics_listen, server->registry_));
+    server->metrics_server_ = std::move(metrics);
   }
   return server;
 }

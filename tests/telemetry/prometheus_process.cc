@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "common/status_macros.h"
 #include "tests/support/http_get.h"
 #include "tests/telemetry/telemetry_support.h"
 
@@ -36,19 +37,18 @@ absl::StatusOr<std::unique_ptr<PrometheusProcess>> StartPrometheus(const std::st
                                      absl::StrCat("--web.listen-address=127.0.0.1:", prom->port),
                                      "--log.level=warn"};
     argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
-    auto process = Subprocess::Start(argv);
-    if (!process.ok()) return process.status();
+    FLEETCAP_ASSIGN_OR_RETURN(auto process, Subprocess::Start(argv));
     const absl::Time deadline = absl::Now() + absl::Seconds(20);
     while (absl::Now() < deadline) {
       auto ready = HttpGet(prom->url() + "/-/ready");
       if (ready.ok() && ready->status == 200) {
-        prom->process = std::move(*process);
+        prom->process = std::move(process);
         return prom;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     // Not ready in time (the port may have been taken meanwhile): try another.
-    last_err = (*process)->Stop(SIGKILL).err;
+    last_err = process->Stop(SIGKILL).err;
   }
   return absl::UnavailableError("Prometheus did not become ready: " + last_err);
 }

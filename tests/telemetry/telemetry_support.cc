@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "common/status_macros.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "tests/support/http_get.h"
 
@@ -57,16 +58,15 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
   if (pushes && !has_segment) argv.insert(argv.end(), {"--wal-segment-mb", "4"});
   if (pushes && !has_settle) argv.insert(argv.end(), {"--settle", "1s"});
   argv.insert(argv.end(), extra.begin(), extra.end());
-  auto process = Subprocess::Start(argv);
-  if (!process.ok()) return process.status();
-  auto line = (*process)->WaitForLine("fleetcap-ingest prometheus ready", absl::Seconds(60));
-  if (!line.ok()) return absl::UnavailableError(absl::StrCat(line.status().message(), "; stderr: ", (*process)->Stderr()));
+  FLEETCAP_ASSIGN_OR_RETURN(auto process, Subprocess::Start(argv));
+  auto line = process->WaitForLine("fleetcap-ingest prometheus ready", absl::Seconds(60));
+  if (!line.ok()) return absl::UnavailableError(absl::StrCat(line.status().message(), "; stderr: ", process->Stderr()));
   IngestProcess ingest;
   if (std::sscanf(line->c_str(), "fleetcap-ingest prometheus ready remote_write=%d metrics=%d",
                   &ingest.remote_write_port, &ingest.metrics_port) != 2) {
     return absl::InternalError("unreadable ready line: " + *line);
   }
-  ingest.process = std::move(*process);
+  ingest.process = std::move(process);
   ingest.wal = std::move(wal);
   return ingest;
 }
@@ -132,11 +132,10 @@ absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::st
 }
 
 absl::StatusOr<double> ScrapeMetric(int port, const std::string& name, const std::string& label_filter) {
-  auto page = HttpGet(absl::StrCat("http://127.0.0.1:", port, "/metrics"));
-  if (!page.ok()) return page.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto page, HttpGet(absl::StrCat("http://127.0.0.1:", port, "/metrics")));
   double total = 0;
   bool found = false;
-  for (absl::string_view line : absl::StrSplit(page->body, '\n')) {
+  for (absl::string_view line : absl::StrSplit(page.body, '\n')) {
     if (line.empty() || line[0] == '#') continue;
     const size_t end = line.find_first_of("{ ");
     if (end == absl::string_view::npos || line.substr(0, end) != name) continue;
