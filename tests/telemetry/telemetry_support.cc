@@ -1,7 +1,6 @@
 #include "tests/telemetry/telemetry_support.h"
 
 #include <arpa/inet.h>
-#include <curl/curl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -19,15 +18,6 @@
 #include "tests/support/http_get.h"
 
 namespace fleetcap::testing {
-namespace {
-
-size_t Append(char* data, size_t size, size_t count, void* out) {
-  static_cast<std::string*>(out)->append(data, size * count);
-  return size * count;
-}
-
-}  // namespace
-
 absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::string& cluster,
                                           const std::vector<std::string>& extra) {
   std::vector<std::string> argv = {FLEETCAP_INGEST_BIN, "prometheus", "--db", db_uri, "--cluster", cluster,
@@ -99,36 +89,10 @@ std::string OneSampleBody() {
 
 absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body,
                                            const std::vector<std::string>& extra_headers, const HttpTls& tls) {
-  CURL* curl = curl_easy_init();
-  if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
-  PostResult result;
-  curl_slist* headers = nullptr;
-  headers = curl_slist_append(headers, "Content-Encoding: snappy");
-  headers = curl_slist_append(headers, "Content-Type: application/x-protobuf");
-  headers = curl_slist_append(headers, "X-Prometheus-Remote-Write-Version: 0.1.0");
-  headers = curl_slist_append(headers, "Expect:");
-  for (const auto& h : extra_headers) headers = curl_slist_append(headers, h.c_str());
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &result.body);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
-  if (!tls.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, tls.ca_file.c_str());
-  if (!tls.cert_file.empty()) {
-    curl_easy_setopt(curl, CURLOPT_SSLCERT, tls.cert_file.c_str());
-    curl_easy_setopt(curl, CURLOPT_SSLKEY, tls.key_file.c_str());
-  }
-  const CURLcode code = curl_easy_perform(curl);
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  // A server may answer an oversized body early and close: the status counts.
-  if (code != CURLE_OK && result.status == 0) {
-    return absl::UnavailableError(absl::StrCat("POST ", url, ": ", curl_easy_strerror(code)));
-  }
-  return result;
+  std::vector<std::string> headers = {"Content-Encoding: snappy", "Content-Type: application/x-protobuf",
+                                      "X-Prometheus-Remote-Write-Version: 0.1.0", "Expect:"};
+  headers.insert(headers.end(), extra_headers.begin(), extra_headers.end());
+  return HttpRequest("POST", url, body, "", tls, headers);
 }
 
 absl::StatusOr<double> ScrapeMetric(int port, const std::string& name, const std::string& label_filter) {

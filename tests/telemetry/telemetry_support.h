@@ -45,10 +45,7 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
 // minute closed and written (the process's own gauges say so).
 absl::Status WaitUntilPushWritten(const IngestProcess& ingest, absl::Duration patience = absl::Seconds(60));
 
-struct PostResult {
-  long status = 0;
-  std::string body;
-};
+using PostResult = HttpResult;
 // A remote_write body of one sample (GPU-0 on n1 at 50% utilisation, stamped now).
 std::string OneSampleBody();
 
