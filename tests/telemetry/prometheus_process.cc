@@ -17,23 +17,19 @@ namespace fleetcap::testing {
 
 PrometheusProcess::~PrometheusProcess() {
   if (process) process->Stop(SIGTERM);
-  std::error_code ignored;
-  if (!dir.empty()) std::filesystem::remove_all(dir, ignored);
 }
 
 absl::StatusOr<std::unique_ptr<PrometheusProcess>> StartPrometheus(const std::string& config_body,
                                                                    const std::vector<std::string>& extra_flags) {
   auto prom = std::make_unique<PrometheusProcess>();
-  char templ[] = "/tmp/fleetcap-prom-XXXXXX";
-  if (mkdtemp(templ) == nullptr) return absl::InternalError("mkdtemp failed");
-  prom->dir = templ;
-  std::ofstream(prom->dir + "/prometheus.yml") << config_body;
+  if (prom->dir.path().empty()) return absl::InternalError("no directory for Prometheus");
+  std::ofstream(prom->dir.path() + "/prometheus.yml") << config_body;
   std::string last_err;
   for (int attempt = 0; attempt < 3; ++attempt) {
     prom->port = FreePort();
     std::vector<std::string> argv = {"/usr/bin/prometheus",
-                                     "--config.file=" + prom->dir + "/prometheus.yml",
-                                     "--storage.tsdb.path=" + prom->dir + "/data",
+                                     "--config.file=" + prom->dir.path() + "/prometheus.yml",
+                                     "--storage.tsdb.path=" + prom->dir.path() + "/data",
                                      absl::StrCat("--web.listen-address=127.0.0.1:", prom->port),
                                      "--log.level=warn"};
     argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());

@@ -38,12 +38,11 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
     argv.insert(argv.end(), {"--remote-write-listen", "127.0.0.1:0"});
     pushes = true;
   }
-  std::shared_ptr<OwnedDir> wal;
+  std::shared_ptr<TestDir> wal;
   if (pushes && !has_wal) {
-    char templ[] = "/tmp/fleetcap-wal-XXXXXX";
-    if (mkdtemp(templ) == nullptr) return absl::InternalError("mkdtemp failed");
-    wal = std::make_shared<OwnedDir>(templ);
-    argv.insert(argv.end(), {"--wal-dir", templ});
+    wal = std::make_shared<TestDir>("wal");
+    if (wal->path().empty()) return absl::InternalError("no directory for --wal-dir");
+    argv.insert(argv.end(), {"--wal-dir", wal->path()});
   }
   if (pushes && !has_segment) argv.insert(argv.end(), {"--wal-segment-mb", "4"});
   if (pushes && !has_settle) argv.insert(argv.end(), {"--settle", "1s"});
@@ -59,11 +58,6 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
   ingest.process = std::move(process);
   ingest.wal = std::move(wal);
   return ingest;
-}
-
-OwnedDir::~OwnedDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
 }
 
 absl::Status WaitUntilPushWritten(const IngestProcess& ingest, absl::Duration patience) {
