@@ -10,7 +10,7 @@
 #include "common/metrics_server.h"
 #include "common/pg_pool.h"
 #include "common/time_util.h"
-#include "ingest/openb_replay.h"
+#include "ingest/openb/openb_replay.h"
 #include "ingest/synthetic/synthetic_trace.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"

@@ -1,4 +1,4 @@
-#include "ingest/openb_replay.h"
+#include "ingest/openb/openb_replay.h"
 
 #include <filesystem>
 #include <vector>
