@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 
 namespace fleetcap {
 
@@ -18,11 +19,9 @@ absl::StatusOr<std::unique_ptr<CivetwebTls>> CivetwebTls::Prepare(const TlsFiles
     return absl::FailedPreconditionError(absl::StrCat(
         flag_prefix, "-cert: the HTTP server library (civetweb) cannot load OpenSSL here, so HTTPS is unavailable"));
   }
-  if (auto checked = CheckTlsFiles(files, flag_prefix); !checked.ok()) return checked;
-  auto cert = ReadPemFile(flag_prefix + "-cert", files.cert);
-  if (!cert.ok()) return cert.status();
-  auto key = ReadPemFile(flag_prefix + "-key", files.key);
-  if (!key.ok()) return key.status();
+  FLEETCAP_RETURN_IF_ERROR(CheckTlsFiles(files, flag_prefix));
+  FLEETCAP_ASSIGN_OR_RETURN(auto cert, ReadPemFile(flag_prefix + "-cert", files.cert));
+  FLEETCAP_ASSIGN_OR_RETURN(auto key, ReadPemFile(flag_prefix + "-key", files.key));
   if (!files.client_ca.empty()) {
     if (auto ca = ReadPemFile(flag_prefix + "-client-ca", files.client_ca); !ca.ok()) return ca.status();
   }
@@ -30,7 +29,7 @@ absl::StatusOr<std::unique_ptr<CivetwebTls>> CivetwebTls::Prepare(const TlsFiles
   char path[] = "/tmp/fleetcap-https-XXXXXX";
   const int fd = mkstemp(path);
   if (fd < 0) return absl::InternalError("cannot create a temporary file for the HTTPS certificate");
-  const std::string both = *key + "\n" + *cert;
+  const std::string both = key + "\n" + cert;
   const bool written = write(fd, both.data(), both.size()) == static_cast<ssize_t>(both.size());
   close(fd);
   auto out = std::unique_ptr<CivetwebTls>(new CivetwebTls(path, files.client_ca));

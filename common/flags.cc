@@ -4,6 +4,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 
 namespace fleetcap {
 
@@ -111,7 +112,7 @@ absl::StatusOr<FlagSet::Parsed> FlagSet::Parse(const std::vector<std::string>& a
       }
       value = args[++i];
     }
-    if (auto status = Set(it->first, it->second, value); !status.ok()) return status;
+    FLEETCAP_RETURN_IF_ERROR(Set(it->first, it->second, value));
   }
   return parsed;
 }

@@ -1,11 +1,18 @@
 #include "common/flags.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
+#include "tests/support/status_matchers.h"
+
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
 
 TEST(FlagSet, ParsesBothSpellingsAndPositionals) {
   std::string cluster = "all";
@@ -16,7 +23,7 @@ TEST(FlagSet, ParsesBothSpellingsAndPositionals) {
   flags.Int("nodes", &nodes, "node count");
   flags.Bool("migrate", &migrate, "apply migrations");
   auto parsed = flags.Parse({"replay", "--cluster", "openb", "--nodes=12", "--migrate", "x"});
-  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_EQ(cluster, "openb");
   EXPECT_EQ(nodes, 12);
   EXPECT_TRUE(migrate);
@@ -27,7 +34,7 @@ TEST(FlagSet, NegatedBool) {
   bool migrate = true;
   FlagSet flags("tool", "");
   flags.Bool("migrate", &migrate, "apply migrations");
-  ASSERT_TRUE(flags.Parse({"--no-migrate"}).ok());
+  ASSERT_THAT(flags.Parse({"--no-migrate"}), IsOk());
   EXPECT_FALSE(migrate);
 }
 
@@ -38,14 +45,11 @@ TEST(FlagSet, ErrorsNameTheFlag) {
   flags.String("db", &db, "database");
   flags.Int("nodes", &n, "nodes");
   auto unknown = flags.Parse({"--dbx", "y"});
-  ASSERT_FALSE(unknown.ok());
-  EXPECT_NE(unknown.status().message().find("--dbx"), std::string_view::npos);
+  EXPECT_THAT(unknown, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--dbx")));
   auto missing = flags.Parse({"--db"});
-  ASSERT_FALSE(missing.ok());
-  EXPECT_NE(missing.status().message().find("--db: missing value"), std::string_view::npos);
+  EXPECT_THAT(missing, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--db: missing value")));
   auto not_int = flags.Parse({"--nodes", "many"});
-  ASSERT_FALSE(not_int.ok());
-  EXPECT_NE(not_int.status().message().find("--nodes"), std::string_view::npos);
+  EXPECT_THAT(not_int, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--nodes")));
 }
 
 TEST(FlagSet, EnvironmentOverridesDefaultAndFlagOverridesEnvironment) {
@@ -54,7 +58,7 @@ TEST(FlagSet, EnvironmentOverridesDefaultAndFlagOverridesEnvironment) {
   FlagSet flags("tool", "");
   flags.String("db", &db, "database", "FLEETCAP_FLAGS_TEST_DB");
   EXPECT_EQ(db, "postgresql://env");
-  ASSERT_TRUE(flags.Parse({"--db=postgresql://flag"}).ok());
+  ASSERT_THAT(flags.Parse({"--db=postgresql://flag"}), IsOk());
   EXPECT_EQ(db, "postgresql://flag");
   unsetenv("FLEETCAP_FLAGS_TEST_DB");
 }
@@ -71,10 +75,10 @@ TEST(FlagSet, EnvironmentIsTheOneGiven) {
 TEST(FlagSet, HelpAndVersion) {
   FlagSet flags("tool", "[flags]");
   auto parsed = flags.Parse({"--help", "--version"});
-  ASSERT_TRUE(parsed.ok());
+  ASSERT_THAT(parsed, IsOk());
   EXPECT_TRUE(parsed->help);
   EXPECT_TRUE(parsed->version);
-  EXPECT_NE(flags.Help().find("usage: tool"), std::string::npos);
+  EXPECT_THAT(flags.Help(), HasSubstr("usage: tool"));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "pqxx/except"
 #include "pqxx/nontransaction"
 
@@ -32,9 +33,8 @@ absl::StatusOr<std::unique_ptr<pqxx::connection>> PgConnect(const std::string& u
 absl::StatusOr<std::unique_ptr<PgPool>> PgPool::Open(const std::string& uri, int size, const PgPoolOptions& options) {
   std::unique_ptr<PgPool> pool(new PgPool(uri, size, options));
   for (int i = 0; i < size; ++i) {
-    auto conn = pool->Connect();
-    if (!conn.ok()) return conn.status();
-    pool->idle_.push_back(std::move(*conn));
+    FLEETCAP_ASSIGN_OR_RETURN(auto conn, pool->Connect());
+    pool->idle_.push_back(std::move(conn));
   }
   return pool;
 }

@@ -1,5 +1,6 @@
 #include "policy/policy_parser.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,6 +13,8 @@
 
 namespace fleetcap::policy {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST(PolicyParser, ReadsEveryPartOfAValidDocument) {
   ParsedPolicy parsed = ParsePolicy(kTestPolicy);
@@ -116,7 +119,7 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     const std::string text = kTestPolicy;
-    ASSERT_NE(text.find(c.from), std::string::npos) << "case does not apply: " << c.from;
+    ASSERT_THAT(text, HasSubstr(c.from)) << "case does not apply: " << c.from;
     const std::string edited = absl::StrReplaceAll(text, {{c.from, c.to}});
     ParsedPolicy parsed = ParsePolicy(edited);
     ASSERT_FALSE(parsed.ok()) << edited;
@@ -150,7 +153,7 @@ TEST(PolicyParser, RefusesWhatIsNotYamlText) {
                                        {std::string(kMaxPolicyBytes + 1, '#'), "bytes, expected at most"}}) {
     ParsedPolicy parsed = ParsePolicy(b.text);
     ASSERT_FALSE(parsed.ok());
-    EXPECT_NE(parsed.errors[0].message.find(b.mentions), std::string::npos) << parsed.errors[0].message;
+    EXPECT_THAT(parsed.errors[0].message, HasSubstr(b.mentions)) << parsed.errors[0].message;
   }
 }
 
@@ -196,7 +199,7 @@ TEST(PolicyParser, DuplicateKeysAreErrorsNamingBothLines) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
     const std::string text = kTestPolicy;
-    ASSERT_NE(text.find(c.from), std::string::npos) << "case does not apply: " << c.from;
+    ASSERT_THAT(text, HasSubstr(c.from)) << "case does not apply: " << c.from;
     ParsedPolicy parsed = ParsePolicy(absl::StrReplaceAll(text, {{c.from, c.to}}));
     bool found = false;
     for (const auto& e : parsed.errors) {
@@ -231,7 +234,7 @@ allocation:
   ASSERT_FALSE(parsed.ok()) << "two guarantees of 9e15 devices passed against a capacity of 9.2e15";
   EXPECT_EQ(parsed.errors[0].line, 15);
   EXPECT_EQ(parsed.errors[0].field, "allocation[1].guarantee");
-  EXPECT_NE(parsed.errors[0].message.find("sum to more than"), std::string::npos) << parsed.errors[0].message;
+  EXPECT_THAT(parsed.errors[0].message, HasSubstr("sum to more than")) << parsed.errors[0].message;
 }
 
 TEST(PolicyParser, MinimalDocumentTakesDefaults) {

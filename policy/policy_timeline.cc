@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/logging.h"
+#include "common/status_macros.h"
 #include "policy/policy_parser.h"
 
 namespace fleetcap::policy {
@@ -13,13 +14,12 @@ absl::Status PolicyTimeline::Refresh() {
     std::lock_guard<std::mutex> lock(mu_);
     after = newest_;
   }
-  auto stored = fetch_(after);
-  if (!stored.ok()) return stored.status();
-  std::sort(stored->begin(), stored->end(),
+  FLEETCAP_ASSIGN_OR_RETURN(auto stored, fetch_(after));
+  std::sort(stored.begin(), stored.end(),
             [](const StoredPolicy& a, const StoredPolicy& b) { return a.version < b.version; });
   // Parsed outside the lock; a version that does not parse has no resolver.
   std::vector<PolicyInForce> parsed;
-  for (const auto& s : *stored) {
+  for (const auto& s : stored) {
     if (s.version <= after) continue;
     PolicyInForce v;
     v.version = s.version;

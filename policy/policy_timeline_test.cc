@@ -1,9 +1,14 @@
 #include "policy/policy_timeline.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::policy {
 namespace {
+
+using ::fleetcap::testing::IsOk;
 
 absl::Time T(int hours) { return absl::FromUnixSeconds(1767225600) + absl::Hours(hours); }
 
@@ -33,7 +38,7 @@ class PolicyTimelineTest : public ::testing::Test {
 
 TEST_F(PolicyTimelineTest, AVersionIsInForceFromWhenItWasAppliedAndTheFirstAlsoBeforeIt) {
   stored_ = {{1, T(10), Mapping("vision")}, {2, T(20), Mapping("speech")}};
-  ASSERT_TRUE(timeline_.Refresh().ok());
+  ASSERT_THAT(timeline_.Refresh(), IsOk());
   EXPECT_EQ(TeamAt(timeline_, T(0)), "vision");
   EXPECT_EQ(TeamAt(timeline_, T(19)), "vision");
   EXPECT_EQ(TeamAt(timeline_, T(20)), "speech");
@@ -43,7 +48,7 @@ TEST_F(PolicyTimelineTest, AVersionIsInForceFromWhenItWasAppliedAndTheFirstAlsoB
 
 TEST_F(PolicyTimelineTest, DuringAWindowListsEveryVersionInForce) {
   stored_ = {{1, T(10), Mapping("vision")}, {2, T(20), Mapping("speech")}, {3, T(30), Mapping("shop")}};
-  ASSERT_TRUE(timeline_.Refresh().ok());
+  ASSERT_THAT(timeline_.Refresh(), IsOk());
   auto during = timeline_.During(T(15), T(25));
   ASSERT_EQ(during.size(), 2u);
   EXPECT_EQ(during[0].version, 1);
@@ -53,15 +58,15 @@ TEST_F(PolicyTimelineTest, DuringAWindowListsEveryVersionInForce) {
 
 TEST_F(PolicyTimelineTest, RefreshReadsOnlyNewerVersions) {
   stored_ = {{1, T(10), Mapping("vision")}};
-  ASSERT_TRUE(timeline_.Refresh().ok());
+  ASSERT_THAT(timeline_.Refresh(), IsOk());
   stored_.push_back({2, T(20), Mapping("speech")});
-  ASSERT_TRUE(timeline_.Refresh().ok());
+  ASSERT_THAT(timeline_.Refresh(), IsOk());
   EXPECT_EQ(last_after_, 1);
   EXPECT_EQ(TeamAt(timeline_, T(21)), "speech");
 }
 
 TEST_F(PolicyTimelineTest, WithoutAnyVersionEverythingIsUnassigned) {
-  ASSERT_TRUE(timeline_.Refresh().ok());
+  ASSERT_THAT(timeline_.Refresh(), IsOk());
   EXPECT_EQ(timeline_.At(T(0)).version, 0);
   EXPECT_EQ(TeamAt(timeline_, T(0)), "unassigned");
   EXPECT_EQ(timeline_.During(T(0), T(1)).size(), 1u);
@@ -69,11 +74,11 @@ TEST_F(PolicyTimelineTest, WithoutAnyVersionEverythingIsUnassigned) {
 
 TEST_F(PolicyTimelineTest, AStoredDocumentThatNoLongerParsesCostsOnlyItself) {
   stored_ = {{1, T(10), Mapping("vision")}, {2, T(20), "version: 1\nbudgets: {}\n"}, {3, T(30), Mapping("shop")}};
-  ASSERT_TRUE(timeline_.Refresh().ok());
+  ASSERT_THAT(timeline_.Refresh(), IsOk());
   EXPECT_EQ(timeline_.skipped(), 1);
   EXPECT_EQ(TeamAt(timeline_, T(25)), "vision");
   EXPECT_EQ(TeamAt(timeline_, T(30)), "shop");
-  ASSERT_TRUE(timeline_.Refresh().ok());
+  ASSERT_THAT(timeline_.Refresh(), IsOk());
   EXPECT_EQ(last_after_, 3);
   EXPECT_EQ(timeline_.skipped(), 1);
 }

@@ -1,9 +1,17 @@
 #include "policy/text_rules.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::policy {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(TextRules, Names) {
   EXPECT_TRUE(IsName("team-00"));
@@ -33,12 +41,12 @@ TEST(TextRules, Utf8) {
   EXPECT_FALSE(IsValidUtf8("\xc3"));             // truncated
   EXPECT_FALSE(IsValidUtf8("\xc0\xaf"));         // overlong
   EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80"));     // surrogate
-  EXPECT_TRUE(CheckFreeText("f", "'; DROP TABLE x; --", 100, false).ok());
-  EXPECT_FALSE(CheckFreeText("f", std::string("a\0", 2), 100, false).ok());
-  EXPECT_FALSE(CheckFreeText("f", "a\nb", 100, false).ok());
-  EXPECT_TRUE(CheckFreeText("f", "a\nb", 100, true).ok());
-  auto too_long = CheckFreeText("description", std::string(101, 'x'), 100, false);
-  EXPECT_NE(too_long.message().find("description: 101 bytes"), std::string::npos) << too_long;
+  EXPECT_THAT(CheckFreeText("f", "'; DROP TABLE x; --", 100, false), IsOk());
+  EXPECT_THAT(CheckFreeText("f", std::string("a\0", 2), 100, false), Not(IsOk()));
+  EXPECT_THAT(CheckFreeText("f", "a\nb", 100, false), Not(IsOk()));
+  EXPECT_THAT(CheckFreeText("f", "a\nb", 100, true), IsOk());
+  EXPECT_THAT(CheckFreeText("description", std::string(101, 'x'), 100, false),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("description: 101 bytes")));
 }
 
 TEST(TextRules, Decimals) {
@@ -46,11 +54,11 @@ TEST(TextRules, Decimals) {
   EXPECT_EQ(*ParseDecimal("0.35", 6), 350000);
   EXPECT_EQ(*ParseDecimal("-1", 6), -1000000);
   EXPECT_EQ(*ParseDecimal("7", 0), 7);
-  EXPECT_FALSE(ParseDecimal("1.2345", 3).ok());
-  EXPECT_FALSE(ParseDecimal("1e3", 3).ok());
-  EXPECT_FALSE(ParseDecimal("", 3).ok());
-  EXPECT_FALSE(ParseDecimal("1.", 3).ok());
-  EXPECT_FALSE(ParseDecimal("99999999999999999999", 3).ok());
+  EXPECT_THAT(ParseDecimal("1.2345", 3), Not(IsOk()));
+  EXPECT_THAT(ParseDecimal("1e3", 3), Not(IsOk()));
+  EXPECT_THAT(ParseDecimal("", 3), Not(IsOk()));
+  EXPECT_THAT(ParseDecimal("1.", 3), Not(IsOk()));
+  EXPECT_THAT(ParseDecimal("99999999999999999999", 3), Not(IsOk()));
   EXPECT_EQ(FormatDecimal(12500, 3), "12.5");
   EXPECT_EQ(FormatDecimal(350000, 6, 2), "0.35");
   EXPECT_EQ(FormatDecimal(2000000, 6, 2), "2.00");

@@ -1,20 +1,24 @@
 #include "store/inventory_validation.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "store/test_inventory.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::store {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
+
 void ExpectInvalid(const ClusterInventory& inv, absl::string_view names) {
-  absl::Status status = ValidateInventory(inv);
-  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << names;
-  EXPECT_NE(status.message().find(names), std::string_view::npos) << status.message();
+  EXPECT_THAT(ValidateInventory(inv), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(std::string(names))));
 }
 
 TEST(ValidateInventory, AcceptsAConsistentInventory) {
-  EXPECT_TRUE(ValidateInventory(TestInventory()).ok());
+  EXPECT_THAT(ValidateInventory(TestInventory()), IsOk());
 }
 
 TEST(ValidateInventory, NamesTheRecordAndField) {

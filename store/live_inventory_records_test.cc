@@ -1,13 +1,16 @@
 #include "store/live_inventory_records.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "store/live_inventory_contract.h"
 #include "store/memory_live_inventory_repository.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::store {
 namespace {
 
+using ::fleetcap::testing::IsOk;
 using contract::T;
 
 // Opens, changes and closes in one batch, as a reconciler accumulates them.
@@ -25,12 +28,12 @@ InventoryChanges Busy() {
 TEST(LiveInventoryRecords, RangesWrittenInOrderStoreWhatTheWholeBatchStores) {
   const InventoryChanges busy = Busy();
   MemoryLiveInventoryRepository whole, one_by_one, halves;
-  ASSERT_TRUE(whole.Apply(busy).ok());
+  ASSERT_THAT(whole.Apply(busy), IsOk());
   const size_t n = RecordCount(busy);
   EXPECT_EQ(n, busy.size());
-  for (size_t i = 0; i < n; ++i) ASSERT_TRUE(one_by_one.Apply(RecordRange(busy, i, i + 1)).ok()) << i;
-  ASSERT_TRUE(halves.Apply(RecordRange(busy, 0, n / 2)).ok());
-  ASSERT_TRUE(halves.Apply(RecordRange(busy, n / 2, n)).ok());
+  for (size_t i = 0; i < n; ++i) ASSERT_THAT(one_by_one.Apply(RecordRange(busy, i, i + 1)), IsOk()) << i;
+  ASSERT_THAT(halves.Apply(RecordRange(busy, 0, n / 2)), IsOk());
+  ASSERT_THAT(halves.Apply(RecordRange(busy, n / 2, n)), IsOk());
   for (const auto* repo : {&one_by_one, &halves}) {
     const auto& want = *whole.State("live");
     const auto& got = *repo->State("live");
@@ -62,7 +65,7 @@ TEST(LiveInventoryRecords, EachRecordIsNamedAndCheckedAlone) {
   EXPECT_EQ(RecordKey(c, 6), "hold pod=uid-a device=n1/gpu1 from=2026-01-01T00:03:00Z");
   EXPECT_EQ(ValidateRecord(c, 4).message(), "pods[0].phase: holds a NUL byte");
   EXPECT_EQ(ValidateRecord(c, 6).message(), "holds[0].milli: 0 is outside 1..1000");
-  EXPECT_TRUE(ValidateRecord(c, 5).ok());
+  EXPECT_THAT(ValidateRecord(c, 5), IsOk());
   EXPECT_EQ(RecordKey(c, RecordCount(c) - 1), "close demand uid-b from=2026-01-01T00:01:00Z to=2026-01-01T00:04:00Z");
 }
 
@@ -74,7 +77,7 @@ TEST(LiveInventoryRecords, TheFakeStoresQuarantineRecordsAndRefusesWhatItIsToldT
   InventoryChanges aside;
   aside.cluster = "live";
   aside.quarantine = {{0, "k8s", "live", "Pod ml/x uid=x", "refused", std::string("a\0b", 3), T(0)}};
-  ASSERT_TRUE(repo.Apply(aside).ok());
+  ASSERT_THAT(repo.Apply(aside), IsOk());
   ASSERT_EQ(repo.State("live")->quarantine.size(), 1u);
   EXPECT_EQ(repo.State("live")->quarantine[0].payload, "a\\x00b");
   aside.quarantine[0].reason.clear();

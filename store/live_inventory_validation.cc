@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "store/live_inventory_repository.h"
 
 namespace fleetcap::store {
@@ -35,7 +36,7 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     if (t.vendor != "nvidia" && t.vendor != "google" && t.vendor != "amd" && t.vendor != "unknown") {
       return Bad("types", i, "vendor", absl::StrCat("\"", t.vendor, "\" is not nvidia, google, amd or unknown"));
     }
-    if (auto s = CheckText("types", i, {{"model", &t.model}, {"resource_name", &t.resource_name}}); !s.ok()) return s;
+    FLEETCAP_RETURN_IF_ERROR(CheckText("types", i, {{"model", &t.model}, {"resource_name", &t.resource_name}}));
   }
   for (size_t i = 0; i < c.namespaces.size(); ++i) {
     const auto& n = c.namespaces[i];
@@ -50,7 +51,7 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     const auto& n = c.nodes[i].node;
     if (n.name.empty()) return Bad("nodes", i, "name", "empty");
     if (n.cpu_milli < 0 || n.memory_mib < 0) return Bad("nodes", i, "cpu_milli", "negative");
-    if (auto s = CheckInterval("nodes", i, n.in_service_from, n.in_service_to); !s.ok()) return s;
+    FLEETCAP_RETURN_IF_ERROR(CheckInterval("nodes", i, n.in_service_from, n.in_service_to));
     if (auto s = CheckText("nodes", i, {{"name", &n.name}, {"pool", &n.pool}, {"topology", &c.nodes[i].topology}});
         !s.ok()) {
       return s;
@@ -61,7 +62,7 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     if (d.device_id.empty()) return Bad("devices", i, "device_id", "empty");
     if (d.model.empty()) return Bad("devices", i, "model", "empty");
     if (d.index < 0) return Bad("devices", i, "index", "negative");
-    if (auto s = CheckInterval("devices", i, d.in_service_from, d.in_service_to); !s.ok()) return s;
+    FLEETCAP_RETURN_IF_ERROR(CheckInterval("devices", i, d.in_service_from, d.in_service_to));
     if (auto s = CheckText("devices", i, {{"device_id", &d.device_id}, {"node", &d.node}, {"model", &d.model}});
         !s.ok()) {
       return s;
@@ -85,14 +86,14 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     if (h.pod_uid.empty()) return Bad("holds", i, "pod_uid", "empty");
     if (h.device_id.empty()) return Bad("holds", i, "device_id", "empty");
     if (h.milli < 1 || h.milli > 1000) return Bad("holds", i, "milli", absl::StrCat(h.milli, " is outside 1..1000"));
-    if (auto s = CheckInterval("holds", i, h.from, h.to); !s.ok()) return s;
-    if (auto s = CheckText("holds", i, {{"pod_uid", &h.pod_uid}, {"device_id", &h.device_id}}); !s.ok()) return s;
+    FLEETCAP_RETURN_IF_ERROR(CheckInterval("holds", i, h.from, h.to));
+    FLEETCAP_RETURN_IF_ERROR(CheckText("holds", i, {{"pod_uid", &h.pod_uid}, {"device_id", &h.device_id}}));
   }
   for (size_t i = 0; i < c.demands.size(); ++i) {
     const auto& d = c.demands[i];
     if (d.pod_uid.empty()) return Bad("demands", i, "pod_uid", "empty");
     if (d.requested_milli < 1) return Bad("demands", i, "requested_milli", "not positive");
-    if (auto s = CheckInterval("demands", i, d.from, d.to); !s.ok()) return s;
+    FLEETCAP_RETURN_IF_ERROR(CheckInterval("demands", i, d.from, d.to));
     if (auto s = CheckText("demands", i,
                            {{"pod_uid", &d.pod_uid}, {"resource_name", &d.resource_name}, {"model", &d.model}});
         !s.ok()) {

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "store/inventory_validation.h"
 
 namespace fleetcap::store {
@@ -31,7 +32,7 @@ void Accumulate(const ClusterInventory& inv, absl::Time at, std::map<std::string
 }  // namespace
 
 absl::Status MemoryInventoryRepository::ReplaceClusterInventory(const ClusterInventory& inventory) {
-  if (auto status = ValidateInventory(inventory); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(ValidateInventory(inventory));
   clusters_[inventory.cluster] = inventory;
   return absl::OkStatus();
 }

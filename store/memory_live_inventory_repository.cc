@@ -2,12 +2,13 @@
 
 #include <algorithm>
 
+#include "common/status_macros.h"
 #include "store/live_inventory_records.h"
 
 namespace fleetcap::store {
 
 absl::Status MemoryLiveInventoryRepository::Apply(const InventoryChanges& c) {
-  if (auto s = ValidateChanges(c); !s.ok()) return s;
+  FLEETCAP_RETURN_IF_ERROR(ValidateChanges(c));
   if (fail_applies_ > 0) {
     --fail_applies_;
     return absl::UnavailableError("injected failure");

@@ -1,11 +1,15 @@
 #include "store/memory_live_inventory_repository.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "store/live_inventory_contract.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::store {
 namespace {
+
+using ::fleetcap::testing::IsOk;
 
 class MemoryLiveInventoryTest : public ::testing::Test {
  protected:
@@ -19,7 +23,7 @@ TEST_F(MemoryLiveInventoryTest, InjectedFailuresChangeNothing) {
   repo_.FailNextApplies(1);
   EXPECT_EQ(repo_.Apply(contract::FirstSight()).code(), absl::StatusCode::kUnavailable);
   EXPECT_EQ(repo_.State("live"), nullptr);
-  EXPECT_TRUE(repo_.Apply(contract::FirstSight()).ok());
+  EXPECT_THAT(repo_.Apply(contract::FirstSight()), IsOk());
   EXPECT_EQ(repo_.State("live")->holds.size(), 2u);
   EXPECT_EQ(repo_.applies(), 1);
 }
@@ -28,9 +32,9 @@ TEST_F(MemoryLiveInventoryTest, NamespaceLabelsAreReplacedWhole) {
   InventoryChanges c;
   c.cluster = "live";
   c.namespaces = {{"ml", {{"fleetcap.io/team", "vision"}}, {{"owner", "speech"}}}};
-  ASSERT_TRUE(repo_.Apply(c).ok());
+  ASSERT_THAT(repo_.Apply(c), IsOk());
   c.namespaces = {{"ml", {}, {{"owner", "shop"}}}};
-  ASSERT_TRUE(repo_.Apply(c).ok());
+  ASSERT_THAT(repo_.Apply(c), IsOk());
   const auto& ns = repo_.State("live")->namespaces.at("ml");
   EXPECT_TRUE(ns.labels.empty());
   EXPECT_EQ(ns.annotations, (std::map<std::string, std::string>{{"owner", "shop"}}));

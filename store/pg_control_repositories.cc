@@ -2,6 +2,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 
@@ -56,10 +57,9 @@ TokenRecord TokenFromRow(const pqxx::row& r) {
 
 absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::One(const std::string& where,
                                                             std::optional<int32_t> version) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     pqxx::result rows = version ? txn.exec_params(absl::StrCat("SELECT ", kPolicyColumns, " FROM policies ", where), *version)
                                 : txn.exec(absl::StrCat("SELECT ", kPolicyColumns, " FROM policies ", where));
     if (rows.empty()) {
@@ -77,10 +77,9 @@ absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::Active() {
 }
 
 absl::StatusOr<int32_t> PgPolicyRepository::ActiveVersion() {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     return txn.exec("SELECT coalesce(max(version), 0) FROM policies")[0][0].as<int32_t>();
   } catch (const std::exception& e) {
     return PgError("reading the active policy version", e);
@@ -92,10 +91,9 @@ absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::Get(int32_t version) {
 }
 
 absl::StatusOr<std::vector<PolicyVersionRecord>> PgPolicyRepository::History() {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     std::vector<PolicyVersionRecord> out;
     for (const auto& row : txn.exec(absl::StrCat("SELECT ", kPolicyColumns, " FROM policies ORDER BY version DESC"))) {
       out.push_back(PolicyFromRow(row));
@@ -109,11 +107,10 @@ absl::StatusOr<std::vector<PolicyVersionRecord>> PgPolicyRepository::History() {
 absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::Apply(PolicyVersionRecord record,
                                                               std::optional<int32_t> base_version,
                                                               AuditEntry audit) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   int32_t active = 0;
   try {
-    pqxx::work txn(**lease);
+    pqxx::work txn(*lease);
     active = txn.exec("SELECT coalesce(max(version), 0) FROM policies")[0][0].as<int32_t>();
     if (base_version && *base_version != active) {
       return absl::FailedPreconditionError(
@@ -143,10 +140,9 @@ absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::Apply(PolicyVersionRecor
 }
 
 absl::Status PgTokenRepository::Create(const TokenRecord& t, AuditEntry audit) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::work txn(**lease);
+    pqxx::work txn(*lease);
     txn.exec_params(
         "INSERT INTO api_tokens (token_id, secret_hash, role, description, created_at, expires_at, created_by) "
         "VALUES ($1, decode($2, 'hex'), $3, $4, $5::timestamptz, $6::timestamptz, $7)",
@@ -163,10 +159,9 @@ absl::Status PgTokenRepository::Create(const TokenRecord& t, AuditEntry audit) {
 }
 
 absl::StatusOr<TokenRecord> PgTokenRepository::FindByHash(const std::string& secret_hash) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     auto rows = txn.exec_params(
         absl::StrCat("SELECT ", kTokenColumns, " FROM api_tokens WHERE secret_hash = decode($1, 'hex')"),
         absl::BytesToHexString(secret_hash));
@@ -178,10 +173,9 @@ absl::StatusOr<TokenRecord> PgTokenRepository::FindByHash(const std::string& sec
 }
 
 absl::StatusOr<std::vector<TokenRecord>> PgTokenRepository::List() {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     std::vector<TokenRecord> out;
     for (const auto& row :
          txn.exec(absl::StrCat("SELECT ", kTokenColumns, " FROM api_tokens ORDER BY created_at, token_id"))) {
@@ -194,10 +188,9 @@ absl::StatusOr<std::vector<TokenRecord>> PgTokenRepository::List() {
 }
 
 absl::StatusOr<TokenRecord> PgTokenRepository::Revoke(const std::string& token_id, absl::Time at, AuditEntry audit) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::work txn(**lease);
+    pqxx::work txn(*lease);
     auto rows = txn.exec_params(
         absl::StrCat("UPDATE api_tokens SET revoked_at = coalesce(revoked_at, $2::timestamptz) WHERE token_id = $1 "
                      "RETURNING ",
@@ -214,10 +207,9 @@ absl::StatusOr<TokenRecord> PgTokenRepository::Revoke(const std::string& token_i
 
 absl::StatusOr<std::vector<AuditEntry>> PgAuditRepository::List(int64_t after_id, int limit,
                                                                 const std::string& action) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     std::vector<AuditEntry> out;
     for (const auto& r : txn.exec_params(
              absl::StrCat("SELECT id, ", Micros("at"), ", actor, action, target, details::text FROM audit_log "

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/inventory_validation.h"
@@ -83,11 +84,10 @@ void CopyInventory(pqxx::work& txn, const ClusterInventory& inv) {
 }  // namespace
 
 absl::Status PgInventoryRepository::ReplaceClusterInventory(const ClusterInventory& inv) {
-  if (auto status = ValidateInventory(inv); !status.ok()) return status;
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_RETURN_IF_ERROR(ValidateInventory(inv));
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::work txn(**lease);
+    pqxx::work txn(*lease);
     txn.exec_params("INSERT INTO clusters (cluster) VALUES ($1) ON CONFLICT DO NOTHING", inv.cluster);
     for (const auto& t : inv.types) {
       txn.exec_params(
@@ -108,10 +108,9 @@ absl::Status PgInventoryRepository::ReplaceClusterInventory(const ClusterInvento
 
 absl::StatusOr<std::vector<ModelCount>> PgInventoryRepository::SummarizeAt(const std::string& cluster,
                                                                             absl::Time at) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     if (!cluster.empty() &&
         txn.exec_params("SELECT 1 FROM clusters WHERE cluster = $1", cluster).empty()) {
       return absl::NotFoundError(absl::StrCat("cluster \"", cluster, "\" is not known"));

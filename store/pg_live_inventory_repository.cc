@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/pg_quarantine_repository.h"
@@ -212,12 +213,11 @@ std::string Us(const char* column) {
 }  // namespace
 
 absl::Status PgLiveInventoryRepository::Apply(const InventoryChanges& c) {
-  if (auto s = ValidateChanges(c); !s.ok()) return s;
+  FLEETCAP_RETURN_IF_ERROR(ValidateChanges(c));
   if (c.empty()) return absl::OkStatus();
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::work txn(**lease);
+    pqxx::work txn(*lease);
     txn.exec("SET LOCAL client_min_messages = warning");
     txn.exec(kTempTables);
     txn.exec_params("INSERT INTO clusters (cluster) VALUES ($1) ON CONFLICT DO NOTHING", c.cluster);
@@ -247,11 +247,10 @@ absl::Status PgLiveInventoryRepository::Apply(const InventoryChanges& c) {
 }
 
 absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::string& cluster) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   LiveInventory live;
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     for (const auto& r : txn.exec_params(
              absl::StrCat("SELECT node, pool, cpu_milli, memory_mib, ", Us("in_service_from"),
                           ", accelerator_topology FROM nodes WHERE cluster = $1 AND in_service_to IS NULL"),
@@ -324,11 +323,10 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
 }
 
 absl::StatusOr<ActivePolicyText> PgLiveInventoryRepository::ActivePolicy() {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   ActivePolicyText out;
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     auto rows = txn.exec("SELECT version, document FROM policies ORDER BY version DESC LIMIT 1");
     if (!rows.empty()) out = {rows[0][0].as<int32_t>(), rows[0][1].as<std::string>()};
   } catch (const std::exception& e) {

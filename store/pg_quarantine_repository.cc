@@ -1,5 +1,6 @@
 #include "store/pg_quarantine_repository.h"
 
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 
@@ -17,10 +18,9 @@ void InsertQuarantine(pqxx::work& txn, const std::vector<QuarantineRecord>& reco
 
 absl::Status PgQuarantineRepository::Add(const std::vector<QuarantineRecord>& records) {
   if (records.empty()) return absl::OkStatus();
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::work txn(**lease);
+    pqxx::work txn(*lease);
     InsertQuarantine(txn, records);
     txn.commit();
     return absl::OkStatus();
@@ -31,10 +31,9 @@ absl::Status PgQuarantineRepository::Add(const std::vector<QuarantineRecord>& re
 
 absl::StatusOr<std::vector<QuarantineRecord>> PgQuarantineRepository::List(const std::string& source,
                                                                           const std::string& cluster, int limit) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     pqxx::result rows = txn.exec_params(
         "SELECT id, source, cluster, object_key, reason, payload, "
         "(extract(epoch FROM at) * 1000000)::bigint FROM quarantine "

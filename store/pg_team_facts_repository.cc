@@ -1,6 +1,7 @@
 #include "store/pg_team_facts_repository.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 
@@ -8,11 +9,10 @@ namespace fleetcap::store {
 
 absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::HoldersAt(const std::string& cluster,
                                                                               absl::Time at) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::vector<PodTeamEvidence> out;
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     // Held milli-devices count only on devices in service at the instant (as SummarizeAt).
     auto rows = txn.exec_params(R"sql(
       SELECT h.cluster, p.namespace, p.team, sum(h.milli)
@@ -37,11 +37,10 @@ absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::HoldersAt(co
 absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::PodsOfNamespace(const std::string& cluster,
                                                                                     const std::string& namespace_name,
                                                                                     absl::Time start, absl::Time end) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::vector<PodTeamEvidence> out;
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     auto rows = txn.exec_params(
         "SELECT DISTINCT team FROM pods WHERE cluster = $1 AND namespace = $2 AND created_at < $4::timestamptz"
         " AND (deleted_at IS NULL OR deleted_at > $3::timestamptz)",
@@ -55,11 +54,10 @@ absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::PodsOfNamesp
 
 absl::StatusOr<std::map<std::pair<std::string, std::string>, NamespaceLabels>> PgTeamFactsRepository::Namespaces(
     const std::string& cluster, const std::string& namespace_name) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::map<std::pair<std::string, std::string>, NamespaceLabels> out;
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     auto rows = txn.exec_params(
         "SELECT cluster, namespace, source, key, value FROM namespace_labels"
         " WHERE ($1 = '' OR cluster = $1) AND ($2 = '' OR namespace = $2)",
@@ -77,11 +75,10 @@ absl::StatusOr<std::map<std::pair<std::string, std::string>, NamespaceLabels>> P
 }
 
 absl::StatusOr<std::vector<PolicyVersionRecord>> PgTeamFactsRepository::PoliciesAfter(int32_t after_version) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::vector<PolicyVersionRecord> out;
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     auto rows = txn.exec_params(
         "SELECT version, document, (extract(epoch FROM applied_at) * 1000000)::bigint FROM policies"
         " WHERE version > $1 ORDER BY version",

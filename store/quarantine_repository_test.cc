@@ -1,11 +1,16 @@
 // The quarantine's payload bound and the in-memory repository's contract.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "store/memory_quarantine_repository.h"
 
+#include "tests/support/status_matchers.h"
+
 namespace fleetcap::store {
 namespace {
+
+using ::fleetcap::testing::IsOk;
 
 TEST(BoundedQuarantinePayload, KeepsPrintableTextAndEscapesBytesTextCannotHold) {
   EXPECT_EQ(BoundedQuarantinePayload("{\"a\": 1}\n"), "{\"a\": 1}\n");
@@ -22,17 +27,17 @@ TEST(BoundedQuarantinePayload, CutsLongPayloadsToTheBoundWithAMarker) {
 
 TEST(MemoryQuarantineRepository, ListsNewestFirstFilteredAndLimited) {
   MemoryQuarantineRepository repo;
-  ASSERT_TRUE(repo.Add({{0, "k8s", "c1", "Pod a/x", "too big", "{}", absl::UnixEpoch()},
+  ASSERT_THAT(repo.Add({{0, "k8s", "c1", "Pod a/x", "too big", "{}", absl::UnixEpoch()},
                         {0, "remote_write", "c1", "device d", "future", "", absl::UnixEpoch()},
-                        {0, "k8s", "c2", "Pod b/y", "bad quantity", "{}", absl::UnixEpoch()}})
-                  .ok());
+                        {0, "k8s", "c2", "Pod b/y", "bad quantity", "{}", absl::UnixEpoch()}}),
+              IsOk());
   auto k8s = repo.List("k8s", "", 10);
-  ASSERT_TRUE(k8s.ok());
+  ASSERT_THAT(k8s, IsOk());
   ASSERT_EQ(k8s->size(), 2u);
   EXPECT_EQ((*k8s)[0].object_key, "Pod b/y");
   EXPECT_EQ((*k8s)[1].object_key, "Pod a/x");
   auto one = repo.List("", "c1", 1);
-  ASSERT_TRUE(one.ok());
+  ASSERT_THAT(one, IsOk());
   ASSERT_EQ(one->size(), 1u);
   EXPECT_EQ((*one)[0].source, "remote_write");
 }

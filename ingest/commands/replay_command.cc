@@ -9,6 +9,8 @@
 #include "common/logging.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
+#include "ingest/openb/openb_replay.h"
+#include "ingest/synthetic/synthetic_trace.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "store/migrator.h"

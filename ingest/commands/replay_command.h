@@ -9,7 +9,7 @@
 #include "absl/status/statusor.h"
 #include "common/daemon_flags.h"
 #include "common/flags.h"
-#include "ingest/openb_replay.h"
+#include "ingest/openb/openb_replay.h"
 #include "ingest/synthetic/synthetic_trace.h"
 
 namespace fleetcap::ingest {

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "common/status_macros.h"
 
 namespace fleetcap::k8s {
 namespace {
@@ -292,12 +293,12 @@ absl::Status CheckDemandArithmetic(const PodObject& pod) {
     return absl::OkStatus();
   };
   for (size_t i = 0; i < pod.init_containers.size(); ++i) {
-    if (auto s = add(&pod.init_containers[i], nullptr, absl::StrCat("spec.initContainers[", i, "]")); !s.ok()) return s;
+    FLEETCAP_RETURN_IF_ERROR(add(&pod.init_containers[i], nullptr, absl::StrCat("spec.initContainers[", i, "]")));
   }
   for (size_t i = 0; i < pod.containers.size(); ++i) {
-    if (auto s = add(&pod.containers[i], nullptr, absl::StrCat("spec.containers[", i, "]")); !s.ok()) return s;
+    FLEETCAP_RETURN_IF_ERROR(add(&pod.containers[i], nullptr, absl::StrCat("spec.containers[", i, "]")));
   }
-  if (auto s = add(nullptr, &pod.overhead, "spec.overhead"); !s.ok()) return s;
+  FLEETCAP_RETURN_IF_ERROR(add(nullptr, &pod.overhead, "spec.overhead"));
   int64_t total = 0;
   for (const auto& [name, sum] : sums) {
     int64_t rounded = 0;

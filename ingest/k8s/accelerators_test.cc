@@ -3,8 +3,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/support/status_matchers.h"
+
 namespace fleetcap::k8s {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 NodeObject Node(std::map<std::string, std::string> labels, std::map<std::string, int64_t> units) {
   NodeObject node;
@@ -316,24 +323,22 @@ TEST(Demand, UnboundPodsAreEstimatedWithoutANode) {
 TEST(CheckDemandArithmetic, OverflowIsAnErrorNamingThePodAndTheField) {
   PodObject pod = PodAsking({{"nvidia.com/gpu", int64_t{9223372036854775}}});
   pod.namespace_name = "ml";
-  absl::Status status = CheckDemandArithmetic(pod);
-  EXPECT_EQ(status.code(), absl::StatusCode::kOutOfRange);
-  EXPECT_THAT(std::string(status.message()),
-              ::testing::StartsWith("pod ml/p: spec.containers[0].resources.requests[\"nvidia.com/gpu\"]: "));
+  EXPECT_THAT(CheckDemandArithmetic(pod),
+              StatusIs(absl::StatusCode::kOutOfRange,
+                       StartsWith("pod ml/p: spec.containers[0].resources.requests[\"nvidia.com/gpu\"]: ")));
   PodObject two = PodAsking({{"nvidia.com/gpu", int64_t{5000000000000000}}});
   two.init_containers.push_back(two.containers[0]);
   two.containers.push_back(two.containers[0]);
-  status = CheckDemandArithmetic(two);
-  EXPECT_EQ(status.code(), absl::StatusCode::kOutOfRange);
   // The init container's request, then the first app container's: there it no longer fits.
-  EXPECT_THAT(std::string(status.message()),
-              ::testing::HasSubstr("spec.containers[0].resources.requests[\"nvidia.com/gpu\"]"));
+  EXPECT_THAT(CheckDemandArithmetic(two),
+              StatusIs(absl::StatusCode::kOutOfRange,
+                       HasSubstr("spec.containers[0].resources.requests[\"nvidia.com/gpu\"]")));
   // Resources that are not accelerators are not fleetcap's to add up.
   PodObject other = PodAsking({{"example.com/widget", int64_t{9223372036854775}}});
-  EXPECT_TRUE(CheckDemandArithmetic(other).ok());
+  EXPECT_THAT(CheckDemandArithmetic(other), IsOk());
   // What passes cannot overflow the demand.
   PodObject big = PodAsking({{"nvidia.com/gpu", int64_t{9223372036854774}}});
-  ASSERT_TRUE(CheckDemandArithmetic(big).ok());
+  ASSERT_THAT(CheckDemandArithmetic(big), IsOk());
   EXPECT_EQ(DemandUnbound(big, kConfig).TotalMilli(), int64_t{9223372036854774000});
 }
 

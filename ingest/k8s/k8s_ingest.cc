@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 #include "store/quarantine_repository.h"
 
 namespace fleetcap::k8s {
@@ -240,7 +241,7 @@ bool K8sIngest::FlushNow() {
 }
 
 absl::Status K8sIngest::Run(std::atomic<bool>* stop, const std::function<void()>& on_synced) {
-  if (auto status = reconciler_.Start(); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(reconciler_.Start());
   tokens_ = std::make_unique<TokenSource>(options_.connection.token, options_.connection.token_file,
                                           options_.token_reread, clock_);
   seed_ = static_cast<uint64_t>(absl::ToUnixNanos(clock_->Now()));

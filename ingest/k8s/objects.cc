@@ -1,6 +1,7 @@
 #include "ingest/k8s/objects.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "ingest/k8s/quantity.h"
 #include "nlohmann/json.hpp"
@@ -45,21 +46,19 @@ class Decoder {
 
   absl::StatusOr<std::optional<absl::Time>> Time(const json& parent, const char* key,
                                                  absl::string_view field) const {
-    auto text = String(parent, key, field);
-    if (!text.ok()) return text.status();
-    if (text->empty()) return std::optional<absl::Time>();
-    auto t = ParseRfc3339(field, *text);
-    if (!t.ok()) return Error(field, absl::StrCat("\"", *text, "\" is not an RFC 3339 time"));
+    FLEETCAP_ASSIGN_OR_RETURN(auto text, String(parent, key, field));
+    if (text.empty()) return std::optional<absl::Time>();
+    auto t = ParseRfc3339(field, text);
+    if (!t.ok()) return Error(field, absl::StrCat("\"", text, "\" is not an RFC 3339 time"));
     return std::optional<absl::Time>(*t);
   }
 
   // A map of quantities; with `extended_only`, names without a domain are skipped.
   absl::Status Quantities(const json& parent, const char* key, absl::string_view field, bool extended_only,
                           std::map<std::string, int64_t>& out) const {
-    auto object = Object(parent, key, field);
-    if (!object.ok()) return object.status();
-    if (*object == nullptr) return absl::OkStatus();
-    for (const auto& [name, value] : (*object)->items()) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto object, Object(parent, key, field));
+    if (object == nullptr) return absl::OkStatus();
+    for (const auto& [name, value] : object->items()) {
       if (extended_only && name.find('/') == std::string::npos) continue;
       const std::string path = absl::StrCat(field, "[\"", name, "\"]");
       std::string text;
@@ -80,10 +79,9 @@ class Decoder {
   // String map; with `keep` non-null only those keys.
   absl::Status StringMap(const json& parent, const char* key, absl::string_view field,
                          const std::set<std::string>* keep, std::map<std::string, std::string>& out) const {
-    auto object = Object(parent, key, field);
-    if (!object.ok()) return object.status();
-    if (*object == nullptr) return absl::OkStatus();
-    for (const auto& [name, value] : (*object)->items()) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto object, Object(parent, key, field));
+    if (object == nullptr) return absl::OkStatus();
+    for (const auto& [name, value] : object->items()) {
       if (keep != nullptr && keep->count(name) == 0) continue;
       if (!value.is_string()) return Error(absl::StrCat(field, "[\"", name, "\"]"), "not a string");
       out[name] = value.get<std::string>();
@@ -95,13 +93,6 @@ class Decoder {
   std::string what_;
 };
 
-#define DECODE_OR_RETURN(lhs, expr)        \
-  do {                                     \
-    auto decoded_ = (expr);                \
-    if (!decoded_.ok()) return decoded_.status(); \
-    lhs = std::move(*decoded_);            \
-  } while (0)
-
 struct Meta {
   std::string name, namespace_name, uid, resource_version;
   std::optional<absl::Time> created, deletion;
@@ -111,19 +102,19 @@ struct Meta {
 absl::StatusOr<const json*> ReadMeta(const json& object, Decoder& d, Meta& meta) {
   if (!object.is_object()) return d.Error("(object)", "not a JSON object");
   const json* m = nullptr;
-  DECODE_OR_RETURN(m, d.Object(object, "metadata", "metadata"));
+  FLEETCAP_ASSIGN_OR_RETURN(m, d.Object(object, "metadata", "metadata"));
   if (m == nullptr) return d.Error("metadata", "missing");
-  DECODE_OR_RETURN(meta.name, d.String(*m, "name", "metadata.name"));
-  DECODE_OR_RETURN(meta.namespace_name, d.String(*m, "namespace", "metadata.namespace"));
+  FLEETCAP_ASSIGN_OR_RETURN(meta.name, d.String(*m, "name", "metadata.name"));
+  FLEETCAP_ASSIGN_OR_RETURN(meta.namespace_name, d.String(*m, "namespace", "metadata.namespace"));
   d.SetName(meta.namespace_name.empty() ? meta.name : absl::StrCat(meta.namespace_name, "/", meta.name));
   if (meta.name.empty()) return d.Error("metadata.name", "missing");
-  DECODE_OR_RETURN(meta.uid, d.String(*m, "uid", "metadata.uid"));
+  FLEETCAP_ASSIGN_OR_RETURN(meta.uid, d.String(*m, "uid", "metadata.uid"));
   if (meta.uid.empty()) return d.Error("metadata.uid", "missing");
-  DECODE_OR_RETURN(meta.resource_version, d.String(*m, "resourceVersion", "metadata.resourceVersion"));
-  DECODE_OR_RETURN(meta.created, d.Time(*m, "creationTimestamp", "metadata.creationTimestamp"));
-  DECODE_OR_RETURN(meta.deletion, d.Time(*m, "deletionTimestamp", "metadata.deletionTimestamp"));
+  FLEETCAP_ASSIGN_OR_RETURN(meta.resource_version, d.String(*m, "resourceVersion", "metadata.resourceVersion"));
+  FLEETCAP_ASSIGN_OR_RETURN(meta.created, d.Time(*m, "creationTimestamp", "metadata.creationTimestamp"));
+  FLEETCAP_ASSIGN_OR_RETURN(meta.deletion, d.Time(*m, "deletionTimestamp", "metadata.deletionTimestamp"));
   const json* owners = nullptr;
-  DECODE_OR_RETURN(owners, d.Array(*m, "ownerReferences", "metadata.ownerReferences"));
+  FLEETCAP_ASSIGN_OR_RETURN(owners, d.Array(*m, "ownerReferences", "metadata.ownerReferences"));
   if (owners != nullptr) {
     for (size_t i = 0; i < owners->size(); ++i) {
       const json& o = (*owners)[i];
@@ -132,9 +123,9 @@ absl::StatusOr<const json*> ReadMeta(const json& object, Decoder& d, Meta& meta)
       auto controller = o.find("controller");
       if (controller == o.end() || !controller->is_boolean() || !controller->get<bool>()) continue;
       OwnerRef ref;
-      DECODE_OR_RETURN(ref.kind, d.String(o, "kind", field + ".kind"));
-      DECODE_OR_RETURN(ref.name, d.String(o, "name", field + ".name"));
-      DECODE_OR_RETURN(ref.uid, d.String(o, "uid", field + ".uid"));
+      FLEETCAP_ASSIGN_OR_RETURN(ref.kind, d.String(o, "kind", field + ".kind"));
+      FLEETCAP_ASSIGN_OR_RETURN(ref.name, d.String(o, "name", field + ".name"));
+      FLEETCAP_ASSIGN_OR_RETURN(ref.uid, d.String(o, "uid", field + ".uid"));
       meta.controller = std::move(ref);
       break;
     }
@@ -152,7 +143,7 @@ void Latest(std::optional<absl::Time>& acc, const std::optional<absl::Time>& t) 
 absl::Status ReadContainers(const json& spec, const char* key, Decoder& d, bool init,
                             std::vector<ContainerResources>& out) {
   const json* list = nullptr;
-  DECODE_OR_RETURN(list, d.Array(spec, key, absl::StrCat("spec.", key)));
+  FLEETCAP_ASSIGN_OR_RETURN(list, d.Array(spec, key, absl::StrCat("spec.", key)));
   if (list == nullptr) return absl::OkStatus();
   for (size_t i = 0; i < list->size(); ++i) {
     const json& c = (*list)[i];
@@ -160,14 +151,14 @@ absl::Status ReadContainers(const json& spec, const char* key, Decoder& d, bool 
     if (!c.is_object()) return d.Error(field, "not an object");
     ContainerResources r;
     const json* resources = nullptr;
-    DECODE_OR_RETURN(resources, d.Object(c, "resources", field + ".resources"));
+    FLEETCAP_ASSIGN_OR_RETURN(resources, d.Object(c, "resources", field + ".resources"));
     if (resources != nullptr) {
-      if (auto s = d.Quantities(*resources, "requests", field + ".resources.requests", true, r.requests); !s.ok()) return s;
-      if (auto s = d.Quantities(*resources, "limits", field + ".resources.limits", true, r.limits); !s.ok()) return s;
+      FLEETCAP_RETURN_IF_ERROR(d.Quantities(*resources, "requests", field + ".resources.requests", true, r.requests));
+      FLEETCAP_RETURN_IF_ERROR(d.Quantities(*resources, "limits", field + ".resources.limits", true, r.limits));
     }
     if (init) {
       std::string policy;
-      DECODE_OR_RETURN(policy, d.String(c, "restartPolicy", field + ".restartPolicy"));
+      FLEETCAP_ASSIGN_OR_RETURN(policy, d.String(c, "restartPolicy", field + ".restartPolicy"));
       r.restartable = policy == "Always";
     }
     out.push_back(std::move(r));
@@ -180,7 +171,7 @@ absl::Status ReadContainers(const json& spec, const char* key, Decoder& d, bool 
 absl::Status ReadContainerStatuses(const json& status, const char* key, Decoder& d, PodObject& pod,
                                    bool app) {
   const json* list = nullptr;
-  DECODE_OR_RETURN(list, d.Array(status, key, absl::StrCat("status.", key)));
+  FLEETCAP_ASSIGN_OR_RETURN(list, d.Array(status, key, absl::StrCat("status.", key)));
   if (list == nullptr) return absl::OkStatus();
   for (size_t i = 0; i < list->size(); ++i) {
     const json& c = (*list)[i];
@@ -188,18 +179,18 @@ absl::Status ReadContainerStatuses(const json& status, const char* key, Decoder&
     if (!c.is_object()) return d.Error(field, "not an object");
     for (const char* which : {"state", "lastState"}) {
       const json* state = nullptr;
-      DECODE_OR_RETURN(state, d.Object(c, which, absl::StrCat(field, ".", which)));
+      FLEETCAP_ASSIGN_OR_RETURN(state, d.Object(c, which, absl::StrCat(field, ".", which)));
       if (state == nullptr) continue;
       for (const char* kind : {"running", "terminated"}) {
         const json* s = nullptr;
         const std::string sfield = absl::StrCat(field, ".", which, ".", kind);
-        DECODE_OR_RETURN(s, d.Object(*state, kind, sfield));
+        FLEETCAP_ASSIGN_OR_RETURN(s, d.Object(*state, kind, sfield));
         if (s == nullptr) continue;
         std::optional<absl::Time> started, finished;
-        DECODE_OR_RETURN(started, d.Time(*s, "startedAt", sfield + ".startedAt"));
+        FLEETCAP_ASSIGN_OR_RETURN(started, d.Time(*s, "startedAt", sfield + ".startedAt"));
         Earliest(pod.first_started, started);
         if (std::string(kind) == "terminated") {
-          DECODE_OR_RETURN(finished, d.Time(*s, "finishedAt", sfield + ".finishedAt"));
+          FLEETCAP_ASSIGN_OR_RETURN(finished, d.Time(*s, "finishedAt", sfield + ".finishedAt"));
           Latest(pod.last_finished, finished);
           if (app && std::string(which) == "state") ++pod.containers_terminated;
         }
@@ -224,18 +215,18 @@ absl::StatusOr<NodeObject> DecodeNode(const json& object) {
   Decoder d("node");
   Meta meta;
   const json* m = nullptr;
-  DECODE_OR_RETURN(m, ReadMeta(object, d, meta));
+  FLEETCAP_ASSIGN_OR_RETURN(m, ReadMeta(object, d, meta));
   NodeObject node;
   node.name = meta.name;
   node.uid = meta.uid;
   node.resource_version = meta.resource_version;
   if (!meta.created.has_value()) return d.Error("metadata.creationTimestamp", "missing");
   node.created = *meta.created;
-  if (auto s = d.StringMap(*m, "labels", "metadata.labels", nullptr, node.labels); !s.ok()) return s;
+  FLEETCAP_RETURN_IF_ERROR(d.StringMap(*m, "labels", "metadata.labels", nullptr, node.labels));
   const json* status = nullptr;
-  DECODE_OR_RETURN(status, d.Object(object, "status", "status"));
+  FLEETCAP_ASSIGN_OR_RETURN(status, d.Object(object, "status", "status"));
   if (status != nullptr) {
-    if (auto s = d.Quantities(*status, "capacity", "status.capacity", false, node.capacity); !s.ok()) return s;
+    FLEETCAP_RETURN_IF_ERROR(d.Quantities(*status, "capacity", "status.capacity", false, node.capacity));
     if (auto s = d.Quantities(*status, "allocatable", "status.allocatable", false, node.allocatable); !s.ok()) {
       return s;
     }
@@ -247,7 +238,7 @@ absl::StatusOr<PodObject> DecodePod(const json& object, const DecodeOptions& opt
   Decoder d("pod");
   Meta meta;
   const json* m = nullptr;
-  DECODE_OR_RETURN(m, ReadMeta(object, d, meta));
+  FLEETCAP_ASSIGN_OR_RETURN(m, ReadMeta(object, d, meta));
   PodObject pod;
   pod.uid = meta.uid;
   pod.namespace_name = meta.namespace_name;
@@ -257,43 +248,43 @@ absl::StatusOr<PodObject> DecodePod(const json& object, const DecodeOptions& opt
   pod.created = *meta.created;
   pod.deletion = meta.deletion;
   pod.controller = meta.controller;
-  if (auto s = d.StringMap(*m, "labels", "metadata.labels", &options.pod_labels, pod.labels); !s.ok()) return s;
+  FLEETCAP_RETURN_IF_ERROR(d.StringMap(*m, "labels", "metadata.labels", &options.pod_labels, pod.labels));
   if (auto s = d.StringMap(*m, "annotations", "metadata.annotations", &options.pod_annotations, pod.annotations);
       !s.ok()) {
     return s;
   }
   const json* spec = nullptr;
-  DECODE_OR_RETURN(spec, d.Object(object, "spec", "spec"));
+  FLEETCAP_ASSIGN_OR_RETURN(spec, d.Object(object, "spec", "spec"));
   if (spec != nullptr) {
-    DECODE_OR_RETURN(pod.node_name, d.String(*spec, "nodeName", "spec.nodeName"));
-    if (auto s = ReadContainers(*spec, "initContainers", d, true, pod.init_containers); !s.ok()) return s;
-    if (auto s = ReadContainers(*spec, "containers", d, false, pod.containers); !s.ok()) return s;
-    if (auto s = d.Quantities(*spec, "overhead", "spec.overhead", true, pod.overhead); !s.ok()) return s;
+    FLEETCAP_ASSIGN_OR_RETURN(pod.node_name, d.String(*spec, "nodeName", "spec.nodeName"));
+    FLEETCAP_RETURN_IF_ERROR(ReadContainers(*spec, "initContainers", d, true, pod.init_containers));
+    FLEETCAP_RETURN_IF_ERROR(ReadContainers(*spec, "containers", d, false, pod.containers));
+    FLEETCAP_RETURN_IF_ERROR(d.Quantities(*spec, "overhead", "spec.overhead", true, pod.overhead));
     if (auto s = d.StringMap(*spec, "nodeSelector", "spec.nodeSelector", nullptr, pod.node_selector); !s.ok()) {
       return s;
     }
   }
   const json* status = nullptr;
-  DECODE_OR_RETURN(status, d.Object(object, "status", "status"));
+  FLEETCAP_ASSIGN_OR_RETURN(status, d.Object(object, "status", "status"));
   if (status != nullptr) {
-    DECODE_OR_RETURN(pod.phase, d.String(*status, "phase", "status.phase"));
-    DECODE_OR_RETURN(pod.start_time, d.Time(*status, "startTime", "status.startTime"));
+    FLEETCAP_ASSIGN_OR_RETURN(pod.phase, d.String(*status, "phase", "status.phase"));
+    FLEETCAP_ASSIGN_OR_RETURN(pod.start_time, d.Time(*status, "startTime", "status.startTime"));
     const json* conditions = nullptr;
-    DECODE_OR_RETURN(conditions, d.Array(*status, "conditions", "status.conditions"));
+    FLEETCAP_ASSIGN_OR_RETURN(conditions, d.Array(*status, "conditions", "status.conditions"));
     if (conditions != nullptr) {
       for (size_t i = 0; i < conditions->size(); ++i) {
         const json& c = (*conditions)[i];
         const std::string field = absl::StrCat("status.conditions[", i, "]");
         if (!c.is_object()) return d.Error(field, "not an object");
         std::string type, value;
-        DECODE_OR_RETURN(type, d.String(c, "type", field + ".type"));
-        DECODE_OR_RETURN(value, d.String(c, "status", field + ".status"));
+        FLEETCAP_ASSIGN_OR_RETURN(type, d.String(c, "type", field + ".type"));
+        FLEETCAP_ASSIGN_OR_RETURN(value, d.String(c, "status", field + ".status"));
         if (type != "PodScheduled" || value != "True") continue;
-        DECODE_OR_RETURN(pod.scheduled_at, d.Time(c, "lastTransitionTime", field + ".lastTransitionTime"));
+        FLEETCAP_ASSIGN_OR_RETURN(pod.scheduled_at, d.Time(c, "lastTransitionTime", field + ".lastTransitionTime"));
       }
     }
-    if (auto s = ReadContainerStatuses(*status, "initContainerStatuses", d, pod, false); !s.ok()) return s;
-    if (auto s = ReadContainerStatuses(*status, "containerStatuses", d, pod, true); !s.ok()) return s;
+    FLEETCAP_RETURN_IF_ERROR(ReadContainerStatuses(*status, "initContainerStatuses", d, pod, false));
+    FLEETCAP_RETURN_IF_ERROR(ReadContainerStatuses(*status, "containerStatuses", d, pod, true));
   }
   return pod;
 }
@@ -302,7 +293,7 @@ absl::StatusOr<ControllerObject> DecodeController(const json& object, const std:
   Decoder d(kind);
   Meta meta;
   const json* m = nullptr;
-  DECODE_OR_RETURN(m, ReadMeta(object, d, meta));
+  FLEETCAP_ASSIGN_OR_RETURN(m, ReadMeta(object, d, meta));
   (void)m;
   ControllerObject c;
   c.kind = kind;
@@ -318,12 +309,12 @@ absl::StatusOr<NamespaceObject> DecodeNamespace(const json& object, const Decode
   Decoder d("namespace");
   Meta meta;
   const json* m = nullptr;
-  DECODE_OR_RETURN(m, ReadMeta(object, d, meta));
+  FLEETCAP_ASSIGN_OR_RETURN(m, ReadMeta(object, d, meta));
   NamespaceObject ns;
   ns.name = meta.name;
   ns.uid = meta.uid;
   ns.resource_version = meta.resource_version;
-  if (auto s = d.StringMap(*m, "labels", "metadata.labels", &options.namespace_labels, ns.labels); !s.ok()) return s;
+  FLEETCAP_RETURN_IF_ERROR(d.StringMap(*m, "labels", "metadata.labels", &options.namespace_labels, ns.labels));
   if (auto s = d.StringMap(*m, "annotations", "metadata.annotations", &options.namespace_annotations, ns.annotations);
       !s.ok()) {
     return s;

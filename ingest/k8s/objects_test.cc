@@ -6,10 +6,14 @@
 #include "absl/time/time.h"
 #include "common/time_util.h"
 #include "nlohmann/json.hpp"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::k8s {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using nlohmann::json;
 
@@ -49,7 +53,7 @@ DecodeOptions Options() {
 
 TEST(DecodePod, KeepsWhatHoldsAreDerivedFrom) {
   auto pod = DecodePod(SamplePod(), Options());
-  ASSERT_TRUE(pod.ok()) << pod.status();
+  ASSERT_THAT(pod, IsOk());
   EXPECT_EQ(pod->uid, "u-1");
   EXPECT_EQ(pod->namespace_name, "ml");
   EXPECT_EQ(pod->name, "train-0");
@@ -83,21 +87,24 @@ TEST(DecodePod, ErrorsNameThePodAndTheField) {
   json pod = SamplePod();
   pod["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"] = "two";
   auto decoded = DecodePod(pod, Options());
-  EXPECT_EQ(decoded.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(decoded.status().message(), HasSubstr("pod ml/train-0"));
-  EXPECT_THAT(decoded.status().message(), HasSubstr("spec.containers[0].resources.requests[\"nvidia.com/gpu\"]"));
+  EXPECT_THAT(decoded, StatusIs(absl::StatusCode::kInvalidArgument,
+                                AllOf(HasSubstr("pod ml/train-0"),
+                                      HasSubstr("spec.containers[0].resources.requests[\"nvidia.com/gpu\"]"))));
 
   pod = SamplePod();
   pod["status"]["containerStatuses"][0]["state"]["running"]["startedAt"] = "yesterday";
   decoded = DecodePod(pod, Options());
-  EXPECT_THAT(decoded.status().message(), HasSubstr("status.containerStatuses[0].state.running.startedAt"));
+  EXPECT_THAT(decoded, StatusIs(absl::StatusCode::kInvalidArgument,
+                                HasSubstr("status.containerStatuses[0].state.running.startedAt")));
 
   pod = SamplePod();
   pod["metadata"].erase("uid");
-  EXPECT_THAT(DecodePod(pod, Options()).status().message(), HasSubstr("metadata.uid: missing"));
-  EXPECT_THAT(DecodePod(json::array(), Options()).status().message(), HasSubstr("not a JSON object"));
-  EXPECT_THAT(DecodePod(json::object({{"metadata", 3}}), Options()).status().message(),
-              HasSubstr("metadata: not an object"));
+  EXPECT_THAT(DecodePod(pod, Options()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("metadata.uid: missing")));
+  EXPECT_THAT(DecodePod(json::array(), Options()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("not a JSON object")));
+  EXPECT_THAT(DecodePod(json::object({{"metadata", 3}}), Options()),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("metadata: not an object")));
 }
 
 TEST(DecodePod, TerminatedContainersAreCounted) {
@@ -107,7 +114,7 @@ TEST(DecodePod, TerminatedContainersAreCounted) {
       json::parse(R"({"terminated": {"startedAt": "2026-03-01T10:00:30Z", "finishedAt": "2026-03-01T12:00:00Z"}})");
   pod["metadata"]["deletionTimestamp"] = "2026-03-01T12:00:30Z";
   auto decoded = DecodePod(pod, Options());
-  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_THAT(decoded, IsOk());
   EXPECT_EQ(decoded->containers_terminated, 1);
   EXPECT_EQ(decoded->last_finished, T("2026-03-01T12:00:00Z"));
   EXPECT_EQ(decoded->deletion, T("2026-03-01T12:00:30Z"));
@@ -119,14 +126,14 @@ TEST(DecodeNode, KeepsLabelsAndAllResources) {
                  "labels": {"nvidia.com/gpu.product": "H100-SXM5-80GB"}},
     "status": {"capacity": {"cpu": "64", "memory": "512Gi", "nvidia.com/gpu": "8"},
                "allocatable": {"cpu": "63500m", "nvidia.com/gpu": "7"}}})"));
-  ASSERT_TRUE(node.ok()) << node.status();
+  ASSERT_THAT(node, IsOk());
   EXPECT_EQ(node->name, "gpu-1");
   EXPECT_EQ(node->labels.at("nvidia.com/gpu.product"), "H100-SXM5-80GB");
   EXPECT_EQ(node->capacity.at("cpu"), 64000);
   EXPECT_EQ(node->capacity.at("nvidia.com/gpu"), 8000);
   EXPECT_EQ(node->allocatable.at("nvidia.com/gpu"), 7000);
-  EXPECT_THAT(DecodeNode(json::parse(R"({"metadata": {"name": "x", "uid": "u"}})")).status().message(),
-              HasSubstr("node x: metadata.creationTimestamp: missing"));
+  EXPECT_THAT(DecodeNode(json::parse(R"({"metadata": {"name": "x", "uid": "u"}})")),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("node x: metadata.creationTimestamp: missing")));
 }
 
 TEST(DecodeController, TakesTheListedKindAndItsOwner) {
@@ -134,7 +141,7 @@ TEST(DecodeController, TakesTheListedKindAndItsOwner) {
     "metadata": {"name": "web-5d8f", "namespace": "shop", "uid": "rs-1",
                  "ownerReferences": [{"kind": "Deployment", "name": "web", "uid": "d-1", "controller": true}]}})"),
                              "ReplicaSet");
-  ASSERT_TRUE(rs.ok()) << rs.status();
+  ASSERT_THAT(rs, IsOk());
   EXPECT_EQ(rs->kind, "ReplicaSet");
   EXPECT_EQ(rs->namespace_name, "shop");
   ASSERT_TRUE(rs->controller.has_value());
@@ -147,7 +154,7 @@ TEST(DecodeNamespace, KeepsOnlyTheTeamKeys) {
   auto ns = DecodeNamespace(json::parse(R"({"metadata": {"name": "ml", "uid": "ns-1",
       "labels": {"fleetcap.io/team": "vision", "kubernetes.io/metadata.name": "ml"},
       "annotations": {"fleetcap.io/team": "other"}}})"), o);
-  ASSERT_TRUE(ns.ok()) << ns.status();
+  ASSERT_THAT(ns, IsOk());
   EXPECT_EQ(ns->labels.size(), 1u);
   EXPECT_EQ(ns->annotations.at("fleetcap.io/team"), "other");
 }

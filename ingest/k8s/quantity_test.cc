@@ -1,9 +1,14 @@
 #include "ingest/k8s/quantity.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::k8s {
 namespace {
+
+using ::fleetcap::testing::StatusIs;
 
 TEST(ParseQuantityMilli, IntegersDecimalsAndSuffixes) {
   EXPECT_EQ(*ParseQuantityMilli("2"), 2000);
@@ -26,10 +31,9 @@ TEST(ParseQuantityMilli, RoundsUpBelowAMilli) {
 
 TEST(ParseQuantityMilli, RejectsWhatIsNotAQuantity) {
   for (const char* bad : {"", "abc", "1x", "1Gb", "1e", "--1", "1e9999"}) {
-    auto q = ParseQuantityMilli(bad);
-    EXPECT_EQ(q.status().code(), absl::StatusCode::kInvalidArgument) << bad;
+    EXPECT_THAT(ParseQuantityMilli(bad), StatusIs(absl::StatusCode::kInvalidArgument)) << bad;
   }
-  EXPECT_EQ(ParseQuantityMilli("99999999999999999999").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(ParseQuantityMilli("99999999999999999999"), StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 #include "policy/policy_parser.h"
 #include "store/live_inventory_records.h"
 
@@ -45,15 +46,14 @@ Reconciler::Reconciler(ReconcilerOptions options, store::LiveInventoryRepository
 }
 
 absl::Status Reconciler::Start() {
-  auto live = repo_->LoadLive(options_.cluster);
-  if (!live.ok()) return live.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto live, repo_->LoadLive(options_.cluster));
   std::map<std::string, std::pair<std::string, int>> device_place;  // device id -> (node, index)
-  for (auto& n : live->nodes) {
+  for (auto& n : live.nodes) {
     NodeState& st = NodeNamed(n.node.name);
     st.row = n;
     st.row_open = true;
   }
-  for (auto& d : live->devices) {
+  for (auto& d : live.devices) {
     NodeState& st = NodeNamed(d.node);
     if (!st.row_open) {
       // A device whose node row is closed: keep it, so the relist closes it.
@@ -66,12 +66,12 @@ absl::Status Reconciler::Start() {
     st.devices[d.index] = {d.device_id, d.model, d.in_service_from};
     device_place[d.device_id] = {d.node, d.index};
   }
-  for (auto& lp : live->pods) {
+  for (auto& lp : live.pods) {
     PodState& st = pods_[lp.pod.uid];
     st.row = lp;
     st.row_known = true;
   }
-  for (auto& h : live->holds) {
+  for (auto& h : live.holds) {
     auto [it, inserted] = pods_.try_emplace(h.pod_uid);
     PodState& st = it->second;
     if (inserted) {
@@ -89,7 +89,7 @@ absl::Status Reconciler::Start() {
     }
     if (!h.to.has_value() && row.index >= 0 && nodes_.count(node)) AdjustLoad(node, row, +1);
   }
-  for (auto& d : live->demands) {
+  for (auto& d : live.demands) {
     auto [it, inserted] = pods_.try_emplace(d.pod_uid);
     if (inserted) {
       it->second.orphan = true;
@@ -97,12 +97,11 @@ absl::Status Reconciler::Start() {
     }
     it->second.demand = DemandRow{d.from, d.to};
   }
-  auto active = repo_->ActivePolicy();
-  if (!active.ok()) return active.status();
-  SetPolicy(*active);
+  FLEETCAP_ASSIGN_OR_RETURN(auto active, repo_->ActivePolicy());
+  SetPolicy(active);
   Logger("k8s")->info("cluster {}: resuming from {} open nodes, {} open devices, {} live pods, {} holds",
-                      options_.cluster, live->nodes.size(), live->devices.size(), live->pods.size(),
-                      live->holds.size());
+                      options_.cluster, live.nodes.size(), live.devices.size(), live.pods.size(),
+                      live.holds.size());
   if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
   return absl::OkStatus();
 }
@@ -562,7 +561,7 @@ absl::Status Reconciler::Isolate(const store::InventoryChanges& batch, size_t be
     return absl::OkStatus();
   }
   const size_t mid = begin + (end - begin) / 2;
-  if (auto status = Isolate(batch, begin, mid, absl::OkStatus(), written); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(Isolate(batch, begin, mid, absl::OkStatus(), written));
   return Isolate(batch, mid, end, absl::OkStatus(), written);
 }
 

@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "store/memory_live_inventory_repository.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::k8s {
 namespace {
+
+using ::fleetcap::testing::IsOk;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);
 absl::Time At(int minutes) { return kT0 + absl::Minutes(minutes); }
@@ -59,7 +62,7 @@ class ReconcilerTest : public ::testing::Test {
     ReconcilerOptions options;
     options.cluster = "c1";
     auto r = std::make_unique<Reconciler>(options, &repo_, nullptr, &clock_);
-    EXPECT_TRUE(r->Start().ok());
+    EXPECT_THAT(r->Start(), IsOk());
     return r;
   }
   const store::MemoryLiveInventoryRepository::ClusterState& State() {
@@ -93,7 +96,7 @@ TEST_F(ReconcilerTest, InitialSyncStoresNodesDevicesHoldsAndDemand) {
   r->Pod(GpuPod("wait", 2), At(100));
   r->Pod(GpuPod("cpu", 0, "n1"), At(100));
   r->PodsListed({"uid-run", "uid-wait", "uid-cpu"}, At(100));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
 
   const auto& st = State();
   EXPECT_EQ(st.types.count("H100"), 1u);
@@ -133,22 +136,22 @@ TEST_F(ReconcilerTest, LifecycleFromPendingToDeletion) {
   r->Pod(GpuPod("p", 2), At(1));
   r->Pod(GpuPod("p", 2, "n1"), At(2));  // bound: the wait ends when it was scheduled
   r->Pod(Running(GpuPod("p", 2, "n1"), 5), At(5));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   ASSERT_EQ(State().demands.size(), 1u);
   EXPECT_EQ(State().demands.begin()->second.to, At(2));
   ASSERT_EQ(Holds().size(), 2u);
   r->Pod(Finished(Running(GpuPod("p", 2, "n1"), 5), 60), At(61));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   for (const auto& h : Holds()) EXPECT_EQ(h.to, At(60));
   PodObject gone = Finished(Running(GpuPod("p", 2, "n1"), 5), 60);
   gone.deletion = At(62);
   r->PodDeleted(gone, At(63));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(State().pods.at("uid-p").pod.deleted, At(60));
   EXPECT_EQ(r->pods_tracked(), 0u);
   // The freed GPUs are taken by the next pod.
   r->Pod(Running(GpuPod("q", 2, "n1"), 70), At(70));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   int q = 0;
   for (const auto& h : Holds()) q += h.pod_uid == "uid-q" ? 1 : 0;
   EXPECT_EQ(q, 2);
@@ -161,7 +164,7 @@ TEST_F(ReconcilerTest, DeletedWhileRunningEndsAtDeletion) {
   PodObject deleting = Running(GpuPod("p", 1, "n1"), 3);
   deleting.deletion = At(30);
   r->PodDeleted(deleting, At(31));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(Holds()[0].to, At(30));
 }
 
@@ -176,7 +179,7 @@ TEST_F(ReconcilerTest, SharingKindsHoldTheirShare) {
   slice.containers[0].requests["nvidia.com/mig-3g.20gb"] = 1000;
   r->Pod(slice, At(3));
   r->Pod(Running(GpuPod("replica", 1, "ts"), 3), At(3));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   std::map<std::string, int> milli;
   for (const auto& h : Holds()) milli[h.pod_uid] += h.milli;
   EXPECT_EQ(milli["uid-slice"], 428);
@@ -192,7 +195,7 @@ TEST_F(ReconcilerTest, RestartNeitherDuplicatesNorLoses) {
     r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(10));
     r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(10));
     r->PodsListed({"uid-a", "uid-b"}, At(10));
-    ASSERT_TRUE(r->Flush().ok());
+    ASSERT_THAT(r->Flush(), IsOk());
   }
   auto before = Holds();
   // Restarted: `a` is unchanged, `b` vanished meanwhile, `c` started meanwhile.
@@ -203,7 +206,7 @@ TEST_F(ReconcilerTest, RestartNeitherDuplicatesNorLoses) {
   r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(50));
   r->Pod(Running(GpuPod("c", 1, "n1"), 20), At(50));
   r->PodsListed({"uid-a", "uid-c"}, At(50));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   auto after = Holds();
   ASSERT_EQ(after.size(), 3u);
   std::map<std::string, store::Hold> by_pod;
@@ -228,24 +231,24 @@ TEST_F(ReconcilerTest, ACrashMidSyncThenRestartEqualsAnUninterruptedRun) {
     ReconcilerOptions options;
     options.cluster = "c1";
     Reconciler r(options, &uninterrupted, nullptr, &clock_);
-    ASSERT_TRUE(r.Start().ok());
+    ASSERT_THAT(r.Start(), IsOk());
     r.Node(GpuNode("n1", 8), At(9));
     for (const auto& p : pods) r.Pod(p, At(9));
     r.PodsListed(uids, At(9));
-    ASSERT_TRUE(r.Flush().ok());
+    ASSERT_THAT(r.Flush(), IsOk());
   }
   {
     auto r = NewReconciler();
     r->Node(GpuNode("n1", 8), At(9));
     for (int i = 0; i < 3; ++i) r->Pod(pods[i], At(9));
-    ASSERT_TRUE(r->Flush().ok());  // then killed
+    ASSERT_THAT(r->Flush(), IsOk());  // then killed
   }
   auto r = NewReconciler();
   r->Node(GpuNode("n1", 8), At(9));
   r->PodsRelistStarted();
   for (auto it = pods.rbegin(); it != pods.rend(); ++it) r->Pod(*it, At(9));  // another order
   r->PodsListed(uids, At(9));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   const auto& want = *uninterrupted.State("c1");
   const auto& got = State();
   ASSERT_EQ(got.holds.size(), want.holds.size());
@@ -264,10 +267,10 @@ TEST_F(ReconcilerTest, AControllerSeenLaterFixesTheWorkload) {
   PodObject p = Running(GpuPod("job-pod", 1, "n1"), 3);
   p.controller = OwnerRef{"Job", "nightly-1", "job-1"};
   r->Pod(p, At(3));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(State().pods.at("uid-job-pod").pod.workload_kind, "Job");
   r->Controller({"Job", "ml", "nightly-1", "job-1", "1", OwnerRef{"CronJob", "nightly", "cj-1"}});
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(State().pods.at("uid-job-pod").pod.workload_kind, "CronJob");
   EXPECT_EQ(State().pods.at("uid-job-pod").pod.workload_name, "nightly");
 }
@@ -276,7 +279,7 @@ TEST_F(ReconcilerTest, TeamEvidenceIsKeptNotResolved) {
   auto r = NewReconciler();
   r->Node(GpuNode("n1", 2), At(0));
   r->Pod(Running(GpuPod("p", 1, "n1"), 3), At(3));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(State().pods.at("uid-p").pod.team, "");
   NamespaceObject ns;
   ns.name = "ml";
@@ -284,13 +287,13 @@ TEST_F(ReconcilerTest, TeamEvidenceIsKeptNotResolved) {
   r->Namespace(ns);
   r->Namespace(ns);  // unchanged: written once
   EXPECT_EQ(r->pending(), 1u);
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(State().namespaces.at("ml").annotations.at("fleetcap.io/team"), "from-namespace");
   EXPECT_EQ(State().pods.at("uid-p").pod.team, "");
   PodObject labelled = Running(GpuPod("p", 1, "n1"), 3);
   labelled.labels["fleetcap.io/team"] = "from-pod";
   r->Pod(labelled, At(4));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(State().pods.at("uid-p").pod.team, "from-pod");
 }
 
@@ -306,7 +309,7 @@ TEST_F(ReconcilerTest, AShareAnnotationDoesNotShrinkAHoldWithoutThePolicysTrust)
   auto r = NewReconciler();
   r->Node(GpuNode("n1", 8), At(0));
   r->Pod(EightGpusClaimingOneMilli(), At(3));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   ASSERT_EQ(Holds().size(), 8u);
   for (const auto& h : Holds()) EXPECT_EQ(h.milli, 1000) << h.device_id;
   EXPECT_EQ(State().pods.at("uid-greedy").pod.requested_milli, 8000);
@@ -317,7 +320,7 @@ TEST_F(ReconcilerTest, AShareAnnotationSizesTheHoldWhereThePolicyTrustsIt) {
   auto r = NewReconciler();
   r->Node(GpuNode("n1", 8), At(0));
   r->Pod(EightGpusClaimingOneMilli(), At(3));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   ASSERT_EQ(Holds().size(), 1u);
   EXPECT_EQ(Holds()[0].milli, 8);  // 8 shares of 1 milli-GPU, packed on one device
 }
@@ -335,7 +338,7 @@ TEST_F(ReconcilerTest, TrustFollowsThePolicyActiveWhenAHoldOpens) {
   PodObject later = Running(GpuPod("later", 1, "n1"), 5);
   later.annotations["alibabacloud.com/gpu-milli"] = "500";
   r->Pod(later, At(5));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   std::map<std::string, int64_t> held;
   for (const auto& h : Holds()) held[h.pod_uid] += h.milli;
   EXPECT_EQ(held["uid-shared"], 500);
@@ -348,7 +351,7 @@ TEST_F(ReconcilerTest, NodeChangesOpenAndCloseDevices) {
   r->Node(GpuNode("n1", 2), At(0));
   r->Node(GpuNode("n1", 3), At(10));  // a GPU came back
   r->Node(GpuNode("n1", 1), At(20));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   std::map<std::string, std::optional<absl::Time>> to;
   for (const auto& [key, d] : State().devices) to[d.device_id + "@" + std::to_string(absl::ToUnixSeconds(key.second))] = d.in_service_to;
   EXPECT_EQ(State().devices.size(), 3u);
@@ -356,7 +359,7 @@ TEST_F(ReconcilerTest, NodeChangesOpenAndCloseDevices) {
   EXPECT_EQ(State().devices.at({"n1/gpu1", At(0)}).in_service_to, At(20));
   EXPECT_FALSE(State().devices.at({"n1/gpu0", At(0)}).in_service_to.has_value());
   r->NodeDeleted("n1", At(30));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(State().devices.at({"n1/gpu0", At(0)}).in_service_to, At(30));
   EXPECT_EQ(State().nodes.begin()->second.node.in_service_to, At(30));
 }
@@ -394,13 +397,13 @@ TEST_F(ReconcilerTest, ADeviceThatLeavesAndComesBackIsNeverHeldTwice) {
   r->Node(GpuNode("n1", 1), At(10));
   r->Node(GpuNode("n1", 2), At(20));
   r->Pod(Running(GpuPod("c", 1, "n1"), 25), At(25));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(DeviceOf(Holds()), (std::map<std::string, std::string>{{"uid-a", "n1/gpu0"}, {"uid-b", "n1/gpu1"}}));
   // b ends: its GPU is free again, for one pod.
   r->Pod(Finished(Running(GpuPod("b", 1, "n1"), 4), 30), At(30));
   r->Pod(Running(GpuPod("d", 1, "n1"), 35), At(35));
   r->Pod(Running(GpuPod("e", 1, "n1"), 36), At(36));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_THAT(HeldTwice(Holds()), ::testing::IsEmpty());
   EXPECT_EQ(DeviceOf(Holds())["uid-d"], "n1/gpu1");
   EXPECT_EQ(DeviceOf(Holds()).count("uid-e"), 0u);
@@ -415,7 +418,7 @@ TEST_F(ReconcilerTest, ADeviceThatComesBackAfterARestartIsNeverHeldTwice) {
     r->Pod(Running(GpuPod("a", 1, "n1"), 3), At(3));
     r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(4));
     r->Node(GpuNode("n1", 1), At(10));
-    ASSERT_TRUE(r->Flush().ok());
+    ASSERT_THAT(r->Flush(), IsOk());
   }
   auto r = NewReconciler();
   r->Node(GpuNode("n1", 2), At(20));
@@ -425,7 +428,7 @@ TEST_F(ReconcilerTest, ADeviceThatComesBackAfterARestartIsNeverHeldTwice) {
   r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(20));
   r->Pod(Running(GpuPod("c", 1, "n1"), 15), At(20));
   r->PodsListed({"uid-a", "uid-b", "uid-c"}, At(20));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_THAT(HeldTwice(Holds()), ::testing::IsEmpty());
   EXPECT_EQ(DeviceOf(Holds()).count("uid-c"), 0u);
 }
@@ -443,7 +446,7 @@ TEST_F(ReconcilerTest, PodsOfADeletedNodeDoNotFreeTheNewNodesDevices) {
   r->Pod(Running(GpuPod("new", 1, "n1"), 12), At(12));
   r->PodDeleted(Running(GpuPod("old", 1, "n1"), 3), At(13));
   r->Pod(Running(GpuPod("newer", 1, "n1"), 14), At(14));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(DeviceOf(Holds())["uid-new"], "n1/gpu0");
   EXPECT_EQ(DeviceOf(Holds()).count("uid-newer"), 0u);
 }
@@ -458,7 +461,7 @@ TEST_F(ReconcilerTest, MigComputeInstancesAreChargedByTheirSlice) {
   PodObject ci = Running(GpuPod("ci", 0, "mig"), 3);
   ci.containers[0].requests["nvidia.com/mig-1c.3g.20gb"] = 1000;
   r->Pod(ci, At(3));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   ASSERT_EQ(Holds().size(), 1u);
   EXPECT_EQ(Holds()[0].milli, 142);  // 1/7
   EXPECT_EQ(State().devices.size(), 1u);
@@ -471,7 +474,7 @@ TEST_F(ReconcilerTest, AFailedWriteIsKeptAndWrittenWhole) {
   repo_.FailNextApplies(1);
   EXPECT_EQ(r->Flush().code(), absl::StatusCode::kUnavailable);
   EXPECT_GT(r->pending(), 0u);
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(r->pending(), 0u);
   EXPECT_EQ(Holds().size(), 1u);
 }
@@ -487,7 +490,7 @@ TEST_F(ReconcilerTest, ARecordTheStoreRefusesIsSetAsideAndTheRestWritten) {
   r->Pod(Running(GpuPod("also-good", 1, "n1"), 3), At(3));
   repo_.RefuseRecordsMentioning("Pod ml/bad ");
   clock_.Advance(absl::Minutes(7));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(r->pending(), 0u);
   EXPECT_EQ(State().pods.count("uid-good"), 1u);
   EXPECT_EQ(State().pods.count("uid-also-good"), 1u);
@@ -502,7 +505,7 @@ TEST_F(ReconcilerTest, ARecordTheStoreRefusesIsSetAsideAndTheRestWritten) {
   EXPECT_THAT(aside.payload, ::testing::HasSubstr("requested_milli=1000"));
   EXPECT_EQ(aside.at, At(7));  // when it was set aside, on the reconciler's clock
   r->Pod(Running(GpuPod("later", 1, "n1"), 5), At(5));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(State().pods.count("uid-later"), 1u);
   EXPECT_EQ(State().quarantine.size(), 1u);
 }
@@ -516,7 +519,7 @@ TEST_F(ReconcilerTest, ARecordThatFailsValidationIsSetAsideBeforeTheWrite) {
   nameless.uid.clear();
   r->Pod(nameless, At(3));
   r->Pod(Running(GpuPod("good", 1, "n1"), 3), At(3));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(repo_.applies(), 1);
   EXPECT_EQ(State().pods.count("uid-good"), 1u);
   ASSERT_EQ(Holds().size(), 1u);
@@ -538,7 +541,7 @@ TEST_F(ReconcilerTest, AnOutageSetsNothingAsideAndLosesNothing) {
   repo_.FailNextApplies(3);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(r->Flush().code(), absl::StatusCode::kUnavailable);
   r->Pod(Running(GpuPod("b", 1, "n1"), 4), At(4));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_EQ(r->pending(), 0u);
   EXPECT_EQ(Holds().size(), 2u);
   EXPECT_EQ(State().pods.size(), 2u);
@@ -550,7 +553,7 @@ TEST_F(ReconcilerTest, APodOnANodeNotYetSeenWaitsForIt) {
   r->Pod(Running(GpuPod("early", 1, "late"), 3), At(3));
   EXPECT_TRUE(Holds().empty());
   r->Node(GpuNode("late", 1), At(4));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   ASSERT_EQ(Holds().size(), 1u);
   EXPECT_EQ(Holds()[0].from, At(3));
 }
@@ -559,10 +562,10 @@ TEST_F(ReconcilerTest, APodOnANodeWithoutDevicesYetHoldsOnceTheyAppear) {
   auto r = NewReconciler();
   r->Node(GpuNode("n1", 0), At(0));  // the device plugin has not registered yet
   r->Pod(Running(GpuPod("early", 1, "n1"), 3), At(3));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   EXPECT_TRUE(Holds().empty());
   r->Node(GpuNode("n1", 1), At(4));
-  ASSERT_TRUE(r->Flush().ok());
+  ASSERT_THAT(r->Flush(), IsOk());
   ASSERT_EQ(Holds().size(), 1u);
   EXPECT_EQ(Holds()[0].from, At(3));
 }

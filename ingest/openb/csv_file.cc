@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/status_macros.h"
 
 namespace fleetcap::openb {
 namespace {
@@ -46,12 +47,11 @@ std::string Quoted(absl::string_view text) { return absl::StrCat("\"", text, "\"
 }  // namespace
 
 absl::StatusOr<CsvFile> CsvFile::Read(const std::string& path) {
-  absl::StatusOr<std::string> text = ReadWholeFile(path);
-  if (!text.ok()) return text.status();
+  FLEETCAP_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
 
   CsvFile csv;
   csv.path_ = path;
-  std::vector<absl::string_view> lines = absl::StrSplit(*text, '\n');
+  std::vector<absl::string_view> lines = absl::StrSplit(text, '\n');
   bool have_header = false;
   for (size_t i = 0; i < lines.size(); ++i) {
     absl::string_view line = lines[i];
@@ -141,9 +141,8 @@ absl::StatusOr<int64_t> CsvFile::Int(const Row& row, size_t column, int64_t min,
 absl::StatusOr<std::optional<int64_t>> CsvFile::OptionalInt(const Row& row, size_t column,
                                                             int64_t min, int64_t max) const {
   if (row.fields[column].empty()) return std::optional<int64_t>();
-  absl::StatusOr<int64_t> value = Int(row, column, min, max);
-  if (!value.ok()) return value.status();
-  return std::optional<int64_t>(*value);
+  FLEETCAP_ASSIGN_OR_RETURN(int64_t value, Int(row, column, min, max));
+  return std::optional<int64_t>(value);
 }
 
 }  // namespace fleetcap::openb

@@ -3,11 +3,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "ingest/openb/test_dir.h"
+#include "tests/support/status_matchers.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap::openb {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::fleetcap::testing::TestDir;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -20,9 +24,9 @@ TEST(CsvFile, FindsColumnsByNameAndKeepsLineNumbers) {
                                      "\xEF\xBB\xBF"
                                      "b,x,a\r\n1,,2\r\n\r\n3,y,4\r\n");
   absl::StatusOr<CsvFile> csv = CsvFile::Read(path);
-  ASSERT_TRUE(csv.ok()) << csv.status();
+  ASSERT_THAT(csv, IsOk());
   absl::StatusOr<std::vector<size_t>> col = csv->Columns(kAB);
-  ASSERT_TRUE(col.ok()) << col.status();
+  ASSERT_THAT(col, IsOk());
   EXPECT_THAT(*col, ElementsAre(2, 0));
   ASSERT_EQ(csv->rows().size(), 2u);
   EXPECT_EQ(csv->rows()[0].line, 2);
@@ -35,14 +39,14 @@ TEST(CsvFile, MissingFileIsNotFoundNamingThePath) {
   TestDir dir;
   const std::string path = dir.path() + "/absent.csv";
   absl::StatusOr<CsvFile> csv = CsvFile::Read(path);
-  EXPECT_EQ(csv.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(csv, StatusIs(absl::StatusCode::kNotFound));
   EXPECT_THAT(csv.status().ToString(), HasSubstr(path));
 }
 
 TEST(CsvFile, MissingColumnsAreAllListed) {
   TestDir dir;
   absl::StatusOr<CsvFile> csv = CsvFile::Read(dir.Write("t.csv", "c\n1\n"));
-  ASSERT_TRUE(csv.ok()) << csv.status();
+  ASSERT_THAT(csv, IsOk());
   absl::Status status = csv->Columns(kAB).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.ToString(), HasSubstr("t.csv:1: missing columns a, b"));
@@ -68,7 +72,7 @@ TEST(CsvFile, IntegersAreStrict) {
   TestDir dir;
   absl::StatusOr<CsvFile> csv =
       CsvFile::Read(dir.Write("t.csv", "a\nx\n+5\n 5\n\n99999999999999999999\n-1\n"));
-  ASSERT_TRUE(csv.ok()) << csv.status();
+  ASSERT_THAT(csv, IsOk());
   const std::vector<CsvFile::Row>& rows = csv->rows();
   ASSERT_EQ(rows.size(), 5u);  // the blank line is skipped, not an empty field
   EXPECT_THAT(csv->Int(rows[0], 0, 0, 9).status().ToString(),

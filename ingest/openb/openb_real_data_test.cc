@@ -1,6 +1,7 @@
 // The published openb trace itself: its documented shape, and invariants of
 // the next-fit replay over it. Skipped when the data is not checked out.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,11 +16,15 @@
 #include "ingest/openb/next_fit_placer.h"
 #include "ingest/openb/openb_inventory.h"
 #include "ingest/openb/openb_trace.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::openb {
 namespace {
 
-class OpenbRealData : public testing::Test {
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
+
+class OpenbRealData : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     if (!std::filesystem::exists(std::filesystem::path(OPENB_DATA_DIR) / kOpenbNodeFile)) return;
@@ -185,7 +190,7 @@ TEST_F(OpenbRealData, InventoryHasADevicePerGpuAndAHoldPerPlacedGpu) {
 TEST_F(OpenbRealData, OtherPodListsWithTheSameColumnsRead) {
   absl::StatusOr<OpenbTrace> share =
       ReadOpenbTrace(OPENB_DATA_DIR, "openb_pod_list_gpushare40.csv");
-  ASSERT_TRUE(share.ok()) << share.status();
+  ASSERT_THAT(share, IsOk());
   EXPECT_EQ(share->pods.size(), 8152u);
   Placement placement = PlaceNextFit(*share);
   EXPECT_EQ(placement.placed_pods + static_cast<int64_t>(placement.unplaced.size()) +
@@ -195,9 +200,7 @@ TEST_F(OpenbRealData, OtherPodListsWithTheSameColumnsRead) {
   // times: it cannot be replayed, and says so rather than misreading.
   absl::Status multi = ReadOpenbTrace(OPENB_DATA_DIR, "openb_pod_list_multigpu50.csv").status();
   EXPECT_EQ(multi.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(multi.ToString().find("openb_pod_list_multigpu50.csv:1: missing columns"),
-            std::string::npos)
-      << multi;
+  EXPECT_THAT(multi.ToString(), HasSubstr("openb_pod_list_multigpu50.csv:1: missing columns")) << multi;
 }
 
 }  // namespace

@@ -3,11 +3,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "ingest/openb/test_dir.h"
+#include "tests/support/status_matchers.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap::openb {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::TestDir;
 using ::testing::HasSubstr;
 
 constexpr char kNodes[] =
@@ -30,7 +33,7 @@ TEST(ReadOpenbTrace, ReadsBothListsInFileOrder) {
                                       "openb-pod-0000,12000,16384,1,1000,,LS,Running,0,100,5\n"
                                       "openb-pod-0001,6000,12288,1,460,T4|P100,BE,Pending,7,,\n");
   absl::StatusOr<OpenbTrace> trace = ReadOpenbTrace(dir.path());
-  ASSERT_TRUE(trace.ok()) << trace.status();
+  ASSERT_THAT(trace, IsOk());
 
   ASSERT_EQ(trace->nodes.size(), 2u);
   EXPECT_EQ(trace->nodes[0].name, "node-b");
@@ -67,7 +70,7 @@ TEST(ReadOpenbTrace, ColumnsAreFoundByNameNotPosition) {
                 "num_gpu,memory_mib,cpu_milli,name\n"
                 "9,ignored,20,3,Running,LS,,250,1,1024,500,p\n");
   absl::StatusOr<std::vector<OpenbPod>> pods = ReadOpenbPods(path);
-  ASSERT_TRUE(pods.ok()) << pods.status();
+  ASSERT_THAT(pods, IsOk());
   ASSERT_EQ(pods->size(), 1u);
   EXPECT_EQ((*pods)[0].name, "p");
   EXPECT_EQ((*pods)[0].cpu_milli, 500);
@@ -95,7 +98,7 @@ TEST(ReadOpenbTrace, MalformedRowsAreSetAsideAndTheRestRead) {
                                                            "p2,1,1,1,1000,,LS,Running,4000000000,,\n"
                                                            "p3,1,1,1,1000,,LS,Running,5,10,5\n"));
   absl::StatusOr<OpenbTrace> trace = ReadOpenbTrace(dir.path());
-  ASSERT_TRUE(trace.ok()) << trace.status();
+  ASSERT_THAT(trace, IsOk());
   ASSERT_EQ(trace->pods.size(), 2u);
   EXPECT_EQ(trace->pods[1].name, "p3");
   ASSERT_EQ(trace->set_aside.size(), 2u);
@@ -165,7 +168,7 @@ TEST(ReadOpenbTrace, RejectsNodesWithoutUsableGpus) {
   // A CPU-only node, as in the all-node list, is fine without a model.
   absl::StatusOr<std::vector<OpenbNode>> nodes =
       ReadOpenbNodes(dir.Write("n.csv", header + "n,1,1,0,\n"));
-  ASSERT_TRUE(nodes.ok()) << nodes.status();
+  ASSERT_THAT(nodes, IsOk());
   EXPECT_EQ((*nodes)[0].gpus, 0);
 }
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "yaml-cpp/yaml.h"
 
 namespace fleetcap::telemetry {
@@ -63,7 +64,7 @@ absl::StatusOr<MetricMapping> ParseMetricMapping(const std::string& yaml, const 
         {"namespace", &mapping.namespace_}, {"pod", &mapping.pod},
         {"mig_profile", &mapping.mig_profile}, {"mig_instance", &mapping.mig_instance}};
     for (const auto& [name, target] : lists) {
-      if (auto status = ReadLabelList(labels, name, source, target); !status.ok()) return status;
+      FLEETCAP_RETURN_IF_ERROR(ReadLabelList(labels, name, source, target));
     }
     if (mapping.device.empty() && mapping.device_index.empty()) {
       return absl::InvalidArgumentError(absl::StrCat(source, ": labels.device: give at least one label name"));

@@ -1,9 +1,17 @@
 #include "ingest/telemetry/metric_mapping.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::telemetry {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(DefaultMetricMapping, KnowsEveryExporterOfTheIssue) {
   const MetricMapping& m = DefaultMetricMapping();
@@ -32,7 +40,7 @@ labels:
   pod: [workload_pod]
 )",
                               "site.yaml");
-  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_THAT(m, IsOk());
   ASSERT_NE(m->Find("site_gpu_busy_ratio"), nullptr);
   EXPECT_DOUBLE_EQ(m->Find("site_gpu_busy_ratio")->scale, 1.0);
   EXPECT_EQ(m->device, std::vector<std::string>{"gpu_serial"});
@@ -41,19 +49,14 @@ labels:
 
 TEST(ParseMetricMapping, ErrorsNameTheFileAndTheKey) {
   auto bad_field = ParseMetricMapping("metrics:\n  x: {field: heat}\nlabels:\n  device: [d]\n", "a.yaml");
-  ASSERT_FALSE(bad_field.ok());
-  EXPECT_NE(bad_field.status().message().find("a.yaml: metrics.x.field"), std::string::npos)
-      << bad_field.status();
+  EXPECT_THAT(bad_field, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("a.yaml: metrics.x.field")));
   auto bad_scale = ParseMetricMapping("metrics:\n  x: {field: util, scale: -1}\nlabels:\n  device: [d]\n", "b.yaml");
-  ASSERT_FALSE(bad_scale.ok());
-  EXPECT_NE(bad_scale.status().message().find("metrics.x.scale"), std::string::npos);
+  EXPECT_THAT(bad_scale, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("metrics.x.scale")));
   auto not_yaml = ParseMetricMapping("metrics: [unclosed", "c.yaml");
-  ASSERT_FALSE(not_yaml.ok());
-  EXPECT_NE(not_yaml.status().message().find("c.yaml"), std::string::npos);
+  EXPECT_THAT(not_yaml, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("c.yaml")));
   auto no_labels = ParseMetricMapping("metrics:\n  x: {field: util}\n", "d.yaml");
-  ASSERT_FALSE(no_labels.ok());
-  EXPECT_NE(no_labels.status().message().find("labels"), std::string::npos);
-  EXPECT_FALSE(LoadMetricMapping("/nonexistent/mapping.yaml").ok());
+  EXPECT_THAT(no_labels, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("labels")));
+  EXPECT_THAT(LoadMetricMapping("/nonexistent/mapping.yaml"), Not(IsOk()));
 }
 
 }  // namespace

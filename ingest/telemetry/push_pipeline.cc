@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 
 namespace fleetcap::telemetry {
 namespace {
@@ -44,12 +45,11 @@ absl::StatusOr<std::unique_ptr<PushPipeline>> PushPipeline::Start(SampleLog* log
                                                                   const Normaliser* normaliser,
                                                                   TelemetryMetrics* metrics, const Clock* clock,
                                                                   PushPipelineOptions options) {
-  auto state = writer->LoadPushState();
-  if (!state.ok()) return state.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto state, writer->LoadPushState());
   std::unique_ptr<PushPipeline> pipeline(new PushPipeline(log, writer, metrics, clock, options));
-  pipeline->window_.Restore(state->devices);
+  pipeline->window_.Restore(state.devices);
   int64_t from = log->begin();
-  if (state->checkpoint && state->log_id == log->id()) from = std::max(from, *state->checkpoint);
+  if (state.checkpoint && state.log_id == log->id()) from = std::max(from, *state.checkpoint);
   pipeline->written_checkpoint_ = from;
   auto logger = Logger("telemetry");
   const absl::Time now = clock->Now();

@@ -1,5 +1,6 @@
 #include "ingest/telemetry/remote_write_decoder.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,9 +9,13 @@
 #include "google/protobuf/stubs/logging.h"
 #include "remote_write.pb.h"  // generated from ingest/telemetry/remote_write.proto
 #include "snappy.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::telemetry {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
 
 std::vector<RawSeries> Sample() {
   return {{{{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", "GPU-1"}, {"Hostname", "n1"}},
@@ -22,7 +27,7 @@ std::vector<RawSeries> Sample() {
 TEST(DecodeRemoteWrite, RoundTripsAndNormalises) {
   Normaliser n(&DefaultMetricMapping());
   auto decoded = DecodeRemoteWrite(EncodeRemoteWrite(Sample()), n, 1 << 20);
-  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_THAT(decoded, IsOk());
   EXPECT_EQ(decoded->samples_received, 5);
   EXPECT_EQ(decoded->samples_usable, 2);
   ASSERT_EQ(decoded->series.size(), 1u);
@@ -44,7 +49,7 @@ TEST(DecodeRemoteWrite, MetadataIsIgnored) {
   snappy::Compress(raw.data(), raw.size(), &body);
   Normaliser n(&DefaultMetricMapping());
   auto decoded = DecodeRemoteWrite(body, n, 1 << 20);
-  ASSERT_TRUE(decoded.ok()) << decoded.status();
+  ASSERT_THAT(decoded, IsOk());
   EXPECT_EQ(decoded->samples_received, 0);
   EXPECT_TRUE(decoded->series.empty());
 }
@@ -53,17 +58,17 @@ TEST(DecodeRemoteWrite, GarbageTruncatedAndOversizedAreErrors) {
   Normaliser n(&DefaultMetricMapping());
   const std::string good = EncodeRemoteWrite(Sample());
   auto garbage = DecodeRemoteWrite("this is not snappy at all \xff\xff\xff\xff\xff", n, 1 << 20);
-  EXPECT_EQ(garbage.status().code(), absl::StatusCode::kInvalidArgument) << garbage.status();
+  EXPECT_THAT(garbage, StatusIs(absl::StatusCode::kInvalidArgument));
   auto truncated = DecodeRemoteWrite(good.substr(0, good.size() / 2), n, 1 << 20);
-  EXPECT_EQ(truncated.status().code(), absl::StatusCode::kInvalidArgument) << truncated.status();
+  EXPECT_THAT(truncated, StatusIs(absl::StatusCode::kInvalidArgument));
   // Valid snappy around bytes that are not a WriteRequest.
   std::string not_proto, raw = "\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff";
   snappy::Compress(raw.data(), raw.size(), &not_proto);
   auto bad_proto = DecodeRemoteWrite(not_proto, n, 1 << 20);
-  EXPECT_EQ(bad_proto.status().code(), absl::StatusCode::kInvalidArgument) << bad_proto.status();
+  EXPECT_THAT(bad_proto, StatusIs(absl::StatusCode::kInvalidArgument));
   auto too_big = DecodeRemoteWrite(good, n, 10);
-  EXPECT_EQ(too_big.status().code(), absl::StatusCode::kResourceExhausted) << too_big.status();
-  EXPECT_EQ(DecodeRemoteWrite("", n, 1 << 20).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(too_big, StatusIs(absl::StatusCode::kResourceExhausted));
+  EXPECT_THAT(DecodeRemoteWrite("", n, 1 << 20), StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
 // The reference: the same request parsed by the generated protobuf code.
@@ -144,8 +149,8 @@ TEST(DecodeRemoteWrite, AgreesWithTheGeneratedParser) {
     if (rng() % 4 == 0 && series > 0) raw += std::string("\x20\x05", 2);  // an unknown varint field 4
     auto ours = DecodeRemoteWrite(Compress(raw), n, 1 << 24);
     auto reference = DecodeWithProtobuf(raw, n);
-    ASSERT_TRUE(ours.ok()) << ours.status();
-    ASSERT_TRUE(reference.ok()) << round;
+    ASSERT_THAT(ours, IsOk());
+    ASSERT_THAT(reference, IsOk()) << round;
     ExpectSame(*ours, *reference);
   }
 }
@@ -169,7 +174,7 @@ TEST(DecodeRemoteWrite, DamagedRequestsNeverCrashAndMatchWhereProtobufAccepts) {
     auto reference = DecodeWithProtobuf(damaged, n);
     if (!ours.ok()) {
       ++rejected;
-      EXPECT_EQ(ours.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(ours, StatusIs(absl::StatusCode::kInvalidArgument));
     }
     if (reference.ok() && ours.ok()) ExpectSame(*ours, *reference);
   }

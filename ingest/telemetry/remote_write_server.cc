@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 
 namespace fleetcap::telemetry {
@@ -91,9 +92,8 @@ absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(cons
                                             "keep_alive_timeout_ms", "5000"};
   std::unique_ptr<CivetwebTls> civetweb_tls;  // needed until mg_start returns
   if (options.tls.enabled()) {
-    auto prepared = CivetwebTls::Prepare(options.tls, "--remote-write-tls");
-    if (!prepared.ok()) return prepared.status();
-    civetweb_tls = std::move(*prepared);
+    FLEETCAP_ASSIGN_OR_RETURN(auto prepared, CivetwebTls::Prepare(options.tls, "--remote-write-tls"));
+    civetweb_tls = std::move(prepared);
     listening_ports += "s";
     civetweb_tls->AppendOptions(&civet_options);
   }

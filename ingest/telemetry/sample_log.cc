@@ -16,6 +16,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/status_macros.h"
 
 namespace fleetcap::telemetry {
 namespace {
@@ -161,7 +162,7 @@ absl::StatusOr<std::unique_ptr<SampleLog>> SampleLog::Open(const SampleLogOption
   if (options.dir.empty()) return absl::InvalidArgumentError("--wal-dir: empty");
   std::unique_ptr<SampleLog> log(new SampleLog());
   log->options_ = options;
-  if (auto status = MakeDirs(options.dir); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(MakeDirs(options.dir));
   const std::string id_path = options.dir + "/log-id";
   std::ifstream(id_path) >> log->id_;
   if (log->id_.empty()) {
@@ -177,9 +178,9 @@ absl::StatusOr<std::unique_ptr<SampleLog>> SampleLog::Open(const SampleLogOption
       if (!out.flush()) return absl::InternalError("sample log: cannot write " + tmp);
     }
     if (::rename(tmp.c_str(), id_path.c_str()) != 0) return Errno("renaming " + tmp);
-    if (auto status = SyncDir(options.dir); !status.ok()) return status;
+    FLEETCAP_RETURN_IF_ERROR(SyncDir(options.dir));
   }
-  if (auto status = log->Recover(); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(log->Recover());
   return log;
 }
 
@@ -202,12 +203,11 @@ absl::Status SampleLog::Recover() {
   if (segments_.empty()) return StartSegment(0);
   // Only the newest segment can end in a torn record.
   const auto& [first, path] = *segments_.rbegin();
-  auto data = ReadFile(path, -1);
-  if (!data.ok()) return data.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto data, ReadFile(path, -1));
   // What follows the whole records is a torn group commit (never
   // acknowledged: cut) unless a later record says it was durable.
-  const size_t valid = ValidPrefix(*data);
-  if (AcknowledgedAfter(*data, valid, first)) {
+  const size_t valid = ValidPrefix(data);
+  if (AcknowledgedAfter(data, valid, first)) {
     return absl::DataLossError(absl::StrCat("sample log: ", path, ": checksum mismatch or broken header at offset ",
                                             valid, ", inside what was acknowledged (whole records after it)"));
   }
@@ -216,8 +216,8 @@ absl::Status SampleLog::Recover() {
   if (segment->fd < 0) return Errno("opening " + path);
   // A torn record is zeroed; the segment is its full size again (a crash
   // may also have come while it was being zero-filled).
-  const int64_t full = std::max<int64_t>(options_.segment_bytes, static_cast<int64_t>(data->size()));
-  if (auto status = ZeroFill(segment->fd, static_cast<int64_t>(valid), full); !status.ok()) return status;
+  const int64_t full = std::max<int64_t>(options_.segment_bytes, static_cast<int64_t>(data.size()));
+  FLEETCAP_RETURN_IF_ERROR(ZeroFill(segment->fd, static_cast<int64_t>(valid), full));
   if (::fdatasync(segment->fd) != 0) return Errno("syncing " + path);
   segment->first = first;
   segment->size = static_cast<int64_t>(valid);
@@ -236,9 +236,9 @@ absl::Status SampleLog::StartSegment(int64_t position) {
   // Written full of zeros once, so an fdatasync after an append flushes
   // data only: the file's size and blocks never change afterwards, and no
   // journal commit is needed. The zeros also mark where the records end.
-  if (auto status = ZeroFill(segment->fd, 0, options_.segment_bytes); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(ZeroFill(segment->fd, 0, options_.segment_bytes));
   if (::fdatasync(segment->fd) != 0) return Errno("syncing " + path);
-  if (auto status = SyncDir(options_.dir); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(SyncDir(options_.dir));
   segment->first = position;
   segments_[position] = path;
   current_ = std::move(segment);
@@ -259,21 +259,20 @@ absl::Status SampleLog::Replay(int64_t from,
     const auto next = std::next(it);
     const int64_t last = next == segments.end() ? end : next->first;
     if (last <= from) continue;
-    auto data = ReadFile(it->second, last - first);
-    if (!data.ok()) return data.status();
+    FLEETCAP_ASSIGN_OR_RETURN(auto data, ReadFile(it->second, last - first));
     size_t at = from > first ? static_cast<size_t>(from - first) : 0;
-    while (at < data->size()) {
-      const auto record = RecordAt(*data, at);
+    while (at < data.size()) {
+      const auto record = RecordAt(data, at);
       if (!record) {
-        const char* h = data->data() + at;
-        const bool header = data->size() - at >= kHeaderV1Bytes && (ReadU32(h) == kMagic || ReadU32(h) == kMagicV1);
+        const char* h = data.data() + at;
+        const bool header = data.size() - at >= kHeaderV1Bytes && (ReadU32(h) == kMagic || ReadU32(h) == kMagicV1);
         return absl::DataLossError(absl::StrCat("sample log: ", it->second,
                                                 header ? ": checksum mismatch at offset " : ": no record at offset ", at));
       }
-      const absl::string_view body(data->data() + at + record->header, record->length);
+      const absl::string_view body(data.data() + at + record->header, record->length);
       const int64_t begin = first + static_cast<int64_t>(at);
       at += record->size();
-      if (auto status = visit({begin, first + static_cast<int64_t>(at)}, body); !status.ok()) return status;
+      FLEETCAP_RETURN_IF_ERROR(visit({begin, first + static_cast<int64_t>(at)}, body));
     }
   }
   return absl::OkStatus();
@@ -283,12 +282,12 @@ absl::StatusOr<LogSpan> SampleLog::Append(absl::string_view body, const std::fun
   if (body.size() > UINT32_MAX) return absl::InvalidArgumentError("sample log: record over 4 GiB");
   const size_t total = kHeaderBytes + body.size();
   std::lock_guard<std::mutex> lock(mu_);
-  if (auto failed = SyncError(); !failed.ok()) return failed;
+  FLEETCAP_RETURN_IF_ERROR(SyncError());
   if (current_->size + static_cast<int64_t>(total) > options_.segment_bytes && current_->size > 0) {
     // Everything before the new segment is made durable here, so syncing
     // only the newest segment is enough afterwards.
-    if (auto status = Sync(*current_, end_); !status.ok()) return status;
-    if (auto status = StartSegment(end_); !status.ok()) return status;
+    FLEETCAP_RETURN_IF_ERROR(Sync(*current_, end_));
+    FLEETCAP_RETURN_IF_ERROR(StartSegment(end_));
   }
   // The record says what was durable when it was appended: at the next
   // start, damage before that is damage to what was acknowledged.

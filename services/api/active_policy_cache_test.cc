@@ -1,13 +1,17 @@
 #include "services/api/active_policy_cache.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "services/api/auth.h"
 #include "services/api/token_operations.h"
 #include "store/memory_control_repositories.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::api {
 namespace {
+
+using ::fleetcap::testing::IsOk;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);
 
@@ -33,7 +37,7 @@ class ActivePolicyCacheTest : public ::testing::Test {
     store::PolicyVersionRecord record;
     record.document = document;
     record.applied_at = kT0;
-    ASSERT_TRUE(policies_.Apply(record, std::nullopt, store::AuditEntry{}).ok());
+    ASSERT_THAT(policies_.Apply(record, std::nullopt, store::AuditEntry{}), IsOk());
   }
 
   SimulatedClock clock_{kT0};
@@ -45,7 +49,7 @@ class ActivePolicyCacheTest : public ::testing::Test {
 TEST_F(ActivePolicyCacheTest, NoPolicyIsVersionZeroWithNothingParsed) {
   ActivePolicyCache cache(&policies_);
   auto active = cache.Get();
-  ASSERT_TRUE(active.ok()) << active.status();
+  ASSERT_THAT(active, IsOk());
   EXPECT_EQ((*active)->version, 0);
   EXPECT_FALSE((*active)->valid);
   EXPECT_EQ(cache.parses(), 0);
@@ -56,7 +60,7 @@ TEST_F(ActivePolicyCacheTest, EachVersionIsParsedOnceAndANewVersionTakesEffect) 
   Apply(kTree);
   for (int i = 0; i < 50; ++i) {
     auto active = cache.Get();
-    ASSERT_TRUE(active.ok()) << active.status();
+    ASSERT_THAT(active, IsOk());
     EXPECT_EQ((*active)->version, 1);
     EXPECT_EQ((*active)->document.teams.size(), 2u);
   }
@@ -64,7 +68,7 @@ TEST_F(ActivePolicyCacheTest, EachVersionIsParsedOnceAndANewVersionTakesEffect) 
 
   Apply(kGrownTree);
   auto active = cache.Get();
-  ASSERT_TRUE(active.ok()) << active.status();
+  ASSERT_THAT(active, IsOk());
   EXPECT_EQ((*active)->version, 2);
   EXPECT_EQ((*active)->document.teams.size(), 3u);
   EXPECT_EQ(cache.parses(), 2);
@@ -74,25 +78,25 @@ TEST_F(ActivePolicyCacheTest, AStoredDocumentThatNoLongerValidatesIsKeptAsInvali
   ActivePolicyCache cache(&policies_);
   Apply("version: 1\nteams: [{name: a, parent: nowhere}]\n");
   auto active = cache.Get();
-  ASSERT_TRUE(active.ok()) << active.status();
+  ASSERT_THAT(active, IsOk());
   EXPECT_EQ((*active)->version, 1);
   EXPECT_FALSE((*active)->valid);
-  ASSERT_TRUE(cache.Get().ok());
+  ASSERT_THAT(cache.Get(), IsOk());
   EXPECT_EQ(cache.parses(), 1);
 }
 
 TEST_F(ActivePolicyCacheTest, ATeamTokenSeesTheSubtreeOfTheNewVersion) {
   Authenticator auth(&tokens_, &policies_, &clock_);
   auto created = CreateToken(&tokens_, clock_, "test", "team:vision", "", absl::Hours(1));
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   const std::string bearer = "Bearer " + created->secret();
   Apply(kTree);
   auto before = auth.Authenticate(bearer);
-  ASSERT_TRUE(before.ok()) << before.status();
+  ASSERT_THAT(before, IsOk());
   EXPECT_EQ(before->teams, (std::vector<std::string>{"vision", "vision-detect"}));
   Apply(kGrownTree);
   auto after = auth.Authenticate(bearer);
-  ASSERT_TRUE(after.ok()) << after.status();
+  ASSERT_THAT(after, IsOk());
   EXPECT_EQ(after->teams, (std::vector<std::string>{"vision", "vision-detect", "vision-ocr"}));
 }
 

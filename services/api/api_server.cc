@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
@@ -34,8 +35,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->policy_service_ = std::make_unique<PolicyGrpcService>(server->guard_.get(), server->policy_ops_.get());
   server->token_service_ = std::make_unique<TokenGrpcService>(server->guard_.get(), server->token_ops_.get());
   server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
-  auto credentials = GrpcServerCredentials(options.tls);
-  if (!credentials.ok()) return credentials.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto credentials, GrpcServerCredentials(options.tls));
   server->usage_ = std::make_unique<store::PgUsageRepository>(server->pool_);
   server->usage_query_ = std::make_unique<UsageQuery>(server->usage_.get(), server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
@@ -43,7 +43,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(options.grpc_listen, *credentials, &server->grpc_port_);
+  builder.AddListeningPort(options.grpc_listen, credentials, &server->grpc_port_);
   builder.RegisterService(server->fleet_service_.get());
   builder.RegisterService(server->policy_service_.get());
   builder.RegisterService(server->token_service_.get());
@@ -59,7 +59,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddUsageRoutes(*server->http_, server->usage_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
-    if (auto status = server->http_->Start(options.http_listen, options.tls, options.http_limits); !status.ok()) return status;
+    FLEETCAP_RETURN_IF_ERROR(server->http_->Start(options.http_listen, options.tls, options.http_limits));
   }
   return server;
 }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "policy/text_rules.h"
 #include "services/api/token_secret.h"
 
@@ -72,10 +73,9 @@ absl::StatusOr<Scope> Authenticator::Authenticate(absl::string_view authorizatio
     scope.team = token->role.substr(5);
     scope.teams = {scope.team};
     // The subtree comes from the active policy; without one a team sees only itself.
-    auto active = policies_.Get();
-    if (!active.ok()) return active.status();
-    if ((*active)->valid) {
-      auto subtree = policy::Subtree((*active)->document, scope.team);
+    FLEETCAP_ASSIGN_OR_RETURN(auto active, policies_.Get());
+    if (active->valid) {
+      auto subtree = policy::Subtree(active->document, scope.team);
       if (!subtree.empty()) scope.teams = std::move(subtree);
     }
   } else {

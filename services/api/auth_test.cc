@@ -1,5 +1,6 @@
 #include "services/api/auth.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <set>
@@ -12,9 +13,15 @@
 #include "services/api/token_operations.h"
 #include "services/api/token_secret.h"
 #include "store/memory_control_repositories.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::api {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);
 
@@ -34,7 +41,7 @@ class AuthTest : public ::testing::Test {
  protected:
   std::string Mint(const std::string& role, absl::Duration ttl = absl::Hours(1)) {
     auto created = CreateToken(&tokens_, clock_, "test", role, "", ttl);
-    EXPECT_TRUE(created.ok()) << created.status();
+    EXPECT_THAT(created, IsOk());
     return created->secret();
   }
   Scope AdminScope() { return *auth_.Authenticate("Bearer " + Mint("admin")); }
@@ -52,7 +59,7 @@ TEST_F(AuthTest, SecretsAre256RandomBitsAndOnlyTheirHashIsKept) {
   std::set<std::string> seen;
   for (int i = 0; i < 100; ++i) {
     auto s = GenerateTokenSecret();
-    ASSERT_TRUE(s.ok());
+    ASSERT_THAT(s, IsOk());
     EXPECT_EQ(s->secret.rfind("fct_", 0), 0u);
     EXPECT_EQ(s->secret.size(), 4u + 43u);  // 32 bytes in unpadded base64
     EXPECT_EQ(s->hash.size(), 32u);
@@ -61,14 +68,14 @@ TEST_F(AuthTest, SecretsAre256RandomBitsAndOnlyTheirHashIsKept) {
   }
   const std::string secret = Mint("planner");
   const auto tokens = tokens_.List();
-  ASSERT_TRUE(tokens.ok());
+  ASSERT_THAT(tokens, IsOk());
   for (const auto& t : *tokens) {
     EXPECT_EQ(t.secret_hash, HashTokenSecret(secret));
-    EXPECT_EQ(t.description.find(secret), std::string::npos);
+    EXPECT_THAT(t.description, Not(HasSubstr(secret)));
   }
   const auto audit = audit_.List(0, 100, "");
-  ASSERT_TRUE(audit.ok());
-  for (const auto& e : *audit) EXPECT_EQ(e.details_json.find(secret), std::string::npos);
+  ASSERT_THAT(audit, IsOk());
+  for (const auto& e : *audit) EXPECT_THAT(e.details_json, Not(HasSubstr(secret)));
 }
 
 TEST_F(AuthTest, BadCredentialsAreUnauthenticated) {
@@ -76,31 +83,30 @@ TEST_F(AuthTest, BadCredentialsAreUnauthenticated) {
   const std::string expiring = Mint("planner", absl::Minutes(5));
   const std::string revoked = Mint("admin");
   const std::string revoked_id = tokens_.List()->back().token_id;
-  ASSERT_TRUE(tokens_.Revoke(revoked_id, kT0, {}).ok());
+  ASSERT_THAT(tokens_.Revoke(revoked_id, kT0, {}), IsOk());
   clock_.Advance(absl::Minutes(10));
   for (const std::string& header : {std::string(""), std::string("Basic abc"), std::string("Bearer "),
                                     std::string("Bearer fct_nope"), "Bearer " + expiring, "Bearer " + revoked,
                                     "bearer " + live, "Bearer " + std::string(1 << 20, 'x')}) {
     auto scope = auth_.Authenticate(header);
-    ASSERT_EQ(scope.status().code(), absl::StatusCode::kUnauthenticated) << header.substr(0, 40);
     // The secret is never echoed back.
-    EXPECT_EQ(scope.status().message().find("fct_"), std::string::npos) << scope.status();
+    EXPECT_THAT(scope, StatusIs(absl::StatusCode::kUnauthenticated, Not(HasSubstr("fct_")))) << header.substr(0, 40);
   }
   auto ok = auth_.Authenticate("Bearer " + live);
-  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_THAT(ok, IsOk());
   EXPECT_EQ(ok->role, Role::kPlanner);
 }
 
 TEST_F(AuthTest, TeamScopeIsItsSubtreeInTheActivePolicy) {
   const std::string secret = Mint("team:vision");
   auto before = auth_.Authenticate("Bearer " + secret);
-  ASSERT_TRUE(before.ok());
+  ASSERT_THAT(before, IsOk());
   EXPECT_EQ(before->teams, std::vector<std::string>{"vision"});
   v1::ApplyPolicyRequest apply;
   apply.set_document(kTree);
-  ASSERT_TRUE(policy_ops_.Apply(AdminScope(), apply).ok());
+  ASSERT_THAT(policy_ops_.Apply(AdminScope(), apply), IsOk());
   auto after = auth_.Authenticate("Bearer " + secret);
-  ASSERT_TRUE(after.ok());
+  ASSERT_THAT(after, IsOk());
   EXPECT_EQ(after->teams, (std::vector<std::string>{"vision", "vision-detect"}));
   EXPECT_TRUE(after->Covers("vision-detect"));
   EXPECT_FALSE(after->Covers("research"));
@@ -110,7 +116,7 @@ TEST_F(AuthTest, TeamScopeIsItsSubtreeInTheActivePolicy) {
 TEST_F(AuthTest, OutOfScopeSaysTheSameWhetherOrNotTheTeamExists) {
   v1::ApplyPolicyRequest apply;
   apply.set_document(kTree);
-  ASSERT_TRUE(policy_ops_.Apply(AdminScope(), apply).ok());
+  ASSERT_THAT(policy_ops_.Apply(AdminScope(), apply), IsOk());
   Scope team = *auth_.Authenticate("Bearer " + Mint("team:vision"));
   v1::GetTeamRequest existing, missing, own;
   existing.set_team("ads");
@@ -118,12 +124,12 @@ TEST_F(AuthTest, OutOfScopeSaysTheSameWhetherOrNotTheTeamExists) {
   own.set_team("vision-detect");
   auto a = policy_ops_.GetTeam(team, existing);
   auto b = policy_ops_.GetTeam(team, missing);
-  EXPECT_EQ(a.status().code(), absl::StatusCode::kPermissionDenied);
+  EXPECT_THAT(a, StatusIs(absl::StatusCode::kPermissionDenied));
   EXPECT_EQ(a.status(), b.status());
-  EXPECT_TRUE(policy_ops_.GetTeam(team, own).ok());
+  EXPECT_THAT(policy_ops_.GetTeam(team, own), IsOk());
   // An admin sees the difference.
-  EXPECT_TRUE(policy_ops_.GetTeam(AdminScope(), existing).ok());
-  EXPECT_EQ(policy_ops_.GetTeam(AdminScope(), missing).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(policy_ops_.GetTeam(AdminScope(), existing), IsOk());
+  EXPECT_THAT(policy_ops_.GetTeam(AdminScope(), missing), StatusIs(absl::StatusCode::kNotFound));
 }
 
 TEST_F(AuthTest, RolesAgainstAccessLevels) {
@@ -167,7 +173,7 @@ TEST_F(AuthTest, ApplyRollbackAndStaleBase) {
   first.set_document(kTree);
   first.set_base_version(0);
   auto v1 = policy_ops_.Apply(admin, first);
-  ASSERT_TRUE(v1.ok()) << v1.status();
+  ASSERT_THAT(v1, IsOk());
   EXPECT_EQ(v1->policy().version(), 1);
   EXPECT_EQ(v1->changes_size(), 4);
 
@@ -176,32 +182,31 @@ TEST_F(AuthTest, ApplyRollbackAndStaleBase) {
   second.set_base_version(1);
   second.set_message("euros");
   auto v2 = policy_ops_.Apply(admin, second);
-  ASSERT_TRUE(v2.ok()) << v2.status();
+  ASSERT_THAT(v2, IsOk());
   ASSERT_EQ(v2->changes_size(), 1);
   EXPECT_EQ(v2->changes(0), "currency: USD -> EUR");
 
   auto stale = policy_ops_.Apply(admin, second);
-  EXPECT_EQ(stale.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(stale, StatusIs(absl::StatusCode::kFailedPrecondition));
 
   v1::RollbackPolicyRequest rollback;
   rollback.set_version(1);
   auto v3 = policy_ops_.Rollback(admin, rollback);
-  ASSERT_TRUE(v3.ok()) << v3.status();
+  ASSERT_THAT(v3, IsOk());
   EXPECT_EQ(v3->policy().version(), 3);
   EXPECT_EQ(v3->policy().document(), kTree);
   EXPECT_EQ(v3->changes(0), "currency: EUR -> USD");
 
   auto audit = *audit_.List(0, 100, "");
   ASSERT_EQ(audit.back().action, "policy.rollback");
-  EXPECT_NE(audit.back().details_json.find("currency: EUR -> USD"), std::string::npos);
+  EXPECT_THAT(audit.back().details_json, HasSubstr("currency: EUR -> USD"));
   EXPECT_EQ(audit.back().actor, admin.actor());
 
   v1::ApplyPolicyRequest invalid;
   invalid.set_document("version: 1\nteams:\n  - name: a\n    parent: b\n");
   auto refused = policy_ops_.Apply(admin, invalid);
-  ASSERT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(refused.status().message().find("document:4: teams[0].parent: unknown team \"b\""), std::string::npos)
-      << refused.status();
+  ASSERT_THAT(refused, StatusIs(absl::StatusCode::kInvalidArgument,
+                                HasSubstr("document:4: teams[0].parent: unknown team \"b\"")));
   EXPECT_EQ(policies_.Active()->version, 3);
 }
 
@@ -210,18 +215,18 @@ TEST_F(AuthTest, TokenRequestsAreValidated) {
   for (const char* role : {"root", "team:", "team:'; DROP TABLE api_tokens; --", "Admin"}) {
     v1::CreateTokenRequest request;
     request.set_role(role);
-    EXPECT_EQ(token_ops_.Create(admin, request).status().code(), absl::StatusCode::kInvalidArgument) << role;
+    EXPECT_THAT(token_ops_.Create(admin, request), StatusIs(absl::StatusCode::kInvalidArgument)) << role;
   }
   v1::CreateTokenRequest verbatim;
   verbatim.set_role("team:vision");
   verbatim.set_description("'; DROP TABLE api_tokens; -- %00");
   auto created = token_ops_.Create(admin, verbatim);
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_EQ(created->token().description(), "'; DROP TABLE api_tokens; -- %00");
   EXPECT_EQ(created->token().expires_at().seconds(), absl::ToUnixSeconds(kT0 + kDefaultTokenTtl));
   v1::CreateTokenRequest nul = verbatim;
   nul.set_description(std::string("a\0b", 3));
-  EXPECT_EQ(token_ops_.Create(admin, nul).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(token_ops_.Create(admin, nul), StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
 }  // namespace

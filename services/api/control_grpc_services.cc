@@ -1,13 +1,14 @@
 #include "services/api/control_grpc_services.h"
 
+#include "common/status_macros.h"
+
 namespace fleetcap::api {
 namespace {
 
 // Runs `op` and moves its value into `*response`.
 template <typename Result>
 absl::Status Into(absl::StatusOr<Result> result, Result* response) {
-  if (!result.ok()) return result.status();
-  *response = std::move(*result);
+  FLEETCAP_ASSIGN_OR_RETURN(*response, std::move(result));
   return absl::OkStatus();
 }
 

@@ -1,14 +1,15 @@
 #include "services/api/fleet_grpc_service.h"
 
+#include "common/status_macros.h"
+
 namespace fleetcap::api {
 
 grpc::Status FleetGrpcService::GetFleetSummary(grpc::ServerContext* context,
                                                const v1::GetFleetSummaryRequest* request,
                                                v1::FleetSummary* response) {
   return guard_->Run(context, "/fleetcap.v1.FleetService/GetFleetSummary", [&](const Scope&) {
-    auto result = query_->Run(*request);
-    if (!result.ok()) return result.status();
-    *response = std::move(*result);
+    FLEETCAP_ASSIGN_OR_RETURN(auto result, query_->Run(*request));
+    *response = std::move(result);
     return absl::OkStatus();
   });
 }

@@ -1,6 +1,7 @@
 #include "services/api/fleet_summary.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "proto_time.h"
 #include "services/api/request_time.h"
 
@@ -9,7 +10,7 @@ namespace {
 
 absl::StatusOr<absl::Time> InstantOf(const v1::GetFleetSummaryRequest& request, const Clock& clock) {
   if (!request.has_at()) return clock.Now();
-  if (auto status = CheckRequestTime("at", request.at()); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(CheckRequestTime("at", request.at()));
   return FromProtoTimestamp(request.at());
 }
 
@@ -21,16 +22,14 @@ absl::Status TooLarge(absl::string_view field) {
 }  // namespace
 
 absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummaryRequest& request) const {
-  auto at = InstantOf(request, *clock_);
-  if (!at.ok()) return at.status();
-  auto counts = inventory_->SummarizeAt(request.cluster(), *at);
-  if (!counts.ok()) return counts.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto at, InstantOf(request, *clock_));
+  FLEETCAP_ASSIGN_OR_RETURN(auto counts, inventory_->SummarizeAt(request.cluster(), at));
 
   v1::FleetSummary summary;
   summary.set_cluster(request.cluster());
-  *summary.mutable_at() = ToProtoTimestamp(*at);
+  *summary.mutable_at() = ToProtoTimestamp(at);
   int64_t devices = 0, held_milli = 0;
-  for (const auto& count : *counts) {
+  for (const auto& count : counts) {
     auto* model = summary.add_models();
     model->set_model(count.model);
     model->set_devices(count.devices);
@@ -42,9 +41,8 @@ absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummar
   summary.set_devices(devices);
   summary.set_held_milli(held_milli);
   if (teams_ != nullptr) {
-    auto held = teams_->HeldByTeamAt(request.cluster(), *at);
-    if (!held.ok()) return held.status();
-    for (const auto& [team, milli] : *held) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto held, teams_->HeldByTeamAt(request.cluster(), at));
+    for (const auto& [team, milli] : held) {
       auto* line = summary.add_teams();
       line->set_team(team);
       line->set_held_milli(milli);
@@ -58,9 +56,8 @@ absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequestFromQuery(const st
   v1::GetFleetSummaryRequest request;
   request.set_cluster(cluster);
   if (at != nullptr) {
-    auto t = ParseRequestTime("at", *at);
-    if (!t.ok()) return t.status();
-    *request.mutable_at() = *t;
+    FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseRequestTime("at", *at));
+    *request.mutable_at() = t;
   }
   return request;
 }

@@ -1,18 +1,25 @@
 #include "services/api/fleet_summary.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <limits>
 
 #include "store/memory_inventory_repository.h"
 #include "store/test_inventory.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::api {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
 class FleetSummaryTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_TRUE(repo_.ReplaceClusterInventory(store::TestInventory()).ok()); }
+  void SetUp() override { ASSERT_THAT(repo_.ReplaceClusterInventory(store::TestInventory()), IsOk()); }
   store::MemoryInventoryRepository repo_;
   SimulatedClock clock_{store::TestT0() + absl::Minutes(90)};
   FleetSummaryQuery query_{&repo_, &clock_};
@@ -22,7 +29,7 @@ TEST_F(FleetSummaryTest, DefaultsToNowAndTotalsTheModels) {
   v1::GetFleetSummaryRequest request;
   request.set_cluster("c1");
   auto summary = query_.Run(request);
-  ASSERT_TRUE(summary.ok()) << summary.status();
+  ASSERT_THAT(summary, IsOk());
   EXPECT_EQ(summary->at().seconds(), absl::ToUnixSeconds(clock_.Now()));
   ASSERT_EQ(summary->models_size(), 2);
   EXPECT_EQ(summary->models(0).model(), "A100");
@@ -35,9 +42,9 @@ TEST_F(FleetSummaryTest, DefaultsToNowAndTotalsTheModels) {
 TEST_F(FleetSummaryTest, ExplicitInstantFromQueryString) {
   std::string at = "2026-01-01T00:30:00Z";
   auto request = FleetSummaryRequestFromQuery("c1", &at);
-  ASSERT_TRUE(request.ok());
+  ASSERT_THAT(request, IsOk());
   auto summary = query_.Run(*request);
-  ASSERT_TRUE(summary.ok());
+  ASSERT_THAT(summary, IsOk());
   EXPECT_EQ(summary->devices(), 2);
   EXPECT_EQ(summary->held_milli(), 1000);
 }
@@ -45,18 +52,16 @@ TEST_F(FleetSummaryTest, ExplicitInstantFromQueryString) {
 TEST_F(FleetSummaryTest, BadInstantIsInvalidArgumentNamingTheField) {
   std::string at = "noon";
   auto request = FleetSummaryRequestFromQuery("c1", &at);
-  ASSERT_EQ(request.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(request.status().message().find("at"), std::string_view::npos);
+  ASSERT_THAT(request, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("at")));
 
   v1::GetFleetSummaryRequest bad_nanos;
   bad_nanos.mutable_at()->set_nanos(-1);
   auto result = query_.Run(bad_nanos);
-  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(result.status().message().find("at.nanos"), std::string_view::npos);
+  EXPECT_THAT(result, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("at.nanos")));
 
   v1::GetFleetSummaryRequest far_future;
   far_future.mutable_at()->set_seconds(int64_t{1} << 40);
-  EXPECT_EQ(query_.Run(far_future).status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(query_.Run(far_future), StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
 // Stored counts as given, to reach totals no real inventory has yet.
@@ -77,15 +82,14 @@ TEST_F(FleetSummaryTest, TotalsPastInt64AreAnErrorNamingTheFieldNotAWrap) {
   FixedCounts counts({{"A100", 1, kHalf}, {"T4", 1, kHalf}});
   FleetSummaryQuery query(&counts, &clock_);
   auto summary = query.Run(v1::GetFleetSummaryRequest());
-  ASSERT_FALSE(summary.ok()) << "held_milli total " << summary->held_milli();
-  EXPECT_EQ(summary.status().code(), absl::StatusCode::kOutOfRange);
-  EXPECT_NE(summary.status().message().find("held_milli"), std::string_view::npos) << summary.status();
+  ASSERT_THAT(summary, Not(IsOk())) << "held_milli total " << summary->held_milli();
+  EXPECT_THAT(summary, StatusIs(absl::StatusCode::kOutOfRange, HasSubstr("held_milli")));
 }
 
 TEST_F(FleetSummaryTest, UnknownClusterIsNotFound) {
   v1::GetFleetSummaryRequest request;
   request.set_cluster("elsewhere");
-  EXPECT_EQ(query_.Run(request).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(query_.Run(request), StatusIs(absl::StatusCode::kNotFound));
 }
 
 }  // namespace

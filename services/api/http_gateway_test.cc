@@ -1,5 +1,6 @@
 #include "services/api/http_gateway.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "nlohmann/json.hpp"
@@ -9,6 +10,8 @@
 
 namespace fleetcap::api {
 namespace {
+
+using ::testing::HasSubstr;
 
 class HttpGatewayTest : public ::testing::Test {
  protected:
@@ -51,14 +54,14 @@ TEST_F(HttpGatewayTest, ErrorsCarryCodeStatusAndMessage) {
   auto json = nlohmann::json::parse(unknown.body);
   EXPECT_EQ(json["code"], 3);
   EXPECT_EQ(json["status"], "INVALID_ARGUMENT");
-  EXPECT_NE(json["message"].get<std::string>().find("nmae"), std::string::npos);
+  EXPECT_THAT(json["message"].get<std::string>(), HasSubstr("nmae"));
 
   EXPECT_EQ(Handle("GET", "/v1/echo", "name=1&name=2").status, 400);
   EXPECT_EQ(Handle("GET", "/v1/echo", "name=%G1").status, 400);
   EXPECT_EQ(Handle("GET", "/v1/nope", "").status, 404);
   auto wrong_method = Handle("POST", "/v1/echo", "");
   EXPECT_EQ(wrong_method.status, 405);
-  EXPECT_NE(wrong_method.body.find("only GET is served here"), std::string::npos) << wrong_method.body;
+  EXPECT_THAT(wrong_method.body, HasSubstr("only GET is served here")) << wrong_method.body;
 }
 
 TEST_F(HttpGatewayTest, AuthenticatesBeforeAnyRouteAndAuthorisesByTheTable) {

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/status_macros.h"
 #include "google/protobuf/util/json_util.h"
 #include "nlohmann/json.hpp"
 #include "services/api/status_mapping.h"
@@ -43,12 +44,10 @@ absl::StatusOr<HttpQuery> ParseHttpQuery(absl::string_view query_string) {
   HttpQuery query;
   for (absl::string_view pair : absl::StrSplit(query_string, '&', absl::SkipEmpty())) {
     std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(pair, absl::MaxSplits('=', 1));
-    auto key = UrlDecode(kv.first);
-    if (!key.ok()) return key.status();
-    auto value = UrlDecode(kv.second);
-    if (!value.ok()) return value.status();
-    if (!query.emplace(*key, *value).second) {
-      return absl::InvalidArgumentError(absl::StrCat("query parameter ", *key, ": given more than once"));
+    FLEETCAP_ASSIGN_OR_RETURN(auto key, UrlDecode(kv.first));
+    FLEETCAP_ASSIGN_OR_RETURN(auto value, UrlDecode(kv.second));
+    if (!query.emplace(key, value).second) {
+      return absl::InvalidArgumentError(absl::StrCat("query parameter ", key, ": given more than once"));
     }
   }
   return query;

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/status_macros.h"
 #include "nlohmann/json.hpp"
 #include "proto_time.h"
 #include "policy/policy_diff.h"
@@ -40,16 +41,15 @@ absl::StatusOr<std::pair<int32_t, policy::PolicyDocument>> ActiveDocument(store:
 absl::StatusOr<v1::PolicyVersion> PolicyOperations::Get(const Scope& /*scope*/,
                                                         const v1::GetPolicyRequest& request) const {
   if (request.version() < 0) return absl::InvalidArgumentError("version: expected 0 (active) or a version number");
-  auto record = request.version() == 0 ? policies_->Active() : policies_->Get(request.version());
-  if (!record.ok()) return record.status();
-  return ToProto(*record, true);
+  FLEETCAP_ASSIGN_OR_RETURN(auto record,
+                            request.version() == 0 ? policies_->Active() : policies_->Get(request.version()));
+  return ToProto(record, true);
 }
 
 absl::StatusOr<v1::ListPolicyVersionsResponse> PolicyOperations::History(const Scope& /*scope*/) const {
-  auto history = policies_->History();
-  if (!history.ok()) return history.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto history, policies_->History());
   v1::ListPolicyVersionsResponse response;
-  for (const auto& r : *history) *response.add_versions() = ToProto(r, false);
+  for (const auto& r : history) *response.add_versions() = ToProto(r, false);
   return response;
 }
 
@@ -66,34 +66,31 @@ absl::StatusOr<v1::ApplyPolicyResponse> PolicyOperations::Apply(const Scope& sco
 absl::StatusOr<v1::ApplyPolicyResponse> PolicyOperations::Rollback(const Scope& scope,
                                                                    const v1::RollbackPolicyRequest& request) const {
   if (request.version() <= 0) return absl::InvalidArgumentError("version: expected a version number (1 or more)");
-  auto target = policies_->Get(request.version());
-  if (!target.ok()) return target.status();
-  auto active = policies_->Active();
-  if (!active.ok()) return active.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto target, policies_->Get(request.version()));
+  FLEETCAP_ASSIGN_OR_RETURN(auto active, policies_->Active());
   const std::string message =
       request.message().empty() ? absl::StrCat("rollback to version ", request.version()) : request.message();
-  return Store(scope, target->document, message, active->version, false, "policy.rollback");
+  return Store(scope, target.document, message, active.version, false, "policy.rollback");
 }
 
 absl::StatusOr<v1::ApplyPolicyResponse> PolicyOperations::Store(const Scope& scope, const std::string& document,
                                                                 const std::string& message,
                                                                 std::optional<int32_t> base_version, bool dry_run,
                                                                 const std::string& action) const {
-  if (auto status = policy::CheckFreeText("message", message, 4096, true); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(policy::CheckFreeText("message", message, 4096, true));
   policy::ParsedPolicy parsed = policy::ParsePolicy(document);
   if (!parsed.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("policy does not validate:\n",
                                                    policy::FormatPolicyErrors("document", parsed.errors)));
   }
-  auto active = ActiveDocument(policies_);
-  if (!active.ok()) return active.status();
-  if (base_version && *base_version != active->first) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto active, ActiveDocument(policies_));
+  if (base_version && *base_version != active.first) {
     return absl::FailedPreconditionError(absl::StrCat("the policy changed since version ", *base_version,
-                                                      ": the active version is ", active->first,
+                                                      ": the active version is ", active.first,
                                                       "; review the new diff and apply again"));
   }
   v1::ApplyPolicyResponse response;
-  const std::vector<std::string> changes = policy::DiffPolicies(active->second, parsed.document);
+  const std::vector<std::string> changes = policy::DiffPolicies(active.second, parsed.document);
   for (const auto& c : changes) response.add_changes(c);
   if (dry_run) return response;
 
@@ -105,9 +102,8 @@ absl::StatusOr<v1::ApplyPolicyResponse> PolicyOperations::Store(const Scope& sco
   nlohmann::json details = {{"message", message}, {"changes", changes}};
   store::AuditEntry audit{0, record.applied_at, scope.actor(), action, "", details.dump()};
   // The repository re-checks the base inside its transaction: this is what stops a racing apply.
-  auto stored = policies_->Apply(record, base_version.value_or(active->first), audit);
-  if (!stored.ok()) return stored.status();
-  *response.mutable_policy() = ToProto(*stored, true);
+  FLEETCAP_ASSIGN_OR_RETURN(auto stored, policies_->Apply(record, base_version.value_or(active.first), audit));
+  *response.mutable_policy() = ToProto(stored, true);
   return response;
 }
 
@@ -115,9 +111,8 @@ absl::StatusOr<v1::PolicyTeam> PolicyOperations::GetTeam(const Scope& scope, con
   // Scope first: a team token learns nothing about names outside its subtree, not even whether they exist.
   if (!scope.Covers(request.team())) return OutOfScope("team");
   if (!policy::IsName(request.team())) return absl::InvalidArgumentError("team: expected a team name");
-  auto active = ActiveDocument(policies_);
-  if (!active.ok()) return active.status();
-  const policy::PolicyDocument& doc = active->second;
+  FLEETCAP_ASSIGN_OR_RETURN(auto active, ActiveDocument(policies_));
+  const policy::PolicyDocument& doc = active.second;
   v1::PolicyTeam out;
   for (const auto& t : doc.teams) {
     if (t.name != request.team()) continue;
@@ -134,7 +129,7 @@ absl::StatusOr<v1::PolicyTeam> PolicyOperations::GetTeam(const Scope& scope, con
     if (std::find(subtree.begin(), subtree.end(), n.team) == subtree.end()) continue;
     out.add_namespaces(absl::StrCat(n.cluster, "/", n.namespace_name.empty() ? n.pattern : n.namespace_name));
   }
-  out.set_policy_version(active->first);
+  out.set_policy_version(active.first);
   return out;
 }
 

@@ -1,6 +1,7 @@
 #include "services/api/request_time.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "proto_time.h"
 
@@ -25,13 +26,12 @@ absl::Status CheckRequestTime(absl::string_view field, const google::protobuf::T
 }
 
 absl::StatusOr<google::protobuf::Timestamp> ParseRequestTime(absl::string_view field, absl::string_view text) {
-  auto t = ParseRfc3339(field, text);
-  if (!t.ok()) return t.status();
-  if (*t < absl::FromUnixSeconds(kMinSeconds) || *t > absl::FromUnixSeconds(kMaxSeconds + 1)) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseRfc3339(field, text));
+  if (t < absl::FromUnixSeconds(kMinSeconds) || t > absl::FromUnixSeconds(kMaxSeconds + 1)) {
     return absl::InvalidArgumentError(
         absl::StrCat(field, ": \"", text.substr(0, 64), "\" is outside 0001-01-01..9999-12-31"));
   }
-  return ToProtoTimestamp(*t);
+  return ToProtoTimestamp(t);
 }
 
 }  // namespace fleetcap::api

@@ -1,15 +1,20 @@
 #include "services/api/status_mapping.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::api {
 namespace {
+
+using ::fleetcap::testing::IsOk;
 
 TEST(StatusMapping, GrpcKeepsCodeAndMessage) {
   grpc::Status s = ToGrpcStatus(absl::NotFoundError("cluster \"x\" is not known"));
   EXPECT_EQ(s.error_code(), grpc::StatusCode::NOT_FOUND);
   EXPECT_EQ(s.error_message(), "cluster \"x\" is not known");
-  EXPECT_TRUE(ToGrpcStatus(absl::OkStatus()).ok());
+  EXPECT_THAT(ToGrpcStatus(absl::OkStatus()), IsOk());
 }
 
 TEST(StatusMapping, HttpCodes) {

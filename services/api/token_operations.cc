@@ -1,6 +1,7 @@
 #include "services/api/token_operations.h"
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "nlohmann/json.hpp"
 #include "proto_time.h"
 #include "policy/text_rules.h"
@@ -26,16 +27,15 @@ v1::TokenInfo ToProto(const store::TokenRecord& t) {
 absl::StatusOr<v1::CreateTokenResponse> CreateToken(store::TokenRepository* tokens, const Clock& clock,
                                                     const std::string& actor, const std::string& role,
                                                     const std::string& description, absl::Duration ttl) {
-  if (auto status = CheckRole("role", role); !status.ok()) return status;
-  if (auto status = policy::CheckFreeText("description", description, 256, false); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(CheckRole("role", role));
+  FLEETCAP_RETURN_IF_ERROR(policy::CheckFreeText("description", description, 256, false));
   if (ttl <= absl::ZeroDuration() || ttl > absl::Hours(24 * 3660)) {
     return absl::InvalidArgumentError("ttl_seconds: expected from 1 second to 10 years");
   }
-  auto secret = GenerateTokenSecret();
-  if (!secret.ok()) return secret.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto secret, GenerateTokenSecret());
   store::TokenRecord record;
-  record.token_id = secret->token_id;
-  record.secret_hash = secret->hash;
+  record.token_id = secret.token_id;
+  record.secret_hash = secret.hash;
   record.role = role;
   record.description = description;
   record.created_at = clock.Now();
@@ -44,10 +44,10 @@ absl::StatusOr<v1::CreateTokenResponse> CreateToken(store::TokenRepository* toke
   nlohmann::json details = {{"role", role}, {"description", description},
                             {"expires_at", absl::FormatTime(absl::RFC3339_sec, record.expires_at, absl::UTCTimeZone())}};
   store::AuditEntry audit{0, record.created_at, actor, "token.create", "token " + record.token_id, details.dump()};
-  if (auto status = tokens->Create(record, audit); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(tokens->Create(record, audit));
   v1::CreateTokenResponse response;
   *response.mutable_token() = ToProto(record);
-  response.set_secret(secret->secret);
+  response.set_secret(secret.secret);
   return response;
 }
 
@@ -59,10 +59,9 @@ absl::StatusOr<v1::CreateTokenResponse> TokenOperations::Create(const Scope& sco
 }
 
 absl::StatusOr<v1::ListTokensResponse> TokenOperations::List(const Scope& /*scope*/) const {
-  auto tokens = tokens_->List();
-  if (!tokens.ok()) return tokens.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto tokens, tokens_->List());
   v1::ListTokensResponse response;
-  for (const auto& t : *tokens) *response.add_tokens() = ToProto(t);
+  for (const auto& t : tokens) *response.add_tokens() = ToProto(t);
   return response;
 }
 
@@ -70,9 +69,8 @@ absl::StatusOr<v1::TokenInfo> TokenOperations::Revoke(const Scope& scope, const 
   if (!policy::IsName(request.token_id())) return absl::InvalidArgumentError("token_id: expected a token id");
   const absl::Time now = clock_->Now();
   store::AuditEntry audit{0, now, scope.actor(), "token.revoke", "token " + request.token_id(), "{}"};
-  auto revoked = tokens_->Revoke(request.token_id(), now, audit);
-  if (!revoked.ok()) return revoked.status();
-  return ToProto(*revoked);
+  FLEETCAP_ASSIGN_OR_RETURN(auto revoked, tokens_->Revoke(request.token_id(), now, audit));
+  return ToProto(revoked);
 }
 
 v1::WhoAmIResponse TokenOperations::WhoAmI(const Scope& scope) {
@@ -92,10 +90,9 @@ absl::StatusOr<v1::ListAuditEventsResponse> AuditOperations::List(const Scope& /
     return absl::InvalidArgumentError("action: expected an action name such as policy.apply");
   }
   const int limit = request.limit() == 0 ? 100 : std::min(request.limit(), 1000);
-  auto events = audit_->List(request.after_id(), limit, request.action());
-  if (!events.ok()) return events.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto events, audit_->List(request.after_id(), limit, request.action()));
   v1::ListAuditEventsResponse response;
-  for (const auto& e : *events) {
+  for (const auto& e : events) {
     v1::AuditEvent* out = response.add_events();
     out->set_id(e.id);
     *out->mutable_at() = ToProtoTimestamp(e.at);

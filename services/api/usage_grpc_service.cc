@@ -1,14 +1,15 @@
 #include "services/api/usage_grpc_service.h"
 
+#include "common/status_macros.h"
+
 namespace fleetcap::api {
 
 grpc::Status UsageGrpcService::GetUsage(grpc::ServerContext* context, const v1::GetUsageRequest* request,
                                         v1::UsageReport* response) {
   return guard_->Run(context, "/fleetcap.v1.UsageService/GetUsage", [&](const Scope& scope) {
-    if (auto allowed = query_->Authorize(scope, *request); !allowed.ok()) return allowed;
-    auto result = query_->Run(*request);
-    if (!result.ok()) return result.status();
-    *response = std::move(*result);
+    FLEETCAP_RETURN_IF_ERROR(query_->Authorize(scope, *request));
+    FLEETCAP_ASSIGN_OR_RETURN(auto result, query_->Run(*request));
+    *response = std::move(result);
     return absl::OkStatus();
   });
 }

@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
@@ -55,9 +56,8 @@ absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string
   v1::GetFleetSummaryRequest request;
   request.set_cluster(cluster);
   if (!at.empty()) {
-    auto t = ParseRfc3339("--at", at);
-    if (!t.ok()) return t.status();
-    *request.mutable_at() = ToProtoTimestamp(*t);
+    FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseRfc3339("--at", at));
+    *request.mutable_at() = ToProtoTimestamp(t);
   }
   return request;
 }

@@ -1,9 +1,16 @@
 #include "services/ctl/fleet_commands.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::ctl {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
 
 v1::FleetSummary Sample() {
   v1::FleetSummary s;
@@ -47,22 +54,21 @@ TEST(RenderFleetSummary, TeamsFollowTheModelsWithTheirShareOfWhatIsHeld) {
 
 TEST(RenderFleetSummary, JsonIsTheCanonicalMapping) {
   std::string json = RenderFleetSummary(Sample(), Format::kJson);
-  EXPECT_NE(json.find("\"heldMilli\": \"2460\""), std::string::npos) << json;
-  EXPECT_NE(json.find("\"at\": \"2026-01-01T00:00:00Z\""), std::string::npos) << json;
+  EXPECT_THAT(json, HasSubstr("\"heldMilli\": \"2460\"")) << json;
+  EXPECT_THAT(json, HasSubstr("\"at\": \"2026-01-01T00:00:00Z\"")) << json;
 }
 
 TEST(FleetSummaryRequest, BadAtNamesTheFlag) {
   auto request = FleetSummaryRequest("", "tomorrow");
-  ASSERT_EQ(request.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(request.status().message().find("--at"), std::string_view::npos);
+  ASSERT_THAT(request, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--at")));
   auto ok = FleetSummaryRequest("openb", "2026-01-01T00:00:01.5Z");
-  ASSERT_TRUE(ok.ok());
+  ASSERT_THAT(ok, IsOk());
   EXPECT_EQ(ok->at().seconds(), 1767225601);
   EXPECT_EQ(ok->at().nanos(), 500000000);
 }
 
 TEST(ParseFormat, RejectsUnknown) {
-  EXPECT_EQ(ParseFormat("yaml").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(ParseFormat("yaml"), StatusIs(absl::StatusCode::kInvalidArgument));
   EXPECT_EQ(*ParseFormat("json"), Format::kJson);
 }
 

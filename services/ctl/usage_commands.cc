@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/clock.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
@@ -61,15 +62,13 @@ absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& f, absl::Time
   request.set_namespace_(f.namespace_);
   absl::Time end = now;
   if (!f.end.empty()) {
-    auto t = ParseRfc3339("--end", f.end);
-    if (!t.ok()) return t.status();
-    end = *t;
+    FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseRfc3339("--end", f.end));
+    end = t;
   }
   absl::Time start = end - absl::Hours(24);
   if (!f.start.empty()) {
-    auto t = ParseRfc3339("--start", f.start);
-    if (!t.ok()) return t.status();
-    start = *t;
+    FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseRfc3339("--start", f.start));
+    start = t;
   }
   *request.mutable_start() = ToProtoTimestamp(start);
   *request.mutable_end() = ToProtoTimestamp(end);

@@ -1,14 +1,19 @@
 #include "services/ctl/usage_commands.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "common/time_util.h"
 #include "proto_time.h"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::ctl {
 namespace {
 
 const absl::Time kNow = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
 
 TEST(UsageRequest, FlagsBecomeTheRequest) {
   UsageFlags f;
@@ -19,7 +24,7 @@ TEST(UsageRequest, FlagsBecomeTheRequest) {
   f.end = "2026-01-02T00:00:00Z";
   f.resolution = "Minute";
   auto r = UsageRequest(f, kNow);
-  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_THAT(r, IsOk());
   EXPECT_EQ(r->cluster(), "c1");
   EXPECT_EQ(r->pod(), "train-0");
   EXPECT_EQ(r->namespace_(), "ml");
@@ -38,13 +43,13 @@ TEST(UsageRequest, WithoutTimesItIsTheDayBeforeNow) {
 
 TEST(UsageRequest, BadFlagsAreNamed) {
   UsageFlags f;
-  EXPECT_NE(UsageRequest(f, kNow).status().message().find("--cluster"), std::string::npos);
+  EXPECT_THAT(UsageRequest(f, kNow), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--cluster")));
   f.cluster = "c1";
   f.resolution = "week";
-  EXPECT_NE(UsageRequest(f, kNow).status().message().find("--resolution"), std::string::npos);
+  EXPECT_THAT(UsageRequest(f, kNow), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--resolution")));
   f.resolution = "day";
   f.start = "yesterday";
-  EXPECT_NE(UsageRequest(f, kNow).status().message().find("--start"), std::string::npos);
+  EXPECT_THAT(UsageRequest(f, kNow), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--start")));
 }
 
 TEST(RenderUsage, TableAndJson) {
@@ -61,12 +66,12 @@ TEST(RenderUsage, TableAndJson) {
   b->set_samples(240);
   b->set_series(2);
   const std::string table = RenderUsage(report, Format::kTable);
-  EXPECT_NE(table.find("45.7%"), std::string::npos) << table;
-  EXPECT_NE(table.find("3.00"), std::string::npos) << table;
-  EXPECT_NE(table.find("240"), std::string::npos) << table;
+  EXPECT_THAT(table, HasSubstr("45.7%")) << table;
+  EXPECT_THAT(table, HasSubstr("3.00")) << table;
+  EXPECT_THAT(table, HasSubstr("240")) << table;
   const std::string json = RenderUsage(report, Format::kJson);
-  EXPECT_NE(json.find("\"utilMean\": 0.4567"), std::string::npos) << json;
-  EXPECT_NE(json.find("\"samples\": \"240\""), std::string::npos) << json;
+  EXPECT_THAT(json, HasSubstr("\"utilMean\": 0.4567")) << json;
+  EXPECT_THAT(json, HasSubstr("\"samples\": \"240\"")) << json;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <signal.h>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fleetcap/v1/fleet.grpc.pb.h"
@@ -12,16 +13,20 @@
 #include "nlohmann/json.hpp"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
+
 class ApiServerTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     auto served = testing::ServeTestInventory(FLEETCAP_API_BIN);
-    ASSERT_TRUE(served.ok()) << served.status();
+    ASSERT_THAT(served, IsOk());
     served_ = served->release();
     api_ = &served_->api;
   }
@@ -52,7 +57,7 @@ TEST_F(ApiServerTest, GrpcSummaryPerModelAndTotals) {
   request.mutable_at()->set_seconds(kT0 + 90 * 60);
   v1::FleetSummary summary;
   grpc::Status status = FleetStub()->GetFleetSummary(&context, request, &summary);
-  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_THAT(status, IsOk()) << status.error_message();
   ASSERT_EQ(summary.models_size(), 2);
   EXPECT_EQ(summary.models(0).model(), "A100");
   EXPECT_EQ(summary.models(0).devices(), 1);
@@ -75,7 +80,7 @@ TEST_F(ApiServerTest, GrpcErrors) {
     v1::FleetSummary summary;
     grpc::Status status = FleetStub()->GetFleetSummary(&context, request, &summary);
     EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
-    EXPECT_NE(status.error_message().find("at.nanos"), std::string::npos) << status.error_message();
+    EXPECT_THAT(status.error_message(), HasSubstr("at.nanos")) << status.error_message();
   }
   {
     grpc::ClientContext context;
@@ -85,13 +90,13 @@ TEST_F(ApiServerTest, GrpcErrors) {
     v1::FleetSummary summary;
     grpc::Status status = FleetStub()->GetFleetSummary(&context, request, &summary);
     EXPECT_EQ(status.error_code(), grpc::StatusCode::NOT_FOUND);
-    EXPECT_NE(status.error_message().find("no-such-cluster"), std::string::npos);
+    EXPECT_THAT(status.error_message(), HasSubstr("no-such-cluster"));
   }
 }
 
 TEST_F(ApiServerTest, HttpJsonIsTheCanonicalMappingOfTheSameMessage) {
   auto response = testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1&at=2026-01-01T01:30:00Z", api_->admin_token);
-  ASSERT_TRUE(response.ok()) << response.status();
+  ASSERT_THAT(response, IsOk());
   ASSERT_EQ(response->status, 200) << response->body;
   auto json = nlohmann::json::parse(response->body);
   EXPECT_EQ(json["cluster"], "c1");
@@ -105,7 +110,7 @@ TEST_F(ApiServerTest, HttpJsonIsTheCanonicalMappingOfTheSameMessage) {
   EXPECT_EQ(json["heldMilli"], "2250");
 
   auto all = testing::HttpGet(api_->http_base() + "/v1/fleet/summary?at=2026-01-01T00%3A00%3A00Z", api_->admin_token);
-  ASSERT_TRUE(all.ok());
+  ASSERT_THAT(all, IsOk());
   ASSERT_EQ(all->status, 200) << all->body;
   EXPECT_EQ(nlohmann::json::parse(all->body)["heldMilli"], "1000");
 }
@@ -124,11 +129,11 @@ TEST_F(ApiServerTest, HttpErrorsNameTheInput) {
            {"/v1/fleet/summary?at=%zz", 400, "INVALID_ARGUMENT", "percent-escape"},
            {"/v1/no/such/route", 404, "NOT_FOUND", "/v1/no/such/route"}}) {
     auto response = testing::HttpGet(api_->http_base() + c.path, api_->admin_token);
-    ASSERT_TRUE(response.ok()) << response.status();
+    ASSERT_THAT(response, IsOk());
     EXPECT_EQ(response->status, c.status) << c.path << ": " << response->body;
     auto json = nlohmann::json::parse(response->body);
     EXPECT_EQ(json["status"], c.code) << c.path;
-    EXPECT_NE(json["message"].get<std::string>().find(c.mentions), std::string::npos) << c.path << ": " << json;
+    EXPECT_THAT(json["message"].get<std::string>(), HasSubstr(c.mentions)) << c.path << ": " << json;
   }
 }
 
@@ -138,7 +143,7 @@ TEST_F(ApiServerTest, HealthCheckingSaysServing) {
   grpc::ClientContext context;
   grpc::health::v1::HealthCheckRequest request;
   grpc::health::v1::HealthCheckResponse response;
-  ASSERT_TRUE(stub->Check(&context, request, &response).ok());
+  ASSERT_THAT(stub->Check(&context, request, &response), IsOk());
   EXPECT_EQ(response.status(), grpc::health::v1::HealthCheckResponse::SERVING);
 }
 
@@ -162,17 +167,17 @@ TEST_F(ApiServerTest, ReflectionListsTheServices) {
   EXPECT_NE(std::find(names.begin(), names.end(), "grpc.health.v1.Health"), names.end());
   while (stream->Read(&response)) {
   }
-  EXPECT_TRUE(stream->Finish().ok());
+  EXPECT_THAT(stream->Finish(), IsOk());
 }
 
 TEST_F(ApiServerTest, MetricsCountRequests) {
-  ASSERT_TRUE(testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1", api_->admin_token).ok());
+  ASSERT_THAT(testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1", api_->admin_token), IsOk());
   auto metrics = testing::HttpGet("http://127.0.0.1:" + std::to_string(api_->metrics_port) + "/metrics");
-  ASSERT_TRUE(metrics.ok()) << metrics.status();
+  ASSERT_THAT(metrics, IsOk());
   ASSERT_EQ(metrics->status, 200);
-  EXPECT_NE(metrics->body.find("fleetcap_api_requests_total{"), std::string::npos) << metrics->body;
-  EXPECT_NE(metrics->body.find("method=\"/v1/fleet/summary\""), std::string::npos);
-  EXPECT_NE(metrics->body.find("fleetcap_api_request_duration_seconds_bucket"), std::string::npos);
+  EXPECT_THAT(metrics->body, HasSubstr("fleetcap_api_requests_total{")) << metrics->body;
+  EXPECT_THAT(metrics->body, HasSubstr("method=\"/v1/fleet/summary\""));
+  EXPECT_THAT(metrics->body, HasSubstr("fleetcap_api_request_duration_seconds_bucket"));
 }
 
 }  // namespace

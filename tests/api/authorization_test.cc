@@ -6,6 +6,7 @@
 #include <future>
 #include <map>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fleetcap/v1/audit.grpc.pb.h"
@@ -20,11 +21,15 @@
 #include "services/api/access_table.h"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 #include "tests/support/tokens.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 constexpr const char* kPolicy = R"(version: 1
 teams:
@@ -115,14 +120,14 @@ class AuthorizationTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_THAT(db, IsOk());
     db_ = db->release();
     auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
-    ASSERT_TRUE(api.ok()) << api.status();
+    ASSERT_THAT(api, IsOk());
     api_ = new testing::ApiProcess(std::move(*api));
     for (const char* role : {"planner", "scheduler", "team:vision"}) {
       auto token = testing::MintToken(db_->uri(), role);
-      ASSERT_TRUE(token.ok()) << token.status();
+      ASSERT_THAT(token, IsOk());
       tokens_[role] = *token;
     }
     tokens_["admin"] = api_->admin_token;
@@ -142,7 +147,7 @@ class AuthorizationTest : public ::testing::Test {
     apply.set_document(kPolicy);
     v1::ApplyPolicyResponse response;
     grpc::Status status = stub->ApplyPolicy(&context, apply, &response);
-    ASSERT_TRUE(status.ok()) << status.error_message();
+    ASSERT_THAT(status, IsOk()) << status.error_message();
   }
   static void TearDownTestSuite() {
     delete api_;
@@ -223,7 +228,7 @@ TEST_F(AuthorizationTest, EveryHttpRouteWithEveryRole) {
     for (const auto& [role, allowed] : std::vector<std::pair<std::string, bool>>{
              {"admin", e.admin}, {"planner", e.planner}, {"scheduler", e.scheduler}, {"team:vision", e.team}}) {
       auto response = testing::HttpRequest(method, url, body, tokens_.at(role));
-      ASSERT_TRUE(response.ok()) << response.status();
+      ASSERT_THAT(response, IsOk());
       if (allowed) {
         EXPECT_NE(response->status, 403) << key << " as " << role << ": " << response->body;
         EXPECT_NE(response->status, 401) << key << " as " << role;
@@ -247,7 +252,7 @@ TEST_F(AuthorizationTest, OutOfScopeDoesNotRevealWhetherATeamExists) {
   EXPECT_EQ(existing->body, parent->body);
   auto own = testing::HttpGet(api_->http_base() + "/v1/policy/team?team=vision", team);
   ASSERT_EQ(own->status, 200) << own->body;
-  EXPECT_NE(own->body.find("vision-detect"), std::string::npos) << own->body;
+  EXPECT_THAT(own->body, HasSubstr("vision-detect")) << own->body;
   // Planners see every team, and a missing one is plainly missing.
   EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/policy/team?team=ads", tokens_.at("planner"))->status, 200);
   EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/policy/team?team=no-such-team", tokens_.at("planner"))->status,
@@ -277,7 +282,7 @@ TEST_F(AuthorizationTest, TeamUsageIsScopedToItsOwnNamespaces) {
     v1::UsageReport report;
     return stub->GetUsage(&context, request, &report);
   };
-  EXPECT_TRUE(call(VisionUsageRequest("vision-ns")).ok());
+  EXPECT_THAT(call(VisionUsageRequest("vision-ns")), IsOk());
   grpc::Status other = call(VisionUsageRequest("ads-ns"));
   grpc::Status missing = call(VisionUsageRequest("no-such-ns"));
   EXPECT_EQ(other.error_code(), grpc::StatusCode::PERMISSION_DENIED);
@@ -289,7 +294,7 @@ TEST_F(AuthorizationTest, TeamUsageIsScopedToItsOwnNamespaces) {
   auto http = testing::HttpRequest(
       "GET", api_->http_base() + "/v1/usage?cluster=c1&namespace=ads-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z",
       "", tokens_.at("team:vision"));
-  ASSERT_TRUE(http.ok()) << http.status();
+  ASSERT_THAT(http, IsOk());
   EXPECT_EQ(http->status, 403) << http->body;
 }
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <thread>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_replace.h"
@@ -18,10 +19,16 @@
 #include "pqxx/pqxx"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr const char* kPolicyV1 = R"(version: 1
 currency: USD
@@ -47,29 +54,15 @@ allocation:
     guarantee: 4
 )";
 
-std::string TempDir() {
-  char dir[] = "/tmp/fleetcap-control-XXXXXX";
-  return mkdtemp(dir);
-}
-
-std::string WriteFile(const std::string& dir, const std::string& name, const std::string& text) {
-  const std::string path = dir + "/" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-class ControlPlaneTest : public ::testing::Test {
+class ControlPlaneTest : public testing::MigratedDatabaseTest {
  protected:
   void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
     auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
-    ASSERT_TRUE(api.ok()) << api.status();
+    ASSERT_THAT(api, IsOk());
     api_ = std::make_unique<testing::ApiProcess>(std::move(*api));
-    dir_ = TempDir();
   }
-  void TearDown() override { std::system(("rm -rf " + dir_).c_str()); }
 
   testing::RunResult Ctl(std::vector<std::string> args, const std::string& token = "") {
     std::vector<std::string> argv = {FLEETCAPCTL_BIN};
@@ -78,81 +71,76 @@ class ControlPlaneTest : public ::testing::Test {
     return testing::Run(argv, absl::Seconds(60));
   }
 
-  std::unique_ptr<testing::TestDatabase> db_;
   std::unique_ptr<testing::ApiProcess> api_;
-  std::string dir_;
+  testing::TestDir dir_{"control"};
 };
 
 TEST_F(ControlPlaneTest, InitPrintsOneAdminTokenOnceThenRefuses) {
   auto fresh = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(fresh.ok());
+  ASSERT_THAT(fresh, IsOk());
   auto first = testing::Run({FLEETCAP_API_BIN, "init", "--db", (*fresh)->uri()});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   ASSERT_EQ(first.out.rfind("fct_", 0), 0u) << first.out;
   EXPECT_EQ(first.out.find('\n'), first.out.size() - 1) << "one line: " << first.out;
-  EXPECT_EQ(first.err.find(first.out.substr(0, 20)), std::string::npos) << "secret leaked to stderr";
+  EXPECT_THAT(first.err, Not(HasSubstr(first.out.substr(0, 20)))) << "secret leaked to stderr";
   auto again = testing::Run({FLEETCAP_API_BIN, "init", "--db", (*fresh)->uri()});
   EXPECT_EQ(again.exit_code, 1);
-  EXPECT_NE(again.err.find("already initialised"), std::string::npos) << again.err;
+  EXPECT_THAT(again.err, HasSubstr("already initialised")) << again.err;
   EXPECT_TRUE(again.out.empty());
   // The printed token is an admin token of that installation.
   auto api = testing::StartApi(FLEETCAP_API_BIN, (*fresh)->uri());
-  ASSERT_TRUE(api.ok());
+  ASSERT_THAT(api, IsOk());
   auto who = testing::Run({FLEETCAPCTL_BIN, "token", "whoami", "--server", api->grpc_address(), "--token",
                            first.out.substr(0, first.out.size() - 1)});
   ASSERT_EQ(who.exit_code, 0) << who.err;
-  EXPECT_NE(who.out.find("role admin"), std::string::npos) << who.out;
+  EXPECT_THAT(who.out, HasSubstr("role admin")) << who.out;
 }
 
 TEST_F(ControlPlaneTest, ValidateNamesFileLineAndField) {
-  const std::string good = WriteFile(dir_, "good.yaml", kPolicyV1);
+  const std::string good = dir_.Write("good.yaml", kPolicyV1);
   auto ok = Ctl({"policy", "validate", good});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
-  EXPECT_NE(ok.out.find("valid (2 teams"), std::string::npos) << ok.out;
-  const std::string bad = WriteFile(
-      dir_, "bad.yaml",
+  EXPECT_THAT(ok.out, HasSubstr("valid (2 teams")) << ok.out;
+  const std::string bad = dir_.Write(
+      "bad.yaml",
       absl::StrReplaceAll(kPolicyV1, {{"    team: vision\n", "    team: visoin\n"}, {"\"0.35\"", "\"-0.35\""}}));
   auto errors = Ctl({"policy", "validate", bad});
   EXPECT_EQ(errors.exit_code, 1);
-  EXPECT_NE(errors.err.find(bad + ":10: namespaces[0].team: unknown team \"visoin\""), std::string::npos)
-      << errors.err;
-  EXPECT_NE(errors.err.find(bad + ":18:22: prices[0].per_device_hour: negative price -0.35"), std::string::npos)
-      << errors.err;
-  EXPECT_NE(errors.err.find(": 2 errors"), std::string::npos) << errors.err;
+  EXPECT_THAT(errors.err, HasSubstr(bad + ":10: namespaces[0].team: unknown team \"visoin\""));
+  EXPECT_THAT(errors.err, HasSubstr(bad + ":18:22: prices[0].per_device_hour: negative price -0.35"));
+  EXPECT_THAT(errors.err, HasSubstr(": 2 errors")) << errors.err;
 }
 
 TEST_F(ControlPlaneTest, DiffApplyHistoryRollback) {
-  const std::string v1_file = WriteFile(dir_, "v1.yaml", kPolicyV1);
+  const std::string v1_file = dir_.Write("v1.yaml", kPolicyV1);
   auto diff0 = Ctl({"policy", "diff", v1_file}, "");
   ASSERT_EQ(diff0.exit_code, 0) << diff0.err;
-  EXPECT_NE(diff0.out.find("against version 0"), std::string::npos) << diff0.out;
-  EXPECT_NE(diff0.out.find("team added: vision (under research)"), std::string::npos) << diff0.out;
+  EXPECT_THAT(diff0.out, HasSubstr("against version 0")) << diff0.out;
+  EXPECT_THAT(diff0.out, HasSubstr("team added: vision (under research)")) << diff0.out;
 
   auto apply1 = Ctl({"policy", "apply", v1_file, "--message", "first policy"});
   ASSERT_EQ(apply1.exit_code, 0) << apply1.err;
-  EXPECT_NE(apply1.out.find("applied version 1"), std::string::npos) << apply1.out;
+  EXPECT_THAT(apply1.out, HasSubstr("applied version 1")) << apply1.out;
 
   auto same = Ctl({"policy", "diff", v1_file});
-  EXPECT_NE(same.out.find("no changes against version 1"), std::string::npos) << same.out;
+  EXPECT_THAT(same.out, HasSubstr("no changes against version 1")) << same.out;
 
   const std::string v2_text = absl::StrReplaceAll(kPolicyV1, {{"\"0.35\"", "\"0.40\""}});
-  const std::string v2_file = WriteFile(dir_, "v2.yaml", v2_text);
+  const std::string v2_file = dir_.Write("v2.yaml", v2_text);
   auto diff2 = Ctl({"policy", "diff", v2_file});
-  EXPECT_NE(diff2.out.find("price of T4 in all clusters from 2026-01-01T00:00:00Z: 0.35 -> 0.40 per device-hour"),
-            std::string::npos)
-      << diff2.out;
+  EXPECT_THAT(diff2.out,
+              HasSubstr("price of T4 in all clusters from 2026-01-01T00:00:00Z: 0.35 -> 0.40 per device-hour"));
   ASSERT_EQ(Ctl({"policy", "apply", v2_file}).exit_code, 0);
 
   // A diff made against version 1 cannot be applied on version 2.
   auto stale = Ctl({"policy", "apply", v1_file, "--base-version", "1"});
   EXPECT_EQ(stale.exit_code, 1);
-  EXPECT_NE(stale.err.find("FAILED_PRECONDITION: the policy changed since version 1: the active version is 2"),
-            std::string::npos)
+  EXPECT_THAT(stale.err, HasSubstr("FAILED_PRECONDITION: the policy changed since version 1: the active version is 2"))
       << stale.err;
 
   auto rollback = Ctl({"policy", "rollback", "1"});
   ASSERT_EQ(rollback.exit_code, 0) << rollback.err;
-  EXPECT_NE(rollback.out.find("as version 3"), std::string::npos) << rollback.out;
+  EXPECT_THAT(rollback.out, HasSubstr("as version 3")) << rollback.out;
   auto active = Ctl({"policy", "get"});
   ASSERT_EQ(active.exit_code, 0);
   EXPECT_EQ(active.out, kPolicyV1);  // byte for byte
@@ -174,7 +162,7 @@ TEST_F(ControlPlaneTest, DiffApplyHistoryRollback) {
   EXPECT_EQ(Ctl({"policy", "get"}, planner_token).exit_code, 0);
   auto denied = Ctl({"policy", "apply", v2_file}, planner_token);
   EXPECT_EQ(denied.exit_code, 1);
-  EXPECT_NE(denied.err.find("PERMISSION_DENIED"), std::string::npos) << denied.err;
+  EXPECT_THAT(denied.err, HasSubstr("PERMISSION_DENIED")) << denied.err;
 
   // The audit log holds each change with who and what.
   auto audit = Ctl({"audit", "--format", "json"});
@@ -183,9 +171,9 @@ TEST_F(ControlPlaneTest, DiffApplyHistoryRollback) {
   ASSERT_EQ(events.size(), 5u) << audit.out;  // the test's own admin token, then these
   EXPECT_EQ(events[1]["action"], "policy.apply");
   EXPECT_EQ(events[1]["target"], "policy version 1");
-  EXPECT_NE(events[1]["detailsJson"].get<std::string>().find("first policy"), std::string::npos);
+  EXPECT_THAT(events[1]["detailsJson"].get<std::string>(), HasSubstr("first policy"));
   EXPECT_EQ(events[2]["target"], "policy version 2");
-  EXPECT_NE(events[2]["detailsJson"].get<std::string>().find("0.35 -> 0.40"), std::string::npos);
+  EXPECT_THAT(events[2]["detailsJson"].get<std::string>(), HasSubstr("0.35 -> 0.40"));
   EXPECT_EQ(events[3]["action"], "policy.rollback");
   EXPECT_EQ(events[4]["action"], "token.create");
   EXPECT_EQ(events[1]["actor"].get<std::string>().rfind("token:", 0), 0u);
@@ -224,30 +212,30 @@ TEST_F(ControlPlaneTest, TokensCreateListRevokeAndNeverAppearInLogs) {
   ASSERT_EQ(secret.rfind("fct_", 0), 0u);
   auto who = Ctl({"token", "whoami"}, secret);
   ASSERT_EQ(who.exit_code, 0) << who.err;
-  EXPECT_NE(who.out.find("role team:vision"), std::string::npos);
+  EXPECT_THAT(who.out, HasSubstr("role team:vision"));
   const std::string id = who.out.substr(6, who.out.find(' ', 6) - 6);
 
   auto list = Ctl({"token", "list"});
   ASSERT_EQ(list.exit_code, 0);
-  EXPECT_NE(list.out.find(id), std::string::npos);
-  EXPECT_NE(list.out.find("vision dashboards"), std::string::npos);
-  EXPECT_EQ(list.out.find(secret), std::string::npos);
+  EXPECT_THAT(list.out, HasSubstr(id));
+  EXPECT_THAT(list.out, HasSubstr("vision dashboards"));
+  EXPECT_THAT(list.out, Not(HasSubstr(secret)));
 
   auto revoke = Ctl({"token", "revoke", id});
   ASSERT_EQ(revoke.exit_code, 0) << revoke.err;
   auto after = Ctl({"token", "whoami"}, secret);
   EXPECT_EQ(after.exit_code, 1);
-  EXPECT_NE(after.err.find("UNAUTHENTICATED"), std::string::npos) << after.err;
+  EXPECT_THAT(after.err, HasSubstr("UNAUTHENTICATED")) << after.err;
 
   auto audit = Ctl({"audit"});
-  EXPECT_NE(audit.out.find("token.create"), std::string::npos);
-  EXPECT_NE(audit.out.find("token.revoke"), std::string::npos);
-  EXPECT_EQ(audit.out.find(secret), std::string::npos);
+  EXPECT_THAT(audit.out, HasSubstr("token.create"));
+  EXPECT_THAT(audit.out, HasSubstr("token.revoke"));
+  EXPECT_THAT(audit.out, Not(HasSubstr(secret)));
   // Nothing the API logged holds a secret, even at debug level after failures.
   auto stopped = api_->process->Stop(SIGTERM);
-  EXPECT_EQ(stopped.out.find(secret), std::string::npos);
-  EXPECT_EQ(stopped.err.find(secret), std::string::npos);
-  EXPECT_EQ(stopped.err.find(api_->admin_token), std::string::npos);
+  EXPECT_THAT(stopped.out, Not(HasSubstr(secret)));
+  EXPECT_THAT(stopped.err, Not(HasSubstr(secret)));
+  EXPECT_THAT(stopped.err, Not(HasSubstr(api_->admin_token)));
   auto conn = db_->Connect();
   EXPECT_EQ(pqxx::nontransaction(*conn)
                 .exec_params("SELECT count(*) FROM audit_log WHERE details::text LIKE '%' || $1 || '%'", secret)[0][0]
@@ -262,7 +250,7 @@ TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
   const std::string bad_utf8 = "\xff\xfe\xc3";
   const auto post = [&](const std::string& path, const nlohmann::json& body) {
     auto r = testing::HttpRequest("POST", api_->http_base() + path, body.dump(), api_->admin_token);
-    EXPECT_TRUE(r.ok());
+    EXPECT_THAT(r, IsOk());
     return *r;
   };
   // Token description (free text): stored verbatim, or rejected when too long.
@@ -292,7 +280,7 @@ TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
     const std::string doc = "version: 1\nteams:\n  - name: \"" + name + "\"\n";
     auto r = post("/v1/policy", {{"document", doc}});
     EXPECT_EQ(r.status, 400) << r.body.substr(0, 200);
-    EXPECT_NE(r.body.find("document:3"), std::string::npos) << r.body.substr(0, 200);
+    EXPECT_THAT(r.body, HasSubstr("document:3")) << r.body.substr(0, 200);
     EXPECT_LT(r.body.size(), 1000u);
   }
   auto message = post("/v1/policy", {{"document", "version: 1\n# " + drop + "\n"}, {"message", drop + " %00"}});
@@ -311,7 +299,7 @@ TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
     v1::ApplyPolicyRequest request;
     request.set_document("version: 1\n# " + bad_utf8 + "\n");
     v1::ApplyPolicyResponse response;
-    EXPECT_FALSE(stub->ApplyPolicy(&context, request, &response).ok());
+    EXPECT_THAT(stub->ApplyPolicy(&context, request, &response), Not(IsOk()));
   }
   // Everything is still there, and only what was accepted was stored.
   auto conn = db_->Connect();

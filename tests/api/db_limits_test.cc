@@ -6,6 +6,7 @@
 
 #include <future>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/time/clock.h"
@@ -14,10 +15,14 @@
 #include "pqxx/pqxx"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 // True once some session of `db` waits for a lock, within `timeout`.
 bool SomeoneWaitsForALock(const testing::TestDatabase& db, absl::Duration timeout) {
@@ -35,10 +40,10 @@ bool SomeoneWaitsForALock(const testing::TestDatabase& db, absl::Duration timeou
 
 TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto api = testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(),
                                {"--db-connections", "1", "--db-wait", "1", "--db-statement-timeout", "10"});
-  ASSERT_TRUE(api.ok()) << api.status();
+  ASSERT_THAT(api, IsOk());
 
   auto locker = (*db)->Connect();
   pqxx::work lock(*locker);
@@ -51,9 +56,9 @@ TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
 
   // Every other request finds no free connection: a prompt, clear refusal on both transports.
   auto waiting = testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token);
-  ASSERT_TRUE(waiting.ok()) << waiting.status();
+  ASSERT_THAT(waiting, IsOk());
   EXPECT_EQ(waiting->status, 503) << waiting->body;
-  EXPECT_NE(waiting->body.find("no connection free within 1s"), std::string::npos) << waiting->body;
+  EXPECT_THAT(waiting->body, HasSubstr("no connection free within 1s")) << waiting->body;
 
   auto stub = v1::TokenService::NewStub(grpc::CreateChannel(api->grpc_address(), grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
@@ -61,18 +66,18 @@ TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
   v1::WhoAmIResponse who;
   const grpc::Status status = stub->WhoAmI(&context, v1::WhoAmIRequest(), &who);
   EXPECT_EQ(status.error_code(), grpc::StatusCode::UNAVAILABLE) << status.error_message();
-  EXPECT_NE(status.error_message().find("no connection free"), std::string::npos) << status.error_message();
+  EXPECT_THAT(status.error_message(), HasSubstr("no connection free")) << status.error_message();
 
   // The first request's statement is cancelled at the statement timeout, not left waiting.
   auto slow = first.get();
-  ASSERT_TRUE(slow.ok()) << slow.status();
+  ASSERT_THAT(slow, IsOk());
   EXPECT_EQ(slow->status, 504) << slow->body;
-  EXPECT_NE(slow->body.find("time limit"), std::string::npos) << slow->body;
+  EXPECT_THAT(slow->body, HasSubstr("time limit")) << slow->body;
   lock.abort();
 
   // With the database back, the same connection serves again.
   auto after = testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token);
-  ASSERT_TRUE(after.ok()) << after.status();
+  ASSERT_THAT(after, IsOk());
   EXPECT_EQ(after->status, 200) << after->body;
 }
 

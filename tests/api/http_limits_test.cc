@@ -11,16 +11,21 @@
 #include <atomic>
 #include <thread>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/strings/match.h"
 #include "absl/time/clock.h"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 // A plain TCP connection that writes whatever the test wants, as slowly as it wants.
 class RawConnection {
@@ -70,10 +75,10 @@ class HttpLimitsTest : public ::testing::Test {
  protected:
   void Start(const std::vector<std::string>& flags) {
     auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_THAT(db, IsOk());
     db_ = std::move(*db);
     auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri(), flags);
-    ASSERT_TRUE(api.ok()) << api.status();
+    ASSERT_THAT(api, IsOk());
     api_ = std::move(*api);
   }
 
@@ -97,7 +102,7 @@ TEST_F(HttpLimitsTest, AnUnauthenticatedBodyIsRefusedWithoutBeingRead) {
   stop = true;
   writer.join();
   EXPECT_TRUE(absl::StartsWith(answer, "HTTP/1.1 401")) << answer;
-  EXPECT_NE(answer.find("missing bearer token"), std::string::npos) << answer;
+  EXPECT_THAT(answer, HasSubstr("missing bearer token")) << answer;
   EXPECT_TRUE(closed) << "the server kept the connection open to read the body";
 }
 
@@ -128,7 +133,7 @@ TEST_F(HttpLimitsTest, ABodySentTooSlowlyIsCutOffAtTheReadTimeout) {
   stop = true;
   writer.join();
   EXPECT_TRUE(absl::StartsWith(answer, "HTTP/1.1 408")) << answer;
-  EXPECT_NE(answer.find("request body"), std::string::npos) << answer;
+  EXPECT_THAT(answer, HasSubstr("request body")) << answer;
 }
 
 TEST_F(HttpLimitsTest, SlowClientsDoNotKeepOthersWaiting) {
@@ -151,7 +156,7 @@ TEST_F(HttpLimitsTest, SlowClientsDoNotKeepOthersWaiting) {
   const absl::Duration waited = absl::Now() - start;
   stop = true;
   for (auto& t : senders) t.join();
-  ASSERT_TRUE(served.ok()) << served.status();
+  ASSERT_THAT(served, IsOk());
   EXPECT_EQ(served->status, 200) << served->body;
   // Three rounds of cut-off slow clients at 1 s each, with room for a busy machine; civetweb's
   // default of 30 s per client would make this minutes.

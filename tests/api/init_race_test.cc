@@ -3,15 +3,20 @@
 // test locks the token table, starts both inits, waits until both are held up
 // in the database, and only then lets them go.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/time/clock.h"
 #include "pqxx/pqxx"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 // Waits up to `timeout` until `n` sessions of `db` wait for a lock.
 bool SessionsWaitForALock(const testing::TestDatabase& db, int n, absl::Duration timeout) {
@@ -31,7 +36,7 @@ TEST(InitRaceTest, TwoConcurrentInitsMintExactlyOneAdminToken) {
   for (int round = 0; round < 3; ++round) {
     SCOPED_TRACE(::testing::Message() << "round " << round);
     auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_THAT(db, IsOk());
     auto locker = (*db)->Connect();
     pqxx::work lock(*locker);
     lock.exec("LOCK TABLE api_tokens IN ACCESS EXCLUSIVE MODE");
@@ -39,7 +44,7 @@ TEST(InitRaceTest, TwoConcurrentInitsMintExactlyOneAdminToken) {
     std::vector<std::unique_ptr<testing::Subprocess>> inits;
     for (int i = 0; i < 2; ++i) {
       auto init = testing::Subprocess::Start({FLEETCAP_API_BIN, "init", "--db", (*db)->uri()});
-      ASSERT_TRUE(init.ok()) << init.status();
+      ASSERT_THAT(init, IsOk());
       inits.push_back(std::move(*init));
     }
     ASSERT_TRUE(SessionsWaitForALock(**db, 2, absl::Seconds(60)));
@@ -53,7 +58,7 @@ TEST(InitRaceTest, TwoConcurrentInitsMintExactlyOneAdminToken) {
         EXPECT_EQ(result.out.rfind("fct_", 0), 0u) << result.out;
       } else {
         ++refused;
-        EXPECT_NE(result.err.find("already initialised"), std::string::npos) << result.err;
+        EXPECT_THAT(result.err, HasSubstr("already initialised")) << result.err;
       }
     }
     EXPECT_EQ(minted, 1);

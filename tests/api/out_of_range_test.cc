@@ -2,6 +2,7 @@
 // that takes them, over gRPC and HTTP: always INVALID_ARGUMENT / 400 naming
 // the field, never a 500 from PostgreSQL or from printing the response.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "fleetcap/v1/audit.grpc.pb.h"
@@ -13,10 +14,14 @@
 #include "nlohmann/json.hpp"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 constexpr int64_t kT0 = 1767225600;           // 2026-01-01T00:00:00Z
 constexpr int64_t kBeyondPostgres = int64_t{1} << 62;  // past PostgreSQL's year 294276
@@ -26,7 +31,7 @@ class OutOfRangeTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     auto served = testing::ServeTestInventory(FLEETCAP_API_BIN);
-    ASSERT_TRUE(served.ok()) << served.status();
+    ASSERT_THAT(served, IsOk());
     served_ = served->release();
   }
   static void TearDownTestSuite() { delete served_; }
@@ -126,7 +131,7 @@ TEST_F(OutOfRangeTest, GrpcIsInvalidArgumentNamingTheField) {
     SCOPED_TRACE(c.name);
     const grpc::Status status = c.call();
     EXPECT_EQ(status.error_code(), grpc::StatusCode::INVALID_ARGUMENT) << status.error_message();
-    EXPECT_NE(status.error_message().find(c.mentions), std::string::npos) << status.error_message();
+    EXPECT_THAT(status.error_message(), HasSubstr(c.mentions)) << status.error_message();
   }
 }
 
@@ -158,12 +163,12 @@ TEST_F(OutOfRangeTest, HttpIs400NamingTheField) {
   for (const HttpCase& c : cases) {
     SCOPED_TRACE(c.method + " " + c.path + " " + c.body);
     auto response = testing::HttpRequest(c.method, api().http_base() + c.path, c.body, api().admin_token);
-    ASSERT_TRUE(response.ok()) << response.status();
+    ASSERT_THAT(response, IsOk());
     EXPECT_EQ(response->status, 400) << response->body;
     auto json = nlohmann::json::parse(response->body, nullptr, false);
     ASSERT_FALSE(json.is_discarded()) << response->body;
     EXPECT_EQ(json["status"], "INVALID_ARGUMENT") << response->body;
-    EXPECT_NE(json["message"].get<std::string>().find(c.mentions), std::string::npos) << response->body;
+    EXPECT_THAT(json["message"].get<std::string>(), HasSubstr(c.mentions)) << response->body;
   }
 }
 

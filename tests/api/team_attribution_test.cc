@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
@@ -15,11 +16,14 @@
 #include "pqxx/pqxx"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 #include "tests/support/tokens.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
 
@@ -40,14 +44,13 @@ namespaces:
                       cv_train_team, "\n", extra);
 }
 
-class TeamAttributionTest : public ::testing::Test {
+class TeamAttributionTest : public testing::MigratedDatabaseTest {
  protected:
   void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
     auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
-    ASSERT_TRUE(api.ok()) << api.status();
+    ASSERT_THAT(api, IsOk());
     api_ = std::make_unique<testing::ApiProcess>(std::move(*api));
     auto conn = db_->Connect();
     pqxx::work txn(*conn);
@@ -105,17 +108,16 @@ class TeamAttributionTest : public ::testing::Test {
     auto r = testing::HttpGet(absl::StrCat(api_->http_base(), "/v1/usage?cluster=c1&namespace=", ns,
                                            "&start=", FormatRfc3339(start), "&end=", FormatRfc3339(end)),
                               token);
-    EXPECT_TRUE(r.ok()) << r.status();
+    EXPECT_THAT(r, IsOk());
     return r.ok() ? r->status : 0;
   }
 
   std::string Token(const std::string& role) {
     auto token = testing::MintToken(db_->uri(), role);
-    EXPECT_TRUE(token.ok()) << token.status();
+    EXPECT_THAT(token, IsOk());
     return token.ok() ? *token : "";
   }
 
-  std::unique_ptr<testing::TestDatabase> db_;
   std::unique_ptr<testing::ApiProcess> api_;
 };
 

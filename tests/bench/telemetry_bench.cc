@@ -37,6 +37,7 @@
 #include "pqxx/pqxx"
 #include "store/migrator.h"
 #include "tests/support/subprocess.h"
+#include "tests/support/test_dir.h"
 #include "tests/telemetry/prometheus_process.h"
 #include "tests/telemetry/telemetry_support.h"
 
@@ -167,11 +168,6 @@ double OwnCpuSeconds() {
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
-std::string Dir() {
-  char templ[] = "/tmp/fleetcap-bench-XXXXXX";
-  return mkdtemp(templ);
-}
-
 }  // namespace
 }  // namespace fleetcap
 
@@ -192,20 +188,21 @@ int main(int argc, char** argv) {
   curl_global_init(CURL_GLOBAL_ALL);
 
   // A private PostgreSQL with its default (durable) settings.
-  const std::string pg_dir = Dir();
-  auto pg = testing::Run({"/bin/bash", FLEETCAP_PG_SH, "start", pg_dir}, absl::Seconds(120));
+  const fleetcap::testing::TestDir bench_dir("bench");
+  const std::string& pg_dir = bench_dir.path();
+  auto pg = fleetcap::testing::Run({"/bin/bash", FLEETCAP_PG_SH, "start", pg_dir}, absl::Seconds(120));
   if (pg.exit_code != 0) {
     std::cerr << "cannot start PostgreSQL: " << pg.err << "\n";
     return 1;
   }
   const std::string uri = pg.out.substr(0, pg.out.find('\n'));
-  struct StopPg {
+  struct StopPg {  // before bench_dir goes
     std::string dir;
     ~StopPg() {
       std::string data;  // pg.sh may keep the data folder outside `dir`
       std::ifstream(dir + "/datadir") >> data;
-      testing::Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir});
-      testing::Run({"/bin/rm", "-rf", dir, data});
+      fleetcap::testing::Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir});
+      fleetcap::testing::Run({"/bin/rm", "-rf", data});
     }
   } stop_pg{pg_dir};
   {
@@ -229,7 +226,7 @@ int main(int argc, char** argv) {
   // (a) fleetcap
   double fleetcap_rate = 0, prometheus_rate = 0;
   {
-    auto ingest = testing::StartIngest(uri, "bench", {"--log-level", "warn", "--wal-dir", pg_dir + "/wal",
+    auto ingest = fleetcap::testing::StartIngest(uri, "bench", {"--log-level", "warn", "--wal-dir", pg_dir + "/wal",
                                                       "--settle", "1s"});
     if (!ingest.ok()) {
       std::cerr << ingest.status() << "\n";
@@ -245,7 +242,7 @@ int main(int argc, char** argv) {
     std::printf("  CPU while posting: fleetcap-ingest %.2fs, load generator %.2fs\n",
                 CpuSeconds(ingest->process->pid()) - cpu0, OwnCpuSeconds() - own0);
     // The last minutes close once no sample came for --settle (1 s).
-    auto written = testing::WaitUntilPushWritten(*ingest, absl::Seconds(120));
+    auto written = fleetcap::testing::WaitUntilPushWritten(*ingest, absl::Seconds(120));
     const double all_in = r.seconds + absl::ToDoubleSeconds(absl::Now() - posted_at);
     pqxx::connection conn(uri);
     pqxx::nontransaction txn(conn);
@@ -259,7 +256,7 @@ int main(int argc, char** argv) {
   }
   // (b) Prometheus 2.42's own receiver
   {
-    auto prom = testing::StartPrometheus("global:\n  scrape_interval: 1h\n", {"--web.enable-remote-write-receiver"});
+    auto prom = fleetcap::testing::StartPrometheus("global:\n  scrape_interval: 1h\n", {"--web.enable-remote-write-receiver"});
     if (!prom.ok()) {
       std::cerr << prom.status() << "\n";
       return 1;
@@ -332,7 +329,7 @@ int main(int argc, char** argv) {
     }
   }
   const absl::Time c0 = absl::Now();
-  auto copy = testing::Run({"/usr/bin/psql", "-q", uri, "-c",
+  auto copy = fleetcap::testing::Run({"/usr/bin/psql", "-q", uri, "-c",
                             "\\copy usage_minute (cluster, device_id, pod_uid, minute, node, model, namespace, pod,"
                             " util_mean, util_max, memory_used_bytes, power_watts, samples) FROM '" + file + ".ts'"});
   const double copy_s = absl::ToDoubleSeconds(absl::Now() - c0);

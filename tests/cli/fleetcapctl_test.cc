@@ -1,20 +1,25 @@
 // fleetcapctl against a live fleetcap-api.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/api_process.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
+
 class FleetctlTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     auto served = testing::ServeTestInventory(FLEETCAP_API_BIN);
-    ASSERT_TRUE(served.ok()) << served.status();
+    ASSERT_THAT(served, IsOk());
     served_ = served->release();
     api_ = &served_->api;
   }
@@ -60,15 +65,15 @@ TEST_F(FleetctlTest, ServerErrorsAreOneLineAndNonZero) {
                                "--token", api_->admin_token, "--cluster", "atlantis"});
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_EQ(Lines(unknown.err), 1u) << unknown.err;
-  EXPECT_NE(unknown.err.find("NOT_FOUND"), std::string::npos) << unknown.err;
-  EXPECT_NE(unknown.err.find("atlantis"), std::string::npos) << unknown.err;
+  EXPECT_THAT(unknown.err, HasSubstr("NOT_FOUND")) << unknown.err;
+  EXPECT_THAT(unknown.err, HasSubstr("atlantis")) << unknown.err;
 }
 
 TEST(FleetctlStandalone, UnreachableServerIsOneLineAndNonZero) {
   auto result = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", "127.0.0.1:1", "--timeout", "5"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(Lines(result.err), 1u) << result.err;
-  EXPECT_NE(result.err.find("cannot reach fleetcap-api at 127.0.0.1:1"), std::string::npos) << result.err;
+  EXPECT_THAT(result.err, HasSubstr("cannot reach fleetcap-api at 127.0.0.1:1")) << result.err;
   EXPECT_TRUE(result.out.empty());
 }
 
@@ -86,14 +91,14 @@ TEST(FleetctlStandalone, BadInputIsOneLineNamingTheFlag) {
     auto result = testing::Run(argv);
     EXPECT_EQ(result.exit_code, 2) << c.mentions;
     EXPECT_EQ(Lines(result.err), 1u) << result.err;
-    EXPECT_NE(result.err.find(c.mentions), std::string::npos) << result.err;
+    EXPECT_THAT(result.err, HasSubstr(c.mentions)) << result.err;
   }
 }
 
 TEST(FleetctlStandalone, HelpAndVersion) {
   auto help = testing::Run({FLEETCAPCTL_BIN, "--help"});
   EXPECT_EQ(help.exit_code, 0);
-  EXPECT_NE(help.out.find("fleet summary"), std::string::npos);
+  EXPECT_THAT(help.out, HasSubstr("fleet summary"));
   auto version = testing::Run({FLEETCAPCTL_BIN, "--version"});
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out.rfind("fleetcapctl ", 0), 0u);

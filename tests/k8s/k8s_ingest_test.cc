@@ -26,13 +26,17 @@
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/objects.h"
 #include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
+#include "tests/support/test_dir.h"
 #include "tests/support/trusted_shares.h"
 
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 using testing::FakeApiServer;
 using testing::ModelTruth;
 
@@ -47,38 +51,28 @@ bool WaitFor(const std::function<bool()>& done, absl::Duration timeout = absl::S
   return done();
 }
 
-class K8sIngestTest : public ::testing::Test {
+class K8sIngestTest : public testing::MigratedDatabaseTest {
  protected:
   void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-    {
-      auto conn = db_->Connect();
-      testing::TrustGpuSharesEverywhere(*conn);
-    }
-    auto pool = PgPool::Open(db_->uri(), 2);
-    ASSERT_TRUE(pool.ok()) << pool.status();
-    pool_ = std::move(*pool);
-    char pattern[] = "/tmp/fleetcap-k8s-test-XXXXXX";
-    dir_ = mkdtemp(pattern);
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    testing::TrustGpuSharesEverywhere(*conn_);
     WriteToken("token-1");
     testing::FakeApiOptions options;
     options.token = "token-1";
     options.bookmark_interval = absl::Milliseconds(300);
     auto api = FakeApiServer::Start(options);
-    ASSERT_TRUE(api.ok()) << api.status();
+    ASSERT_THAT(api, IsOk());
     api_ = std::move(*api);
   }
   void TearDown() override {
     ingest_.reset();
     api_.reset();
-    std::filesystem::remove_all(dir_);
   }
 
   void WriteToken(const std::string& token) {
-    std::ofstream(dir_ + "/token.tmp") << token << "\n";
-    std::filesystem::rename(dir_ + "/token.tmp", dir_ + "/token");
+    std::ofstream(dir_.path() + "/token.tmp") << token << "\n";
+    std::filesystem::rename(dir_.path() + "/token.tmp", dir_.path() + "/token");
   }
   void LoadZoo() {
     for (auto& [plural, object] : testing::ZooObjects(kT0)) api_->Apply(plural, object);
@@ -86,7 +80,7 @@ class K8sIngestTest : public ::testing::Test {
 
   std::vector<std::string> IngestArgs(const std::string& db_uri, std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {FLEETCAP_INGEST_BIN, "k8s", "--cluster", "zoo", "--kube-api", api_->url(),
-                                     "--token-file", dir_ + "/token", "--db", db_uri, "--watch-timeout", "5",
+                                     "--token-file", dir_.path() + "/token", "--db", db_uri, "--watch-timeout", "5",
                                      "--token-reread", "1", "--flush-interval-ms", "50",
                                      "--metrics-listen", "127.0.0.1:0"};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -95,13 +89,13 @@ class K8sIngestTest : public ::testing::Test {
   // Starts the ingest and waits until it has synced.
   void StartIngest(std::vector<std::string> extra = {}) {
     auto started = testing::Subprocess::Start(IngestArgs(db_->uri(), std::move(extra)));
-    ASSERT_TRUE(started.ok()) << started.status();
+    ASSERT_THAT(started, IsOk());
     ingest_ = std::move(*started);
     auto metrics = ingest_->WaitForLine("fleetcap-ingest k8s: metrics on port ", absl::Seconds(20));
-    ASSERT_TRUE(metrics.ok()) << metrics.status() << ingest_->Stderr();
+    ASSERT_THAT(metrics, IsOk()) << metrics.status() << ingest_->Stderr();
     metrics_port_ = metrics->substr(std::string("fleetcap-ingest k8s: metrics on port ").size());
     auto synced = ingest_->WaitForLine("fleetcap-ingest k8s: synced", absl::Seconds(60));
-    ASSERT_TRUE(synced.ok()) << synced.status() << ingest_->Stderr();
+    ASSERT_THAT(synced, IsOk()) << synced.status() << ingest_->Stderr();
   }
   double Metric(const std::string& name_and_labels) {
     auto page = testing::HttpGet("http://127.0.0.1:" + metrics_port_ + "/metrics");
@@ -117,7 +111,7 @@ class K8sIngestTest : public ::testing::Test {
   }
 
   std::map<std::string, ModelTruth> Summary(absl::Time at, const std::string& cluster = "zoo") {
-    store::PgInventoryRepository repo(pool_.get());
+    store::PgInventoryRepository repo(pool());
     auto counts = repo.SummarizeAt(cluster, at);
     std::map<std::string, ModelTruth> out;
     if (!counts.ok()) return out;
@@ -150,9 +144,7 @@ class K8sIngestTest : public ::testing::Test {
   }
   const absl::Time kLater = kT0 + absl::Hours(3);
 
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<PgPool> pool_;
-  std::string dir_;
+  testing::TestDir dir_{"k8s-test"};
   std::unique_ptr<FakeApiServer> api_;
   std::unique_ptr<testing::Subprocess> ingest_;
   std::string metrics_port_;
@@ -321,7 +313,7 @@ TEST_F(K8sIngestTest, MalformedJsonIsCountedAndTheRestOfTheStreamUsed) {
   ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 7000; }));
   EXPECT_GE(Metric("fleetcap_ingest_k8s_decode_errors_total"), 1);
   const std::string err = ingest_->Stderr();
-  EXPECT_NE(err.find("not a watch event"), std::string::npos) << err;
+  EXPECT_THAT(err, HasSubstr("not a watch event")) << err;
 }
 
 TEST_F(K8sIngestTest, TwoMebibyteObjectsInListsAndWatches) {
@@ -467,7 +459,7 @@ TEST_F(K8sIngestTest, KilledMidSyncThenRestartedEqualsAnUninterruptedRun) {
   }
   // The uninterrupted run, into its own database.
   auto reference_db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(reference_db.ok());
+  ASSERT_THAT(reference_db, IsOk());
   testing::TrustGpuSharesEverywhere(*(*reference_db)->Connect());
   {
     auto run = testing::Run(
@@ -482,7 +474,7 @@ TEST_F(K8sIngestTest, KilledMidSyncThenRestartedEqualsAnUninterruptedRun) {
   api_->SetListPageDelay(absl::Milliseconds(100));
   {
     auto started = testing::Subprocess::Start(IngestArgs(db_->uri(), {"--page-size", "7"}));
-    ASSERT_TRUE(started.ok());
+    ASSERT_THAT(started, IsOk());
     const int lists = api_->counters().lists;
     ASSERT_TRUE(WaitFor([&] { return api_->counters().lists >= lists + 10; }));
     auto killed = (*started)->Stop(SIGKILL);

@@ -1,6 +1,7 @@
 // The fixture speaks Kubernetes: the real kubectl (Debian's package) is its
 // client, for discovery, paginated lists and watches.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,10 +12,15 @@
 #include "tests/k8s/fixture/accelerator_zoo.h"
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/objects.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 class KubectlTest : public ::testing::Test {
  protected:
@@ -22,26 +28,21 @@ class KubectlTest : public ::testing::Test {
     if (std::string(KUBECTL_BIN).empty() || !std::filesystem::exists(KUBECTL_BIN)) {
       GTEST_SKIP() << "kubectl is not installed (scripts/bootstrap.sh installs it)";
     }
-    char pattern[] = "/tmp/fleetcap-kubectl-XXXXXX";
-    home_ = mkdtemp(pattern);
     testing::FakeApiOptions options;
     auto api = testing::FakeApiServer::Start(options);
-    ASSERT_TRUE(api.ok()) << api.status();
+    ASSERT_THAT(api, IsOk());
     api_ = std::move(*api);
     for (auto& [plural, object] : testing::ZooObjects(absl::FromUnixSeconds(1767225600))) api_->Apply(plural, object);
   }
-  void TearDown() override {
-    api_.reset();
-    if (!home_.empty()) std::filesystem::remove_all(home_);
-  }
+  void TearDown() override { api_.reset(); }
   std::vector<std::string> Kubectl(std::vector<std::string> args) {
-    std::vector<std::string> argv = {KUBECTL_BIN, "--server=" + api_->url(), "--cache-dir=" + home_ + "/cache"};
+    std::vector<std::string> argv = {KUBECTL_BIN, "--server=" + api_->url(), "--cache-dir=" + home_.path() + "/cache"};
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
   }
-  std::vector<std::string> Env() { return {"HOME=" + home_, "KUBECONFIG=" + home_ + "/none"}; }
+  std::vector<std::string> Env() { return {"HOME=" + home_.path(), "KUBECONFIG=" + home_.path() + "/none"}; }
 
-  std::string home_;
+  testing::TestDir home_{"kubectl"};
   std::unique_ptr<testing::FakeApiServer> api_;
 };
 
@@ -64,24 +65,24 @@ TEST_F(KubectlTest, PaginatedListsAndTheDefaultTable) {
   auto run = testing::Run(Kubectl({"get", "pods", "-n", "vision", "--chunk-size=2", "-o", "name"}), absl::Seconds(60),
                           Env());
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find("pod/h100-0-pod-0"), std::string::npos) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("pod/h100-0-pod-0")) << run.out;
   EXPECT_GE(api_->counters().lists - lists, 3);  // several pages
   auto table = testing::Run(Kubectl({"get", "nodes"}), absl::Seconds(60), Env());
   ASSERT_EQ(table.exit_code, 0) << table.err;
-  EXPECT_NE(table.out.find("tpu-0"), std::string::npos) << table.out;
+  EXPECT_THAT(table.out, HasSubstr("tpu-0")) << table.out;
 }
 
 TEST_F(KubectlTest, WatchSeesNewPods) {
   auto watch = testing::Subprocess::Start(Kubectl({"get", "pods", "-n", "research", "--watch", "-o", "name"}), Env());
-  ASSERT_TRUE(watch.ok()) << watch.status();
-  ASSERT_TRUE((*watch)->WaitForLine("pod/tpu-0-pod-", absl::Seconds(30)).ok()) << (*watch)->Stderr();
+  ASSERT_THAT(watch, IsOk());
+  ASSERT_THAT((*watch)->WaitForLine("pod/tpu-0-pod-", absl::Seconds(30)), IsOk()) << (*watch)->Stderr();
   testing::PodSpec p;
   p.ns = "research";
   p.name = "watched-pod";
   p.created = absl::Now();
   api_->Apply("pods", testing::PodJson(p));
-  EXPECT_TRUE((*watch)->WaitForLine("pod/watched-pod", absl::Seconds(30)).ok()) << (*watch)->Stdout()
-                                                                                << (*watch)->Stderr();
+  EXPECT_THAT((*watch)->WaitForLine("pod/watched-pod", absl::Seconds(30)), IsOk())
+      << (*watch)->Stdout() << (*watch)->Stderr();
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // fleetcap-ingest k8s stores the same inventory as `fleetcap-ingest replay`:
 // the demo's path and the replay agree at every instant checked.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,12 +14,16 @@
 #include "store/pg_inventory_repository.h"
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/trace_cluster.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/support/trusted_shares.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 const std::string kData = std::string(FLEETCAP_SHARED_DATA) + "/openb";
 
@@ -27,21 +32,21 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
     GTEST_SKIP() << "the published openb trace is not at " << kData;
   }
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   testing::TrustGpuSharesEverywhere(*(*db)->Connect());  // the trace's shares were set by its scheduler
   testing::FakeApiOptions options;
   options.bookmark_interval = absl::Milliseconds(500);
   auto api = testing::FakeApiServer::Start(options);
-  ASSERT_TRUE(api.ok()) << api.status();
+  ASSERT_THAT(api, IsOk());
   auto trace = openb::ReadOpenbTrace(kData);
-  ASSERT_TRUE(trace.ok()) << trace.status();
+  ASSERT_THAT(trace, IsOk());
   const absl::Time start = *ParseRfc3339("start", "2026-01-01T00:00:00Z");
   testing::TraceReplay replay(api->get(), testing::BuildTimeline(*trace, start), 1e12, /*wait_for_watch=*/true);
 
   auto ingest = testing::Subprocess::Start({FLEETCAP_INGEST_BIN, "k8s", "--cluster", "live", "--kube-api",
                                             (*api)->url(), "--db", (*db)->uri(), "--flush-interval-ms", "100"});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
-  ASSERT_TRUE((*ingest)->WaitForLine("fleetcap-ingest k8s: synced", absl::Seconds(60)).ok()) << (*ingest)->Stderr();
+  ASSERT_THAT(ingest, IsOk());
+  ASSERT_THAT((*ingest)->WaitForLine("fleetcap-ingest k8s: synced", absl::Seconds(60)), IsOk()) << (*ingest)->Stderr();
   const absl::Time until = absl::Now() + absl::Seconds(240);
   while (!replay.done() && absl::Now() < until) absl::SleepFor(absl::Milliseconds(100));
   ASSERT_TRUE(replay.done());
@@ -63,7 +68,7 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
                                absl::Seconds(120));
   ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
   auto pool = PgPool::Open((*db)->uri(), 1);
-  ASSERT_TRUE(pool.ok());
+  ASSERT_THAT(pool, IsOk());
   store::PgInventoryRepository repo(pool->get());
   for (int64_t s : {int64_t{0}, int64_t{1000}, int64_t{86400}, int64_t{2000000}, int64_t{6543210}, int64_t{12523649},
                     int64_t{12600000}}) {
@@ -81,12 +86,12 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
 
 TEST(SyntheticReplayTest, ReplaysASyntheticTraceDeterministically) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   std::vector<std::string> args = {FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "50", "--pods",
                                    "500", "--seed", "3", "--cluster", "syn", "--db", (*db)->uri()};
   auto first = testing::Run(args);
   ASSERT_EQ(first.exit_code, 0) << first.err;
-  EXPECT_NE(first.out.find("cluster syn: 50 nodes"), std::string::npos) << first.out;
+  EXPECT_THAT(first.out, HasSubstr("cluster syn: 50 nodes")) << first.out;
   auto second = testing::Run(args);
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(second.out, first.out);
@@ -96,7 +101,7 @@ TEST(SyntheticReplayTest, ReplaysASyntheticTraceDeterministically) {
   auto bad = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "0", "--cluster", "x",
                            "--db", (*db)->uri()});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("--nodes"), std::string::npos) << bad.err;
+  EXPECT_THAT(bad.err, HasSubstr("--nodes")) << bad.err;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // presents a client certificate when the server demands one, and sends its
 // bearer token; kubectl is a client of the same server.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -11,15 +12,19 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "common/pg_pool.h"
 #include "store/pg_inventory_repository.h"
 #include "tests/k8s/fixture/accelerator_zoo.h"
 #include "tests/k8s/fixture/fake_api_server.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 std::string Slurp(const std::string& path) {
   std::ifstream in(path);
@@ -28,37 +33,32 @@ std::string Slurp(const std::string& path) {
   return ss.str();
 }
 
-class TlsTest : public ::testing::Test {
+class TlsTest : public testing::MigratedDatabaseTest {
  protected:
   void SetUp() override {
-    char pattern[] = "/tmp/fleetcap-k8s-tls-XXXXXX";
-    dir_ = mkdtemp(pattern);
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
     for (const char* who : {"server", "client"}) {
       auto made = testing::Run({"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                                "-keyout", dir_ + "/" + who + ".key", "-out", dir_ + "/" + who + ".crt", "-subj",
+                                "-keyout", dir_.path() + "/" + who + ".key", "-out",
+                                dir_.path() + "/" + who + ".crt", "-subj",
                                 absl::StrCat("/CN=fleetcap-", who), "-addext", "subjectAltName=IP:127.0.0.1"});
       ASSERT_EQ(made.exit_code, 0) << made.err;
     }
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
   }
-  void TearDown() override {
-    api_.reset();
-    std::filesystem::remove_all(dir_);
-  }
+  void TearDown() override { api_.reset(); }
   void StartApi(bool client_certificates) {
     testing::FakeApiOptions options;
     options.token = "tls-token";
-    options.tls = testing::TlsFiles{dir_ + "/server.crt", dir_ + "/server.key",
-                                    client_certificates ? dir_ + "/client.crt" : ""};
+    options.tls = testing::TlsFiles{dir_.path() + "/server.crt", dir_.path() + "/server.key",
+                                    client_certificates ? dir_.path() + "/client.crt" : ""};
     auto api = testing::FakeApiServer::Start(options);
-    ASSERT_TRUE(api.ok()) << api.status();
+    ASSERT_THAT(api, IsOk());
     api_ = std::move(*api);
     for (auto& [plural, object] : testing::ZooObjects(absl::FromUnixSeconds(1767225600))) api_->Apply(plural, object);
   }
   std::string Kubeconfig(const std::string& cluster_extra, const std::string& user_extra) {
-    const std::string path = dir_ + "/kubeconfig";
+    const std::string path = dir_.path() + "/kubeconfig";
     std::ofstream(path) << "apiVersion: v1\nkind: Config\ncurrent-context: fixture\n"
                         << "contexts:\n- name: fixture\n  context: {cluster: fixture, user: fleetcap}\n"
                         << "clusters:\n- name: fixture\n  cluster:\n    server: " << api_->url() << "\n"
@@ -73,8 +73,7 @@ class TlsTest : public ::testing::Test {
     return testing::Run(args, timeout);
   }
   int64_t HeldH100() {
-    auto pool = PgPool::Open(db_->uri(), 1);
-    store::PgInventoryRepository repo(pool->get());
+    store::PgInventoryRepository repo(pool());
     auto summary = repo.SummarizeAt("tls", absl::FromUnixSeconds(1767225600) + absl::Hours(3));
     if (!summary.ok()) return -1;
     for (const auto& m : *summary) {
@@ -83,14 +82,13 @@ class TlsTest : public ::testing::Test {
     return 0;
   }
 
-  std::string dir_;
-  std::unique_ptr<testing::TestDatabase> db_;
+  testing::TestDir dir_{"k8s-tls"};
   std::unique_ptr<testing::FakeApiServer> api_;
 };
 
 TEST_F(TlsTest, KubeconfigWithTheCertificateAuthorityAndAToken) {
   StartApi(false);
-  const std::string ca = absl::Base64Escape(Slurp(dir_ + "/server.crt"));
+  const std::string ca = absl::Base64Escape(Slurp(dir_.path() + "/server.crt"));
   auto run = Ingest({"--kubeconfig", Kubeconfig("    certificate-authority-data: " + ca + "\n", "")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(HeldH100(), 6000);
@@ -99,7 +97,7 @@ TEST_F(TlsTest, KubeconfigWithTheCertificateAuthorityAndAToken) {
 
 TEST_F(TlsTest, ClientCertificateWhenTheServerDemandsOneAndInsecureSkipVerify) {
   StartApi(true);
-  const std::string key = absl::Base64Escape(Slurp(dir_ + "/client.key"));
+  const std::string key = absl::Base64Escape(Slurp(dir_.path() + "/client.key"));
   auto run = Ingest({"--kubeconfig", Kubeconfig("    insecure-skip-tls-verify: true\n",
                                                 "    client-certificate: client.crt\n    client-key-data: " + key +
                                                     "\n")});
@@ -109,25 +107,27 @@ TEST_F(TlsTest, ClientCertificateWhenTheServerDemandsOneAndInsecureSkipVerify) {
 
 TEST_F(TlsTest, AServerThatCannotBeVerifiedIsNotTrusted) {
   StartApi(false);
-  std::ofstream(dir_ + "/token") << "tls-token";
+  std::ofstream(dir_.path() + "/token") << "tls-token";
   // No CA: the server's self-signed certificate is refused; the ingest keeps retrying.
-  auto run = Ingest({"--kube-api", api_->url(), "--token-file", dir_ + "/token"}, absl::Seconds(4));
+  auto run = Ingest({"--kube-api", api_->url(), "--token-file", dir_.path() + "/token"}, absl::Seconds(4));
   EXPECT_NE(run.exit_code, 0);
-  EXPECT_NE(run.err.find("certificate"), std::string::npos) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("certificate")) << run.err;
   EXPECT_EQ(api_->counters().lists, 0);
   // With the CA file it is.
-  run = Ingest({"--kube-api", api_->url(), "--token-file", dir_ + "/token", "--ca-file", dir_ + "/server.crt"});
+  run = Ingest(
+      {"--kube-api", api_->url(), "--token-file", dir_.path() + "/token", "--ca-file", dir_.path() + "/server.crt"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
 }
 
 TEST_F(TlsTest, KubectlOverHttpsWithAToken) {
   if (!std::filesystem::exists(KUBECTL_BIN)) GTEST_SKIP() << "kubectl is not installed";
   StartApi(false);
-  auto run = testing::Run({KUBECTL_BIN, "--server=" + api_->url(), "--certificate-authority=" + dir_ + "/server.crt",
-                           "--token=tls-token", "--cache-dir=" + dir_ + "/cache", "get", "nodes", "-o", "name"},
-                          absl::Seconds(60), {"HOME=" + dir_, "KUBECONFIG=" + dir_ + "/none"});
+  auto run = testing::Run({KUBECTL_BIN, "--server=" + api_->url(),
+                           "--certificate-authority=" + dir_.path() + "/server.crt", "--token=tls-token",
+                           "--cache-dir=" + dir_.path() + "/cache", "get", "nodes", "-o", "name"},
+                          absl::Seconds(60), {"HOME=" + dir_.path(), "KUBECONFIG=" + dir_.path() + "/none"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find("node/tpu-0"), std::string::npos) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("node/tpu-0")) << run.out;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // into PostgreSQL, checked against an independent placement computed here
 // from the CSV files with the contract's words and nothing else.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +18,10 @@
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/pg_inventory_repository.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap {
 namespace {
@@ -26,6 +29,8 @@ namespace {
 const std::string kData = std::string(FLEETCAP_SHARED_DATA) + "/openb";
 constexpr char kStart[] = "2026-01-01T00:00:00Z";
 
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 using Row = std::map<std::string, std::string>;
 
 std::vector<Row> ReadCsv(const std::string& path) {
@@ -117,7 +122,7 @@ class OpenbReplayTest : public ::testing::Test {
   static void SetUpTestSuite() {
     if (!std::filesystem::exists(kData + "/openb_node_list_gpu_node.csv")) return;
     auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_THAT(db, IsOk());
     db_ = db->release();
     replay_ = new testing::RunResult(testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data",
                                                    kData, "--cluster", "openb", "--start", kStart, "--db",
@@ -154,7 +159,7 @@ TEST_F(OpenbReplayTest, StoresEveryNodeAndGpuByModel) {
   EXPECT_EQ(pod[0].as<std::string>(), "team-01");
   EXPECT_EQ(pod[1].as<std::string>(), "team-01");
   EXPECT_EQ(txn.exec("SELECT count(DISTINCT team) FROM pods")[0][0].as<int>(), 12);
-  EXPECT_NE(replay_->out.find("1213 nodes, 6212 devices, 8152 pods"), std::string::npos) << replay_->out;
+  EXPECT_THAT(replay_->out, HasSubstr("1213 nodes, 6212 devices, 8152 pods"));
 }
 
 TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
@@ -168,7 +173,7 @@ TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
   EXPECT_EQ(txn.exec("SELECT count(*) FROM holds")[0][0].as<size_t>(), truth.holds.size());
 
   auto pool = PgPool::Open(db_->uri(), 1);
-  ASSERT_TRUE(pool.ok());
+  ASSERT_THAT(pool, IsOk());
   store::PgInventoryRepository repo(pool->get());
   const absl::Time start = *ParseRfc3339("start", kStart);
   int64_t busiest = 0;
@@ -180,7 +185,7 @@ TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
       if (h.start <= second && second < h.end) want[h.model] += h.milli;
     }
     auto summary = repo.SummarizeAt("openb", start + absl::Seconds(second));
-    ASSERT_TRUE(summary.ok()) << summary.status();
+    ASSERT_THAT(summary, IsOk());
     int64_t devices = 0;
     for (const auto& m : *summary) {
       EXPECT_EQ(m.held_milli, want[m.model]) << m.model << " at second " << second;
@@ -205,29 +210,29 @@ TEST_F(OpenbReplayTest, ReplayingAgainStoresTheSameFacts) {
 
 TEST(OpenbReplayErrors, MissingDataAndBadFlagsAreOneLineErrors) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto missing = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", "/nonexistent/openb",
                                "--cluster", "x", "--db", (*db)->uri()});
   EXPECT_NE(missing.exit_code, 0);
-  EXPECT_NE(missing.err.find("/nonexistent/openb"), std::string::npos) << missing.err;
+  EXPECT_THAT(missing.err, HasSubstr("/nonexistent/openb")) << missing.err;
 
   auto bad_start = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--start",
                                  "last tuesday", "--db", (*db)->uri()});
   EXPECT_EQ(bad_start.exit_code, 2);
-  EXPECT_NE(bad_start.err.find("--start"), std::string::npos) << bad_start.err;
+  EXPECT_THAT(bad_start.err, HasSubstr("--start")) << bad_start.err;
 
   auto bad_trace = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "borg", "--data", kData});
   EXPECT_EQ(bad_trace.exit_code, 2);
-  EXPECT_NE(bad_trace.err.find("--trace"), std::string::npos) << bad_trace.err;
+  EXPECT_THAT(bad_trace.err, HasSubstr("--trace")) << bad_trace.err;
 }
 
 // One malformed row of a trace costs only itself: it is set aside in the
 // quarantine (source "replay") and the rest of the trace is replayed.
 TEST(OpenbReplayErrors, AMalformedRowIsSetAsideAndTheRestReplayed) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
-  char pattern[] = "/tmp/fleetcap-replay-test-XXXXXX";
-  const std::string dir = mkdtemp(pattern);
+  ASSERT_THAT(db, IsOk());
+  const testing::TestDir trace("replay-test");
+  const std::string& dir = trace.path();
   std::ofstream(dir + "/openb_node_list_gpu_node.csv") << "sn,cpu_milli,memory_mib,gpu,model\n"
                                                           "node-a,96000,393216,8,G2\n"
                                                           "node-b,lots,393216,8,G2\n";
@@ -240,9 +245,8 @@ TEST(OpenbReplayErrors, AMalformedRowIsSetAsideAndTheRestReplayed) {
          "p3,1000,1024,1,1000,,LS,Running,99999999999999,,\n";  // a time the store cannot hold
   auto run = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", dir, "--cluster", "small",
                            "--start", kStart, "--db", (*db)->uri()});
-  std::filesystem::remove_all(dir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.out.find("3 holds, 3 malformed rows set aside"), std::string::npos) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("3 holds, 3 malformed rows set aside"));
   auto conn = (*db)->Connect();
   pqxx::nontransaction txn(*conn);
   EXPECT_EQ(txn.exec("SELECT count(*) FROM devices")[0][0].as<int>(), 8);
@@ -252,21 +256,21 @@ TEST(OpenbReplayErrors, AMalformedRowIsSetAsideAndTheRestReplayed) {
   EXPECT_EQ(aside[0][0].as<std::string>(), "replay");
   EXPECT_EQ(aside[0][1].as<std::string>(), "small");
   EXPECT_EQ(aside[0][2].as<std::string>(), "openb_node_list_gpu_node.csv:3");
-  EXPECT_NE(aside[0][3].as<std::string>().find("cpu_milli"), std::string::npos);
+  EXPECT_THAT(aside[0][3].as<std::string>(), HasSubstr("cpu_milli"));
   EXPECT_EQ(aside[0][4].as<std::string>(), "node-b,lots,393216,8,G2");
   EXPECT_EQ(aside[1][2].as<std::string>(), "openb_pod_list_default.csv:3");
-  EXPECT_NE(aside[1][3].as<std::string>().find("num_gpu"), std::string::npos);
+  EXPECT_THAT(aside[1][3].as<std::string>(), HasSubstr("num_gpu"));
   EXPECT_EQ(aside[2][2].as<std::string>(), "openb_pod_list_default.csv:5");
-  EXPECT_NE(aside[2][3].as<std::string>().find("creation_time"), std::string::npos);
+  EXPECT_THAT(aside[2][3].as<std::string>(), HasSubstr("creation_time"));
 }
 
 TEST(OpenbReplayErrors, OlderSchemaWithoutMigrateNamesTheMissingMigrations) {
   auto db = testing::TestDatabase::Empty();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto refused = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--db",
                                (*db)->uri()});
   EXPECT_EQ(refused.exit_code, 1);
-  EXPECT_NE(refused.err.find("missing migrations 0001_schema_v1"), std::string::npos) << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("missing migrations 0001_schema_v1")) << refused.err;
 }
 
 }  // namespace

@@ -3,17 +3,22 @@
 
 #include "store/migrator.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <thread>
 
 #include "pqxx/pqxx"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap::store {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
 using ::fleetcap::testing::TestDatabase;
+using ::testing::HasSubstr;
 
 std::vector<Migration> TwoMigrations() {
   return {{1, "0001_first", "CREATE TABLE first_table (id integer PRIMARY KEY)"},
@@ -27,10 +32,10 @@ int LedgerRows(pqxx::connection& conn) {
 
 TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
   auto db = TestDatabase::Empty();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
   auto applied = Migrator().Apply(*conn);
-  ASSERT_TRUE(applied.ok()) << applied.status();
+  ASSERT_THAT(applied, IsOk());
   ASSERT_EQ(applied->size(), BuiltinMigrations().size());
 
   pqxx::nontransaction txn(*conn);
@@ -51,21 +56,21 @@ TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
 
 TEST(Migrator, RepeatedApplyDoesNothing) {
   auto db = TestDatabase::Empty();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
-  ASSERT_TRUE(Migrator().Apply(*conn).ok());
+  ASSERT_THAT(Migrator().Apply(*conn), IsOk());
   auto again = Migrator().Apply(*conn);
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   EXPECT_TRUE(again->empty());
   EXPECT_EQ(LedgerRows(*conn), static_cast<int>(BuiltinMigrations().size()));
   auto state = Migrator().Inspect(*conn);
-  ASSERT_TRUE(state.ok());
+  ASSERT_THAT(state, IsOk());
   EXPECT_TRUE(state->pending.empty());
 }
 
 TEST(Migrator, ConcurrentMigratorsApplyEachMigrationOnce) {
   auto db = TestDatabase::Empty();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   constexpr int kProcesses = 6;
   std::vector<std::unique_ptr<pqxx::connection>> conns;
   for (int i = 0; i < kProcesses; ++i) conns.push_back((*db)->Connect());
@@ -77,7 +82,7 @@ TEST(Migrator, ConcurrentMigratorsApplyEachMigrationOnce) {
   for (auto& t : threads) t.join();
   size_t total_applied = 0;
   for (const auto& r : results) {
-    ASSERT_TRUE(r.ok()) << r.status();
+    ASSERT_THAT(r, IsOk());
     total_applied += r->size();
   }
   EXPECT_EQ(total_applied, BuiltinMigrations().size());
@@ -86,55 +91,50 @@ TEST(Migrator, ConcurrentMigratorsApplyEachMigrationOnce) {
 
 TEST(Migrator, TamperedMigrationIsRefusedByName) {
   auto db = TestDatabase::Empty();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
-  ASSERT_TRUE(Migrator(TwoMigrations()).Apply(*conn).ok());
+  ASSERT_THAT(Migrator(TwoMigrations()).Apply(*conn), IsOk());
   auto tampered = TwoMigrations();
   tampered[0].sql += " -- edited";
   auto result = Migrator(tampered).Apply(*conn);
-  ASSERT_EQ(result.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(result.status().message().find("0001_first was changed after it was applied"),
-            absl::string_view::npos)
-      << result.status();
-  EXPECT_EQ(Migrator(tampered).EnsureCurrent(*conn, false).code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_THAT(result, StatusIs(absl::StatusCode::kFailedPrecondition,
+                               HasSubstr("0001_first was changed after it was applied")));
+  EXPECT_THAT(Migrator(tampered).EnsureCurrent(*conn, false), StatusIs(absl::StatusCode::kFailedPrecondition));
 }
 
 TEST(Migrator, NewerDatabaseIsRefused) {
   auto db = TestDatabase::Empty();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
-  ASSERT_TRUE(Migrator(TwoMigrations()).Apply(*conn).ok());
+  ASSERT_THAT(Migrator(TwoMigrations()).Apply(*conn), IsOk());
   std::vector<Migration> older_build = {TwoMigrations()[0]};
   for (bool migrate : {false, true}) {
-    absl::Status status = Migrator(older_build).EnsureCurrent(*conn, migrate);
-    EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
-    EXPECT_NE(status.message().find("newer than this build: migration 0002_second"), absl::string_view::npos)
-        << status;
+    EXPECT_THAT(Migrator(older_build).EnsureCurrent(*conn, migrate),
+                StatusIs(absl::StatusCode::kFailedPrecondition,
+                         HasSubstr("newer than this build: migration 0002_second")));
   }
 }
 
 TEST(Migrator, OlderDatabaseNamesWhatIsMissingOrMigrates) {
   auto db = TestDatabase::Empty();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
-  ASSERT_TRUE(Migrator({TwoMigrations()[0]}).Apply(*conn).ok());
-  absl::Status status = Migrator(TwoMigrations()).EnsureCurrent(*conn, /*migrate=*/false);
-  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(status.message().find("missing migrations 0002_second"), absl::string_view::npos) << status;
-  ASSERT_TRUE(Migrator(TwoMigrations()).EnsureCurrent(*conn, /*migrate=*/true).ok());
+  ASSERT_THAT(Migrator({TwoMigrations()[0]}).Apply(*conn), IsOk());
+  EXPECT_THAT(Migrator(TwoMigrations()).EnsureCurrent(*conn, /*migrate=*/false),
+              StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("missing migrations 0002_second")));
+  ASSERT_THAT(Migrator(TwoMigrations()).EnsureCurrent(*conn, /*migrate=*/true), IsOk());
   EXPECT_EQ(LedgerRows(*conn), 2);
 }
 
 TEST(Migrator, FailingMigrationLeavesNothingBehind) {
   auto db = TestDatabase::Empty();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
   std::vector<Migration> broken = {
       {1, "0001_ok", "CREATE TABLE ok_table (id integer)"},
       {2, "0002_broken", "CREATE TABLE half_table (id integer); SELECT no_such_function()"}};
   auto result = Migrator(broken).Apply(*conn);
-  ASSERT_EQ(result.status().code(), absl::StatusCode::kInternal);
-  EXPECT_NE(result.status().message().find("0002_broken"), absl::string_view::npos);
+  ASSERT_THAT(result, StatusIs(absl::StatusCode::kInternal, HasSubstr("0002_broken")));
   pqxx::nontransaction txn(*conn);
   EXPECT_TRUE(txn.exec("SELECT to_regclass('half_table')")[0][0].is_null());
   EXPECT_FALSE(txn.exec("SELECT to_regclass('ok_table')")[0][0].is_null());

@@ -1,14 +1,20 @@
 // usage_minute's daily partitions: created ahead, dropped past retention.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/usage_partitions.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap::store {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
 
 std::vector<std::string> Partitions(pqxx::connection& conn) {
   pqxx::nontransaction txn(conn);
@@ -23,12 +29,12 @@ std::vector<std::string> Partitions(pqxx::connection& conn) {
 
 TEST(UsagePartitions, CreatedAheadDroppedPastRetentionIdempotent) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
   const absl::Time jan10 = *ParseRfc3339("now", "2026-01-10T13:00:00Z");
 
   auto created = MaintainUsagePartitions(*conn, jan10, {2, 5});
-  ASSERT_TRUE(created.ok()) << created.status();
+  ASSERT_THAT(created, IsOk());
   EXPECT_EQ(*created, 3);
   EXPECT_EQ(Partitions(*conn),
             (std::vector<std::string>{"usage_minute_20260110", "usage_minute_20260111", "usage_minute_20260112"}));
@@ -48,7 +54,7 @@ TEST(UsagePartitions, CreatedAheadDroppedPastRetentionIdempotent) {
   // Jan 20..22 are created.
   const absl::Time jan20 = *ParseRfc3339("now", "2026-01-20T00:30:00Z");
   auto changed = MaintainUsagePartitions(*conn, jan20, {2, 5});
-  ASSERT_TRUE(changed.ok()) << changed.status();
+  ASSERT_THAT(changed, IsOk());
   EXPECT_EQ(*changed, 6);
   EXPECT_EQ(Partitions(*conn),
             (std::vector<std::string>{"usage_minute_20260120", "usage_minute_20260121", "usage_minute_20260122"}));
@@ -56,24 +62,23 @@ TEST(UsagePartitions, CreatedAheadDroppedPastRetentionIdempotent) {
 
 TEST(UsagePartitions, RetentionKeepsRecentDays) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
-  ASSERT_TRUE(MaintainUsagePartitions(*conn, *ParseRfc3339("now", "2026-03-01T00:00:00Z"), {0, 2}).ok());
+  ASSERT_THAT(MaintainUsagePartitions(*conn, *ParseRfc3339("now", "2026-03-01T00:00:00Z"), {0, 2}), IsOk());
   // Mar 1's partition ends on Mar 2. On Mar 3 that is within two days and it
   // stays; on Mar 4 it is two days ago, and it goes.
-  ASSERT_TRUE(MaintainUsagePartitions(*conn, *ParseRfc3339("now", "2026-03-03T12:00:00Z"), {0, 2}).ok());
+  ASSERT_THAT(MaintainUsagePartitions(*conn, *ParseRfc3339("now", "2026-03-03T12:00:00Z"), {0, 2}), IsOk());
   EXPECT_EQ(Partitions(*conn), (std::vector<std::string>{"usage_minute_20260301", "usage_minute_20260303"}));
-  ASSERT_TRUE(MaintainUsagePartitions(*conn, *ParseRfc3339("now", "2026-03-04T12:00:00Z"), {0, 2}).ok());
+  ASSERT_THAT(MaintainUsagePartitions(*conn, *ParseRfc3339("now", "2026-03-04T12:00:00Z"), {0, 2}), IsOk());
   EXPECT_EQ(Partitions(*conn), (std::vector<std::string>{"usage_minute_20260303", "usage_minute_20260304"}));
 }
 
 TEST(UsagePartitions, BadPolicyNamesTheField) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
   auto bad = MaintainUsagePartitions(*conn, absl::Now(), {-1, 5});
-  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_NE(bad.status().message().find("days_ahead"), absl::string_view::npos);
+  EXPECT_THAT(bad, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("days_ahead")));
 }
 
 }  // namespace

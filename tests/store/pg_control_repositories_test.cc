@@ -6,29 +6,32 @@
 #include <atomic>
 #include <thread>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "pqxx/pqxx"
 #include "store/pg_control_repositories.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap::store {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
+
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
 
-class PgControlTest : public ::testing::Test {
+class PgControlTest : public testing::MigratedDatabaseTest {
  protected:
+  PgControlTest() : MigratedDatabaseTest(/*pool_size=*/8) {}
   void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-    auto pool = PgPool::Open(db_->uri(), 8);
-    ASSERT_TRUE(pool.ok()) << pool.status();
-    pool_ = std::move(*pool);
-    policies_ = std::make_unique<PgPolicyRepository>(pool_.get());
-    tokens_ = std::make_unique<PgTokenRepository>(pool_.get());
-    audit_ = std::make_unique<PgAuditRepository>(pool_.get());
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    policies_ = std::make_unique<PgPolicyRepository>(pool());
+    tokens_ = std::make_unique<PgTokenRepository>(pool());
+    audit_ = std::make_unique<PgAuditRepository>(pool());
   }
 
   static PolicyVersionRecord Doc(const std::string& text, const std::string& message = "") {
@@ -43,50 +46,47 @@ class PgControlTest : public ::testing::Test {
     return AuditEntry{0, kT0, "token:admin1", action, "", details};
   }
 
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<PgPool> pool_;
   std::unique_ptr<PgPolicyRepository> policies_;
   std::unique_ptr<PgTokenRepository> tokens_;
   std::unique_ptr<PgAuditRepository> audit_;
 };
 
 TEST_F(PgControlTest, VersionsAppendAndTheActiveIsTheNewest) {
-  EXPECT_EQ(policies_->Active().status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(policies_->Active(), StatusIs(absl::StatusCode::kNotFound));
   auto v1 = policies_->Apply(Doc("version: 1\n", "first"), 0, Audit("policy.apply"));
-  ASSERT_TRUE(v1.ok()) << v1.status();
+  ASSERT_THAT(v1, IsOk());
   EXPECT_EQ(v1->version, 1);
   EXPECT_FALSE(v1->base_version.has_value());
   auto v2 = policies_->Apply(Doc("version: 1\ncurrency: EUR\n"), 1, Audit("policy.apply"));
-  ASSERT_TRUE(v2.ok()) << v2.status();
+  ASSERT_THAT(v2, IsOk());
   EXPECT_EQ(v2->version, 2);
   EXPECT_EQ(v2->base_version, 1);
   auto active = policies_->Active();
-  ASSERT_TRUE(active.ok());
+  ASSERT_THAT(active, IsOk());
   EXPECT_EQ(active->version, 2);
   EXPECT_EQ(active->document, "version: 1\ncurrency: EUR\n");
   EXPECT_EQ(active->applied_at, kT0);
   auto history = policies_->History();
-  ASSERT_TRUE(history.ok());
+  ASSERT_THAT(history, IsOk());
   ASSERT_EQ(history->size(), 2u);
   EXPECT_EQ((*history)[0].version, 2);
   EXPECT_EQ((*history)[1].message, "first");
-  EXPECT_EQ(policies_->Get(7).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(policies_->Get(7), StatusIs(absl::StatusCode::kNotFound));
 }
 
 TEST_F(PgControlTest, StaleBaseIsRefusedWithAClearMessage) {
-  ASSERT_TRUE(policies_->Apply(Doc("version: 1\n"), 0, Audit("policy.apply")).ok());
-  ASSERT_TRUE(policies_->Apply(Doc("version: 1\n#2\n"), 1, Audit("policy.apply")).ok());
+  ASSERT_THAT(policies_->Apply(Doc("version: 1\n"), 0, Audit("policy.apply")), IsOk());
+  ASSERT_THAT(policies_->Apply(Doc("version: 1\n#2\n"), 1, Audit("policy.apply")), IsOk());
   auto stale = policies_->Apply(Doc("version: 1\n#stale\n"), 1, Audit("policy.apply"));
-  ASSERT_EQ(stale.status().code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_NE(stale.status().message().find("changed since version 1: the active version is 2"), std::string::npos)
-      << stale.status();
+  ASSERT_THAT(stale, StatusIs(absl::StatusCode::kFailedPrecondition,
+                              HasSubstr("changed since version 1: the active version is 2")));
   EXPECT_EQ(policies_->Active()->version, 2);
   // The refused apply left no audit line.
   EXPECT_EQ(audit_->List(0, 100, "policy.apply")->size(), 2u);
 }
 
 TEST_F(PgControlTest, ConcurrentAppliesOnTheSameBaseCannotInterleave) {
-  ASSERT_TRUE(policies_->Apply(Doc("version: 1\n"), 0, Audit("policy.apply")).ok());
+  ASSERT_THAT(policies_->Apply(Doc("version: 1\n"), 0, Audit("policy.apply")), IsOk());
   constexpr int kRacers = 8;
   for (int round = 0; round < 5; ++round) {
     const int32_t base = policies_->Active()->version;
@@ -117,12 +117,12 @@ TEST_F(PgControlTest, ConcurrentAppliesOnTheSameBaseCannotInterleave) {
 TEST_F(PgControlTest, DocumentsComeBackByteForByte) {
   const std::string text =
       "version: 1   \n# comment with 'quotes', \"double\", \\backslash, $1, %00 and ünïcödé\r\n\tteams: []\n";
-  ASSERT_TRUE(policies_->Apply(Doc(text), 0, Audit("policy.apply")).ok());
-  ASSERT_TRUE(policies_->Apply(Doc("version: 1\n"), 1, Audit("policy.apply")).ok());
+  ASSERT_THAT(policies_->Apply(Doc(text), 0, Audit("policy.apply")), IsOk());
+  ASSERT_THAT(policies_->Apply(Doc("version: 1\n"), 1, Audit("policy.apply")), IsOk());
   // A rollback is a new version holding the old document.
   auto old = policies_->Get(1);
-  ASSERT_TRUE(old.ok());
-  ASSERT_TRUE(policies_->Apply(Doc(old->document, "rollback to 1"), 2, Audit("policy.rollback")).ok());
+  ASSERT_THAT(old, IsOk());
+  ASSERT_THAT(policies_->Apply(Doc(old->document, "rollback to 1"), 2, Audit("policy.rollback")), IsOk());
   EXPECT_EQ(policies_->Active()->document, text);
   EXPECT_EQ(policies_->Active()->version, 3);
 }
@@ -136,23 +136,23 @@ TEST_F(PgControlTest, TokensAreFoundByHashListedAndRevoked) {
   t.created_at = kT0;
   t.expires_at = kT0 + absl::Hours(24);
   t.created_by = "init";
-  ASSERT_TRUE(tokens_->Create(t, Audit("token.create")).ok());
+  ASSERT_THAT(tokens_->Create(t, Audit("token.create")), IsOk());
   EXPECT_EQ(tokens_->Create(t, Audit("token.create")).code(), absl::StatusCode::kAlreadyExists);
   auto found = tokens_->FindByHash(t.secret_hash);
-  ASSERT_TRUE(found.ok()) << found.status();
+  ASSERT_THAT(found, IsOk());
   EXPECT_EQ(found->token_id, "tok1");
   EXPECT_EQ(found->role, "team:team-00");
   EXPECT_EQ(found->description, "'; DROP TABLE api_tokens; --");
   EXPECT_EQ(found->expires_at, kT0 + absl::Hours(24));
   EXPECT_FALSE(found->revoked_at.has_value());
-  EXPECT_EQ(tokens_->FindByHash(std::string(32, 'x')).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(tokens_->FindByHash(std::string(32, 'x')), StatusIs(absl::StatusCode::kNotFound));
 
   auto revoked = tokens_->Revoke("tok1", kT0 + absl::Hours(1), Audit("token.revoke"));
-  ASSERT_TRUE(revoked.ok());
+  ASSERT_THAT(revoked, IsOk());
   EXPECT_EQ(revoked->revoked_at, kT0 + absl::Hours(1));
   // Revoking again keeps the first time.
   EXPECT_EQ(tokens_->Revoke("tok1", kT0 + absl::Hours(2), Audit("token.revoke"))->revoked_at, kT0 + absl::Hours(1));
-  EXPECT_EQ(tokens_->Revoke("nope", kT0, Audit("token.revoke")).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(tokens_->Revoke("nope", kT0, Audit("token.revoke")), StatusIs(absl::StatusCode::kNotFound));
   ASSERT_EQ(tokens_->List()->size(), 1u);
 
   // Only the hash is stored.
@@ -164,10 +164,11 @@ TEST_F(PgControlTest, TokensAreFoundByHashListedAndRevoked) {
 
 TEST_F(PgControlTest, AuditListsInOrderWithFilterAndPaging) {
   TokenRecord t{"tok2", std::string(32, 'a'), "planner", "", kT0, kT0 + absl::Hours(1), std::nullopt, "x"};
-  ASSERT_TRUE(tokens_->Create(t, Audit("token.create", R"({"role":"planner"})")).ok());
-  ASSERT_TRUE(policies_->Apply(Doc("version: 1\n"), 0, Audit("policy.apply", R"({"changes":["team added: a"]})")).ok());
+  ASSERT_THAT(tokens_->Create(t, Audit("token.create", R"({"role":"planner"})")), IsOk());
+  ASSERT_THAT(policies_->Apply(Doc("version: 1\n"), 0, Audit("policy.apply", R"({"changes":["team added: a"]})")),
+              IsOk());
   auto all = audit_->List(0, 10, "");
-  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_THAT(all, IsOk());
   ASSERT_EQ(all->size(), 2u);
   EXPECT_EQ((*all)[0].action, "token.create");
   EXPECT_EQ((*all)[0].details_json, R"({"role": "planner"})");

@@ -3,57 +3,56 @@
 
 #include "store/pg_inventory_repository.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "pqxx/pqxx"
 #include "store/memory_inventory_repository.h"
 #include "store/test_inventory.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap::store {
 namespace {
 
-class PgInventoryRepositoryTest : public ::testing::Test {
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+
+class PgInventoryRepositoryTest : public testing::MigratedDatabaseTest {
  protected:
   void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-    auto pool = PgPool::Open(db_->uri(), 2);
-    ASSERT_TRUE(pool.ok()) << pool.status();
-    pool_ = std::move(*pool);
-    repo_ = std::make_unique<PgInventoryRepository>(pool_.get());
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    repo_ = std::make_unique<PgInventoryRepository>(pool());
   }
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<PgPool> pool_;
   std::unique_ptr<PgInventoryRepository> repo_;
 };
 
 TEST_F(PgInventoryRepositoryTest, AgreesWithTheFakeAtEveryQuarterHour) {
   MemoryInventoryRepository fake;
-  ASSERT_TRUE(fake.ReplaceClusterInventory(TestInventory()).ok());
-  ASSERT_TRUE(repo_->ReplaceClusterInventory(TestInventory()).ok());
+  ASSERT_THAT(fake.ReplaceClusterInventory(TestInventory()), IsOk());
+  ASSERT_THAT(repo_->ReplaceClusterInventory(TestInventory()), IsOk());
   for (int quarter = -1; quarter <= 16; ++quarter) {
     const absl::Time at = TestT0() + absl::Minutes(15 * quarter);
     for (const std::string cluster : {"c1", ""}) {
       auto want = fake.SummarizeAt(cluster, at);
       auto got = repo_->SummarizeAt(cluster, at);
-      ASSERT_TRUE(got.ok()) << got.status();
+      ASSERT_THAT(got, IsOk());
       EXPECT_EQ(*got, *want) << "quarter " << quarter << " cluster '" << cluster << "'";
     }
   }
   auto at_90min = repo_->SummarizeAt("c1", TestT0() + absl::Minutes(90));
-  ASSERT_TRUE(at_90min.ok());
+  ASSERT_THAT(at_90min, IsOk());
   EXPECT_EQ(*at_90min, (std::vector<ModelCount>{{"A100", 1, 1000}, {"T4", 2, 1250}}));
 }
 
 TEST_F(PgInventoryRepositoryTest, UnknownClusterIsNotFound) {
-  EXPECT_EQ(repo_->SummarizeAt("nope", TestT0()).status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(repo_->SummarizeAt("nope", TestT0()), StatusIs(absl::StatusCode::kNotFound));
 }
 
 TEST_F(PgInventoryRepositoryTest, ReplaceIsAtomicAndRepeatable) {
-  ASSERT_TRUE(repo_->ReplaceClusterInventory(TestInventory()).ok());
-  ASSERT_TRUE(repo_->ReplaceClusterInventory(TestInventory()).ok());
+  ASSERT_THAT(repo_->ReplaceClusterInventory(TestInventory()), IsOk());
+  ASSERT_THAT(repo_->ReplaceClusterInventory(TestInventory()), IsOk());
   auto conn = db_->Connect();
   pqxx::nontransaction txn(*conn);
   EXPECT_EQ(txn.exec("SELECT count(*) FROM holds")[0][0].as<int>(), 3);
@@ -74,7 +73,7 @@ TEST_F(PgInventoryRepositoryTest, StringsAreStoredVerbatim) {
   ClusterInventory inv = TestInventory();
   inv.pods[0].namespace_name = "'; DROP TABLE pods; --";
   inv.pods[0].team = "team\twith\\tab\nand newline";
-  ASSERT_TRUE(repo_->ReplaceClusterInventory(inv).ok());
+  ASSERT_THAT(repo_->ReplaceClusterInventory(inv), IsOk());
   auto conn = db_->Connect();
   pqxx::nontransaction txn(*conn);
   auto row = txn.exec("SELECT namespace, team FROM pods WHERE pod_uid = 'whole'")[0];

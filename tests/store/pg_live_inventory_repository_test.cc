@@ -3,42 +3,40 @@
 
 #include "store/pg_live_inventory_repository.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "pqxx/pqxx"
 #include "store/live_inventory_contract.h"
 #include "store/pg_inventory_repository.h"
 #include "store/pg_quarantine_repository.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap::store {
 namespace {
 
-class PgLiveInventoryTest : public ::testing::Test {
+using ::fleetcap::testing::IsOk;
+
+class PgLiveInventoryTest : public testing::MigratedDatabaseTest {
  protected:
   void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-    auto pool = PgPool::Open(db_->uri(), 2);
-    ASSERT_TRUE(pool.ok()) << pool.status();
-    pool_ = std::move(*pool);
-    repo_ = std::make_unique<PgLiveInventoryRepository>(pool_.get());
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    repo_ = std::make_unique<PgLiveInventoryRepository>(pool());
   }
   LiveInventoryRepository& repo() { return *repo_; }
 
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<PgPool> pool_;
   std::unique_ptr<PgLiveInventoryRepository> repo_;
 };
 
 FLEETCAP_LIVE_INVENTORY_CONTRACT_TESTS(PgLiveInventoryTest)
 
 TEST_F(PgLiveInventoryTest, TheFleetSummaryReadsWhatWasWritten) {
-  ASSERT_TRUE(repo_->Apply(contract::FirstSight()).ok());
-  PgInventoryRepository summary(pool_.get());
+  ASSERT_THAT(repo_->Apply(contract::FirstSight()), IsOk());
+  PgInventoryRepository summary(pool());
   auto at = summary.SummarizeAt("live", contract::T(5));
-  ASSERT_TRUE(at.ok()) << at.status();
+  ASSERT_THAT(at, IsOk());
   EXPECT_EQ(*at, (std::vector<ModelCount>{{"H100", 2, 2000}}));
   auto conn = db_->Connect();
   pqxx::nontransaction txn(*conn);
@@ -50,9 +48,9 @@ TEST_F(PgLiveInventoryTest, NamespaceLabelsAreReplacedWhole) {
   InventoryChanges c;
   c.cluster = "live";
   c.namespaces = {{"ml", {{"fleetcap.io/team", "vision"}}, {{"owner", "speech"}}}};
-  ASSERT_TRUE(repo_->Apply(c).ok());
+  ASSERT_THAT(repo_->Apply(c), IsOk());
   c.namespaces = {{"ml", {}, {{"owner", "shop"}}}};
-  ASSERT_TRUE(repo_->Apply(c).ok());
+  ASSERT_THAT(repo_->Apply(c), IsOk());
   auto conn = db_->Connect();
   pqxx::nontransaction txn(*conn);
   auto rows = txn.exec("SELECT namespace, source, key, value FROM namespace_labels WHERE cluster = 'live'");
@@ -63,14 +61,14 @@ TEST_F(PgLiveInventoryTest, NamespaceLabelsAreReplacedWhole) {
 
 TEST_F(PgLiveInventoryTest, TheActivePolicyIsTheNewestVersion) {
   auto none = repo_->ActivePolicy();
-  ASSERT_TRUE(none.ok()) << none.status();
+  ASSERT_THAT(none, IsOk());
   EXPECT_EQ(none->version, 0);
   auto conn = db_->Connect();
   pqxx::nontransaction txn(*conn);
   txn.exec("INSERT INTO policies (version, document, applied_by) VALUES (1, 'version: 1', 'test'), "
            "(2, 'version: 1\nteams: []\n', 'test')");
   auto active = repo_->ActivePolicy();
-  ASSERT_TRUE(active.ok()) << active.status();
+  ASSERT_THAT(active, IsOk());
   EXPECT_EQ(active->version, 2);
   EXPECT_EQ(active->document, "version: 1\nteams: []\n");
 }
@@ -93,13 +91,13 @@ TEST_F(PgLiveInventoryTest, ALargeBatchIsOneTransaction) {
       c.holds.push_back({uid, node + "/gpu" + std::to_string(p % 4), 200, contract::T(1), std::nullopt});
     }
   }
-  ASSERT_TRUE(repo_->Apply(c).ok());
-  PgInventoryRepository summary(pool_.get());
+  ASSERT_THAT(repo_->Apply(c), IsOk());
+  PgInventoryRepository summary(pool());
   auto at = summary.SummarizeAt("live", contract::T(2));
-  ASSERT_TRUE(at.ok());
+  ASSERT_THAT(at, IsOk());
   EXPECT_EQ(*at, (std::vector<ModelCount>{{"T4", 800, 800000}}));
   auto live = repo_->LoadLive("live");
-  ASSERT_TRUE(live.ok());
+  ASSERT_THAT(live, IsOk());
   EXPECT_EQ(live->pods.size(), 4000u);
   EXPECT_EQ(live->holds.size(), 4000u);
 }
@@ -116,11 +114,11 @@ TEST_F(PgLiveInventoryTest, AValueTheDatabaseCannotHoldIsRefusedAndSetAsideRecor
 
   InventoryChanges with_aside = contract::FirstSight();
   with_aside.quarantine = {{0, "k8s", "live", "Pod ml/x uid=x", "refused", std::string("a\0b", 3), contract::T(9)}};
-  ASSERT_TRUE(repo_->Apply(with_aside).ok());
+  ASSERT_THAT(repo_->Apply(with_aside), IsOk());
   EXPECT_EQ(repo_->LoadLive("live")->holds.size(), 2u);
-  PgQuarantineRepository quarantine(pool_.get());
+  PgQuarantineRepository quarantine(pool());
   auto aside = quarantine.List("k8s", "live", 10);
-  ASSERT_TRUE(aside.ok()) << aside.status();
+  ASSERT_THAT(aside, IsOk());
   ASSERT_EQ(aside->size(), 1u);
   EXPECT_EQ((*aside)[0].object_key, "Pod ml/x uid=x");
   EXPECT_EQ((*aside)[0].payload, "a\\x00b");

@@ -1,33 +1,35 @@
 // The quarantine on a real PostgreSQL: hostile payloads (binary, NUL bytes,
 // broken UTF-8, oversized) are stored and read back, newest first.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "store/pg_quarantine_repository.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap::store {
 namespace {
 
-TEST(PgQuarantineRepository, StoresHostilePayloadsAndListsThemNewestFirst) {
-  auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
-  auto pool = PgPool::Open((*db)->uri(), 2);
-  ASSERT_TRUE(pool.ok()) << pool.status();
-  PgQuarantineRepository repo(pool->get());
+using ::fleetcap::testing::IsOk;
+
+using PgQuarantineRepositoryTest = testing::MigratedDatabaseTest;
+
+TEST_F(PgQuarantineRepositoryTest, StoresHostilePayloadsAndListsThemNewestFirst) {
+  PgQuarantineRepository repo(pool());
   const absl::Time at = absl::FromUnixSeconds(1767225600);
-  ASSERT_TRUE(repo.Add({{0, "remote_write", "c1", "request", "snappy: corrupt", std::string("\0\xff\xfe", 3), at},
-                        {0, "k8s", "c1", "Pod a/x", "nvidia.com/gpu: overflow", std::string(200000, 'p'), at}})
-                  .ok());
+  ASSERT_THAT(repo.Add({{0, "remote_write", "c1", "request", "snappy: corrupt", std::string("\0\xff\xfe", 3), at},
+                        {0, "k8s", "c1", "Pod a/x", "nvidia.com/gpu: overflow", std::string(200000, 'p'), at}}),
+              IsOk());
   auto all = repo.List("", "c1", 10);
-  ASSERT_TRUE(all.ok()) << all.status();
+  ASSERT_THAT(all, IsOk());
   ASSERT_EQ(all->size(), 2u);
   EXPECT_EQ((*all)[0].source, "k8s");
   EXPECT_LE((*all)[0].payload.size(), kMaxQuarantinePayloadBytes);
   EXPECT_EQ((*all)[1].payload, "\\x00\\xff\\xfe");
   EXPECT_EQ((*all)[1].at, at);
   auto none = repo.List("pull", "", 10);
-  ASSERT_TRUE(none.ok());
+  ASSERT_THAT(none, IsOk());
   EXPECT_TRUE(none->empty());
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "common/pg_pool.h"
+#include "common/status_macros.h"
 #include "store/pg_inventory_repository.h"
 #include "store/test_inventory.h"
 #include "tests/support/tokens.h"
@@ -14,36 +15,29 @@ absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::strin
   std::vector<std::string> argv = {api_bin, "--db", db_uri, "--grpc-listen", "127.0.0.1:0", "--http-listen",
                                    "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log-level", "warn"};
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
-  auto process = Subprocess::Start(argv);
-  if (!process.ok()) return process.status();
-  auto line = (*process)->WaitForLine("fleetcap-api ready", absl::Seconds(60));
-  if (!line.ok()) return line.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto process, Subprocess::Start(argv));
+  FLEETCAP_ASSIGN_OR_RETURN(auto line, process->WaitForLine("fleetcap-api ready", absl::Seconds(60)));
   ApiProcess api;
-  if (std::sscanf(line->c_str(), "fleetcap-api ready grpc=%d http=%d metrics=%d", &api.grpc_port,
+  if (std::sscanf(line.c_str(), "fleetcap-api ready grpc=%d http=%d metrics=%d", &api.grpc_port,
                   &api.http_port, &api.metrics_port) != 3) {
-    return absl::InternalError("unreadable ready line: " + *line);
+    return absl::InternalError("unreadable ready line: " + line);
   }
-  api.process = std::move(*process);
-  auto token = MintToken(db_uri, "admin");
-  if (!token.ok()) return token.status();
-  api.admin_token = *token;
+  api.process = std::move(process);
+  FLEETCAP_ASSIGN_OR_RETURN(auto token, MintToken(db_uri, "admin"));
+  api.admin_token = token;
   return api;
 }
 
 absl::StatusOr<std::unique_ptr<ServedTestInventory>> ServeTestInventory(const std::string& api_bin) {
   auto served = std::make_unique<ServedTestInventory>();
-  auto db = TestDatabase::Migrated();
-  if (!db.ok()) return db.status();
-  served->db = std::move(*db);
+  FLEETCAP_ASSIGN_OR_RETURN(auto db, TestDatabase::Migrated());
+  served->db = std::move(db);
   {
-    auto pool = PgPool::Open(served->db->uri(), 1);
-    if (!pool.ok()) return pool.status();
-    auto stored = store::PgInventoryRepository(pool->get()).ReplaceClusterInventory(store::TestInventory());
-    if (!stored.ok()) return stored;
+    FLEETCAP_ASSIGN_OR_RETURN(auto pool, PgPool::Open(served->db->uri(), 1));
+    FLEETCAP_RETURN_IF_ERROR(store::PgInventoryRepository(pool.get()).ReplaceClusterInventory(store::TestInventory()));
   }
-  auto api = StartApi(api_bin, served->db->uri());
-  if (!api.ok()) return api.status();
-  served->api = std::move(*api);
+  FLEETCAP_ASSIGN_OR_RETURN(auto api, StartApi(api_bin, served->db->uri()));
+  served->api = std::move(api);
   return served;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// Plain HTTP(S) requests through libcurl, for tests of the JSON API and /metrics.
+// Plain HTTP(S) requests through libcurl: the one HTTP client of the tests
+// (the JSON API, /metrics, remote_write bodies).
 
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 
@@ -22,8 +24,12 @@ struct HttpTls {
 // `token`, when not empty, is sent as "Authorization: Bearer <token>".
 absl::StatusOr<HttpResult> HttpGet(const std::string& url, const std::string& token = "");
 
-// Any method; `body` is sent as application/json when not empty.
+// Any method; `body` is sent as application/json when not empty, unless
+// `headers` (whole "Name: value" lines, sent as given) name another Content-Type.
+// A server may answer early and close (an oversized body refused): a response
+// that arrived counts, even if sending the rest of the body failed.
 absl::StatusOr<HttpResult> HttpRequest(const std::string& method, const std::string& url, const std::string& body,
-                                       const std::string& token, const HttpTls& tls = {});
+                                       const std::string& token, const HttpTls& tls = {},
+                                       const std::vector<std::string>& headers = {});
 
 }  // namespace fleetcap::testing

@@ -31,11 +31,9 @@ std::string ReadFile(const std::string& path) {
 absl::StatusOr<std::unique_ptr<Subprocess>> Subprocess::Start(const std::vector<std::string>& argv,
                                                               const std::vector<std::string>& env) {
   std::unique_ptr<Subprocess> child(new Subprocess());
-  std::string dir_template = (std::filesystem::temp_directory_path() / "fleetcap-child-XXXXXX").string();
-  if (mkdtemp(dir_template.data()) == nullptr) return absl::InternalError("mkdtemp failed");
-  child->dir_ = dir_template;
-  const std::string out = child->dir_ + "/stdout";
-  const std::string err = child->dir_ + "/stderr";
+  if (child->dir_.path().empty()) return absl::InternalError("no directory for the child's output");
+  const std::string out = child->dir_.path() + "/stdout";
+  const std::string err = child->dir_.path() + "/stderr";
 
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -63,12 +61,10 @@ absl::StatusOr<std::unique_ptr<Subprocess>> Subprocess::Start(const std::vector<
 
 Subprocess::~Subprocess() {
   if (pid_ > 0) Stop(SIGKILL);
-  std::error_code ignored;
-  std::filesystem::remove_all(dir_, ignored);
 }
 
-std::string Subprocess::Stdout() const { return ReadFile(dir_ + "/stdout"); }
-std::string Subprocess::Stderr() const { return ReadFile(dir_ + "/stderr"); }
+std::string Subprocess::Stdout() const { return ReadFile(dir_.path() + "/stdout"); }
+std::string Subprocess::Stderr() const { return ReadFile(dir_.path() + "/stderr"); }
 
 absl::StatusOr<std::string> Subprocess::WaitForLine(const std::string& prefix, absl::Duration timeout) {
   const absl::Time deadline = absl::Now() + timeout;

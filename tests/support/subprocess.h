@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap::testing {
 
@@ -44,7 +45,7 @@ class Subprocess {
   RunResult Collect(int status);
 
   pid_t pid_ = -1;
-  std::string dir_;
+  TestDir dir_{"child"};  // its stdout and stderr
 };
 
 // Runs argv to completion (SIGKILL after `timeout`).

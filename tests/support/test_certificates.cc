@@ -1,17 +1,14 @@
 #include "tests/support/test_certificates.h"
 
-#include <stdlib.h>
-
-#include <filesystem>
+#include <cstdlib>
 
 namespace fleetcap::testing {
 
 absl::StatusOr<std::unique_ptr<TestCertificates>> TestCertificates::Make() {
-  char dir[] = "/tmp/fleetcap-certs-XXXXXX";
-  if (mkdtemp(dir) == nullptr) return absl::InternalError("mkdtemp failed");
-  auto out = std::unique_ptr<TestCertificates>(new TestCertificates(dir));
+  auto out = std::unique_ptr<TestCertificates>(new TestCertificates());
+  if (out->dir_.path().empty()) return absl::InternalError("no directory for the certificates");
   const std::string script =
-      "set -e; cd " + std::string(dir) + "; "
+      "set -e; cd " + out->dir_.path() + "; "
       "for ca in ca other-ca; do "
       "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $ca.key -out $ca.pem "
       "-days 1 -subj /CN=fleetcap-test-$ca 2>/dev/null; done; "
@@ -25,11 +22,6 @@ absl::StatusOr<std::unique_ptr<TestCertificates>> TestCertificates::Make() {
       "-extfile $who.ext 2>/dev/null; done";
   if (std::system(script.c_str()) != 0) return absl::InternalError("openssl could not make the test certificates");
   return out;
-}
-
-TestCertificates::~TestCertificates() {
-  std::error_code ignored;
-  std::filesystem::remove_all(dir_, ignored);
 }
 
 }  // namespace fleetcap::testing

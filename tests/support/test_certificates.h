@@ -13,22 +13,22 @@
 #include <gtest/gtest.h>
 
 #include "absl/status/statusor.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap::testing {
 
 class TestCertificates {
  public:
   static absl::StatusOr<std::unique_ptr<TestCertificates>> Make();
-  ~TestCertificates();
   TestCertificates(const TestCertificates&) = delete;
   TestCertificates& operator=(const TestCertificates&) = delete;
 
   // The path of `name` (e.g. "server.pem") in the folder.
-  std::string File(const std::string& name) const { return dir_ + "/" + name; }
+  std::string File(const std::string& name) const { return dir_.path() + "/" + name; }
 
  private:
-  explicit TestCertificates(std::string dir) : dir_(std::move(dir)) {}
-  std::string dir_;
+  TestCertificates() = default;
+  TestDir dir_{"certs"};
 };
 
 // A test suite whose tests share one set of TestCertificates.

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "pqxx/pqxx"
 #include "store/migrations.h"
 #include "store/migrator.h"
@@ -74,11 +75,10 @@ TestDatabase::TestDatabase(std::string server_uri, std::string name)
     : server_uri_(std::move(server_uri)), name_(std::move(name)), uri_(UriOf(server_uri_, name_)) {}
 
 absl::StatusOr<std::unique_ptr<TestDatabase>> TestDatabase::Empty() {
-  auto server = ServerUri();
-  if (!server.ok()) return server.status();
-  std::unique_ptr<TestDatabase> db(new TestDatabase(*server, UniqueName("test")));
+  FLEETCAP_ASSIGN_OR_RETURN(auto server, ServerUri());
+  std::unique_ptr<TestDatabase> db(new TestDatabase(server, UniqueName("test")));
   try {
-    pqxx::connection admin(*server);
+    pqxx::connection admin(server);
     pqxx::nontransaction(admin).exec(absl::StrCat("CREATE DATABASE ", db->name_));
   } catch (const std::exception& e) {
     return absl::InternalError(absl::StrCat("creating test database: ", e.what()));
@@ -87,12 +87,11 @@ absl::StatusOr<std::unique_ptr<TestDatabase>> TestDatabase::Empty() {
 }
 
 absl::StatusOr<std::unique_ptr<TestDatabase>> TestDatabase::Migrated() {
-  auto server = ServerUri();
-  if (!server.ok()) return server.status();
-  std::unique_ptr<TestDatabase> db(new TestDatabase(*server, UniqueName("test")));
+  FLEETCAP_ASSIGN_OR_RETURN(auto server, ServerUri());
+  std::unique_ptr<TestDatabase> db(new TestDatabase(server, UniqueName("test")));
   try {
-    if (auto status = EnsureTemplate(*server); !status.ok()) return status;
-    pqxx::connection admin(*server);
+    FLEETCAP_RETURN_IF_ERROR(EnsureTemplate(server));
+    pqxx::connection admin(server);
     pqxx::nontransaction(admin).exec(
         absl::StrCat("CREATE DATABASE ", db->name_, " TEMPLATE ", TemplateName()));
   } catch (const std::exception& e) {

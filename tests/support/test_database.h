@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include "absl/status/statusor.h"
+#include "common/pg_pool.h"
 #include "pqxx/connection"
+#include "tests/support/status_matchers.h"
 
 namespace fleetcap::testing {
 
@@ -33,17 +35,42 @@ class TestDatabase {
   std::string uri_;
 };
 
-// A test with a fresh migrated database and one connection to it.
+// The one fixture of tests that need PostgreSQL: a fresh migrated database,
+// one connection to it, and a pool over it for the repositories under test.
+// A fixture that adds to SetUp calls this one first and stops on its failure:
+//   void SetUp() override {
+//     MigratedDatabaseTest::SetUp();
+//     if (HasFatalFailure()) return;
+//     repo_ = std::make_unique<PgThingRepository>(pool());
+//   }
 class MigratedDatabaseTest : public ::testing::Test {
  protected:
+  // `pool_size`: the connections pool() opens (the repositories' concurrency).
+  explicit MigratedDatabaseTest(int pool_size = 2) : pool_size_(pool_size) {}
+
   void SetUp() override {
     auto db = TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_THAT(db, IsOk());
     db_ = std::move(*db);
     conn_ = db_->Connect();
   }
+
+  // A pool of `pool_size` connections to the test's database, opened on first use.
+  PgPool* pool() {
+    if (pool_ == nullptr) {
+      auto pool = PgPool::Open(db_->uri(), pool_size_);
+      EXPECT_THAT(pool, IsOk());
+      if (pool.ok()) pool_ = std::move(*pool);
+    }
+    return pool_.get();
+  }
+
   std::unique_ptr<TestDatabase> db_;
   std::unique_ptr<pqxx::connection> conn_;
+
+ private:
+  const int pool_size_;
+  std::unique_ptr<PgPool> pool_;
 };
 
 }  // namespace fleetcap::testing

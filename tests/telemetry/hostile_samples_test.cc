@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <map>
@@ -13,12 +14,15 @@
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "ingest/telemetry/sample_log.h"
 #include "pqxx/pqxx"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/telemetry_support.h"
 
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::testing::Not;
 using telemetry::RawSeries;
 
 constexpr int64_t kMinuteMs = 60'000;
@@ -61,54 +65,51 @@ using HostileSamplesTest = testing::MigratedDatabaseTest;
 // stored.
 TEST_F(HostileSamplesTest, ASampleFarAheadIsRefusedAndTheNextMinutesAreStored) {
   auto ingest = testing::StartIngest(db_->uri(), "c1");
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   const int64_t base = (absl::ToUnixMillis(absl::Now()) / kMinuteMs - 30) * kMinuteMs;
   RawSeries poisoned = Minute(base);
   poisoned.points.push_back({base + int64_t{10} * 365 * 86'400'000, 50});
   auto first = testing::PostRemoteWrite(ingest->write_url(), telemetry::EncodeRemoteWrite({poisoned}));
-  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_THAT(first, IsOk());
   EXPECT_EQ(first->status, 204) << first->body;
   ASSERT_TRUE(WaitForMinute(*conn_, base)) << "the first minute was never written";
   auto next = testing::PostRemoteWrite(ingest->write_url(),
                                        telemetry::EncodeRemoteWrite({Minute(base + kMinuteMs), Minute(base + 2 * kMinuteMs)}));
-  ASSERT_TRUE(next.ok()) << next.status();
+  ASSERT_THAT(next, IsOk());
   EXPECT_EQ(next->status, 204) << next->body;
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
 
   const std::map<int64_t, int> expected = {{base, 6}, {base + kMinuteMs, 6}, {base + 2 * kMinuteMs, 6}};
   EXPECT_EQ(StoredMinutes(*conn_), expected);
   const int port = ingest->metrics_port;
   auto future = testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"future\"");
-  ASSERT_TRUE(future.ok()) << future.status();
+  ASSERT_THAT(future, IsOk());
   EXPECT_EQ(*future, 1);
-  EXPECT_FALSE(testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"late\"").ok());
+  EXPECT_THAT(testing::ScrapeMetric(port, "fleetcap_telemetry_samples_dropped_total", "reason=\"late\""), Not(IsOk()));
 }
 
 // A sample log written without the window (by an earlier version) that
 // holds a sample far ahead: replayed at the next start it would poison its
 // device again. The window applies to the replay as well.
 TEST_F(HostileSamplesTest, ASampleFarAheadInTheLogIsDroppedWhenTheLogIsReplayed) {
-  const testing::OwnedDir wal([] {
-    char templ[] = "/tmp/fleetcap-wal-XXXXXX";
-    return std::string(mkdtemp(templ));
-  }());
+  const testing::TestDir wal("wal");
   const int64_t base = (absl::ToUnixMillis(absl::Now()) / kMinuteMs - 30) * kMinuteMs;
   {
     auto log = telemetry::SampleLog::Open({wal.path(), 4 << 20});
-    ASSERT_TRUE(log.ok()) << log.status();
+    ASSERT_THAT(log, IsOk());
     RawSeries poisoned = Minute(base);
     poisoned.points.push_back({base + int64_t{10} * 365 * 86'400'000, 50});
     auto span = (*log)->Append(telemetry::EncodeRemoteWrite({poisoned}));
-    ASSERT_TRUE(span.ok()) << span.status();
-    ASSERT_TRUE((*log)->WaitDurable(span->end).ok());
+    ASSERT_THAT(span, IsOk());
+    ASSERT_THAT((*log)->WaitDurable(span->end), IsOk());
   }
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--wal-dir", wal.path()});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   ASSERT_TRUE(WaitForMinute(*conn_, base)) << "the replayed minute was never written";
   auto next = testing::PostRemoteWrite(ingest->write_url(), telemetry::EncodeRemoteWrite({Minute(base + kMinuteMs)}));
-  ASSERT_TRUE(next.ok()) << next.status();
+  ASSERT_THAT(next, IsOk());
   EXPECT_EQ(next->status, 204) << next->body;
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   const std::map<int64_t, int> expected = {{base, 6}, {base + kMinuteMs, 6}};
   EXPECT_EQ(StoredMinutes(*conn_), expected);
 }
@@ -117,18 +118,18 @@ TEST_F(HostileSamplesTest, ASampleFarAheadInTheLogIsDroppedWhenTheLogIsReplayed)
 // their partition would be dropped under them.
 TEST_F(HostileSamplesTest, ASampleOlderThanTheRetentionIsRefused) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--retention-days", "2"});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   const int64_t base = (absl::ToUnixMillis(absl::Now()) / kMinuteMs - 30) * kMinuteMs;
   auto posted = testing::PostRemoteWrite(
       ingest->write_url(), telemetry::EncodeRemoteWrite({Minute(base - int64_t{3} * 86'400'000), Minute(base)}));
-  ASSERT_TRUE(posted.ok()) << posted.status();
+  ASSERT_THAT(posted, IsOk());
   EXPECT_EQ(posted->status, 204) << posted->body;
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   const std::map<int64_t, int> expected = {{base, 6}};
   EXPECT_EQ(StoredMinutes(*conn_), expected);
   auto too_old = testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_dropped_total",
                                       "reason=\"too_old\"");
-  ASSERT_TRUE(too_old.ok()) << too_old.status();
+  ASSERT_THAT(too_old, IsOk());
   EXPECT_EQ(*too_old, 6);
 }
 
@@ -137,19 +138,19 @@ TEST_F(HostileSamplesTest, ASampleOlderThanTheRetentionIsRefused) {
 // the series is dropped at the door (`invalid_label`) and the rest stored.
 TEST_F(HostileSamplesTest, ALabelTheStoreCannotHoldCostsOnlyItsSeries) {
   auto ingest = testing::StartIngest(db_->uri(), "c1");
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   const int64_t base = (absl::ToUnixMillis(absl::Now()) / kMinuteMs - 30) * kMinuteMs;
   RawSeries bad = Minute(base);
   bad.labels[1].second = "GPU-\xff";
   auto posted = testing::PostRemoteWrite(ingest->write_url(), telemetry::EncodeRemoteWrite({bad, Minute(base)}));
-  ASSERT_TRUE(posted.ok()) << posted.status();
+  ASSERT_THAT(posted, IsOk());
   EXPECT_EQ(posted->status, 204) << posted->body;
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   const std::map<int64_t, int> expected = {{base, 6}};
   EXPECT_EQ(StoredMinutes(*conn_), expected);
   auto invalid = testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_dropped_total",
                                       "reason=\"invalid_label\"");
-  ASSERT_TRUE(invalid.ok()) << invalid.status();
+  ASSERT_THAT(invalid, IsOk());
   EXPECT_EQ(*invalid, 6);
 }
 

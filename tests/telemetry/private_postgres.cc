@@ -1,6 +1,5 @@
 #include "tests/telemetry/private_postgres.h"
 
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
@@ -13,19 +12,17 @@
 namespace fleetcap::testing {
 
 PrivatePostgres::PrivatePostgres() {
-  char templ[] = "/tmp/fleetcap-pgfault-XXXXXX";
-  dir_ = mkdtemp(templ);
   // Durable settings (not FLEETCAP_PG_FAST): an immediate stop is a crash,
   // and a commit acknowledged before it must survive.
-  auto started = Run({"/bin/bash", FLEETCAP_PG_SH, "start", dir_}, absl::Seconds(120));
+  auto started = Run({"/bin/bash", FLEETCAP_PG_SH, "start", dir_.path()}, absl::Seconds(120));
   uri_ = started.out.substr(0, started.out.find('\n'));
-  std::ifstream(dir_ + "/datadir") >> data_;
-  std::ifstream(dir_ + "/port") >> port_;
+  std::ifstream(dir_.path() + "/datadir") >> data_;
+  std::ifstream(dir_.path() + "/port") >> port_;
 }
 
 PrivatePostgres::~PrivatePostgres() {
-  Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir_});
-  Run({"/bin/rm", "-rf", dir_, data_});
+  Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir_.path()});
+  Run({"/bin/rm", "-rf", data_});
 }
 
 bool PrivatePostgres::Stop() { return PgCtl({"-m", "immediate", "-w", "stop"}); }

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/test_dir.h"
+
 namespace fleetcap::testing {
 
 class PrivatePostgres {
@@ -21,7 +23,8 @@ class PrivatePostgres {
 
  private:
   bool PgCtl(const std::vector<std::string>& args);
-  std::string dir_, data_, port_, uri_;
+  TestDir dir_{"pgfault"};  // pg.sh's folder; the data directory is elsewhere
+  std::string data_, port_, uri_;
 };
 
 }  // namespace fleetcap::testing

@@ -5,6 +5,7 @@
 //
 // Tolerance: see push_pull_rows.h.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "pqxx/pqxx"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/fixture_exporter.h"
@@ -22,14 +24,16 @@
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+
 constexpr int64_t kStepMs = 10'000;
 
 TEST(PrometheusEndToEnd, PullAndPushStoreTheSameMinutes) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
   auto push = testing::StartIngest((*db)->uri(), "push");
-  ASSERT_TRUE(push.ok()) << push.status();
+  ASSERT_THAT(push, IsOk());
 
   // Prometheus remote-writes only samples newer than its own start, so the
   // fixture's fake time begins at the next minute but one, and runs 20x
@@ -39,7 +43,7 @@ TEST(PrometheusEndToEnd, PullAndPushStoreTheSameMinutes) {
   testing::FixtureExporter exporter(t0, kStepMs);
   ASSERT_TRUE(exporter.Start());
   auto prom = testing::StartPrometheus(testing::PushPullConfig(exporter.port(), push->remote_write_port));
-  ASSERT_TRUE(prom.ok()) << prom.status();
+  ASSERT_THAT(prom, IsOk());
 
   // Four fake minutes: 24 scrapes.
   const absl::Time deadline = absl::Now() + absl::Seconds(60);

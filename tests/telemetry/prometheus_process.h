@@ -7,12 +7,13 @@
 
 #include "absl/status/statusor.h"
 #include "tests/support/subprocess.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap::testing {
 
 struct PrometheusProcess {
+  TestDir dir{"prom"};  // declared first: removed after the process has stopped
   std::unique_ptr<Subprocess> process;
-  std::string dir;
   int port = 0;
   std::string url() const { return "http://127.0.0.1:" + std::to_string(port); }
   ~PrometheusProcess();

@@ -40,6 +40,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -49,6 +50,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "pqxx/pqxx"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/fixture_exporter.h"
@@ -59,6 +61,9 @@
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 constexpr int64_t kMinuteMs = 60'000;
 constexpr int64_t kStepMs = 3'000;              // 6x real time; see above
@@ -92,7 +97,7 @@ bool WaitForMinuteRows(pqxx::connection& conn, const std::string& cluster, int64
 double Metric(int port, const std::string& name, const std::string& label_filter = "") {
   auto value = testing::ScrapeMetric(port, name, label_filter);
   if (absl::IsNotFound(value.status())) return 0;
-  EXPECT_TRUE(value.ok()) << value.status();
+  EXPECT_THAT(value, IsOk());
   return value.value_or(-1);
 }
 
@@ -131,7 +136,7 @@ void StartScraping(int remote_write_port, Scraped* out, const std::string& remot
   ASSERT_TRUE(out->exporter->Start());
   auto prom = testing::StartPrometheus(
       testing::PushPullConfig(out->exporter->port(), remote_write_port, remote_write_extra));
-  ASSERT_TRUE(prom.ok()) << prom.status();
+  ASSERT_THAT(prom, IsOk());
   out->prom = std::move(*prom);
   // Every sample is newer than Prometheus' start, so all are remote-written.
   ASSERT_LT(absl::Now(), absl::FromUnixMillis(out->t0)) << "Prometheus took over " << kLead << " to start";
@@ -159,34 +164,18 @@ void ExpectPushEqualsPull(pqxx::connection& conn, const std::string& db_uri, con
   for (const auto& [key, row] : pull_rows) EXPECT_GE(testing::RowSamples(row), kSamplesPerMinute / 2) << key;
 }
 
-class TempDir {
- public:
-  TempDir() {
-    char templ[] = "/tmp/fleetcap-wal-XXXXXX";
-    path_ = mkdtemp(templ);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 TEST(PrometheusPushFaults, KilledMidStreamAndRestartedOnTheSameLog) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
   // A fixed port and sample log: the restarted receiver is where Prometheus
   // keeps sending, and finds what its predecessor acknowledged.
   const int port = testing::FreePort();
-  TempDir wal;
+  const testing::TestDir wal("wal");
   const std::vector<std::string> flags = {"--remote-write-listen", absl::StrCat("127.0.0.1:", port),
                                           "--wal-dir", wal.path(), "--settle", kSettle};
   auto ingest = testing::StartIngest((*db)->uri(), "push", flags);
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   Scraped scraped;
   ASSERT_NO_FATAL_FAILURE(StartScraping(port, &scraped));
   const testing::FixtureExporter& exporter = *scraped.exporter;
@@ -212,7 +201,7 @@ TEST(PrometheusPushFaults, KilledMidStreamAndRestartedOnTheSameLog) {
   std::vector<std::string> restart_flags = flags;
   restart_flags.insert(restart_flags.end(), {"--log-level", "info"});  // to see the replay
   auto restarted = testing::StartIngest((*db)->uri(), "push", restart_flags);
-  ASSERT_TRUE(restarted.ok()) << restarted.status();
+  ASSERT_THAT(restarted, IsOk());
   const int64_t restarted_ms = exporter.next_ms();
 
   // Compared: the minutes before the kill, those the outage touched, and a
@@ -228,7 +217,7 @@ TEST(PrometheusPushFaults, KilledMidStreamAndRestartedOnTheSameLog) {
   // two overlapped without a sample arriving for a closed minute (those
   // would be dropped as late) or any refusal.
   const std::string err = restarted->process->Stderr();
-  EXPECT_NE(err.find("replayed"), std::string::npos) << err;
+  EXPECT_THAT(err, HasSubstr("replayed")) << err;
   EXPECT_EQ(LateSamples(*restarted), 0);
   // What it received twice (logged by its predecessor, whose answer was
   // lost) was resent by Prometheus, and deduplicated, not added.
@@ -242,7 +231,7 @@ TEST(PrometheusPushFaults, PostgresStoppedForThirtySecondsWhilePrometheusPushes)
   testing::PrivatePostgres pg;
   ASSERT_FALSE(pg.uri().empty());
   auto ingest = testing::StartIngest(pg.uri(), "push", {"--migrate", "--settle", kSettle});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   Scraped scraped;
   ASSERT_NO_FATAL_FAILURE(StartScraping(ingest->remote_write_port, &scraped));
   const testing::FixtureExporter& exporter = *scraped.exporter;
@@ -294,14 +283,14 @@ TEST(PrometheusPushFaults, PostgresStoppedForThirtySecondsWhilePrometheusPushes)
 // the token and is taken in; none is refused.
 TEST(PrometheusPushFaults, PrometheusPushesWithABearerTokenFile) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
-  TempDir secrets;
+  const testing::TestDir secrets("secrets");
   const std::string token_file = secrets.path() + "/token";
   std::ofstream(token_file) << "prometheus-push-token\n";
   auto ingest = testing::StartIngest((*db)->uri(), "push",
                                      {"--settle", kSettle, "--remote-write-bearer-token-file", token_file});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   Scraped scraped;
   ASSERT_NO_FATAL_FAILURE(
       StartScraping(ingest->remote_write_port, &scraped, absl::StrCat("    bearer_token_file: ", token_file, "\n")));

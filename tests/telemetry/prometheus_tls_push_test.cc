@@ -3,11 +3,13 @@
 // certificate (tls_config: ca_file, cert_file, key_file) that the
 // receiver's --remote-write-tls-client-ca signed.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_certificates.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/fixture_exporter.h"
@@ -18,6 +20,8 @@
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+
 // A counter of fleetcap's /metrics; absent is 0.
 double Metric(int port, const std::string& name, const std::string& label_filter = "") {
   auto value = testing::ScrapeMetric(port, name, label_filter);
@@ -26,15 +30,15 @@ double Metric(int port, const std::string& name, const std::string& label_filter
 
 TEST(PrometheusTlsPush, PrometheusPushesWithAClientCertificate) {
   auto certs = testing::TestCertificates::Make();
-  ASSERT_TRUE(certs.ok()) << certs.status();
+  ASSERT_THAT(certs, IsOk());
   auto file = [&](const std::string& name) { return (*certs)->File(name); };
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   auto ingest = testing::StartIngest(
       (*db)->uri(), "push",
       {"--remote-write-tls-cert", file("server.pem"), "--remote-write-tls-key", file("server.key"),
        "--remote-write-tls-client-ca", file("ca.pem")});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
 
   // Prometheus remote-writes only samples newer than its own start (see prometheus_e2e_test.cc).
   const int64_t t0 = (absl::ToUnixMillis(absl::Now()) / 60'000 + 2) * 60'000;
@@ -48,7 +52,7 @@ TEST(PrometheusTlsPush, PrometheusPushesWithAClientCertificate) {
       testing::PushPullConfig(exporter.port(), ingest->remote_write_port, tls_config),
       {{"url: http://", "url: https://"}});
   auto prom = testing::StartPrometheus(config);
-  ASSERT_TRUE(prom.ok()) << prom.status();
+  ASSERT_THAT(prom, IsOk());
 
   const absl::Time deadline = absl::Now() + absl::Seconds(60);
   while (Metric(ingest->metrics_port, "fleetcap_telemetry_samples_received_total") == 0 && absl::Now() < deadline) {

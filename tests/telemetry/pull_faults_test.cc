@@ -4,6 +4,7 @@
 // answers a point far beyond any date the store can hold.
 
 #include <civetweb.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,11 +12,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "pqxx/pqxx"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 // 2026-01-01T00:00:59.999Z, the evaluation time of minute 00:00.
 constexpr const char* kMatrix = R"({"status":"success","warnings":["fixture warning"],"data":{"resultType":"matrix",
@@ -86,13 +91,13 @@ std::vector<std::string> PullArgs(const std::string& db, const std::string& url)
 
 TEST(PullFaults, UnavailableAndTimeoutAreRetried) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   FlakyPrometheus prom(FlakyPrometheus::Mode::kFlaky);
   auto run = testing::Run(PullArgs((*db)->uri(), prom.url()));
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_NE(run.err.find("attempt 1 failed"), std::string::npos) << run.err;  // the 503
-  EXPECT_NE(run.err.find("attempt 2 failed"), std::string::npos) << run.err;  // the timeout
-  EXPECT_NE(run.err.find("fixture warning"), std::string::npos) << run.err;   // warnings logged
+  EXPECT_THAT(run.err, HasSubstr("attempt 1 failed")) << run.err;  // the 503
+  EXPECT_THAT(run.err, HasSubstr("attempt 2 failed")) << run.err;  // the timeout
+  EXPECT_THAT(run.err, HasSubstr("fixture warning")) << run.err;   // warnings logged
   auto conn = (*db)->Connect();
   pqxx::nontransaction txn(*conn);
   auto rows = txn.exec("SELECT util_mean, util_max, samples FROM usage_minute WHERE device_id = 'GPU-faults'");
@@ -107,12 +112,12 @@ TEST(PullFaults, UnavailableAndTimeoutAreRetried) {
 
 TEST(PullFaults, BadDataIsReportedNotRetried) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   FlakyPrometheus prom(FlakyPrometheus::Mode::kBadData);
   auto run = testing::Run(PullArgs((*db)->uri(), prom.url()));
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_NE(run.err.find("bad_data"), std::string::npos) << run.err;
-  EXPECT_NE(run.err.find("please report"), std::string::npos) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("bad_data")) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("please report")) << run.err;
   EXPECT_EQ(prom.calls(), 1);
   auto conn = (*db)->Connect();
   EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>(), 0);
@@ -123,7 +128,7 @@ TEST(PullFaults, BadDataIsReportedNotRetried) {
 // never moving. Now the point is dropped as `future` and the rest stored.
 TEST(PullFaults, APointFarAheadIsDroppedAndTheRestStored) {
   auto db = testing::TestDatabase::Migrated();
-  ASSERT_TRUE(db.ok()) << db.status();
+  ASSERT_THAT(db, IsOk());
   FlakyPrometheus prom(FlakyPrometheus::Mode::kFarFuture);
   auto run = testing::Run(PullArgs((*db)->uri(), prom.url()));
   ASSERT_EQ(run.exit_code, 0) << run.err;

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "absl/time/clock.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "pqxx/pqxx"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/private_postgres.h"
@@ -29,6 +31,8 @@
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 using telemetry::RawSeries;
 
 constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
@@ -74,18 +78,13 @@ bool PostUntilAccepted(const std::string& url, const std::string& body, absl::Du
   return false;
 }
 
-std::string WalDir() {
-  char templ[] = "/tmp/fleetcap-wal-XXXXXX";
-  return mkdtemp(templ);
-}
-
 // The rows a clean run of `requests` stores, in cluster "clean".
 std::vector<std::string> CleanRows(const std::string& uri, pqxx::connection& conn,
                                    const std::vector<std::string>& requests) {
   auto clean = testing::StartIngest(uri, "clean");
-  EXPECT_TRUE(clean.ok()) << clean.status();
+  EXPECT_THAT(clean, IsOk());
   for (const auto& body : requests) EXPECT_TRUE(PostUntilAccepted(clean->write_url(), body, absl::Seconds(10)));
-  EXPECT_TRUE(testing::WaitUntilPushWritten(*clean).ok());
+  EXPECT_THAT(testing::WaitUntilPushWritten(*clean), IsOk());
   return testing::UsageRows(conn, "clean");
 }
 
@@ -99,13 +98,13 @@ class PushFaultsTest : public testing::MigratedDatabaseTest {
 };
 
 TEST_F(PushFaultsTest, Sigkill9MidStreamThenRestartOnTheSameLog) {
-  const testing::OwnedDir owned(WalDir());
+  const testing::TestDir owned("wal");
   const std::string& wal = owned.path();
   // A long settle: at the kill most acknowledged minutes are still open,
   // held only by the sample log.
   const std::vector<std::string> flags = {"--wal-dir", wal, "--settle", "5m"};
   auto ingest = testing::StartIngest(db_->uri(), "c1", flags);
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   std::vector<int> acked;  // written by the poster only until it is joined
   std::atomic<int> acked_count{0};
   const std::string url = ingest->write_url();
@@ -128,8 +127,8 @@ TEST_F(PushFaultsTest, Sigkill9MidStreamThenRestartOnTheSameLog) {
   // Restarted on the same log with a short settle: every acknowledged
   // sample comes back from the log into the rows.
   auto restarted = testing::StartIngest(db_->uri(), "c1", {"--wal-dir", wal, "--settle", "1s"});
-  ASSERT_TRUE(restarted.ok()) << restarted.status();
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*restarted).ok());
+  ASSERT_THAT(restarted, IsOk());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*restarted), IsOk());
   EXPECT_GE(StoredSamples(*conn_, "c1"), static_cast<int64_t>(acked.size()) * kGpus * kSamplesPerRequest);
 
   // The client resends what was not acknowledged, plus the last
@@ -137,7 +136,7 @@ TEST_F(PushFaultsTest, Sigkill9MidStreamThenRestartOnTheSameLog) {
   for (int r = acked.back(); r < kRequests; ++r) {
     EXPECT_TRUE(PostUntilAccepted(restarted->write_url(), requests_[r], absl::Seconds(10))) << r;
   }
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*restarted).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*restarted), IsOk());
   EXPECT_EQ(StoredSamples(*conn_, "c1"), int64_t{kRequests} * kGpus * kSamplesPerRequest);
   EXPECT_EQ(testing::UsageRows(*conn_, "c1"), CleanRows(db_->uri(), *conn_, requests_));
 }
@@ -147,11 +146,11 @@ TEST_F(PushFaultsTest, Sigkill9MidStreamThenRestartOnTheSameLog) {
 // acknowledged. (A damaged last record is a torn append, never acknowledged:
 // it is cut, as sample_log_test.cc checks.)
 TEST_F(PushFaultsTest, ADamagedLogRecordStopsTheStartNamingTheFile) {
-  const testing::OwnedDir owned(WalDir());
+  const testing::TestDir owned("wal");
   const std::vector<std::string> flags = {"--wal-dir", owned.path(), "--settle", "5m"};
   {
     auto ingest = testing::StartIngest(db_->uri(), "c1", flags);
-    ASSERT_TRUE(ingest.ok()) << ingest.status();
+    ASSERT_THAT(ingest, IsOk());
     EXPECT_TRUE(PostUntilAccepted(ingest->write_url(), requests_[0], absl::Seconds(10)));
     EXPECT_TRUE(PostUntilAccepted(ingest->write_url(), requests_[1], absl::Seconds(10)));
     ingest->process->Stop(SIGKILL);
@@ -165,15 +164,15 @@ TEST_F(PushFaultsTest, ADamagedLogRecordStopsTheStartNamingTheFile) {
                                  "--remote-write-listen", "127.0.0.1:0", "--wal-dir", owned.path()},
                                 absl::Seconds(60));
   EXPECT_EQ(restarted.exit_code, 1);
-  EXPECT_NE(restarted.err.find("checksum mismatch"), std::string::npos) << restarted.err;
-  EXPECT_NE(restarted.err.find(segment), std::string::npos) << restarted.err;
+  EXPECT_THAT(restarted.err, HasSubstr("checksum mismatch")) << restarted.err;
+  EXPECT_THAT(restarted.err, HasSubstr(segment)) << restarted.err;
 }
 
 TEST(PushFaults, PostgresStoppedForThirtySecondsWhilePushing) {
   testing::PrivatePostgres pg;
   ASSERT_FALSE(pg.uri().empty());
   auto ingest = testing::StartIngest(pg.uri(), "c1", {"--migrate"});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   std::vector<std::string> requests;
   for (int r = 0; r < kRequests; ++r) requests.push_back(Request(r));
 
@@ -207,7 +206,7 @@ TEST(PushFaults, PostgresStoppedForThirtySecondsWhilePushing) {
   EXPECT_EQ(accepted_while_down, kRequests - accepted_at_stop);
   EXPECT_EQ(accepted, kRequests);
   EXPECT_EQ(refused, 0);
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   pqxx::connection conn(pg.uri());
   EXPECT_EQ(StoredSamples(conn, "c1"), int64_t{kRequests} * kGpus * kSamplesPerRequest);
   EXPECT_EQ(testing::UsageRows(conn, "c1"), CleanRows(pg.uri(), conn, requests));
@@ -219,7 +218,7 @@ TEST(PushFaults, PostgresStoppedForThirtySecondsWhilePushing) {
 // once.
 TEST_F(PushFaultsTest, StalledStoreAnswers503AtTheLogBoundThenAcceptsTheRetry) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-unwritten-mb", "1", "--settle", "0s"});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   auto blocker = db_->Connect();
   pqxx::nontransaction(*blocker).exec("SELECT pg_advisory_lock(hashtext('fleetcap.telemetry:c1'))");
 
@@ -229,7 +228,7 @@ TEST_F(PushFaultsTest, StalledStoreAnswers503AtTheLogBoundThenAcceptsTheRetry) {
   for (int r = 0; r < 2000 && refused_status == 0; ++r) {
     std::string body = Request(r);
     auto posted = testing::PostRemoteWrite(ingest->write_url(), body);
-    ASSERT_TRUE(posted.ok()) << posted.status();
+    ASSERT_THAT(posted, IsOk());
     if (posted->status == 204) {
       sent.push_back(std::move(body));
     } else {
@@ -242,7 +241,7 @@ TEST_F(PushFaultsTest, StalledStoreAnswers503AtTheLogBoundThenAcceptsTheRetry) {
 
   pqxx::nontransaction(*blocker).exec("SELECT pg_advisory_unlock(hashtext('fleetcap.telemetry:c1'))");
   EXPECT_TRUE(PostUntilAccepted(ingest->write_url(), sent.back(), absl::Seconds(30)));
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   EXPECT_EQ(StoredSamples(*conn_, "c1"), static_cast<int64_t>(sent.size()) * kGpus * kSamplesPerRequest);
   EXPECT_GE(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_backpressure_total"), 1);
   EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_backpressure_total"),

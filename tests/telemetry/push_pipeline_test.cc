@@ -15,12 +15,16 @@
 #include "ingest/telemetry/metric_mapping.h"
 #include "prometheus/registry.h"
 #include "store/pg_usage_repository.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
+#include "tests/support/test_dir.h"
 #include "tests/telemetry/telemetry_support.h"
 #include "tests/telemetry/usage_rows.h"
 
 namespace fleetcap::telemetry {
 namespace {
+
+using ::fleetcap::testing::IsOk;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
 
@@ -38,28 +42,24 @@ DecodedWrite OneMinuteOfOneGpu() {
   return decoded;
 }
 
-class PushPipelineTest : public ::testing::Test {
+class PushPipelineTest : public testing::MigratedDatabaseTest {
  protected:
+  PushPipelineTest() : MigratedDatabaseTest(1) {}
+
   void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-    auto pool = PgPool::Open(db_->uri(), 1);
-    ASSERT_TRUE(pool.ok()) << pool.status();
-    pool_ = std::move(*pool);
-    conn_ = db_->Connect();
+    MigratedDatabaseTest::SetUp();
     auto log = SampleLog::Open({wal_.path(), 4 << 20});
-    ASSERT_TRUE(log.ok()) << log.status();
+    ASSERT_THAT(log, IsOk());
     log_ = std::move(*log);
     store::UsageStoreOptions store_options;
     store_options.clock = &clock_;
-    usage_ = std::make_unique<store::PgUsageRepository>(pool_.get(), store_options);
+    usage_ = std::make_unique<store::PgUsageRepository>(pool(), store_options);
     writer_ = std::make_unique<UsageWriter>(usage_.get(), "c1");
   }
 
   std::unique_ptr<PushPipeline> Start(PushPipelineOptions options) {
     auto pipeline = PushPipeline::Start(log_.get(), writer_.get(), &normaliser_, &metrics_, &clock_, options);
-    EXPECT_TRUE(pipeline.ok()) << pipeline.status();
+    EXPECT_THAT(pipeline, IsOk());
     return pipeline.ok() ? std::move(*pipeline) : nullptr;
   }
   // Accepts `decoded` and waits until the apply thread took it in (at the
@@ -67,7 +67,7 @@ class PushPipelineTest : public ::testing::Test {
   void Accept(PushPipeline& pipeline, DecodedWrite decoded) {
     const double before = metrics_.Accepted("remote_write").Value();
     const int64_t samples = decoded.samples_usable;
-    ASSERT_TRUE(pipeline.Accept("body", std::move(decoded)).ok());
+    ASSERT_THAT(pipeline.Accept("body", std::move(decoded)), IsOk());
     while (metrics_.Accepted("remote_write").Value() < before + static_cast<double>(samples)) {
       std::this_thread::yield();
     }
@@ -90,14 +90,8 @@ class PushPipelineTest : public ::testing::Test {
   }
 
   SimulatedClock clock_{kT0};
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<PgPool> pool_;
   std::unique_ptr<store::PgUsageRepository> usage_;
-  std::unique_ptr<pqxx::connection> conn_;
-  testing::OwnedDir wal_{[] {
-    char templ[] = "/tmp/fleetcap-wal-XXXXXX";
-    return std::string(mkdtemp(templ));
-  }()};
+  testing::TestDir wal_{"wal"};
   std::unique_ptr<SampleLog> log_;
   Normaliser normaliser_{&DefaultMetricMapping()};
   prometheus::Registry registry_;

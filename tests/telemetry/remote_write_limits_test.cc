@@ -10,18 +10,23 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/telemetry_support.h"
 
 namespace fleetcap {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 
 // A connected TCP socket to 127.0.0.1:`port`, reads timing out after `timeout`.
 int Connect(int port, absl::Duration timeout) {
@@ -50,38 +55,32 @@ std::string ReadAnswer(int fd) {
   }
 }
 
-class RemoteWriteLimitsTest : public ::testing::Test {
+class RemoteWriteLimitsTest : public testing::MigratedDatabaseTest {
  protected:
   void SetUp() override {
-    auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
-    db_ = std::move(*db);
-    char templ[] = "/tmp/fleetcap-token-XXXXXX";
-    ASSERT_NE(mkdtemp(templ), nullptr);
-    dir_ = std::make_unique<testing::OwnedDir>(templ);
-    token_file_ = dir_->path() + "/token";
-    std::ofstream(token_file_) << "s3cret-token\n";
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    token_file_ = dir_.Write("token", "s3cret-token\n");
   }
-  std::unique_ptr<testing::TestDatabase> db_;
-  std::unique_ptr<testing::OwnedDir> dir_;
+  testing::TestDir dir_{"token"};
   std::string token_file_;
 };
 
 TEST_F(RemoteWriteLimitsTest, ABearerTokenIsRequiredWhenConfigured) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--remote-write-bearer-token-file", token_file_});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   const std::string body = testing::OneSampleBody();
   auto none = testing::PostRemoteWrite(ingest->write_url(), body);
-  ASSERT_TRUE(none.ok()) << none.status();
+  ASSERT_THAT(none, IsOk());
   EXPECT_EQ(none->status, 401) << none->body;
   auto wrong = testing::PostRemoteWrite(ingest->write_url(), body, {"Authorization: Bearer s3cret-tokeX"});
-  ASSERT_TRUE(wrong.ok()) << wrong.status();
+  ASSERT_THAT(wrong, IsOk());
   EXPECT_EQ(wrong->status, 401) << wrong->body;
   auto longer = testing::PostRemoteWrite(ingest->write_url(), body, {"Authorization: Bearer s3cret-token2"});
-  ASSERT_TRUE(longer.ok()) << longer.status();
+  ASSERT_THAT(longer, IsOk());
   EXPECT_EQ(longer->status, 401) << longer->body;
   auto right = testing::PostRemoteWrite(ingest->write_url(), body, {"Authorization: Bearer s3cret-token"});
-  ASSERT_TRUE(right.ok()) << right.status();
+  ASSERT_THAT(right, IsOk());
   EXPECT_EQ(right->status, 204) << right->body;
   EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
                                    "code=\"401\""),
@@ -95,7 +94,7 @@ TEST_F(RemoteWriteLimitsTest, ABearerTokenIsRequiredWhenConfigured) {
 TEST_F(RemoteWriteLimitsTest, RefusalsComeBeforeTheBodyIsRead) {
   auto ingest = testing::StartIngest(db_->uri(), "c1",
                                      {"--remote-write-bearer-token-file", token_file_, "--max-body-mb", "1"});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   for (const std::string& auth : {std::string(), std::string("Authorization: Bearer s3cret-token\r\n")}) {
     const int fd = Connect(ingest->remote_write_port, absl::Seconds(10));
     ASSERT_GE(fd, 0);
@@ -114,13 +113,13 @@ TEST_F(RemoteWriteLimitsTest, RefusalsComeBeforeTheBodyIsRead) {
 // once it passes the limit, without being read to its end.
 TEST_F(RemoteWriteLimitsTest, AChunkedBodyOverTheLimitIsRefused) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-body-mb", "1"});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   const std::string huge(8u << 20, 'x');
   auto refused = testing::PostRemoteWrite(ingest->write_url(), huge, {"Transfer-Encoding: chunked"});
-  ASSERT_TRUE(refused.ok()) << refused.status();
+  ASSERT_THAT(refused, IsOk());
   EXPECT_EQ(refused->status, 413) << refused->body;
   auto ok = testing::PostRemoteWrite(ingest->write_url(), testing::OneSampleBody(), {"Transfer-Encoding: chunked"});
-  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_THAT(ok, IsOk());
   EXPECT_EQ(ok->status, 204) << ok->body;
 }
 
@@ -129,7 +128,7 @@ TEST_F(RemoteWriteLimitsTest, AChunkedBodyOverTheLimitIsRefused) {
 // and the receiver goes on serving.
 TEST_F(RemoteWriteLimitsTest, ASlowClientIsCutAtTheReadDeadline) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--remote-write-read-timeout", "2s"});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   const int fd = Connect(ingest->remote_write_port, absl::Milliseconds(200));
   ASSERT_GE(fd, 0);
   const std::string head = "POST /api/v1/write HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n";
@@ -149,24 +148,23 @@ TEST_F(RemoteWriteLimitsTest, ASlowClientIsCutAtTheReadDeadline) {
   EXPECT_EQ(answer.substr(0, 12), "HTTP/1.1 408") << answer;
   EXPECT_LT(absl::Now() - began, absl::Seconds(8));
   auto ok = testing::PostRemoteWrite(ingest->write_url(), testing::OneSampleBody());
-  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_THAT(ok, IsOk());
   EXPECT_EQ(ok->status, 204) << ok->body;
 }
 
 TEST_F(RemoteWriteLimitsTest, WithoutAuthenticationOnlyLoopbackUnlessTheNetworkIsTrusted) {
   auto refused = testing::Run({FLEETCAP_INGEST_BIN, "prometheus", "--db", db_->uri(), "--cluster", "c1",
-                               "--remote-write-listen", "0.0.0.0:0", "--wal-dir", dir_->path() + "/wal"},
+                               "--remote-write-listen", "0.0.0.0:0", "--wal-dir", dir_.path() + "/wal"},
                               absl::Seconds(60));
   EXPECT_EQ(refused.exit_code, 1);
-  EXPECT_NE(refused.err.find("is not loopback and remote_write has no authentication"), std::string::npos)
-      << refused.err;
+  EXPECT_THAT(refused.err, HasSubstr("is not loopback and remote_write has no authentication")) << refused.err;
   for (const std::vector<std::string>& allowed :
        {std::vector<std::string>{"--remote-write-trusted-network"},
         std::vector<std::string>{"--remote-write-bearer-token-file", token_file_}}) {
     std::vector<std::string> flags = {"--remote-write-listen", "0.0.0.0:0"};
     flags.insert(flags.end(), allowed.begin(), allowed.end());
     auto ingest = testing::StartIngest(db_->uri(), "c1", flags);
-    EXPECT_TRUE(ingest.ok()) << ingest.status();
+    EXPECT_THAT(ingest, IsOk());
   }
 }
 

@@ -2,6 +2,7 @@
 // real PostgreSQL: status codes, exactly-once under retries, counters, and
 // the published per-pod GPU duty cycle replayed through it.
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "absl/time/clock.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "pqxx/pqxx"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/telemetry_support.h"
@@ -22,6 +24,7 @@
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
 using telemetry::EncodeRemoteWrite;
 using telemetry::RawSeries;
 
@@ -60,14 +63,14 @@ using RemoteWriteTest = testing::MigratedDatabaseTest;
 
 TEST_F(RemoteWriteTest, BadBodiesAre4xxAndCounted) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-body-mb", "8"});
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   const std::string good = EncodeRemoteWrite(DcgmTwoMinutes());
 
   auto garbage = testing::PostRemoteWrite(ingest->write_url(), "GET / HTTP/1.0 -- definitely not snappy");
-  ASSERT_TRUE(garbage.ok()) << garbage.status();
+  ASSERT_THAT(garbage, IsOk());
   EXPECT_EQ(garbage->status, 400) << garbage->body;
   auto truncated = testing::PostRemoteWrite(ingest->write_url(), good.substr(0, good.size() - 7));
-  ASSERT_TRUE(truncated.ok()) << truncated.status();
+  ASSERT_THAT(truncated, IsOk());
   EXPECT_EQ(truncated->status, 400) << truncated->body;
   std::string huge(100u << 20, '\0');
   std::mt19937_64 rng(7);
@@ -76,12 +79,12 @@ TEST_F(RemoteWriteTest, BadBodiesAre4xxAndCounted) {
     std::memcpy(&huge[i], &r, 8);
   }
   auto oversized = testing::PostRemoteWrite(ingest->write_url(), huge);
-  ASSERT_TRUE(oversized.ok()) << oversized.status();
+  ASSERT_THAT(oversized, IsOk());
   EXPECT_EQ(oversized->status, 413) << oversized->body;
 
   // Still serving, and nothing was stored by the refused bodies.
   auto ok = testing::PostRemoteWrite(ingest->write_url(), good);
-  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_THAT(ok, IsOk());
   EXPECT_EQ(ok->status, 204) << ok->body;
   EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
                                    "code=\"400\""),
@@ -89,7 +92,7 @@ TEST_F(RemoteWriteTest, BadBodiesAre4xxAndCounted) {
   EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
                                    "code=\"413\""),
             1);
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   pqxx::nontransaction txn(*conn_);
   EXPECT_EQ(txn.exec("SELECT sum(samples) FROM usage_minute WHERE pod_uid = ''")[0][0].as<int>(), 2 * 8);
   EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_accepted_total"), 2 * 16);
@@ -97,15 +100,15 @@ TEST_F(RemoteWriteTest, BadBodiesAre4xxAndCounted) {
 
 TEST_F(RemoteWriteTest, RetriesCountOnceAndSamplesForWrittenMinutesAreLate) {
   auto ingest = testing::StartIngest(db_->uri(), "c1");
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   const std::string body = EncodeRemoteWrite(DcgmTwoMinutes());
   // Prometheus retries a request it got no answer for.
   for (int i = 0; i < 3; ++i) {
     auto posted = testing::PostRemoteWrite(ingest->write_url(), body);
-    ASSERT_TRUE(posted.ok()) << posted.status();
+    ASSERT_THAT(posted, IsOk());
     ASSERT_EQ(posted->status, 204) << posted->body;
   }
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   const auto rows = testing::UsageRows(*conn_, "c1");
   // GPU-0: device + pod rows, GPU-1: device rows; two minutes each.
   ASSERT_EQ(rows.size(), 6u);
@@ -124,9 +127,9 @@ TEST_F(RemoteWriteTest, RetriesCountOnceAndSamplesForWrittenMinutesAreLate) {
   // Once written, a minute takes no more samples: the same body again is
   // acknowledged, its samples dropped as late, the rows unchanged.
   auto again = testing::PostRemoteWrite(ingest->write_url(), body);
-  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_THAT(again, IsOk());
   EXPECT_EQ(again->status, 204);
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   EXPECT_EQ(testing::UsageRows(*conn_, "c1"), rows);
   const int port = ingest->metrics_port;
   EXPECT_EQ(*testing::ScrapeMetric(port, "fleetcap_telemetry_samples_received_total"), 4 * 36);
@@ -183,7 +186,7 @@ TEST_F(RemoteWriteTest, GenaiDutyCycleReplayMatchesTheCsvPerPodAndHour) {
   std::stable_sort(data.begin(), data.end(), [](const Row& a, const Row& b) { return a.ts_ms < b.ts_ms; });
 
   auto ingest = testing::StartIngest(db_->uri(), "genai");
-  ASSERT_TRUE(ingest.ok()) << ingest.status();
+  ASSERT_THAT(ingest, IsOk());
   for (size_t begin = 0; begin < data.size(); begin += 5000) {
     std::map<std::string, RawSeries> by_pod;
     for (size_t i = begin; i < std::min(data.size(), begin + 5000); ++i) {
@@ -197,10 +200,10 @@ TEST_F(RemoteWriteTest, GenaiDutyCycleReplayMatchesTheCsvPerPodAndHour) {
     std::vector<RawSeries> request;
     for (auto& [pod, s] : by_pod) request.push_back(std::move(s));
     auto posted = testing::PostRemoteWrite(ingest->write_url(), EncodeRemoteWrite(request));
-    ASSERT_TRUE(posted.ok()) << posted.status();
+    ASSERT_THAT(posted, IsOk());
     ASSERT_EQ(posted->status, 204) << posted->body;
   }
-  ASSERT_TRUE(testing::WaitUntilPushWritten(*ingest).ok());
+  ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
 
   pqxx::nontransaction txn(*conn_);
   auto stored = txn.exec(

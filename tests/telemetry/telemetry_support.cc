@@ -1,7 +1,6 @@
 #include "tests/telemetry/telemetry_support.h"
 
 #include <arpa/inet.h>
-#include <curl/curl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -14,19 +13,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "common/status_macros.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "tests/support/http_get.h"
 
 namespace fleetcap::testing {
-namespace {
-
-size_t Append(char* data, size_t size, size_t count, void* out) {
-  static_cast<std::string*>(out)->append(data, size * count);
-  return size * count;
-}
-
-}  // namespace
-
 absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::string& cluster,
                                           const std::vector<std::string>& extra) {
   std::vector<std::string> argv = {FLEETCAP_INGEST_BIN, "prometheus", "--db", db_uri, "--cluster", cluster,
@@ -47,33 +38,26 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
     argv.insert(argv.end(), {"--remote-write-listen", "127.0.0.1:0"});
     pushes = true;
   }
-  std::shared_ptr<OwnedDir> wal;
+  std::shared_ptr<TestDir> wal;
   if (pushes && !has_wal) {
-    char templ[] = "/tmp/fleetcap-wal-XXXXXX";
-    if (mkdtemp(templ) == nullptr) return absl::InternalError("mkdtemp failed");
-    wal = std::make_shared<OwnedDir>(templ);
-    argv.insert(argv.end(), {"--wal-dir", templ});
+    wal = std::make_shared<TestDir>("wal");
+    if (wal->path().empty()) return absl::InternalError("no directory for --wal-dir");
+    argv.insert(argv.end(), {"--wal-dir", wal->path()});
   }
   if (pushes && !has_segment) argv.insert(argv.end(), {"--wal-segment-mb", "4"});
   if (pushes && !has_settle) argv.insert(argv.end(), {"--settle", "1s"});
   argv.insert(argv.end(), extra.begin(), extra.end());
-  auto process = Subprocess::Start(argv);
-  if (!process.ok()) return process.status();
-  auto line = (*process)->WaitForLine("fleetcap-ingest prometheus ready", absl::Seconds(60));
-  if (!line.ok()) return absl::UnavailableError(absl::StrCat(line.status().message(), "; stderr: ", (*process)->Stderr()));
+  FLEETCAP_ASSIGN_OR_RETURN(auto process, Subprocess::Start(argv));
+  auto line = process->WaitForLine("fleetcap-ingest prometheus ready", absl::Seconds(60));
+  if (!line.ok()) return absl::UnavailableError(absl::StrCat(line.status().message(), "; stderr: ", process->Stderr()));
   IngestProcess ingest;
   if (std::sscanf(line->c_str(), "fleetcap-ingest prometheus ready remote_write=%d metrics=%d",
                   &ingest.remote_write_port, &ingest.metrics_port) != 2) {
     return absl::InternalError("unreadable ready line: " + *line);
   }
-  ingest.process = std::move(*process);
+  ingest.process = std::move(process);
   ingest.wal = std::move(wal);
   return ingest;
-}
-
-OwnedDir::~OwnedDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
 }
 
 absl::Status WaitUntilPushWritten(const IngestProcess& ingest, absl::Duration patience) {
@@ -99,44 +83,17 @@ std::string OneSampleBody() {
 
 absl::StatusOr<PostResult> PostRemoteWrite(const std::string& url, const std::string& body,
                                            const std::vector<std::string>& extra_headers, const HttpTls& tls) {
-  CURL* curl = curl_easy_init();
-  if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
-  PostResult result;
-  curl_slist* headers = nullptr;
-  headers = curl_slist_append(headers, "Content-Encoding: snappy");
-  headers = curl_slist_append(headers, "Content-Type: application/x-protobuf");
-  headers = curl_slist_append(headers, "X-Prometheus-Remote-Write-Version: 0.1.0");
-  headers = curl_slist_append(headers, "Expect:");
-  for (const auto& h : extra_headers) headers = curl_slist_append(headers, h.c_str());
-  curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
-  curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, &Append);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, &result.body);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
-  if (!tls.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, tls.ca_file.c_str());
-  if (!tls.cert_file.empty()) {
-    curl_easy_setopt(curl, CURLOPT_SSLCERT, tls.cert_file.c_str());
-    curl_easy_setopt(curl, CURLOPT_SSLKEY, tls.key_file.c_str());
-  }
-  const CURLcode code = curl_easy_perform(curl);
-  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  // A server may answer an oversized body early and close: the status counts.
-  if (code != CURLE_OK && result.status == 0) {
-    return absl::UnavailableError(absl::StrCat("POST ", url, ": ", curl_easy_strerror(code)));
-  }
-  return result;
+  std::vector<std::string> headers = {"Content-Encoding: snappy", "Content-Type: application/x-protobuf",
+                                      "X-Prometheus-Remote-Write-Version: 0.1.0", "Expect:"};
+  headers.insert(headers.end(), extra_headers.begin(), extra_headers.end());
+  return HttpRequest("POST", url, body, "", tls, headers);
 }
 
 absl::StatusOr<double> ScrapeMetric(int port, const std::string& name, const std::string& label_filter) {
-  auto page = HttpGet(absl::StrCat("http://127.0.0.1:", port, "/metrics"));
-  if (!page.ok()) return page.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto page, HttpGet(absl::StrCat("http://127.0.0.1:", port, "/metrics")));
   double total = 0;
   bool found = false;
-  for (absl::string_view line : absl::StrSplit(page->body, '\n')) {
+  for (absl::string_view line : absl::StrSplit(page.body, '\n')) {
     if (line.empty() || line[0] == '#') continue;
     const size_t end = line.find_first_of("{ ");
     if (end == absl::string_view::npos || line.substr(0, end) != name) continue;

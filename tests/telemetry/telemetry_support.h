@@ -10,25 +10,13 @@
 #include "absl/status/statusor.h"
 #include "tests/support/http_get.h"
 #include "tests/support/subprocess.h"
+#include "tests/support/test_dir.h"
 
 namespace fleetcap::testing {
 
-// A folder removed, with what is in it, when the last owner goes.
-class OwnedDir {
- public:
-  explicit OwnedDir(std::string path) : path_(std::move(path)) {}
-  ~OwnedDir();
-  OwnedDir(const OwnedDir&) = delete;
-  OwnedDir& operator=(const OwnedDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 struct IngestProcess {
   std::unique_ptr<Subprocess> process;
-  std::shared_ptr<OwnedDir> wal;  // the --wal-dir StartIngest made, if it made one
+  std::shared_ptr<TestDir> wal;  // the --wal-dir StartIngest made, if it made one
   int remote_write_port = 0;
   int metrics_port = 0;
   std::string write_url() const { return "http://127.0.0.1:" + std::to_string(remote_write_port) + "/api/v1/write"; }
@@ -45,10 +33,7 @@ absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::
 // minute closed and written (the process's own gauges say so).
 absl::Status WaitUntilPushWritten(const IngestProcess& ingest, absl::Duration patience = absl::Seconds(60));
 
-struct PostResult {
-  long status = 0;
-  std::string body;
-};
+using PostResult = HttpResult;
 // A remote_write body of one sample (GPU-0 on n1 at 50% utilisation, stamped now).
 std::string OneSampleBody();
 

@@ -1,6 +1,7 @@
 // UsageService end to end: rows stored by the telemetry writer, read back
 // through a real fleetcap-api over HTTP/JSON and through fleetcapctl (gRPC).
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,12 +12,15 @@
 #include "nlohmann/json.hpp"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 using telemetry::CanonicalSeries;
 using telemetry::Field;
 
@@ -43,18 +47,18 @@ class UsageApiTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_THAT(db, IsOk());
     db_ = db->release();
     auto pool = PgPool::Open(db_->uri(), 1);
-    ASSERT_TRUE(pool.ok());
+    ASSERT_THAT(pool, IsOk());
     store::PgUsageRepository usage(pool->get());
     telemetry::UsageWriter writer(&usage, "c1");
     telemetry::MinuteWindow window(absl::ZeroDuration());
     window.Add(0, 1, TwoHours(), absl::Now());
     auto written = writer.WriteClosed(window.Close(absl::Now(), true), "test-log");
-    ASSERT_TRUE(written.ok()) << written.status();
+    ASSERT_THAT(written, IsOk());
     auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
-    ASSERT_TRUE(api.ok()) << api.status();
+    ASSERT_THAT(api, IsOk());
     api_ = new testing::ApiProcess(std::move(*api));
   }
   static void TearDownTestSuite() {
@@ -63,7 +67,7 @@ class UsageApiTest : public ::testing::Test {
   }
   static nlohmann::json Get(const std::string& query, long want_status = 200) {
     auto r = testing::HttpGet(api_->http_base() + "/v1/usage?" + query, api_->admin_token);
-    EXPECT_TRUE(r.ok()) << r.status();
+    EXPECT_THAT(r, IsOk());
     EXPECT_EQ(r->status, want_status) << r->body;
     return nlohmann::json::parse(r->body);
   }
@@ -104,13 +108,13 @@ TEST_F(UsageApiTest, SelectorsAndResolutions) {
 
 TEST_F(UsageApiTest, BadRequestsNameTheField) {
   auto no_end = Get("cluster=c1&start=2026-01-01T00:00:00Z", 400);
-  EXPECT_NE(no_end["message"].get<std::string>().find("end"), std::string::npos);
+  EXPECT_THAT(no_end["message"].get<std::string>(), HasSubstr("end"));
   auto bad_res = Get("cluster=c1&start=2026-01-01T00:00:00Z&end=2026-01-02T00:00:00Z&resolution=week", 400);
-  EXPECT_NE(bad_res["message"].get<std::string>().find("resolution"), std::string::npos);
+  EXPECT_THAT(bad_res["message"].get<std::string>(), HasSubstr("resolution"));
   auto two = Get("cluster=c1&device=GPU-A&node=node-1&start=2026-01-01T00:00:00Z&end=2026-01-02T00:00:00Z", 400);
-  EXPECT_NE(two["message"].get<std::string>().find("at most one"), std::string::npos);
+  EXPECT_THAT(two["message"].get<std::string>(), HasSubstr("at most one"));
   auto huge = Get("cluster=c1&start=2000-01-01T00:00:00Z&end=2026-01-02T00:00:00Z&resolution=minute", 400);
-  EXPECT_NE(huge["message"].get<std::string>().find("buckets"), std::string::npos);
+  EXPECT_THAT(huge["message"].get<std::string>(), HasSubstr("buckets"));
 }
 
 TEST_F(UsageApiTest, FleetcapctlOverGrpc) {
@@ -124,12 +128,12 @@ TEST_F(UsageApiTest, FleetcapctlOverGrpc) {
   auto table = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token, "--cluster", "c1",
                              "--start", "2026-01-01T00:00:00Z", "--end", "2026-01-01T02:00:00Z"});
   ASSERT_EQ(table.exit_code, 0) << table.err;
-  EXPECT_NE(table.out.find("27.5%"), std::string::npos) << table.out;  // (0.3 + 0.25) / 2
-  EXPECT_NE(table.out.find("2026-01-01T01:00:00Z"), std::string::npos) << table.out;
+  EXPECT_THAT(table.out, HasSubstr("27.5%")) << table.out;  // (0.3 + 0.25) / 2
+  EXPECT_THAT(table.out, HasSubstr("2026-01-01T01:00:00Z")) << table.out;
   auto bad = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token, "--cluster", "c1",
                            "--resolution", "fortnight"});
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_NE(bad.err.find("--resolution"), std::string::npos) << bad.err;
+  EXPECT_THAT(bad.err, HasSubstr("--resolution")) << bad.err;
 }
 
 }  // namespace

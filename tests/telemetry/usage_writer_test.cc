@@ -6,6 +6,7 @@
 
 #include "ingest/telemetry/usage_writer.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,11 +16,16 @@
 #include "pqxx/pqxx"
 #include "store/pg_usage_repository.h"
 #include "store/usage_partitions.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/usage_rows.h"
 
 namespace fleetcap::telemetry {
 namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::StatusIs;
+using ::testing::HasSubstr;
 
 constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 
@@ -82,10 +88,10 @@ class UsageWriterTest : public ::testing::Test {
  protected:
   void SetUp() override {
     auto db = testing::TestDatabase::Migrated();
-    ASSERT_TRUE(db.ok()) << db.status();
+    ASSERT_THAT(db, IsOk());
     db_ = std::move(*db);
     auto pool = PgPool::Open(db_->uri(), 1);
-    ASSERT_TRUE(pool.ok()) << pool.status();
+    ASSERT_THAT(pool, IsOk());
     pool_ = std::move(*pool);
     store_ = std::make_unique<store::PgUsageRepository>(pool_.get(), AtT0());
     conn_ = db_->Connect();
@@ -101,7 +107,7 @@ class UsageWriterTest : public ::testing::Test {
 TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
   UsageWriter writer(store_.get(), "c1");
   auto result = WriteAll(writer, {ThreeMinutes()});
-  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_THAT(result, IsOk());
   // Per GPU: 3 minutes of the device row and of the pod row.
   EXPECT_EQ(*result, 12);
   EXPECT_EQ(Rows().size(), 12u);
@@ -134,7 +140,7 @@ TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
 
 TEST_F(UsageWriterTest, ReorderedSplitAndRepeatedRequestsYieldIdenticalRows) {
   UsageWriter once(store_.get(), "c1");
-  ASSERT_TRUE(WriteAll(once, {ThreeMinutes()}).ok());
+  ASSERT_THAT(WriteAll(once, {ThreeMinutes()}), IsOk());
   const auto expected = Rows();
   ASSERT_FALSE(expected.empty());
 
@@ -155,17 +161,17 @@ TEST_F(UsageWriterTest, ReorderedSplitAndRepeatedRequestsYieldIdenticalRows) {
     late.push_back(a);
     early.push_back(b);
   }
-  ASSERT_TRUE(WriteAll(other, {late, early, late}).ok());
+  ASSERT_THAT(WriteAll(other, {late, early, late}), IsOk());
   EXPECT_EQ(testing::UsageRows(*conn_, "c2"), expected);
 }
 
 TEST_F(UsageWriterTest, ARowAlreadyStoredIsReplacedNotDuplicated) {
   UsageWriter writer(store_.get(), "c1");
-  ASSERT_TRUE(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}})}}).ok());
+  ASSERT_THAT(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}})}}), IsOk());
   // The same minute again, as after a lost log: the row is upserted.
-  ASSERT_TRUE(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4},
-                                                                   {kT0 + 59'999, 0.9}})}})
-                  .ok());
+  ASSERT_THAT(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4},
+                                                                   {kT0 + 59'999, 0.9}})}}),
+              IsOk());
   pqxx::nontransaction txn(*conn_);
   auto rows = txn.exec("SELECT util_mean, util_max, samples FROM usage_minute WHERE device_id = 'GPU-9'");
   ASSERT_EQ(rows.size(), 1u);
@@ -179,9 +185,9 @@ TEST_F(UsageWriterTest, ProgressAndCheckpointReadBackAsWritten) {
   MinuteWindow window(absl::ZeroDuration());
   window.Add(0, 10, {Make("GPU-1", "", Field::kEnergy, {{kT0 + 10'000, 500}, {kT0 + 50'000, 900}})}, absl::Now());
   const ClosedBatch closed = window.Close(absl::Now(), true);
-  ASSERT_TRUE(writer.WriteClosed(closed, "log-a").ok());
+  ASSERT_THAT(writer.WriteClosed(closed, "log-a"), IsOk());
   auto state = writer.LoadPushState();
-  ASSERT_TRUE(state.ok()) << state.status();
+  ASSERT_THAT(state, IsOk());
   EXPECT_EQ(state->log_id, "log-a");
   EXPECT_EQ(state->checkpoint, 10);
   ASSERT_EQ(state->devices.size(), 1u);
@@ -210,7 +216,7 @@ TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
   s.key.node.clear();
   s.key.model.clear();
   UsageWriter writer(store_.get(), "c1");
-  ASSERT_TRUE(WriteAll(writer, {{s}}).ok());
+  ASSERT_THAT(WriteAll(writer, {{s}}), IsOk());
   pqxx::nontransaction txn(*conn_);
   auto rows = txn.exec("SELECT pod_uid, node, model FROM usage_minute ORDER BY pod_uid");
   ASSERT_EQ(rows.size(), 2u);
@@ -251,17 +257,17 @@ TEST_F(UsageWriterTest, AMinuteBeyondTheStoresRangeIsSetAsideAndTheRestWritten) 
   window.Add(0, 1, {Make("GPU-0", "", Field::kUtil, {{kT0, 0.5}}), Make("GPU-X", "", Field::kUtil, {{far, 0.5}})},
              absl::Now());
   auto written = writer.WriteClosed(window.Close(absl::Now(), true), "log-a");
-  ASSERT_TRUE(written.ok()) << written.status();
+  ASSERT_THAT(written, IsOk());
   EXPECT_EQ(*written, 1);
   const auto set_aside = Quarantined(*conn_, "remote_write");
   ASSERT_EQ(set_aside.size(), 1u);
-  EXPECT_NE(set_aside[0].find("device GPU-X"), std::string::npos) << set_aside[0];
-  EXPECT_NE(set_aside[0].find("minute: "), std::string::npos) << set_aside[0];
+  EXPECT_THAT(set_aside[0], HasSubstr("device GPU-X")) << set_aside[0];
+  EXPECT_THAT(set_aside[0], HasSubstr("minute: ")) << set_aside[0];
   EXPECT_EQ(writer.LoadPushState()->checkpoint, 1);
 
   window.Add(1, 2, {Make("GPU-0", "", Field::kUtil, {{kT0 + 60'000, 0.7}})}, absl::Now());
   written = writer.WriteClosed(window.Close(absl::Now(), true), "log-a");
-  ASSERT_TRUE(written.ok()) << written.status();
+  ASSERT_THAT(written, IsOk());
   EXPECT_EQ(Rows().size(), 2u);
 }
 
@@ -271,12 +277,11 @@ TEST_F(UsageWriterTest, AMinuteBeforeTheRetentionHorizonIsSetAside) {
   UsageWriter writer(store_.get(), "c1");
   const int64_t old = kT0 - int64_t{401} * 86'400'000;
   auto written = writer.UpsertMinuteRows({Row("GPU-0", kT0), Row("GPU-old", old)});
-  ASSERT_TRUE(written.ok()) << written.status();
+  ASSERT_THAT(written, IsOk());
   EXPECT_EQ(*written, 1);
   const auto set_aside = Quarantined(*conn_, "pull");
   ASSERT_EQ(set_aside.size(), 1u);
-  EXPECT_NE(set_aside[0].find("minute: 2024-11-26T00:00:00Z is before the retention horizon"), std::string::npos)
-      << set_aside[0];
+  EXPECT_THAT(set_aside[0], HasSubstr("minute: 2024-11-26T00:00:00Z is before the retention horizon"));
   EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 1);
 }
 
@@ -285,13 +290,13 @@ TEST_F(UsageWriterTest, AMinuteBeforeTheRetentionHorizonIsSetAside) {
 TEST_F(UsageWriterTest, APartitionDroppedByRetentionIsCreatedAgain) {
   UsageWriter writer(store_.get(), "c1");
   const int64_t day_before = kT0 - 86'400'000;
-  ASSERT_TRUE(writer.UpsertMinuteRows({Row("GPU-0", day_before)}).ok());
+  ASSERT_THAT(writer.UpsertMinuteRows({Row("GPU-0", day_before)}), IsOk());
   // Another maintainer with a shorter retention drops yesterday's partition.
-  ASSERT_TRUE(store::MaintainUsagePartitions(*conn_, absl::FromUnixMillis(kT0 + 86'400'000), {0, 1}).ok());
+  ASSERT_THAT(store::MaintainUsagePartitions(*conn_, absl::FromUnixMillis(kT0 + 86'400'000), {0, 1}), IsOk());
   ASSERT_EQ(pqxx::nontransaction(*conn_).exec("SELECT to_regclass('usage_minute_20251231') IS NULL")[0][0].as<bool>(),
             true);
   auto written = writer.UpsertMinuteRows({Row("GPU-0", day_before + 60'000)});
-  ASSERT_TRUE(written.ok()) << written.status();
+  ASSERT_THAT(written, IsOk());
   EXPECT_EQ(*written, 1);
   EXPECT_TRUE(Quarantined(*conn_, "pull").empty());
 }
@@ -302,18 +307,18 @@ TEST_F(UsageWriterTest, APartitionDroppedByRetentionIsCreatedAgain) {
 TEST_F(UsageWriterTest, ARowTheStoreRefusesIsSetAsideAndTheOthersWritten) {
   UsageWriter writer(store_.get(), "c1");
   auto written = writer.UpsertMinuteRows({Row("GPU-0", kT0), Row("GPU-bad", kT0, 0), Row("GPU-1", kT0)});
-  ASSERT_TRUE(written.ok()) << written.status();
+  ASSERT_THAT(written, IsOk());
   EXPECT_EQ(*written, 2);
   const auto set_aside = Quarantined(*conn_, "pull");
   ASSERT_EQ(set_aside.size(), 1u);
-  EXPECT_NE(set_aside[0].find("device GPU-bad"), std::string::npos) << set_aside[0];
-  EXPECT_NE(set_aside[0].find("refused by the store"), std::string::npos) << set_aside[0];
+  EXPECT_THAT(set_aside[0], HasSubstr("device GPU-bad")) << set_aside[0];
+  EXPECT_THAT(set_aside[0], HasSubstr("refused by the store")) << set_aside[0];
   EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 2);
 }
 
 TEST_F(UsageWriterTest, DatabaseGoneIsUnavailableAndNothingIsHalfWritten) {
   UsageWriter writer(store_.get(), "c1");
-  ASSERT_TRUE(WriteAll(writer, {{Make("GPU-1", "", Field::kUtil, {{kT0, 0.5}})}}).ok());
+  ASSERT_THAT(WriteAll(writer, {{Make("GPU-1", "", Field::kUtil, {{kT0, 0.5}})}}), IsOk());
   {
     pqxx::nontransaction admin(*conn_);
     admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
@@ -321,13 +326,12 @@ TEST_F(UsageWriterTest, DatabaseGoneIsUnavailableAndNothingIsHalfWritten) {
   }
   const std::vector<std::vector<CanonicalSeries>> next = {{Make("GPU-1", "", Field::kUtil, {{kT0 + 61'000, 0.7}})}};
   auto failed = WriteAll(writer, next);
-  ASSERT_FALSE(failed.ok());
-  EXPECT_EQ(failed.status().code(), absl::StatusCode::kUnavailable) << failed.status();
+  ASSERT_THAT(failed, StatusIs(absl::StatusCode::kUnavailable));
   EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM quarantine")[0][0].as<int>(), 0)
       << "nothing is set aside because the store was away";
   // The pool reconnects; the retried batch lands whole.
   auto retried = WriteAll(writer, next);
-  ASSERT_TRUE(retried.ok()) << retried.status();
+  ASSERT_THAT(retried, IsOk());
   EXPECT_EQ(*retried, 1);
   pqxx::nontransaction txn(*conn_);
   EXPECT_EQ(txn.exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 2);

@@ -1,10 +1,11 @@
-#include "ingest/openb_replay.h"
+#include "ingest/openb/openb_replay.h"
 
 #include <filesystem>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 
 #include "ingest/openb/next_fit_placer.h"
 #include "ingest/openb/openb_inventory.h"
@@ -14,9 +15,8 @@ namespace fleetcap::ingest {
 
 absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, store::InventoryRepository& inventory,
                                          store::QuarantineRepository& quarantine, const Clock& clock) {
-  auto trace = openb::ReadOpenbTrace(options.data_dir, options.pod_file);
-  if (!trace.ok()) return trace.status();
-  return ReplayTrace(*trace, options.cluster, options.start, inventory, quarantine, clock);
+  FLEETCAP_ASSIGN_OR_RETURN(auto trace, openb::ReadOpenbTrace(options.data_dir, options.pod_file));
+  return ReplayTrace(trace, options.cluster, options.start, inventory, quarantine, clock);
 }
 
 absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
@@ -24,7 +24,7 @@ absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const s
                                          store::QuarantineRepository& quarantine, const Clock& clock) {
   const openb::Placement placement = openb::PlaceNextFit(trace);
   const store::ClusterInventory facts = openb::BuildOpenbInventory(trace, placement, cluster, start);
-  if (auto status = inventory.ReplaceClusterInventory(facts); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(inventory.ReplaceClusterInventory(facts));
   std::vector<store::QuarantineRecord> aside;
   for (const openb::SetAsideRow& row : trace.set_aside) {
     const std::string file = std::filesystem::path(row.path).filename().string();
@@ -32,7 +32,7 @@ absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const s
     Logger("ingest")->warn("replay into {}: set aside {}:{} in the quarantine: {}", cluster, file, row.line,
                            row.reason);
   }
-  if (auto status = quarantine.Add(aside); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(quarantine.Add(aside));
 
   ReplayReport report;
   report.nodes = static_cast<int64_t>(facts.nodes.size());

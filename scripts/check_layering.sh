@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The include layering of docs/architecture.md ("What each folder may
+# include"), checked on every #include "folder/..." of the tree. Test code
+# (*_test.cc and the files that include GoogleTest) may include everything.
+# Prints each include that crosses a layer and exits 1 if there is one.
+set -euo pipefail
+cd "${1:-$(dirname "$0")/..}"
+
+# folder -> the project folders its code may include besides itself.
+# `fleetcap/` is the generated API (proto/fleetcap/v1).
+declare -A allowed=(
+  [common]=""
+  [store]="common"
+  [policy]="common"
+  [ingest]="common store policy"
+  [optimizer]="common store policy"
+  [services]="fleetcap common store policy optimizer"
+)
+project_folders="common store policy ingest optimizer services tests fleetcap"
+
+violations=0
+for folder in "${!allowed[@]}"; do
+  [[ -d "$folder" ]] || continue
+  while IFS= read -r -d '' file; do
+    [[ "$file" == *_test.cc ]] && continue
+    grep -qE '^#include <(gtest|gmock)/' "$file" && continue
+    while IFS=: read -r line target; do
+      top="${target%%/*}"
+      [[ " $project_folders " == *" $top "* ]] || continue  # a library, or a file of the same folder
+      [[ "$top" == "$folder" ]] && continue
+      [[ " ${allowed[$folder]} " == *" $top "* ]] && continue
+      echo "$file:$line: includes \"$target\", but $folder/ may include only: ${allowed[$folder]:-nothing of the project}" >&2
+      violations=$((violations + 1))
+    done < <(grep -nE '^\s*#\s*include\s+"[^"]+/' "$file" | sed -E 's/^([0-9]+):\s*#\s*include\s+"([^"]+)".*/\1:\2/')
+  done < <(find "$folder" \( -name '*.h' -o -name '*.cc' \) -print0)
+done
+
+if ((violations > 0)); then
+  echo "check_layering: $violations include(s) cross a layer (see docs/architecture.md)" >&2
+  exit 1
+fi
+echo "check_layering: every include keeps to its layer"
