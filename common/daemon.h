@@ -14,7 +14,6 @@
 #include "common/daemon_flags.h"
 #include "common/metrics_server.h"
 #include "common/pg_pool.h"
-#include "pqxx/connection"
 #include "prometheus/registry.h"
 
 namespace fleetcap {
@@ -24,7 +23,7 @@ class Daemon {
   // OK when the database behind `conn` has this build's schema, after applying
   // pending migrations when `migrate` (store::CheckSchema). Given by the caller
   // because common/ does not know the schema.
-  using SchemaCheck = std::function<absl::Status(pqxx::connection& conn, bool migrate)>;
+  using SchemaCheck = std::function<absl::Status(PgConnection& conn, bool migrate)>;
 
   // Call before any thread starts: threads started later inherit the blocked
   // signals, so only the daemon's watcher receives them.

@@ -20,6 +20,10 @@
 
 namespace fleetcap {
 
+// A PostgreSQL session. Outside store/ code holds connections only under this
+// name: the SQL, and libpqxx itself, stay in store/.
+using PgConnection = pqxx::connection;
+
 // Turns an exception thrown by libpqxx into a Status naming `context`:
 // a lost connection is UNAVAILABLE, a statement cancelled by the statement
 // timeout DEADLINE_EXCEEDED, anything else INTERNAL.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "common/status_macros.h"
 #include "absl/strings/str_cat.h"
 
 namespace fleetcap::store {
@@ -83,7 +84,7 @@ absl::StatusOr<MinuteWriteResult> MemoryUsageRepository::WriteMinutes(const std:
                                                                       const std::vector<UsageMinuteRow>& rows,
                                                                       const std::string& source) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (auto status = FailIfInjected(); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(FailIfInjected());
   return Store(cluster, rows, source);
 }
 
@@ -91,7 +92,7 @@ absl::StatusOr<MinuteWriteResult> MemoryUsageRepository::WriteClosedMinutes(cons
                                                                             const std::vector<UsageMinuteRow>& rows,
                                                                             const PushProgress& progress) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (auto status = FailIfInjected(); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(FailIfInjected());
   MinuteWriteResult result = Store(cluster, rows, "remote_write");
   ClusterState& st = clusters_[cluster];
   for (const DeviceClosedThrough& d : progress.devices) st.closed_through[d.device_id] = d.closed_through_ms;
@@ -138,7 +139,7 @@ absl::StatusOr<std::map<std::string, absl::Time>> MemoryUsageRepository::Waterma
 absl::Status MemoryUsageRepository::AdvanceWatermarks(const std::string& cluster,
                                                       const std::vector<std::string>& metrics, absl::Time through) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (auto status = FailIfInjected(); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(FailIfInjected());
   auto& watermarks = clusters_[cluster].watermarks;
   for (const auto& name : metrics) {
     auto [it, inserted] = watermarks.emplace(name, through);

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/pg_quarantine_repository.h"
@@ -222,10 +223,9 @@ absl::StatusOr<std::vector<SeriesIdentity>> PgUsageRepository::IdentifySeries(co
   if (series.empty()) return std::vector<SeriesIdentity>{};
   using Key = std::tuple<std::string, std::string, std::string, std::string>;  // device, ns, pod, field
   std::map<Key, SeriesIdentity> found;
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::work txn(**lease);
+    pqxx::work txn(*lease);
     QuietTempTables(txn);
     txn.exec(
         "CREATE TEMP TABLE IF NOT EXISTS series_in (device_id text, namespace text, pod text, field text,"
@@ -316,12 +316,11 @@ absl::StatusOr<MinuteWriteResult> PgUsageRepository::Write(const std::string& cl
   const char* what = progress != nullptr ? "writing closed minutes" : "writing minute rows";
   bool one_by_one = false, partitions_checked = false;
   for (;;) {
-    auto lease = pool_->Acquire();
-    if (!lease.ok()) return lease.status();
-    if (auto status = EnsurePartitions(**lease, rows); !status.ok()) return status;
+    FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+    FLEETCAP_RETURN_IF_ERROR(EnsurePartitions(*lease, rows));
     result.set_aside.resize(foreseen);
     try {
-      pqxx::work txn(**lease);
+      pqxx::work txn(*lease);
       LockCluster(txn, cluster);
       int64_t n = 0;
       if (!one_by_one) {
@@ -379,11 +378,10 @@ absl::StatusOr<MinuteWriteResult> PgUsageRepository::WriteClosedMinutes(const st
 }
 
 absl::StatusOr<PushState> PgUsageRepository::LoadPushState(const std::string& cluster) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   PushState state;
   try {
-    pqxx::read_transaction txn(**lease);
+    pqxx::read_transaction txn(*lease);
     auto checkpoint =
         txn.exec_params("SELECT log_id, position FROM telemetry_push_checkpoints WHERE cluster = $1", cluster);
     if (!checkpoint.empty()) {
@@ -409,10 +407,9 @@ absl::StatusOr<PushState> PgUsageRepository::LoadPushState(const std::string& cl
 }
 
 absl::StatusOr<std::map<std::string, absl::Time>> PgUsageRepository::Watermarks(const std::string& cluster) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::nontransaction txn(**lease);
+    pqxx::nontransaction txn(*lease);
     std::map<std::string, absl::Time> through;
     for (const auto& row : txn.exec_params(
              "SELECT metric, (extract(epoch FROM through) * 1000)::bigint FROM telemetry_watermarks WHERE cluster = $1",
@@ -427,10 +424,9 @@ absl::StatusOr<std::map<std::string, absl::Time>> PgUsageRepository::Watermarks(
 
 absl::Status PgUsageRepository::AdvanceWatermarks(const std::string& cluster, const std::vector<std::string>& metrics,
                                                   absl::Time through) {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::work txn(**lease);
+    pqxx::work txn(*lease);
     for (const auto& name : metrics) {
       // Never backwards: a backfill behind the watermark leaves it alone.
       txn.exec_params(
@@ -447,11 +443,10 @@ absl::Status PgUsageRepository::AdvanceWatermarks(const std::string& cluster, co
 }
 
 absl::StatusOr<std::vector<UsageBucket>> PgUsageRepository::Buckets(const UsageFilter& f, BucketWidth width) const {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::vector<UsageBucket> out;
   try {
-    pqxx::nontransaction txn(**lease);
+    pqxx::nontransaction txn(*lease);
     auto rows = txn.exec_params(
         absl::StrCat("SELECT (extract(epoch FROM date_trunc($10, minute, 'UTC')) * 1000)::bigint AS bucket,"
                      " sum(util_mean * samples) FILTER (WHERE util_mean IS NOT NULL)"
@@ -479,11 +474,10 @@ absl::StatusOr<std::vector<UsageBucket>> PgUsageRepository::Buckets(const UsageF
 }
 
 absl::StatusOr<std::vector<UsageMinuteRow>> PgUsageRepository::Minutes(const UsageFilter& f) const {
-  auto lease = pool_->Acquire();
-  if (!lease.ok()) return lease.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::vector<UsageMinuteRow> out;
   try {
-    pqxx::nontransaction txn(**lease);
+    pqxx::nontransaction txn(*lease);
     auto rows = txn.exec_params(
         absl::StrCat("SELECT device_id, pod_uid, (extract(epoch FROM minute) * 1000)::bigint, node, model,"
                      " namespace, pod, util_mean, util_max, memory_used_bytes, memory_total_bytes, power_watts,"

@@ -227,9 +227,7 @@ absl::StatusOr<NodeObject> DecodeNode(const json& object) {
   FLEETCAP_ASSIGN_OR_RETURN(status, d.Object(object, "status", "status"));
   if (status != nullptr) {
     FLEETCAP_RETURN_IF_ERROR(d.Quantities(*status, "capacity", "status.capacity", false, node.capacity));
-    if (auto s = d.Quantities(*status, "allocatable", "status.allocatable", false, node.allocatable); !s.ok()) {
-      return s;
-    }
+    FLEETCAP_RETURN_IF_ERROR(d.Quantities(*status, "allocatable", "status.allocatable", false, node.allocatable));
   }
   return node;
 }
@@ -249,10 +247,8 @@ absl::StatusOr<PodObject> DecodePod(const json& object, const DecodeOptions& opt
   pod.deletion = meta.deletion;
   pod.controller = meta.controller;
   FLEETCAP_RETURN_IF_ERROR(d.StringMap(*m, "labels", "metadata.labels", &options.pod_labels, pod.labels));
-  if (auto s = d.StringMap(*m, "annotations", "metadata.annotations", &options.pod_annotations, pod.annotations);
-      !s.ok()) {
-    return s;
-  }
+  FLEETCAP_RETURN_IF_ERROR(
+      d.StringMap(*m, "annotations", "metadata.annotations", &options.pod_annotations, pod.annotations));
   const json* spec = nullptr;
   FLEETCAP_ASSIGN_OR_RETURN(spec, d.Object(object, "spec", "spec"));
   if (spec != nullptr) {
@@ -260,9 +256,7 @@ absl::StatusOr<PodObject> DecodePod(const json& object, const DecodeOptions& opt
     FLEETCAP_RETURN_IF_ERROR(ReadContainers(*spec, "initContainers", d, true, pod.init_containers));
     FLEETCAP_RETURN_IF_ERROR(ReadContainers(*spec, "containers", d, false, pod.containers));
     FLEETCAP_RETURN_IF_ERROR(d.Quantities(*spec, "overhead", "spec.overhead", true, pod.overhead));
-    if (auto s = d.StringMap(*spec, "nodeSelector", "spec.nodeSelector", nullptr, pod.node_selector); !s.ok()) {
-      return s;
-    }
+    FLEETCAP_RETURN_IF_ERROR(d.StringMap(*spec, "nodeSelector", "spec.nodeSelector", nullptr, pod.node_selector));
   }
   const json* status = nullptr;
   FLEETCAP_ASSIGN_OR_RETURN(status, d.Object(object, "status", "status"));

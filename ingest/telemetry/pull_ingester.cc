@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/logging.h"
 #include "common/time_util.h"
 
@@ -55,22 +56,19 @@ PullIngester::PullIngester(RangeQuerier* client, const MetricMapping* mapping, U
 }
 
 absl::StatusOr<absl::Time> PullIngester::ReadWatermark() {
-  auto through = store_->Watermarks(writer_->cluster());
-  if (!through.ok()) return through.status();
+  FLEETCAP_ASSIGN_OR_RETURN(const auto through, store_->Watermarks(writer_->cluster()));
   // All metrics move together; one without a watermark has none yet.
   absl::Time lowest = absl::InfiniteFuture();
   for (const auto& name : metric_names_) {
-    auto it = through->find(name);
-    if (it == through->end()) return absl::InfinitePast();
+    auto it = through.find(name);
+    if (it == through.end()) return absl::InfinitePast();
     lowest = std::min(lowest, it->second);
   }
   return lowest;
 }
 
 absl::Status PullIngester::WriteWatermark(absl::Time through) {
-  if (auto status = store_->AdvanceWatermarks(writer_->cluster(), metric_names_, through); !status.ok()) {
-    return status;
-  }
+  FLEETCAP_RETURN_IF_ERROR(store_->AdvanceWatermarks(writer_->cluster(), metric_names_, through));
   for (const auto& name : metric_names_) {
     metrics_->WatermarkLag(name).Set(absl::ToDoubleSeconds(clock_->Now() - through));
   }
@@ -151,15 +149,13 @@ void PullIngester::AddSeries(const std::string& name, const MetricRule& rule, co
 absl::StatusOr<int64_t> PullIngester::StoreChunk(Chunk chunk, PullReport* report) {
   metrics_->Received("pull").Increment(static_cast<double>(chunk.received));
   metrics_->Dropped("pull", chunk.drops);
-  auto identities = writer_->Identify(chunk.described);
-  if (!identities.ok()) return identities.status();
-  for (size_t i = 0; i < chunk.stats.size(); ++i) chunk.stats[i].identity = std::move((*identities)[i]);
-  auto written = writer_->UpsertMinuteRows(AggregateMinuteStats(chunk.stats));
-  if (!written.ok()) return written.status();
+  FLEETCAP_ASSIGN_OR_RETURN(auto identities, writer_->Identify(chunk.described));
+  for (size_t i = 0; i < chunk.stats.size(); ++i) chunk.stats[i].identity = std::move(identities[i]);
+  FLEETCAP_ASSIGN_OR_RETURN(const int64_t written, writer_->UpsertMinuteRows(AggregateMinuteStats(chunk.stats)));
   metrics_->Accepted("pull").Increment(static_cast<double>(chunk.received - chunk.drops.Total()));
-  metrics_->MinuteRows().Increment(static_cast<double>(*written));
+  metrics_->MinuteRows().Increment(static_cast<double>(written));
   ++report->chunks;
-  return *written;
+  return written;
 }
 
 absl::StatusOr<int64_t> PullIngester::FetchChunk(absl::Time from, absl::Time to, PullReport* report) {
@@ -168,9 +164,8 @@ absl::StatusOr<int64_t> PullIngester::FetchChunk(absl::Time from, absl::Time to,
   for (const auto& name : metric_names_) {
     const MetricRule* rule = mapping_->Find(name);
     if (rule == nullptr) continue;  // names come from the mapping itself
-    auto collected = QueryMinutes(name, *rule, from, to, report);
-    if (!collected.ok()) return collected.status();
-    for (const auto& [key, c] : *collected) AddSeries(name, *rule, c, from, now, &chunk);
+    FLEETCAP_ASSIGN_OR_RETURN(const auto collected, QueryMinutes(name, *rule, from, to, report));
+    for (const auto& [key, c] : collected) AddSeries(name, *rule, c, from, now, &chunk);
   }
   return StoreChunk(std::move(chunk), report);
 }
@@ -183,9 +178,7 @@ absl::StatusOr<PullReport> PullIngester::RunOnce() {
   const absl::Time to = options_.until == absl::InfiniteFuture()
                             ? now_minute
                             : absl::FromUnixMillis(MinuteOf(absl::ToUnixMillis(options_.until)));
-  auto watermark = ReadWatermark();
-  if (!watermark.ok()) return watermark.status();
-  absl::Time from = *watermark;
+  FLEETCAP_ASSIGN_OR_RETURN(absl::Time from, ReadWatermark());
   if (from == absl::InfinitePast()) {
     from = options_.since != absl::InfinitePast() ? options_.since : now_minute - absl::Hours(1);
   } else if (!backfilled_ && options_.since < from) {
@@ -199,11 +192,10 @@ absl::StatusOr<PullReport> PullIngester::RunOnce() {
   const absl::Duration chunk = absl::Minutes(std::max(1, options_.max_points));
   for (absl::Time a = from; a < to; a += chunk) {
     const absl::Time b = std::min(to, a + chunk);
-    auto rows = FetchChunk(a, b, &report);
-    if (!rows.ok()) return rows.status();
-    report.rows += *rows;
+    FLEETCAP_ASSIGN_OR_RETURN(const int64_t rows, FetchChunk(a, b, &report));
+    report.rows += rows;
     // Minutes still inside the settle window stay behind the watermark.
-    if (auto status = WriteWatermark(std::min(b, now_minute - options_.settle)); !status.ok()) return status;
+    FLEETCAP_RETURN_IF_ERROR(WriteWatermark(std::min(b, now_minute - options_.settle)));
   }
   return report;
 }

@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "common/status_macros.h"
 #include "common/logging.h"
 
 namespace fleetcap::telemetry {
@@ -37,9 +38,8 @@ absl::StatusOr<std::vector<StoredSeries>> UsageWriter::Identify(const std::vecto
     missing_ids.push_back(std::move(id));
   }
   if (!missing.empty()) {
-    auto identities = store_->IdentifySeries(cluster_, missing);
-    if (!identities.ok()) return identities.status();
-    for (size_t i = 0; i < missing_ids.size(); ++i) series_[missing_ids[i]] = (*identities)[i];
+    FLEETCAP_ASSIGN_OR_RETURN(auto identities, store_->IdentifySeries(cluster_, missing));
+    for (size_t i = 0; i < missing_ids.size(); ++i) series_[missing_ids[i]] = identities[i];
   }
   std::vector<StoredSeries> out;
   out.reserve(series.size());
@@ -80,26 +80,24 @@ absl::StatusOr<int64_t> UsageWriter::WriteMinuteRows(const std::vector<MinuteRow
 absl::StatusOr<int64_t> UsageWriter::WriteClosed(const ClosedBatch& batch, const std::string& log_id) {
   std::vector<MinuteRow> rows;
   if (!batch.minutes.empty()) {
-    auto identities = Identify(batch.series);
-    if (!identities.ok()) return identities.status();
-    for (size_t i = 0; i < identities->size(); ++i) (*identities)[i].points = batch.series[i].points;
-    rows = AggregateMinutes(*identities, batch.minutes);
+    FLEETCAP_ASSIGN_OR_RETURN(auto identities, Identify(batch.series));
+    for (size_t i = 0; i < identities.size(); ++i) identities[i].points = batch.series[i].points;
+    rows = AggregateMinutes(identities, batch.minutes);
   }
   return Counted(store_->WriteClosedMinutes(cluster_, rows, ProgressOf(batch, log_id)));
 }
 
 absl::StatusOr<PushState> UsageWriter::LoadPushState() {
-  auto stored = store_->LoadPushState(cluster_);
-  if (!stored.ok()) return stored.status();
+  FLEETCAP_ASSIGN_OR_RETURN(const auto stored, store_->LoadPushState(cluster_));
   PushState state;
-  state.checkpoint = stored->checkpoint;
-  state.log_id = stored->log_id;
+  state.checkpoint = stored.checkpoint;
+  state.log_id = stored.log_id;
   std::map<std::string, size_t> index;
-  for (const store::DeviceClosedThrough& d : stored->devices) {
+  for (const store::DeviceClosedThrough& d : stored.devices) {
     index[d.device_id] = state.devices.size();
     state.devices.push_back({d.device_id, d.closed_through_ms, {}});
   }
-  for (const store::CarriedCounter& counter : stored->carried) {
+  for (const store::CarriedCounter& counter : stored.carried) {
     auto it = index.find(counter.device_id);
     CanonicalSeries c;
     if (it == index.end() || !ParseField(counter.field, &c.field)) continue;

@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "proto_time.h"
 #include "services/api/request_time.h"
@@ -47,9 +48,9 @@ absl::Status UsageQuery::Authorize(const Scope& scope, const v1::GetUsageRequest
   if (!request.has_start() || !request.has_end()) return absl::InvalidArgumentError("start, end: both are required");
   const absl::Time start = FromProtoTimestamp(request.start()), end = FromProtoTimestamp(request.end());
   if (end <= start) return absl::InvalidArgumentError("end: must be after start");
-  auto teams = teams_->TeamsOfNamespace(request.cluster(), request.namespace_(), start, end);
-  if (!teams.ok()) return teams.status();
-  for (const auto& team : *teams) {
+  FLEETCAP_ASSIGN_OR_RETURN(const auto teams,
+                            teams_->TeamsOfNamespace(request.cluster(), request.namespace_(), start, end));
+  for (const auto& team : teams) {
     if (!scope.Covers(team)) return OutOfScope("namespace");
   }
   return absl::OkStatus();
@@ -78,21 +79,19 @@ absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const std::map<std::st
   for (const char* key : {"start", "end"}) {
     const std::string text = get(key);
     if (text.empty()) return absl::InvalidArgumentError(absl::StrCat(key, ": missing; give an RFC 3339 time"));
-    auto t = ParseRequestTime(key, text);
-    if (!t.ok()) return t.status();
-    *(std::string(key) == "start" ? request.mutable_start() : request.mutable_end()) = *t;
+    FLEETCAP_ASSIGN_OR_RETURN(*(std::string(key) == "start" ? request.mutable_start() : request.mutable_end()),
+                              ParseRequestTime(key, text));
   }
-  auto resolution = ParseResolution("resolution", get("resolution"));
-  if (!resolution.ok()) return resolution.status();
-  request.set_resolution(*resolution);
+  FLEETCAP_ASSIGN_OR_RETURN(const auto resolution, ParseResolution("resolution", get("resolution")));
+  request.set_resolution(resolution);
   return request;
 }
 
 absl::StatusOr<v1::UsageReport> UsageQuery::Run(const v1::GetUsageRequest& request) const {
   if (request.cluster().empty()) return absl::InvalidArgumentError("cluster: empty; usage is kept per cluster");
   if (!request.has_start() || !request.has_end()) return absl::InvalidArgumentError("start, end: both are required");
-  if (auto status = CheckRequestTime("start", request.start()); !status.ok()) return status;
-  if (auto status = CheckRequestTime("end", request.end()); !status.ok()) return status;
+  FLEETCAP_RETURN_IF_ERROR(CheckRequestTime("start", request.start()));
+  FLEETCAP_RETURN_IF_ERROR(CheckRequestTime("end", request.end()));
   const absl::Time start = FromProtoTimestamp(request.start()), end = FromProtoTimestamp(request.end());
   if (end <= start) return absl::InvalidArgumentError("end: must be after start");
   const v1::Resolution resolution = request.resolution() == v1::RESOLUTION_UNSPECIFIED ? v1::HOUR : request.resolution();
@@ -121,14 +120,13 @@ absl::StatusOr<v1::UsageReport> UsageQuery::Run(const v1::GetUsageRequest& reque
   filter.model = request.model();
   filter.pod = request.pod();
   filter.namespace_ = request.namespace_();
-  auto buckets = usage_->Buckets(filter, WidthOf(resolution));
-  if (!buckets.ok()) return buckets.status();
+  FLEETCAP_ASSIGN_OR_RETURN(const auto buckets, usage_->Buckets(filter, WidthOf(resolution)));
   v1::UsageReport report;
   report.set_cluster(request.cluster());
   *report.mutable_start() = request.start();
   *report.mutable_end() = request.end();
   report.set_resolution(resolution);
-  for (const store::UsageBucket& bucket : *buckets) {
+  for (const store::UsageBucket& bucket : buckets) {
     auto* b = report.add_buckets();
     *b->mutable_start() = ToProtoTimestamp(bucket.start);
     if (bucket.util_mean) b->set_util_mean(*bucket.util_mean);
