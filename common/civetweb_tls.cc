@@ -11,7 +11,7 @@
 namespace fleetcap {
 
 absl::StatusOr<std::unique_ptr<CivetwebTls>> CivetwebTls::Prepare(const TlsFiles& files,
-                                                                 const std::string& flag_prefix) {
+                                                                  const std::string& flag_prefix) {
   // civetweb loads OpenSSL at run time; the binaries carry the one symbol it
   // misses in OpenSSL 3 (common/openssl_compat/). Should loading still fail,
   // serving "https" without it would crash on the first request, so refuse.

@@ -29,7 +29,8 @@ class CivetwebTls {
   void AppendOptions(std::vector<const char*>* options) const;
 
  private:
-  CivetwebTls(std::string pem_path, std::string client_ca) : pem_path_(std::move(pem_path)), client_ca_(std::move(client_ca)) {}
+  CivetwebTls(std::string pem_path, std::string client_ca)
+      : pem_path_(std::move(pem_path)), client_ca_(std::move(client_ca)) {}
   std::string pem_path_;
   std::string client_ca_;
 };

@@ -84,9 +84,9 @@ class SimulatedClock : public Clock {
   mutable std::mutex time_mu_;
   absl::Duration elapsed_;  // exact (absl::Duration is finer than a nanosecond); guarded by time_mu_
   mutable std::mutex mu_;
-  mutable std::condition_variable changed_;          // time moved, or a sleeper came or went
+  mutable std::condition_variable changed_;                     // time moved, or a sleeper came or went
   mutable std::multiset<std::condition_variable*> waiting_on_;  // the WaitFor callers' variables; guarded by mu_
-  mutable std::multiset<absl::Duration> deadlines_;   // one per sleeper, on Monotonic(); guarded by mu_
+  mutable std::multiset<absl::Duration> deadlines_;             // one per sleeper, on Monotonic(); guarded by mu_
 };
 
 }  // namespace fleetcap

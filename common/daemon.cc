@@ -18,8 +18,7 @@ struct Daemon::StopWatch {
   int signal = 0;  // guarded by mu
 };
 
-absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const DaemonOptions& options,
-                                                      const SchemaCheck& check_schema) {
+absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const DaemonOptions& options, const SchemaCheck& check_schema) {
   std::unique_ptr<Daemon> daemon(new Daemon());
   FLEETCAP_RETURN_IF_ERROR(InitLogging(options.log_level));
   if (options.stop_on_signal) daemon->WatchStopSignals();

@@ -27,8 +27,7 @@ class Daemon {
 
   // Call before any thread starts: threads started later inherit the blocked
   // signals, so only the daemon's watcher receives them.
-  static absl::StatusOr<std::unique_ptr<Daemon>> Start(const DaemonOptions& options,
-                                                       const SchemaCheck& check_schema);
+  static absl::StatusOr<std::unique_ptr<Daemon>> Start(const DaemonOptions& options, const SchemaCheck& check_schema);
   ~Daemon();
 
   PgPool* pool() const { return pool_.get(); }

@@ -17,8 +17,8 @@ absl::Status Parse(const std::vector<std::string>& args, DaemonOptions* options)
 
 TEST(DaemonFlags, ParsesTheCommonFlags) {
   DaemonOptions options;
-  ASSERT_TRUE(Parse({"--db", "postgresql://x", "--migrate", "--metrics-listen=:0", "--log-level", "warn"}, &options)
-                  .ok());
+  ASSERT_TRUE(
+      Parse({"--db", "postgresql://x", "--migrate", "--metrics-listen=:0", "--log-level", "warn"}, &options).ok());
   EXPECT_EQ(options.db, "postgresql://x");
   EXPECT_TRUE(options.migrate);
   EXPECT_EQ(options.metrics_listen, ":0");
@@ -48,13 +48,15 @@ TEST(DaemonFlags, ErrorsNameTheFlagOrArgument) {
     DaemonOptions options;
     return Parse(args, &options);
   };
-  testing::ExpectFlagErrors(parse, {
-      {{"--dbx"}, "unknown flag --dbx (see tool --help)"},
-      {{"--db"}, "--db: missing value"},
-      {{"--migrate=perhaps"}, "--migrate: \"perhaps\" is not true or false"},
-      {{"stray"}, "unexpected argument \"stray\""},
-      {{"--log-level", "loud"}, "--log-level: \"loud\" is not one of trace, debug, info, warn, error, critical, off"},
-  });
+  testing::ExpectFlagErrors(parse,
+                            {
+                                {{"--dbx"}, "unknown flag --dbx (see tool --help)"},
+                                {{"--db"}, "--db: missing value"},
+                                {{"--migrate=perhaps"}, "--migrate: \"perhaps\" is not true or false"},
+                                {{"stray"}, "unexpected argument \"stray\""},
+                                {{"--log-level", "loud"},
+                                 "--log-level: \"loud\" is not one of trace, debug, info, warn, error, critical, off"},
+                            });
   EXPECT_EQ(RequireDb(DaemonOptions{}).message(), "--db: empty; give a libpq URI or set FLEETCAP_DB");
 }
 

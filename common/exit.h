@@ -23,8 +23,7 @@ absl::Status CommandLineError(absl::Status status);
 
 // kExitOk for OK, silently. Otherwise writes "<who>: <message>" to `err` and
 // answers kExitUsage for a CommandLineError, else `code`.
-int ExitCode(absl::string_view who, const absl::Status& status, int code = kExitFailed,
-             std::ostream& err = std::cerr);
+int ExitCode(absl::string_view who, const absl::Status& status, int code = kExitFailed, std::ostream& err = std::cerr);
 
 // A command's entry point: exits kExitUsage when its flags were refused,
 // prints --help when it was asked for, else runs it. `Options` holds the

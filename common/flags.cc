@@ -18,8 +18,7 @@ Environment ProcessEnvironment() {
 FlagSet::FlagSet(std::string program, std::string usage, Environment env)
     : program_(std::move(program)), usage_(std::move(usage)), env_(std::move(env)) {}
 
-void FlagSet::String(const std::string& name, std::string* target, const std::string& help,
-                     const std::string& env) {
+void FlagSet::String(const std::string& name, std::string* target, const std::string& help, const std::string& env) {
   if (!env.empty()) {
     if (std::string value = env_(env); !value.empty()) *target = std::move(value);
   }
@@ -42,8 +41,7 @@ absl::Status FlagSet::Set(const std::string& name, const Flag& flag, const std::
     case Kind::kInt: {
       int64_t parsed = 0;
       if (!absl::SimpleAtoi(value, &parsed)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--", name, ": \"", value, "\" is not an integer"));
+        return absl::InvalidArgumentError(absl::StrCat("--", name, ": \"", value, "\" is not an integer"));
       }
       *static_cast<int64_t*>(flag.target) = parsed;
       return absl::OkStatus();
@@ -51,8 +49,7 @@ absl::Status FlagSet::Set(const std::string& name, const Flag& flag, const std::
     case Kind::kBool: {
       bool parsed = false;
       if (!absl::SimpleAtob(value, &parsed)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("--", name, ": \"", value, "\" is not true or false"));
+        return absl::InvalidArgumentError(absl::StrCat("--", name, ": \"", value, "\" is not true or false"));
       }
       *static_cast<bool*>(flag.target) = parsed;
       return absl::OkStatus();
@@ -66,8 +63,7 @@ absl::StatusOr<FlagSet::Parsed> FlagSet::Parse(const std::vector<std::string>& a
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--") {
-      parsed.positional.insert(parsed.positional.end(), args.begin() + static_cast<long>(i) + 1,
-                               args.end());
+      parsed.positional.insert(parsed.positional.end(), args.begin() + static_cast<long>(i) + 1, args.end());
       break;
     }
     if (arg.size() < 3 || arg.compare(0, 2, "--") != 0) {
@@ -99,8 +95,7 @@ absl::StatusOr<FlagSet::Parsed> FlagSet::Parse(const std::vector<std::string>& a
       if (!negated) it = flags_.end();
     }
     if (it == flags_.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag --", name, " (see ", program_, " --help)"));
+      return absl::InvalidArgumentError(absl::StrCat("unknown flag --", name, " (see ", program_, " --help)"));
     }
     if (it->second.kind == Kind::kBool && !has_value) {
       *static_cast<bool*>(it->second.target) = !negated;

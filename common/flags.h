@@ -28,8 +28,7 @@ class FlagSet {
 
   // Registers a flag bound to `target`. Its current value is the default. If
   // `env` is given and set in the environment, it overrides the default.
-  void String(const std::string& name, std::string* target, const std::string& help,
-              const std::string& env = "");
+  void String(const std::string& name, std::string* target, const std::string& help, const std::string& env = "");
   void Int(const std::string& name, int64_t* target, const std::string& help);
   void Bool(const std::string& name, bool* target, const std::string& help);
 

@@ -9,8 +9,8 @@ namespace fleetcap {
 absl::Status CheckLogLevel(const std::string& level) {
   // from_str answers `off` for anything it does not know; only accept a real "off".
   if (spdlog::level::from_str(level) == spdlog::level::off && level != "off") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--log-level: \"", level, "\" is not one of trace, debug, info, warn, error, critical, off"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--log-level: \"", level, "\" is not one of trace, debug, info, warn, error, critical, off"));
   }
   return absl::OkStatus();
 }

@@ -15,14 +15,13 @@ namespace fleetcap {
 class MetricsServer {
  public:
   // `listen` is HOST:PORT; port 0 picks a free one (see port()).
-  static absl::StatusOr<std::unique_ptr<MetricsServer>> Start(
-      const std::string& listen, std::shared_ptr<prometheus::Registry> registry);
+  static absl::StatusOr<std::unique_ptr<MetricsServer>> Start(const std::string& listen,
+                                                              std::shared_ptr<prometheus::Registry> registry);
 
   int port() const { return port_; }
 
  private:
-  MetricsServer(std::unique_ptr<prometheus::Exposer> exposer, int port)
-      : exposer_(std::move(exposer)), port_(port) {}
+  MetricsServer(std::unique_ptr<prometheus::Exposer> exposer, int port) : exposer_(std::move(exposer)), port_(port) {}
 
   std::unique_ptr<prometheus::Exposer> exposer_;
   int port_;

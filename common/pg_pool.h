@@ -10,8 +10,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -49,8 +49,7 @@ class PgPool {
   // Exclusive use of one connection until the lease is destroyed.
   class Lease {
    public:
-    Lease(PgPool* pool, std::unique_ptr<pqxx::connection> conn)
-        : pool_(pool), conn_(std::move(conn)) {}
+    Lease(PgPool* pool, std::unique_ptr<pqxx::connection> conn) : pool_(pool), conn_(std::move(conn)) {}
     Lease(Lease&&) = default;
     Lease& operator=(Lease&&) = delete;
     ~Lease();
@@ -69,8 +68,7 @@ class PgPool {
   absl::StatusOr<Lease> Acquire(absl::Duration wait);
 
  private:
-  PgPool(std::string uri, int size, PgPoolOptions options)
-      : uri_(std::move(uri)), size_(size), options_(options) {}
+  PgPool(std::string uri, int size, PgPoolOptions options) : uri_(std::move(uri)), size_(size), options_(options) {}
   // A new connection with the pool's session settings.
   absl::StatusOr<std::unique_ptr<pqxx::connection>> Connect() const;
   void Release(std::unique_ptr<pqxx::connection> conn);

@@ -9,9 +9,9 @@
 #define FLEETCAP_CONCAT_(a, b) FLEETCAP_CONCAT_INNER_(a, b)
 
 // Returns the status of `expr` from the enclosing function if it is not OK.
-#define FLEETCAP_RETURN_IF_ERROR(expr)            \
-  do {                                            \
-    ::absl::Status fleetcap_status_ = (expr);     \
+#define FLEETCAP_RETURN_IF_ERROR(expr)                   \
+  do {                                                   \
+    ::absl::Status fleetcap_status_ = (expr);            \
     if (!fleetcap_status_.ok()) return fleetcap_status_; \
   } while (0)
 

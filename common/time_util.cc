@@ -8,17 +8,16 @@ absl::StatusOr<absl::Time> ParseRfc3339(absl::string_view field, absl::string_vi
   absl::Time t;
   std::string err;
   if (text.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(field, ": empty; expected an RFC 3339 timestamp such as 2026-01-01T00:00:00Z"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": empty; expected an RFC 3339 timestamp such as 2026-01-01T00:00:00Z"));
   }
   if (!absl::ParseTime(absl::RFC3339_full, std::string(text), &t, &err)) {
-    return absl::InvalidArgumentError(absl::StrCat(field, ": \"", text,
-                                                   "\" is not an RFC 3339 timestamp such as 2026-01-01T00:00:00Z (", err, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(field, ": \"", text, "\" is not an RFC 3339 timestamp such as 2026-01-01T00:00:00Z (", err, ")"));
   }
   return t;
 }
 
-std::string FormatRfc3339(absl::Time t) {
-  return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone());
-}
+std::string FormatRfc3339(absl::Time t) { return absl::FormatTime("%Y-%m-%d%ET%H:%M:%E*SZ", t, absl::UTCTimeZone()); }
 
 }  // namespace fleetcap

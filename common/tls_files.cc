@@ -9,7 +9,8 @@ namespace fleetcap {
 
 absl::Status CheckTlsFiles(const TlsFiles& files, const std::string& flag_prefix) {
   if (files.cert.empty() != files.key.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(flag_prefix, "-cert and ", flag_prefix, "-key: give both or neither"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(flag_prefix, "-cert and ", flag_prefix, "-key: give both or neither"));
   }
   if (!files.enabled() && !files.client_ca.empty()) {
     return absl::InvalidArgumentError(

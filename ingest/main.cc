@@ -10,8 +10,8 @@
 #include "common/flags.h"
 #include "common/openssl_compat/openssl_compat.h"
 #include "fleetcap_version.h"
-#include "ingest/commands/prometheus_command.h"
 #include "ingest/commands/k8s_command.h"
+#include "ingest/commands/prometheus_command.h"
 #include "ingest/commands/replay_command.h"
 
 namespace {
@@ -20,8 +20,11 @@ using Command = std::function<int(const std::vector<std::string>&)>;
 
 const std::map<std::string, std::pair<Command, const char*>>& Commands() {
   static const auto* commands = new std::map<std::string, std::pair<Command, const char*>>{
-      {"prometheus", {fleetcap::ingest::RunPrometheusCommand, "store accelerator utilisation per minute from Prometheus (pull and push)"}},
-      {"k8s", {fleetcap::ingest::RunK8sCommand, "keep a Kubernetes cluster's inventory exact from its API (list and watch)"}},
+      {"prometheus",
+       {fleetcap::ingest::RunPrometheusCommand,
+        "store accelerator utilisation per minute from Prometheus (pull and push)"}},
+      {"k8s",
+       {fleetcap::ingest::RunK8sCommand, "keep a Kubernetes cluster's inventory exact from its API (list and watch)"}},
       {"replay", {fleetcap::ingest::RunReplayCommand, "store a published cluster trace as a cluster's inventory"}},
   };
   return *commands;
@@ -48,10 +51,10 @@ int main(int argc, char** argv) {
   }
   auto command = Commands().find(args[0]);
   if (command == Commands().end()) {
-    return fleetcap::ExitCode("fleetcap-ingest",
-                              absl::InvalidArgumentError(absl::StrCat("unknown command \"", args[0],
-                                                                      "\" (see fleetcap-ingest --help)")),
-                              fleetcap::kExitUsage);
+    return fleetcap::ExitCode(
+        "fleetcap-ingest",
+        absl::InvalidArgumentError(absl::StrCat("unknown command \"", args[0], "\" (see fleetcap-ingest --help)")),
+        fleetcap::kExitUsage);
   }
   return command->second.first(std::vector<std::string>(args.begin() + 1, args.end()));
 }

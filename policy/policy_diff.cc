@@ -120,13 +120,16 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         return absl::StrCat(price_name(p), " added: ", Money(p.micro_per_device_hour), " per device-hour",
                             p.to ? " until " + FormatRfc3339(*p.to) : "");
       },
-      [&](const Price& p) { return absl::StrCat(price_name(p), " removed (was ", Money(p.micro_per_device_hour), ")"); },
+      [&](const Price& p) {
+        return absl::StrCat(price_name(p), " removed (was ", Money(p.micro_per_device_hour), ")");
+      },
       [&](const Price& a, const Price& b, std::vector<std::string>& o) {
         if (a.micro_per_device_hour != b.micro_per_device_hour) {
           o.push_back(absl::StrCat(price_name(b), ": ", Money(a.micro_per_device_hour), " -> ",
                                    Money(b.micro_per_device_hour), " per device-hour"));
         }
-        Changed(o, price_name(b) + " ends", a.to ? FormatRfc3339(*a.to) : "never", b.to ? FormatRfc3339(*b.to) : "never");
+        Changed(o, price_name(b) + " ends", a.to ? FormatRfc3339(*a.to) : "never",
+                b.to ? FormatRfc3339(*b.to) : "never");
       },
       out);
 

@@ -15,9 +15,7 @@ PolicyDocument Parse(const std::string& text) {
   return parsed.document;
 }
 
-TEST(PolicyDiff, SamePolicyHasNoChanges) {
-  EXPECT_TRUE(DiffPolicies(Parse(kTestPolicy), Parse(kTestPolicy)).empty());
-}
+TEST(PolicyDiff, SamePolicyHasNoChanges) { EXPECT_TRUE(DiffPolicies(Parse(kTestPolicy), Parse(kTestPolicy)).empty()); }
 
 TEST(PolicyDiff, SaysWhatChangedInPlannerTerms) {
   const std::string edited = absl::StrReplaceAll(

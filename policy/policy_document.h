@@ -20,7 +20,7 @@ inline constexpr int kSchemaVersion = 1;
 
 struct Team {
   std::string name;
-  std::string parent;  // empty: a root of the tree
+  std::string parent;         // empty: a root of the tree
   std::string kind = "team";  // org, team or project
   int64_t weight = 1;
   std::string cost_centre;
@@ -80,9 +80,9 @@ struct FixedCost {
 };
 
 struct Attribution {
-  std::string basis = "request";       // request, usage or max
-  std::string idle = "share";          // share, even or keep
-  std::string idle_scope = "cluster";  // cluster or node
+  std::string basis = "request";           // request, usage or max
+  std::string idle = "share";              // share, even or keep
+  std::string idle_scope = "cluster";      // cluster or node
   std::string shared_spread = "weighted";  // weighted or even
   std::vector<std::string> shared_namespaces;
   std::vector<FixedCost> fixed_monthly_costs;

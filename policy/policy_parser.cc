@@ -57,8 +57,7 @@ class Reader {
   }
 
   // The scalar text at map[key]; nullopt (with an error when required) if absent or not a scalar.
-  std::optional<std::string> Scalar(const YAML::Node& map, const char* key, const std::string& field,
-                                    bool required) {
+  std::optional<std::string> Scalar(const YAML::Node& map, const char* key, const std::string& field, bool required) {
     const YAML::Node v = map[key];
     const std::string path = absl::StrCat(field, field.empty() ? "" : ".", key);
     if (!v.IsDefined() || v.IsNull()) {
@@ -83,8 +82,9 @@ class Reader {
     if (!v) return fallback;
     if (!IsName(*v)) {
       Error(MarkOf(map, key), absl::StrCat(field, ".", key),
-            absl::StrCat("\"", Shown(*v), "\" is not a name (expected 1-63 letters, digits, '.', '_' or '-', "
-                                          "starting with a letter or digit)"));
+            absl::StrCat("\"", Shown(*v),
+                         "\" is not a name (expected 1-63 letters, digits, '.', '_' or '-', "
+                         "starting with a letter or digit)"));
       return fallback;
     }
     return *v;
@@ -95,8 +95,9 @@ class Reader {
     if (!v) return fallback;
     if (!IsGlob(*v)) {
       Error(MarkOf(map, key), absl::StrCat(field, ".", key),
-            absl::StrCat("\"", Shown(*v), "\" is not a pattern (expected 1-63 letters, digits, '.', '_', '-', "
-                                          "'*' or '?')"));
+            absl::StrCat("\"", Shown(*v),
+                         "\" is not a pattern (expected 1-63 letters, digits, '.', '_', '-', "
+                         "'*' or '?')"));
       return fallback;
     }
     return *v;
@@ -115,8 +116,8 @@ class Reader {
   }
 
   // A decimal with `decimals` digits; negative values are errors (`what` names the quantity).
-  std::optional<int64_t> NonNegative(const YAML::Node& map, const char* key, const std::string& field,
-                                     bool required, int decimals, const std::string& what) {
+  std::optional<int64_t> NonNegative(const YAML::Node& map, const char* key, const std::string& field, bool required,
+                                     int decimals, const std::string& what) {
     auto v = Scalar(map, key, field, required);
     if (!v) return std::nullopt;
     const std::string path = absl::StrCat(field, ".", key);
@@ -161,8 +162,7 @@ class Reader {
     if (!v) return std::nullopt;
     if (*v == "true") return true;
     if (*v == "false") return false;
-    Error(MarkOf(map, key), absl::StrCat(field, ".", key),
-          absl::StrCat("\"", Shown(*v), "\" is not true or false"));
+    Error(MarkOf(map, key), absl::StrCat(field, ".", key), absl::StrCat("\"", Shown(*v), "\" is not true or false"));
     return std::nullopt;
   }
 
@@ -369,8 +369,8 @@ void ReadAllocation(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
 ParsedPolicy ParsePolicy(absl::string_view text) {
   ParsedPolicy result;
   if (text.size() > kMaxPolicyBytes) {
-    result.errors.push_back({0, 0, "document",
-                             absl::StrCat(text.size(), " bytes, expected at most ", kMaxPolicyBytes)});
+    result.errors.push_back(
+        {0, 0, "document", absl::StrCat(text.size(), " bytes, expected at most ", kMaxPolicyBytes)});
     return result;
   }
   if (!IsValidUtf8(text) || text.find('\0') != absl::string_view::npos) {
@@ -381,22 +381,22 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
   try {
     root = YAML::Load(std::string(text));
   } catch (const YAML::Exception& e) {
-    result.errors.push_back({e.mark.line + 1, e.mark.column + 1, "document",
-                             absl::StrCat("not valid YAML: ", e.msg)});
+    result.errors.push_back({e.mark.line + 1, e.mark.column + 1, "document", absl::StrCat("not valid YAML: ", e.msg)});
     return result;
   }
   Reader r;
   try {
-    if (r.Map(root, "", {"version", "currency", "teams", "namespaces", "team_label_keys", "trusted_pods", "flavors",
-                         "prices", "attribution", "allocation"})) {
+    if (r.Map(root, "",
+              {"version", "currency", "teams", "namespaces", "team_label_keys", "trusted_pods", "flavors", "prices",
+               "attribution", "allocation"})) {
       auto version = r.Scalar(root, "version", "", true);
       if (version && *version != std::to_string(kSchemaVersion)) {
         r.Error(r.MarkOf(root, "version"), "version",
                 absl::StrCat("\"", *version, "\" is not a known schema version (expected ", kSchemaVersion, ")"));
       }
       if (auto currency = r.Scalar(root, "currency", "", false)) {
-        if (currency->size() != 3 || !std::all_of(currency->begin(), currency->end(),
-                                                  [](char c) { return c >= 'A' && c <= 'Z'; })) {
+        if (currency->size() != 3 ||
+            !std::all_of(currency->begin(), currency->end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
           r.Error(r.MarkOf(root, "currency"), "currency", "expected an ISO 4217 code such as USD");
         } else {
           result.document.currency = *currency;

@@ -75,7 +75,8 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
       {"unknown team in a mapping", "  - namespace: cv-train\n    team: vision\n",
        "  - namespace: cv-train\n    team: visoin\n", 17, "namespaces[0].team", "unknown team \"visoin\""},
       {"overlapping price periods", "    from: 2026-02-01T00:00:00Z\n    per_device_hour: \"0.40\"",
-       "    from: 2026-01-15T00:00:00Z\n    per_device_hour: \"0.40\"", 34, "prices[1].from", "overlaps the one at line 30"},
+       "    from: 2026-01-15T00:00:00Z\n    per_device_hour: \"0.40\"", 34, "prices[1].from",
+       "overlaps the one at line 30"},
       {"guarantee sum above capacity", "    guarantee: 30.5\n", "    guarantee: 60.5\n", 56, "allocation[1].guarantee",
        "sum to at least 100.5 devices, above its capacity 100"},
       {"cycle in the tree", "  - name: research\n    kind: org\n",
@@ -83,11 +84,14 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
        "cycle in the org tree: research -> vision-detect -> vision -> research"},
       {"negative price", "per_device_hour: \"0.45\"", "per_device_hour: \"-0.45\"", 39, "prices[2].per_device_hour",
        "negative price -0.45"},
-      {"unknown key", "    weight: 2\n", "    wieght: 2\n", 9, "teams[1].wieght", "unknown key \"wieght\" (expected one of"},
+      {"unknown key", "    weight: 2\n", "    wieght: 2\n", 9, "teams[1].wieght",
+       "unknown key \"wieght\" (expected one of"},
       {"unknown top-level key", "currency: USD\n", "currency: USD\nbudgets: {}\n", 3, "budgets", "unknown key"},
-      {"unknown parent", "    parent: vision\n", "    parent: vison\n", 14, "teams[3].parent", "unknown team \"vison\""},
+      {"unknown parent", "    parent: vision\n", "    parent: vison\n", 14, "teams[3].parent",
+       "unknown team \"vison\""},
       {"bad basis", "basis: max", "basis: most", 41, "attribution.basis", "not one of request, usage, max"},
-      {"bad idle scope", "idle_scope: node", "idle_scope: pod", 43, "attribution.idle_scope", "not one of cluster, node"},
+      {"bad idle scope", "idle_scope: node", "idle_scope: pod", 43, "attribution.idle_scope",
+       "not one of cluster, node"},
       {"unknown flavor", "    flavor: t4-default\n    guarantee: 40", "    flavor: t4-big\n    guarantee: 40", 50,
        "allocation[0].flavor", "unknown flavor \"t4-big\""},
       {"lending above guarantee", "lending_limit: 10", "lending_limit: 50", 53, "allocation[0].lending_limit",
@@ -127,8 +131,7 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
     for (const auto& e : parsed.errors) {
       if (e.field == c.field && e.line == c.line && e.message.find(c.mentions) != std::string::npos) found = true;
     }
-    EXPECT_TRUE(found) << "wanted line " << c.line << " field " << c.field << " mentioning " << c.mentions
-                       << "; got:\n"
+    EXPECT_TRUE(found) << "wanted line " << c.line << " field " << c.field << " mentioning " << c.mentions << "; got:\n"
                        << FormatPolicyErrors("policy.yaml", parsed.errors);
   }
 }
@@ -193,8 +196,7 @@ TEST(PolicyParser, DuplicateKeysAreErrorsNamingBothLines) {
       {"repeated top-level section", "currency: USD\n", "currency: USD\nversion: 1\n", 3, "version",
        "\"version\" appears at lines 1 and 3"},
       {"repeated key in a flow mapping", "  - name: speech\n    parent: research\n",
-       "  - {name: speech, parent: research, name: ads}\n", 10, "teams[2].name",
-       "\"name\" appears at lines 10 and 10"},
+       "  - {name: speech, parent: research, name: ads}\n", 10, "teams[2].name", "\"name\" appears at lines 10 and 10"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
@@ -205,8 +207,7 @@ TEST(PolicyParser, DuplicateKeysAreErrorsNamingBothLines) {
     for (const auto& e : parsed.errors) {
       if (e.field == c.field && e.line == c.line && e.message.find(c.mentions) != std::string::npos) found = true;
     }
-    EXPECT_TRUE(found) << "wanted line " << c.line << " field " << c.field << " mentioning " << c.mentions
-                       << "; got:\n"
+    EXPECT_TRUE(found) << "wanted line " << c.line << " field " << c.field << " mentioning " << c.mentions << "; got:\n"
                        << FormatPolicyErrors("policy.yaml", parsed.errors);
   }
 }

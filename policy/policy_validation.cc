@@ -25,8 +25,8 @@ void CheckTeams(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
     auto [it, inserted] = by_name.emplace(t.name, i);
     if (!inserted) {
       errors.push_back({LineOf(t, "name"), 0, Index("teams", i) + ".name",
-                        absl::StrCat("team \"", t.name, "\" is already defined at line ",
-                                     doc.teams[it->second].line, " (expected unique names)")});
+                        absl::StrCat("team \"", t.name, "\" is already defined at line ", doc.teams[it->second].line,
+                                     " (expected unique names)")});
     }
   }
   for (size_t i = 0; i < doc.teams.size(); ++i) {
@@ -82,10 +82,10 @@ void CheckTrustedPods(const PolicyDocument& doc, std::vector<PolicyError>& error
     const PodTrust& t = doc.trusted_pods[i];
     auto [it, inserted] = scopes.emplace(std::make_pair(t.cluster, t.namespace_pattern), t.line);
     if (!inserted) {
-      errors.push_back({t.line, 0, Index("trusted_pods", i),
-                        absl::StrCat("namespaces ", t.namespace_pattern, " in clusters ", t.cluster,
-                                     " are already listed at line ", it->second,
-                                     " (expected one entry per cluster and namespace pattern)")});
+      errors.push_back(
+          {t.line, 0, Index("trusted_pods", i),
+           absl::StrCat("namespaces ", t.namespace_pattern, " in clusters ", t.cluster, " are already listed at line ",
+                        it->second, " (expected one entry per cluster and namespace pattern)")});
     }
   }
 }
@@ -99,11 +99,11 @@ void CheckPrices(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
       const absl::Time a_end = a.to.value_or(absl::InfiniteFuture());
       const absl::Time b_end = b.to.value_or(absl::InfiniteFuture());
       if (a.from < b_end && b.from < a_end) {
-        errors.push_back({LineOf(a, "from"), 0, Index("prices", i) + ".from",
-                          absl::StrCat("price period for ", a.model, " in ",
-                                       a.cluster.empty() ? "all clusters" : "cluster " + a.cluster, " from ",
-                                       FormatRfc3339(a.from), " overlaps the one at line ", LineOf(b, "from"),
-                                       " (expected periods that do not overlap)")});
+        errors.push_back(
+            {LineOf(a, "from"), 0, Index("prices", i) + ".from",
+             absl::StrCat("price period for ", a.model, " in ",
+                          a.cluster.empty() ? "all clusters" : "cluster " + a.cluster, " from ", FormatRfc3339(a.from),
+                          " overlaps the one at line ", LineOf(b, "from"), " (expected periods that do not overlap)")});
         break;
       }
     }
@@ -137,36 +137,37 @@ void CheckAllocation(const PolicyDocument& doc, std::vector<PolicyError>& errors
       continue;
     }
     if (!seen.emplace(a.team, a.flavor).second) {
-      errors.push_back({a.line, 0, f, absl::StrCat("team ", a.team, " on flavor ", a.flavor,
-                                                   " is already set (expected one entry per team and flavor)")});
+      errors.push_back({a.line, 0, f,
+                        absl::StrCat("team ", a.team, " on flavor ", a.flavor,
+                                     " is already set (expected one entry per team and flavor)")});
     }
     if (a.lending_limit_milli && *a.lending_limit_milli > a.guarantee_milli) {
-      errors.push_back({LineOf(a, "lending_limit"), 0, f + ".lending_limit",
-                        absl::StrCat("lending limit ", FormatDecimal(*a.lending_limit_milli, 3),
-                                     " is above the guarantee ", FormatDecimal(a.guarantee_milli, 3),
-                                     " (expected at most the guarantee)")});
+      errors.push_back(
+          {LineOf(a, "lending_limit"), 0, f + ".lending_limit",
+           absl::StrCat("lending limit ", FormatDecimal(*a.lending_limit_milli, 3), " is above the guarantee ",
+                        FormatDecimal(a.guarantee_milli, 3), " (expected at most the guarantee)")});
     }
     int64_t& sum = guaranteed[a.flavor];
     const bool was_within = sum <= flavor->second->capacity_milli;
     // Past int64 the sum is certainly above any capacity; saturate rather than wrap negative.
     if (__builtin_add_overflow(sum, a.guarantee_milli, &sum)) {
       if (was_within) {
-        errors.push_back({LineOf(a, "guarantee"), 0, f + ".guarantee",
-                          absl::StrCat("guarantees on flavor ", a.flavor, " sum to more than ",
-                                       FormatDecimal(std::numeric_limits<int64_t>::max(), 3),
-                                       " devices, above its capacity ",
-                                       FormatDecimal(flavor->second->capacity_milli, 3), " (line ",
-                                       LineOf(*flavor->second, "capacity"), "; expected a sum within capacity)")});
+        errors.push_back(
+            {LineOf(a, "guarantee"), 0, f + ".guarantee",
+             absl::StrCat("guarantees on flavor ", a.flavor, " sum to more than ",
+                          FormatDecimal(std::numeric_limits<int64_t>::max(), 3), " devices, above its capacity ",
+                          FormatDecimal(flavor->second->capacity_milli, 3), " (line ",
+                          LineOf(*flavor->second, "capacity"), "; expected a sum within capacity)")});
       }
       sum = std::numeric_limits<int64_t>::max();
       continue;
     }
     if (was_within && sum > flavor->second->capacity_milli) {
-      errors.push_back({LineOf(a, "guarantee"), 0, f + ".guarantee",
-                        absl::StrCat("guarantees on flavor ", a.flavor, " sum to at least ", FormatDecimal(sum, 3),
-                                     " devices, above its capacity ",
-                                     FormatDecimal(flavor->second->capacity_milli, 3), " (line ",
-                                     LineOf(*flavor->second, "capacity"), "; expected a sum within capacity)")});
+      errors.push_back(
+          {LineOf(a, "guarantee"), 0, f + ".guarantee",
+           absl::StrCat("guarantees on flavor ", a.flavor, " sum to at least ", FormatDecimal(sum, 3),
+                        " devices, above its capacity ", FormatDecimal(flavor->second->capacity_milli, 3), " (line ",
+                        LineOf(*flavor->second, "capacity"), "; expected a sum within capacity)")});
     }
   }
 }

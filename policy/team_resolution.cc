@@ -33,8 +33,7 @@ const std::string* TeamResolver::LabelTeam(const std::map<std::string, std::stri
 }
 
 std::string TeamResolver::TeamOf(const PodEvidence& pod, const NamespaceEvidence* ns) const {
-  if (!pod.team_label.empty() && teams_.count(pod.team_label) > 0 &&
-      TrustsTeamLabel(pod.cluster, pod.namespace_name)) {
+  if (!pod.team_label.empty() && teams_.count(pod.team_label) > 0 && TrustsTeamLabel(pod.cluster, pod.namespace_name)) {
     return pod.team_label;
   }
   for (const auto& rule : policy_->namespaces) {

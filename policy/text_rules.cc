@@ -25,8 +25,7 @@ bool IsName(absl::string_view s) {
 }
 
 bool IsLabelKey(absl::string_view s) {
-  return !s.empty() && s.size() <= 253 && absl::ascii_isalnum(static_cast<unsigned char>(s[0])) &&
-         AllOf(s, "._/-");
+  return !s.empty() && s.size() <= 253 && absl::ascii_isalnum(static_cast<unsigned char>(s[0])) && AllOf(s, "._/-");
 }
 
 bool IsGlob(absl::string_view s) { return !s.empty() && s.size() <= 63 && AllOf(s, "._-*?"); }
@@ -90,8 +89,7 @@ bool IsValidUtf8(absl::string_view s) {
 
 absl::Status CheckFreeText(absl::string_view field, absl::string_view s, size_t max_bytes, bool multiline) {
   if (s.size() > max_bytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(field, ": ", s.size(), " bytes, expected at most ", max_bytes));
+    return absl::InvalidArgumentError(absl::StrCat(field, ": ", s.size(), " bytes, expected at most ", max_bytes));
   }
   if (!IsValidUtf8(s)) return absl::InvalidArgumentError(absl::StrCat(field, ": not valid UTF-8"));
   for (char c : s) {
@@ -107,8 +105,8 @@ absl::Status CheckFreeText(absl::string_view field, absl::string_view s, size_t 
 
 absl::StatusOr<int64_t> ParseDecimal(absl::string_view text, int decimals) {
   auto bad = [&] {
-    return absl::InvalidArgumentError(absl::StrCat("\"", text, "\" is not a decimal number with at most ",
-                                                   decimals, " digits after the point"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("\"", text, "\" is not a decimal number with at most ", decimals, " digits after the point"));
   };
   absl::string_view s = text;
   bool negative = false;

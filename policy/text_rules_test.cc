@@ -38,9 +38,9 @@ TEST(TextRules, Globs) {
 TEST(TextRules, Utf8) {
   EXPECT_TRUE(IsValidUtf8("grüße 日本 😀"));
   EXPECT_FALSE(IsValidUtf8("\xff"));
-  EXPECT_FALSE(IsValidUtf8("\xc3"));             // truncated
-  EXPECT_FALSE(IsValidUtf8("\xc0\xaf"));         // overlong
-  EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80"));     // surrogate
+  EXPECT_FALSE(IsValidUtf8("\xc3"));          // truncated
+  EXPECT_FALSE(IsValidUtf8("\xc0\xaf"));      // overlong
+  EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80"));  // surrogate
   EXPECT_THAT(CheckFreeText("f", "'; DROP TABLE x; --", 100, false), IsOk());
   EXPECT_THAT(CheckFreeText("f", std::string("a\0", 2), 100, false), Not(IsOk()));
   EXPECT_THAT(CheckFreeText("f", "a\nb", 100, false), Not(IsOk()));

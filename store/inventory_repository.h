@@ -34,8 +34,7 @@ class InventoryRepository {
 
   // Per model (ordered by model), what was in service and held at `at`, in
   // `cluster` or, if it is empty, in every cluster. NOT_FOUND for an unknown cluster.
-  virtual absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster,
-                                                              absl::Time at) = 0;
+  virtual absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) = 0;
 };
 
 }  // namespace fleetcap::store

@@ -10,15 +10,11 @@
 namespace fleetcap::store {
 namespace {
 
-absl::Status Invalid(absl::string_view where, size_t index, absl::string_view field,
-                     absl::string_view what) {
-  return absl::InvalidArgumentError(
-      absl::StrCat("inventory ", where, "[", index, "].", field, ": ", what));
+absl::Status Invalid(absl::string_view where, size_t index, absl::string_view field, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat("inventory ", where, "[", index, "].", field, ": ", what));
 }
 
-bool Ordered(absl::Time from, const std::optional<absl::Time>& to) {
-  return !to.has_value() || *to >= from;
-}
+bool Ordered(absl::Time from, const std::optional<absl::Time>& to) { return !to.has_value() || *to >= from; }
 
 }  // namespace
 
@@ -30,7 +26,8 @@ absl::Status ValidateInventory(const ClusterInventory& inv) {
     if (t.model.empty()) return Invalid("types", i, "model", "empty");
     static const std::set<std::string> kVendors = {"nvidia", "google", "amd", "unknown"};
     if (kVendors.count(t.vendor) == 0) {
-      return Invalid("types", i, "vendor", absl::StrCat("\"", t.vendor, "\" is not one of nvidia, google, amd, unknown"));
+      return Invalid("types", i, "vendor",
+                     absl::StrCat("\"", t.vendor, "\" is not one of nvidia, google, amd, unknown"));
     }
     if (t.resource_name.empty()) return Invalid("types", i, "resource_name", "empty");
     models.insert(t.model);
@@ -47,7 +44,8 @@ absl::Status ValidateInventory(const ClusterInventory& inv) {
     const auto& d = inv.devices[i];
     if (d.device_id.empty()) return Invalid("devices", i, "device_id", "empty");
     if (models.count(d.model) == 0) {
-      return Invalid("devices", i, "model", absl::StrCat("\"", d.model, "\" is not among the inventory's accelerator types"));
+      return Invalid("devices", i, "model",
+                     absl::StrCat("\"", d.model, "\" is not among the inventory's accelerator types"));
     }
     if (d.index < 0) return Invalid("devices", i, "index", "negative");
     if (!Ordered(d.in_service_from, d.in_service_to)) {
@@ -69,7 +67,8 @@ absl::Status ValidateInventory(const ClusterInventory& inv) {
       return Invalid("holds", i, "milli", absl::StrCat(h.milli, " is outside 1..1000"));
     }
     if (devices.count(h.device_id) == 0) {
-      return Invalid("holds", i, "device_id", absl::StrCat("\"", h.device_id, "\" is not among the inventory's devices"));
+      return Invalid("holds", i, "device_id",
+                     absl::StrCat("\"", h.device_id, "\" is not among the inventory's devices"));
     }
     if (pods.count(h.pod_uid) == 0) {
       return Invalid("holds", i, "pod_uid", absl::StrCat("\"", h.pod_uid, "\" is not among the inventory's pods"));

@@ -17,9 +17,7 @@ void ExpectInvalid(const ClusterInventory& inv, absl::string_view names) {
   EXPECT_THAT(ValidateInventory(inv), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(std::string(names))));
 }
 
-TEST(ValidateInventory, AcceptsAConsistentInventory) {
-  EXPECT_THAT(ValidateInventory(TestInventory()), IsOk());
-}
+TEST(ValidateInventory, AcceptsAConsistentInventory) { EXPECT_THAT(ValidateInventory(TestInventory()), IsOk()); }
 
 TEST(ValidateInventory, NamesTheRecordAndField) {
   auto inv = TestInventory();

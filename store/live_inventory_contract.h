@@ -112,8 +112,8 @@ inline void DeletedPodsLeaveTheLiveSet(LiveInventoryRepository& repo) {
 inline void DemandOpensAndCloses(LiveInventoryRepository& repo) {
   InventoryChanges c;
   c.cluster = "live";
-  c.pods = {{{"uid-p", "ml", "wait", "vision", "Pod", "wait", "Pending", T(0), std::nullopt, std::nullopt, 4000, true},
-             ""}};
+  c.pods = {
+      {{"uid-p", "ml", "wait", "vision", "Pod", "wait", "Pending", T(0), std::nullopt, std::nullopt, 4000, true}, ""}};
   c.demands = {{"uid-p", "nvidia.com/gpu", "H100", 4000, T(0), std::nullopt}};
   ASSERT_TRUE(repo.Apply(c).ok());
   ASSERT_TRUE(repo.Apply(c).ok());
@@ -166,12 +166,10 @@ inline void DuplicatesInOneBatchAreMerged(LiveInventoryRepository& repo) {
 
 // Instantiates the contract as tests of fixture `Fixture`, whose `repo()` is
 // a fresh repository per test.
-#define FLEETCAP_LIVE_INVENTORY_CONTRACT_TESTS(Fixture)                                                         \
-  TEST_F(Fixture, OpensAreIdempotent) { ::fleetcap::store::contract::OpensAreIdempotent(repo()); }               \
-  TEST_F(Fixture, ClosesKeepTheFirstClose) { ::fleetcap::store::contract::ClosesKeepTheFirstClose(repo()); }     \
+#define FLEETCAP_LIVE_INVENTORY_CONTRACT_TESTS(Fixture)                                                            \
+  TEST_F(Fixture, OpensAreIdempotent) { ::fleetcap::store::contract::OpensAreIdempotent(repo()); }                 \
+  TEST_F(Fixture, ClosesKeepTheFirstClose) { ::fleetcap::store::contract::ClosesKeepTheFirstClose(repo()); }       \
   TEST_F(Fixture, DeletedPodsLeaveTheLiveSet) { ::fleetcap::store::contract::DeletedPodsLeaveTheLiveSet(repo()); } \
-  TEST_F(Fixture, DemandOpensAndCloses) { ::fleetcap::store::contract::DemandOpensAndCloses(repo()); }           \
-  TEST_F(Fixture, BadChangesAreRefusedWhole) { ::fleetcap::store::contract::BadChangesAreRefusedWhole(repo()); } \
-  TEST_F(Fixture, DuplicatesInOneBatchAreMerged) {                                                              \
-    ::fleetcap::store::contract::DuplicatesInOneBatchAreMerged(repo());                                         \
-  }
+  TEST_F(Fixture, DemandOpensAndCloses) { ::fleetcap::store::contract::DemandOpensAndCloses(repo()); }             \
+  TEST_F(Fixture, BadChangesAreRefusedWhole) { ::fleetcap::store::contract::BadChangesAreRefusedWhole(repo()); }   \
+  TEST_F(Fixture, DuplicatesInOneBatchAreMerged) { ::fleetcap::store::contract::DuplicatesInOneBatchAreMerged(repo()); }

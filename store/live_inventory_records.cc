@@ -21,22 +21,45 @@ static_assert(sizeof(InventoryChanges) == sizeof(std::string) + 12 * sizeof(std:
               "SectionSize, RecordRange, AppendChanges, RecordKey and RecordText");
 
 // The sections of a batch in write order.
-enum Section { kTypes, kNamespaces, kNodes, kDevices, kPods, kHolds, kDemands, kCloseNodes, kCloseDevices, kCloseHolds,
-               kCloseDemands, kSections };
+enum Section {
+  kTypes,
+  kNamespaces,
+  kNodes,
+  kDevices,
+  kPods,
+  kHolds,
+  kDemands,
+  kCloseNodes,
+  kCloseDevices,
+  kCloseHolds,
+  kCloseDemands,
+  kSections
+};
 
 size_t SectionSize(const InventoryChanges& c, int s) {
   switch (s) {
-    case kTypes: return c.types.size();
-    case kNamespaces: return c.namespaces.size();
-    case kNodes: return c.nodes.size();
-    case kDevices: return c.devices.size();
-    case kPods: return c.pods.size();
-    case kHolds: return c.holds.size();
-    case kDemands: return c.demands.size();
-    case kCloseNodes: return c.close_nodes.size();
-    case kCloseDevices: return c.close_devices.size();
-    case kCloseHolds: return c.close_holds.size();
-    case kCloseDemands: return c.close_demands.size();
+    case kTypes:
+      return c.types.size();
+    case kNamespaces:
+      return c.namespaces.size();
+    case kNodes:
+      return c.nodes.size();
+    case kDevices:
+      return c.devices.size();
+    case kPods:
+      return c.pods.size();
+    case kHolds:
+      return c.holds.size();
+    case kDemands:
+      return c.demands.size();
+    case kCloseNodes:
+      return c.close_nodes.size();
+    case kCloseDevices:
+      return c.close_devices.size();
+    case kCloseHolds:
+      return c.close_holds.size();
+    case kCloseDemands:
+      return c.close_demands.size();
   }
   return 0;
 }
@@ -55,8 +78,9 @@ template <typename T>
 void CopyRange(const std::vector<T>& from, size_t first, size_t begin, size_t end, std::vector<T>& to) {
   // `from` holds records [first, first + from.size()).
   const size_t lo = std::max(begin, first), hi = std::min(end, first + from.size());
-  if (lo < hi) to.assign(from.begin() + static_cast<std::ptrdiff_t>(lo - first),
-                         from.begin() + static_cast<std::ptrdiff_t>(hi - first));
+  if (lo < hi)
+    to.assign(from.begin() + static_cast<std::ptrdiff_t>(lo - first),
+              from.begin() + static_cast<std::ptrdiff_t>(hi - first));
 }
 
 std::string CloseText(const char* what, const Close& x) {
@@ -108,17 +132,19 @@ void AppendChanges(InventoryChanges& c, InventoryChanges more) {
   append(c.quarantine, more.quarantine);
 }
 
-absl::Status ValidateRecord(const InventoryChanges& c, size_t i) {
-  return ValidateChanges(RecordRange(c, i, i + 1));
-}
+absl::Status ValidateRecord(const InventoryChanges& c, size_t i) { return ValidateChanges(RecordRange(c, i, i + 1)); }
 
 std::string RecordKey(const InventoryChanges& c, size_t i) {
   const auto [section, j] = Locate(c, i);
   switch (section) {
-    case kTypes: return absl::StrCat("accelerator type ", c.types[j].model);
-    case kNamespaces: return absl::StrCat("namespace ", c.namespaces[j].name);
-    case kNodes: return absl::StrCat("node ", c.nodes[j].node.name, " from=", Time(c.nodes[j].node.in_service_from));
-    case kDevices: return absl::StrCat("device ", c.devices[j].device_id, " from=", Time(c.devices[j].in_service_from));
+    case kTypes:
+      return absl::StrCat("accelerator type ", c.types[j].model);
+    case kNamespaces:
+      return absl::StrCat("namespace ", c.namespaces[j].name);
+    case kNodes:
+      return absl::StrCat("node ", c.nodes[j].node.name, " from=", Time(c.nodes[j].node.in_service_from));
+    case kDevices:
+      return absl::StrCat("device ", c.devices[j].device_id, " from=", Time(c.devices[j].in_service_from));
     case kPods: {
       const Pod& p = c.pods[j].pod;
       return absl::StrCat("Pod ", p.namespace_name, "/", p.name, " uid=", p.uid);
@@ -127,11 +153,16 @@ std::string RecordKey(const InventoryChanges& c, size_t i) {
       const Hold& h = c.holds[j];
       return absl::StrCat("hold pod=", h.pod_uid, " device=", h.device_id, " from=", Time(h.from));
     }
-    case kDemands: return absl::StrCat("demand pod=", c.demands[j].pod_uid, " from=", Time(c.demands[j].from));
-    case kCloseNodes: return CloseText("node", c.close_nodes[j]);
-    case kCloseDevices: return CloseText("device", c.close_devices[j]);
-    case kCloseHolds: return CloseText("hold", c.close_holds[j]);
-    case kCloseDemands: return CloseText("demand", c.close_demands[j]);
+    case kDemands:
+      return absl::StrCat("demand pod=", c.demands[j].pod_uid, " from=", Time(c.demands[j].from));
+    case kCloseNodes:
+      return CloseText("node", c.close_nodes[j]);
+    case kCloseDevices:
+      return CloseText("device", c.close_devices[j]);
+    case kCloseHolds:
+      return CloseText("hold", c.close_holds[j]);
+    case kCloseDemands:
+      return CloseText("demand", c.close_demands[j]);
   }
   return absl::StrCat("record ", i);
 }
@@ -165,14 +196,14 @@ std::string RecordText(const InventoryChanges& c, size_t i) {
       const Pod& p = c.pods[j].pod;
       return absl::StrCat("uid=", p.uid, " namespace=", p.namespace_name, " name=", p.name, " team=", p.team,
                           " workload=", p.workload_kind, "/", p.workload_name, " phase=", p.phase,
-                          " created=", Time(p.created), " scheduled=", Time(p.scheduled),
-                          " deleted=", Time(p.deleted), " requested_milli=", p.requested_milli,
-                          " unplaced=", p.unplaced ? "true" : "false", " node=", c.pods[j].node);
+                          " created=", Time(p.created), " scheduled=", Time(p.scheduled), " deleted=", Time(p.deleted),
+                          " requested_milli=", p.requested_milli, " unplaced=", p.unplaced ? "true" : "false",
+                          " node=", c.pods[j].node);
     }
     case kHolds: {
       const Hold& h = c.holds[j];
-      return absl::StrCat("pod_uid=", h.pod_uid, " device_id=", h.device_id, " milli=", h.milli,
-                          " from=", Time(h.from), " to=", Time(h.to));
+      return absl::StrCat("pod_uid=", h.pod_uid, " device_id=", h.device_id, " milli=", h.milli, " from=", Time(h.from),
+                          " to=", Time(h.to));
     }
     case kDemands: {
       const DemandWait& d = c.demands[j];

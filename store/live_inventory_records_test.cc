@@ -10,8 +10,8 @@
 namespace fleetcap::store {
 namespace {
 
-using ::fleetcap::testing::IsOk;
 using contract::T;
+using ::fleetcap::testing::IsOk;
 
 // Opens, changes and closes in one batch, as a reconciler accumulates them.
 InventoryChanges Busy() {

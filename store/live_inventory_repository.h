@@ -72,14 +72,14 @@ struct Close {
 
 struct InventoryChanges {
   std::string cluster;
-  std::vector<AcceleratorType> types;  // inserted when the model is new
+  std::vector<AcceleratorType> types;       // inserted when the model is new
   std::vector<NamespaceLabels> namespaces;  // each replaces what was kept of that namespace
-  std::vector<LiveNode> nodes;         // upserted by (name, in_service_from)
+  std::vector<LiveNode> nodes;              // upserted by (name, in_service_from)
   std::vector<Close> close_nodes;
   std::vector<Device> devices;  // upserted by (device_id, in_service_from)
   std::vector<Close> close_devices;
   std::vector<LivePod> pods;  // upserted by uid; their workloads upserted too
-  std::vector<Hold> holds;  // inserted by (pod, device, from)
+  std::vector<Hold> holds;    // inserted by (pod, device, from)
   std::vector<Close> close_holds;
   std::vector<DemandWait> demands;  // upserted by (pod, from)
   std::vector<Close> close_demands;

@@ -74,9 +74,14 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     if (p.workload_kind.empty() || p.workload_name.empty()) return Bad("pods", i, "workload", "empty");
     if (p.requested_milli < 0) return Bad("pods", i, "requested_milli", "negative");
     if (auto s = CheckText("pods", i,
-                           {{"uid", &p.uid}, {"namespace", &p.namespace_name}, {"name", &p.name}, {"team", &p.team},
-                            {"workload_kind", &p.workload_kind}, {"workload_name", &p.workload_name},
-                            {"phase", &p.phase}, {"node", &c.pods[i].node}});
+                           {{"uid", &p.uid},
+                            {"namespace", &p.namespace_name},
+                            {"name", &p.name},
+                            {"team", &p.team},
+                            {"workload_kind", &p.workload_kind},
+                            {"workload_name", &p.workload_name},
+                            {"phase", &p.phase},
+                            {"node", &c.pods[i].node}});
         !s.ok()) {
       return s;
     }

@@ -52,9 +52,9 @@ absl::StatusOr<PolicyVersionRecord> MemoryPolicyRepository::Apply(PolicyVersionR
   std::lock_guard<std::mutex> lock(mu_);
   const auto active = static_cast<int32_t>(versions_.size());
   if (base_version && *base_version != active) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("the policy changed since version ", *base_version, ": the active version is ", active,
-                     "; review the new diff and apply again"));
+    return absl::FailedPreconditionError(absl::StrCat("the policy changed since version ", *base_version,
+                                                      ": the active version is ", active,
+                                                      "; review the new diff and apply again"));
   }
   record.version = active + 1;
   record.base_version = active == 0 ? std::nullopt : std::optional<int32_t>(active);

@@ -37,8 +37,8 @@ absl::Status MemoryInventoryRepository::ReplaceClusterInventory(const ClusterInv
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<ModelCount>> MemoryInventoryRepository::SummarizeAt(
-    const std::string& cluster, absl::Time at) {
+absl::StatusOr<std::vector<ModelCount>> MemoryInventoryRepository::SummarizeAt(const std::string& cluster,
+                                                                               absl::Time at) {
   std::map<std::string, ModelCount> by_model;
   if (cluster.empty()) {
     for (const auto& [name, inv] : clusters_) Accumulate(inv, at, by_model);

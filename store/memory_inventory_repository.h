@@ -12,8 +12,7 @@ namespace fleetcap::store {
 class MemoryInventoryRepository : public InventoryRepository {
  public:
   absl::Status ReplaceClusterInventory(const ClusterInventory& inventory) override;
-  absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster,
-                                                      absl::Time at) override;
+  absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) override;
 
  private:
   std::map<std::string, ClusterInventory> clusters_;

@@ -13,8 +13,7 @@ absl::Status MemoryQuarantineRepository::Add(const std::vector<QuarantineRecord>
 }
 
 absl::StatusOr<std::vector<QuarantineRecord>> MemoryQuarantineRepository::List(const std::string& source,
-                                                                              const std::string& cluster,
-                                                                              int limit) {
+                                                                               const std::string& cluster, int limit) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<QuarantineRecord> out;
   for (auto it = records_.rbegin(); it != records_.rend() && static_cast<int>(out.size()) < limit; ++it) {

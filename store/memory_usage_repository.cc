@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "common/status_macros.h"
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 
 namespace fleetcap::store {
 
@@ -66,8 +66,7 @@ MinuteWriteResult MemoryUsageRepository::Store(const std::string& cluster, std::
   for (UsageMinuteRow& row : rows) {
     if (row.samples < 1) {
       result.set_aside.push_back(SetAside(cluster, row, source, "rejected_by_store",
-                                          "usage_minute row refused by the store: samples: must be at least 1",
-                                          now));
+                                          "usage_minute row refused by the store: samples: must be at least 1", now));
       continue;
     }
     st.rows[RowKey{row.device_id, row.pod_uid, row.minute_ms}] = std::move(row);

@@ -25,12 +25,12 @@ class MemoryUsageRepository : public UsageWriteRepository, public UsageReadRepos
       : options_(options), inventory_(inventory) {}
 
   absl::StatusOr<std::vector<SeriesIdentity>> IdentifySeries(const std::string& cluster,
-                                                            const std::vector<SeriesName>& series) override;
+                                                             const std::vector<SeriesName>& series) override;
   absl::StatusOr<MinuteWriteResult> WriteMinutes(const std::string& cluster, const std::vector<UsageMinuteRow>& rows,
-                                                const std::string& source) override;
+                                                 const std::string& source) override;
   absl::StatusOr<MinuteWriteResult> WriteClosedMinutes(const std::string& cluster,
-                                                      const std::vector<UsageMinuteRow>& rows,
-                                                      const PushProgress& progress) override;
+                                                       const std::vector<UsageMinuteRow>& rows,
+                                                       const PushProgress& progress) override;
   absl::StatusOr<PushState> LoadPushState(const std::string& cluster) override;
   absl::StatusOr<std::map<std::string, absl::Time>> Watermarks(const std::string& cluster) override;
   absl::Status AdvanceWatermarks(const std::string& cluster, const std::vector<std::string>& metrics,

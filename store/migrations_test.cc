@@ -17,16 +17,14 @@ TEST(BuiltinMigrations, AreNumberedFromOneAndIncreasing) {
     if (i > 0) {
       EXPECT_GT(migrations[i].version, migrations[i - 1].version) << migrations[i].name;
     }
-    EXPECT_TRUE(std::regex_match(migrations[i].name, std::regex("[0-9]{4}_[a-z0-9_]+")))
-        << migrations[i].name;
+    EXPECT_TRUE(std::regex_match(migrations[i].name, std::regex("[0-9]{4}_[a-z0-9_]+"))) << migrations[i].name;
     EXPECT_FALSE(migrations[i].sql.empty()) << migrations[i].name;
   }
 }
 
 TEST(MigrationChecksum, IsSha256OfTheSql) {
   Migration m{1, "0001_x", "abc"};
-  EXPECT_EQ(MigrationChecksum(m),
-            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(MigrationChecksum(m), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   Migration changed{1, "0001_x", "abd"};
   EXPECT_NE(MigrationChecksum(changed), MigrationChecksum(m));
 }

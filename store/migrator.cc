@@ -69,8 +69,7 @@ std::string MigrationChecksum(const Migration& migration) {
   unsigned char digest[EVP_MAX_MD_SIZE];
   unsigned int length = 0;
   EVP_Digest(migration.sql.data(), migration.sql.size(), digest, &length, EVP_sha256(), nullptr);
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(digest), length));
+  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 Migrator::Migrator(std::vector<Migration> migrations) : migrations_(std::move(migrations)) {
@@ -91,15 +90,15 @@ absl::StatusOr<SchemaState> Migrator::Inspect(pqxx::connection& conn) const {
   for (const auto& [version, row] : applied) {
     auto it = known.find(version);
     if (it == known.end()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the database schema is newer than this build: migration ", row.name,
-          " is applied there but unknown here; run a fleetcap build that has it"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("the database schema is newer than this build: migration ", row.name,
+                       " is applied there but unknown here; run a fleetcap build that has it"));
     }
     std::string expected = MigrationChecksum(*it->second);
     if (row.checksum != expected) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "migration ", row.name, " was changed after it was applied (checksum ", row.checksum,
-          " in the database, ", expected, " in this build); restore the original file and add a new migration instead"));
+          "migration ", row.name, " was changed after it was applied (checksum ", row.checksum, " in the database, ",
+          expected, " in this build); restore the original file and add a new migration instead"));
     }
     state.applied.push_back(row.name);
   }
@@ -123,8 +122,8 @@ absl::StatusOr<std::vector<std::string>> Migrator::Apply(pqxx::connection& conn)
       try {
         pqxx::work txn(conn);
         txn.exec(m.sql);
-        txn.exec_params("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
-                        m.version, m.name, MigrationChecksum(m));
+        txn.exec_params("INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)", m.version,
+                        m.name, MigrationChecksum(m));
         txn.commit();
       } catch (const std::exception& e) {
         return absl::InternalError(absl::StrCat("migration ", m.name, " failed: ", e.what()));
@@ -141,9 +140,9 @@ absl::Status Migrator::EnsureCurrent(pqxx::connection& conn, bool migrate) const
   if (migrate) return Apply(conn).status();
   FLEETCAP_ASSIGN_OR_RETURN(SchemaState state, Inspect(conn));
   if (!state.pending.empty()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "the database schema is older than this build: missing migrations ",
-        absl::StrJoin(state.pending, ", "), "; start with --migrate to apply them"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("the database schema is older than this build: missing migrations ",
+                     absl::StrJoin(state.pending, ", "), "; start with --migrate to apply them"));
   }
   return absl::OkStatus();
 }

@@ -9,7 +9,6 @@
 namespace fleetcap::store {
 namespace {
 
-
 std::string Micros(const std::string& column) {
   return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint");
 }
@@ -17,13 +16,14 @@ std::string Micros(const std::string& column) {
 absl::Time FromMicros(const pqxx::field& f) { return absl::FromUnixMicros(f.as<int64_t>()); }
 
 void AppendAudit(pqxx::work& txn, const AuditEntry& a) {
-  txn.exec_params("INSERT INTO audit_log (at, actor, action, target, details) "
-                  "VALUES ($1::timestamptz, $2, $3, $4, $5::jsonb)",
-                  FormatRfc3339(a.at), a.actor, a.action, a.target, a.details_json);
+  txn.exec_params(
+      "INSERT INTO audit_log (at, actor, action, target, details) "
+      "VALUES ($1::timestamptz, $2, $3, $4, $5::jsonb)",
+      FormatRfc3339(a.at), a.actor, a.action, a.target, a.details_json);
 }
 
-const std::string kPolicyColumns = absl::StrCat("version, document, ", Micros("applied_at"),
-                                                ", applied_by, message, base_version");
+const std::string kPolicyColumns =
+    absl::StrCat("version, document, ", Micros("applied_at"), ", applied_by, message, base_version");
 
 PolicyVersionRecord PolicyFromRow(const pqxx::row& r) {
   PolicyVersionRecord p;
@@ -55,13 +55,13 @@ TokenRecord TokenFromRow(const pqxx::row& r) {
 
 }  // namespace
 
-absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::One(const std::string& where,
-                                                            std::optional<int32_t> version) {
+absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::One(const std::string& where, std::optional<int32_t> version) {
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::read_transaction txn(*lease);
-    pqxx::result rows = version ? txn.exec_params(absl::StrCat("SELECT ", kPolicyColumns, " FROM policies ", where), *version)
-                                : txn.exec(absl::StrCat("SELECT ", kPolicyColumns, " FROM policies ", where));
+    pqxx::result rows =
+        version ? txn.exec_params(absl::StrCat("SELECT ", kPolicyColumns, " FROM policies ", where), *version)
+                : txn.exec(absl::StrCat("SELECT ", kPolicyColumns, " FROM policies ", where));
     if (rows.empty()) {
       return absl::NotFoundError(version ? absl::StrCat("policy version ", *version, " does not exist")
                                          : std::string("no policy has been applied yet"));
@@ -105,17 +105,16 @@ absl::StatusOr<std::vector<PolicyVersionRecord>> PgPolicyRepository::History() {
 }
 
 absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::Apply(PolicyVersionRecord record,
-                                                              std::optional<int32_t> base_version,
-                                                              AuditEntry audit) {
+                                                              std::optional<int32_t> base_version, AuditEntry audit) {
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   int32_t active = 0;
   try {
     pqxx::work txn(*lease);
     active = txn.exec("SELECT coalesce(max(version), 0) FROM policies")[0][0].as<int32_t>();
     if (base_version && *base_version != active) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("the policy changed since version ", *base_version, ": the active version is ", active,
-                       "; review the new diff and apply again"));
+      return absl::FailedPreconditionError(absl::StrCat("the policy changed since version ", *base_version,
+                                                        ": the active version is ", active,
+                                                        "; review the new diff and apply again"));
     }
     record.version = active + 1;
     record.base_version = active == 0 ? std::nullopt : std::optional<int32_t>(active);
@@ -132,8 +131,8 @@ absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::Apply(PolicyVersionRecor
     txn.commit();
     return record;
   } catch (const pqxx::unique_violation&) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "another apply on version ", active, " won the race; review the new diff and apply again"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("another apply on version ", active, " won the race; review the new diff and apply again"));
   } catch (const std::exception& e) {
     return PgError("applying the policy", e);
   }
@@ -211,10 +210,11 @@ absl::StatusOr<std::vector<AuditEntry>> PgAuditRepository::List(int64_t after_id
   try {
     pqxx::read_transaction txn(*lease);
     std::vector<AuditEntry> out;
-    for (const auto& r : txn.exec_params(
-             absl::StrCat("SELECT id, ", Micros("at"), ", actor, action, target, details::text FROM audit_log "
-                          "WHERE id > $1 AND ($2 = '' OR action = $2) ORDER BY id LIMIT $3"),
-             after_id, action, limit)) {
+    for (const auto& r :
+         txn.exec_params(absl::StrCat("SELECT id, ", Micros("at"),
+                                      ", actor, action, target, details::text FROM audit_log "
+                                      "WHERE id > $1 AND ($2 = '' OR action = $2) ORDER BY id LIMIT $3"),
+                         after_id, action, limit)) {
       AuditEntry a;
       a.id = r[0].as<int64_t>();
       a.at = FromMicros(r[1]);

@@ -29,8 +29,7 @@ void CopyInventory(pqxx::work& txn, const ClusterInventory& inv) {
                                                  "in_service_from", "in_service_to"});
     for (const auto& n : inv.nodes) {
       OptionalTime to(n.in_service_to);
-      out << std::make_tuple(c, n.name, n.pool, n.cpu_milli, n.memory_mib,
-                             FormatRfc3339(n.in_service_from), to.get());
+      out << std::make_tuple(c, n.name, n.pool, n.cpu_milli, n.memory_mib, FormatRfc3339(n.in_service_from), to.get());
     }
     out.complete();
   }
@@ -40,15 +39,13 @@ void CopyInventory(pqxx::work& txn, const ClusterInventory& inv) {
                                                  "in_service_from", "in_service_to"});
     for (const auto& d : inv.devices) {
       OptionalTime to(d.in_service_to);
-      out << std::make_tuple(c, d.device_id, d.node, d.index, d.model,
-                             FormatRfc3339(d.in_service_from), to.get());
+      out << std::make_tuple(c, d.device_id, d.node, d.index, d.model, FormatRfc3339(d.in_service_from), to.get());
     }
     out.complete();
   }
   {
     std::set<std::tuple<std::string, std::string, std::string>> seen;
-    pqxx::stream_to out(txn, "workloads",
-                        std::vector<std::string>{"cluster", "namespace", "kind", "name", "team"});
+    pqxx::stream_to out(txn, "workloads", std::vector<std::string>{"cluster", "namespace", "kind", "name", "team"});
     for (const auto& p : inv.pods) {
       if (!seen.emplace(p.namespace_name, p.workload_kind, p.workload_name).second) continue;
       out << std::make_tuple(c, p.namespace_name, p.workload_kind, p.workload_name, p.team);
@@ -56,23 +53,20 @@ void CopyInventory(pqxx::work& txn, const ClusterInventory& inv) {
     out.complete();
   }
   {
-    pqxx::stream_to out(txn, "pods",
-                        std::vector<std::string>{"cluster", "pod_uid", "namespace", "name", "team",
-                                                 "workload_kind", "workload_name", "phase", "created_at",
-                                                 "scheduled_at", "deleted_at", "requested_milli",
-                                                 "unplaced"});
+    pqxx::stream_to out(
+        txn, "pods",
+        std::vector<std::string>{"cluster", "pod_uid", "namespace", "name", "team", "workload_kind", "workload_name",
+                                 "phase", "created_at", "scheduled_at", "deleted_at", "requested_milli", "unplaced"});
     for (const auto& p : inv.pods) {
       OptionalTime scheduled(p.scheduled), deleted(p.deleted);
-      out << std::make_tuple(c, p.uid, p.namespace_name, p.name, p.team, p.workload_kind,
-                             p.workload_name, p.phase, FormatRfc3339(p.created), scheduled.get(),
-                             deleted.get(), p.requested_milli, p.unplaced);
+      out << std::make_tuple(c, p.uid, p.namespace_name, p.name, p.team, p.workload_kind, p.workload_name, p.phase,
+                             FormatRfc3339(p.created), scheduled.get(), deleted.get(), p.requested_milli, p.unplaced);
     }
     out.complete();
   }
   {
     pqxx::stream_to out(txn, "holds",
-                        std::vector<std::string>{"cluster", "pod_uid", "device_id", "milli", "held_from",
-                                                 "held_to"});
+                        std::vector<std::string>{"cluster", "pod_uid", "device_id", "milli", "held_from", "held_to"});
     for (const auto& h : inv.holds) {
       OptionalTime to(h.to);
       out << std::make_tuple(c, h.pod_uid, h.device_id, h.milli, FormatRfc3339(h.from), to.get());
@@ -106,13 +100,11 @@ absl::Status PgInventoryRepository::ReplaceClusterInventory(const ClusterInvento
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<ModelCount>> PgInventoryRepository::SummarizeAt(const std::string& cluster,
-                                                                            absl::Time at) {
+absl::StatusOr<std::vector<ModelCount>> PgInventoryRepository::SummarizeAt(const std::string& cluster, absl::Time at) {
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::read_transaction txn(*lease);
-    if (!cluster.empty() &&
-        txn.exec_params("SELECT 1 FROM clusters WHERE cluster = $1", cluster).empty()) {
+    if (!cluster.empty() && txn.exec_params("SELECT 1 FROM clusters WHERE cluster = $1", cluster).empty()) {
       return absl::NotFoundError(absl::StrCat("cluster \"", cluster, "\" is not known"));
     }
     // Held milli-devices count only on devices in service at the instant.

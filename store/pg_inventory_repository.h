@@ -12,8 +12,7 @@ class PgInventoryRepository : public InventoryRepository {
   explicit PgInventoryRepository(PgPool* pool) : pool_(pool) {}
 
   absl::Status ReplaceClusterInventory(const ClusterInventory& inventory) override;
-  absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster,
-                                                      absl::Time at) override;
+  absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) override;
 
  private:
   PgPool* pool_;

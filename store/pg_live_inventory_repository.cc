@@ -106,9 +106,8 @@ void Copy(pqxx::work& txn, const InventoryChanges& c) {
     pqxx::stream_to out(txn, "live_nodes",
                         std::vector<std::string>{"node", "pool", "cpu_milli", "memory_mib", "in_service_from",
                                                  "in_service_to", "topology"});
-    for (const LiveNode* n : Unique(c.nodes, [](const LiveNode& x) {
-           return std::make_pair(x.node.name, x.node.in_service_from);
-         })) {
+    for (const LiveNode* n :
+         Unique(c.nodes, [](const LiveNode& x) { return std::make_pair(x.node.name, x.node.in_service_from); })) {
       Text to(n->node.in_service_to);
       out << std::make_tuple(n->node.name, n->node.pool, n->node.cpu_milli, n->node.memory_mib,
                              FormatRfc3339(n->node.in_service_from), to.get(), n->topology);
@@ -116,9 +115,9 @@ void Copy(pqxx::work& txn, const InventoryChanges& c) {
     out.complete();
   }
   if (!c.devices.empty()) {
-    pqxx::stream_to out(txn, "live_devices",
-                        std::vector<std::string>{"device_id", "node", "device_index", "model", "in_service_from",
-                                                 "in_service_to"});
+    pqxx::stream_to out(
+        txn, "live_devices",
+        std::vector<std::string>{"device_id", "node", "device_index", "model", "in_service_from", "in_service_to"});
     for (const Device* d :
          Unique(c.devices, [](const Device& x) { return std::make_pair(x.device_id, x.in_service_from); })) {
       Text to(d->in_service_to);
@@ -127,10 +126,10 @@ void Copy(pqxx::work& txn, const InventoryChanges& c) {
     out.complete();
   }
   if (!c.pods.empty()) {
-    pqxx::stream_to out(txn, "live_pods",
-                        std::vector<std::string>{"pod_uid", "namespace", "name", "team", "workload_kind",
-                                                 "workload_name", "phase", "created_at", "scheduled_at", "deleted_at",
-                                                 "requested_milli", "unplaced", "node"});
+    pqxx::stream_to out(
+        txn, "live_pods",
+        std::vector<std::string>{"pod_uid", "namespace", "name", "team", "workload_kind", "workload_name", "phase",
+                                 "created_at", "scheduled_at", "deleted_at", "requested_milli", "unplaced", "node"});
     for (const LivePod* lp : Unique(c.pods, [](const LivePod& x) { return x.pod.uid; })) {
       const Pod& p = lp->pod;
       Text scheduled(p.scheduled), deleted(p.deleted);
@@ -156,9 +155,9 @@ void Copy(pqxx::work& txn, const InventoryChanges& c) {
     out.complete();
   }
   if (!c.demands.empty()) {
-    pqxx::stream_to out(txn, "live_demands",
-                        std::vector<std::string>{"pod_uid", "resource_name", "model", "requested_milli",
-                                                 "pending_from", "pending_to"});
+    pqxx::stream_to out(
+        txn, "live_demands",
+        std::vector<std::string>{"pod_uid", "resource_name", "model", "requested_milli", "pending_from", "pending_to"});
     for (const DemandWait* d :
          Unique(c.demands, [](const DemandWait& x) { return std::make_pair(x.pod_uid, x.from); })) {
       Text to(d->to);
@@ -169,8 +168,7 @@ void Copy(pqxx::work& txn, const InventoryChanges& c) {
   }
   const size_t closes = c.close_nodes.size() + c.close_devices.size() + c.close_holds.size() + c.close_demands.size();
   if (closes > 0) {
-    pqxx::stream_to out(txn, "live_closes",
-                        std::vector<std::string>{"kind", "key", "device_id", "from_ts", "to_ts"});
+    pqxx::stream_to out(txn, "live_closes", std::vector<std::string>{"kind", "key", "device_id", "from_ts", "to_ts"});
     auto write = [&](const char* kind, const std::vector<Close>& list) {
       for (const auto& x : list) {
         out << std::make_tuple(std::string(kind), x.key, x.device_id, FormatRfc3339(x.from), FormatRfc3339(x.to));
@@ -206,9 +204,7 @@ std::optional<absl::Time> OptionalMicros(const pqxx::field& f) {
 }
 
 // Timestamps travel as integer microseconds since the epoch.
-std::string Us(const char* column) {
-  return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint");
-}
+std::string Us(const char* column) { return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint"); }
 
 }  // namespace
 
@@ -251,10 +247,10 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
   LiveInventory live;
   try {
     pqxx::read_transaction txn(*lease);
-    for (const auto& r : txn.exec_params(
-             absl::StrCat("SELECT node, pool, cpu_milli, memory_mib, ", Us("in_service_from"),
-                          ", accelerator_topology FROM nodes WHERE cluster = $1 AND in_service_to IS NULL"),
-             cluster)) {
+    for (const auto& r :
+         txn.exec_params(absl::StrCat("SELECT node, pool, cpu_milli, memory_mib, ", Us("in_service_from"),
+                                      ", accelerator_topology FROM nodes WHERE cluster = $1 AND in_service_to IS NULL"),
+                         cluster)) {
       LiveNode n;
       n.node.name = r[0].as<std::string>();
       n.node.pool = r[1].as<std::string>();
@@ -264,10 +260,10 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
       n.topology = r[5].as<std::string>();
       live.nodes.push_back(std::move(n));
     }
-    for (const auto& r : txn.exec_params(
-             absl::StrCat("SELECT device_id, node, device_index, model, ", Us("in_service_from"),
-                          " FROM devices WHERE cluster = $1 AND in_service_to IS NULL"),
-             cluster)) {
+    for (const auto& r :
+         txn.exec_params(absl::StrCat("SELECT device_id, node, device_index, model, ", Us("in_service_from"),
+                                      " FROM devices WHERE cluster = $1 AND in_service_to IS NULL"),
+                         cluster)) {
       Device d;
       d.device_id = r[0].as<std::string>();
       d.node = r[1].as<std::string>();
@@ -276,11 +272,11 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
       d.in_service_from = Micros(r[4]);
       live.devices.push_back(std::move(d));
     }
-    for (const auto& r : txn.exec_params(
-             absl::StrCat("SELECT pod_uid, namespace, name, team, workload_kind, workload_name, phase, ",
-                          Us("created_at"), ", ", Us("scheduled_at"), ", requested_milli, unplaced, node",
-                          " FROM pods WHERE cluster = $1 AND deleted_at IS NULL"),
-             cluster)) {
+    for (const auto& r :
+         txn.exec_params(absl::StrCat("SELECT pod_uid, namespace, name, team, workload_kind, workload_name, phase, ",
+                                      Us("created_at"), ", ", Us("scheduled_at"), ", requested_milli, unplaced, node",
+                                      " FROM pods WHERE cluster = $1 AND deleted_at IS NULL"),
+                         cluster)) {
       LivePod lp;
       Pod& p = lp.pod;
       p.uid = r[0].as<std::string>();
@@ -303,12 +299,12 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
                           " WHERE h.cluster = $1 AND ((p.pod_uid IS NOT NULL AND p.deleted_at IS NULL)",
                           " OR h.held_to IS NULL)"),
              cluster)) {
-      live.holds.push_back(Hold{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<int32_t>(), Micros(r[3]),
-                                OptionalMicros(r[4])});
+      live.holds.push_back(
+          Hold{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<int32_t>(), Micros(r[3]), OptionalMicros(r[4])});
     }
     for (const auto& r : txn.exec_params(
-             absl::StrCat("SELECT d.pod_uid, d.resource_name, d.model, d.requested_milli, ", Us("d.pending_from"),
-                          ", ", Us("d.pending_to"),
+             absl::StrCat("SELECT d.pod_uid, d.resource_name, d.model, d.requested_milli, ", Us("d.pending_from"), ", ",
+                          Us("d.pending_to"),
                           " FROM pending_demand d LEFT JOIN pods p ON p.cluster = d.cluster AND p.pod_uid = d.pod_uid",
                           " WHERE d.cluster = $1 AND ((p.pod_uid IS NOT NULL AND p.deleted_at IS NULL)",
                           " OR d.pending_to IS NULL)"),

@@ -11,8 +11,7 @@ void InsertQuarantine(pqxx::work& txn, const std::vector<QuarantineRecord>& reco
     txn.exec_params(
         "INSERT INTO quarantine (source, cluster, object_key, reason, payload, at) "
         "VALUES ($1, $2, $3, $4, $5, to_timestamp($6::double precision / 1000000))",
-        r.source, r.cluster, r.object_key, r.reason, BoundedQuarantinePayload(r.payload),
-        absl::ToUnixMicros(r.at));
+        r.source, r.cluster, r.object_key, r.reason, BoundedQuarantinePayload(r.payload), absl::ToUnixMicros(r.at));
   }
 }
 
@@ -30,7 +29,7 @@ absl::Status PgQuarantineRepository::Add(const std::vector<QuarantineRecord>& re
 }
 
 absl::StatusOr<std::vector<QuarantineRecord>> PgQuarantineRepository::List(const std::string& source,
-                                                                          const std::string& cluster, int limit) {
+                                                                           const std::string& cluster, int limit) {
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::read_transaction txn(*lease);

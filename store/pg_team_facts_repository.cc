@@ -65,8 +65,7 @@ absl::StatusOr<std::map<std::pair<std::string, std::string>, NamespaceLabels>> P
     for (const auto& r : rows) {
       NamespaceLabels& ns = out[{r[0].as<std::string>(), r[1].as<std::string>()}];
       ns.name = r[1].as<std::string>();
-      (r[2].as<std::string>() == "label" ? ns.labels : ns.annotations)[r[3].as<std::string>()] =
-          r[4].as<std::string>();
+      (r[2].as<std::string>() == "label" ? ns.labels : ns.annotations)[r[3].as<std::string>()] = r[4].as<std::string>();
     }
   } catch (const std::exception& e) {
     return PgError("reading namespace labels", e);

@@ -92,9 +92,9 @@ int64_t UpsertMinuteRows(pqxx::transaction_base& txn, const std::string& cluster
     for (const UsageMinuteRow& r : rows) {
       copy << std::make_tuple(r.device_id, r.pod_uid, r.minute_ms, r.node, r.model, r.namespace_, r.pod,
                               texts.Opt(r.util_mean), texts.Opt(r.util_max), texts.Opt(r.memory_used_bytes),
-                              texts.Opt(r.memory_total_bytes), texts.Opt(r.power_watts),
-                              texts.Opt(r.energy_joules), texts.Opt(r.sm_active_mean),
-                              texts.Opt(r.tensor_active_mean), texts.Opt(r.dram_active_mean), r.samples);
+                              texts.Opt(r.memory_total_bytes), texts.Opt(r.power_watts), texts.Opt(r.energy_joules),
+                              texts.Opt(r.sm_active_mean), texts.Opt(r.tensor_active_mean),
+                              texts.Opt(r.dram_active_mean), r.samples);
       texts.Clear();
     }
     copy.complete();
@@ -122,21 +122,35 @@ int64_t UpsertMinuteRows(pqxx::transaction_base& txn, const std::string& cluster
 int64_t InsertMinuteRows(pqxx::dbtransaction& txn, const std::string& cluster,
                          const std::vector<UsageMinuteRow>& rows) {
   if (rows.empty()) return 0;
-  static const std::vector<std::string> kColumns = {
-      "cluster", "device_id", "pod_uid", "minute", "node", "model", "namespace", "pod", "util_mean", "util_max",
-      "memory_used_bytes", "memory_total_bytes", "power_watts", "energy_joules", "sm_active_mean",
-      "tensor_active_mean", "dram_active_mean", "samples"};
+  static const std::vector<std::string> kColumns = {"cluster",
+                                                    "device_id",
+                                                    "pod_uid",
+                                                    "minute",
+                                                    "node",
+                                                    "model",
+                                                    "namespace",
+                                                    "pod",
+                                                    "util_mean",
+                                                    "util_max",
+                                                    "memory_used_bytes",
+                                                    "memory_total_bytes",
+                                                    "power_watts",
+                                                    "energy_joules",
+                                                    "sm_active_mean",
+                                                    "tensor_active_mean",
+                                                    "dram_active_mean",
+                                                    "samples"};
   try {
     pqxx::subtransaction savepoint(txn, "insert_minutes");
     {
       pqxx::stream_to copy(savepoint, "usage_minute", kColumns);
       NullableTexts texts;
       for (const UsageMinuteRow& r : rows) {
-        copy << std::make_tuple(cluster, r.device_id, r.pod_uid, MinuteText(r.minute_ms), r.node, r.model,
-                                r.namespace_, r.pod, texts.Opt(r.util_mean), texts.Opt(r.util_max),
-                                texts.Opt(r.memory_used_bytes), texts.Opt(r.memory_total_bytes),
-                                texts.Opt(r.power_watts), texts.Opt(r.energy_joules), texts.Opt(r.sm_active_mean),
-                                texts.Opt(r.tensor_active_mean), texts.Opt(r.dram_active_mean), r.samples);
+        copy << std::make_tuple(cluster, r.device_id, r.pod_uid, MinuteText(r.minute_ms), r.node, r.model, r.namespace_,
+                                r.pod, texts.Opt(r.util_mean), texts.Opt(r.util_max), texts.Opt(r.memory_used_bytes),
+                                texts.Opt(r.memory_total_bytes), texts.Opt(r.power_watts), texts.Opt(r.energy_joules),
+                                texts.Opt(r.sm_active_mean), texts.Opt(r.tensor_active_mean),
+                                texts.Opt(r.dram_active_mean), r.samples);
         texts.Clear();
       }
       copy.complete();
@@ -155,13 +169,16 @@ int64_t InsertMinuteRows(pqxx::dbtransaction& txn, const std::string& cluster,
 void StoreProgress(pqxx::transaction_base& txn, const std::string& cluster, const PushProgress& progress) {
   if (!progress.devices.empty()) {
     QuietTempTables(txn);
-    txn.exec("CREATE TEMP TABLE IF NOT EXISTS progress_in (device_id text, closed_through_ms bigint)"
-             " ON COMMIT DELETE ROWS");
-    txn.exec("CREATE TEMP TABLE IF NOT EXISTS carry_in (device_id text, namespace text, pod text, field text,"
-             " ts_ms bigint, value float8) ON COMMIT DELETE ROWS");
+    txn.exec(
+        "CREATE TEMP TABLE IF NOT EXISTS progress_in (device_id text, closed_through_ms bigint)"
+        " ON COMMIT DELETE ROWS");
+    txn.exec(
+        "CREATE TEMP TABLE IF NOT EXISTS carry_in (device_id text, namespace text, pod text, field text,"
+        " ts_ms bigint, value float8) ON COMMIT DELETE ROWS");
     {
       pqxx::stream_to devices(txn, "progress_in");
-      for (const DeviceClosedThrough& d : progress.devices) devices << std::make_tuple(d.device_id, d.closed_through_ms);
+      for (const DeviceClosedThrough& d : progress.devices)
+        devices << std::make_tuple(d.device_id, d.closed_through_ms);
       devices.complete();
     }
     {
@@ -197,9 +214,12 @@ void StoreProgress(pqxx::transaction_base& txn, const std::string& cluster, cons
 
 const char* TruncUnit(BucketWidth width) {
   switch (width) {
-    case BucketWidth::kMinute: return "minute";
-    case BucketWidth::kDay: return "day";
-    default: return "hour";
+    case BucketWidth::kMinute:
+      return "minute";
+    case BucketWidth::kDay:
+      return "day";
+    default:
+      return "hour";
   }
 }
 
@@ -219,7 +239,7 @@ std::optional<T> Opt(const pqxx::field& f) {
 }  // namespace
 
 absl::StatusOr<std::vector<SeriesIdentity>> PgUsageRepository::IdentifySeries(const std::string& cluster,
-                                                                             const std::vector<SeriesName>& series) {
+                                                                              const std::vector<SeriesName>& series) {
   if (series.empty()) return std::vector<SeriesIdentity>{};
   using Key = std::tuple<std::string, std::string, std::string, std::string>;  // device, ns, pod, field
   std::map<Key, SeriesIdentity> found;
@@ -272,8 +292,8 @@ absl::StatusOr<std::vector<SeriesIdentity>> PgUsageRepository::IdentifySeries(co
   for (const SeriesName& s : series) {
     auto it = found.find(Key{s.device_id, s.namespace_, s.pod, s.field});
     if (it == found.end()) {
-      return absl::InternalError(absl::StrCat("usage: series of device ", s.device_id, " field ", s.field,
-                                              " was not stored"));
+      return absl::InternalError(
+          absl::StrCat("usage: series of device ", s.device_id, " field ", s.field, " was not stored"));
     }
     out.push_back(it->second);
   }
@@ -305,10 +325,8 @@ absl::Status PgUsageRepository::EnsurePartitions(pqxx::connection& conn, const s
   return absl::OkStatus();
 }
 
-absl::StatusOr<MinuteWriteResult> PgUsageRepository::Write(const std::string& cluster,
-                                                           std::vector<UsageMinuteRow> rows,
-                                                           const std::string& source,
-                                                           const PushProgress* progress) {
+absl::StatusOr<MinuteWriteResult> PgUsageRepository::Write(const std::string& cluster, std::vector<UsageMinuteRow> rows,
+                                                           const std::string& source, const PushProgress* progress) {
   const absl::Time now = ClockOf(options_).Now();
   MinuteWriteResult result;
   rows = WithoutUnstorable(cluster, std::move(rows), source, now, options_.retention_days, &result.set_aside);
@@ -483,7 +501,8 @@ absl::StatusOr<std::vector<UsageMinuteRow>> PgUsageRepository::Minutes(const Usa
                      " namespace, pod, util_mean, util_max, memory_used_bytes, memory_total_bytes, power_watts,"
                      " energy_joules, sm_active_mean, tensor_active_mean, dram_active_mean, samples",
                      kFilterWhere, " ORDER BY device_id, pod_uid, minute"),
-        f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod, f.namespace_);
+        f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod,
+        f.namespace_);
     out.reserve(rows.size());
     for (const auto& row : rows) {
       UsageMinuteRow r;

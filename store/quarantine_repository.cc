@@ -16,7 +16,7 @@ std::string BoundedQuarantinePayload(std::string payload) {
   out.reserve(std::min(payload.size(), kLimit));
   for (unsigned char c : payload) {
     std::string piece = (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' ? std::string(1, static_cast<char>(c))
-                                                                           : absl::StrFormat("\\x%02x", c);
+                                                                          : absl::StrFormat("\\x%02x", c);
     if (out.size() + piece.size() > kLimit) return out + kCut;
     out += piece;
   }

@@ -18,8 +18,8 @@ namespace fleetcap::store {
 inline constexpr size_t kMaxQuarantinePayloadBytes = 64 * 1024;
 
 struct QuarantineRecord {
-  int64_t id = 0;        // assigned by the store
-  std::string source;    // "k8s", "remote_write", "pull", "replay", ...
+  int64_t id = 0;      // assigned by the store
+  std::string source;  // "k8s", "remote_write", "pull", "replay", ...
   std::string cluster;
   std::string object_key;  // names the record, e.g. "Pod ns/name uid=..."
   std::string reason;      // why it was set aside, naming the field

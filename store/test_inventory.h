@@ -18,8 +18,7 @@ inline ClusterInventory TestInventory() {
   ClusterInventory inv;
   inv.cluster = "c1";
   inv.types = {{"T4", "nvidia", "nvidia.com/gpu"}, {"A100", "nvidia", "nvidia.com/gpu"}};
-  inv.nodes = {{"n1", "pool-a", 32000, 65536, t0, std::nullopt},
-               {"n2", "pool-b", 64000, 131072, t0 + h, t0 + 3 * h}};
+  inv.nodes = {{"n1", "pool-a", 32000, 65536, t0, std::nullopt}, {"n2", "pool-b", 64000, 131072, t0 + h, t0 + 3 * h}};
   inv.devices = {{"t4-0", "n1", 0, "T4", t0, std::nullopt},
                  {"t4-1", "n1", 1, "T4", t0, std::nullopt},
                  {"a100-0", "n2", 0, "A100", t0 + h, t0 + 3 * h}};

@@ -145,8 +145,8 @@ inline void ClosedMinutesAndTheirProgressReadBack(UsageWriteRepository& writer, 
   progress.counter_lookback_ms = 2 * kMinute;
   progress.log_id = "log-a";
   progress.checkpoint = 7;
-  auto written = writer.WriteClosedMinutes("c1", {Row("GPU-0", kT0, 0.5), Row("GPU-far", INT64_C(9'400'000'000'000'000), 1)},
-                                           progress);
+  auto written = writer.WriteClosedMinutes(
+      "c1", {Row("GPU-0", kT0, 0.5), Row("GPU-far", INT64_C(9'400'000'000'000'000), 1)}, progress);
   ASSERT_TRUE(written.ok()) << written.status();
   EXPECT_EQ(written->written, 1);
   ASSERT_EQ(written->set_aside.size(), 1u);
@@ -215,7 +215,7 @@ inline void SeriesJoinTheInventoryOnceWhenFirstSeen(UsageWriteRepository& writer
   EXPECT_EQ((*ids)[1].pod_uid, "");
   EXPECT_EQ((*ids)[1].node, "node-7");
   EXPECT_EQ((*ids)[2].pod_uid, "ml/unknown");  // a pod the inventory does not know
-  EXPECT_EQ((*ids)[2].node, "node-x");          // labelled by the exporter
+  EXPECT_EQ((*ids)[2].node, "node-x");         // labelled by the exporter
   EXPECT_EQ((*ids)[2].model, "T4");
   EXPECT_EQ((*ids)[3].pod_uid, "uid-new");
 
@@ -337,25 +337,25 @@ inline void BucketsAggregateTheRowsAFilterSelects(UsageWriteRepository& writer, 
 // Instantiates the contract as tests of fixture `Fixture`, whose `writer()`,
 // `reader()` and `inventory()` are fresh repositories over one store per test,
 // made with usage_contract::AtT0()'s options.
-#define FLEETCAP_USAGE_CONTRACT_TESTS(Fixture)                                                                  \
-  TEST_F(Fixture, RowsReadBackAsWritten) {                                                                     \
-    ::fleetcap::store::usage_contract::RowsReadBackAsWritten(writer(), reader());                              \
-  }                                                                                                            \
-  TEST_F(Fixture, ARowWrittenAgainIsReplaced) {                                                                \
-    ::fleetcap::store::usage_contract::ARowWrittenAgainIsReplaced(writer(), reader());                         \
-  }                                                                                                            \
-  TEST_F(Fixture, RowsNoPartitionHoldsOrTheStoreRefusesAreSetAside) {                                          \
-    ::fleetcap::store::usage_contract::RowsNoPartitionHoldsOrTheStoreRefusesAreSetAside(writer(), reader());   \
-  }                                                                                                            \
-  TEST_F(Fixture, ClosedMinutesAndTheirProgressReadBack) {                                                     \
-    ::fleetcap::store::usage_contract::ClosedMinutesAndTheirProgressReadBack(writer(), reader());              \
-  }                                                                                                            \
-  TEST_F(Fixture, SeriesJoinTheInventoryOnceWhenFirstSeen) {                                                   \
-    ::fleetcap::store::usage_contract::SeriesJoinTheInventoryOnceWhenFirstSeen(writer(), inventory());         \
-  }                                                                                                            \
-  TEST_F(Fixture, WatermarksNeverMoveBackwards) {                                                              \
-    ::fleetcap::store::usage_contract::WatermarksNeverMoveBackwards(writer());                                 \
-  }                                                                                                            \
-  TEST_F(Fixture, BucketsAggregateTheRowsAFilterSelects) {                                                     \
-    ::fleetcap::store::usage_contract::BucketsAggregateTheRowsAFilterSelects(writer(), reader());              \
+#define FLEETCAP_USAGE_CONTRACT_TESTS(Fixture)                                                               \
+  TEST_F(Fixture, RowsReadBackAsWritten) {                                                                   \
+    ::fleetcap::store::usage_contract::RowsReadBackAsWritten(writer(), reader());                            \
+  }                                                                                                          \
+  TEST_F(Fixture, ARowWrittenAgainIsReplaced) {                                                              \
+    ::fleetcap::store::usage_contract::ARowWrittenAgainIsReplaced(writer(), reader());                       \
+  }                                                                                                          \
+  TEST_F(Fixture, RowsNoPartitionHoldsOrTheStoreRefusesAreSetAside) {                                        \
+    ::fleetcap::store::usage_contract::RowsNoPartitionHoldsOrTheStoreRefusesAreSetAside(writer(), reader()); \
+  }                                                                                                          \
+  TEST_F(Fixture, ClosedMinutesAndTheirProgressReadBack) {                                                   \
+    ::fleetcap::store::usage_contract::ClosedMinutesAndTheirProgressReadBack(writer(), reader());            \
+  }                                                                                                          \
+  TEST_F(Fixture, SeriesJoinTheInventoryOnceWhenFirstSeen) {                                                 \
+    ::fleetcap::store::usage_contract::SeriesJoinTheInventoryOnceWhenFirstSeen(writer(), inventory());       \
+  }                                                                                                          \
+  TEST_F(Fixture, WatermarksNeverMoveBackwards) {                                                            \
+    ::fleetcap::store::usage_contract::WatermarksNeverMoveBackwards(writer());                               \
+  }                                                                                                          \
+  TEST_F(Fixture, BucketsAggregateTheRowsAFilterSelects) {                                                   \
+    ::fleetcap::store::usage_contract::BucketsAggregateTheRowsAFilterSelects(writer(), reader());            \
   }

@@ -16,7 +16,6 @@ struct UsagePartitionPolicy {
 };
 
 // Returns how many partitions were created plus dropped.
-absl::StatusOr<int> MaintainUsagePartitions(pqxx::connection& conn, absl::Time now,
-                                            const UsagePartitionPolicy& policy);
+absl::StatusOr<int> MaintainUsagePartitions(pqxx::connection& conn, absl::Time now, const UsagePartitionPolicy& policy);
 
 }  // namespace fleetcap::store

@@ -25,18 +25,21 @@ std::string MinuteRfc3339(int64_t minute_ms) {
 
 bool UsageMinuteRow::operator==(const UsageMinuteRow& o) const {
   const auto tie = [](const UsageMinuteRow& r) {
-    return std::tie(r.device_id, r.pod_uid, r.minute_ms, r.node, r.model, r.namespace_, r.pod, r.util_mean,
-                    r.util_max, r.memory_used_bytes, r.memory_total_bytes, r.power_watts, r.energy_joules,
-                    r.sm_active_mean, r.tensor_active_mean, r.dram_active_mean, r.samples);
+    return std::tie(r.device_id, r.pod_uid, r.minute_ms, r.node, r.model, r.namespace_, r.pod, r.util_mean, r.util_max,
+                    r.memory_used_bytes, r.memory_total_bytes, r.power_watts, r.energy_joules, r.sm_active_mean,
+                    r.tensor_active_mean, r.dram_active_mean, r.samples);
   };
   return tie(*this) == tie(o);
 }
 
 int64_t BucketStartMs(int64_t minute_ms, BucketWidth width) {
   switch (width) {
-    case BucketWidth::kMinute: return Floor(minute_ms, kMinuteMs);
-    case BucketWidth::kDay: return Floor(minute_ms, kDayMs);
-    default: return Floor(minute_ms, kHourMs);
+    case BucketWidth::kMinute:
+      return Floor(minute_ms, kMinuteMs);
+    case BucketWidth::kDay:
+      return Floor(minute_ms, kDayMs);
+    default:
+      return Floor(minute_ms, kHourMs);
   }
 }
 
@@ -61,9 +64,9 @@ SetAsideMinute SetAside(const std::string& cluster, const UsageMinuteRow& row, c
   record.object_key = absl::StrCat("device ", row.device_id, row.pod_uid.empty() ? "" : " pod_uid ", row.pod_uid,
                                    " minute ", MinuteRfc3339(row.minute_ms));
   record.reason = std::move(reason);
-  record.payload = absl::StrCat("usage_minute device_id=", row.device_id, " pod_uid=", row.pod_uid,
-                                " minute_ms=", row.minute_ms, " namespace=", row.namespace_, " pod=", row.pod,
-                                " samples=", row.samples);
+  record.payload =
+      absl::StrCat("usage_minute device_id=", row.device_id, " pod_uid=", row.pod_uid, " minute_ms=", row.minute_ms,
+                   " namespace=", row.namespace_, " pod=", row.pod, " samples=", row.samples);
   record.at = now;
   return {std::move(record), std::move(label)};
 }
@@ -77,16 +80,16 @@ std::vector<UsageMinuteRow> WithoutUnstorable(const std::string& cluster, std::v
   kept.reserve(rows.size());
   for (UsageMinuteRow& row : rows) {
     if (row.minute_ms >= kBeyondYear9999Ms) {
-      set_aside->push_back(SetAside(cluster, row, source, "minute_out_of_range",
-                                    absl::StrCat("minute: ", MinuteRfc3339(row.minute_ms),
-                                                 " is past 9999-12-31, beyond what usage_minute holds"),
-                                    now));
+      set_aside->push_back(SetAside(
+          cluster, row, source, "minute_out_of_range",
+          absl::StrCat("minute: ", MinuteRfc3339(row.minute_ms), " is past 9999-12-31, beyond what usage_minute holds"),
+          now));
     } else if (Floor(row.minute_ms, kDayMs) / kDayMs < first_day) {
-      set_aside->push_back(SetAside(cluster, row, source, "minute_before_retention",
-                                    absl::StrCat("minute: ", MinuteRfc3339(row.minute_ms),
-                                                 " is before the retention horizon of ", retention_days,
-                                                 " days (its partition is dropped)"),
-                                    now));
+      set_aside->push_back(
+          SetAside(cluster, row, source, "minute_before_retention",
+                   absl::StrCat("minute: ", MinuteRfc3339(row.minute_ms), " is before the retention horizon of ",
+                                retention_days, " days (its partition is dropped)"),
+                   now));
     } else {
       kept.push_back(std::move(row));
     }

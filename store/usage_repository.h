@@ -118,21 +118,21 @@ class UsageWriteRepository {
   // The identity of each series in `series` (in its order), registering the
   // new ones: a series joins the inventory once, and keeps that identity.
   virtual absl::StatusOr<std::vector<SeriesIdentity>> IdentifySeries(const std::string& cluster,
-                                                                    const std::vector<SeriesName>& series) = 0;
+                                                                     const std::vector<SeriesName>& series) = 0;
 
   // Stores `rows`, replacing a row of the same (device, pod_uid, minute);
   // `source` ("pull", "remote_write") names the quarantine's source of the
   // rows set aside. Returns the rows written and those set aside.
   virtual absl::StatusOr<MinuteWriteResult> WriteMinutes(const std::string& cluster,
-                                                        const std::vector<UsageMinuteRow>& rows,
-                                                        const std::string& source) = 0;
+                                                         const std::vector<UsageMinuteRow>& rows,
+                                                         const std::string& source) = 0;
 
   // The remote_write path's batch: `rows` (source "remote_write") and
   // `progress`, all or nothing, so a restart replays the log from the
   // checkpoint and rebuilds exactly the minutes that were not written.
   virtual absl::StatusOr<MinuteWriteResult> WriteClosedMinutes(const std::string& cluster,
-                                                              const std::vector<UsageMinuteRow>& rows,
-                                                              const PushProgress& progress) = 0;
+                                                               const std::vector<UsageMinuteRow>& rows,
+                                                               const PushProgress& progress) = 0;
   virtual absl::StatusOr<PushState> LoadPushState(const std::string& cluster) = 0;
 
   // The pull path's watermarks: per metric, minutes before it are final.

@@ -26,9 +26,7 @@ uses the pod's service account (KUBERNETES_SERVICE_HOST/_PORT). Prints
 "fleetcap-ingest k8s: synced" once everything is listed and stored; with
 --exit-after-sync it then exits. Stops cleanly on SIGTERM.)";
 
-std::vector<std::string> List(const std::string& text) {
-  return absl::StrSplit(text, ',', absl::SkipWhitespace());
-}
+std::vector<std::string> List(const std::string& text) { return absl::StrSplit(text, ',', absl::SkipWhitespace()); }
 
 }  // namespace
 
@@ -44,7 +42,8 @@ absl::StatusOr<K8sOptions> ParseK8sFlags(const std::vector<std::string>& args, c
   RegisterDaemonFlags(flags, &options.daemon);
   flags.String("cluster", &reconciler.cluster, "the cluster's name in the store");
   flags.String("kube-api", &options.connection.kube_api, "the API server URL (http:// or https://)");
-  flags.String("token-file", &options.connection.token_file, "a file holding the bearer token (read again as it rotates)");
+  flags.String("token-file", &options.connection.token_file,
+               "a file holding the bearer token (read again as it rotates)");
   flags.String("ca-file", &options.connection.ca_file, "the CA bundle that signed the API server's certificate");
   flags.Bool("insecure", &options.connection.insecure, "do not verify the API server's certificate");
   flags.String("kubeconfig", &options.connection.kubeconfig, "a kubeconfig file (its current context)");

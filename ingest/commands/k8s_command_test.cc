@@ -8,12 +8,10 @@
 namespace fleetcap::ingest {
 namespace {
 
-using ::testing::StartsWith;
 using testing::NoEnvironment;
+using ::testing::StartsWith;
 
-absl::StatusOr<K8sOptions> Parse(std::vector<std::string> args) {
-  return ParseK8sFlags(args, NoEnvironment());
-}
+absl::StatusOr<K8sOptions> Parse(std::vector<std::string> args) { return ParseK8sFlags(args, NoEnvironment()); }
 
 TEST(ParseK8sFlags, EveryFlagErrorNamesItsFlag) {
   const std::vector<std::string> ok = {"--db", "postgresql://x", "--cluster", "c1"};
@@ -21,24 +19,25 @@ TEST(ParseK8sFlags, EveryFlagErrorNamesItsFlag) {
     more.insert(more.begin(), ok.begin(), ok.end());
     return more;
   };
-  testing::ExpectFlagErrors(Parse, {
-      {with({"--kube-apis", "http://x"}), "unknown flag --kube-apis (see fleetcap-ingest --help)"},
-      {with({"--kube-api"}), "--kube-api: missing value"},
-      {with({"--page-size", "many"}), "--page-size: \"many\" is not an integer"},
-      {with({"--watch-timeout", "5m"}), "--watch-timeout: \"5m\" is not an integer"},
-      {with({"--insecure=maybe"}), "--insecure: \"maybe\" is not true or false"},
-      {with({"stray"}), "unexpected argument \"stray\""},
-      {with({"--log-level", "loud"}), "--log-level: \"loud\" is not one of trace, debug, info, warn, error"},
-      {{"--db", "postgresql://x"}, "--cluster: empty; name the cluster"},
-      {with({"--page-size", "0"}), "--page-size: must be at least 1"},
-      {{"--cluster", "c1"}, "--db: empty; give a libpq URI or set FLEETCAP_DB"},
-  });
+  testing::ExpectFlagErrors(
+      Parse, {
+                 {with({"--kube-apis", "http://x"}), "unknown flag --kube-apis (see fleetcap-ingest --help)"},
+                 {with({"--kube-api"}), "--kube-api: missing value"},
+                 {with({"--page-size", "many"}), "--page-size: \"many\" is not an integer"},
+                 {with({"--watch-timeout", "5m"}), "--watch-timeout: \"5m\" is not an integer"},
+                 {with({"--insecure=maybe"}), "--insecure: \"maybe\" is not true or false"},
+                 {with({"stray"}), "unexpected argument \"stray\""},
+                 {with({"--log-level", "loud"}), "--log-level: \"loud\" is not one of trace, debug, info, warn, error"},
+                 {{"--db", "postgresql://x"}, "--cluster: empty; name the cluster"},
+                 {with({"--page-size", "0"}), "--page-size: must be at least 1"},
+                 {{"--cluster", "c1"}, "--db: empty; give a libpq URI or set FLEETCAP_DB"},
+             });
 }
 
 TEST(ParseK8sFlags, FlagsBecomeTheIngestOptions) {
   auto parsed = Parse({"--db", "postgresql://x", "--cluster", "c1", "--kubeconfig", "/k", "--page-size", "7",
-                       "--watch-timeout", "0", "--flush-interval-ms", "1", "--token-reread", "30",
-                       "--exit-after-sync", "--team-label", "a,b", "--namespace-team-annotation", ""});
+                       "--watch-timeout", "0", "--flush-interval-ms", "1", "--token-reread", "30", "--exit-after-sync",
+                       "--team-label", "a,b", "--namespace-team-annotation", ""});
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->daemon.db, "postgresql://x");
   EXPECT_EQ(parsed->daemon.db_connections, 2);

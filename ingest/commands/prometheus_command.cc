@@ -97,7 +97,8 @@ absl::StatusOr<absl::Duration> ParsePositiveDuration(const std::string& flag, co
 // its credentials file).
 absl::StatusOr<std::string> ReadBearerToken(const std::string& path) {
   std::ifstream in(path);
-  if (!in) return absl::InvalidArgumentError(absl::StrCat("--remote-write-bearer-token-file: cannot read \"", path, "\""));
+  if (!in)
+    return absl::InvalidArgumentError(absl::StrCat("--remote-write-bearer-token-file: cannot read \"", path, "\""));
   std::stringstream text;
   text << in.rdbuf();
   std::string token(absl::StripAsciiWhitespace(text.str()));
@@ -152,15 +153,14 @@ struct Push {
 };
 
 absl::StatusOr<Push> StartPush(const PrometheusOptions& options, const std::string& bearer_token,
-                               store::UsageWriteRepository* usage,
-                               const telemetry::UsageWriterOptions& writer_options,
+                               store::UsageWriteRepository* usage, const telemetry::UsageWriterOptions& writer_options,
                                const telemetry::Normaliser* normaliser, telemetry::TelemetryMetrics* metrics,
                                const Clock* clock) {
   Push push;
   push.writer = std::make_unique<telemetry::UsageWriter>(usage, options.cluster, writer_options);
   FLEETCAP_ASSIGN_OR_RETURN(push.log, telemetry::SampleLog::Open(options.sample_log));
-  FLEETCAP_ASSIGN_OR_RETURN(push.pipeline, telemetry::PushPipeline::Start(push.log.get(), push.writer.get(),
-                                                                          normaliser, metrics, clock, options.pipeline));
+  FLEETCAP_ASSIGN_OR_RETURN(push.pipeline, telemetry::PushPipeline::Start(push.log.get(), push.writer.get(), normaliser,
+                                                                          metrics, clock, options.pipeline));
   telemetry::RemoteWriteOptions receiver_options = options.remote_write;
   receiver_options.bearer_token = bearer_token;
   FLEETCAP_ASSIGN_OR_RETURN(push.receiver, telemetry::RemoteWriteServer::Start(receiver_options, normaliser,
@@ -176,9 +176,8 @@ struct Pull {
 };
 
 Pull MakePull(const PrometheusOptions& options, const telemetry::MetricMapping* mapping,
-              store::UsageWriteRepository* usage,
-              const telemetry::UsageWriterOptions& writer_options, telemetry::TelemetryMetrics* metrics,
-              const Clock* clock) {
+              store::UsageWriteRepository* usage, const telemetry::UsageWriterOptions& writer_options,
+              telemetry::TelemetryMetrics* metrics, const Clock* clock) {
   Pull pull;
   pull.writer = std::make_unique<telemetry::UsageWriter>(usage, options.cluster, writer_options);
   pull.client = std::make_unique<telemetry::PrometheusClient>(options.prometheus_url, options.client, clock);
@@ -189,8 +188,8 @@ Pull MakePull(const PrometheusOptions& options, const telemetry::MetricMapping* 
 
 absl::Status PullOnce(telemetry::PullIngester& ingester) {
   FLEETCAP_ASSIGN_OR_RETURN(telemetry::PullReport report, ingester.RunOnce());
-  std::cout << "pulled " << FormatRfc3339(report.from) << " .. " << FormatRfc3339(report.to) << ": "
-            << report.chunks << " chunks, " << report.queries << " queries, " << report.rows << " rows\n";
+  std::cout << "pulled " << FormatRfc3339(report.from) << " .. " << FormatRfc3339(report.to) << ": " << report.chunks
+            << " chunks, " << report.queries << " queries, " << report.rows << " rows\n";
   return absl::OkStatus();
 }
 
@@ -200,8 +199,8 @@ std::unique_ptr<Periodic> PullEveryInterval(telemetry::PullIngester* ingester, a
   return std::make_unique<Periodic>(interval, clock, [ingester] {
     auto report = ingester->RunOnce();
     if (report.ok()) {
-      Logger("telemetry")->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to),
-                                 report->rows);
+      Logger("telemetry")
+          ->debug("pulled {} .. {}: {} rows", FormatRfc3339(report->from), FormatRfc3339(report->to), report->rows);
     } else {
       Logger("telemetry")->warn("pull cycle failed, retried next cycle: {}", report.status().ToString());
     }

@@ -66,8 +66,8 @@ class ReplayMetrics {
 
 void PrintReport(const std::string& cluster, const ReplayReport& report) {
   std::cout << "cluster " << cluster << ": " << report.nodes << " nodes, " << report.devices << " devices, "
-            << report.pods << " pods (" << report.placed_pods << " placed, " << report.unplaced_pods
-            << " unplaced, " << report.no_gpu_pods << " without GPUs), " << report.holds << " holds";
+            << report.pods << " pods (" << report.placed_pods << " placed, " << report.unplaced_pods << " unplaced, "
+            << report.no_gpu_pods << " without GPUs), " << report.holds << " holds";
   if (report.set_aside_rows > 0) std::cout << ", " << report.set_aside_rows << " malformed rows set aside";
   std::cout << "\n";
 }
@@ -110,8 +110,8 @@ absl::StatusOr<ReplayOptions> ParseReplayFlags(const std::vector<std::string>& a
   FLEETCAP_ASSIGN_OR_RETURN(replay.start, ParseRfc3339("--start", start_text));
   FLEETCAP_RETURN_IF_ERROR(RequireDb(options.daemon));
   if (synthetic) {
-    options.synthetic = synthetic::SyntheticOptions{static_cast<int>(nodes), static_cast<int>(pods),
-                                                    static_cast<uint64_t>(seed)};
+    options.synthetic =
+        synthetic::SyntheticOptions{static_cast<int>(nodes), static_cast<int>(pods), static_cast<uint64_t>(seed)};
   }
   return options;
 }
@@ -125,11 +125,10 @@ absl::Status RunReplay(const ReplayOptions& options) {
 
   RealClock clock;
   const absl::Duration began = clock.Monotonic();
-  FLEETCAP_ASSIGN_OR_RETURN(
-      ReplayReport report,
-      options.synthetic ? ReplayTrace(synthetic::SyntheticTrace(*options.synthetic), replay.cluster, replay.start,
-                                      inventory, quarantine, clock)
-                        : ReplayOpenb(replay, inventory, quarantine, clock));
+  FLEETCAP_ASSIGN_OR_RETURN(ReplayReport report,
+                            options.synthetic ? ReplayTrace(synthetic::SyntheticTrace(*options.synthetic),
+                                                            replay.cluster, replay.start, inventory, quarantine, clock)
+                                              : ReplayOpenb(replay, inventory, quarantine, clock));
   metrics.Record(report);
   Logger("ingest")->info("replayed {} into cluster {} in {:.2f}s",
                          options.synthetic ? "a synthetic trace" : replay.data_dir, replay.cluster,

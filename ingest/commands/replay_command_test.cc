@@ -18,25 +18,26 @@ std::vector<std::string> Openb(std::vector<std::string> more) {
 
 TEST(ParseReplayFlags, EveryFlagErrorNamesItsFlag) {
   auto parse = [](const std::vector<std::string>& args) { return ParseReplayFlags(args, NoEnvironment()); };
-  testing::ExpectFlagErrors(parse, {
-      {Openb({"--trace-file", "x"}), "unknown flag --trace-file (see fleetcap-ingest --help)"},
-      {Openb({"--start"}), "--start: missing value"},
-      {Openb({"--nodes", "ten"}), "--nodes: \"ten\" is not an integer"},
-      {Openb({"--migrate=please"}), "--migrate: \"please\" is not true or false"},
-      {Openb({"stray"}), "unexpected argument \"stray\""},
-      {Openb({"--log-level", "loud"}), "--log-level: \"loud\" is not one of"},
-      {Openb({"--trace="}), "--trace: \"\" is not a known trace (openb, synthetic)"},
-      {Openb({"--trace", "alibaba"}), "--trace: \"alibaba\" is not a known trace (openb, synthetic)"},
-      {Openb({"--trace", "synthetic", "--nodes", "0"}), "--nodes/--pods: out of range"},
-      {Openb({"--trace", "synthetic", "--nodes", "1000001"}), "--nodes/--pods: out of range"},
-      {Openb({"--trace", "synthetic", "--pods", "-1"}), "--nodes/--pods: out of range"},
-      {Openb({"--trace", "synthetic", "--pods", "10000001"}), "--nodes/--pods: out of range"},
-      {Openb({"--data="}), "--data: empty; give the trace's folder"},
-      {Openb({"--cluster="}), "--cluster: empty"},
-      {Openb({"--start="}), "--start: empty; expected an RFC 3339 timestamp"},
-      {Openb({"--start", "monday"}), "--start: \"monday\" is not an RFC 3339 timestamp"},
-      {Openb({"--db="}), "--db: empty; give a libpq URI or set FLEETCAP_DB"},
-  });
+  testing::ExpectFlagErrors(
+      parse, {
+                 {Openb({"--trace-file", "x"}), "unknown flag --trace-file (see fleetcap-ingest --help)"},
+                 {Openb({"--start"}), "--start: missing value"},
+                 {Openb({"--nodes", "ten"}), "--nodes: \"ten\" is not an integer"},
+                 {Openb({"--migrate=please"}), "--migrate: \"please\" is not true or false"},
+                 {Openb({"stray"}), "unexpected argument \"stray\""},
+                 {Openb({"--log-level", "loud"}), "--log-level: \"loud\" is not one of"},
+                 {Openb({"--trace="}), "--trace: \"\" is not a known trace (openb, synthetic)"},
+                 {Openb({"--trace", "alibaba"}), "--trace: \"alibaba\" is not a known trace (openb, synthetic)"},
+                 {Openb({"--trace", "synthetic", "--nodes", "0"}), "--nodes/--pods: out of range"},
+                 {Openb({"--trace", "synthetic", "--nodes", "1000001"}), "--nodes/--pods: out of range"},
+                 {Openb({"--trace", "synthetic", "--pods", "-1"}), "--nodes/--pods: out of range"},
+                 {Openb({"--trace", "synthetic", "--pods", "10000001"}), "--nodes/--pods: out of range"},
+                 {Openb({"--data="}), "--data: empty; give the trace's folder"},
+                 {Openb({"--cluster="}), "--cluster: empty"},
+                 {Openb({"--start="}), "--start: empty; expected an RFC 3339 timestamp"},
+                 {Openb({"--start", "monday"}), "--start: \"monday\" is not an RFC 3339 timestamp"},
+                 {Openb({"--db="}), "--db: empty; give a libpq URI or set FLEETCAP_DB"},
+             });
 }
 
 TEST(ParseReplayFlags, OpenbReadsTheFolderGiven) {

@@ -305,8 +305,9 @@ absl::Status CheckDemandArithmetic(const PodObject& pod) {
     if (__builtin_add_overflow(sum.milli, int64_t{999}, &rounded) ||
         __builtin_add_overflow(total, rounded / 1000 * 1000, &total)) {
       return overflow(sum.field, name,
-                      absl::StrCat(sum.milli, " milli-units, rounded up to whole devices, overflow 64-bit "
-                                              "milli-devices"));
+                      absl::StrCat(sum.milli,
+                                   " milli-units, rounded up to whole devices, overflow 64-bit "
+                                   "milli-devices"));
     }
   }
   return absl::OkStatus();
@@ -364,8 +365,7 @@ PodDemand Demand(const PodObject& pod, const NodeAccelerators* node, const Accel
     u.resource = resource;
     u.count = CeilDiv(milli, 1000);
     auto known = node != nullptr ? node->units.find(resource) : std::map<std::string, ResourceUnit>::const_iterator();
-    u.unit = node != nullptr && known != node->units.end() ? known->second
-                                                           : UnitWithoutNode(resource, config, model);
+    u.unit = node != nullptr && known != node->units.end() ? known->second : UnitWithoutNode(resource, config, model);
     if (u.unit.milli <= 0) continue;
     demand.units.push_back(std::move(u));
   }
@@ -383,8 +383,6 @@ PodDemand DemandOn(const PodObject& pod, const NodeAccelerators& accelerators, c
   return Demand(pod, &accelerators, config);
 }
 
-PodDemand DemandUnbound(const PodObject& pod, const AcceleratorConfig& config) {
-  return Demand(pod, nullptr, config);
-}
+PodDemand DemandUnbound(const PodObject& pod, const AcceleratorConfig& config) { return Demand(pod, nullptr, config); }
 
 }  // namespace fleetcap::k8s

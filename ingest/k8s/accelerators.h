@@ -62,14 +62,14 @@ struct ResourceUnit {
 
 // A node's accelerators. `devices` == 0 for a node without any.
 struct NodeAccelerators {
-  std::string vendor;         // "nvidia", "google", "amd"
-  std::string model;          // "A100-SXM4-40GB", "tpu-v5p", ...
-  std::string resource_name;  // the base resource: nvidia.com/gpu, google.com/tpu, amd.com/gpu
-  std::string family;         // device id part: "gpu", "tpu", "amd-gpu"
-  std::string sharing;        // "", "mig-single", "mig-mixed", "time-slicing"
-  std::string topology;       // TPU slice topology, e.g. "2x2x1"
-  int32_t devices = 0;        // physical devices in service (from allocatable)
-  int32_t replicas = 1;       // time-slicing replicas per device
+  std::string vendor;                         // "nvidia", "google", "amd"
+  std::string model;                          // "A100-SXM4-40GB", "tpu-v5p", ...
+  std::string resource_name;                  // the base resource: nvidia.com/gpu, google.com/tpu, amd.com/gpu
+  std::string family;                         // device id part: "gpu", "tpu", "amd-gpu"
+  std::string sharing;                        // "", "mig-single", "mig-mixed", "time-slicing"
+  std::string topology;                       // TPU slice topology, e.g. "2x2x1"
+  int32_t devices = 0;                        // physical devices in service (from allocatable)
+  int32_t replicas = 1;                       // time-slicing replicas per device
   std::map<std::string, ResourceUnit> units;  // every accelerator resource the node offers
 
   bool operator==(const NodeAccelerators& o) const {
@@ -119,9 +119,9 @@ struct UnitDemand {
 };
 
 struct PodDemand {
-  std::vector<UnitDemand> units;  // empty: the pod asks for no accelerator
+  std::vector<UnitDemand> units;    // empty: the pod asks for no accelerator
   std::vector<int> device_indices;  // from the device-index annotation, if any
-  std::string model;               // a model the pod selects (nodeSelector), "" for any
+  std::string model;                // a model the pod selects (nodeSelector), "" for any
 
   bool empty() const { return units.empty(); }
   int64_t TotalMilli() const;

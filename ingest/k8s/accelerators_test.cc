@@ -56,8 +56,8 @@ TEST(DescribeNode, AllocatableDecidesWhatIsInService) {
 }
 
 TEST(DescribeNode, ModelFromGkeLabelOrFallback) {
-  auto gke = DescribeNode(Node({{"cloud.google.com/gke-accelerator", "nvidia-tesla-t4"}}, {{"nvidia.com/gpu", 1}}),
-                          kConfig);
+  auto gke =
+      DescribeNode(Node({{"cloud.google.com/gke-accelerator", "nvidia-tesla-t4"}}, {{"nvidia.com/gpu", 1}}), kConfig);
   EXPECT_EQ(gke.model, "nvidia-tesla-t4");
   AcceleratorConfig config;
   config.fallback_model = "generic-gpu";
@@ -111,10 +111,10 @@ TEST(DescribeNode, MigSingleStrategy) {
   EXPECT_FALSE(acc.units.at("nvidia.com/gpu").whole);
 
   // 3g.20gb: two per GPU.
-  auto three = DescribeNode(Node({{"nvidia.com/gpu.product", "A100-SXM4-40GB-MIG-3g.20gb"},
-                                  {"nvidia.com/mig.strategy", "single"}},
-                                 {{"nvidia.com/gpu", 16}}),
-                            kConfig);
+  auto three = DescribeNode(
+      Node({{"nvidia.com/gpu.product", "A100-SXM4-40GB-MIG-3g.20gb"}, {"nvidia.com/mig.strategy", "single"}},
+           {{"nvidia.com/gpu", 16}}),
+      kConfig);
   EXPECT_EQ(three.devices, 8);
   EXPECT_EQ(three.units.at("nvidia.com/gpu").milli, 428);
 }
@@ -130,7 +130,8 @@ TEST(DescribeNode, MigOnA30HasFourSlices) {
 
 TEST(DescribeNode, TimeSlicing) {
   // 4 T4s, 4 replicas each: 16 nvidia.com/gpu.
-  auto acc = DescribeNode(Node({{"nvidia.com/gpu.product", "Tesla-T4-SHARED"}, {"nvidia.com/gpu.replicas", "4"},
+  auto acc = DescribeNode(Node({{"nvidia.com/gpu.product", "Tesla-T4-SHARED"},
+                                {"nvidia.com/gpu.replicas", "4"},
                                 {"nvidia.com/gpu.count", "4"}},
                                {{"nvidia.com/gpu", 16}}),
                           kConfig);
@@ -142,9 +143,9 @@ TEST(DescribeNode, TimeSlicing) {
   EXPECT_FALSE(acc.units.at("nvidia.com/gpu").whole);
 
   // renameByDefault: the replicas are nvidia.com/gpu.shared.
-  auto renamed = DescribeNode(Node({{"nvidia.com/gpu.product", "A10G"}, {"nvidia.com/gpu.replicas", "3"}},
-                                   {{"nvidia.com/gpu.shared", 6}}),
-                              kConfig);
+  auto renamed = DescribeNode(
+      Node({{"nvidia.com/gpu.product", "A10G"}, {"nvidia.com/gpu.replicas", "3"}}, {{"nvidia.com/gpu.shared", 6}}),
+      kConfig);
   EXPECT_EQ(renamed.devices, 2);
   EXPECT_EQ(renamed.units.at("nvidia.com/gpu.shared").milli, 333);
 }
@@ -161,16 +162,16 @@ TEST(DescribeNode, Tpu) {
   EXPECT_EQ(acc.topology, "2x2x2");
   EXPECT_EQ(acc.devices, 4);
   EXPECT_EQ(NodePool(Node({{"cloud.google.com/gke-nodepool", "tpu-pool"}}, {}), kConfig), "tpu-pool");
-  EXPECT_EQ(DescribeNode(Node({{"cloud.google.com/gke-tpu-accelerator", "tpu-v5-lite-podslice"}},
-                              {{"google.com/tpu", 8}}),
-                         kConfig)
-                .model,
-            "tpu-v5-lite");
+  EXPECT_EQ(
+      DescribeNode(Node({{"cloud.google.com/gke-tpu-accelerator", "tpu-v5-lite-podslice"}}, {{"google.com/tpu", 8}}),
+                   kConfig)
+          .model,
+      "tpu-v5-lite");
 }
 
 TEST(DescribeNode, Amd) {
-  auto acc = DescribeNode(Node({{"amd.com/gpu.product-name", "AMD_Instinct_MI300X_OAM"}}, {{"amd.com/gpu", 8}}),
-                          kConfig);
+  auto acc =
+      DescribeNode(Node({{"amd.com/gpu.product-name", "AMD_Instinct_MI300X_OAM"}}, {{"amd.com/gpu", 8}}), kConfig);
   EXPECT_EQ(acc.vendor, "amd");
   EXPECT_EQ(acc.model, "AMD_Instinct_MI300X_OAM");
   EXPECT_EQ(acc.family, "amd-gpu");
@@ -265,12 +266,11 @@ TEST(Demand, MigTimeSlicingTpuAmd) {
                                {{"nvidia.com/mig-3g.20gb", 2}, {"nvidia.com/mig-1g.5gb", 1}}),
                           kConfig);
   EXPECT_EQ(DemandOn(PodAsking({{"nvidia.com/mig-3g.20gb", 1}}), mig, kConfig).TotalMilli(), 428);
-  auto ts = DescribeNode(Node({{"nvidia.com/gpu.product", "T4"}, {"nvidia.com/gpu.replicas", "4"}},
-                              {{"nvidia.com/gpu", 8}}),
-                         kConfig);
+  auto ts = DescribeNode(
+      Node({{"nvidia.com/gpu.product", "T4"}, {"nvidia.com/gpu.replicas", "4"}}, {{"nvidia.com/gpu", 8}}), kConfig);
   EXPECT_EQ(DemandOn(PodAsking({{"nvidia.com/gpu", 2}}), ts, kConfig).TotalMilli(), 500);
-  auto tpu = DescribeNode(Node({{"cloud.google.com/gke-tpu-accelerator", "tpu-v5p-slice"}}, {{"google.com/tpu", 4}}),
-                          kConfig);
+  auto tpu =
+      DescribeNode(Node({{"cloud.google.com/gke-tpu-accelerator", "tpu-v5p-slice"}}, {{"google.com/tpu", 4}}), kConfig);
   EXPECT_EQ(DemandOn(PodAsking({{"google.com/tpu", 4}}), tpu, kConfig).TotalMilli(), 4000);
   auto amd = DescribeNode(Node({{"amd.com/gpu.product-name", "MI300X"}}, {{"amd.com/gpu", 8}}), kConfig);
   EXPECT_EQ(DemandOn(PodAsking({{"amd.com/gpu", 1}}), amd, kConfig).TotalMilli(), 1000);
@@ -293,7 +293,8 @@ TEST(Demand, FractionalShareAnnotation) {
   EXPECT_EQ(DemandOn(pod, acc, kConfig).TotalMilli(), 500);
   // Or of the annotated count; a share of 1000 is a whole GPU.
   pod = PodObject{};
-  pod.annotations = {{"alibabacloud.com/gpu-milli", "1000"}, {"alibabacloud.com/gpu-count", "2"},
+  pod.annotations = {{"alibabacloud.com/gpu-milli", "1000"},
+                     {"alibabacloud.com/gpu-count", "2"},
                      {"alibabacloud.com/gpu-index", "0-1"}};
   d = DemandOn(pod, acc, kConfig);
   EXPECT_EQ(d.TotalMilli(), 2000);
@@ -330,9 +331,9 @@ TEST(CheckDemandArithmetic, OverflowIsAnErrorNamingThePodAndTheField) {
   two.init_containers.push_back(two.containers[0]);
   two.containers.push_back(two.containers[0]);
   // The init container's request, then the first app container's: there it no longer fits.
-  EXPECT_THAT(CheckDemandArithmetic(two),
-              StatusIs(absl::StatusCode::kOutOfRange,
-                       HasSubstr("spec.containers[0].resources.requests[\"nvidia.com/gpu\"]")));
+  EXPECT_THAT(
+      CheckDemandArithmetic(two),
+      StatusIs(absl::StatusCode::kOutOfRange, HasSubstr("spec.containers[0].resources.requests[\"nvidia.com/gpu\"]")));
   // Resources that are not accelerators are not fleetcap's to add up.
   PodObject other = PodAsking({{"example.com/widget", int64_t{9223372036854775}}});
   EXPECT_THAT(CheckDemandArithmetic(other), IsOk());

@@ -76,7 +76,8 @@ absl::StatusOr<KubeConnection> LoadKubeconfig(const std::string& path) {
     KubeConnection conn;
     conn.server = cluster["server"] ? NoTrailingSlash(cluster["server"].as<std::string>()) : "";
     if (conn.server.empty()) return bad("clusters[].cluster.server", "empty");
-    if (cluster["certificate-authority"]) conn.tls.ca_file = relative(cluster["certificate-authority"].as<std::string>());
+    if (cluster["certificate-authority"])
+      conn.tls.ca_file = relative(cluster["certificate-authority"].as<std::string>());
     if (cluster["certificate-authority-data"]) {
       if (!absl::Base64Unescape(cluster["certificate-authority-data"].as<std::string>(), &conn.tls.ca_pem)) {
         return bad("certificate-authority-data", "not base64");
@@ -95,7 +96,8 @@ absl::StatusOr<KubeConnection> LoadKubeconfig(const std::string& path) {
           !absl::Base64Unescape(user["client-certificate-data"].as<std::string>(), &conn.tls.cert_pem)) {
         return bad("client-certificate-data", "not base64");
       }
-      if (user["client-key-data"] && !absl::Base64Unescape(user["client-key-data"].as<std::string>(), &conn.tls.key_pem)) {
+      if (user["client-key-data"] &&
+          !absl::Base64Unescape(user["client-key-data"].as<std::string>(), &conn.tls.key_pem)) {
         return bad("client-key-data", "not base64");
       }
     }

@@ -6,7 +6,6 @@
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_dir.h"
 
-
 namespace fleetcap::k8s {
 namespace {
 
@@ -14,7 +13,6 @@ using ::fleetcap::testing::IsOk;
 using ::fleetcap::testing::StatusIs;
 using ::fleetcap::testing::TestDir;
 using ::testing::HasSubstr;
-
 
 std::string NoEnv(const char*) { return ""; }
 
@@ -68,7 +66,8 @@ TEST(LoadKubeconfig, ErrorsNameTheField) {
   TestDir dir;
   auto missing = LoadKubeconfig(dir.Write("a", "contexts: []\n"));
   EXPECT_THAT(missing, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("current-context")));
-  auto no_cluster = LoadKubeconfig(dir.Write("b", "current-context: c\ncontexts: [{name: c, context: {cluster: x}}]\n"));
+  auto no_cluster =
+      LoadKubeconfig(dir.Write("b", "current-context: c\ncontexts: [{name: c, context: {cluster: x}}]\n"));
   EXPECT_THAT(no_cluster, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("no cluster named \"x\"")));
   auto exec = LoadKubeconfig(dir.Write("c", R"(current-context: c
 contexts: [{name: c, context: {cluster: k, user: u}}]
@@ -90,11 +89,14 @@ TEST(ResolveConnection, FlagsThenKubeconfigThenInCluster) {
   flags.kube_api = "127.0.0.1:8001";
   EXPECT_THAT(ResolveConnection(flags, NoEnv), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--kube-api")));
 
-  auto in_cluster = ResolveConnection(ConnectionFlags{}, [](const char* name) -> std::string {
-    if (std::string(name) == "KUBERNETES_SERVICE_HOST") return "10.0.0.1";
-    if (std::string(name) == "KUBERNETES_SERVICE_PORT") return "443";
-    return "";
-  }, "/sa");
+  auto in_cluster = ResolveConnection(
+      ConnectionFlags{},
+      [](const char* name) -> std::string {
+        if (std::string(name) == "KUBERNETES_SERVICE_HOST") return "10.0.0.1";
+        if (std::string(name) == "KUBERNETES_SERVICE_PORT") return "443";
+        return "";
+      },
+      "/sa");
   ASSERT_THAT(in_cluster, IsOk());
   EXPECT_EQ(in_cluster->server, "https://10.0.0.1:443");
   EXPECT_EQ(in_cluster->token_file, "/sa/token");

@@ -34,7 +34,8 @@ class CurlHttpClient : public HttpClient {
     curl_easy_setopt(curl_, CURLOPT_URL, request.url.c_str());
     curl_easy_setopt(curl_, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl_, CURLOPT_ACCEPT_ENCODING, "");  // gzip when the server offers it
-    curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(absl::ToInt64Milliseconds(request.connect_timeout)));
+    curl_easy_setopt(curl_, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(absl::ToInt64Milliseconds(request.connect_timeout)));
     if (request.total_timeout > absl::ZeroDuration()) {
       curl_easy_setopt(curl_, CURLOPT_TIMEOUT_MS, static_cast<long>(absl::ToInt64Milliseconds(request.total_timeout)));
     }
@@ -47,24 +48,25 @@ class CurlHttpClient : public HttpClient {
     for (const auto& h : request.headers) headers = curl_slist_append(headers, h.c_str());
     curl_easy_setopt(curl_, CURLOPT_HTTPHEADER, headers);
     curl_easy_setopt(curl_, CURLOPT_WRITEDATA, &ctx);
-    curl_easy_setopt(curl_, CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t n, void* p) -> size_t {
-      auto* c = static_cast<Context*>(p);
-      if (c->cancel != nullptr && c->cancel->load()) return 0;
-      long status = 0;
-      curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
-      if (!(*c->on_body)(status, absl::string_view(data, size * n))) {
-        c->stopped = true;
-        return 0;
-      }
-      return size * n;
-    });
+    curl_easy_setopt(
+        curl_, CURLOPT_WRITEFUNCTION, +[](char* data, size_t size, size_t n, void* p) -> size_t {
+          auto* c = static_cast<Context*>(p);
+          if (c->cancel != nullptr && c->cancel->load()) return 0;
+          long status = 0;
+          curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+          if (!(*c->on_body)(status, absl::string_view(data, size * n))) {
+            c->stopped = true;
+            return 0;
+          }
+          return size * n;
+        });
     curl_easy_setopt(curl_, CURLOPT_NOPROGRESS, 0L);
     curl_easy_setopt(curl_, CURLOPT_XFERINFODATA, &ctx);
-    curl_easy_setopt(curl_, CURLOPT_XFERINFOFUNCTION,
-                     +[](void* p, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> int {
-                       auto* c = static_cast<Context*>(p);
-                       return c->cancel != nullptr && c->cancel->load() ? 1 : 0;
-                     });
+    curl_easy_setopt(
+        curl_, CURLOPT_XFERINFOFUNCTION, +[](void* p, curl_off_t, curl_off_t, curl_off_t, curl_off_t) -> int {
+          auto* c = static_cast<Context*>(p);
+          return c->cancel != nullptr && c->cancel->load() ? 1 : 0;
+        });
     // TLS
     if (!tls_.ca_file.empty()) curl_easy_setopt(curl_, CURLOPT_CAINFO, tls_.ca_file.c_str());
     curl_blob ca{const_cast<char*>(tls_.ca_pem.data()), tls_.ca_pem.size(), CURL_BLOB_COPY};

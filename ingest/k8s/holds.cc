@@ -14,7 +14,7 @@ PodTimes TimesOf(const PodObject& pod, absl::Time observed) {
   if (pod.first_started.has_value()) {
     t.hold_from = pod.first_started;
   } else if (running || (finished && pod.last_finished.has_value())) {
-    t.hold_from = pod.start_time.has_value() ? pod.start_time
+    t.hold_from = pod.start_time.has_value()     ? pod.start_time
                   : pod.scheduled_at.has_value() ? pod.scheduled_at
                                                  : std::optional<absl::Time>(pod.created);
   }

@@ -28,10 +28,10 @@
 namespace fleetcap::k8s {
 
 struct PodTimes {
-  bool bound = false;                    // spec.nodeName is set
-  std::optional<absl::Time> scheduled;   // when it was bound, if known
-  std::optional<absl::Time> hold_from;   // containers started
-  std::optional<absl::Time> hold_to;     // terminated (Succeeded / Failed)
+  bool bound = false;                   // spec.nodeName is set
+  std::optional<absl::Time> scheduled;  // when it was bound, if known
+  std::optional<absl::Time> hold_from;  // containers started
+  std::optional<absl::Time> hold_to;    // terminated (Succeeded / Failed)
 };
 
 // `observed` stands in for a finish time a terminated pod's status lacks.

@@ -30,10 +30,10 @@ struct TlsConfig {
 
 struct HttpGetRequest {
   std::string url;
-  std::vector<std::string> headers;                      // "Name: value"
+  std::vector<std::string> headers;  // "Name: value"
   absl::Duration connect_timeout = absl::Seconds(10);
-  absl::Duration idle_timeout = absl::ZeroDuration();    // fail if no byte arrives for this long
-  absl::Duration total_timeout = absl::ZeroDuration();   // whole request; zero: none
+  absl::Duration idle_timeout = absl::ZeroDuration();   // fail if no byte arrives for this long
+  absl::Duration total_timeout = absl::ZeroDuration();  // whole request; zero: none
 };
 
 class HttpClient {

@@ -78,9 +78,7 @@ void K8sIngest::Push(Item item) {
   ready_.notify_one();
 }
 
-void K8sIngest::ListStarted(const std::string& kind) {
-  Push(Item(Item::kListStarted, kind, clock_->Now()));
-}
+void K8sIngest::ListStarted(const std::string& kind) { Push(Item(Item::kListStarted, kind, clock_->Now())); }
 
 void K8sIngest::ListEnded(const std::string& kind) { Push(Item(Item::kListEnded, kind, clock_->Now())); }
 
@@ -113,8 +111,8 @@ void K8sIngest::Object(const std::string& kind, const nlohmann::json& object, bo
     item.unusable.object_key = NameOf(kind, object);
     item.unusable.reason = std::string(status.message());
     // Replacing what is not UTF-8 rather than throwing: the payload is evidence, not input.
-    item.unusable.payload = store::BoundedQuarantinePayload(
-        object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    item.unusable.payload =
+        store::BoundedQuarantinePayload(object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     item.unusable.at = item.observed;
     item.unusable.id = 0;
     item.object = std::monostate{};
@@ -267,8 +265,8 @@ void K8sIngest::StartWatching(const WatchedResource& resource) {
   clients_.push_back(options_.new_http_client ? options_.new_http_client(&stopping_)
                                               : NewCurlHttpClient(options_.connection.tls, &stopping_));
   watchers_.push_back(std::make_unique<ListWatcher>(resource, options_.list_watch, options_.connection.server,
-                                                    clients_.back().get(), tokens_.get(), this, metrics_,
-                                                    &stopping_, seed_++, clock_));
+                                                    clients_.back().get(), tokens_.get(), this, metrics_, &stopping_,
+                                                    seed_++, clock_));
   ListWatcher* w = watchers_.back().get();
   threads_.emplace_back([w] { w->Run(); });
 }

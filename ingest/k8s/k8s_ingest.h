@@ -107,7 +107,7 @@ class K8sIngest : public ResourceSink {
 
   std::mutex mu_;
   std::condition_variable ready_, space_;
-  std::deque<Item> queue_;            // guarded by mu_
+  std::deque<Item> queue_;  // guarded by mu_
 
   // The watchers, each on its thread, and what they share.
   std::unique_ptr<TokenSource> tokens_;

@@ -39,8 +39,8 @@ std::string Sample(absl::string_view line) {
 }  // namespace
 
 ListWatcher::ListWatcher(WatchedResource resource, ListWatchOptions options, std::string server, HttpClient* http,
-                         TokenSource* tokens, ResourceSink* sink, K8sMetrics* metrics,
-                         const std::atomic<bool>* stop, uint64_t seed, const Clock* clock)
+                         TokenSource* tokens, ResourceSink* sink, K8sMetrics* metrics, const std::atomic<bool>* stop,
+                         uint64_t seed, const Clock* clock)
     : resource_(std::move(resource)),
       options_(options),
       server_(std::move(server)),
@@ -71,7 +71,8 @@ void ListWatcher::Run() {
   bool need_list = true;
   while (!stop_->load()) {
     if (need_list) {
-      if (metrics_ != nullptr) metrics_->Relists(resource_.kind, resource_version_.empty() ? "initial" : "gone").Increment();
+      if (metrics_ != nullptr)
+        metrics_->Relists(resource_.kind, resource_version_.empty() ? "initial" : "gone").Increment();
       const Outcome listed = List();
       if (listed == Outcome::kStopped) return;
       if (listed != Outcome::kOk) {
@@ -174,9 +175,11 @@ ListWatcher::Outcome ListWatcher::List() {
 
 ListWatcher::Outcome ListWatcher::Watch() {
   std::uniform_real_distribution<double> spread(1.0, 2.0);
-  const int64_t timeout_s = std::max<int64_t>(1, static_cast<int64_t>(absl::ToDoubleSeconds(options_.min_watch_timeout) * spread(rng_)));
-  const std::string url = absl::StrCat(server_, resource_.path, "?watch=1&allowWatchBookmarks=true&resourceVersion=",
-                                       Escape(resource_version_), "&timeoutSeconds=", timeout_s);
+  const int64_t timeout_s =
+      std::max<int64_t>(1, static_cast<int64_t>(absl::ToDoubleSeconds(options_.min_watch_timeout) * spread(rng_)));
+  const std::string url = absl::StrCat(server_, resource_.path,
+                                       "?watch=1&allowWatchBookmarks=true&resourceVersion=", Escape(resource_version_),
+                                       "&timeoutSeconds=", timeout_s);
   HttpGetRequest req{url, Headers(), absl::Seconds(10), options_.watch_idle_timeout,
                      absl::Seconds(timeout_s) + options_.watch_idle_timeout};
   std::string buffer;
@@ -190,9 +193,10 @@ ListWatcher::Outcome ListWatcher::Watch() {
       if (metrics_ != nullptr) metrics_->DecodeErrors(resource_.kind).Increment();
       if (!logged_malformed_) {
         logged_malformed_ = true;
-        Logger("k8s")->warn("watching {}: skipped a line that is not a watch event (logged once; counted in "
-                            "fleetcap_ingest_k8s_decode_errors_total): {}",
-                            resource_.kind, Sample(line));
+        Logger("k8s")->warn(
+            "watching {}: skipped a line that is not a watch event (logged once; counted in "
+            "fleetcap_ingest_k8s_decode_errors_total): {}",
+            resource_.kind, Sample(line));
       }
       return true;
     }
@@ -200,7 +204,8 @@ ListWatcher::Outcome ListWatcher::Watch() {
     if (metrics_ != nullptr) metrics_->Events(resource_.kind, type).Increment();
     if (type == "ERROR") {
       auto code_it = object.find("code");
-      const int64_t code = code_it != object.end() && code_it->is_number_integer() ? *code_it->get_ptr<const int64_t*>() : 0;
+      const int64_t code =
+          code_it != object.end() && code_it->is_number_integer() ? *code_it->get_ptr<const int64_t*>() : 0;
       Logger("k8s")->info("watching {}: ERROR event {} ({})", resource_.kind, code, StringField(object, "message"));
       outcome = code == 410 ? Outcome::kGone : Outcome::kError;
       return false;

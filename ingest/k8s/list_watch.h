@@ -49,12 +49,12 @@ class ResourceSink {
 
 struct ListWatchOptions {
   int64_t page_size = 500;
-  absl::Duration min_watch_timeout = absl::Minutes(5);  // timeoutSeconds is drawn from [min, 2 min)
+  absl::Duration min_watch_timeout = absl::Minutes(5);   // timeoutSeconds is drawn from [min, 2 min)
   absl::Duration watch_idle_timeout = absl::Minutes(3);  // no byte for this long: reconnect
   absl::Duration list_timeout = absl::Minutes(2);        // one page
   absl::Duration initial_backoff = absl::Milliseconds(200);
   absl::Duration max_backoff = absl::Seconds(30);
-  absl::Duration min_healthy_watch = absl::Seconds(2);   // a watch shorter than this backs off
+  absl::Duration min_healthy_watch = absl::Seconds(2);  // a watch shorter than this backs off
 };
 
 class ListWatcher {

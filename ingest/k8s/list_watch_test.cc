@@ -37,8 +37,9 @@ class FakeHttp : public HttpClient {
           status = list_statuses.front();
           list_statuses.pop_front();
         }
-        body = status == 200 ? R"({"kind":"PodList","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"a"}}]})"
-                             : R"({"kind":"Status","code":500})";
+        body = status == 200
+                   ? R"({"kind":"PodList","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"a"}}]})"
+                   : R"({"kind":"Status","code":500})";
       }
     }
     if (!body.empty()) on_body(status, body);
@@ -77,8 +78,8 @@ struct Harness {
   }
   ~Harness() { Stop(); }
   void Start() {
-    watcher = std::make_unique<ListWatcher>(WatchedResource{"Pod", "/api/v1/pods"}, options, "http://k", &http,
-                                            &tokens, &sink, &metrics, &stop, 7, &clock);
+    watcher = std::make_unique<ListWatcher>(WatchedResource{"Pod", "/api/v1/pods"}, options, "http://k", &http, &tokens,
+                                            &sink, &metrics, &stop, 7, &clock);
     thread = std::thread([this] { watcher->Run(); });
     clock.AwaitSleepers(1);
   }

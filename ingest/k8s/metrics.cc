@@ -12,9 +12,10 @@ prometheus::Family<prometheus::Counter>& CounterFamily(prometheus::Registry& r, 
 K8sMetrics::K8sMetrics(prometheus::Registry& r)
     : objects(CounterFamily(r, "fleetcap_ingest_k8s_list_objects_total", "Objects read from list responses, by kind")),
       events(CounterFamily(r, "fleetcap_ingest_k8s_watch_events_total", "Watch events processed, by kind and type")),
-      relists(CounterFamily(r, "fleetcap_ingest_k8s_relists_total", "Full lists (initial and after 410 Gone), by kind")),
-      watch_restarts(CounterFamily(r, "fleetcap_ingest_k8s_watch_restarts_total",
-                                   "Watches started again, by kind and reason")),
+      relists(
+          CounterFamily(r, "fleetcap_ingest_k8s_relists_total", "Full lists (initial and after 410 Gone), by kind")),
+      watch_restarts(
+          CounterFamily(r, "fleetcap_ingest_k8s_watch_restarts_total", "Watches started again, by kind and reason")),
       decode_errors(CounterFamily(r, "fleetcap_ingest_k8s_decode_errors_total",
                                   "Objects or events that could not be decoded and were skipped, by kind")),
       quarantined(CounterFamily(r, "fleetcap_ingest_k8s_quarantined_total",

@@ -46,8 +46,8 @@ struct K8sMetrics {
   prometheus::Counter& unplaced_milli;      // milli-devices asked beyond a node's devices
   prometheus::Counter& pods_on_unknown_nodes;
   prometheus::Counter& token_reloads;
-  prometheus::Gauge& last_sync;             // unix seconds of the last complete sync of every kind
-  prometheus::Gauge& pods_tracked;          // accelerator pods alive
+  prometheus::Gauge& last_sync;     // unix seconds of the last complete sync of every kind
+  prometheus::Gauge& pods_tracked;  // accelerator pods alive
 };
 
 }  // namespace fleetcap::k8s

@@ -44,8 +44,7 @@ class Decoder {
     return it->get<std::string>();
   }
 
-  absl::StatusOr<std::optional<absl::Time>> Time(const json& parent, const char* key,
-                                                 absl::string_view field) const {
+  absl::StatusOr<std::optional<absl::Time>> Time(const json& parent, const char* key, absl::string_view field) const {
     FLEETCAP_ASSIGN_OR_RETURN(auto text, String(parent, key, field));
     if (text.empty()) return std::optional<absl::Time>();
     auto t = ParseRfc3339(field, text);
@@ -168,8 +167,7 @@ absl::Status ReadContainers(const json& spec, const char* key, Decoder& d, bool 
 
 // Start and finish times of every container status in `key`, in its current
 // and last state.
-absl::Status ReadContainerStatuses(const json& status, const char* key, Decoder& d, PodObject& pod,
-                                   bool app) {
+absl::Status ReadContainerStatuses(const json& status, const char* key, Decoder& d, PodObject& pod, bool app) {
   const json* list = nullptr;
   FLEETCAP_ASSIGN_OR_RETURN(list, d.Array(status, key, absl::StrCat("status.", key)));
   if (list == nullptr) return absl::OkStatus();

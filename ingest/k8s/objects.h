@@ -50,7 +50,7 @@ struct PodObject {
   std::string node_name;  // spec.nodeName: set once bound
   std::string phase;      // status.phase
   absl::Time created;
-  std::optional<absl::Time> deletion;  // metadata.deletionTimestamp
+  std::optional<absl::Time> deletion;              // metadata.deletionTimestamp
   std::map<std::string, std::string> labels;       // only the keys asked for
   std::map<std::string, std::string> annotations;  // only the keys asked for
   std::map<std::string, std::string> node_selector;
@@ -60,11 +60,11 @@ struct PodObject {
   std::map<std::string, int64_t> overhead;  // spec.overhead, extended resources only
 
   // From status.
-  std::optional<absl::Time> start_time;       // status.startTime (kubelet accepted the pod)
-  std::optional<absl::Time> scheduled_at;     // condition PodScheduled=True, lastTransitionTime
-  std::optional<absl::Time> first_started;    // earliest container startedAt (any container, any state)
-  std::optional<absl::Time> last_finished;    // latest container finishedAt
-  int containers_terminated = 0;              // app containers whose current state is terminated
+  std::optional<absl::Time> start_time;     // status.startTime (kubelet accepted the pod)
+  std::optional<absl::Time> scheduled_at;   // condition PodScheduled=True, lastTransitionTime
+  std::optional<absl::Time> first_started;  // earliest container startedAt (any container, any state)
+  std::optional<absl::Time> last_finished;  // latest container finishedAt
+  int containers_terminated = 0;            // app containers whose current state is terminated
 };
 
 // ReplicaSet, Deployment, Job, CronJob, StatefulSet, or any other owner.
@@ -100,8 +100,7 @@ absl::StatusOr<NodeObject> DecodeNode(const nlohmann::json& object);
 absl::StatusOr<PodObject> DecodePod(const nlohmann::json& object, const DecodeOptions& options);
 // List items carry no `kind`, so the caller says which kind it listed.
 absl::StatusOr<ControllerObject> DecodeController(const nlohmann::json& object, const std::string& kind);
-absl::StatusOr<NamespaceObject> DecodeNamespace(const nlohmann::json& object,
-                                                const DecodeOptions& options);
+absl::StatusOr<NamespaceObject> DecodeNamespace(const nlohmann::json& object, const DecodeOptions& options);
 
 // metadata.resourceVersion of any object ("" when absent).
 std::string ResourceVersionOf(const nlohmann::json& object);

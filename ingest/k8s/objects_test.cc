@@ -13,9 +13,9 @@ namespace {
 
 using ::fleetcap::testing::IsOk;
 using ::fleetcap::testing::StatusIs;
+using nlohmann::json;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
-using nlohmann::json;
 
 absl::Time T(const char* text) { return *ParseRfc3339("t", text); }
 
@@ -153,7 +153,8 @@ TEST(DecodeNamespace, KeepsOnlyTheTeamKeys) {
   o.namespace_annotations = {"fleetcap.io/team"};
   auto ns = DecodeNamespace(json::parse(R"({"metadata": {"name": "ml", "uid": "ns-1",
       "labels": {"fleetcap.io/team": "vision", "kubernetes.io/metadata.name": "ml"},
-      "annotations": {"fleetcap.io/team": "other"}}})"), o);
+      "annotations": {"fleetcap.io/team": "other"}}})"),
+                            o);
   ASSERT_THAT(ns, IsOk());
   EXPECT_EQ(ns->labels.size(), 1u);
   EXPECT_EQ(ns->annotations.at("fleetcap.io/team"), "other");

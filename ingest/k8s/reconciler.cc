@@ -100,8 +100,7 @@ absl::Status Reconciler::Start() {
   FLEETCAP_ASSIGN_OR_RETURN(auto active, repo_->ActivePolicy());
   SetPolicy(active);
   Logger("k8s")->info("cluster {}: resuming from {} open nodes, {} open devices, {} live pods, {} holds",
-                      options_.cluster, live.nodes.size(), live.devices.size(), live.pods.size(),
-                      live.holds.size());
+                      options_.cluster, live.nodes.size(), live.devices.size(), live.pods.size(), live.holds.size());
   if (metrics_ != nullptr) metrics_->pods_tracked.Set(static_cast<double>(pods_.size()));
   return absl::OkStatus();
 }
@@ -419,8 +418,8 @@ void Reconciler::TrackDemand(const Sighting& s, PodState& st) {
   if (waiting && !st.demand.has_value()) {
     st.demand = DemandRow{pod.created, std::nullopt};
     std::string resource = s.demand.units.front().resource;
-    pending_.demands.push_back({pod.uid, resource, s.demand.model, std::max<int64_t>(1, s.demand.TotalMilli()),
-                                pod.created, std::nullopt});
+    pending_.demands.push_back(
+        {pod.uid, resource, s.demand.model, std::max<int64_t>(1, s.demand.TotalMilli()), pod.created, std::nullopt});
   } else if (st.demand.has_value() && !st.demand->to.has_value() && !waiting) {
     CloseDemand(pod.uid, s.times.bound ? s.times.scheduled.value_or(s.observed) : s.deleted_at.value_or(s.observed),
                 st);
@@ -542,8 +541,8 @@ void Reconciler::Requeue(store::InventoryChanges unwritten) {
 // (`refusal`, when already known) is written in halves, down to single
 // records, which are set aside. Stops at an outage, with `written` where to
 // resume.
-absl::Status Reconciler::Isolate(const store::InventoryChanges& batch, size_t begin, size_t end,
-                                 absl::Status refusal, size_t& written) {
+absl::Status Reconciler::Isolate(const store::InventoryChanges& batch, size_t begin, size_t end, absl::Status refusal,
+                                 size_t& written) {
   if (begin == end) return absl::OkStatus();
   if (refusal.ok()) {
     refusal = repo_->Apply(store::RecordRange(batch, begin, end));
@@ -589,8 +588,8 @@ absl::Status Reconciler::Write(store::InventoryChanges batch) {
   status = repo_->Apply(rest);
   if (Refused(status)) {
     // Never retried: the records are named in the log instead.
-    Logger("k8s")->error("cluster {}: the quarantine refused {} records: {}", options_.cluster,
-                         rest.quarantine.size(), std::string(status.message()));
+    Logger("k8s")->error("cluster {}: the quarantine refused {} records: {}", options_.cluster, rest.quarantine.size(),
+                         std::string(status.message()));
     return absl::OkStatus();
   }
   if (!status.ok()) Requeue(std::move(rest));

@@ -53,8 +53,7 @@ struct ReconcilerOptions {
 class Reconciler {
  public:
   // `repo` and `clock` must outlive the reconciler; `metrics` may be null.
-  Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics,
-             const Clock* clock);
+  Reconciler(ReconcilerOptions options, store::LiveInventoryRepository* repo, K8sMetrics* metrics, const Clock* clock);
 
   // Loads the cluster's open inventory and the active policy.
   absl::Status Start();
@@ -111,7 +110,7 @@ class Reconciler {
     std::optional<absl::Time> to;
   };
   struct PodState {
-    store::LivePod row;  // as written (or loaded)
+    store::LivePod row;      // as written (or loaded)
     bool row_known = false;  // `row` is what the store has
     bool orphan = false;     // known only by an open hold or wait: its pod row must not be rewritten
     std::map<std::string, std::string> team_labels;
@@ -142,12 +141,12 @@ class Reconciler {
 
   // One observation of a pod, as ApplyPod's steps read it.
   struct Sighting {
-    const PodObject& pod;                   // as trusted (Trusted())
+    const PodObject& pod;  // as trusted (Trusted())
     absl::Time observed;
     PodTimes times;
     std::optional<absl::Time> deleted_at;  // when deleted: when it stopped holding (DeletionTime)
     PodDemand demand;
-    NodeState* node;                        // its node, when bound to one seen
+    NodeState* node;  // its node, when bound to one seen
   };
 
   void ApplyPod(const PodObject& pod, absl::Time observed, bool deleted);
@@ -180,7 +179,7 @@ class Reconciler {
   int32_t policy_version_ = -1;
   std::map<std::string, NamespaceObject> namespaces_;
   ControllerIndex controllers_;
-  absl::flat_hash_map<std::string, std::string> controller_kinds_;        // uid -> kind
+  absl::flat_hash_map<std::string, std::string> controller_kinds_;       // uid -> kind
   std::map<std::string, std::set<std::string>> waiting_for_controller_;  // owner uid -> pod uids
   std::map<std::string, NodeState> nodes_;
   uint64_t last_generation_ = 0;

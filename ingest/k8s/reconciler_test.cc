@@ -14,8 +14,8 @@ using ::fleetcap::testing::IsOk;
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);
 absl::Time At(int minutes) { return kT0 + absl::Minutes(minutes); }
 
-NodeObject GpuNode(const std::string& name, int gpus, std::map<std::string, std::string> labels = {
-                                                          {"nvidia.com/gpu.product", "H100"}}) {
+NodeObject GpuNode(const std::string& name, int gpus,
+                   std::map<std::string, std::string> labels = {{"nvidia.com/gpu.product", "H100"}}) {
   NodeObject n;
   n.name = name;
   n.uid = "uid-" + name;
@@ -170,7 +170,8 @@ TEST_F(ReconcilerTest, DeletedWhileRunningEndsAtDeletion) {
 
 TEST_F(ReconcilerTest, SharingKindsHoldTheirShare) {
   auto r = NewReconciler();
-  NodeObject mig = GpuNode("mig", 0, {{"nvidia.com/gpu.product", "A100-SXM4-40GB"}, {"nvidia.com/mig.strategy", "mixed"}});
+  NodeObject mig =
+      GpuNode("mig", 0, {{"nvidia.com/gpu.product", "A100-SXM4-40GB"}, {"nvidia.com/mig.strategy", "mixed"}});
   mig.allocatable = {{"nvidia.com/mig-3g.20gb", 4000}};
   r->Node(mig, At(0));
   NodeObject ts = GpuNode("ts", 8, {{"nvidia.com/gpu.product", "T4"}, {"nvidia.com/gpu.replicas", "4"}});
@@ -213,7 +214,7 @@ TEST_F(ReconcilerTest, RestartNeitherDuplicatesNorLoses) {
   for (const auto& h : after) by_pod[h.pod_uid] = h;
   EXPECT_EQ(by_pod["uid-a"].device_id, "n1/gpu0");
   EXPECT_FALSE(by_pod["uid-a"].to.has_value());
-  EXPECT_EQ(by_pod["uid-b"].to, At(50));          // vanished: closed at the relist, not dropped
+  EXPECT_EQ(by_pod["uid-b"].to, At(50));            // vanished: closed at the relist, not dropped
   EXPECT_EQ(by_pod["uid-c"].device_id, "n1/gpu1");  // b's GPU, free again
   EXPECT_EQ(by_pod["uid-c"].from, At(20));
   EXPECT_TRUE(State().pods.at("uid-b").pod.deleted.has_value());
@@ -353,7 +354,8 @@ TEST_F(ReconcilerTest, NodeChangesOpenAndCloseDevices) {
   r->Node(GpuNode("n1", 1), At(20));
   ASSERT_THAT(r->Flush(), IsOk());
   std::map<std::string, std::optional<absl::Time>> to;
-  for (const auto& [key, d] : State().devices) to[d.device_id + "@" + std::to_string(absl::ToUnixSeconds(key.second))] = d.in_service_to;
+  for (const auto& [key, d] : State().devices)
+    to[d.device_id + "@" + std::to_string(absl::ToUnixSeconds(key.second))] = d.in_service_to;
   EXPECT_EQ(State().devices.size(), 3u);
   EXPECT_EQ(State().devices.at({"n1/gpu2", At(10)}).in_service_to, At(20));
   EXPECT_EQ(State().devices.at({"n1/gpu1", At(0)}).in_service_to, At(20));
@@ -455,7 +457,8 @@ TEST_F(ReconcilerTest, PodsOfADeletedNodeDoNotFreeTheNewNodesDevices) {
 // instance: each is charged its compute slices over the parent's.
 TEST_F(ReconcilerTest, MigComputeInstancesAreChargedByTheirSlice) {
   auto r = NewReconciler();
-  NodeObject mig = GpuNode("mig", 0, {{"nvidia.com/gpu.product", "A100-SXM4-40GB"}, {"nvidia.com/mig.strategy", "mixed"}});
+  NodeObject mig =
+      GpuNode("mig", 0, {{"nvidia.com/gpu.product", "A100-SXM4-40GB"}, {"nvidia.com/mig.strategy", "mixed"}});
   mig.allocatable = {{"nvidia.com/mig-1c.3g.20gb", 3000}};
   r->Node(mig, At(0));
   PodObject ci = Running(GpuPod("ci", 0, "mig"), 3);

@@ -49,7 +49,7 @@ class ControllerIndex {
   // `watched` are the kinds that are listed and watched: only an owner of
   // such a kind can still appear, so only it is reported as unresolved.
   explicit ControllerIndex(std::vector<std::string> watched = {"ReplicaSet", "Deployment", "Job", "CronJob",
-                                                                "StatefulSet"})
+                                                               "StatefulSet"})
       : watched_(std::move(watched)) {}
 
   void Upsert(const ControllerObject& controller);

@@ -65,16 +65,15 @@ absl::StatusOr<CsvFile> CsvFile::Read(const std::string& path) {
     }
     if (line.empty()) continue;  // the trailing newline, or a stray blank line
     if (line.find('"') != absl::string_view::npos) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(path, ":", line_number, ": quoted fields are not supported"));
+      return absl::InvalidArgumentError(absl::StrCat(path, ":", line_number, ": quoted fields are not supported"));
     }
     std::vector<std::string> fields = SplitFields(line);
     if (!have_header) {
       absl::flat_hash_map<absl::string_view, size_t> seen;
       for (size_t c = 0; c < fields.size(); ++c) {
         if (!seen.emplace(fields[c], c).second) {
-          return absl::InvalidArgumentError(absl::StrCat(path, ":", line_number, ": column ",
-                                                         Quoted(fields[c]), " appears twice"));
+          return absl::InvalidArgumentError(
+              absl::StrCat(path, ":", line_number, ": column ", Quoted(fields[c]), " appears twice"));
         }
       }
       csv.header_ = std::move(fields);
@@ -82,9 +81,8 @@ absl::StatusOr<CsvFile> CsvFile::Read(const std::string& path) {
       continue;
     }
     if (fields.size() != csv.header_.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ":", line_number, ": expected ",
-                                                     csv.header_.size(), " fields, found ",
-                                                     fields.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_number, ": expected ", csv.header_.size(), " fields, found ", fields.size()));
     }
     csv.rows_.push_back(Row{line_number, std::move(fields)});
   }
@@ -94,8 +92,7 @@ absl::StatusOr<CsvFile> CsvFile::Read(const std::string& path) {
   return csv;
 }
 
-absl::StatusOr<std::vector<size_t>> CsvFile::Columns(
-    absl::Span<const absl::string_view> names) const {
+absl::StatusOr<std::vector<size_t>> CsvFile::Columns(absl::Span<const absl::string_view> names) const {
   std::vector<size_t> positions;
   std::vector<absl::string_view> missing;
   for (absl::string_view name : names) {
@@ -105,20 +102,18 @@ absl::StatusOr<std::vector<size_t>> CsvFile::Columns(
     positions.push_back(c);
   }
   if (!missing.empty()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(path_, ":1: missing column", missing.size() > 1 ? "s " : " ",
-                     absl::StrJoin(missing, ", "), " (header: ", absl::StrJoin(header_, ","), ")"));
+    return absl::InvalidArgumentError(absl::StrCat(path_, ":1: missing column", missing.size() > 1 ? "s " : " ",
+                                                   absl::StrJoin(missing, ", "),
+                                                   " (header: ", absl::StrJoin(header_, ","), ")"));
   }
   return positions;
 }
 
 absl::Status CsvFile::FieldError(const Row& row, size_t column, absl::string_view what) const {
-  return absl::InvalidArgumentError(
-      absl::StrCat(path_, ":", row.line, ": ", header_[column], ": ", what));
+  return absl::InvalidArgumentError(absl::StrCat(path_, ":", row.line, ": ", header_[column], ": ", what));
 }
 
-absl::StatusOr<int64_t> CsvFile::Int(const Row& row, size_t column, int64_t min,
-                                     int64_t max) const {
+absl::StatusOr<int64_t> CsvFile::Int(const Row& row, size_t column, int64_t min, int64_t max) const {
   const std::string& text = row.fields[column];
   int64_t value = 0;
   // from_chars, unlike strtoll or SimpleAtoi, takes no sign or spaces, so
@@ -132,14 +127,13 @@ absl::StatusOr<int64_t> CsvFile::Int(const Row& row, size_t column, int64_t min,
     return FieldError(row, column, absl::StrCat(Quoted(text), " is not an integer"));
   }
   if (value < min || value > max) {
-    return FieldError(row, column,
-                      absl::StrCat(value, " is outside the allowed range ", min, "..", max));
+    return FieldError(row, column, absl::StrCat(value, " is outside the allowed range ", min, "..", max));
   }
   return value;
 }
 
-absl::StatusOr<std::optional<int64_t>> CsvFile::OptionalInt(const Row& row, size_t column,
-                                                            int64_t min, int64_t max) const {
+absl::StatusOr<std::optional<int64_t>> CsvFile::OptionalInt(const Row& row, size_t column, int64_t min,
+                                                            int64_t max) const {
   if (row.fields[column].empty()) return std::optional<int64_t>();
   FLEETCAP_ASSIGN_OR_RETURN(int64_t value, Int(row, column, min, max));
   return std::optional<int64_t>(value);

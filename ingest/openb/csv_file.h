@@ -40,8 +40,7 @@ class CsvFile {
   // The field as an integer in [min, max]; an empty field is not an integer.
   absl::StatusOr<int64_t> Int(const Row& row, size_t column, int64_t min, int64_t max) const;
   // As Int, but an empty field is absent rather than an error.
-  absl::StatusOr<std::optional<int64_t>> OptionalInt(const Row& row, size_t column, int64_t min,
-                                                     int64_t max) const;
+  absl::StatusOr<std::optional<int64_t>> OptionalInt(const Row& row, size_t column, int64_t min, int64_t max) const;
 
  private:
   CsvFile() = default;

@@ -58,10 +58,9 @@ TEST(CsvFile, RejectsMalformedFilesWithTheLine) {
     const char* text;
     const char* message;
   };
-  for (const Case& c :
-       {Case{"", "empty file"}, Case{"a,b\n1\n", "t.csv:2: expected 2 fields, found 1"},
-        Case{"a,b\n1,\"2\"\n", "t.csv:2: quoted fields are not supported"},
-        Case{"a,a\n", "t.csv:1: column \"a\" appears twice"}}) {
+  for (const Case& c : {Case{"", "empty file"}, Case{"a,b\n1\n", "t.csv:2: expected 2 fields, found 1"},
+                        Case{"a,b\n1,\"2\"\n", "t.csv:2: quoted fields are not supported"},
+                        Case{"a,a\n", "t.csv:1: column \"a\" appears twice"}}) {
     absl::Status status = CsvFile::Read(dir.Write("t.csv", c.text)).status();
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << c.text;
     EXPECT_THAT(status.ToString(), HasSubstr(c.message));
@@ -70,17 +69,13 @@ TEST(CsvFile, RejectsMalformedFilesWithTheLine) {
 
 TEST(CsvFile, IntegersAreStrict) {
   TestDir dir;
-  absl::StatusOr<CsvFile> csv =
-      CsvFile::Read(dir.Write("t.csv", "a\nx\n+5\n 5\n\n99999999999999999999\n-1\n"));
+  absl::StatusOr<CsvFile> csv = CsvFile::Read(dir.Write("t.csv", "a\nx\n+5\n 5\n\n99999999999999999999\n-1\n"));
   ASSERT_THAT(csv, IsOk());
   const std::vector<CsvFile::Row>& rows = csv->rows();
   ASSERT_EQ(rows.size(), 5u);  // the blank line is skipped, not an empty field
-  EXPECT_THAT(csv->Int(rows[0], 0, 0, 9).status().ToString(),
-              HasSubstr("t.csv:2: a: \"x\" is not an integer"));
-  EXPECT_THAT(csv->Int(rows[1], 0, 0, 9).status().ToString(),
-              HasSubstr("\"+5\" is not an integer"));
-  EXPECT_THAT(csv->Int(rows[2], 0, 0, 9).status().ToString(),
-              HasSubstr("\" 5\" is not an integer"));
+  EXPECT_THAT(csv->Int(rows[0], 0, 0, 9).status().ToString(), HasSubstr("t.csv:2: a: \"x\" is not an integer"));
+  EXPECT_THAT(csv->Int(rows[1], 0, 0, 9).status().ToString(), HasSubstr("\"+5\" is not an integer"));
+  EXPECT_THAT(csv->Int(rows[2], 0, 0, 9).status().ToString(), HasSubstr("\" 5\" is not an integer"));
   EXPECT_THAT(csv->Int(rows[3], 0, 0, 9).status().ToString(), HasSubstr("t.csv:6: a:"));
   EXPECT_THAT(csv->Int(rows[3], 0, 0, 9).status().ToString(), HasSubstr("is out of range"));
   EXPECT_THAT(csv->Int(rows[4], 0, 0, 9).status().ToString(),

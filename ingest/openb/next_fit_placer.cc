@@ -34,9 +34,8 @@ class NextFit {
   NextFit(const OpenbTrace& trace, Placement& placement)
       : trace_(trace), placement_(placement), order_(trace.nodes.size()) {
     std::iota(order_.begin(), order_.end(), size_t{0});
-    std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
-      return trace_.nodes[a].name < trace_.nodes[b].name;
-    });
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](size_t a, size_t b) { return trace_.nodes[a].name < trace_.nodes[b].name; });
     states_.resize(order_.size());
     for (size_t pos = 0; pos < order_.size(); ++pos) {
       const OpenbNode& node = trace_.nodes[order_[pos]];
@@ -65,8 +64,8 @@ class NextFit {
         const bool fits = whole ? state.free[gpu] == kGpuMilli : state.free[gpu] >= pod.gpu_milli;
         if (!fits) continue;
         state.free[gpu] -= pod.gpu_milli;
-        placement_.holds.push_back(GpuHold{pod_index, order_[pos], static_cast<int32_t>(gpu),
-                                           pod.gpu_milli, *pod.scheduled_s, pod.deletion_s});
+        placement_.holds.push_back(GpuHold{pod_index, order_[pos], static_cast<int32_t>(gpu), pod.gpu_milli,
+                                           *pod.scheduled_s, pod.deletion_s});
         --wanted;
       }
       hold_count_[pod_index] = placement_.holds.size() - first_hold_[pod_index];
@@ -123,9 +122,7 @@ std::optional<PodOutcome> OutcomeWithoutSearch(const OpenbPod& pod) {
 
 }  // namespace
 
-bool IsUnplaced(PodOutcome outcome) {
-  return outcome != PodOutcome::kPlaced && outcome != PodOutcome::kNoGpu;
-}
+bool IsUnplaced(PodOutcome outcome) { return outcome != PodOutcome::kPlaced && outcome != PodOutcome::kNoGpu; }
 
 Placement PlaceNextFit(const OpenbTrace& trace) {
   Placement placement;
@@ -146,8 +143,7 @@ Placement PlaceNextFit(const OpenbTrace& trace) {
   std::sort(events.begin(), events.end(), [&](const Event& a, const Event& b) {
     const std::string& a_name = trace.pods[a.pod].name;
     const std::string& b_name = trace.pods[b.pod].name;
-    return std::tie(a.time_s, b.release, a_name, a.pod) <
-           std::tie(b.time_s, a.release, b_name, b.pod);
+    return std::tie(a.time_s, b.release, a_name, a.pod) < std::tie(b.time_s, a.release, b_name, b.pod);
   });
 
   NextFit next_fit(trace, placement);

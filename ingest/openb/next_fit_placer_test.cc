@@ -33,8 +33,7 @@ OpenbPod Pod(std::string name, int32_t num_gpu, int32_t gpu_milli, std::optional
 }
 
 // (node name, gpu, milli) of every hold of pod `p`, in hold order.
-std::vector<std::tuple<std::string, int, int>> HoldsOf(const OpenbTrace& trace,
-                                                       const Placement& placement, size_t p) {
+std::vector<std::tuple<std::string, int, int>> HoldsOf(const OpenbTrace& trace, const Placement& placement, size_t p) {
   std::vector<std::tuple<std::string, int, int>> out;
   for (const GpuHold& hold : placement.holds) {
     if (hold.pod == p) out.emplace_back(trace.nodes[hold.node].name, hold.gpu, hold.milli);
@@ -151,8 +150,7 @@ TEST(PlaceNextFit, SharingPacksOntoTheLowestIndexedGpuWithRoom) {
 TEST(PlaceNextFit, SharingSearchesNodesFromThePointer) {
   OpenbTrace trace;
   trace.nodes = {Node("n0", 1), Node("n1", 1), Node("n2", 1)};
-  trace.pods = {Pod("a", 1, 800, 0, 100), Pod("b", 1, 900, 1, 100), Pod("c", 1, 500, 2, 100),
-                Pod("d", 1, 200, 3, 100)};
+  trace.pods = {Pod("a", 1, 800, 0, 100), Pod("b", 1, 900, 1, 100), Pod("c", 1, 500, 2, 100), Pod("d", 1, 200, 3, 100)};
   Placement placement = PlaceNextFit(trace);
   EXPECT_THAT(HoldsOf(trace, placement, 0), ElementsAre(H{"n0", 0, 800}));
   EXPECT_THAT(HoldsOf(trace, placement, 1), ElementsAre(H{"n1", 0, 900}));
@@ -174,8 +172,7 @@ TEST(PlaceNextFit, AFailedSearchLeavesThePointerWhereItWas) {
 TEST(PlaceNextFit, ReleaseFreesExactlyWhatWasTaken) {
   OpenbTrace trace;
   trace.nodes = {Node("n0", 1)};
-  trace.pods = {Pod("a", 1, 300, 0, 10), Pod("b", 1, 500, 1, 100), Pod("c", 1, 500, 10, 100),
-                Pod("d", 1, 1, 11, 100)};
+  trace.pods = {Pod("a", 1, 300, 0, 10), Pod("b", 1, 500, 1, 100), Pod("c", 1, 500, 10, 100), Pod("d", 1, 1, 11, 100)};
   Placement placement = PlaceNextFit(trace);
   EXPECT_THAT(HoldsOf(trace, placement, 2), ElementsAre(H{"n0", 0, 500}));
   EXPECT_EQ(placement.outcomes[3], PodOutcome::kNoRoom);

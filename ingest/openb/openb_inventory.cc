@@ -28,9 +28,7 @@ absl::string_view OpenbVendor(absl::string_view model) {
   return "unknown";
 }
 
-std::string OpenbDeviceId(absl::string_view node, int index) {
-  return absl::StrCat(node, "-gpu", index);
-}
+std::string OpenbDeviceId(absl::string_view node, int index) { return absl::StrCat(node, "-gpu", index); }
 
 store::ClusterInventory BuildOpenbInventory(const OpenbTrace& trace, const Placement& placement,
                                             const std::string& cluster, absl::Time start) {
@@ -46,11 +44,9 @@ store::ClusterInventory BuildOpenbInventory(const OpenbTrace& trace, const Place
   }
 
   for (const OpenbNode& node : trace.nodes) {
-    inventory.nodes.push_back(
-        {node.name, node.model, node.cpu_milli, node.memory_mib, start, std::nullopt});
+    inventory.nodes.push_back({node.name, node.model, node.cpu_milli, node.memory_mib, start, std::nullopt});
     for (int32_t gpu = 0; gpu < node.gpus; ++gpu) {
-      inventory.devices.push_back(
-          {OpenbDeviceId(node.name, gpu), node.name, gpu, node.model, start, std::nullopt});
+      inventory.devices.push_back({OpenbDeviceId(node.name, gpu), node.name, gpu, node.model, start, std::nullopt});
     }
   }
 
@@ -76,9 +72,8 @@ store::ClusterInventory BuildOpenbInventory(const OpenbTrace& trace, const Place
 
   inventory.holds.reserve(placement.holds.size());
   for (const GpuHold& hold : placement.holds) {
-    inventory.holds.push_back({trace.pods[hold.pod].name,
-                               OpenbDeviceId(trace.nodes[hold.node].name, hold.gpu), hold.milli,
-                               start + absl::Seconds(hold.start_s), At(start, hold.end_s)});
+    inventory.holds.push_back({trace.pods[hold.pod].name, OpenbDeviceId(trace.nodes[hold.node].name, hold.gpu),
+                               hold.milli, start + absl::Seconds(hold.start_s), At(start, hold.end_s)});
   }
   return inventory;
 }

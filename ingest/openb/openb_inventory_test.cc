@@ -10,9 +10,7 @@ const absl::Time kStart = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:0
 
 OpenbTrace SmallTrace() {
   OpenbTrace trace;
-  trace.nodes = {{"n-t4", 32000, 65536, 2, "T4"},
-                 {"n-g2", 96000, 393216, 1, "G2"},
-                 {"n-cpu", 8000, 16384, 0, ""}};
+  trace.nodes = {{"n-t4", 32000, 65536, 2, "T4"}, {"n-g2", 96000, 393216, 1, "G2"}, {"n-cpu", 8000, 16384, 0, ""}};
   OpenbPod whole;
   whole.name = "openb-pod-0013";
   whole.num_gpu = 2;

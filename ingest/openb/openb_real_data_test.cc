@@ -61,9 +61,8 @@ TEST_F(OpenbRealData, NodeListMatchesThePublishedFigures) {
     ++nodes_per_model[node.model];
   }
   EXPECT_EQ(gpus, 6212);
-  const std::map<std::string, int> expected = {{"G2", 549},     {"T4", 404}, {"P100", 134},
-                                               {"V100M16", 55}, {"G3", 39},  {"V100M32", 30},
-                                               {"A10", 2}};
+  const std::map<std::string, int> expected = {{"G2", 549}, {"T4", 404},     {"P100", 134}, {"V100M16", 55},
+                                               {"G3", 39},  {"V100M32", 30}, {"A10", 2}};
   EXPECT_EQ(nodes_per_model, expected);
 }
 
@@ -82,9 +81,7 @@ TEST_F(OpenbRealData, PodListMatchesThePublishedFigures) {
 TEST_F(OpenbRealData, EveryPodIsPlacedUnplacedOrWithoutGpus) {
   Placement placement = PlaceNextFit(*trace_);
   ASSERT_EQ(placement.outcomes.size(), 8152u);
-  EXPECT_EQ(placement.placed_pods + static_cast<int64_t>(placement.unplaced.size()) +
-                placement.no_gpu_pods,
-            8152);
+  EXPECT_EQ(placement.placed_pods + static_cast<int64_t>(placement.unplaced.size()) + placement.no_gpu_pods, 8152);
   EXPECT_EQ(placement.no_gpu_pods, 1088);
   std::map<PodOutcome, int> by_outcome;
   for (PodOutcome outcome : placement.outcomes) ++by_outcome[outcome];
@@ -109,8 +106,7 @@ TEST_F(OpenbRealData, EveryPodIsPlacedUnplacedOrWithoutGpus) {
   }
   for (size_t p = 0; p < trace_->pods.size(); ++p) {
     const OpenbPod& pod = trace_->pods[p];
-    const int64_t expected =
-        placement.outcomes[p] == PodOutcome::kPlaced ? int64_t{pod.num_gpu} * pod.gpu_milli : 0;
+    const int64_t expected = placement.outcomes[p] == PodOutcome::kPlaced ? int64_t{pod.num_gpu} * pod.gpu_milli : 0;
     EXPECT_EQ(held[p], expected) << pod.name;
   }
 }
@@ -135,9 +131,8 @@ TEST_F(OpenbRealData, NoGpuIsEverHeldBeyondOneWholeGpu) {
     steps.push_back({hold.start_s, hold.milli, hold.node, hold.gpu});
     if (hold.end_s.has_value()) steps.push_back({*hold.end_s, -hold.milli, hold.node, hold.gpu});
   }
-  std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
-    return std::tie(a.time_s, a.delta) < std::tie(b.time_s, b.delta);
-  });
+  std::sort(steps.begin(), steps.end(),
+            [](const Step& a, const Step& b) { return std::tie(a.time_s, a.delta) < std::tie(b.time_s, b.delta); });
   std::map<std::pair<size_t, int32_t>, int> per_gpu;
   int64_t total = 0;
   int64_t peak = 0;
@@ -147,8 +142,7 @@ TEST_F(OpenbRealData, NoGpuIsEverHeldBeyondOneWholeGpu) {
     int& milli = per_gpu[{step.node, step.gpu}];
     milli += step.delta;
     worst_gpu = std::max(worst_gpu, milli);
-    ASSERT_LE(milli, 1000) << trace_->nodes[step.node].name << " gpu " << step.gpu << " at "
-                           << step.time_s;
+    ASSERT_LE(milli, 1000) << trace_->nodes[step.node].name << " gpu " << step.gpu << " at " << step.time_s;
     ASSERT_GE(milli, 0);
     total += step.delta;
     if (total > peak) {
@@ -174,8 +168,7 @@ TEST_F(OpenbRealData, ReplayIsFast) {
 
 TEST_F(OpenbRealData, InventoryHasADevicePerGpuAndAHoldPerPlacedGpu) {
   Placement placement = PlaceNextFit(*trace_);
-  store::ClusterInventory inv =
-      BuildOpenbInventory(*trace_, placement, "openb", absl::FromUnixSeconds(1767225600));
+  store::ClusterInventory inv = BuildOpenbInventory(*trace_, placement, "openb", absl::FromUnixSeconds(1767225600));
   EXPECT_EQ(inv.types.size(), 7u);
   EXPECT_EQ(inv.nodes.size(), 1213u);
   EXPECT_EQ(inv.devices.size(), 6212u);
@@ -188,14 +181,11 @@ TEST_F(OpenbRealData, InventoryHasADevicePerGpuAndAHoldPerPlacedGpu) {
 }
 
 TEST_F(OpenbRealData, OtherPodListsWithTheSameColumnsRead) {
-  absl::StatusOr<OpenbTrace> share =
-      ReadOpenbTrace(OPENB_DATA_DIR, "openb_pod_list_gpushare40.csv");
+  absl::StatusOr<OpenbTrace> share = ReadOpenbTrace(OPENB_DATA_DIR, "openb_pod_list_gpushare40.csv");
   ASSERT_THAT(share, IsOk());
   EXPECT_EQ(share->pods.size(), 8152u);
   Placement placement = PlaceNextFit(*share);
-  EXPECT_EQ(placement.placed_pods + static_cast<int64_t>(placement.unplaced.size()) +
-                placement.no_gpu_pods,
-            8152);
+  EXPECT_EQ(placement.placed_pods + static_cast<int64_t>(placement.unplaced.size()) + placement.no_gpu_pods, 8152);
   // multigpu50 as published has only name, cpu, memory and GPU columns, no
   // times: it cannot be replayed, and says so rather than misreading.
   absl::Status multi = ReadOpenbTrace(OPENB_DATA_DIR, "openb_pod_list_multigpu50.csv").status();

@@ -19,9 +19,9 @@ absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, stor
   return ReplayTrace(trace, options.cluster, options.start, inventory, quarantine, clock);
 }
 
-absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
-                                         absl::Time start, store::InventoryRepository& inventory,
-                                         store::QuarantineRepository& quarantine, const Clock& clock) {
+absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster, absl::Time start,
+                                         store::InventoryRepository& inventory, store::QuarantineRepository& quarantine,
+                                         const Clock& clock) {
   const openb::Placement placement = openb::PlaceNextFit(trace);
   const store::ClusterInventory facts = openb::BuildOpenbInventory(trace, placement, cluster, start);
   FLEETCAP_RETURN_IF_ERROR(inventory.ReplaceClusterInventory(facts));

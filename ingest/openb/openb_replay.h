@@ -40,8 +40,8 @@ absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, stor
                                          store::QuarantineRepository& quarantine, const Clock& clock);
 
 // The same for a trace already in memory (a synthetic one, ingest/synthetic).
-absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster,
-                                         absl::Time start, store::InventoryRepository& inventory,
-                                         store::QuarantineRepository& quarantine, const Clock& clock);
+absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster, absl::Time start,
+                                         store::InventoryRepository& inventory, store::QuarantineRepository& quarantine,
+                                         const Clock& clock);
 
 }  // namespace fleetcap::ingest

@@ -20,8 +20,8 @@ TEST(TeamForOpenbPod, LongSerialsDoNotOverflow) {
 }
 
 TEST(TeamForOpenbPod, OtherNamesAreUnassignedInTheDefaultNamespace) {
-  for (const char* name : {"", "openb-pod-", "openb-pod-12a", "openb-pod--1", "other-0001",
-                           "openb-node-0001", "OPENB-POD-0001"}) {
+  for (const char* name :
+       {"", "openb-pod-", "openb-pod-12a", "openb-pod--1", "other-0001", "openb-node-0001", "OPENB-POD-0001"}) {
     OpenbTeam team = TeamForOpenbPod(name);
     EXPECT_EQ(team.team, "unassigned") << name;
     EXPECT_EQ(team.namespace_name, "default") << name;

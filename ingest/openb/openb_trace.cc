@@ -63,8 +63,7 @@ absl::StatusOr<std::vector<OpenbNode>> ReadOpenbNodes(const std::string& path, s
     node.model = row.fields[col[kModel]];
     // Every device needs a model; CPU-only nodes (all_node list) have none.
     if (node.gpus > 0 && node.model.empty()) {
-      return csv.FieldError(row, col[kModel],
-                            absl::StrCat("is empty on a node with ", node.gpus, " GPUs"));
+      return csv.FieldError(row, col[kModel], absl::StrCat("is empty on a node with ", node.gpus, " GPUs"));
     }
     return node;
   };
@@ -83,23 +82,11 @@ absl::StatusOr<std::vector<OpenbNode>> ReadOpenbNodes(const std::string& path, s
 
 absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path, std::vector<SetAsideRow>* set_aside) {
   FLEETCAP_ASSIGN_OR_RETURN(CsvFile csv, CsvFile::Read(path));
-  constexpr absl::string_view kColumns[] = {
-      "name", "cpu_milli", "memory_mib",    "num_gpu",       "gpu_milli",     "gpu_spec",
-      "qos",  "pod_phase", "creation_time", "deletion_time", "scheduled_time"};
+  constexpr absl::string_view kColumns[] = {"name",          "cpu_milli",     "memory_mib",    "num_gpu",
+                                            "gpu_milli",     "gpu_spec",      "qos",           "pod_phase",
+                                            "creation_time", "deletion_time", "scheduled_time"};
   FLEETCAP_ASSIGN_OR_RETURN(std::vector<size_t> col, csv.Columns(kColumns));
-  enum {
-    kName,
-    kCpu,
-    kMemory,
-    kNumGpu,
-    kGpuMilli,
-    kGpuSpec,
-    kQos,
-    kPhase,
-    kCreation,
-    kDeletion,
-    kScheduled
-  };
+  enum { kName, kCpu, kMemory, kNumGpu, kGpuMilli, kGpuSpec, kQos, kPhase, kCreation, kDeletion, kScheduled };
 
   std::vector<OpenbPod> pods;
   pods.reserve(csv.rows().size());
@@ -115,11 +102,10 @@ absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path, std
     FLEETCAP_ASSIGN_OR_RETURN(int64_t gpu_milli, csv.Int(row, col[kGpuMilli], 0, 1000));
     pod.gpu_milli = static_cast<int32_t>(gpu_milli);
     if (ClassifyGpuRequest(pod) == GpuRequest::kInvalid) {
-      return csv.FieldError(
-          row, col[kGpuMilli],
-          absl::StrCat(pod.gpu_milli, " with num_gpu ", pod.num_gpu,
-                       ": only a one-GPU pod may ask for part of a GPU, and a GPU pod for"
-                       " more than 0"));
+      return csv.FieldError(row, col[kGpuMilli],
+                            absl::StrCat(pod.gpu_milli, " with num_gpu ", pod.num_gpu,
+                                         ": only a one-GPU pod may ask for part of a GPU, and a GPU pod for"
+                                         " more than 0"));
     }
     pod.gpu_spec = row.fields[col[kGpuSpec]];
     pod.qos = row.fields[col[kQos]];

@@ -87,7 +87,6 @@ absl::StatusOr<std::vector<OpenbPod>> ReadOpenbPods(const std::string& path,
 // file is NotFound naming its path; a file that is not such a list (no
 // header, missing columns, a row of the wrong width) is InvalidArgument naming
 // `path:line: column`; a malformed row is set aside in `set_aside`.
-absl::StatusOr<OpenbTrace> ReadOpenbTrace(const std::string& dir,
-                                          const std::string& pod_file = kOpenbDefaultPodFile);
+absl::StatusOr<OpenbTrace> ReadOpenbTrace(const std::string& dir, const std::string& pod_file = kOpenbDefaultPodFile);
 
 }  // namespace fleetcap::openb

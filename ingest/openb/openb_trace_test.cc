@@ -86,8 +86,7 @@ TEST(ReadOpenbTrace, BadIntegerNamesFileLineAndField) {
                                  "p0,1,1,1,1000,,LS,Running,0,10,0\n"
                                  "p1,1,1,x,1000,,LS,Running,0,10,0\n");
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(status.ToString(),
-              HasSubstr("openb_pod_list_default.csv:3: num_gpu: \"x\" is not an integer"));
+  EXPECT_THAT(status.ToString(), HasSubstr("openb_pod_list_default.csv:3: num_gpu: \"x\" is not an integer"));
 }
 
 TEST(ReadOpenbTrace, MalformedRowsAreSetAsideAndTheRestRead) {
@@ -111,9 +110,7 @@ TEST(ReadOpenbTrace, MalformedRowsAreSetAsideAndTheRestRead) {
 TEST(ReadOpenbTrace, MissingColumnNamesFileAndColumn) {
   TestDir dir;
   // The published multigpu50 list has only these five columns.
-  absl::Status status =
-      ReadOpenbPods(dir.Write("pods.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n"))
-          .status();
+  absl::Status status = ReadOpenbPods(dir.Write("pods.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n")).status();
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(status.ToString(), HasSubstr("pods.csv:1: missing columns gpu_spec, qos, pod_phase, "
                                            "creation_time, deletion_time, scheduled_time"));
@@ -149,8 +146,7 @@ TEST(ReadOpenbTrace, RejectsValuesOutsideTheTraceModel) {
            Case{"p,1,1,1,1000,,LS,Running,,10,0\n", ":2: creation_time: \"\" is not an integer"},
            Case{"p,1,1,1,1000,,LS,Running,0,-10,0\n", ":2: deletion_time: -10 is outside"},
            Case{",1,1,1,1000,,LS,Running,0,10,0\n", ":2: name: is empty"},
-           Case{"p,1,1,1,1000,,LS,Running,0,10,0\np,1,1,1,1000,,LS,Running,0,10,0\n",
-                ":3: name: \"p\" repeats line 2"},
+           Case{"p,1,1,1,1000,,LS,Running,0,10,0\np,1,1,1,1000,,LS,Running,0,10,0\n", ":3: name: \"p\" repeats line 2"},
        }) {
     absl::Status status = PodError(dir, c.row);
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << c.row;
@@ -166,8 +162,7 @@ TEST(ReadOpenbTrace, RejectsNodesWithoutUsableGpus) {
   status = ReadOpenbNodes(dir.Write("n.csv", header + "n,1,1,100000,T4\n")).status();
   EXPECT_THAT(status.ToString(), HasSubstr("n.csv:2: gpu: 100000 is outside"));
   // A CPU-only node, as in the all-node list, is fine without a model.
-  absl::StatusOr<std::vector<OpenbNode>> nodes =
-      ReadOpenbNodes(dir.Write("n.csv", header + "n,1,1,0,\n"));
+  absl::StatusOr<std::vector<OpenbNode>> nodes = ReadOpenbNodes(dir.Write("n.csv", header + "n,1,1,0,\n"));
   ASSERT_THAT(nodes, IsOk());
   EXPECT_EQ((*nodes)[0].gpus, 0);
 }

@@ -58,11 +58,14 @@ absl::StatusOr<MetricMapping> ParseMetricMapping(const std::string& yaml, const 
     }
     const YAML::Node labels = root["labels"];
     if (!labels || !labels.IsMap()) return absl::InvalidArgumentError(absl::StrCat(source, ": labels: missing"));
-    const std::pair<const char*, std::vector<std::string>*> lists[] = {
-        {"device", &mapping.device},       {"device_index", &mapping.device_index},
-        {"node", &mapping.node},           {"model", &mapping.model},
-        {"namespace", &mapping.namespace_}, {"pod", &mapping.pod},
-        {"mig_profile", &mapping.mig_profile}, {"mig_instance", &mapping.mig_instance}};
+    const std::pair<const char*, std::vector<std::string>*> lists[] = {{"device", &mapping.device},
+                                                                       {"device_index", &mapping.device_index},
+                                                                       {"node", &mapping.node},
+                                                                       {"model", &mapping.model},
+                                                                       {"namespace", &mapping.namespace_},
+                                                                       {"pod", &mapping.pod},
+                                                                       {"mig_profile", &mapping.mig_profile},
+                                                                       {"mig_instance", &mapping.mig_instance}};
     for (const auto& [name, target] : lists) {
       FLEETCAP_RETURN_IF_ERROR(ReadLabelList(labels, name, source, target));
     }

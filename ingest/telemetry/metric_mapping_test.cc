@@ -15,12 +15,26 @@ using ::testing::Not;
 
 TEST(DefaultMetricMapping, KnowsEveryExporterOfTheIssue) {
   const MetricMapping& m = DefaultMetricMapping();
-  for (const char* name :
-       {"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_SM_ACTIVE",
-        "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE",
-        "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "duty_cycle", "duty_cycle_node",
-        "tensorcore_utilization", "memory_used", "memory_total", "memory_bandwidth_utilization",
-        "memory_used_node", "gpu_gfx_activity", "gpu_used_vram", "gpu_total_vram", "gpu_power_usage"}) {
+  for (const char* name : {"DCGM_FI_DEV_GPU_UTIL",
+                           "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+                           "DCGM_FI_PROF_SM_ACTIVE",
+                           "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
+                           "DCGM_FI_PROF_DRAM_ACTIVE",
+                           "DCGM_FI_DEV_FB_USED",
+                           "DCGM_FI_DEV_FB_FREE",
+                           "DCGM_FI_DEV_POWER_USAGE",
+                           "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+                           "duty_cycle",
+                           "duty_cycle_node",
+                           "tensorcore_utilization",
+                           "memory_used",
+                           "memory_total",
+                           "memory_bandwidth_utilization",
+                           "memory_used_node",
+                           "gpu_gfx_activity",
+                           "gpu_used_vram",
+                           "gpu_total_vram",
+                           "gpu_power_usage"}) {
     EXPECT_NE(m.Find(name), nullptr) << name;
   }
   ASSERT_NE(m.Find("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"), nullptr);

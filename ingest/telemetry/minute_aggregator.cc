@@ -120,8 +120,7 @@ MinuteRow BuildRow(const RowInputs& in, const std::string& device_id, const std:
 
 }  // namespace
 
-std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series,
-                                        const std::set<DeviceMinute>& wanted) {
+std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series, const std::set<DeviceMinute>& wanted) {
   // (device, pod_uid) -> inputs; pod_uid "" gathers the whole device.
   std::map<std::pair<std::string, std::string>, RowInputs> rows;
   std::set<std::string> wanted_devices;

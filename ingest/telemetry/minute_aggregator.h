@@ -49,8 +49,7 @@ using DeviceMinute = std::pair<std::string, int64_t>;  // device_id, minute star
 // Rows for the `wanted` device-minutes found in `series`, ordered by
 // (device, pod_uid, minute). Points outside the wanted minutes only serve
 // as a counter's previous sample.
-std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series,
-                                        const std::set<DeviceMinute>& wanted);
+std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series, const std::set<DeviceMinute>& wanted);
 
 }  // namespace fleetcap::telemetry
 

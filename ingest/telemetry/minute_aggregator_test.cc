@@ -41,7 +41,7 @@ TEST(AggregateMinutes, MeanMaxMemoryPowerAndSamplesPerMinute) {
   EXPECT_EQ(first.pod_uid, "");
   EXPECT_DOUBLE_EQ(*first.util_mean, 0.4);
   EXPECT_DOUBLE_EQ(*first.util_max, 0.6);
-  EXPECT_EQ(*first.memory_used_bytes, 151);  // 150.5 rounded half away from zero
+  EXPECT_EQ(*first.memory_used_bytes, 151);    // 150.5 rounded half away from zero
   EXPECT_EQ(*first.memory_total_bytes, 1051);  // used + free when no total is reported
   EXPECT_DOUBLE_EQ(*first.power_watts, 305);
   EXPECT_FALSE(first.energy_joules.has_value());
@@ -100,8 +100,7 @@ TEST(AggregateMinutes, DeviceLevelSeriesWinsOverPodSeries) {
 }
 
 TEST(AggregateMinutes, GrEngineActiveStandsInForMissingUtil) {
-  auto rows = AggregateMinutes({Series("G1", "", Field::kGrEngineActive, {{kM, 0.3}, {kM + 1, 0.5}})},
-                               {{"G1", kM}});
+  auto rows = AggregateMinutes({Series("G1", "", Field::kGrEngineActive, {{kM, 0.3}, {kM + 1, 0.5}})}, {{"G1", kM}});
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_DOUBLE_EQ(*rows[0].util_mean, 0.4);
   EXPECT_EQ(rows[0].samples, 2);
@@ -109,9 +108,9 @@ TEST(AggregateMinutes, GrEngineActiveStandsInForMissingUtil) {
 
 TEST(AggregateMinutes, EnergyCounterIncreaseWithResets) {
   // Joules: 1000 -> 1100 (prev minute) -> 1250 -> reset to 40 -> 90.
-  std::vector<StoredSeries> series = {Series(
-      "G1", "", Field::kEnergy,
-      {{kM - 30'000, 1000}, {kM - 1, 1100}, {kM + 10'000, 1250}, {kM + 20'000, 40}, {kM + 30'000, 90}})};
+  std::vector<StoredSeries> series = {
+      Series("G1", "", Field::kEnergy,
+             {{kM - 30'000, 1000}, {kM - 1, 1100}, {kM + 10'000, 1250}, {kM + 20'000, 40}, {kM + 30'000, 90}})};
   auto rows = AggregateMinutes(series, {{"G1", kM}});
   ASSERT_EQ(rows.size(), 1u);
   // 150 from the previous minute's last sample, 40 after the reset, then 50.

@@ -22,8 +22,7 @@ void MinuteWindow::Restore(const std::vector<DeviceProgress>& progress) {
   }
 }
 
-MinuteWindow::DeviceState* MinuteWindow::FindOrMakeRoom(const std::string& device_id, absl::Time now,
-                                                        bool* swept) {
+MinuteWindow::DeviceState* MinuteWindow::FindOrMakeRoom(const std::string& device_id, absl::Time now, bool* swept) {
   if (auto it = devices_.find(device_id); it != devices_.end()) return &it->second;
   if (static_cast<int64_t>(devices_.size()) >= limits_.max_devices && !*swept) {
     // Forget every idle device at once, so sweeps are rare; at most one a

@@ -149,11 +149,11 @@ TEST(MinuteWindowTest, NewDevicesBeyondTheBoundEvictTheIdleOrAreDropped) {
 
 TEST(MinuteWindowTest, NewSeriesBeyondTheBoundAreDroppedUntilOthersAreDone) {
   MinuteWindow window(absl::Seconds(30), {100, 2});
-  AddCounts counts = window.Add(0, 1,
-                                {Series("GPU-0", Field::kUtil, Every10s(kT0, 6)),
-                                 Series("GPU-0", Field::kPower, Every10s(kT0, 6)),
-                                 Series("GPU-1", Field::kUtil, Every10s(kT0, 6))},
-                                kNow);
+  AddCounts counts =
+      window.Add(0, 1,
+                 {Series("GPU-0", Field::kUtil, Every10s(kT0, 6)), Series("GPU-0", Field::kPower, Every10s(kT0, 6)),
+                  Series("GPU-1", Field::kUtil, Every10s(kT0, 6))},
+                 kNow);
   EXPECT_EQ(counts.accepted, 12);
   EXPECT_EQ(counts.series_limit, 6);
   EXPECT_EQ(window.series(), 2);

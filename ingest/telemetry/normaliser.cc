@@ -75,17 +75,28 @@ bool StorableKey(const SeriesKey& key) {
 
 const char* DropReasonName(DropReason reason) {
   switch (reason) {
-    case DropReason::kStale: return "stale";
-    case DropReason::kNan: return "nan";
-    case DropReason::kInf: return "inf";
-    case DropReason::kNegative: return "negative";
-    case DropReason::kSentinel: return "dcgm_blank";
-    case DropReason::kNoDevice: return "no_device";
-    case DropReason::kUnknownMetric: return "unmapped_metric";
-    case DropReason::kLate: return "late";
-    case DropReason::kFuture: return "future";
-    case DropReason::kTooOld: return "too_old";
-    case DropReason::kInvalidLabel: return "invalid_label";
+    case DropReason::kStale:
+      return "stale";
+    case DropReason::kNan:
+      return "nan";
+    case DropReason::kInf:
+      return "inf";
+    case DropReason::kNegative:
+      return "negative";
+    case DropReason::kSentinel:
+      return "dcgm_blank";
+    case DropReason::kNoDevice:
+      return "no_device";
+    case DropReason::kUnknownMetric:
+      return "unmapped_metric";
+    case DropReason::kLate:
+      return "late";
+    case DropReason::kFuture:
+      return "future";
+    case DropReason::kTooOld:
+      return "too_old";
+    case DropReason::kInvalidLabel:
+      return "invalid_label";
   }
   return "unknown";
 }

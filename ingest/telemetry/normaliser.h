@@ -21,7 +21,17 @@ namespace fleetcap::telemetry {
 // (sample_time_window.h). kInvalidLabel: a label naming the series is not
 // text the store can hold (a NUL byte, bytes that are not UTF-8).
 enum class DropReason {
-  kStale, kNan, kInf, kNegative, kSentinel, kNoDevice, kUnknownMetric, kLate, kFuture, kTooOld, kInvalidLabel
+  kStale,
+  kNan,
+  kInf,
+  kNegative,
+  kSentinel,
+  kNoDevice,
+  kUnknownMetric,
+  kLate,
+  kFuture,
+  kTooOld,
+  kInvalidLabel
 };
 constexpr int kDropReasonCount = 11;
 const char* DropReasonName(DropReason reason);

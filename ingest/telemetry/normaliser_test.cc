@@ -61,8 +61,12 @@ TEST(Normaliser, MigInstanceIsADeviceOfItsOwn) {
 TEST(Normaliser, TpuAndAmdSeries) {
   Normaliser n(&DefaultMetricMapping());
   DropCounts drops;
-  auto tpu = n.Normalise({{"__name__", "duty_cycle"}, {"accelerator_id", "tpu-1"}, {"model", "tpu-v5p"},
-                          {"tpu_topology", "2x2x1"}, {"pod", "p"}, {"namespace", "ns"}},
+  auto tpu = n.Normalise({{"__name__", "duty_cycle"},
+                          {"accelerator_id", "tpu-1"},
+                          {"model", "tpu-v5p"},
+                          {"tpu_topology", "2x2x1"},
+                          {"pod", "p"},
+                          {"namespace", "ns"}},
                          {{0, 25}}, &drops);
   ASSERT_TRUE(tpu.has_value());
   EXPECT_EQ(tpu->key.device_id, "tpu-1");
@@ -71,8 +75,11 @@ TEST(Normaliser, TpuAndAmdSeries) {
   auto node_level = n.Describe({{"__name__", "memory_used_node"}, {"node", "tpu-node-1"}});
   ASSERT_TRUE(node_level.has_value());
   EXPECT_EQ(node_level->key.device_id, "tpu-node-1/node");
-  auto amd = n.Normalise({{"__name__", "gpu_used_vram"}, {"serial_number", "SN1"}, {"gpu_id", "3"},
-                          {"card_model", "MI300X"}, {"hostname", "h"}},
+  auto amd = n.Normalise({{"__name__", "gpu_used_vram"},
+                          {"serial_number", "SN1"},
+                          {"gpu_id", "3"},
+                          {"card_model", "MI300X"},
+                          {"hostname", "h"}},
                          {{0, 2}}, &drops);
   ASSERT_TRUE(amd.has_value());
   EXPECT_EQ(amd->key.device_id, "SN1");
@@ -130,9 +137,9 @@ TEST(Normaliser, LabelsTheStoreCannotHoldAreDroppedAndCounted) {
   for (const std::string& bad : {std::string("GPU\0x", 5), std::string("GPU-\xff"), std::string("\xc0\xaf"),
                                  std::string("\xed\xa0\x80"), std::string("GPU-\xe2\x82")}) {
     EXPECT_FALSE(n.Normalise({{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", bad}}, {{1000, 50}}, &drops));
-    EXPECT_FALSE(n.Normalise({{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", "GPU-0"}, {"exported_pod", bad},
-                              {"exported_namespace", "ml"}},
-                             {{1000, 50}}, &drops));
+    EXPECT_FALSE(n.Normalise(
+        {{"__name__", "DCGM_FI_DEV_GPU_UTIL"}, {"UUID", "GPU-0"}, {"exported_pod", bad}, {"exported_namespace", "ml"}},
+        {{1000, 50}}, &drops));
   }
   EXPECT_EQ(drops.Get(DropReason::kInvalidLabel), 10);
   EXPECT_STREQ(DropReasonName(DropReason::kInvalidLabel), "invalid_label");

@@ -79,8 +79,8 @@ ParsedResponse ParseQueryRangeResponse(long http_status, const std::string& body
     }
     const auto& data = doc.at("data");
     if (data.value("resultType", "") != "matrix") {
-      out.status = absl::InternalError(absl::StrCat("Prometheus: resultType \"", data.value("resultType", ""),
-                                                    "\", expected matrix"));
+      out.status = absl::InternalError(
+          absl::StrCat("Prometheus: resultType \"", data.value("resultType", ""), "\", expected matrix"));
       return out;
     }
     // A series or point that is not what Prometheus sends costs only itself:
@@ -92,7 +92,8 @@ ParsedResponse ParseQueryRangeResponse(long http_status, const std::string& body
           series.labels.emplace_back(name, value.get<std::string>());
         }
       } catch (const std::exception&) {
-        out.skipped += item.contains("values") && item["values"].is_array() ? std::max<int64_t>(1, item["values"].size()) : 1;
+        out.skipped +=
+            item.contains("values") && item["values"].is_array() ? std::max<int64_t>(1, item["values"].size()) : 1;
         continue;
       }
       for (const auto& pair : item.at("values")) {
@@ -123,9 +124,9 @@ absl::StatusOr<std::vector<RangeSeries>> PrometheusClient::QueryRange(const std:
   for (int attempt = 1; attempt <= options_.attempts; ++attempt) {
     CURL* curl = curl_easy_init();
     if (curl == nullptr) return absl::InternalError("curl_easy_init failed");
-    const std::string url = absl::StrCat(base_url_, "/api/v1/query_range?query=", Escape(curl, query),
-                                         "&start=", Seconds(start), "&end=", Seconds(end),
-                                         "&step=", absl::ToDoubleSeconds(step));
+    const std::string url =
+        absl::StrCat(base_url_, "/api/v1/query_range?query=", Escape(curl, query), "&start=", Seconds(start),
+                     "&end=", Seconds(end), "&step=", absl::ToDoubleSeconds(step));
     std::string body;
     long http_status = 0;
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());

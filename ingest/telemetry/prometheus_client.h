@@ -18,13 +18,13 @@
 namespace fleetcap::telemetry {
 
 struct RangeSeries {
-  Labels labels;                // as returned (no __name__ after *_over_time)
-  std::vector<Point> points;    // evaluation time (ms) and value
+  Labels labels;              // as returned (no __name__ after *_over_time)
+  std::vector<Point> points;  // evaluation time (ms) and value
 };
 
 struct PrometheusClientOptions {
-  absl::Duration timeout = absl::Seconds(30);  // per HTTP call
-  int attempts = 4;                            // tries per query, retries included
+  absl::Duration timeout = absl::Seconds(30);        // per HTTP call
+  int attempts = 4;                                  // tries per query, retries included
   absl::Duration backoff = absl::Milliseconds(500);  // doubled after each failure
 };
 
@@ -60,7 +60,7 @@ class PrometheusClient : public RangeQuerier {
 // Parses a query_range response body (exposed for unit tests). `http_status`
 // decides retryability when the body is not an envelope.
 struct ParsedResponse {
-  absl::Status status;     // OK, or the error with its kind
+  absl::Status status;  // OK, or the error with its kind
   bool retryable = false;
   std::vector<RangeSeries> series;
   std::vector<std::string> warnings;

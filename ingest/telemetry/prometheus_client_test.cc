@@ -72,9 +72,8 @@ TEST(PrometheusClient, RetriesWithBackoffThenGivesUp) {
   // Port 1 on loopback refuses connections: a network error every time.
   PrometheusClient client("http://127.0.0.1:1", options, &clock);
   absl::StatusOr<std::vector<RangeSeries>> result;
-  std::thread query([&] {
-    result = client.QueryRange("up", absl::FromUnixSeconds(0), absl::FromUnixSeconds(60), absl::Minutes(1));
-  });
+  std::thread query(
+      [&] { result = client.QueryRange("up", absl::FromUnixSeconds(0), absl::FromUnixSeconds(60), absl::Minutes(1)); });
   std::vector<absl::Duration> slept;
   for (int retry = 0; retry < 2; ++retry) {
     clock.AwaitSleepers(1);

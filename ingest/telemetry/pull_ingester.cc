@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "common/status_macros.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 
 namespace fleetcap::telemetry {
@@ -87,9 +87,9 @@ absl::StatusOr<std::map<std::string, PullIngester::Collected>> PullIngester::Que
   if (rule.counter) {
     queries.push_back({"last_over_time", &Collected::last});
   } else {
-    queries.insert(queries.end(), {{"sum_over_time", &Collected::sum},
-                                   {"max_over_time", &Collected::max},
-                                   {"min_over_time", &Collected::min}});
+    queries.insert(
+        queries.end(),
+        {{"sum_over_time", &Collected::sum}, {"max_over_time", &Collected::max}, {"min_over_time", &Collected::min}});
   }
   std::map<std::string, Collected> collected;
   for (const auto& [function, member] : queries) {

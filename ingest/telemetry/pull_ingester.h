@@ -82,8 +82,8 @@ class PullIngester {
                                                                 absl::Time from, absl::Time to, PullReport* report);
   static MinuteAnswers AnswersOf(const Collected& c, int64_t minute_ms);
   // Adds the usable minutes of `c` from `from` on to `chunk`, counting the rest.
-  void AddSeries(const std::string& name, const MetricRule& rule, const Collected& c, absl::Time from,
-                 absl::Time now, Chunk* chunk) const;
+  void AddSeries(const std::string& name, const MetricRule& rule, const Collected& c, absl::Time from, absl::Time now,
+                 Chunk* chunk) const;
   absl::StatusOr<int64_t> StoreChunk(Chunk chunk, PullReport* report);
   absl::StatusOr<absl::Time> ReadWatermark();
   absl::Status WriteWatermark(absl::Time through);

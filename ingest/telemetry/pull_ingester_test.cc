@@ -68,8 +68,8 @@ class FakePrometheus : public RangeQuerier {
 };
 
 const Labels kGpu0 = {{"UUID", "GPU-0"}, {"Hostname", "node-1"}, {"modelName", "H100"}};
-const Labels kGpu0Pod = {{"UUID", "GPU-0"}, {"Hostname", "node-1"}, {"modelName", "H100"},
-                         {"namespace", "ml"}, {"pod", "train-0"}};
+const Labels kGpu0Pod = {
+    {"UUID", "GPU-0"}, {"Hostname", "node-1"}, {"modelName", "H100"}, {"namespace", "ml"}, {"pod", "train-0"}};
 
 MetricMapping Mapping() {
   auto mapping = ParseMetricMapping(R"(
@@ -95,7 +95,8 @@ class PullIngesterTest : public ::testing::Test {
     options_.settle = absl::Minutes(5);
   }
   PullIngester& Ingester() {
-    ingester_ = std::make_unique<PullIngester>(&prometheus_, &mapping_, &writer_, &store_, &metrics_, &clock_, options_);
+    ingester_ =
+        std::make_unique<PullIngester>(&prometheus_, &mapping_, &writer_, &store_, &metrics_, &clock_, options_);
     return *ingester_;
   }
   std::map<std::string, absl::Time> Watermarks() { return *store_.Watermarks("c1"); }

@@ -57,8 +57,7 @@ absl::StatusOr<std::unique_ptr<PushPipeline>> PushPipeline::Start(SampleLog* log
   auto replayed = log->Replay(from, [&](LogSpan span, absl::string_view body) {
     auto decoded = DecodeRemoteWrite(body, *normaliser, kReplayDecodedLimit);
     if (!decoded.ok()) {  // it decoded when accepted: written by another version
-      logger->warn("sample log record at {} no longer decodes, skipped: {}", span.begin,
-                   decoded.status().ToString());
+      logger->warn("sample log record at {} no longer decodes, skipped: {}", span.begin, decoded.status().ToString());
       return absl::OkStatus();
     }
     // Counted when the record was accepted; not again.
@@ -86,7 +85,7 @@ PushPipeline::~PushPipeline() {
   }
   applicable_.notify_all();
   if (!apply_thread_.joinable()) return;  // Start failed before the threads ran
-  apply_thread_.join();  // hands its last closed minutes over
+  apply_thread_.join();                   // hands its last closed minutes over
   {
     std::lock_guard<std::mutex> lock(mu_);
     apply_done_ = true;

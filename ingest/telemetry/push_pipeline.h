@@ -38,11 +38,11 @@
 namespace fleetcap::telemetry {
 
 struct PushPipelineOptions {
-  absl::Duration settle = absl::Minutes(5);            // minute_window.h
-  int64_t max_queued_samples = 4'000'000;              // durable, not yet aggregated
-  int64_t max_unwritten_bytes = int64_t{1} << 30;      // log past the store's checkpoint
+  absl::Duration settle = absl::Minutes(5);        // minute_window.h
+  int64_t max_queued_samples = 4'000'000;          // durable, not yet aggregated
+  int64_t max_unwritten_bytes = int64_t{1} << 30;  // log past the store's checkpoint
   absl::Duration close_every = absl::Milliseconds(250);
-  absl::Duration retry_every = absl::Seconds(1);       // a failed store write
+  absl::Duration retry_every = absl::Seconds(1);  // a failed store write
   // Applied again to the log when it is replayed, as a log written before
   // the window was checked may hold samples outside it.
   SampleTimeWindow window;
@@ -84,13 +84,13 @@ class PushPipeline {
 
   std::mutex mu_;
   std::condition_variable applicable_, writable_;
-  std::deque<Record> records_;        // in log order; guarded by mu_
-  int64_t queued_samples_ = 0;        // guarded by mu_
-  int64_t durable_ = 0;               // what Accept saw durable; guarded by mu_
-  std::vector<ClosedBatch> closed_;   // guarded by mu_
-  int64_t written_checkpoint_ = 0;    // guarded by mu_
-  bool stopping_ = false;             // guarded by mu_
-  bool apply_done_ = false;           // guarded by mu_
+  std::deque<Record> records_;       // in log order; guarded by mu_
+  int64_t queued_samples_ = 0;       // guarded by mu_
+  int64_t durable_ = 0;              // what Accept saw durable; guarded by mu_
+  std::vector<ClosedBatch> closed_;  // guarded by mu_
+  int64_t written_checkpoint_ = 0;   // guarded by mu_
+  bool stopping_ = false;            // guarded by mu_
+  bool apply_done_ = false;          // guarded by mu_
   std::thread apply_thread_, write_thread_;
 };
 

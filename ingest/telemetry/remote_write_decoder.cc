@@ -53,14 +53,18 @@ class Wire {
     uint64_t ignored;
     absl::string_view bytes;
     switch (type) {
-      case 0: return Varint(&ignored);
-      case 1: return Fixed64(&ignored);
-      case 2: return Bytes(&bytes);
+      case 0:
+        return Varint(&ignored);
+      case 1:
+        return Fixed64(&ignored);
+      case 2:
+        return Bytes(&bytes);
       case 5:
         if (end_ - p_ < 4) return false;
         p_ += 4;
         return true;
-      default: return false;  // groups are not part of remote_write
+      default:
+        return false;  // groups are not part of remote_write
     }
   }
 
@@ -140,14 +144,16 @@ absl::StatusOr<DecodedWrite> DecodeRemoteWrite(absl::string_view body, const Nor
     return absl::InvalidArgumentError("remote_write body: not snappy block-compressed");
   }
   if (length > max_decoded_bytes) {
-    return absl::ResourceExhaustedError(absl::StrCat("remote_write body: decompresses to ", length,
-                                                     " bytes, over the limit of ", max_decoded_bytes));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("remote_write body: decompresses to ", length, " bytes, over the limit of ", max_decoded_bytes));
   }
   std::string raw;
   if (!snappy::Uncompress(body.data(), body.size(), &raw)) {
     return absl::InvalidArgumentError("remote_write body: corrupt or truncated snappy data");
   }
-  const auto not_a_request = [] { return absl::InvalidArgumentError("remote_write body: not a protobuf WriteRequest"); };
+  const auto not_a_request = [] {
+    return absl::InvalidArgumentError("remote_write body: not a protobuf WriteRequest");
+  };
   DecodedWrite out;
   Labels labels;
   std::vector<Point> points;

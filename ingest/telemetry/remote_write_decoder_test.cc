@@ -119,7 +119,7 @@ std::string Compress(const std::string& raw) {
 // the in-place parser agrees with the generated code on every one.
 TEST(DecodeRemoteWrite, AgreesWithTheGeneratedParser) {
   const char* metrics[] = {"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
-                           "duty_cycle", "gpu_gfx_activity", "up"};
+                           "duty_cycle",           "gpu_gfx_activity",    "up"};
   std::mt19937_64 rng(11);
   Normaliser n(&DefaultMetricMapping());
   for (int round = 0; round < 200; ++round) {

@@ -83,13 +83,14 @@ absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(cons
   const std::string threads = std::to_string(options.threads);
   // Each blocking read waits at most the whole deadline; Serve bounds the
   // body's reads together (common/socket_deadlines.h).
-  const std::string read_timeout_ms = std::to_string(std::max<int64_t>(1, absl::ToInt64Milliseconds(options.read_timeout)));
+  const std::string read_timeout_ms =
+      std::to_string(std::max<int64_t>(1, absl::ToInt64Milliseconds(options.read_timeout)));
   std::string listening_ports = options.listen;
   // Keep-alive: Prometheus posts over long-lived connections, one a shard;
   // one idle for 5 s gives its thread back.
-  std::vector<const char*> civet_options = {"num_threads", threads.c_str(), "request_timeout_ms",
-                                            read_timeout_ms.c_str(), "enable_keep_alive", "yes",
-                                            "keep_alive_timeout_ms", "5000"};
+  std::vector<const char*> civet_options = {
+      "num_threads",       threads.c_str(), "request_timeout_ms",    read_timeout_ms.c_str(),
+      "enable_keep_alive", "yes",           "keep_alive_timeout_ms", "5000"};
   std::unique_ptr<CivetwebTls> civetweb_tls;  // needed until mg_start returns
   if (options.tls.enabled()) {
     FLEETCAP_ASSIGN_OR_RETURN(auto prepared, CivetwebTls::Prepare(options.tls, "--remote-write-tls"));
@@ -103,9 +104,9 @@ absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(cons
   callbacks.log_message = &LogServerMessage;
   server->ctx_ = mg_start(&callbacks, nullptr, civet_options.data());
   if (server->ctx_ == nullptr) {
-    return absl::UnavailableError(
-        absl::StrCat("--remote-write-listen: cannot listen on \"", options.listen, "\"",
-                     options.tls.enabled() ? " with TLS (check --remote-write-tls-cert and --remote-write-tls-key)" : ""));
+    return absl::UnavailableError(absl::StrCat(
+        "--remote-write-listen: cannot listen on \"", options.listen, "\"",
+        options.tls.enabled() ? " with TLS (check --remote-write-tls-cert and --remote-write-tls-key)" : ""));
   }
   mg_set_request_handler(server->ctx_, "/api/v1/write", &RemoteWriteServer::Handle, server.get());
   mg_server_port ports[4];
@@ -143,8 +144,8 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
   }
   if (std::string(info->request_method) != "POST") return Reply(conn, metrics_, 405, "POST only");
   if (info->content_length > static_cast<long long>(options_.max_body_bytes)) {
-    return refuse(413, absl::StrCat("body of ", info->content_length, " bytes is over the limit of ",
-                                    options_.max_body_bytes));
+    return refuse(
+        413, absl::StrCat("body of ", info->content_length, " bytes is over the limit of ", options_.max_body_bytes));
   }
   std::string body;
   // Read straight into the body (civetweb's worker stacks are small), in

@@ -22,9 +22,9 @@
 #include "common/civetweb_tls.h"
 #include "common/socket_deadlines.h"
 #include "ingest/telemetry/normaliser.h"
-#include "ingest/telemetry/telemetry_metrics.h"
 #include "ingest/telemetry/push_pipeline.h"
 #include "ingest/telemetry/sample_time_window.h"
+#include "ingest/telemetry/telemetry_metrics.h"
 
 struct mg_context;
 struct mg_connection;
@@ -60,9 +60,8 @@ class RemoteWriteServer {
  public:
   // `normaliser`, `pipeline`, `metrics` and `clock` must outlive the server.
   static absl::StatusOr<std::unique_ptr<RemoteWriteServer>> Start(const RemoteWriteOptions& options,
-                                                                  const Normaliser* normaliser,
-                                                                  PushPipeline* pipeline, TelemetryMetrics* metrics,
-                                                                  const Clock* clock);
+                                                                  const Normaliser* normaliser, PushPipeline* pipeline,
+                                                                  TelemetryMetrics* metrics, const Clock* clock);
   ~RemoteWriteServer();  // stops accepting, finishes requests in flight
 
   int port() const { return port_; }
@@ -76,7 +75,7 @@ class RemoteWriteServer {
   const Normaliser* normaliser_ = nullptr;
   PushPipeline* pipeline_ = nullptr;
   TelemetryMetrics* metrics_ = nullptr;
-  const Clock* clock_;  // read deadlines and the sample time window's now
+  const Clock* clock_;         // read deadlines and the sample time window's now
   SocketDeadlines deadlines_;  // outlives ctx_: requests in flight use it until mg_stop returns
   mg_context* ctx_ = nullptr;
   int port_ = 0;

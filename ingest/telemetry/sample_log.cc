@@ -99,9 +99,9 @@ uint64_t ReadU64(const char* p) {
 
 // A whole record found in a segment's bytes.
 struct Record {
-  size_t header = 0;            // its header's size
-  uint32_t length = 0;          // its body's
-  int64_t acked_through = -1;   // -1: not known (a record of the first format)
+  size_t header = 0;           // its header's size
+  uint32_t length = 0;         // its body's
+  int64_t acked_through = -1;  // -1: not known (a record of the first format)
   size_t size() const { return header + length; }
 };
 
@@ -266,8 +266,8 @@ absl::Status SampleLog::Replay(int64_t from,
       if (!record) {
         const char* h = data.data() + at;
         const bool header = data.size() - at >= kHeaderV1Bytes && (ReadU32(h) == kMagic || ReadU32(h) == kMagicV1);
-        return absl::DataLossError(absl::StrCat("sample log: ", it->second,
-                                                header ? ": checksum mismatch at offset " : ": no record at offset ", at));
+        return absl::DataLossError(absl::StrCat(
+            "sample log: ", it->second, header ? ": checksum mismatch at offset " : ": no record at offset ", at));
       }
       const absl::string_view body(data.data() + at + record->header, record->length);
       const int64_t begin = first + static_cast<int64_t>(at);

@@ -99,8 +99,8 @@ class SampleLog {
 
   mutable std::mutex sync_mu_;
   std::condition_variable synced_;
-  int64_t durable_ = 0;  // guarded by sync_mu_
-  bool syncing_ = false;  // guarded by sync_mu_
+  int64_t durable_ = 0;      // guarded by sync_mu_
+  bool syncing_ = false;     // guarded by sync_mu_
   absl::Status sync_error_;  // guarded by sync_mu_; sticky: the disk failed
 };
 

@@ -25,9 +25,9 @@ int64_t DropOutsideWindow(const SampleTimeWindow& window, absl::Time now, std::v
     removed += s.points.end() - kept_end;
     s.points.erase(kept_end, s.points.end());
   }
-  series->erase(std::remove_if(series->begin(), series->end(),
-                               [](const CanonicalSeries& s) { return s.points.empty(); }),
-                series->end());
+  series->erase(
+      std::remove_if(series->begin(), series->end(), [](const CanonicalSeries& s) { return s.points.empty(); }),
+      series->end());
   return removed;
 }
 

@@ -18,10 +18,14 @@ CanonicalSeries Series(std::vector<Point> points) {
 TEST(SampleTimeWindow, KeepsTheEdgesAndDropsWhatIsBeyondThemByReason) {
   const SampleTimeWindow window{absl::Hours(1), absl::Hours(24)};
   const absl::Time now = absl::FromUnixMillis(kNowMs);
-  std::vector<CanonicalSeries> series = {
-      Series({{kNowMs, 1}, {kNowMs + 3'600'000, 2}, {kNowMs + 3'600'001, 3}, {kNowMs - 86'400'000, 4},
-              {kNowMs - 86'400'001, 5}, {INT64_MAX, 6}, {INT64_MIN, 7}}),
-      Series({{kNowMs + 86'400'000'000, 8}})};  // nothing left: the series goes
+  std::vector<CanonicalSeries> series = {Series({{kNowMs, 1},
+                                                 {kNowMs + 3'600'000, 2},
+                                                 {kNowMs + 3'600'001, 3},
+                                                 {kNowMs - 86'400'000, 4},
+                                                 {kNowMs - 86'400'001, 5},
+                                                 {INT64_MAX, 6},
+                                                 {INT64_MIN, 7}}),
+                                         Series({{kNowMs + 86'400'000'000, 8}})};  // nothing left: the series goes
   DropCounts drops;
   EXPECT_EQ(DropOutsideWindow(window, now, &series, &drops), 5);
   ASSERT_EQ(series.size(), 1u);

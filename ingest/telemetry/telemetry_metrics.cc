@@ -41,14 +41,14 @@ TelemetryMetrics::TelemetryMetrics(prometheus::Registry& registry)
                          .Name("fleetcap_telemetry_write_latency_seconds")
                          .Help("Time to write one batch of minute rows to the store")
                          .Register(registry)
-                         .Add({}, prometheus::Histogram::BucketBoundaries{0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
-                                                                          0.5, 1, 2.5, 5, 10})),
+                         .Add({}, prometheus::Histogram::BucketBoundaries{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
+                                                                          2.5, 5, 10})),
       log_latency_(prometheus::BuildHistogram()
                        .Name("fleetcap_telemetry_log_latency_seconds")
                        .Help("Time to make one remote_write request durable in the sample log")
                        .Register(registry)
-                       .Add({}, prometheus::Histogram::BucketBoundaries{0.0005, 0.001, 0.0025, 0.005, 0.01,
-                                                                        0.025, 0.05, 0.1, 0.25, 1})),
+                       .Add({}, prometheus::Histogram::BucketBoundaries{0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                                                                        0.1, 0.25, 1})),
       queue_samples_(prometheus::BuildGauge()
                          .Name("fleetcap_telemetry_queue_samples")
                          .Help("Samples durable in the sample log and waiting to be aggregated")

@@ -2,8 +2,8 @@
 
 #include <set>
 
-#include "common/status_macros.h"
 #include "common/logging.h"
+#include "common/status_macros.h"
 
 namespace fleetcap::telemetry {
 namespace {
@@ -33,8 +33,8 @@ absl::StatusOr<std::vector<StoredSeries>> UsageWriter::Identify(const std::vecto
   for (const auto& s : series) {
     SeriesId id{s.key.device_id, s.key.namespace_, s.key.pod, s.field};
     if (series_.count(id) > 0 || !seen.insert(id).second) continue;
-    missing.push_back({s.key.device_id, s.key.namespace_, s.key.pod, std::string(FieldName(s.field)), s.key.node,
-                       s.key.model});
+    missing.push_back(
+        {s.key.device_id, s.key.namespace_, s.key.pod, std::string(FieldName(s.field)), s.key.node, s.key.model});
     missing_ids.push_back(std::move(id));
   }
   if (!missing.empty()) {
@@ -62,8 +62,7 @@ absl::StatusOr<int64_t> UsageWriter::Counted(absl::StatusOr<store::MinuteWriteRe
   if (!result.ok()) return result.status();
   auto logger = Logger("telemetry");
   for (const store::SetAsideMinute& s : result->set_aside) {
-    logger->warn("{} row set aside into the quarantine: {}: {}", s.record.source, s.record.object_key,
-                 s.record.reason);
+    logger->warn("{} row set aside into the quarantine: {}: {}", s.record.source, s.record.object_key, s.record.reason);
     if (options_.metrics != nullptr) options_.metrics->Quarantined(s.record.source, s.label).Increment();
   }
   return result->written;

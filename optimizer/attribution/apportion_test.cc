@@ -28,9 +28,7 @@ TEST(Apportion, TiesGoToTheLargerWeightThenTheLowerIndex) {
   EXPECT_EQ(Split(5, {1, 3, 1, 3}), (std::vector<int64_t>{1, 2, 0, 2}));
 }
 
-TEST(Apportion, AllZeroWeightsSplitEvenly) {
-  EXPECT_EQ(Split(7, {0, 0, 0}), (std::vector<int64_t>{3, 2, 2}));
-}
+TEST(Apportion, AllZeroWeightsSplitEvenly) { EXPECT_EQ(Split(7, {0, 0, 0}), (std::vector<int64_t>{3, 2, 2})); }
 
 TEST(Apportion, HugeWeightsStillSplitTheTotalExactly) {
   const Int128 big = Int128{1} << 100;

@@ -80,8 +80,8 @@ Case Load(const std::filesystem::path& path) {
   }
   for (const YAML::Node& n : Rows(doc, "holds")) {
     auto r = Row(n, 8);
-    c.input.holds.push_back({r[0], r[1], r[2], r.size() > 8 ? r[8] : "", r[3], r[4], std::stoll(r[5]), Time(r[6]),
-                             Time(r[7])});
+    c.input.holds.push_back(
+        {r[0], r[1], r[2], r.size() > 8 ? r[8] : "", r[3], r[4], std::stoll(r[5]), Time(r[6]), Time(r[7])});
   }
   // Usage: cluster pod device from to used_milli: one sample per minute of [from, to).
   for (const YAML::Node& n : Rows(doc, "usage")) {

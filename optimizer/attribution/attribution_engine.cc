@@ -100,7 +100,6 @@ struct Charge {
   bool no_telemetry;
 };
 
-
 uint64_t PodDevice(uint32_t pod, uint32_t device) { return (uint64_t{pod} << 32) | device; }
 
 int64_t Overlap(int64_t a_from, int64_t a_to, int64_t b_from, int64_t b_to) {
@@ -116,13 +115,15 @@ class Engine {
   AttributionReport TakeReport() { return std::move(report_); }
 
  private:
-  void Reject(std::string fact, std::string reason) { report_.rejected.push_back({std::move(fact), std::move(reason)}); }
+  void Reject(std::string fact, std::string reason) {
+    report_.rejected.push_back({std::move(fact), std::move(reason)});
+  }
   void FindOverHeldDevices(const std::vector<uint32_t>& hold_device);
   absl::StatusOr<HourLines> Hour(int64_t hour, const std::vector<size_t>& devices, const std::vector<size_t>& pieces);
   // Adds a line and the ids it is ordered by.
   void Emit(ChargeLine line, uint32_t cluster, uint32_t model, uint32_t team, uint32_t ns, uint32_t workload);
   absl::Status Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
-            std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end);
+                    std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end);
   void Fixed(int64_t hour);
 
   const AttributionInput& input_;
@@ -133,8 +134,8 @@ class Engine {
   std::vector<std::vector<PricePeriod>> price_timelines_;
   std::vector<Device> devices_;        // by (cluster, model, node, key, from): the order of an hour's work
   std::vector<size_t> device_starts_;  // indices into devices_, by `from`
-  std::vector<Piece> pieces_;    // by `from`
-  std::vector<Usage> usage_;     // by (pod_device, minute)
+  std::vector<Piece> pieces_;          // by `from`
+  std::vector<Usage> usage_;           // by (pod_device, minute)
   std::unordered_map<uint64_t, std::pair<size_t, size_t>> usage_ranges_;
   std::vector<int32_t> device_slot_;  // device key -> index into the hour's device-hours, -1 if none
   // The hour's work, kept between hours to reuse their memory.
@@ -153,8 +154,7 @@ class Engine {
 void Engine::Prepare(const TeamSchedule& teams) {
   start_ = ToSeconds(input_.start);
   end_ = ToSeconds(input_.end);
-  const std::set<std::string> shared(input_.options.shared_namespaces.begin(),
-                                     input_.options.shared_namespaces.end());
+  const std::set<std::string> shared(input_.options.shared_namespaces.begin(), input_.options.shared_namespaces.end());
 
   // Devices.
   std::vector<bool> device_ok(input_.devices.size());
@@ -180,8 +180,12 @@ void Engine::Prepare(const TeamSchedule& teams) {
   for (size_t i = 0; i < input_.devices.size(); ++i) {
     if (!device_ok[i]) continue;
     const DeviceInService& d = input_.devices[i];
-    Device dev{device_keys_.at(Key(d.cluster, d.device_id)), clusters_.Id(d.cluster), models_.Id(d.model),
-               nodes_.at(Key(d.cluster, d.node)), 0, std::max(ToSeconds(d.from), start_),
+    Device dev{device_keys_.at(Key(d.cluster, d.device_id)),
+               clusters_.Id(d.cluster),
+               models_.Id(d.model),
+               nodes_.at(Key(d.cluster, d.node)),
+               0,
+               std::max(ToSeconds(d.from), start_),
                std::min(ToSeconds(d.to), end_)};
     if (dev.from >= dev.to) continue;  // outside the window
     auto [it, added] = timeline_of.emplace(std::make_pair(dev.model, dev.cluster), price_timelines_.size());
@@ -244,8 +248,15 @@ void Engine::Prepare(const TeamSchedule& teams) {
     const uint32_t ns = namespaces_.Id(h.namespace_name);
     const uint32_t workload = workloads_.Id(h.workload);
     for (const TeamSpan& span : *hold_teams[i]) {
-      Piece p{hold_device[i], hold_pod[i], teams_.Id(span.team), ns, workload, h.milli,
-              std::max(from, ToSeconds(span.from)), std::min(to, ToSeconds(span.to)), shared.count(h.namespace_name) > 0};
+      Piece p{hold_device[i],
+              hold_pod[i],
+              teams_.Id(span.team),
+              ns,
+              workload,
+              h.milli,
+              std::max(from, ToSeconds(span.from)),
+              std::min(to, ToSeconds(span.to)),
+              shared.count(h.namespace_name) > 0};
       if (p.from < p.to) pieces_.push_back(p);
     }
   }
@@ -274,7 +285,8 @@ void Engine::Prepare(const TeamSchedule& teams) {
     return a.pod_device == b.pod_device && a.minute == b.minute;
   });
   if (repeated != usage_.end()) {
-    Reject(absl::StrCat(usage_.end() - repeated, " usage samples"), "a second sample of the same pod, device and minute");
+    Reject(absl::StrCat(usage_.end() - repeated, " usage samples"),
+           "a second sample of the same pod, device and minute");
     usage_.erase(repeated, usage_.end());
   }
   for (size_t i = 0; i < usage_.size();) {
@@ -291,8 +303,7 @@ void Engine::FindOverHeldDevices(const std::vector<uint32_t>& hold_device) {
   for (uint32_t i = 0; i < holds.size(); ++i) {
     if (hold_device[i] != UINT32_MAX) order.push_back(i);
   }
-  std::stable_sort(order.begin(), order.end(),
-                   [&](uint32_t a, uint32_t b) { return hold_device[a] < hold_device[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return hold_device[a] < hold_device[b]; });
   std::vector<HeldInterval> held;
   for (size_t i = 0; i < order.size();) {
     size_t j = i;
@@ -302,8 +313,12 @@ void Engine::FindOverHeldDevices(const std::vector<uint32_t>& hold_device) {
       held.push_back({std::max(ToSeconds(h.from), start_), std::min(ToSeconds(h.to), end_), h.milli, order[j]});
     }
     for (const OverHeldSpan& span : FindOverHeld(held)) {
-      OverHeldDevice o{holds[order[i]].cluster, holds[order[i]].device_id, absl::FromUnixSeconds(span.from),
-                       absl::FromUnixSeconds(span.to), span.milli, {}};
+      OverHeldDevice o{holds[order[i]].cluster,
+                       holds[order[i]].device_id,
+                       absl::FromUnixSeconds(span.from),
+                       absl::FromUnixSeconds(span.to),
+                       span.milli,
+                       {}};
       for (uint32_t h : span.holds) o.pod_uids.push_back(holds[h].pod_uid);
       report_.over_held.push_back(std::move(o));
     }
@@ -344,14 +359,16 @@ absl::Status Engine::Run(const HourSink& sink) {
 
 void Engine::Emit(ChargeLine line, uint32_t cluster, uint32_t model, uint32_t team, uint32_t ns, uint32_t workload) {
   // Kinds in name order: fixed, idle, shared, workload.
-  const uint32_t kind = line.line_kind == kFixedLine ? 0 : line.line_kind == kIdleLine ? 1
-                        : line.line_kind == kSharedLine ? 2 : 3;
+  const uint32_t kind = line.line_kind == kFixedLine    ? 0
+                        : line.line_kind == kIdleLine   ? 1
+                        : line.line_kind == kSharedLine ? 2
+                                                        : 3;
   order_.push_back({{cluster, model, team, ns, workload, kind}, lines_.size()});
   lines_.push_back(std::move(line));
 }
 
 absl::StatusOr<HourLines> Engine::Hour(int64_t hour, const std::vector<size_t>& devices,
-                                        const std::vector<size_t>& pieces) {
+                                       const std::vector<size_t>& pieces) {
   const int64_t hour_end = hour + kHour;
   // Device-hours, grouped by (cluster, model, node, device): `devices` is in that order.
   std::vector<DeviceHour>& device_hours = device_hours_;
@@ -383,7 +400,8 @@ absl::StatusOr<HourLines> Engine::Hour(int64_t hour, const std::vector<size_t>& 
     dh.end_segment = segments.size();
   }
   for (const auto& [cm, seconds] : unpriced) {
-    report_.unpriced.push_back({absl::FromUnixSeconds(hour), clusters_.Name(cm.first), models_.Name(cm.second), seconds});
+    report_.unpriced.push_back(
+        {absl::FromUnixSeconds(hour), clusters_.Name(cm.first), models_.Name(cm.second), seconds});
   }
   for (size_t i = 0; i < device_hours.size(); ++i) {
     device_slot_[device_hours[i].key] = static_cast<int32_t>(i);
@@ -496,7 +514,8 @@ absl::StatusOr<HourLines> Engine::Hour(int64_t hour, const std::vector<size_t>& 
 }
 
 absl::Status Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
-                  std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end) {
+                          std::vector<Charge>::const_iterator charges_begin,
+                          std::vector<Charge>::const_iterator charges_end) {
   // Lines in (team, namespace, workload) order: the charges come sorted so.
   std::vector<CellLine> lines;
   struct OnNode {
@@ -507,7 +526,8 @@ absl::Status Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_ho
   std::vector<OnNode> on_node;
   for (auto c = charges_begin; c != charges_end; ++c) {
     const Piece& p = pieces_[c->piece];
-    if (lines.empty() || lines.back().team != p.team || lines.back().ns != p.ns || lines.back().workload != p.workload) {
+    if (lines.empty() || lines.back().team != p.team || lines.back().ns != p.ns ||
+        lines.back().workload != p.workload) {
       lines.push_back({p.team, p.ns, p.workload, p.shared});
     }
     CellLine& l = lines.back();
@@ -643,8 +663,8 @@ absl::StatusOr<AttributionReport> Attribute(const AttributionInput& input, const
            ToSeconds(t) % kHour == 0;
   };
   if (!whole_hour(input.start) || !whole_hour(input.end) || input.start >= input.end) {
-    return absl::InvalidArgumentError(absl::StrCat("window [", absl::FormatTime(input.start, absl::UTCTimeZone()),
-                                                   ", ", absl::FormatTime(input.end, absl::UTCTimeZone()),
+    return absl::InvalidArgumentError(absl::StrCat("window [", absl::FormatTime(input.start, absl::UTCTimeZone()), ", ",
+                                                   absl::FormatTime(input.end, absl::UTCTimeZone()),
                                                    "): start and end must be whole hours, start before end"));
   }
   absl::StatusOr<Options> options = ParseOptions(input.options);

@@ -37,8 +37,7 @@ absl::StatusOr<Options> ParseOptions(const policy::Attribution& a) {
   o.shared_even = a.shared_spread == "even";
   for (const policy::FixedCost& f : a.fixed_monthly_costs) {
     if (f.micro_per_month < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("attribution.fixed_monthly_costs: \"", f.name, "\" is negative"));
+      return absl::InvalidArgumentError(absl::StrCat("attribution.fixed_monthly_costs: \"", f.name, "\" is negative"));
     }
   }
   return o;

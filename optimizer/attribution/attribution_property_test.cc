@@ -56,8 +56,8 @@ class Random {
   std::mt19937_64 rng_;
 };
 
-policy::Price Price(const std::string& model, const std::string& cluster, absl::Time from,
-                    std::optional<absl::Time> to, int64_t micro) {
+policy::Price Price(const std::string& model, const std::string& cluster, absl::Time from, std::optional<absl::Time> to,
+                    int64_t micro) {
   policy::Price p;
   p.model = model;
   p.cluster = cluster;
@@ -76,7 +76,8 @@ Fleet RandomFleet(uint64_t seed) {
   const std::vector<std::string> clusters = {"c1", "c2"}, models = {"A100", "T4"}, nodes = {"n1", "n2", "n3"};
   const int devices = static_cast<int>(r.In(1, 8));
   for (int i = 0; i < devices; ++i) {
-    DeviceInService d{r.Of(clusters), r.Of(nodes), absl::StrCat("g", i), r.Of(models), r.Around(absl::Hours(1), absl::Hours(3))};
+    DeviceInService d{r.Of(clusters), r.Of(nodes), absl::StrCat("g", i), r.Of(models),
+                      r.Around(absl::Hours(1), absl::Hours(3))};
     if (r.In(0, 2) > 0) d.to = d.from + absl::Seconds(r.In(1, 4 * 3600));
     in.devices.push_back(d);
     if (d.to != absl::InfiniteFuture() && r.In(0, 3) == 0) {  // back in service later
@@ -100,8 +101,14 @@ Fleet RandomFleet(uint64_t seed) {
   const int holds = static_cast<int>(r.In(0, 14));
   for (int i = 0; i < holds; ++i) {
     const DeviceInService& d = r.Of(in.devices);
-    HoldFact h{d.cluster, absl::StrCat("p", i), r.Of(namespaces), "", r.Of(workloads), d.device_id,
-               r.In(0, 3) == 0 ? r.In(1, 1000) : r.Of(shares), r.Around(absl::Minutes(30), absl::Hours(3))};
+    HoldFact h{d.cluster,
+               absl::StrCat("p", i),
+               r.Of(namespaces),
+               "",
+               r.Of(workloads),
+               d.device_id,
+               r.In(0, 3) == 0 ? r.In(1, 1000) : r.Of(shares),
+               r.Around(absl::Minutes(30), absl::Hours(3))};
     h.to = h.from + absl::Seconds(r.In(1, 2 * 3600));
     in.holds.push_back(h);
     if (r.In(0, 1) == 0) {  // telemetry for some minutes of it
@@ -201,11 +208,11 @@ TEST(AttributionProperties, NoLineIsNegativeAndEachAddsUpToItsTotal) {
 
 bool SameLine(const ChargeLine& a, const ChargeLine& b) {
   return std::tie(a.hour, a.cluster, a.team, a.namespace_name, a.workload, a.model, a.line_kind, a.held_milli_seconds,
-                  a.used_milli_seconds, a.direct_cost_micro, a.idle_cost_micro, a.shared_cost_micro,
-                  a.total_cost_micro, a.no_telemetry) ==
-         std::tie(b.hour, b.cluster, b.team, b.namespace_name, b.workload, b.model, b.line_kind, b.held_milli_seconds,
-                  b.used_milli_seconds, b.direct_cost_micro, b.idle_cost_micro, b.shared_cost_micro,
-                  b.total_cost_micro, b.no_telemetry);
+                  a.used_milli_seconds, a.direct_cost_micro, a.idle_cost_micro, a.shared_cost_micro, a.total_cost_micro,
+                  a.no_telemetry) == std::tie(b.hour, b.cluster, b.team, b.namespace_name, b.workload, b.model,
+                                              b.line_kind, b.held_milli_seconds, b.used_milli_seconds,
+                                              b.direct_cost_micro, b.idle_cost_micro, b.shared_cost_micro,
+                                              b.total_cost_micro, b.no_telemetry);
 }
 
 TEST(AttributionProperties, TheLinesDependOnTheFactsNotOnTheOrderTheyWereReadIn) {

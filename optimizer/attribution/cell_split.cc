@@ -8,8 +8,7 @@ void ShareIdle(const Options& options, Int128 idle, const std::vector<std::pair<
   Int128 weight_sum = 0;
   for (const auto& t : takers) weight_sum += t.second;
   // Kept, or nobody in scope to take it, or nothing to weigh a share by.
-  if (options.idle == IdleRule::kKeep || takers.empty() ||
-      (options.idle == IdleRule::kShare && weight_sum == 0)) {
+  if (options.idle == IdleRule::kKeep || takers.empty() || (options.idle == IdleRule::kShare && weight_sum == 0)) {
     *kept += idle;
     return;
   }

@@ -15,9 +15,9 @@
 namespace fleetcap::api {
 
 struct ActivePolicy {
-  int32_t version = 0;               // 0: no policy applied yet
-  bool valid = false;                // false when none was applied or the stored document no longer validates
-  policy::PolicyDocument document;   // empty unless valid
+  int32_t version = 0;              // 0: no policy applied yet
+  bool valid = false;               // false when none was applied or the stored document no longer validates
+  policy::PolicyDocument document;  // empty unless valid
 };
 
 class ActivePolicyCache {

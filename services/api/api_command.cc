@@ -27,8 +27,7 @@ struct LimitFlags {
   bool InRange() const {
     return db_connections >= 1 && db_connections <= 1000 && http_threads >= 1 && http_threads <= 1000 &&
            db_wait_seconds >= 0 && db_wait_seconds <= 3600 && db_statement_timeout_seconds >= 0 &&
-           db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 &&
-           http_read_timeout_seconds <= 3600;
+           db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 && http_read_timeout_seconds <= 3600;
   }
 };
 
@@ -44,7 +43,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   flags.String("http-listen", &server.http_listen, "HTTP/JSON HOST:PORT (port 0 picks a free one; empty: no HTTP)");
   flags.String("tls-cert", &server.tls.cert, "PEM certificate for gRPC and HTTPS; empty for plaintext");
   flags.String("tls-key", &server.tls.key, "PEM private key of --tls-cert");
-  flags.String("tls-client-ca", &server.tls.client_ca, "PEM CA that client certificates must chain to; empty: none asked");
+  flags.String("tls-client-ca", &server.tls.client_ca,
+               "PEM CA that client certificates must chain to; empty: none asked");
   flags.Int("db-connections", &limits.db_connections, "PostgreSQL connections shared by all requests");
   flags.Int("db-wait", &limits.db_wait_seconds,
             "seconds a request waits for a free database connection before UNAVAILABLE (HTTP 503)");

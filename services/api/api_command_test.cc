@@ -9,8 +9,8 @@ namespace fleetcap::api {
 namespace {
 
 using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using testing::NoEnvironment;
+using ::testing::StartsWith;
 
 absl::StatusOr<ApiOptions> Parse(std::vector<std::string> args) { return ParseApiFlags(args, NoEnvironment()); }
 
@@ -19,24 +19,24 @@ TEST(ParseApiFlags, EveryFlagErrorNamesItsFlag) {
       "--db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 to 3600, --db-wait 0 to 3600, "
       "--db-statement-timeout 0 to 86400";
   testing::ExpectFlagErrors(Parse, {
-      {{"--grpc-port", "1"}, "unknown flag --grpc-port (see fleetcap-api --help)"},
-      {{"--grpc-listen"}, "--grpc-listen: missing value"},
-      {{"--db-connections", "eight"}, "--db-connections: \"eight\" is not an integer"},
-      {{"--migrate=later"}, "--migrate: \"later\" is not true or false"},
-      {{"--db-connections", "0"}, ranges},
-      {{"--db-connections", "1001"}, ranges},
-      {{"--http-threads", "0"}, ranges},
-      {{"--http-threads", "1001"}, ranges},
-      {{"--db-wait", "-1"}, ranges},
-      {{"--db-wait", "3601"}, ranges},
-      {{"--db-statement-timeout", "-1"}, ranges},
-      {{"--db-statement-timeout", "86401"}, ranges},
-      {{"--http-read-timeout", "0"}, ranges},
-      {{"--http-read-timeout", "3601"}, ranges},
-      {{"serve"}, "unexpected argument \"serve\""},
-      {{"init", "now"}, "unexpected argument \"now\""},
-      {{"--log-level", "loud"}, "--log-level: \"loud\" is not one of"},
-  });
+                                       {{"--grpc-port", "1"}, "unknown flag --grpc-port (see fleetcap-api --help)"},
+                                       {{"--grpc-listen"}, "--grpc-listen: missing value"},
+                                       {{"--db-connections", "eight"}, "--db-connections: \"eight\" is not an integer"},
+                                       {{"--migrate=later"}, "--migrate: \"later\" is not true or false"},
+                                       {{"--db-connections", "0"}, ranges},
+                                       {{"--db-connections", "1001"}, ranges},
+                                       {{"--http-threads", "0"}, ranges},
+                                       {{"--http-threads", "1001"}, ranges},
+                                       {{"--db-wait", "-1"}, ranges},
+                                       {{"--db-wait", "3601"}, ranges},
+                                       {{"--db-statement-timeout", "-1"}, ranges},
+                                       {{"--db-statement-timeout", "86401"}, ranges},
+                                       {{"--http-read-timeout", "0"}, ranges},
+                                       {{"--http-read-timeout", "3601"}, ranges},
+                                       {{"serve"}, "unexpected argument \"serve\""},
+                                       {{"init", "now"}, "unexpected argument \"now\""},
+                                       {{"--log-level", "loud"}, "--log-level: \"loud\" is not one of"},
+                                   });
 }
 
 TEST(ParseApiFlags, TheCommonDaemonFlagsAndTheLimits) {

@@ -12,8 +12,8 @@ ApiMetrics::ApiMetrics(prometheus::Registry& registry)
                    .Help("API request latency, by transport and method")
                    .Register(registry)) {}
 
-void ApiMetrics::Observe(const std::string& transport, const std::string& method,
-                         const std::string& code, double seconds) {
+void ApiMetrics::Observe(const std::string& transport, const std::string& method, const std::string& code,
+                         double seconds) {
   requests_.Add({{"transport", transport}, {"method", method}, {"code", code}}).Increment();
   prometheus::Histogram* histogram = nullptr;
   {

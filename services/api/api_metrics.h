@@ -19,8 +19,7 @@ class ApiMetrics {
 
   // One finished request: `transport` is grpc or http, `method` the RPC or
   // route, `code` the canonical status code name.
-  void Observe(const std::string& transport, const std::string& method, const std::string& code,
-               double seconds);
+  void Observe(const std::string& transport, const std::string& method, const std::string& code, double seconds);
 
  private:
   prometheus::Family<prometheus::Counter>& requests_;

@@ -17,13 +17,13 @@
 #include "services/api/fleet_grpc_service.h"
 #include "services/api/fleet_summary.h"
 #include "services/api/http_gateway.h"
-#include "store/pg_control_repositories.h"
+#include "services/api/team_attribution.h"
 #include "services/api/usage_grpc_service.h"
 #include "services/api/usage_query.h"
+#include "store/pg_control_repositories.h"
 #include "store/pg_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_repository.h"
-#include "services/api/team_attribution.h"
 
 namespace fleetcap::api {
 

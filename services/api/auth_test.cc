@@ -85,9 +85,9 @@ TEST_F(AuthTest, BadCredentialsAreUnauthenticated) {
   const std::string revoked_id = tokens_.List()->back().token_id;
   ASSERT_THAT(tokens_.Revoke(revoked_id, kT0, {}), IsOk());
   clock_.Advance(absl::Minutes(10));
-  for (const std::string& header : {std::string(""), std::string("Basic abc"), std::string("Bearer "),
-                                    std::string("Bearer fct_nope"), "Bearer " + expiring, "Bearer " + revoked,
-                                    "bearer " + live, "Bearer " + std::string(1 << 20, 'x')}) {
+  for (const std::string& header :
+       {std::string(""), std::string("Basic abc"), std::string("Bearer "), std::string("Bearer fct_nope"),
+        "Bearer " + expiring, "Bearer " + revoked, "bearer " + live, "Bearer " + std::string(1 << 20, 'x')}) {
     auto scope = auth_.Authenticate(header);
     // The secret is never echoed back.
     EXPECT_THAT(scope, StatusIs(absl::StatusCode::kUnauthenticated, Not(HasSubstr("fct_")))) << header.substr(0, 40);

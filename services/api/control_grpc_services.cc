@@ -15,7 +15,8 @@ absl::Status Into(absl::StatusOr<Result> result, Result* response) {
 }  // namespace
 
 grpc::Status PolicyGrpcService::GetPolicy(grpc::ServerContext* c, const v1::GetPolicyRequest* q, v1::PolicyVersion* r) {
-  return guard_->Run(c, "/fleetcap.v1.PolicyService/GetPolicy", [&](const Scope& s) { return Into(ops_->Get(s, *q), r); });
+  return guard_->Run(c, "/fleetcap.v1.PolicyService/GetPolicy",
+                     [&](const Scope& s) { return Into(ops_->Get(s, *q), r); });
 }
 
 grpc::Status PolicyGrpcService::ListPolicyVersions(grpc::ServerContext* c, const v1::ListPolicyVersionsRequest*,
@@ -37,20 +38,24 @@ grpc::Status PolicyGrpcService::RollbackPolicy(grpc::ServerContext* c, const v1:
 }
 
 grpc::Status PolicyGrpcService::GetTeam(grpc::ServerContext* c, const v1::GetTeamRequest* q, v1::PolicyTeam* r) {
-  return guard_->Run(c, "/fleetcap.v1.PolicyService/GetTeam", [&](const Scope& s) { return Into(ops_->GetTeam(s, *q), r); });
+  return guard_->Run(c, "/fleetcap.v1.PolicyService/GetTeam",
+                     [&](const Scope& s) { return Into(ops_->GetTeam(s, *q), r); });
 }
 
 grpc::Status TokenGrpcService::CreateToken(grpc::ServerContext* c, const v1::CreateTokenRequest* q,
                                            v1::CreateTokenResponse* r) {
-  return guard_->Run(c, "/fleetcap.v1.TokenService/CreateToken", [&](const Scope& s) { return Into(ops_->Create(s, *q), r); });
+  return guard_->Run(c, "/fleetcap.v1.TokenService/CreateToken",
+                     [&](const Scope& s) { return Into(ops_->Create(s, *q), r); });
 }
 
-grpc::Status TokenGrpcService::ListTokens(grpc::ServerContext* c, const v1::ListTokensRequest*, v1::ListTokensResponse* r) {
+grpc::Status TokenGrpcService::ListTokens(grpc::ServerContext* c, const v1::ListTokensRequest*,
+                                          v1::ListTokensResponse* r) {
   return guard_->Run(c, "/fleetcap.v1.TokenService/ListTokens", [&](const Scope& s) { return Into(ops_->List(s), r); });
 }
 
 grpc::Status TokenGrpcService::RevokeToken(grpc::ServerContext* c, const v1::RevokeTokenRequest* q, v1::TokenInfo* r) {
-  return guard_->Run(c, "/fleetcap.v1.TokenService/RevokeToken", [&](const Scope& s) { return Into(ops_->Revoke(s, *q), r); });
+  return guard_->Run(c, "/fleetcap.v1.TokenService/RevokeToken",
+                     [&](const Scope& s) { return Into(ops_->Revoke(s, *q), r); });
 }
 
 grpc::Status TokenGrpcService::WhoAmI(grpc::ServerContext* c, const v1::WhoAmIRequest*, v1::WhoAmIResponse* r) {

@@ -18,7 +18,8 @@ class PolicyGrpcService final : public v1::PolicyService::Service {
   grpc::Status GetPolicy(grpc::ServerContext* c, const v1::GetPolicyRequest* q, v1::PolicyVersion* r) override;
   grpc::Status ListPolicyVersions(grpc::ServerContext* c, const v1::ListPolicyVersionsRequest* q,
                                   v1::ListPolicyVersionsResponse* r) override;
-  grpc::Status ApplyPolicy(grpc::ServerContext* c, const v1::ApplyPolicyRequest* q, v1::ApplyPolicyResponse* r) override;
+  grpc::Status ApplyPolicy(grpc::ServerContext* c, const v1::ApplyPolicyRequest* q,
+                           v1::ApplyPolicyResponse* r) override;
   grpc::Status RollbackPolicy(grpc::ServerContext* c, const v1::RollbackPolicyRequest* q,
                               v1::ApplyPolicyResponse* r) override;
   grpc::Status GetTeam(grpc::ServerContext* c, const v1::GetTeamRequest* q, v1::PolicyTeam* r) override;
@@ -31,7 +32,8 @@ class PolicyGrpcService final : public v1::PolicyService::Service {
 class TokenGrpcService final : public v1::TokenService::Service {
  public:
   TokenGrpcService(const GrpcGuard* guard, const TokenOperations* ops) : guard_(guard), ops_(ops) {}
-  grpc::Status CreateToken(grpc::ServerContext* c, const v1::CreateTokenRequest* q, v1::CreateTokenResponse* r) override;
+  grpc::Status CreateToken(grpc::ServerContext* c, const v1::CreateTokenRequest* q,
+                           v1::CreateTokenResponse* r) override;
   grpc::Status ListTokens(grpc::ServerContext* c, const v1::ListTokensRequest* q, v1::ListTokensResponse* r) override;
   grpc::Status RevokeToken(grpc::ServerContext* c, const v1::RevokeTokenRequest* q, v1::TokenInfo* r) override;
   grpc::Status WhoAmI(grpc::ServerContext* c, const v1::WhoAmIRequest* q, v1::WhoAmIResponse* r) override;

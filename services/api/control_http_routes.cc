@@ -15,8 +15,8 @@ absl::StatusOr<Message> FromJsonBody(const std::string& body) {
   if (body.empty()) return message;
   auto status = google::protobuf::util::JsonStringToMessage(body, &message);
   if (!status.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("request body: ", std::string(status.message().data(),
-                                                                                 status.message().size())));
+    return absl::InvalidArgumentError(
+        absl::StrCat("request body: ", std::string(status.message().data(), status.message().size())));
   }
   return message;
 }
@@ -103,7 +103,8 @@ void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, cons
   });
 
   gateway.AddRoute("GET", "/v1/audit", [audit](const Scope& scope, const HttpQuery& q, const std::string&) {
-    if (auto status = OnlyKnownParameters(q, {"after_id", "limit", "action"}); !status.ok()) return ErrorResponse(status);
+    if (auto status = OnlyKnownParameters(q, {"after_id", "limit", "action"}); !status.ok())
+      return ErrorResponse(status);
     auto after = IntParameter(q, "after_id", 0, 0);
     if (!after.ok()) return ErrorResponse(after.status());
     auto limit = IntParameter(q, "limit", 0);

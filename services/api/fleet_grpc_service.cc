@@ -4,8 +4,7 @@
 
 namespace fleetcap::api {
 
-grpc::Status FleetGrpcService::GetFleetSummary(grpc::ServerContext* context,
-                                               const v1::GetFleetSummaryRequest* request,
+grpc::Status FleetGrpcService::GetFleetSummary(grpc::ServerContext* context, const v1::GetFleetSummaryRequest* request,
                                                v1::FleetSummary* response) {
   return guard_->Run(context, "/fleetcap.v1.FleetService/GetFleetSummary", [&](const Scope&) {
     FLEETCAP_ASSIGN_OR_RETURN(auto result, query_->Run(*request));

@@ -15,8 +15,7 @@ absl::StatusOr<absl::Time> InstantOf(const v1::GetFleetSummaryRequest& request, 
 }
 
 absl::Status TooLarge(absl::string_view field) {
-  return absl::OutOfRangeError(
-      absl::StrCat(field, ": the total over models does not fit in a signed 64-bit integer"));
+  return absl::OutOfRangeError(absl::StrCat(field, ": the total over models does not fit in a signed 64-bit integer"));
 }
 
 }  // namespace

@@ -34,9 +34,9 @@ absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls, 
   if (tls.enabled()) {
     auto prepared = CivetwebTls::Prepare(tls, "--tls");
     if (absl::IsFailedPrecondition(prepared.status())) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          prepared.status().message(),
-          "; give --http-listen \"\" to serve gRPC only (with TLS), or put HTTP behind a TLS proxy"));
+      return absl::FailedPreconditionError(
+          absl::StrCat(prepared.status().message(),
+                       "; give --http-listen \"\" to serve gRPC only (with TLS), or put HTTP behind a TLS proxy"));
     }
     if (!prepared.ok()) return prepared.status();
     civetweb_tls = std::move(*prepared);
@@ -126,10 +126,9 @@ absl::StatusOr<std::string> HttpGateway::ReadBody(mg_connection* conn) const {
     return absl::ResourceExhaustedError(absl::StrCat("request body: more than ", kMaxBodyBytes, " bytes"));
   }
   if (cut_off || (declared >= 0 && body.size() < static_cast<size_t>(declared))) {
-    return absl::DeadlineExceededError(absl::StrCat("request body: ", body.size(), " bytes arrived within ",
-                                                    absl::FormatDuration(limits_.read_timeout),
-                                                    declared >= 0 ? absl::StrCat(" of ", declared) : "",
-                                                    "; send it faster or raise --http-read-timeout"));
+    return absl::DeadlineExceededError(absl::StrCat(
+        "request body: ", body.size(), " bytes arrived within ", absl::FormatDuration(limits_.read_timeout),
+        declared >= 0 ? absl::StrCat(" of ", declared) : "", "; send it faster or raise --http-read-timeout"));
   }
   return body;
 }

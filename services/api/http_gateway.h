@@ -104,7 +104,7 @@ class HttpGateway {
 
   ApiMetrics* metrics_;
   const Authenticator* auth_;
-  const Clock* clock_;  // request times and body deadlines
+  const Clock* clock_;                                                // request times and body deadlines
   std::map<std::string, std::map<std::string, ScopedRoute>> routes_;  // path -> method -> route
   HttpLimits limits_;
   std::unique_ptr<SocketDeadlines> deadlines_;  // cuts off bodies that arrive too slowly

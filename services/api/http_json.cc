@@ -56,8 +56,8 @@ absl::StatusOr<HttpQuery> ParseHttpQuery(absl::string_view query_string) {
 absl::Status OnlyKnownParameters(const HttpQuery& query, std::initializer_list<absl::string_view> known) {
   for (const auto& entry : query) {
     if (std::find(known.begin(), known.end(), entry.first) == known.end()) {
-      return absl::InvalidArgumentError(absl::StrCat("query parameter ", entry.first,
-                                                     ": unknown; expected one of ", absl::StrJoin(known, ", ")));
+      return absl::InvalidArgumentError(
+          absl::StrCat("query parameter ", entry.first, ": unknown; expected one of ", absl::StrJoin(known, ", ")));
     }
   }
   return absl::OkStatus();
@@ -83,8 +83,7 @@ HttpResponse ErrorResponse(const absl::Status& status) {
   nlohmann::json body = {{"code", static_cast<int>(status.code())},
                          {"status", absl::StatusCodeToString(status.code())},
                          {"message", std::string(status.message())}};
-  return HttpResponse{ToHttpStatus(status.code()),
-                      body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+  return HttpResponse{ToHttpStatus(status.code()), body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
 }
 
 }  // namespace fleetcap::api

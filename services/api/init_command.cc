@@ -29,8 +29,9 @@ absl::Status RunInit(DaemonOptions daemon, absl::Duration ttl, std::ostream& out
   FLEETCAP_ASSIGN_OR_RETURN(auto existing, tokens.List());
   for (const auto& t : existing) {
     if (t.role == "admin" && !t.revoked_at && t.expires_at > clock.Now()) {
-      return absl::FailedPreconditionError(absl::StrCat("already initialised: admin token ", t.token_id,
-                                                        " is live; create more tokens with `fleetcapctl token create`"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("already initialised: admin token ", t.token_id,
+                       " is live; create more tokens with `fleetcapctl token create`"));
     }
   }
   FLEETCAP_ASSIGN_OR_RETURN(auto created, CreateToken(&tokens, clock, "init", "admin", "bootstrap admin token", ttl));

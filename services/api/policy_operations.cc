@@ -4,10 +4,10 @@
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "nlohmann/json.hpp"
-#include "proto_time.h"
 #include "policy/policy_diff.h"
 #include "policy/policy_parser.h"
 #include "policy/text_rules.h"
+#include "proto_time.h"
 
 namespace fleetcap::api {
 namespace {
@@ -30,8 +30,8 @@ absl::StatusOr<std::pair<int32_t, policy::PolicyDocument>> ActiveDocument(store:
   if (!active.ok()) return active.status();
   policy::ParsedPolicy parsed = policy::ParsePolicy(active->document);
   if (!parsed.ok()) {
-    return absl::InternalError(absl::StrCat("stored policy version ", active->version, " no longer validates: ",
-                                            policy::FormatPolicyError("", parsed.errors[0])));
+    return absl::InternalError(absl::StrCat("stored policy version ", active->version,
+                                            " no longer validates: ", policy::FormatPolicyError("", parsed.errors[0])));
   }
   return std::make_pair(active->version, std::move(parsed.document));
 }
@@ -80,8 +80,8 @@ absl::StatusOr<v1::ApplyPolicyResponse> PolicyOperations::Store(const Scope& sco
   FLEETCAP_RETURN_IF_ERROR(policy::CheckFreeText("message", message, 4096, true));
   policy::ParsedPolicy parsed = policy::ParsePolicy(document);
   if (!parsed.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat("policy does not validate:\n",
-                                                   policy::FormatPolicyErrors("document", parsed.errors)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("policy does not validate:\n", policy::FormatPolicyErrors("document", parsed.errors)));
   }
   FLEETCAP_ASSIGN_OR_RETURN(auto active, ActiveDocument(policies_));
   if (base_version && *base_version != active.first) {
@@ -122,7 +122,8 @@ absl::StatusOr<v1::PolicyTeam> PolicyOperations::GetTeam(const Scope& scope, con
     out.set_weight(t.weight);
     out.set_cost_centre(t.cost_centre);
   }
-  if (out.name().empty()) return absl::NotFoundError(absl::StrCat("team \"", request.team(), "\" is not in the policy"));
+  if (out.name().empty())
+    return absl::NotFoundError(absl::StrCat("team \"", request.team(), "\" is not in the policy"));
   const std::vector<std::string> subtree = policy::Subtree(doc, request.team());
   for (const auto& t : subtree) out.add_subtree(t);
   for (const auto& n : doc.namespaces) {

@@ -10,8 +10,7 @@ policy::NamespaceEvidence EvidenceOf(const store::NamespaceLabels& ns) { return 
 }  // namespace
 
 TeamAttribution::TeamAttribution(store::TeamFactsRepository* facts)
-    : facts_(facts),
-      timeline_([facts](int32_t after) -> absl::StatusOr<std::vector<policy::StoredPolicy>> {
+    : facts_(facts), timeline_([facts](int32_t after) -> absl::StatusOr<std::vector<policy::StoredPolicy>> {
         FLEETCAP_ASSIGN_OR_RETURN(auto records, facts->PoliciesAfter(after));
         std::vector<policy::StoredPolicy> out;
         for (auto& r : records) out.push_back({r.version, r.applied_at, std::move(r.document)});

@@ -3,8 +3,8 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "nlohmann/json.hpp"
-#include "proto_time.h"
 #include "policy/text_rules.h"
+#include "proto_time.h"
 #include "services/api/token_secret.h"
 
 namespace fleetcap::api {
@@ -41,8 +41,10 @@ absl::StatusOr<v1::CreateTokenResponse> CreateToken(store::TokenRepository* toke
   record.created_at = clock.Now();
   record.expires_at = record.created_at + ttl;
   record.created_by = actor;
-  nlohmann::json details = {{"role", role}, {"description", description},
-                            {"expires_at", absl::FormatTime(absl::RFC3339_sec, record.expires_at, absl::UTCTimeZone())}};
+  nlohmann::json details = {
+      {"role", role},
+      {"description", description},
+      {"expires_at", absl::FormatTime(absl::RFC3339_sec, record.expires_at, absl::UTCTimeZone())}};
   store::AuditEntry audit{0, record.created_at, actor, "token.create", "token " + record.token_id, details.dump()};
   FLEETCAP_RETURN_IF_ERROR(tokens->Create(record, audit));
   v1::CreateTokenResponse response;

@@ -15,7 +15,8 @@ absl::StatusOr<NewTokenSecret> GenerateTokenSecret() {
   }
   NewTokenSecret out;
   out.token_id = absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(id), sizeof id));
-  out.secret = "fct_" + absl::WebSafeBase64Escape(absl::string_view(reinterpret_cast<const char*>(secret), sizeof secret));
+  out.secret =
+      "fct_" + absl::WebSafeBase64Escape(absl::string_view(reinterpret_cast<const char*>(secret), sizeof secret));
   out.hash = HashTokenSecret(out.secret);
   OPENSSL_cleanse(secret, sizeof secret);
   return out;

@@ -16,25 +16,34 @@ constexpr int64_t kMaxBuckets = 50'000;
 
 absl::Duration BucketWidth(v1::Resolution r) {
   switch (r) {
-    case v1::MINUTE: return absl::Minutes(1);
-    case v1::DAY: return absl::Hours(24);
-    default: return absl::Hours(1);
+    case v1::MINUTE:
+      return absl::Minutes(1);
+    case v1::DAY:
+      return absl::Hours(24);
+    default:
+      return absl::Hours(1);
   }
 }
 
 store::BucketWidth WidthOf(v1::Resolution r) {
   switch (r) {
-    case v1::MINUTE: return store::BucketWidth::kMinute;
-    case v1::DAY: return store::BucketWidth::kDay;
-    default: return store::BucketWidth::kHour;
+    case v1::MINUTE:
+      return store::BucketWidth::kMinute;
+    case v1::DAY:
+      return store::BucketWidth::kDay;
+    default:
+      return store::BucketWidth::kHour;
   }
 }
 
 const char* TruncUnit(v1::Resolution r) {
   switch (r) {
-    case v1::MINUTE: return "minute";
-    case v1::DAY: return "day";
-    default: return "hour";
+    case v1::MINUTE:
+      return "minute";
+    case v1::DAY:
+      return "day";
+    default:
+      return "hour";
   }
 }
 
@@ -94,11 +103,12 @@ absl::StatusOr<v1::UsageReport> UsageQuery::Run(const v1::GetUsageRequest& reque
   FLEETCAP_RETURN_IF_ERROR(CheckRequestTime("end", request.end()));
   const absl::Time start = FromProtoTimestamp(request.start()), end = FromProtoTimestamp(request.end());
   if (end <= start) return absl::InvalidArgumentError("end: must be after start");
-  const v1::Resolution resolution = request.resolution() == v1::RESOLUTION_UNSPECIFIED ? v1::HOUR : request.resolution();
+  const v1::Resolution resolution =
+      request.resolution() == v1::RESOLUTION_UNSPECIFIED ? v1::HOUR : request.resolution();
   if (!v1::Resolution_IsValid(resolution)) return absl::InvalidArgumentError("resolution: unknown value");
   if ((end - start) / BucketWidth(resolution) > kMaxBuckets) {
-    return absl::InvalidArgumentError(absl::StrCat("start, end: more than ", kMaxBuckets, " ",
-                                                   TruncUnit(resolution), " buckets; narrow the window"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("start, end: more than ", kMaxBuckets, " ", TruncUnit(resolution), " buckets; narrow the window"));
   }
   int selectors = 0;
   for (const std::string* s : {&request.device(), &request.node(), &request.model(), &request.pod()}) {
@@ -131,7 +141,8 @@ absl::StatusOr<v1::UsageReport> UsageQuery::Run(const v1::GetUsageRequest& reque
     *b->mutable_start() = ToProtoTimestamp(bucket.start);
     if (bucket.util_mean) b->set_util_mean(*bucket.util_mean);
     if (bucket.util_max) b->set_util_max(*bucket.util_max);
-    if (bucket.memory_used_bytes) b->set_memory_used_bytes(static_cast<int64_t>(std::llround(*bucket.memory_used_bytes)));
+    if (bucket.memory_used_bytes)
+      b->set_memory_used_bytes(static_cast<int64_t>(std::llround(*bucket.memory_used_bytes)));
     if (bucket.power_watts) b->set_power_watts(*bucket.power_watts);
     if (bucket.samples) b->set_samples(*bucket.samples);
     b->set_series(bucket.series);

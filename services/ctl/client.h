@@ -5,8 +5,8 @@
 
 #include <memory>
 #include <optional>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "common/flags.h"

@@ -11,9 +11,9 @@
 #include "fleetcap/v1/policy.grpc.pb.h"
 #include "fleetcap/v1/token.grpc.pb.h"
 #include "google/protobuf/util/json_util.h"
-#include "proto_time.h"
 #include "policy/policy_diff.h"
 #include "policy/policy_parser.h"
+#include "proto_time.h"
 #include "services/ctl/table.h"
 
 namespace fleetcap::ctl {
@@ -80,7 +80,8 @@ int PrintChanges(const v1::ApplyPolicyResponse& response, Format format, const s
 }
 
 int RunValidate(const std::vector<std::string>& args) {
-  FlagSet flags("fleetcapctl policy validate", "FILE\n\nChecks a policy file; every error names the line, the field and what was expected.");
+  FlagSet flags("fleetcapctl policy validate",
+                "FILE\n\nChecks a policy file; every error names the line, the field and what was expected.");
   Invocation inv;
   Parse(flags, inv, args, 1);
   if (inv.exit_code) return *inv.exit_code;
@@ -95,7 +96,8 @@ int RunValidate(const std::vector<std::string>& args) {
 }
 
 int RunDiff(const std::vector<std::string>& args) {
-  FlagSet flags("fleetcapctl policy diff", "FILE [flags]\n\nWhat applying FILE would change against the active policy.");
+  FlagSet flags("fleetcapctl policy diff",
+                "FILE [flags]\n\nWhat applying FILE would change against the active policy.");
   Invocation inv;
   Parse(flags, inv, args, 1);
   if (inv.exit_code) return *inv.exit_code;
@@ -148,12 +150,14 @@ int RunApply(const std::vector<std::string>& args) {
   v1::ApplyPolicyResponse response;
   grpc::Status status = Call(inv.client, &v1::PolicyService::Stub::ApplyPolicy, request, &response);
   if (!status.ok()) return FailRpc(status, inv.client);
-  return PrintChanges(response, inv.format, absl::StrCat("applied version ", response.policy().version(), " (on ",
-                                                         base_version, "), ", response.changes_size(), " changes:"));
+  return PrintChanges(response, inv.format,
+                      absl::StrCat("applied version ", response.policy().version(), " (on ", base_version, "), ",
+                                   response.changes_size(), " changes:"));
 }
 
 int RunGet(const std::vector<std::string>& args) {
-  FlagSet flags("fleetcapctl policy get", "[--version N] [flags]\n\nPrints the active policy document, or one version.");
+  FlagSet flags("fleetcapctl policy get",
+                "[--version N] [flags]\n\nPrints the active policy document, or one version.");
   Invocation inv;
   int64_t version = 0;
   flags.Int("version", &version, "a version; 0 for the active one");
@@ -174,14 +178,16 @@ int RunHistory(const std::vector<std::string>& args) {
   Parse(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
   v1::ListPolicyVersionsResponse response;
-  grpc::Status status = Call(inv.client, &v1::PolicyService::Stub::ListPolicyVersions, v1::ListPolicyVersionsRequest(), &response);
+  grpc::Status status =
+      Call(inv.client, &v1::PolicyService::Stub::ListPolicyVersions, v1::ListPolicyVersionsRequest(), &response);
   if (!status.ok()) return FailRpc(status, inv.client);
   std::cout << RenderPolicyHistory(response, inv.format);
   return 0;
 }
 
 int RunRollback(const std::vector<std::string>& args) {
-  FlagSet flags("fleetcapctl policy rollback", "N [--message M] [flags]\n\nActivates version N's exact document as a new version.");
+  FlagSet flags("fleetcapctl policy rollback",
+                "N [--message M] [flags]\n\nActivates version N's exact document as a new version.");
   Invocation inv;
   std::string message;
   flags.String("message", &message, "why; default \"rollback to version N\"");
@@ -255,9 +261,9 @@ int RunTokenRevoke(const std::vector<std::string>& args) {
   v1::TokenInfo response;
   grpc::Status status = Call(inv.client, &v1::TokenService::Stub::RevokeToken, request, &response);
   if (!status.ok()) return FailRpc(status, inv.client);
-  std::cout << (inv.format == Format::kJson ? Json(response)
-                                            : absl::StrCat("revoked token ", response.token_id(), " at ",
-                                                           Time(response.revoked_at()), "\n"));
+  std::cout << (inv.format == Format::kJson
+                    ? Json(response)
+                    : absl::StrCat("revoked token ", response.token_id(), " at ", Time(response.revoked_at()), "\n"));
   return 0;
 }
 
@@ -276,7 +282,8 @@ int RunWhoAmI(const std::vector<std::string>& args) {
 }
 
 int RunAudit(const std::vector<std::string>& args) {
-  FlagSet flags("fleetcapctl audit", "[--limit N] [--after-id N] [--action A] [flags]\n\nThe audit log, oldest first (admins only).");
+  FlagSet flags("fleetcapctl audit",
+                "[--limit N] [--after-id N] [--action A] [flags]\n\nThe audit log, oldest first (admins only).");
   Invocation inv;
   int64_t limit = 100, after_id = 0;
   std::string action;
@@ -333,8 +340,8 @@ std::string RenderTokens(const v1::ListTokensResponse& tokens, Format format) {
   if (format == Format::kJson) return Json(tokens);
   Table table({"TOKEN", "ROLE", "CREATED", "EXPIRES", "REVOKED", "DESCRIPTION"});
   for (const auto& t : tokens.tokens()) {
-    table.AddRow({t.token_id(), t.role(), Time(t.created_at()), Time(t.expires_at()), Time(t.revoked_at()),
-                  t.description()});
+    table.AddRow(
+        {t.token_id(), t.role(), Time(t.created_at()), Time(t.expires_at()), Time(t.revoked_at()), t.description()});
   }
   return table.Render();
 }

@@ -14,9 +14,7 @@ namespace fleetcap::ctl {
 namespace {
 
 // Milli-devices as devices with three decimals, exactly (no floating point).
-std::string Devices(int64_t milli) {
-  return absl::StrFormat("%d.%03d", milli / 1000, milli % 1000);
-}
+std::string Devices(int64_t milli) { return absl::StrFormat("%d.%03d", milli / 1000, milli % 1000); }
 
 std::string Percent(int64_t part, int64_t whole) {
   if (whole == 0) return "-";
@@ -47,12 +45,11 @@ int RunFleetSummary(const std::vector<std::string>& args) {
 }  // namespace
 
 std::vector<Command> FleetCommands() {
-  return {{{"fleet", "summary"}, "[--cluster C] [--at T]  accelerators in service and held, per model",
-           RunFleetSummary}};
+  return {
+      {{"fleet", "summary"}, "[--cluster C] [--at T]  accelerators in service and held, per model", RunFleetSummary}};
 }
 
-absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster,
-                                                               const std::string& at) {
+absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster, const std::string& at) {
   v1::GetFleetSummaryRequest request;
   request.set_cluster(cluster);
   if (!at.empty()) {
@@ -72,12 +69,12 @@ std::string RenderFleetSummary(const v1::FleetSummary& summary, Format format) {
     return json;
   }
   absl::Time at = FromProtoTimestamp(summary.at());
-  std::string out = absl::StrCat("cluster ", summary.cluster().empty() ? "(all)" : summary.cluster(),
-                                 " at ", FormatRfc3339(at), "\n");
+  std::string out = absl::StrCat("cluster ", summary.cluster().empty() ? "(all)" : summary.cluster(), " at ",
+                                 FormatRfc3339(at), "\n");
   Table table({"MODEL", "DEVICES", "HELD", "HELD%"});
   for (const auto& m : summary.models()) {
-    table.AddRow({m.model(), std::to_string(m.devices()), Devices(m.held_milli()),
-                  Percent(m.held_milli(), m.devices() * 1000)});
+    table.AddRow(
+        {m.model(), std::to_string(m.devices()), Devices(m.held_milli()), Percent(m.held_milli(), m.devices() * 1000)});
   }
   table.AddRow({"TOTAL", std::to_string(summary.devices()), Devices(summary.held_milli()),
                 Percent(summary.held_milli(), summary.devices() * 1000)});

@@ -15,8 +15,7 @@ namespace fleetcap::ctl {
 std::vector<Command> FleetCommands();
 
 // The request for `fleet summary`; a bad --at is INVALID_ARGUMENT naming it.
-absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster,
-                                                               const std::string& at);
+absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster, const std::string& at);
 
 std::string RenderFleetSummary(const v1::FleetSummary& summary, Format format);
 

@@ -47,7 +47,8 @@ int RunUsage(const std::vector<std::string>& args) {
 }  // namespace
 
 std::vector<Command> UsageCommands() {
-  return {{{"usage"}, "--cluster C [--device|--node|--model|--pod X] [--start T --end T]  utilisation per bucket",
+  return {{{"usage"},
+           "--cluster C [--device|--node|--model|--pod X] [--start T --end T]  utilisation per bucket",
            RunUsage}};
 }
 
@@ -94,8 +95,9 @@ std::string RenderUsage(const v1::UsageReport& report, Format format) {
     (void)google::protobuf::util::MessageToJsonString(report, &json, options);
     return json;
   }
-  std::string out = absl::StrCat("cluster ", report.cluster(), " from ", FormatRfc3339(FromProtoTimestamp(report.start())),
-                                 " to ", FormatRfc3339(FromProtoTimestamp(report.end())), "\n");
+  std::string out =
+      absl::StrCat("cluster ", report.cluster(), " from ", FormatRfc3339(FromProtoTimestamp(report.start())), " to ",
+                   FormatRfc3339(FromProtoTimestamp(report.end())), "\n");
   Table table({"START", "UTIL_MEAN", "UTIL_MAX", "MEMORY_GIB", "POWER_W", "SAMPLES", "SERIES"});
   for (const auto& b : report.buckets()) {
     table.AddRow({FormatRfc3339(FromProtoTimestamp(b.start())), absl::StrFormat("%.1f%%", 100 * b.util_mean()),

@@ -95,7 +95,8 @@ TEST_F(ApiServerTest, GrpcErrors) {
 }
 
 TEST_F(ApiServerTest, HttpJsonIsTheCanonicalMappingOfTheSameMessage) {
-  auto response = testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1&at=2026-01-01T01:30:00Z", api_->admin_token);
+  auto response =
+      testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=c1&at=2026-01-01T01:30:00Z", api_->admin_token);
   ASSERT_THAT(response, IsOk());
   ASSERT_EQ(response->status, 200) << response->body;
   auto json = nlohmann::json::parse(response->body);
@@ -122,12 +123,11 @@ TEST_F(ApiServerTest, HttpErrorsNameTheInput) {
     std::string code;
     std::string mentions;
   };
-  for (const Case& c : std::vector<Case>{
-           {"/v1/fleet/summary?at=yesterday", 400, "INVALID_ARGUMENT", "at"},
-           {"/v1/fleet/summary?cluster=nowhere", 404, "NOT_FOUND", "nowhere"},
-           {"/v1/fleet/summary?clutser=c1", 400, "INVALID_ARGUMENT", "clutser"},
-           {"/v1/fleet/summary?at=%zz", 400, "INVALID_ARGUMENT", "percent-escape"},
-           {"/v1/no/such/route", 404, "NOT_FOUND", "/v1/no/such/route"}}) {
+  for (const Case& c : std::vector<Case>{{"/v1/fleet/summary?at=yesterday", 400, "INVALID_ARGUMENT", "at"},
+                                         {"/v1/fleet/summary?cluster=nowhere", 404, "NOT_FOUND", "nowhere"},
+                                         {"/v1/fleet/summary?clutser=c1", 400, "INVALID_ARGUMENT", "clutser"},
+                                         {"/v1/fleet/summary?at=%zz", 400, "INVALID_ARGUMENT", "percent-escape"},
+                                         {"/v1/no/such/route", 404, "NOT_FOUND", "/v1/no/such/route"}}) {
     auto response = testing::HttpGet(api_->http_base() + c.path, api_->admin_token);
     ASSERT_THAT(response, IsOk());
     EXPECT_EQ(response->status, c.status) << c.path << ": " << response->body;
@@ -138,8 +138,8 @@ TEST_F(ApiServerTest, HttpErrorsNameTheInput) {
 }
 
 TEST_F(ApiServerTest, HealthCheckingSaysServing) {
-  auto stub = grpc::health::v1::Health::NewStub(
-      grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  auto stub =
+      grpc::health::v1::Health::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
   grpc::ClientContext context;
   grpc::health::v1::HealthCheckRequest request;
   grpc::health::v1::HealthCheckResponse response;

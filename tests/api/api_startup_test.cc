@@ -20,8 +20,8 @@ using ::testing::HasSubstr;
 TEST(ApiStartup, OlderSchemaWithoutMigrateExitsNamingTheMissingMigrations) {
   auto db = testing::TestDatabase::Empty();
   ASSERT_THAT(db, IsOk());
-  auto result = testing::Run({FLEETCAP_API_BIN, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0",
-                              "--http-listen", "127.0.0.1:0"});
+  auto result = testing::Run(
+      {FLEETCAP_API_BIN, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err, HasSubstr("missing migrations 0001_schema_v1")) << result.err;
   EXPECT_THAT(result.err, HasSubstr("--migrate")) << result.err;
@@ -48,8 +48,8 @@ TEST(ApiStartup, NewerSchemaIsRefused) {
         "INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, '9999_from_the_future', 'x')");
   }
   for (bool migrate : {false, true}) {
-    std::vector<std::string> argv = {FLEETCAP_API_BIN, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0",
-                                     "--http-listen", "127.0.0.1:0"};
+    std::vector<std::string> argv = {FLEETCAP_API_BIN, "--db",          (*db)->uri(), "--grpc-listen",
+                                     "127.0.0.1:0",    "--http-listen", "127.0.0.1:0"};
     if (migrate) argv.push_back("--migrate");
     auto result = testing::Run(argv);
     EXPECT_EQ(result.exit_code, 1);

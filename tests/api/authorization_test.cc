@@ -135,12 +135,14 @@ class AuthorizationTest : public ::testing::Test {
       auto conn = db_->Connect();
       pqxx::work txn(*conn);
       txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
-      txn.exec("INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at) "
-               "VALUES ('c1', 'p-vision', 'vision-ns', 'p-vision', 'vision-detect', 'Pod', 'p-vision', now()), "
-               "       ('c1', 'p-ads', 'ads-ns', 'p-ads', 'ads', 'Pod', 'p-ads', now())");
+      txn.exec(
+          "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at) "
+          "VALUES ('c1', 'p-vision', 'vision-ns', 'p-vision', 'vision-detect', 'Pod', 'p-vision', now()), "
+          "       ('c1', 'p-ads', 'ads-ns', 'p-ads', 'ads', 'Pod', 'p-ads', now())");
       txn.commit();
     }
-    auto stub = v1::PolicyService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+    auto stub =
+        v1::PolicyService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
     context.AddMetadata("authorization", "Bearer " + api_->admin_token);
     v1::ApplyPolicyRequest apply;
@@ -206,12 +208,12 @@ TEST_F(AuthorizationTest, EveryRpcWithEveryRole) {
              {"admin", e.admin}, {"planner", e.planner}, {"scheduler", e.scheduler}, {"team:vision", e.team}}) {
       grpc::Status status = Call(method, "Bearer " + tokens_.at(role));
       if (allowed) {
-        EXPECT_NE(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << method << " as " << role << ": "
-                                                                            << status.error_message();
+        EXPECT_NE(status.error_code(), grpc::StatusCode::PERMISSION_DENIED)
+            << method << " as " << role << ": " << status.error_message();
         EXPECT_NE(status.error_code(), grpc::StatusCode::UNAUTHENTICATED) << method << " as " << role;
       } else {
-        EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << method << " as " << role << ": "
-                                                                            << status.error_message();
+        EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED)
+            << method << " as " << role << ": " << status.error_message();
       }
     }
     EXPECT_EQ(Call(method, "").error_code(), grpc::StatusCode::UNAUTHENTICATED) << method;
@@ -292,7 +294,8 @@ TEST_F(AuthorizationTest, TeamUsageIsScopedToItsOwnNamespaces) {
   EXPECT_EQ(call(whole_cluster).error_code(), grpc::StatusCode::PERMISSION_DENIED);
 
   auto http = testing::HttpRequest(
-      "GET", api_->http_base() + "/v1/usage?cluster=c1&namespace=ads-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z",
+      "GET",
+      api_->http_base() + "/v1/usage?cluster=c1&namespace=ads-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z",
       "", tokens_.at("team:vision"));
   ASSERT_THAT(http, IsOk());
   EXPECT_EQ(http->status, 403) << http->body;

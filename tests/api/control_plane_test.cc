@@ -155,8 +155,8 @@ TEST_F(ControlPlaneTest, DiffApplyHistoryRollback) {
   EXPECT_EQ(versions[2]["message"], "first policy");
 
   // Planners read but cannot apply.
-  auto planner = testing::HttpRequest("POST", api_->http_base() + "/v1/tokens", R"({"role":"planner"})",
-                                      api_->admin_token);
+  auto planner =
+      testing::HttpRequest("POST", api_->http_base() + "/v1/tokens", R"({"role":"planner"})", api_->admin_token);
   ASSERT_EQ(planner->status, 200) << planner->body;
   const std::string planner_token = nlohmann::json::parse(planner->body)["secret"];
   EXPECT_EQ(Ctl({"policy", "get"}, planner_token).exit_code, 0);
@@ -265,9 +265,10 @@ TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
     EXPECT_EQ(post("/v1/tokens", {{"role", text}}).status, 400) << text.substr(0, 30);
     EXPECT_EQ(post("/v1/tokens/revoke", {{"tokenId", text}}).status, 400);
   }
-  EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/policy/team?team=%27%3B%20DROP%20TABLE%20teams", api_->admin_token)
-                ->status,
-            400);
+  EXPECT_EQ(
+      testing::HttpGet(api_->http_base() + "/v1/policy/team?team=%27%3B%20DROP%20TABLE%20teams", api_->admin_token)
+          ->status,
+      400);
   EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/policy/team?team=a%00b", api_->admin_token)->status, 400);
   EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/audit?action=%27%3B%20DROP", api_->admin_token)->status, 400);
   // A cluster name is only ever a query parameter: an unknown cluster, nothing more.
@@ -293,7 +294,8 @@ TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
                                   "{\"role\":\"planner\",\"description\":\"" + bad_utf8 + "\"}", api_->admin_token);
   EXPECT_EQ(raw->status, 400) << raw->body;
   {
-    auto stub = v1::PolicyService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+    auto stub =
+        v1::PolicyService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
     context.AddMetadata("authorization", "Bearer " + api_->admin_token);
     v1::ApplyPolicyRequest request;

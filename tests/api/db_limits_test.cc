@@ -49,9 +49,8 @@ TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
   pqxx::work lock(*locker);
   lock.exec("LOCK TABLE api_tokens IN ACCESS EXCLUSIVE MODE");
   // The first request takes the pool's only connection and waits on the lock.
-  auto first = std::async(std::launch::async, [&] {
-    return testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token);
-  });
+  auto first = std::async(std::launch::async,
+                          [&] { return testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token); });
   ASSERT_TRUE(SomeoneWaitsForALock(**db, absl::Seconds(20)));
 
   // Every other request finds no free connection: a prompt, clear refusal on both transports.

@@ -23,7 +23,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-constexpr int64_t kT0 = 1767225600;           // 2026-01-01T00:00:00Z
+constexpr int64_t kT0 = 1767225600;                    // 2026-01-01T00:00:00Z
 constexpr int64_t kBeyondPostgres = int64_t{1} << 62;  // past PostgreSQL's year 294276
 constexpr int64_t kTwoToThe40 = int64_t{1} << 40;
 
@@ -147,10 +147,8 @@ TEST_F(OutOfRangeTest, HttpIs400NamingTheField) {
       {"GET", "/v1/fleet/summary?cluster=c1&at=99999-01-01T00:00:00Z", "", "at"},
       {"GET", "/v1/fleet/summary?cluster=c1&at=0000-12-31T00:00:00Z", "", "at"},
       {"GET", "/v1/usage?cluster=c1&start=99999-01-01T00:00:00Z&end=99999-01-02T00:00:00Z", "", "start"},
-      {"GET", "/v1/usage?cluster=c1&start=2026-01-01T00:00:00Z&end=99999-01-01T00:00:00Z&resolution=day", "",
-       "end"},
-      {"GET", "/v1/usage?cluster=c1&start=0000-01-01T00:00:00Z&end=2026-01-01T00:00:00Z&resolution=day", "",
-       "start"},
+      {"GET", "/v1/usage?cluster=c1&start=2026-01-01T00:00:00Z&end=99999-01-01T00:00:00Z&resolution=day", "", "end"},
+      {"GET", "/v1/usage?cluster=c1&start=0000-01-01T00:00:00Z&end=2026-01-01T00:00:00Z&resolution=day", "", "start"},
       {"GET", "/v1/policy?version=1099511627776", "", "version"},
       {"GET", "/v1/policy?version=4294967297", "", "version"},
       {"GET", "/v1/policy?version=-1", "", "version"},

@@ -56,9 +56,10 @@ class TeamAttributionTest : public testing::MigratedDatabaseTest {
     pqxx::work txn(*conn);
     txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
     txn.exec("INSERT INTO accelerator_types VALUES ('T4', 'nvidia', 'nvidia.com/gpu')");
-    txn.exec("INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from) VALUES "
-             "('c1', 'n1/gpu0', 'n1', 0, 'T4', '2026-01-01T00:00:00Z'), "
-             "('c1', 'n1/gpu1', 'n1', 1, 'T4', '2026-01-01T00:00:00Z')");
+    txn.exec(
+        "INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from) VALUES "
+        "('c1', 'n1/gpu0', 'n1', 0, 'T4', '2026-01-01T00:00:00Z'), "
+        "('c1', 'n1/gpu1', 'n1', 1, 'T4', '2026-01-01T00:00:00Z')");
     txn.commit();
   }
 
@@ -66,12 +67,14 @@ class TeamAttributionTest : public testing::MigratedDatabaseTest {
   void HoldingPod(const std::string& uid, const std::string& ns, const std::string& label, const std::string& device) {
     auto conn = db_->Connect();
     pqxx::work txn(*conn);
-    txn.exec_params("INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, "
-                    "created_at, requested_milli) VALUES ('c1', $1, $2, $1, $3, 'Pod', $1, $4::timestamptz, 1000)",
-                    uid, ns, label, FormatRfc3339(kT0));
-    txn.exec_params("INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from) VALUES ('c1', $1, $2, 1000, "
-                    "$3::timestamptz)",
-                    uid, device, FormatRfc3339(kT0));
+    txn.exec_params(
+        "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, "
+        "created_at, requested_milli) VALUES ('c1', $1, $2, $1, $3, 'Pod', $1, $4::timestamptz, 1000)",
+        uid, ns, label, FormatRfc3339(kT0));
+    txn.exec_params(
+        "INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from) VALUES ('c1', $1, $2, 1000, "
+        "$3::timestamptz)",
+        uid, device, FormatRfc3339(kT0));
     txn.commit();
   }
 
@@ -82,15 +85,16 @@ class TeamAttributionTest : public testing::MigratedDatabaseTest {
     EXPECT_TRUE(r.ok() && r->status == 200) << (r.ok() ? r->body : r.status().ToString());
     auto conn = db_->Connect();
     pqxx::nontransaction txn(*conn);
-    auto row = txn.exec("SELECT (extract(epoch FROM applied_at) * 1000000)::bigint FROM policies "
-                        "ORDER BY version DESC LIMIT 1")[0];
+    auto row = txn.exec(
+        "SELECT (extract(epoch FROM applied_at) * 1000000)::bigint FROM policies "
+        "ORDER BY version DESC LIMIT 1")[0];
     return absl::FromUnixMicros(row[0].as<int64_t>());
   }
 
   // Milli-devices held per team at `at`, as GET /v1/fleet/summary reports them.
   std::map<std::string, int64_t> HeldByTeam(absl::Time at) {
-    auto r = testing::HttpGet(
-        absl::StrCat(api_->http_base(), "/v1/fleet/summary?cluster=c1&at=", FormatRfc3339(at)), api_->admin_token);
+    auto r = testing::HttpGet(absl::StrCat(api_->http_base(), "/v1/fleet/summary?cluster=c1&at=", FormatRfc3339(at)),
+                              api_->admin_token);
     std::map<std::string, int64_t> out;
     if (!r.ok() || r->status != 200) {
       ADD_FAILURE() << (r.ok() ? r->body : r.status().ToString());

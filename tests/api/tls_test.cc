@@ -20,8 +20,8 @@ using ::testing::HasSubstr;
 class TlsTest : public testing::CertificatesTest {
  protected:
   testing::RunResult WhoAmI(const testing::ApiProcess& api, std::vector<std::string> extra) {
-    std::vector<std::string> argv = {FLEETCAPCTL_BIN, "token", "whoami", "--server", api.grpc_address(), "--token",
-                                     api.admin_token, "--timeout", "5"};
+    std::vector<std::string> argv = {FLEETCAPCTL_BIN, "token",         "whoami",    "--server", api.grpc_address(),
+                                     "--token",       api.admin_token, "--timeout", "5"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return testing::Run(argv, absl::Seconds(30));
   }
@@ -30,8 +30,9 @@ class TlsTest : public testing::CertificatesTest {
 TEST_F(TlsTest, GrpcWithAServerCertificate) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  auto api = testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(),
-                               {"--tls-cert", File("server.pem"), "--tls-key", File("server.key"), "--http-listen", ""});
+  auto api =
+      testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(),
+                        {"--tls-cert", File("server.pem"), "--tls-key", File("server.key"), "--http-listen", ""});
   ASSERT_THAT(api, IsOk());
   EXPECT_EQ(api->http_port, 0);
   auto secure = WhoAmI(*api, {"--tls-ca", File("ca.pem")});
@@ -53,8 +54,8 @@ TEST_F(TlsTest, GrpcClientCertificatesWhenAsked) {
                                 File("ca.pem"), "--http-listen", ""});
   ASSERT_THAT(api, IsOk());
   EXPECT_EQ(WhoAmI(*api, {"--tls-ca", File("ca.pem")}).exit_code, 1);
-  auto with_cert = WhoAmI(*api, {"--tls-ca", File("ca.pem"), "--tls-cert", File("client.pem"), "--tls-key",
-                                 File("client.key")});
+  auto with_cert =
+      WhoAmI(*api, {"--tls-ca", File("ca.pem"), "--tls-cert", File("client.pem"), "--tls-key", File("client.key")});
   EXPECT_EQ(with_cert.exit_code, 0) << with_cert.err;
 }
 
@@ -72,8 +73,8 @@ TEST_F(TlsTest, HttpsServesTheJsonApi) {
   ASSERT_THAT(response, IsOk());
   EXPECT_EQ(response->status, 200) << response->body;
   // Plain HTTP on the TLS port gets no answer in the clear.
-  auto plain = testing::HttpRequest("GET", "http://127.0.0.1:" + std::to_string(api->http_port) + "/v1/tokens/self",
-                                    "", api->admin_token);
+  auto plain = testing::HttpRequest("GET", "http://127.0.0.1:" + std::to_string(api->http_port) + "/v1/tokens/self", "",
+                                    api->admin_token);
   EXPECT_FALSE(plain.ok() && plain->status == 200);
 }
 
@@ -84,9 +85,8 @@ TEST_F(TlsTest, BadTlsFlagsAreNamed) {
                                  "--http-listen", "127.0.0.1:0", "--tls-cert", File("server.pem")});
   EXPECT_EQ(only_cert.exit_code, 1);
   EXPECT_THAT(only_cert.err, HasSubstr("--tls-cert and --tls-key")) << only_cert.err;
-  auto missing = testing::Run({FLEETCAP_API_BIN, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0",
-                               "--http-listen", "127.0.0.1:0", "--tls-cert", "/nonexistent.pem", "--tls-key",
-                               File("server.key")});
+  auto missing = testing::Run({FLEETCAP_API_BIN, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0", "--http-listen",
+                               "127.0.0.1:0", "--tls-cert", "/nonexistent.pem", "--tls-key", File("server.key")});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_THAT(missing.err, HasSubstr("--tls-cert: cannot read \"/nonexistent.pem\"")) << missing.err;
 }

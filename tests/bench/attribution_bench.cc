@@ -98,8 +98,15 @@ AttributionInput SyntheticFleet(const Settings& s) {
     const absl::Time to = from + absl::Seconds(in(30, 2 * mean));
     for (int64_t k = 0; k < side_by_side && pod < s.pods; ++k, ++pod) {
       const int64_t team = in(0, kTeams - 1);
-      HoldFact h{dev.cluster, absl::StrCat("pod-", pod), absl::StrCat("ns-", team, "-", in(0, 9)), "",
-                 absl::StrCat("Job/job-", pod / 4), dev.device_id, 1000 / side_by_side, from, to};
+      HoldFact h{dev.cluster,
+                 absl::StrCat("pod-", pod),
+                 absl::StrCat("ns-", team, "-", in(0, 9)),
+                 "",
+                 absl::StrCat("Job/job-", pod / 4),
+                 dev.device_id,
+                 1000 / side_by_side,
+                 from,
+                 to};
       if (s.basis != "request") {
         const absl::Time first = absl::FromUnixSeconds(absl::ToUnixSeconds(from) / 60 * 60);
         for (absl::Time m = first; m < to; m += absl::Minutes(1)) {
@@ -118,8 +125,9 @@ AttributionInput SyntheticFleet(const Settings& s) {
 int Main(int argc, char** argv) {
   Settings s;
   if (!Parse(argc, argv, &s)) {
-    std::fprintf(stderr,
-                 "usage: attribution_bench [--devices N] [--pods N] [--days N] [--seed N] [--basis request|usage|max]\n");
+    std::fprintf(
+        stderr,
+        "usage: attribution_bench [--devices N] [--pods N] [--days N] [--seed N] [--basis request|usage|max]\n");
     return 2;
   }
   const absl::Time made = absl::Now();

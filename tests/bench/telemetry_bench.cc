@@ -23,8 +23,8 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -33,9 +33,9 @@
 #include "common/pg_pool.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "ingest/telemetry/usage_writer.h"
-#include "store/pg_usage_repository.h"
 #include "pqxx/pqxx"
 #include "store/migrator.h"
+#include "store/pg_usage_repository.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_dir.h"
 #include "tests/telemetry/prometheus_process.h"
@@ -44,10 +44,10 @@
 namespace fleetcap {
 namespace {
 
-constexpr const char* kDcgmMetrics[] = {
-    "DCGM_FI_DEV_GPU_UTIL",          "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_SM_ACTIVE",
-    "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_DRAM_ACTIVE",    "DCGM_FI_DEV_FB_USED",
-    "DCGM_FI_DEV_POWER_USAGE",       "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"};
+constexpr const char* kDcgmMetrics[] = {"DCGM_FI_DEV_GPU_UTIL",     "DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+                                        "DCGM_FI_PROF_SM_ACTIVE",   "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
+                                        "DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_DEV_FB_USED",
+                                        "DCGM_FI_DEV_POWER_USAGE",  "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"};
 constexpr int kMetrics = 8;
 
 // Series s is metric s % 8 of GPU s / 8: 8 GPUs a node, a pod on each GPU.
@@ -174,7 +174,9 @@ double OwnCpuSeconds() {
 int main(int argc, char** argv) {
   using namespace fleetcap;
   int64_t series = 20'000, samples = 60, per_request = 2'000, connections = 8, rows = 200'000;
-  FlagSet flags("telemetry_bench", "[flags]\n\nremote_write receive (fleetcap vs Prometheus 2.42) and store side (writer vs psql \\copy).");
+  FlagSet flags(
+      "telemetry_bench",
+      "[flags]\n\nremote_write receive (fleetcap vs Prometheus 2.42) and store side (writer vs psql \\copy).");
   flags.Int("series", &series, "DCGM-shaped series");
   flags.Int("samples", &samples, "samples per series (1 s apart)");
   flags.Int("per-request", &per_request, "samples per remote_write request");
@@ -215,19 +217,22 @@ int main(int argc, char** argv) {
 
   const int64_t t0 = (absl::ToUnixMillis(absl::Now()) / 60'000 - 2) * 60'000;
   const absl::Time enc_start = absl::Now();
-  auto requests = EncodeRequests(static_cast<int>(series), static_cast<int>(samples), static_cast<int>(per_request), t0);
+  auto requests =
+      EncodeRequests(static_cast<int>(series), static_cast<int>(samples), static_cast<int>(per_request), t0);
   size_t bytes = 0;
   for (const auto& r : requests) bytes += r.size();
   const double total_samples = static_cast<double>(series * samples);
-  std::printf("workload: %lld series x %lld samples = %.0f samples in %zu requests (%.1f MB snappy), encoded in %.1fs; %lld connections\n",
-              static_cast<long long>(series), static_cast<long long>(samples), total_samples, requests.size(),
-              bytes / 1e6, absl::ToDoubleSeconds(absl::Now() - enc_start), static_cast<long long>(connections));
+  std::printf(
+      "workload: %lld series x %lld samples = %.0f samples in %zu requests (%.1f MB snappy), encoded in %.1fs; %lld "
+      "connections\n",
+      static_cast<long long>(series), static_cast<long long>(samples), total_samples, requests.size(), bytes / 1e6,
+      absl::ToDoubleSeconds(absl::Now() - enc_start), static_cast<long long>(connections));
 
   // (a) fleetcap
   double fleetcap_rate = 0, prometheus_rate = 0;
   {
-    auto ingest = fleetcap::testing::StartIngest(uri, "bench", {"--log-level", "warn", "--wal-dir", pg_dir + "/wal",
-                                                      "--settle", "1s"});
+    auto ingest = fleetcap::testing::StartIngest(
+        uri, "bench", {"--log-level", "warn", "--wal-dir", pg_dir + "/wal", "--settle", "1s"});
     if (!ingest.ok()) {
       std::cerr << ingest.status() << "\n";
       return 1;
@@ -236,9 +241,9 @@ int main(int argc, char** argv) {
     auto r = Post(ingest->write_url(), requests, static_cast<int>(connections));
     const absl::Time posted_at = absl::Now();
     fleetcap_rate = total_samples / r.seconds;
-    std::printf("fleetcap-ingest remote_write: %.2fs, %lld requests 2xx, %lld refused and retried (%s): %.0f samples/s\n",
-                r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), r.refusals.c_str(),
-                fleetcap_rate);
+    std::printf(
+        "fleetcap-ingest remote_write: %.2fs, %lld requests 2xx, %lld refused and retried (%s): %.0f samples/s\n",
+        r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), r.refusals.c_str(), fleetcap_rate);
     std::printf("  CPU while posting: fleetcap-ingest %.2fs, load generator %.2fs\n",
                 CpuSeconds(ingest->process->pid()) - cpu0, OwnCpuSeconds() - own0);
     // The last minutes close once no sample came for --settle (1 s).
@@ -247,16 +252,18 @@ int main(int argc, char** argv) {
     pqxx::connection conn(uri);
     pqxx::nontransaction txn(conn);
     auto counts = txn.exec("SELECT count(*), sum(samples) FROM usage_minute WHERE pod_uid = ''");
-    std::printf("  every minute row in PostgreSQL %.2fs after the first request (%s): %s device-minute rows"
-                " holding %s utilisation samples\n",
-                all_in, written.ok() ? "settle 1 s included" : std::string(written.message()).c_str(),
-                counts[0][0].c_str(), counts[0][1].c_str());
+    std::printf(
+        "  every minute row in PostgreSQL %.2fs after the first request (%s): %s device-minute rows"
+        " holding %s utilisation samples\n",
+        all_in, written.ok() ? "settle 1 s included" : std::string(written.message()).c_str(), counts[0][0].c_str(),
+        counts[0][1].c_str());
     const auto stopped = ingest->process->Stop(SIGTERM);
     if (!stopped.err.empty()) std::printf("  fleetcap-ingest said:\n%s", stopped.err.substr(0, 2000).c_str());
   }
   // (b) Prometheus 2.42's own receiver
   {
-    auto prom = fleetcap::testing::StartPrometheus("global:\n  scrape_interval: 1h\n", {"--web.enable-remote-write-receiver"});
+    auto prom =
+        fleetcap::testing::StartPrometheus("global:\n  scrape_interval: 1h\n", {"--web.enable-remote-write-receiver"});
     if (!prom.ok()) {
       std::cerr << prom.status() << "\n";
       return 1;
@@ -264,9 +271,9 @@ int main(int argc, char** argv) {
     const double cpu0 = CpuSeconds((*prom)->process->pid()), own0 = OwnCpuSeconds();
     auto r = Post((*prom)->url() + "/api/v1/write", requests, static_cast<int>(connections));
     prometheus_rate = total_samples / r.seconds;
-    std::printf("prometheus 2.42 remote_write: %.2fs, %lld requests 2xx, %lld refused and retried (%s): %.0f samples/s\n",
-                r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), r.refusals.c_str(),
-                prometheus_rate);
+    std::printf(
+        "prometheus 2.42 remote_write: %.2fs, %lld requests 2xx, %lld refused and retried (%s): %.0f samples/s\n",
+        r.seconds, static_cast<long long>(r.ok), static_cast<long long>(r.failed), r.refusals.c_str(), prometheus_rate);
     std::printf("  CPU while posting: prometheus %.2fs, load generator %.2fs\n",
                 CpuSeconds((*prom)->process->pid()) - cpu0, OwnCpuSeconds() - own0);
   }
@@ -292,8 +299,9 @@ int main(int argc, char** argv) {
   telemetry::UsageWriter writer(&usage, "store-bench");
   const absl::Time w0 = absl::Now();
   for (size_t a = 0; a < minute_rows.size(); a += 20'000) {
-    std::vector<telemetry::MinuteRow> chunk(minute_rows.begin() + static_cast<long>(a),
-                                            minute_rows.begin() + static_cast<long>(std::min(minute_rows.size(), a + 20'000)));
+    std::vector<telemetry::MinuteRow> chunk(
+        minute_rows.begin() + static_cast<long>(a),
+        minute_rows.begin() + static_cast<long>(std::min(minute_rows.size(), a + 20'000)));
     auto n = writer.WriteMinuteRows(chunk);
     if (!n.ok()) {
       std::cerr << n.status() << "\n";
@@ -329,16 +337,19 @@ int main(int argc, char** argv) {
     }
   }
   const absl::Time c0 = absl::Now();
-  auto copy = fleetcap::testing::Run({"/usr/bin/psql", "-q", uri, "-c",
-                            "\\copy usage_minute (cluster, device_id, pod_uid, minute, node, model, namespace, pod,"
-                            " util_mean, util_max, memory_used_bytes, power_watts, samples) FROM '" + file + ".ts'"});
+  auto copy =
+      fleetcap::testing::Run({"/usr/bin/psql", "-q", uri, "-c",
+                              "\\copy usage_minute (cluster, device_id, pod_uid, minute, node, model, namespace, pod,"
+                              " util_mean, util_max, memory_used_bytes, power_watts, samples) FROM '" +
+                                  file + ".ts'"});
   const double copy_s = absl::ToDoubleSeconds(absl::Now() - c0);
   if (copy.exit_code != 0) {
     std::cerr << "psql \\copy failed: " << copy.err << "\n";
     return 1;
   }
-  std::printf("store: %lld usage_minute rows; writer (COPY in a savepoint, 20,000 a batch) %.2fs = %.0f rows/s;"
-              " psql \\copy %.2fs = %.0f rows/s; ratio %.2f\n",
-              static_cast<long long>(rows), writer_s, rows / writer_s, copy_s, rows / copy_s, copy_s / writer_s);
+  std::printf(
+      "store: %lld usage_minute rows; writer (COPY in a savepoint, 20,000 a batch) %.2fs = %.0f rows/s;"
+      " psql \\copy %.2fs = %.0f rows/s; ratio %.2f\n",
+      static_cast<long long>(rows), writer_s, rows / writer_s, copy_s, rows / copy_s, copy_s / writer_s);
   return 0;
 }

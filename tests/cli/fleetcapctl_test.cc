@@ -50,9 +50,9 @@ TEST_F(FleetctlTest, TableForPeople) {
 }
 
 TEST_F(FleetctlTest, JsonForProgramsWithServerFromTheEnvironment) {
-  auto result = testing::Run({FLEETCAPCTL_BIN, "--format", "json", "fleet", "summary", "--at",
-                              "2026-01-01T00:00:00Z"},
-                             absl::Seconds(30), {"FLEETCAP_SERVER=" + api_->grpc_address(), "FLEETCAP_TOKEN=" + api_->admin_token});
+  auto result = testing::Run({FLEETCAPCTL_BIN, "--format", "json", "fleet", "summary", "--at", "2026-01-01T00:00:00Z"},
+                             absl::Seconds(30),
+                             {"FLEETCAP_SERVER=" + api_->grpc_address(), "FLEETCAP_TOKEN=" + api_->admin_token});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   auto json = nlohmann::json::parse(result.out);
   EXPECT_EQ(json["devices"], "2");
@@ -61,8 +61,8 @@ TEST_F(FleetctlTest, JsonForProgramsWithServerFromTheEnvironment) {
 }
 
 TEST_F(FleetctlTest, ServerErrorsAreOneLineAndNonZero) {
-  auto unknown = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", api_->grpc_address(),
-                               "--token", api_->admin_token, "--cluster", "atlantis"});
+  auto unknown = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", api_->grpc_address(), "--token",
+                               api_->admin_token, "--cluster", "atlantis"});
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_EQ(Lines(unknown.err), 1u) << unknown.err;
   EXPECT_THAT(unknown.err, HasSubstr("NOT_FOUND")) << unknown.err;

@@ -20,8 +20,8 @@ constexpr size_t kMaxDecodedBytes = 1 << 20;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace fleetcap::telemetry;
   static const Normaliser normaliser(&DefaultMetricMapping());
-  auto decoded = DecodeRemoteWrite(absl::string_view(reinterpret_cast<const char*>(data), size), normaliser,
-                                   kMaxDecodedBytes);
+  auto decoded =
+      DecodeRemoteWrite(absl::string_view(reinterpret_cast<const char*>(data), size), normaliser, kMaxDecodedBytes);
   if (!decoded.ok()) return 0;
   int64_t points = 0;
   for (const auto& series : decoded->series) {

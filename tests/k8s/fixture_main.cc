@@ -24,7 +24,8 @@ int main(int argc, char** argv) {
   int64_t port = 0, synthetic_nodes = 0, synthetic_pods = 0, seed = 1;
   std::string token, openb_dir, start_text = "2026-01-01T00:00:00Z", speed_text = "100000", port_file;
   bool zoo = false, wait_for_watch = false;
-  fleetcap::FlagSet flags("fleetcap-k8s-fixture", "fleetcap-k8s-fixture [--zoo | --openb DIR | --synthetic-nodes N] [flags]");
+  fleetcap::FlagSet flags("fleetcap-k8s-fixture",
+                          "fleetcap-k8s-fixture [--zoo | --openb DIR | --synthetic-nodes N] [flags]");
   flags.Int("port", &port, "port on 127.0.0.1 (0: a free one)");
   flags.String("port-file", &port_file, "write the port chosen to this file");
   flags.String("token", &token, "bearer token clients must present (empty: none)");

@@ -36,8 +36,8 @@ namespace fleetcap {
 namespace {
 
 using ::fleetcap::testing::IsOk;
-using ::testing::HasSubstr;
 using testing::FakeApiServer;
+using ::testing::HasSubstr;
 using testing::ModelTruth;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
@@ -79,10 +79,24 @@ class K8sIngestTest : public testing::MigratedDatabaseTest {
   }
 
   std::vector<std::string> IngestArgs(const std::string& db_uri, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {FLEETCAP_INGEST_BIN, "k8s", "--cluster", "zoo", "--kube-api", api_->url(),
-                                     "--token-file", dir_.path() + "/token", "--db", db_uri, "--watch-timeout", "5",
-                                     "--token-reread", "1", "--flush-interval-ms", "50",
-                                     "--metrics-listen", "127.0.0.1:0"};
+    std::vector<std::string> args = {FLEETCAP_INGEST_BIN,
+                                     "k8s",
+                                     "--cluster",
+                                     "zoo",
+                                     "--kube-api",
+                                     api_->url(),
+                                     "--token-file",
+                                     dir_.path() + "/token",
+                                     "--db",
+                                     db_uri,
+                                     "--watch-timeout",
+                                     "5",
+                                     "--token-reread",
+                                     "1",
+                                     "--flush-interval-ms",
+                                     "50",
+                                     "--metrics-listen",
+                                     "127.0.0.1:0"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
@@ -155,8 +169,9 @@ TEST_F(K8sIngestTest, TheStoreEqualsTheFixturesTruthForEveryAcceleratorKind) {
   StartIngest();
   EXPECT_EQ(Summary(kLater), testing::ZooTruth());
   // The finished pod held its two H100s from its container start to its end.
-  auto finished = Query("SELECT count(*), min(held_from)::text, min(held_to)::text FROM holds h JOIN pods p "
-                        "USING (cluster, pod_uid) WHERE p.phase = 'Succeeded'");
+  auto finished = Query(
+      "SELECT count(*), min(held_from)::text, min(held_to)::text FROM holds h JOIN pods p "
+      "USING (cluster, pod_uid) WHERE p.phase = 'Succeeded'");
   EXPECT_EQ(finished[0][0].as<int>(), 2);
   EXPECT_EQ(finished[0][1].as<std::string>(), "2026-01-01 00:03:00+00");
   EXPECT_EQ(finished[0][2].as<std::string>(), "2026-01-01 00:30:00+00");
@@ -164,8 +179,9 @@ TEST_F(K8sIngestTest, TheStoreEqualsTheFixturesTruthForEveryAcceleratorKind) {
   EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kT0 + absl::Minutes(2)), 0);  // before the containers started
   // Team evidence (resolved by the policy when read): the namespaces' label and
   // annotation, pods without labels of their own; workloads: top controllers.
-  auto teams = Query("SELECT namespace, team, workload_kind, workload_name FROM pods WHERE node = 'h100-0' "
-                     "AND phase = 'Running' ORDER BY namespace");
+  auto teams = Query(
+      "SELECT namespace, team, workload_kind, workload_name FROM pods WHERE node = 'h100-0' "
+      "AND phase = 'Running' ORDER BY namespace");
   ASSERT_EQ(teams.size(), 2u);
   EXPECT_EQ(teams[0][1].as<std::string>(), "");
   EXPECT_EQ(teams[0][2].as<std::string>(), "CronJob");
@@ -255,16 +271,18 @@ void GoneThenRelist(K8sIngestTest* t, FakeApiServer* api, bool http_status,
 TEST_F(K8sIngestTest, A410InTheWatchStreamLeadsToARelistThatReconciles) {
   LoadZoo();
   StartIngest();
-  GoneThenRelist(this, api_.get(), false, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); },
-                 [&](const std::string& sql) { return Query(sql); });
+  GoneThenRelist(
+      this, api_.get(), false, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); },
+      [&](const std::string& sql) { return Query(sql); });
   EXPECT_GE(Metric("fleetcap_ingest_k8s_relists_total{kind=\"Pod\",reason=\"gone\"}"), 1);
 }
 
 TEST_F(K8sIngestTest, A410AsTheWatchsHttpStatusLeadsToARelistThatReconciles) {
   LoadZoo();
   StartIngest();
-  GoneThenRelist(this, api_.get(), true, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); },
-                 [&](const std::string& sql) { return Query(sql); });
+  GoneThenRelist(
+      this, api_.get(), true, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); },
+      [&](const std::string& sql) { return Query(sql); });
 }
 
 TEST_F(K8sIngestTest, AnExpiredContinueTokenStartsTheListAgain) {

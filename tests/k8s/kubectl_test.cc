@@ -62,8 +62,8 @@ TEST_F(KubectlTest, GetNodesAndPodsInEveryNamespaceAsJson) {
 
 TEST_F(KubectlTest, PaginatedListsAndTheDefaultTable) {
   const int lists = api_->counters().lists;
-  auto run = testing::Run(Kubectl({"get", "pods", "-n", "vision", "--chunk-size=2", "-o", "name"}), absl::Seconds(60),
-                          Env());
+  auto run =
+      testing::Run(Kubectl({"get", "pods", "-n", "vision", "--chunk-size=2", "-o", "name"}), absl::Seconds(60), Env());
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("pod/h100-0-pod-0")) << run.out;
   EXPECT_GE(api_->counters().lists - lists, 3);  // several pages

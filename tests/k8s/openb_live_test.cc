@@ -87,8 +87,9 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
 TEST(SyntheticReplayTest, ReplaysASyntheticTraceDeterministically) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  std::vector<std::string> args = {FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "50", "--pods",
-                                   "500", "--seed", "3", "--cluster", "syn", "--db", (*db)->uri()};
+  std::vector<std::string> args = {
+      FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "50", "--pods", "500", "--seed", "3",
+      "--cluster",         "syn",    "--db",    (*db)->uri()};
   auto first = testing::Run(args);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_THAT(first.out, HasSubstr("cluster syn: 50 nodes")) << first.out;
@@ -98,8 +99,8 @@ TEST(SyntheticReplayTest, ReplaysASyntheticTraceDeterministically) {
   auto conn = (*db)->Connect();
   pqxx::nontransaction txn(*conn);
   EXPECT_EQ(txn.exec("SELECT count(*) FROM pods WHERE cluster = 'syn'")[0][0].as<int>(), 500);
-  auto bad = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "0", "--cluster", "x",
-                           "--db", (*db)->uri()});
+  auto bad = testing::Run(
+      {FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "0", "--cluster", "x", "--db", (*db)->uri()});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--nodes")) << bad.err;
 }

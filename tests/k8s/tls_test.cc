@@ -40,9 +40,8 @@ class TlsTest : public testing::MigratedDatabaseTest {
     if (HasFatalFailure()) return;
     for (const char* who : {"server", "client"}) {
       auto made = testing::Run({"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
-                                "-keyout", dir_.path() + "/" + who + ".key", "-out",
-                                dir_.path() + "/" + who + ".crt", "-subj",
-                                absl::StrCat("/CN=fleetcap-", who), "-addext", "subjectAltName=IP:127.0.0.1"});
+                                "-keyout", dir_.path() + "/" + who + ".key", "-out", dir_.path() + "/" + who + ".crt",
+                                "-subj", absl::StrCat("/CN=fleetcap-", who), "-addext", "subjectAltName=IP:127.0.0.1"});
       ASSERT_EQ(made.exit_code, 0) << made.err;
     }
   }
@@ -98,9 +97,9 @@ TEST_F(TlsTest, KubeconfigWithTheCertificateAuthorityAndAToken) {
 TEST_F(TlsTest, ClientCertificateWhenTheServerDemandsOneAndInsecureSkipVerify) {
   StartApi(true);
   const std::string key = absl::Base64Escape(Slurp(dir_.path() + "/client.key"));
-  auto run = Ingest({"--kubeconfig", Kubeconfig("    insecure-skip-tls-verify: true\n",
-                                                "    client-certificate: client.crt\n    client-key-data: " + key +
-                                                    "\n")});
+  auto run =
+      Ingest({"--kubeconfig", Kubeconfig("    insecure-skip-tls-verify: true\n",
+                                         "    client-certificate: client.crt\n    client-key-data: " + key + "\n")});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_EQ(HeldH100(), 6000);
 }
@@ -122,10 +121,10 @@ TEST_F(TlsTest, AServerThatCannotBeVerifiedIsNotTrusted) {
 TEST_F(TlsTest, KubectlOverHttpsWithAToken) {
   if (!std::filesystem::exists(KUBECTL_BIN)) GTEST_SKIP() << "kubectl is not installed";
   StartApi(false);
-  auto run = testing::Run({KUBECTL_BIN, "--server=" + api_->url(),
-                           "--certificate-authority=" + dir_.path() + "/server.crt", "--token=tls-token",
-                           "--cache-dir=" + dir_.path() + "/cache", "get", "nodes", "-o", "name"},
-                          absl::Seconds(60), {"HOME=" + dir_.path(), "KUBECONFIG=" + dir_.path() + "/none"});
+  auto run =
+      testing::Run({KUBECTL_BIN, "--server=" + api_->url(), "--certificate-authority=" + dir_.path() + "/server.crt",
+                    "--token=tls-token", "--cache-dir=" + dir_.path() + "/cache", "get", "nodes", "-o", "name"},
+                   absl::Seconds(60), {"HOME=" + dir_.path(), "KUBECONFIG=" + dir_.path() + "/none"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("node/tpu-0")) << run.out;
 }

@@ -82,9 +82,8 @@ Independent PlaceIndependently(std::vector<Row> nodes, const std::vector<Row>& p
     events.push_back({std::stoll(p.at("scheduled_time")), 1, p.at("name"), &p});
     events.push_back({std::stoll(p.at("deletion_time")), 0, p.at("name"), &p});
   }
-  std::sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-    return std::tie(a.t, a.kind, a.pod) < std::tie(b.t, b.kind, b.pod);
-  });
+  std::sort(events.begin(), events.end(),
+            [](const Event& a, const Event& b) { return std::tie(a.t, a.kind, a.pod) < std::tie(b.t, b.kind, b.pod); });
   std::map<std::string, std::vector<std::pair<size_t, size_t>>> taken;  // pod -> (node, gpu)
   std::map<std::string, int64_t> share_of;
   size_t next = 0;
@@ -124,9 +123,8 @@ class OpenbReplayTest : public ::testing::Test {
     auto db = testing::TestDatabase::Migrated();
     ASSERT_THAT(db, IsOk());
     db_ = db->release();
-    replay_ = new testing::RunResult(testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data",
-                                                   kData, "--cluster", "openb", "--start", kStart, "--db",
-                                                   db_->uri()}));
+    replay_ = new testing::RunResult(testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData,
+                                                   "--cluster", "openb", "--start", kStart, "--db", db_->uri()}));
   }
   static void TearDownTestSuite() {
     delete replay_;
@@ -151,8 +149,9 @@ TEST_F(OpenbReplayTest, StoresEveryNodeAndGpuByModel) {
   for (const auto& row : txn.exec("SELECT model, count(DISTINCT node) FROM devices GROUP BY model")) {
     nodes_by_model[row[0].as<std::string>()] = row[1].as<int>();
   }
-  EXPECT_EQ(nodes_by_model, (std::map<std::string, int>{{"A10", 2}, {"G2", 549}, {"G3", 39}, {"P100", 134},
-                                                         {"T4", 404}, {"V100M16", 55}, {"V100M32", 30}}));
+  EXPECT_EQ(nodes_by_model,
+            (std::map<std::string, int>{
+                {"A10", 2}, {"G2", 549}, {"G3", 39}, {"P100", 134}, {"T4", 404}, {"V100M16", 55}, {"V100M32", 30}}));
   EXPECT_EQ(txn.exec("SELECT count(*) FROM pods WHERE cluster = 'openb'")[0][0].as<int>(), 8152);
   // Teams: openb-pod-NNNN belongs to team-(NNNN mod 12), in its own namespace.
   auto pod = txn.exec("SELECT team, namespace FROM pods WHERE name = 'openb-pod-0037'")[0];
@@ -177,9 +176,9 @@ TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
   store::PgInventoryRepository repo(pool->get());
   const absl::Time start = *ParseRfc3339("start", kStart);
   int64_t busiest = 0;
-  for (int64_t second : {int64_t{0}, int64_t{427061}, int64_t{1000000}, int64_t{5000000}, int64_t{9000000},
-                         int64_t{10001278}, int64_t{12000000}, int64_t{12537496}, int64_t{12902959},
-                         int64_t{12902960}, int64_t{20000000}}) {
+  for (int64_t second :
+       {int64_t{0}, int64_t{427061}, int64_t{1000000}, int64_t{5000000}, int64_t{9000000}, int64_t{10001278},
+        int64_t{12000000}, int64_t{12537496}, int64_t{12902959}, int64_t{12902960}, int64_t{20000000}}) {
     std::map<std::string, int64_t> want;
     for (const auto& h : truth.holds) {
       if (h.start <= second && second < h.end) want[h.model] += h.milli;
@@ -198,8 +197,8 @@ TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
 }
 
 TEST_F(OpenbReplayTest, ReplayingAgainStoresTheSameFacts) {
-  auto again = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--cluster",
-                             "openb", "--start", kStart, "--db", db_->uri()});
+  auto again = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--cluster", "openb",
+                             "--start", kStart, "--db", db_->uri()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(again.out, replay_->out);
   auto conn = db_->Connect();
@@ -267,8 +266,8 @@ TEST(OpenbReplayErrors, AMalformedRowIsSetAsideAndTheRestReplayed) {
 TEST(OpenbReplayErrors, OlderSchemaWithoutMigrateNamesTheMissingMigrations) {
   auto db = testing::TestDatabase::Empty();
   ASSERT_THAT(db, IsOk());
-  auto refused = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--db",
-                               (*db)->uri()});
+  auto refused =
+      testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--db", (*db)->uri()});
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_THAT(refused.err, HasSubstr("missing migrations 0001_schema_v1")) << refused.err;
 }

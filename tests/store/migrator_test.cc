@@ -48,8 +48,7 @@ TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
   // The domain model's tables are there.
   for (const char* table : {"clusters", "accelerator_types", "nodes", "devices", "workloads", "pods", "holds",
                             "usage_minute", "teams", "namespace_labels", "prices", "chargeback_hourly",
-                            "allocation_runs", "allocation_recommendations", "policies", "api_tokens",
-                            "audit_log"}) {
+                            "allocation_runs", "allocation_recommendations", "policies", "api_tokens", "audit_log"}) {
     EXPECT_FALSE(txn.exec_params("SELECT to_regclass($1)", table)[0][0].is_null()) << table;
   }
 }
@@ -109,9 +108,9 @@ TEST(Migrator, NewerDatabaseIsRefused) {
   ASSERT_THAT(Migrator(TwoMigrations()).Apply(*conn), IsOk());
   std::vector<Migration> older_build = {TwoMigrations()[0]};
   for (bool migrate : {false, true}) {
-    EXPECT_THAT(Migrator(older_build).EnsureCurrent(*conn, migrate),
-                StatusIs(absl::StatusCode::kFailedPrecondition,
-                         HasSubstr("newer than this build: migration 0002_second")));
+    EXPECT_THAT(
+        Migrator(older_build).EnsureCurrent(*conn, migrate),
+        StatusIs(absl::StatusCode::kFailedPrecondition, HasSubstr("newer than this build: migration 0002_second")));
   }
 }
 

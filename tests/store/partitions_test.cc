@@ -19,9 +19,9 @@ using ::testing::HasSubstr;
 std::vector<std::string> Partitions(pqxx::connection& conn) {
   pqxx::nontransaction txn(conn);
   std::vector<std::string> names;
-  for (const auto& row : txn.exec(
-           "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
-           "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'usage_minute' ORDER BY 1")) {
+  for (const auto& row :
+       txn.exec("SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid "
+                "JOIN pg_class p ON p.oid = i.inhparent WHERE p.relname = 'usage_minute' ORDER BY 1")) {
     names.push_back(row[0].as<std::string>());
   }
   return names;
@@ -42,8 +42,9 @@ TEST(UsagePartitions, CreatedAheadDroppedPastRetentionIdempotent) {
 
   // A row lands in its day's partition; a day without one is refused.
   pqxx::work txn(*conn);
-  txn.exec("INSERT INTO usage_minute (cluster, device_id, minute, util_mean, samples) "
-           "VALUES ('c', 'd', '2026-01-11T23:59:00Z', 0.5, 1)");
+  txn.exec(
+      "INSERT INTO usage_minute (cluster, device_id, minute, util_mean, samples) "
+      "VALUES ('c', 'd', '2026-01-11T23:59:00Z', 0.5, 1)");
   txn.commit();
   EXPECT_THROW(pqxx::work(*conn).exec("INSERT INTO usage_minute (cluster, device_id, minute, samples) "
                                       "VALUES ('c', 'd', '2026-02-01T00:00:00Z', 1)"),

@@ -65,8 +65,9 @@ TEST_F(PgLiveInventoryTest, TheActivePolicyIsTheNewestVersion) {
   EXPECT_EQ(none->version, 0);
   auto conn = db_->Connect();
   pqxx::nontransaction txn(*conn);
-  txn.exec("INSERT INTO policies (version, document, applied_by) VALUES (1, 'version: 1', 'test'), "
-           "(2, 'version: 1\nteams: []\n', 'test')");
+  txn.exec(
+      "INSERT INTO policies (version, document, applied_by) VALUES (1, 'version: 1', 'test'), "
+      "(2, 'version: 1\nteams: []\n', 'test')");
   auto active = repo_->ActivePolicy();
   ASSERT_THAT(active, IsOk());
   EXPECT_EQ(active->version, 2);
@@ -85,9 +86,9 @@ TEST_F(PgLiveInventoryTest, ALargeBatchIsOneTransaction) {
     }
     for (int p = 0; p < 20; ++p) {
       const std::string uid = node + "-pod-" + std::to_string(p);
-      c.pods.push_back({{uid, "ns", uid, "t", "Pod", uid, "Running", contract::T(0), contract::T(1), std::nullopt,
-                         200, false},
-                        node});
+      c.pods.push_back(
+          {{uid, "ns", uid, "t", "Pod", uid, "Running", contract::T(0), contract::T(1), std::nullopt, 200, false},
+           node});
       c.holds.push_back({uid, node + "/gpu" + std::to_string(p % 4), 200, contract::T(1), std::nullopt});
     }
   }

@@ -12,14 +12,15 @@ namespace fleetcap::testing {
 
 absl::StatusOr<ApiProcess> StartApi(const std::string& api_bin, const std::string& db_uri,
                                     const std::vector<std::string>& extra_flags) {
-  std::vector<std::string> argv = {api_bin, "--db", db_uri, "--grpc-listen", "127.0.0.1:0", "--http-listen",
-                                   "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--log-level", "warn"};
+  std::vector<std::string> argv = {api_bin,       "--db",          db_uri,        "--grpc-listen",
+                                   "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--metrics-listen",
+                                   "127.0.0.1:0", "--log-level",   "warn"};
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   FLEETCAP_ASSIGN_OR_RETURN(auto process, Subprocess::Start(argv));
   FLEETCAP_ASSIGN_OR_RETURN(auto line, process->WaitForLine("fleetcap-api ready", absl::Seconds(60)));
   ApiProcess api;
-  if (std::sscanf(line.c_str(), "fleetcap-api ready grpc=%d http=%d metrics=%d", &api.grpc_port,
-                  &api.http_port, &api.metrics_port) != 3) {
+  if (std::sscanf(line.c_str(), "fleetcap-api ready grpc=%d http=%d metrics=%d", &api.grpc_port, &api.http_port,
+                  &api.metrics_port) != 3) {
     return absl::InternalError("unreadable ready line: " + line);
   }
   api.process = std::move(process);

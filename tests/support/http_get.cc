@@ -30,9 +30,8 @@ absl::StatusOr<HttpResult> HttpRequest(const std::string& method, const std::str
   curl_slist* headers = nullptr;
   const std::string authorization = "Authorization: Bearer " + token;
   if (!token.empty()) headers = curl_slist_append(headers, authorization.c_str());
-  const bool typed = std::any_of(extra_headers.begin(), extra_headers.end(), [](const std::string& h) {
-    return absl::StartsWithIgnoreCase(h, "Content-Type:");
-  });
+  const bool typed = std::any_of(extra_headers.begin(), extra_headers.end(),
+                                 [](const std::string& h) { return absl::StartsWithIgnoreCase(h, "Content-Type:"); });
   if (!body.empty() && !typed) headers = curl_slist_append(headers, "Content-Type: application/json");
   for (const auto& h : extra_headers) headers = curl_slist_append(headers, h.c_str());
   curl_easy_setopt(curl, CURLOPT_URL, url.c_str());

@@ -75,8 +75,7 @@ absl::StatusOr<std::string> Subprocess::WaitForLine(const std::string& prefix, a
     int status = 0;
     if (pid_ > 0 && waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      return absl::FailedPreconditionError(
-          absl::StrCat("exited before printing \"", prefix, "\"; stderr: ", Stderr()));
+      return absl::FailedPreconditionError(absl::StrCat("exited before printing \"", prefix, "\"; stderr: ", Stderr()));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -110,8 +109,7 @@ RunResult Subprocess::Wait(absl::Duration timeout) {
   return Stop(SIGKILL);
 }
 
-RunResult Run(const std::vector<std::string>& argv, absl::Duration timeout,
-              const std::vector<std::string>& env) {
+RunResult Run(const std::vector<std::string>& argv, absl::Duration timeout, const std::vector<std::string>& env) {
   auto child = Subprocess::Start(argv, env);
   if (!child.ok()) return RunResult{-1, "", std::string(child.status().message())};
   return (*child)->Wait(timeout);

@@ -8,7 +8,8 @@ absl::StatusOr<std::unique_ptr<TestCertificates>> TestCertificates::Make() {
   auto out = std::unique_ptr<TestCertificates>(new TestCertificates());
   if (out->dir_.path().empty()) return absl::InternalError("no directory for the certificates");
   const std::string script =
-      "set -e; cd " + out->dir_.path() + "; "
+      "set -e; cd " + out->dir_.path() +
+      "; "
       "for ca in ca other-ca; do "
       "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout $ca.key -out $ca.pem "
       "-days 1 -subj /CN=fleetcap-test-$ca 2>/dev/null; done; "

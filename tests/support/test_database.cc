@@ -92,17 +92,14 @@ absl::StatusOr<std::unique_ptr<TestDatabase>> TestDatabase::Migrated() {
   try {
     FLEETCAP_RETURN_IF_ERROR(EnsureTemplate(server));
     pqxx::connection admin(server);
-    pqxx::nontransaction(admin).exec(
-        absl::StrCat("CREATE DATABASE ", db->name_, " TEMPLATE ", TemplateName()));
+    pqxx::nontransaction(admin).exec(absl::StrCat("CREATE DATABASE ", db->name_, " TEMPLATE ", TemplateName()));
   } catch (const std::exception& e) {
     return absl::InternalError(absl::StrCat("creating test database: ", e.what()));
   }
   return db;
 }
 
-std::unique_ptr<pqxx::connection> TestDatabase::Connect() const {
-  return std::make_unique<pqxx::connection>(uri_);
-}
+std::unique_ptr<pqxx::connection> TestDatabase::Connect() const { return std::make_unique<pqxx::connection>(uri_); }
 
 TestDatabase::~TestDatabase() {
   try {

@@ -10,9 +10,10 @@ namespace fleetcap::testing {
 
 inline void TrustGpuSharesEverywhere(pqxx::connection& conn) {
   pqxx::nontransaction txn(conn);
-  txn.exec("INSERT INTO policies (version, document, applied_by, message) VALUES "
-           "((SELECT coalesce(max(version), 0) + 1 FROM policies), "
-           "E'version: 1\\ntrusted_pods:\\n  - gpu_share: true\\n', 'test', 'trust GPU shares')");
+  txn.exec(
+      "INSERT INTO policies (version, document, applied_by, message) VALUES "
+      "((SELECT coalesce(max(version), 0) + 1 FROM policies), "
+      "E'version: 1\\ntrusted_pods:\\n  - gpu_share: true\\n', 'test', 'trust GPU shares')");
 }
 
 }  // namespace fleetcap::testing

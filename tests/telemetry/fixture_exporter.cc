@@ -33,8 +33,8 @@ std::string FixtureExporter::Exposition(int64_t k) const {
     absl::StrAppend(&out, "# TYPE ", name, " counter\n", name, "{", labels, "} ", value, ts);
   };
   for (int g = 0; g < 2; ++g) {
-    std::string labels = absl::StrCat("gpu=\"", g, "\",UUID=\"GPU-fixture-", g,
-                                      "\",device=\"nvidia", g, "\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"node-a\"");
+    std::string labels = absl::StrCat("gpu=\"", g, "\",UUID=\"GPU-fixture-", g, "\",device=\"nvidia", g,
+                                      "\",modelName=\"NVIDIA H100 80GB HBM3\",Hostname=\"node-a\"");
     if (g == 0) absl::StrAppend(&labels, ",container=\"main\",namespace=\"ml\",pod=\"train-0\"");
     const int util = static_cast<int>((k * 7 + g * 31) % 101);
     gauge("DCGM_FI_DEV_GPU_UTIL", labels, util);
@@ -48,8 +48,9 @@ std::string FixtureExporter::Exposition(int64_t k) const {
     // mJ since the driver loaded; never resets here.
     counter("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", labels, 1e9 + g * 1e8 + k * (k + 1) * 1000.0);
   }
-  const std::string tpu = "accelerator_id=\"tpu-fixture-0\",model=\"tpu-v5p\",tpu_topology=\"2x2x1\","
-                          "namespace=\"ml\",pod=\"tpu-job-0\"";
+  const std::string tpu =
+      "accelerator_id=\"tpu-fixture-0\",model=\"tpu-v5p\",tpu_topology=\"2x2x1\","
+      "namespace=\"ml\",pod=\"tpu-job-0\"";
   gauge("duty_cycle", tpu, (k * 13) % 100);
   gauge("tensorcore_utilization", tpu, (k * 17) % 100);
   gauge("memory_bandwidth_utilization", tpu, (k * 19) % 100);

@@ -22,8 +22,8 @@ namespace fleetcap {
 namespace {
 
 using ::fleetcap::testing::IsOk;
-using ::testing::Not;
 using telemetry::RawSeries;
+using ::testing::Not;
 
 constexpr int64_t kMinuteMs = 60'000;
 
@@ -37,9 +37,9 @@ RawSeries Minute(int64_t minute_ms) {
 // Samples per stored device-minute of GPU-0, by minute (ms).
 std::map<int64_t, int> StoredMinutes(pqxx::connection& conn) {
   std::map<int64_t, int> out;
-  for (const auto& row : pqxx::nontransaction(conn).exec(
-           "SELECT (extract(epoch FROM minute) * 1000)::bigint, samples FROM usage_minute"
-           " WHERE device_id = 'GPU-0' AND pod_uid = ''")) {
+  for (const auto& row :
+       pqxx::nontransaction(conn).exec("SELECT (extract(epoch FROM minute) * 1000)::bigint, samples FROM usage_minute"
+                                       " WHERE device_id = 'GPU-0' AND pod_uid = ''")) {
     out[row[0].as<int64_t>()] = row[1].as<int>();
   }
   return out;
@@ -73,8 +73,8 @@ TEST_F(HostileSamplesTest, ASampleFarAheadIsRefusedAndTheNextMinutesAreStored) {
   ASSERT_THAT(first, IsOk());
   EXPECT_EQ(first->status, 204) << first->body;
   ASSERT_TRUE(WaitForMinute(*conn_, base)) << "the first minute was never written";
-  auto next = testing::PostRemoteWrite(ingest->write_url(),
-                                       telemetry::EncodeRemoteWrite({Minute(base + kMinuteMs), Minute(base + 2 * kMinuteMs)}));
+  auto next = testing::PostRemoteWrite(
+      ingest->write_url(), telemetry::EncodeRemoteWrite({Minute(base + kMinuteMs), Minute(base + 2 * kMinuteMs)}));
   ASSERT_THAT(next, IsOk());
   EXPECT_EQ(next->status, 204) << next->body;
   ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
@@ -127,8 +127,8 @@ TEST_F(HostileSamplesTest, ASampleOlderThanTheRetentionIsRefused) {
   ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   const std::map<int64_t, int> expected = {{base, 6}};
   EXPECT_EQ(StoredMinutes(*conn_), expected);
-  auto too_old = testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_dropped_total",
-                                      "reason=\"too_old\"");
+  auto too_old =
+      testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_dropped_total", "reason=\"too_old\"");
   ASSERT_THAT(too_old, IsOk());
   EXPECT_EQ(*too_old, 6);
 }
@@ -149,7 +149,7 @@ TEST_F(HostileSamplesTest, ALabelTheStoreCannotHoldCostsOnlyItsSeries) {
   const std::map<int64_t, int> expected = {{base, 6}};
   EXPECT_EQ(StoredMinutes(*conn_), expected);
   auto invalid = testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_dropped_total",
-                                      "reason=\"invalid_label\"");
+                                       "reason=\"invalid_label\"");
   ASSERT_THAT(invalid, IsOk());
   EXPECT_EQ(*invalid, 6);
 }

@@ -27,11 +27,9 @@ absl::StatusOr<std::unique_ptr<PrometheusProcess>> StartPrometheus(const std::st
   std::string last_err;
   for (int attempt = 0; attempt < 3; ++attempt) {
     prom->port = FreePort();
-    std::vector<std::string> argv = {"/usr/bin/prometheus",
-                                     "--config.file=" + prom->dir.path() + "/prometheus.yml",
+    std::vector<std::string> argv = {"/usr/bin/prometheus", "--config.file=" + prom->dir.path() + "/prometheus.yml",
                                      "--storage.tsdb.path=" + prom->dir.path() + "/data",
-                                     absl::StrCat("--web.listen-address=127.0.0.1:", prom->port),
-                                     "--log.level=warn"};
+                                     absl::StrCat("--web.listen-address=127.0.0.1:", prom->port), "--log.level=warn"};
     argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
     FLEETCAP_ASSIGN_OR_RETURN(auto process, Subprocess::Start(argv));
     const absl::Time deadline = absl::Now() + absl::Seconds(20);

@@ -66,9 +66,9 @@ using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
 constexpr int64_t kMinuteMs = 60'000;
-constexpr int64_t kStepMs = 3'000;              // 6x real time; see above
+constexpr int64_t kStepMs = 3'000;  // 6x real time; see above
 constexpr int64_t kSamplesPerMinute = kMinuteMs / kStepMs;
-constexpr int64_t kSettleMs = 30'000;           // in fake time; see above
+constexpr int64_t kSettleMs = 30'000;  // in fake time; see above
 constexpr const char* kSettle = "30s";
 constexpr absl::Duration kLead = absl::Seconds(15);  // for Prometheus to start
 // GPU 0 (device + pod), GPU 1, the TPU (device + pod), the AMD GPU.
@@ -134,8 +134,8 @@ void StartScraping(int remote_write_port, Scraped* out, const std::string& remot
   out->first_ms = MinuteStart(out->t0) + kMinuteMs;
   out->exporter = std::make_unique<testing::FixtureExporter>(out->t0, kStepMs);
   ASSERT_TRUE(out->exporter->Start());
-  auto prom = testing::StartPrometheus(
-      testing::PushPullConfig(out->exporter->port(), remote_write_port, remote_write_extra));
+  auto prom =
+      testing::StartPrometheus(testing::PushPullConfig(out->exporter->port(), remote_write_port, remote_write_extra));
   ASSERT_THAT(prom, IsOk());
   out->prom = std::move(*prom);
   // Every sample is newer than Prometheus' start, so all are remote-written.
@@ -145,8 +145,7 @@ void StartScraping(int remote_write_port, Scraped* out, const std::string& remot
 // Once the fake clock passed `to_ms` by the settle: pulls [MinuteStart(t0),
 // to_ms) into cluster "pull" and requires the push rows of
 // [first_ms, to_ms) to equal the pulled ones.
-void ExpectPushEqualsPull(pqxx::connection& conn, const std::string& db_uri, const Scraped& scraped,
-                          int64_t to_ms) {
+void ExpectPushEqualsPull(pqxx::connection& conn, const std::string& db_uri, const Scraped& scraped, int64_t to_ms) {
   ASSERT_TRUE(WaitForFakeTime(*scraped.exporter, to_ms + kSettleMs, absl::Seconds(60)));
   // Every scrape so far was taken in (none more than 10 minutes ahead).
   ASSERT_EQ(Metric(scraped.prom->port, "prometheus_target_scrapes_sample_out_of_bounds_total"), 0)
@@ -172,8 +171,8 @@ TEST(PrometheusPushFaults, KilledMidStreamAndRestartedOnTheSameLog) {
   // keeps sending, and finds what its predecessor acknowledged.
   const int port = testing::FreePort();
   const testing::TestDir wal("wal");
-  const std::vector<std::string> flags = {"--remote-write-listen", absl::StrCat("127.0.0.1:", port),
-                                          "--wal-dir", wal.path(), "--settle", kSettle};
+  const std::vector<std::string> flags = {
+      "--remote-write-listen", absl::StrCat("127.0.0.1:", port), "--wal-dir", wal.path(), "--settle", kSettle};
   auto ingest = testing::StartIngest((*db)->uri(), "push", flags);
   ASSERT_THAT(ingest, IsOk());
   Scraped scraped;
@@ -288,8 +287,8 @@ TEST(PrometheusPushFaults, PrometheusPushesWithABearerTokenFile) {
   const testing::TestDir secrets("secrets");
   const std::string token_file = secrets.path() + "/token";
   std::ofstream(token_file) << "prometheus-push-token\n";
-  auto ingest = testing::StartIngest((*db)->uri(), "push",
-                                     {"--settle", kSettle, "--remote-write-bearer-token-file", token_file});
+  auto ingest =
+      testing::StartIngest((*db)->uri(), "push", {"--settle", kSettle, "--remote-write-bearer-token-file", token_file});
   ASSERT_THAT(ingest, IsOk());
   Scraped scraped;
   ASSERT_NO_FATAL_FAILURE(

@@ -34,23 +34,22 @@ TEST(PrometheusTlsPush, PrometheusPushesWithAClientCertificate) {
   auto file = [&](const std::string& name) { return (*certs)->File(name); };
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  auto ingest = testing::StartIngest(
-      (*db)->uri(), "push",
-      {"--remote-write-tls-cert", file("server.pem"), "--remote-write-tls-key", file("server.key"),
-       "--remote-write-tls-client-ca", file("ca.pem")});
+  auto ingest = testing::StartIngest((*db)->uri(), "push",
+                                     {"--remote-write-tls-cert", file("server.pem"), "--remote-write-tls-key",
+                                      file("server.key"), "--remote-write-tls-client-ca", file("ca.pem")});
   ASSERT_THAT(ingest, IsOk());
 
   // Prometheus remote-writes only samples newer than its own start (see prometheus_e2e_test.cc).
   const int64_t t0 = (absl::ToUnixMillis(absl::Now()) / 60'000 + 2) * 60'000;
   testing::FixtureExporter exporter(t0, 10'000);
   ASSERT_TRUE(exporter.Start());
-  const std::string tls_config = absl::StrCat("    tls_config:\n      ca_file: ", file("ca.pem"),
-                                              "\n      cert_file: ", file("client.pem"),
-                                              "\n      key_file: ", file("client.key"), "\n");
+  const std::string tls_config =
+      absl::StrCat("    tls_config:\n      ca_file: ", file("ca.pem"), "\n      cert_file: ", file("client.pem"),
+                   "\n      key_file: ", file("client.key"), "\n");
   // The same configuration as the plain tests', with the receiver's URL on https.
-  const std::string config = absl::StrReplaceAll(
-      testing::PushPullConfig(exporter.port(), ingest->remote_write_port, tls_config),
-      {{"url: http://", "url: https://"}});
+  const std::string config =
+      absl::StrReplaceAll(testing::PushPullConfig(exporter.port(), ingest->remote_write_port, tls_config),
+                          {{"url: http://", "url: https://"}});
   auto prom = testing::StartPrometheus(config);
   ASSERT_THAT(prom, IsOk());
 

@@ -46,7 +46,8 @@ class FlakyPrometheus {
 
  private:
   static int Reply(mg_connection* conn, int status, const std::string& body) {
-    mg_printf(conn, "HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
+    mg_printf(conn,
+              "HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
               status, body.size());
     mg_write(conn, body.data(), body.size());
     return status;
@@ -57,7 +58,8 @@ class FlakyPrometheus {
     if (self->mode_ == Mode::kBadData) {
       return Reply(conn, 400, R"({"status":"error","errorType":"bad_data","error":"1:1: parse error"})");
     }
-    if (self->mode_ == Mode::kFlaky && call == 0) return Reply(conn, 503, R"({"status":"error","errorType":"unavailable","error":"overloaded"})");
+    if (self->mode_ == Mode::kFlaky && call == 0)
+      return Reply(conn, 503, R"({"status":"error","errorType":"unavailable","error":"overloaded"})");
     if (self->mode_ == Mode::kFlaky && call == 1) {  // hang past the client's timeout
       for (int i = 0; i < 30 && !self->stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
       return Reply(conn, 503, R"({"status":"error","errorType":"timeout","error":"too late"})");
@@ -84,9 +86,27 @@ class FlakyPrometheus {
 };
 
 std::vector<std::string> PullArgs(const std::string& db, const std::string& url) {
-  return {FLEETCAP_INGEST_BIN, "prometheus", "--db", db, "--cluster", "c1", "--prometheus-url", url, "--once",
-          "--since", "2026-01-01T00:00:00Z", "--until", "2026-01-01T00:01:00Z", "--query-timeout", "500ms",
-          "--query-attempts", "4", "--log-level", "warn", "--retention-days", "36500"};
+  return {FLEETCAP_INGEST_BIN,
+          "prometheus",
+          "--db",
+          db,
+          "--cluster",
+          "c1",
+          "--prometheus-url",
+          url,
+          "--once",
+          "--since",
+          "2026-01-01T00:00:00Z",
+          "--until",
+          "2026-01-01T00:01:00Z",
+          "--query-timeout",
+          "500ms",
+          "--query-attempts",
+          "4",
+          "--log-level",
+          "warn",
+          "--retention-days",
+          "36500"};
 }
 
 TEST(PullFaults, UnavailableAndTimeoutAreRetried) {
@@ -106,8 +126,9 @@ TEST(PullFaults, UnavailableAndTimeoutAreRetried) {
   EXPECT_DOUBLE_EQ(rows[0][1].as<double>(), 0.8);
   EXPECT_EQ(rows[0][2].as<int>(), 4);
   // The window is closed and outside the settle window: the watermark moved.
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM telemetry_watermarks WHERE through = '2026-01-01T00:01:00Z'")[0][0].as<int>(),
-            txn.exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>());
+  EXPECT_EQ(
+      txn.exec("SELECT count(*) FROM telemetry_watermarks WHERE through = '2026-01-01T00:01:00Z'")[0][0].as<int>(),
+      txn.exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>());
 }
 
 TEST(PullFaults, BadDataIsReportedNotRetried) {
@@ -134,12 +155,14 @@ TEST(PullFaults, APointFarAheadIsDroppedAndTheRestStored) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   auto conn = (*db)->Connect();
   pqxx::nontransaction txn(*conn);
-  auto rows = txn.exec("SELECT minute = '2026-01-01T00:00:00Z', samples FROM usage_minute WHERE device_id = 'GPU-faults'");
+  auto rows =
+      txn.exec("SELECT minute = '2026-01-01T00:00:00Z', samples FROM usage_minute WHERE device_id = 'GPU-faults'");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_TRUE(rows[0][0].as<bool>());
   EXPECT_EQ(rows[0][1].as<int>(), 4);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM telemetry_watermarks WHERE through = '2026-01-01T00:01:00Z'")[0][0].as<int>(),
-            txn.exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>());
+  EXPECT_EQ(
+      txn.exec("SELECT count(*) FROM telemetry_watermarks WHERE through = '2026-01-01T00:01:00Z'")[0][0].as<int>(),
+      txn.exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>());
 }
 
 }  // namespace

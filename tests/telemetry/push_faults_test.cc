@@ -32,8 +32,8 @@ namespace fleetcap {
 namespace {
 
 using ::fleetcap::testing::IsOk;
-using ::testing::HasSubstr;
 using telemetry::RawSeries;
+using ::testing::HasSubstr;
 
 constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 constexpr int kRequests = 40, kGpus = 20, kSamplesPerRequest = 6;
@@ -214,8 +214,8 @@ TEST(PushFaults, PostgresStoppedForThirtySecondsWhilePushing) {
 
 // The store stalls (another session holds the cluster's write lock): the
 // sample log grows to its bound and the receiver answers 503 (which, unlike
-// 429, Prometheus always retries), so Prometheus keeps the data and retries; once the store moves again everything lands
-// once.
+// 429, Prometheus always retries), so Prometheus keeps the data and retries; once the store moves again everything
+// lands once.
 TEST_F(PushFaultsTest, StalledStoreAnswers503AtTheLogBoundThenAcceptsTheRetry) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-unwritten-mb", "1", "--settle", "0s"});
   ASSERT_THAT(ingest, IsOk());
@@ -244,9 +244,9 @@ TEST_F(PushFaultsTest, StalledStoreAnswers503AtTheLogBoundThenAcceptsTheRetry) {
   ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   EXPECT_EQ(StoredSamples(*conn_, "c1"), static_cast<int64_t>(sent.size()) * kGpus * kSamplesPerRequest);
   EXPECT_GE(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_backpressure_total"), 1);
-  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_backpressure_total"),
-            *testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
-                                   "code=\"503\""));
+  EXPECT_EQ(
+      *testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_backpressure_total"),
+      *testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total", "code=\"503\""));
   EXPECT_EQ(testing::UsageRows(*conn_, "c1"), CleanRows(db_->uri(), *conn_, sent));
 }
 

@@ -15,9 +15,9 @@ namespace fleetcap::testing {
 namespace {
 
 constexpr size_t kSamplesField = 16;
-const char* const kFieldNames[] = {"device", "pod_uid", "minute", "node", "model", "namespace",
-                                   "pod", "util_mean", "util_max", "memory_used", "memory_total", "power",
-                                   "energy", "sm", "tensor", "dram", "samples"};
+const char* const kFieldNames[] = {"device", "pod_uid",   "minute",   "node",        "model",        "namespace",
+                                   "pod",    "util_mean", "util_max", "memory_used", "memory_total", "power",
+                                   "energy", "sm",        "tensor",   "dram",        "samples"};
 
 }  // namespace
 
@@ -33,7 +33,8 @@ scrape_configs:
 remote_write:
   - url: http://127.0.0.1:)",
                       remote_write_port, R"(/api/v1/write
-)", remote_write_extra, R"(    queue_config:
+)",
+                      remote_write_extra, R"(    queue_config:
       batch_send_deadline: 500ms
       min_backoff: 100ms
       max_backoff: 1s
@@ -60,8 +61,7 @@ bool Near(const std::string& a, const std::string& b) {
   return std::abs(x - y) <= 1e-9 * std::max(std::abs(x), std::abs(y));
 }
 
-RunResult PullOnce(const std::string& db_uri, const std::string& prometheus_url, int64_t since_ms,
-                   int64_t until_ms) {
+RunResult PullOnce(const std::string& db_uri, const std::string& prometheus_url, int64_t since_ms, int64_t until_ms) {
   return Run({FLEETCAP_INGEST_BIN, "prometheus", "--db", db_uri, "--cluster", "pull", "--prometheus-url",
               prometheus_url, "--once", "--max-points", "1", "--since", FormatRfc3339(absl::FromUnixMillis(since_ms)),
               "--until", FormatRfc3339(absl::FromUnixMillis(until_ms)), "--log-level", "warn"});

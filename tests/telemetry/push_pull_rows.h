@@ -39,8 +39,7 @@ bool Near(const std::string& a, const std::string& b);
 // fleetcap-ingest prometheus --once into cluster "pull": the minutes
 // [since_ms, until_ms) from the Prometheus at `prometheus_url`, one minute
 // per query (--max-points 1), so chunking is exercised too.
-RunResult PullOnce(const std::string& db_uri, const std::string& prometheus_url, int64_t since_ms,
-                   int64_t until_ms);
+RunResult PullOnce(const std::string& db_uri, const std::string& prometheus_url, int64_t since_ms, int64_t until_ms);
 
 // Polls cluster "push" until it holds a row for every key of `pull` with as
 // many samples (a scrape that timed out under load is missing on both paths

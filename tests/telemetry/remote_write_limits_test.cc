@@ -82,9 +82,9 @@ TEST_F(RemoteWriteLimitsTest, ABearerTokenIsRequiredWhenConfigured) {
   auto right = testing::PostRemoteWrite(ingest->write_url(), body, {"Authorization: Bearer s3cret-token"});
   ASSERT_THAT(right, IsOk());
   EXPECT_EQ(right->status, 204) << right->body;
-  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
-                                   "code=\"401\""),
-            3);
+  EXPECT_EQ(
+      *testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total", "code=\"401\""),
+      3);
   EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_received_total"), 1)
       << "refused requests are not decoded";
 }
@@ -92,14 +92,14 @@ TEST_F(RemoteWriteLimitsTest, ABearerTokenIsRequiredWhenConfigured) {
 // A refused request is answered from its headers: a client announcing a
 // huge body without sending it gets its answer at once.
 TEST_F(RemoteWriteLimitsTest, RefusalsComeBeforeTheBodyIsRead) {
-  auto ingest = testing::StartIngest(db_->uri(), "c1",
-                                     {"--remote-write-bearer-token-file", token_file_, "--max-body-mb", "1"});
+  auto ingest =
+      testing::StartIngest(db_->uri(), "c1", {"--remote-write-bearer-token-file", token_file_, "--max-body-mb", "1"});
   ASSERT_THAT(ingest, IsOk());
   for (const std::string& auth : {std::string(), std::string("Authorization: Bearer s3cret-token\r\n")}) {
     const int fd = Connect(ingest->remote_write_port, absl::Seconds(10));
     ASSERT_GE(fd, 0);
-    const std::string head = absl::StrCat("POST /api/v1/write HTTP/1.1\r\nHost: x\r\n", auth,
-                                          "Content-Length: 1000000000000\r\n\r\n");
+    const std::string head =
+        absl::StrCat("POST /api/v1/write HTTP/1.1\r\nHost: x\r\n", auth, "Content-Length: 1000000000000\r\n\r\n");
     ASSERT_EQ(send(fd, head.data(), head.size(), 0), static_cast<ssize_t>(head.size()));
     const absl::Time began = absl::Now();
     const std::string answer = ReadAnswer(fd);

@@ -35,8 +35,10 @@ constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 std::vector<RawSeries> DcgmTwoMinutes() {
   std::vector<RawSeries> out;
   for (int g = 0; g < 2; ++g) {
-    telemetry::Labels base = {{"UUID", "GPU-" + std::to_string(g)}, {"gpu", std::to_string(g)},
-                              {"Hostname", "node-a"}, {"modelName", "NVIDIA A100-SXM4-80GB"}};
+    telemetry::Labels base = {{"UUID", "GPU-" + std::to_string(g)},
+                              {"gpu", std::to_string(g)},
+                              {"Hostname", "node-a"},
+                              {"modelName", "NVIDIA A100-SXM4-80GB"}};
     if (g == 0) base.insert(base.end(), {{"pod", "train-0"}, {"namespace", "ml"}, {"container", "main"}});
     RawSeries util{base, {}}, power{base, {}};
     util.labels.push_back({"__name__", "DCGM_FI_DEV_GPU_UTIL"});
@@ -86,12 +88,12 @@ TEST_F(RemoteWriteTest, BadBodiesAre4xxAndCounted) {
   auto ok = testing::PostRemoteWrite(ingest->write_url(), good);
   ASSERT_THAT(ok, IsOk());
   EXPECT_EQ(ok->status, 204) << ok->body;
-  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
-                                   "code=\"400\""),
-            2);
-  EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total",
-                                   "code=\"413\""),
-            1);
+  EXPECT_EQ(
+      *testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total", "code=\"400\""),
+      2);
+  EXPECT_EQ(
+      *testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total", "code=\"413\""),
+      1);
   ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   pqxx::nontransaction txn(*conn_);
   EXPECT_EQ(txn.exec("SELECT sum(samples) FROM usage_minute WHERE pod_uid = ''")[0][0].as<int>(), 2 * 8);
@@ -112,8 +114,9 @@ TEST_F(RemoteWriteTest, RetriesCountOnceAndSamplesForWrittenMinutesAreLate) {
   const auto rows = testing::UsageRows(*conn_, "c1");
   // GPU-0: device + pod rows, GPU-1: device rows; two minutes each.
   ASSERT_EQ(rows.size(), 6u);
-  auto r = pqxx::nontransaction(*conn_).exec("SELECT util_mean, util_max, power_watts, samples FROM usage_minute"
-                                            " WHERE device_id = 'GPU-1' AND minute = '2026-01-01T00:00:00Z'")[0];
+  auto r = pqxx::nontransaction(*conn_).exec(
+      "SELECT util_mean, util_max, power_watts, samples FROM usage_minute"
+      " WHERE device_id = 'GPU-1' AND minute = '2026-01-01T00:00:00Z'")[0];
   double sum = 0, max = 0;
   for (int i = 0; i < 4; ++i) {
     sum += ((i * 13 + 7) % 101) / 100.0;
@@ -150,8 +153,8 @@ TEST_F(RemoteWriteTest, RetriesCountOnceAndSamplesForWrittenMinutesAreLate) {
 // minute), as a duty_cycle series per pod, in time order, 5,000 samples a
 // request. Timestamps move by whole days to recent ones, which keeps hours.
 TEST_F(RemoteWriteTest, GenaiDutyCycleReplayMatchesTheCsvPerPodAndHour) {
-  auto csv = testing::Run({"/bin/tar", "-xzOf",
-                           std::string(FLEETCAP_SHARED_DATA) + "/genai/pod_gpu_duty_cycle_anon.tar.gz"});
+  auto csv =
+      testing::Run({"/bin/tar", "-xzOf", std::string(FLEETCAP_SHARED_DATA) + "/genai/pod_gpu_duty_cycle_anon.tar.gz"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   struct Row {
     int64_t ts_ms;
@@ -192,8 +195,11 @@ TEST_F(RemoteWriteTest, GenaiDutyCycleReplayMatchesTheCsvPerPodAndHour) {
     for (size_t i = begin; i < std::min(data.size(), begin + 5000); ++i) {
       RawSeries& s = by_pod[data[i].pod];
       if (s.labels.empty()) {
-        s.labels = {{"__name__", "duty_cycle"}, {"accelerator_id", "acc-" + data[i].pod.substr(0, 12)},
-                    {"pod", data[i].pod}, {"namespace", "genai"}, {"model", "anonymised-gpu"}};
+        s.labels = {{"__name__", "duty_cycle"},
+                    {"accelerator_id", "acc-" + data[i].pod.substr(0, 12)},
+                    {"pod", data[i].pod},
+                    {"namespace", "genai"},
+                    {"model", "anonymised-gpu"}};
       }
       s.points.push_back({data[i].ts_ms, data[i].value});
     }
@@ -222,7 +228,9 @@ TEST_F(RemoteWriteTest, GenaiDutyCycleReplayMatchesTheCsvPerPodAndHour) {
     total += row[3].as<int64_t>();
   }
   EXPECT_EQ(total, 157'417);
-  EXPECT_EQ(txn.exec("SELECT count(DISTINCT pod) FROM usage_minute WHERE cluster = 'genai' AND pod_uid <> ''")[0][0].as<int>(), 143);
+  EXPECT_EQ(txn.exec("SELECT count(DISTINCT pod) FROM usage_minute WHERE cluster = 'genai' AND pod_uid <> ''")[0][0]
+                .as<int>(),
+            143);
 }
 
 }  // namespace

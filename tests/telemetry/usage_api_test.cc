@@ -8,8 +8,8 @@
 
 #include "common/pg_pool.h"
 #include "ingest/telemetry/usage_writer.h"
-#include "store/pg_usage_repository.h"
 #include "nlohmann/json.hpp"
+#include "store/pg_usage_repository.h"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
@@ -20,9 +20,9 @@ namespace fleetcap {
 namespace {
 
 using ::fleetcap::testing::IsOk;
-using ::testing::HasSubstr;
 using telemetry::CanonicalSeries;
 using telemetry::Field;
+using ::testing::HasSubstr;
 
 constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 
@@ -94,7 +94,8 @@ TEST_F(UsageApiTest, SelectorsAndResolutions) {
   ASSERT_EQ(node["buckets"].size(), 1u);
   EXPECT_DOUBLE_EQ(node["buckets"][0]["utilMean"].get<double>(), 0.25);
   EXPECT_DOUBLE_EQ(node["buckets"][0]["powerWatts"].get<double>(), 70.5);
-  auto pod = Get("cluster=c1&pod=p1&namespace=ml&start=2026-01-01T00:00:00Z&end=2026-01-01T00:05:00Z&resolution=minute");
+  auto pod =
+      Get("cluster=c1&pod=p1&namespace=ml&start=2026-01-01T00:00:00Z&end=2026-01-01T00:05:00Z&resolution=minute");
   ASSERT_EQ(pod["buckets"].size(), 5u);
   // Minute 0 holds samples 0 and 1: 0.1 and 0.2.
   EXPECT_NEAR(pod["buckets"][0]["utilMean"].get<double>(), 0.15, 1e-12);
@@ -118,20 +119,20 @@ TEST_F(UsageApiTest, BadRequestsNameTheField) {
 }
 
 TEST_F(UsageApiTest, FleetcapctlOverGrpc) {
-  auto json = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token, "--cluster", "c1", "--device",
-                            "GPU-B", "--start", "2026-01-01T00:00:00Z", "--end", "2026-01-01T00:10:00Z",
-                            "--resolution", "minute", "--format", "json"});
+  auto json = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token,
+                            "--cluster", "c1", "--device", "GPU-B", "--start", "2026-01-01T00:00:00Z", "--end",
+                            "2026-01-01T00:10:00Z", "--resolution", "minute", "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   auto j = nlohmann::json::parse(json.out);
   ASSERT_EQ(j["buckets"].size(), 10u);
   EXPECT_DOUBLE_EQ(j["buckets"][9]["utilMean"].get<double>(), 0.25);
-  auto table = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token, "--cluster", "c1",
-                             "--start", "2026-01-01T00:00:00Z", "--end", "2026-01-01T02:00:00Z"});
+  auto table = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token,
+                             "--cluster", "c1", "--start", "2026-01-01T00:00:00Z", "--end", "2026-01-01T02:00:00Z"});
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("27.5%")) << table.out;  // (0.3 + 0.25) / 2
   EXPECT_THAT(table.out, HasSubstr("2026-01-01T01:00:00Z")) << table.out;
-  auto bad = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token, "--cluster", "c1",
-                           "--resolution", "fortnight"});
+  auto bad = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token,
+                           "--cluster", "c1", "--resolution", "fortnight"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--resolution")) << bad.err;
 }

@@ -13,12 +13,12 @@ namespace fleetcap::testing {
 inline std::vector<std::string> UsageRows(pqxx::connection& conn, const std::string& cluster) {
   pqxx::nontransaction txn(conn);
   std::vector<std::string> rows;
-  for (const auto& r : txn.exec_params(
-           "SELECT device_id, pod_uid, extract(epoch FROM minute)::bigint, node, model, namespace, pod,"
-           " util_mean, util_max, memory_used_bytes, memory_total_bytes, power_watts, energy_joules,"
-           " sm_active_mean, tensor_active_mean, dram_active_mean, samples"
-           " FROM usage_minute WHERE cluster = $1 ORDER BY device_id, pod_uid, minute",
-           cluster)) {
+  for (const auto& r :
+       txn.exec_params("SELECT device_id, pod_uid, extract(epoch FROM minute)::bigint, node, model, namespace, pod,"
+                       " util_mean, util_max, memory_used_bytes, memory_total_bytes, power_watts, energy_joules,"
+                       " sm_active_mean, tensor_active_mean, dram_active_mean, samples"
+                       " FROM usage_minute WHERE cluster = $1 ORDER BY device_id, pod_uid, minute",
+                       cluster)) {
     std::string line;
     for (const auto& field : r) {
       if (!line.empty()) line += "|";

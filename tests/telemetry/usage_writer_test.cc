@@ -169,9 +169,9 @@ TEST_F(UsageWriterTest, ARowAlreadyStoredIsReplacedNotDuplicated) {
   UsageWriter writer(store_.get(), "c1");
   ASSERT_THAT(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}})}}), IsOk());
   // The same minute again, as after a lost log: the row is upserted.
-  ASSERT_THAT(WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4},
-                                                                   {kT0 + 59'999, 0.9}})}}),
-              IsOk());
+  ASSERT_THAT(
+      WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}, {kT0 + 59'999, 0.9}})}}),
+      IsOk());
   pqxx::nontransaction txn(*conn_);
   auto rows = txn.exec("SELECT util_mean, util_max, samples FROM usage_minute WHERE device_id = 'GPU-9'");
   ASSERT_EQ(rows.size(), 1u);
@@ -208,8 +208,9 @@ TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
     txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
     txn.exec("INSERT INTO accelerator_types VALUES ('T4', 'nvidia', 'nvidia.com/gpu')");
     txn.exec("INSERT INTO devices VALUES ('c1', 'GPU-T4', 'node-9', 0, 'T4', '2025-12-01T00:00:00Z', NULL)");
-    txn.exec("INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
-             " VALUES ('c1', 'uid-123', 'ml', 'infer-0', 'search', 'Deployment', 'infer', '2025-12-31T00:00:00Z')");
+    txn.exec(
+        "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
+        " VALUES ('c1', 'uid-123', 'ml', 'infer-0', 'search', 'Deployment', 'infer', '2025-12-31T00:00:00Z')");
     txn.commit();
   }
   CanonicalSeries s = Make("GPU-T4", "infer-0", Field::kUtil, {{kT0, 0.5}});
@@ -321,8 +322,9 @@ TEST_F(UsageWriterTest, DatabaseGoneIsUnavailableAndNothingIsHalfWritten) {
   ASSERT_THAT(WriteAll(writer, {{Make("GPU-1", "", Field::kUtil, {{kT0, 0.5}})}}), IsOk());
   {
     pqxx::nontransaction admin(*conn_);
-    admin.exec("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-               " WHERE datname = current_database() AND pid <> pg_backend_pid()");
+    admin.exec(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+        " WHERE datname = current_database() AND pid <> pg_backend_pid()");
   }
   const std::vector<std::vector<CanonicalSeries>> next = {{Make("GPU-1", "", Field::kUtil, {{kT0 + 61'000, 0.7}})}};
   auto failed = WriteAll(writer, next);
