@@ -22,16 +22,10 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-class ApiServerTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    auto served = testing::ServeTestInventory(FLEETCAP_API_BIN);
-    ASSERT_THAT(served, IsOk());
-    served_ = served->release();
-    api_ = &served_->api;
-  }
-  static void TearDownTestSuite() { delete served_; }
+constexpr char kApiBin[] = FLEETCAP_API_BIN;
 
+class ApiServerTest : public testing::ServedInventoryTest<kApiBin> {
+ protected:
   std::unique_ptr<v1::FleetService::Stub> FleetStub() {
     return v1::FleetService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
   }
@@ -40,12 +34,7 @@ class ApiServerTest : public ::testing::Test {
   static void Authorize(grpc::ClientContext& context) {
     context.AddMetadata("authorization", "Bearer " + api_->admin_token);
   }
-
-  static testing::ServedTestInventory* served_;
-  static testing::ApiProcess* api_;
 };
-testing::ServedTestInventory* ApiServerTest::served_ = nullptr;
-testing::ApiProcess* ApiServerTest::api_ = nullptr;
 
 constexpr int64_t kT0 = 1767225600;  // 2026-01-01T00:00:00Z, store::TestT0()
 

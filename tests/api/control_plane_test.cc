@@ -54,16 +54,10 @@ allocation:
     guarantee: 4
 )";
 
-class ControlPlaneTest : public testing::MigratedDatabaseTest {
- protected:
-  void SetUp() override {
-    MigratedDatabaseTest::SetUp();
-    if (HasFatalFailure()) return;
-    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
-    ASSERT_THAT(api, IsOk());
-    api_ = std::make_unique<testing::ApiProcess>(std::move(*api));
-  }
+constexpr char kApiBin[] = FLEETCAP_API_BIN;
 
+class ControlPlaneTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
+ protected:
   testing::RunResult Ctl(std::vector<std::string> args, const std::string& token = "") {
     std::vector<std::string> argv = {FLEETCAPCTL_BIN};
     argv.insert(argv.end(), args.begin(), args.end());
@@ -71,7 +65,6 @@ class ControlPlaneTest : public testing::MigratedDatabaseTest {
     return testing::Run(argv, absl::Seconds(60));
   }
 
-  std::unique_ptr<testing::ApiProcess> api_;
   testing::TestDir dir_{"control"};
 };
 

@@ -24,20 +24,6 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-// True once some session of `db` waits for a lock, within `timeout`.
-bool SomeoneWaitsForALock(const testing::TestDatabase& db, absl::Duration timeout) {
-  auto conn = db.Connect();
-  const absl::Time deadline = absl::Now() + timeout;
-  while (absl::Now() < deadline) {
-    pqxx::nontransaction txn(*conn);
-    const auto waiting = txn.exec_params(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", db.name());
-    if (waiting[0][0].as<int>() > 0) return true;
-    absl::SleepFor(absl::Milliseconds(50));
-  }
-  return false;
-}
-
 TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
@@ -51,7 +37,7 @@ TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
   // The first request takes the pool's only connection and waits on the lock.
   auto first = std::async(std::launch::async,
                           [&] { return testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token); });
-  ASSERT_TRUE(SomeoneWaitsForALock(**db, absl::Seconds(20)));
+  ASSERT_TRUE((*db)->SessionsWaitForALock(1, absl::Seconds(20)));
 
   // Every other request finds no free connection: a prompt, clear refusal on both transports.
   auto waiting = testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token);

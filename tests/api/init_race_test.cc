@@ -18,20 +18,6 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-// Waits up to `timeout` until `n` sessions of `db` wait for a lock.
-bool SessionsWaitForALock(const testing::TestDatabase& db, int n, absl::Duration timeout) {
-  auto conn = db.Connect();
-  const absl::Time deadline = absl::Now() + timeout;
-  while (absl::Now() < deadline) {
-    pqxx::nontransaction txn(*conn);
-    const auto waiting = txn.exec_params(
-        "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", db.name());
-    if (waiting[0][0].as<int>() >= n) return true;
-    absl::SleepFor(absl::Milliseconds(20));
-  }
-  return false;
-}
-
 TEST(InitRaceTest, TwoConcurrentInitsMintExactlyOneAdminToken) {
   for (int round = 0; round < 3; ++round) {
     SCOPED_TRACE(::testing::Message() << "round " << round);
@@ -47,7 +33,7 @@ TEST(InitRaceTest, TwoConcurrentInitsMintExactlyOneAdminToken) {
       ASSERT_THAT(init, IsOk());
       inits.push_back(std::move(*init));
     }
-    ASSERT_TRUE(SessionsWaitForALock(**db, 2, absl::Seconds(60)));
+    ASSERT_TRUE((*db)->SessionsWaitForALock(2, absl::Seconds(60)));
     lock.abort();
 
     int minted = 0, refused = 0;

@@ -44,14 +44,13 @@ namespaces:
                       cv_train_team, "\n", extra);
 }
 
-class TeamAttributionTest : public testing::MigratedDatabaseTest {
+constexpr char kApiBin[] = FLEETCAP_API_BIN;
+
+class TeamAttributionTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
  protected:
   void SetUp() override {
-    MigratedDatabaseTest::SetUp();
+    ApiOnMigratedDatabaseTest::SetUp();
     if (HasFatalFailure()) return;
-    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
-    ASSERT_THAT(api, IsOk());
-    api_ = std::make_unique<testing::ApiProcess>(std::move(*api));
     auto conn = db_->Connect();
     pqxx::work txn(*conn);
     txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
@@ -121,8 +120,6 @@ class TeamAttributionTest : public testing::MigratedDatabaseTest {
     EXPECT_THAT(token, IsOk());
     return token.ok() ? *token : "";
   }
-
-  std::unique_ptr<testing::ApiProcess> api_;
 };
 
 TEST_F(TeamAttributionTest, APodWithoutATeamLabelIsAttributedToTheTeamItsNamespaceMapsTo) {

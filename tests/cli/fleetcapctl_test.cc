@@ -15,20 +15,9 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-class FleetctlTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    auto served = testing::ServeTestInventory(FLEETCAP_API_BIN);
-    ASSERT_THAT(served, IsOk());
-    served_ = served->release();
-    api_ = &served_->api;
-  }
-  static void TearDownTestSuite() { delete served_; }
-  static testing::ServedTestInventory* served_;
-  static testing::ApiProcess* api_;
-};
-testing::ServedTestInventory* FleetctlTest::served_ = nullptr;
-testing::ApiProcess* FleetctlTest::api_ = nullptr;
+constexpr char kApiBin[] = FLEETCAP_API_BIN;
+
+using FleetctlTest = testing::ServedInventoryTest<kApiBin>;
 
 size_t Lines(const std::string& text) {
   return std::vector<std::string>(absl::StrSplit(text, '\n', absl::SkipEmpty())).size();

@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "absl/status/statusor.h"
+#include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 
@@ -34,5 +37,38 @@ struct ServedTestInventory {
   ApiProcess api;
 };
 absl::StatusOr<std::unique_ptr<ServedTestInventory>> ServeTestInventory(const std::string& api_bin);
+
+// The fixture of suites that only read: one database with store::TestInventory()
+// and one fleetcap-api (`kApiBin`) serving it, started once for the whole suite.
+template <const char* kApiBin>
+class ServedInventoryTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto served = ServeTestInventory(kApiBin);
+    ASSERT_THAT(served, IsOk());
+    served_ = std::move(*served);
+    api_ = &served_->api;
+  }
+  static void TearDownTestSuite() { served_.reset(); }
+
+  static inline std::unique_ptr<ServedTestInventory> served_;
+  static inline ApiProcess* api_ = nullptr;
+};
+
+// The fixture of tests that change what the API serves: a fresh migrated
+// database and a fleetcap-api (`kApiBin`) on it, for each test.
+template <const char* kApiBin>
+class ApiOnMigratedDatabaseTest : public MigratedDatabaseTest {
+ protected:
+  void SetUp() override {
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    auto api = StartApi(kApiBin, db_->uri());
+    ASSERT_THAT(api, IsOk());
+    api_ = std::make_unique<ApiProcess>(std::move(*api));
+  }
+
+  std::unique_ptr<ApiProcess> api_;
+};
 
 }  // namespace fleetcap::testing

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "common/status_macros.h"
 #include "pqxx/pqxx"
 #include "store/migrations.h"
@@ -108,6 +109,19 @@ TestDatabase::~TestDatabase() {
   } catch (const std::exception&) {
     // The server is going away with the fixture anyway.
   }
+}
+
+bool TestDatabase::SessionsWaitForALock(int n, absl::Duration timeout) const {
+  auto conn = Connect();
+  const absl::Time deadline = absl::Now() + timeout;
+  while (absl::Now() < deadline) {
+    pqxx::nontransaction txn(*conn);
+    const auto waiting =
+        txn.exec_params("SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'", name_);
+    if (waiting[0][0].as<int>() >= n) return true;
+    absl::SleepFor(absl::Milliseconds(20));
+  }
+  return false;
 }
 
 }  // namespace fleetcap::testing

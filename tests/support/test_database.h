@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 #include "common/pg_pool.h"
 #include "pqxx/connection"
 #include "tests/support/status_matchers.h"
@@ -27,6 +28,9 @@ class TestDatabase {
   const std::string& uri() const { return uri_; }
   const std::string& name() const { return name_; }
   std::unique_ptr<pqxx::connection> Connect() const;
+  // True once at least `n` sessions of this database wait for a lock, polled
+  // until `timeout` (tests that show one session holding another back).
+  bool SessionsWaitForALock(int n, absl::Duration timeout) const;
 
  private:
   TestDatabase(std::string server_uri, std::string name);
