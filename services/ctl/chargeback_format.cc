@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -126,11 +125,9 @@ std::string ChargebackTable(const v1::GetChargebackRequest& request, const v1::C
     header.push_back(name);
   }
   Table table(header);
-  auto figures = [&](size_t row, std::string efficiency, std::vector<std::string> cells) {
-    for (auto cell : {held.Cell(row), used.Cell(row), std::move(efficiency), direct.Cell(row), idle.Cell(row),
-                      shared.Cell(row), total.Cell(row)}) {
-      cells.push_back(std::move(cell));
-    }
+  auto figures = [&](size_t row, const std::string& efficiency, std::vector<std::string> cells) {
+    cells.insert(cells.end(), {held.Cell(row), used.Cell(row), efficiency, direct.Cell(row), idle.Cell(row),
+                               shared.Cell(row), total.Cell(row)});
     return cells;
   };
   for (int i = 0; i < report.lines_size(); ++i) {
