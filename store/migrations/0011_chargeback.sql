@@ -94,3 +94,8 @@ CREATE TABLE chargeback_over_held (
   pod_uids    text[] NOT NULL,
   PRIMARY KEY (cluster, hour, device_id, held_from)
 );
+
+-- The attribution facts of a window near the present are the holds that end
+-- after its start (or are open); holds_by_time, led by held_from, would scan
+-- every older hold to find them.
+CREATE INDEX holds_by_end ON holds (cluster, (coalesce(held_to, 'infinity'::timestamptz)));
