@@ -1,0 +1,374 @@
+#pragma once
+// The behaviour every pair of chargeback repositories (ChargebackWriteRepository
+// and ChargebackReadRepository) promises, as test steps shared by the
+// in-memory fake's unit test and the PostgreSQL integration test.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <tuple>
+
+#include "common/time_util.h"
+#include "store/chargeback_repository.h"
+
+namespace fleetcap::store::chargeback_contract {
+
+const absl::Time kT0 = absl::FromUnixSeconds(1'767'225'600);   // 2026-01-01T00:00:00Z
+const absl::Time kFeb = absl::FromUnixSeconds(1'769'904'000);  // 2026-02-01T00:00:00Z
+
+inline ChargebackLineRecord Line(absl::Time hour, const std::string& cluster, const std::string& team,
+                                 const std::string& model, int64_t cost, const std::string& kind = "workload") {
+  ChargebackLineRecord l;
+  l.hour = hour;
+  l.cluster = cluster;
+  l.team = team;
+  l.namespace_name = team + "-ns";
+  l.workload = "Job/" + team;
+  l.model = model;
+  l.line_kind = kind;
+  l.held_milli_seconds = cost * 10;
+  l.used_milli_seconds = cost * 5;
+  l.direct_cost_micro = cost;
+  l.idle_cost_micro = cost / 10;
+  l.shared_cost_micro = 1;
+  l.total_cost_micro = l.direct_cost_micro + l.idle_cost_micro + l.shared_cost_micro;
+  return l;
+}
+
+inline ChargebackFilter Window(absl::Time start, absl::Time end) {
+  ChargebackFilter f;
+  f.start = start;
+  f.end = end;
+  return f;
+}
+
+inline ChargebackGroupBy GroupBy(bool team, bool cluster, bool namespace_name, bool workload, bool model,
+                                 bool line_kind) {
+  return ChargebackGroupBy{team, cluster, namespace_name, workload, model, line_kind};
+}
+
+inline std::vector<ChargebackSum> SumsOf(const ChargebackReadRepository& reader, const ChargebackFilter& filter,
+                                         const ChargebackGroupBy& group_by, ChargebackResolution resolution) {
+  auto sums = reader.Lines(filter, group_by, resolution);
+  EXPECT_TRUE(sums.ok()) << sums.status();
+  return sums.ok() ? *sums : std::vector<ChargebackSum>{};
+}
+
+// The sums Lines must give, worked out here from the lines themselves.
+inline std::vector<ChargebackSum> Expected(const std::vector<ChargebackLineRecord>& lines, const ChargebackFilter& f,
+                                           const ChargebackGroupBy& g, ChargebackResolution resolution) {
+  using Key = std::tuple<absl::Time, std::string, std::string, std::string, std::string, std::string, std::string>;
+  std::map<Key, ChargebackSum> sums;
+  for (const ChargebackLineRecord& l : lines) {
+    if (l.hour < f.start || l.hour >= f.end) continue;
+    const absl::CivilSecond c = absl::ToCivilSecond(l.hour, absl::UTCTimeZone());
+    ChargebackSum s;
+    s.start = resolution == ChargebackResolution::kHour    ? l.hour
+              : resolution == ChargebackResolution::kDay   ? absl::FromCivil(absl::CivilDay(c), absl::UTCTimeZone())
+              : resolution == ChargebackResolution::kMonth ? absl::FromCivil(absl::CivilMonth(c), absl::UTCTimeZone())
+                                                           : f.start;
+    s.team = g.team ? l.team : "";
+    s.cluster = g.cluster ? l.cluster : "";
+    s.namespace_name = g.namespace_name ? l.namespace_name : "";
+    s.workload = g.workload ? l.workload : "";
+    s.model = g.model ? l.model : "";
+    s.line_kind = g.line_kind ? l.line_kind : "";
+    auto [it, added] =
+        sums.emplace(Key{s.start, s.team, s.cluster, s.namespace_name, s.workload, s.model, s.line_kind}, s);
+    it->second.held_milli_seconds += l.held_milli_seconds;
+    it->second.used_milli_seconds += l.used_milli_seconds;
+    it->second.direct_cost_micro += l.direct_cost_micro;
+    it->second.idle_cost_micro += l.idle_cost_micro;
+    it->second.shared_cost_micro += l.shared_cost_micro;
+    it->second.total_cost_micro += l.total_cost_micro;
+    it->second.no_telemetry = it->second.no_telemetry || l.no_telemetry;
+  }
+  std::vector<ChargebackSum> out;
+  for (const auto& [key, s] : sums) out.push_back(s);
+  return out;
+}
+
+// Two clusters over two days of January and a day of February, with a
+// `fixed` line (cluster "") and an idle line. Returns every line written.
+inline std::vector<ChargebackLineRecord> WriteFleet(ChargebackWriteRepository& writer) {
+  std::vector<ChargebackLineRecord> c1, c2, fixed;
+  for (absl::Time hour : {kT0, kT0 + absl::Hours(1), kT0 + absl::Hours(25), kFeb + absl::Hours(3)}) {
+    c1.push_back(Line(hour, "c1", "ml", "H100", 1000));
+    c1.push_back(Line(hour, "c1", "web", "H100", 300));
+    c1.push_back(Line(hour, "c1", "ml", "A100", 70));
+    c1.push_back(Line(hour, "c1", "idle", "H100", 11, "idle"));
+    c2.push_back(Line(hour, "c2", "ml", "T4", 5));
+    ChargebackLineRecord f = Line(hour, "", "web", "", 2, "fixed");
+    f.namespace_name = "";
+    f.workload = "";
+    fixed.push_back(f);
+  }
+  c1[2].no_telemetry = true;
+  const absl::Time end = kFeb + absl::Hours(24);
+  EXPECT_TRUE(writer.ReplaceHours("c1", kT0, end, c1, {}).ok());
+  EXPECT_TRUE(writer.ReplaceHours("c2", kT0, end, c2, {}).ok());
+  EXPECT_TRUE(writer.ReplaceHours("", kT0, end, fixed, {}).ok());
+  std::vector<ChargebackLineRecord> all = c1;
+  all.insert(all.end(), c2.begin(), c2.end());
+  all.insert(all.end(), fixed.begin(), fixed.end());
+  return all;
+}
+
+inline void ReplacingAnHourTwiceLeavesOneCopy(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  const std::vector<ChargebackLineRecord> lines = {Line(kT0, "c1", "ml", "H100", 1000),
+                                                   Line(kT0, "c1", "web", "H100", 300)};
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0, kT0 + absl::Hours(1), lines, {}).ok());
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0, kT0 + absl::Hours(1), lines, {}).ok());
+  const ChargebackFilter window = Window(kT0, kT0 + absl::Hours(1));
+  const auto all = GroupBy(true, true, true, true, true, true);
+  EXPECT_EQ(SumsOf(reader, window, all, ChargebackResolution::kHour),
+            Expected(lines, window, all, ChargebackResolution::kHour));
+  // Replaced by fewer lines: the line not given again is gone.
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0, kT0 + absl::Hours(1), {lines[1]}, {}).ok());
+  EXPECT_EQ(SumsOf(reader, window, all, ChargebackResolution::kHour),
+            Expected({lines[1]}, window, all, ChargebackResolution::kHour));
+  // Replacing with nothing empties the hour, and other clusters' hours stay.
+  ASSERT_TRUE(writer.ReplaceHours("c2", kT0, kT0 + absl::Hours(1), {Line(kT0, "c2", "ml", "T4", 5)}, {}).ok());
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0, kT0 + absl::Hours(1), {}, {}).ok());
+  EXPECT_EQ(SumsOf(reader, window, all, ChargebackResolution::kHour),
+            Expected({Line(kT0, "c2", "ml", "T4", 5)}, window, all, ChargebackResolution::kHour));
+}
+
+inline void RollupsEqualTheSumOfHoursAfterReplacements(ChargebackWriteRepository& writer,
+                                                       ChargebackReadRepository& reader) {
+  std::vector<ChargebackLineRecord> lines = WriteFleet(writer);
+  // Hour 1 of January 1st again, without web's line and with ml's grown.
+  std::vector<ChargebackLineRecord> again = {Line(kT0 + absl::Hours(1), "c1", "ml", "H100", 4000)};
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0 + absl::Hours(1), kT0 + absl::Hours(2), again, {}).ok());
+  std::vector<ChargebackLineRecord> now;
+  for (const auto& l : lines) {
+    if (!(l.cluster == "c1" && l.hour == kT0 + absl::Hours(1))) now.push_back(l);
+  }
+  now.insert(now.end(), again.begin(), again.end());
+  const auto all = GroupBy(true, true, true, true, true, true);
+  const auto by_team = GroupBy(true, false, false, false, false, false);
+  // Whole days and months: read from the rollups.
+  for (const ChargebackFilter& window :
+       {Window(kT0, kT0 + absl::Hours(48)), Window(kT0, kFeb + absl::Hours(24)), Window(kT0, kFeb),
+        Window(kT0 - absl::Hours(24 * 31), kFeb + absl::Hours(24 * 28))}) {
+    for (auto resolution : {ChargebackResolution::kDay, ChargebackResolution::kMonth, ChargebackResolution::kNone}) {
+      EXPECT_EQ(SumsOf(reader, window, all, resolution), Expected(now, window, all, resolution))
+          << FormatRfc3339(window.start) << " " << static_cast<int>(resolution);
+      EXPECT_EQ(SumsOf(reader, window, by_team, resolution), Expected(now, window, by_team, resolution));
+    }
+  }
+}
+
+inline void EveryGroupingAndResolution(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  const std::vector<ChargebackLineRecord> lines = WriteFleet(writer);
+  for (const ChargebackFilter& window :
+       {Window(kT0, kFeb + absl::Hours(24)), Window(kT0 + absl::Hours(1), kFeb + absl::Hours(4))}) {
+    for (int bits = 0; bits < 64; ++bits) {
+      const auto g = GroupBy(bits & 1, bits & 2, bits & 4, bits & 8, bits & 16, bits & 32);
+      for (auto resolution : {ChargebackResolution::kHour, ChargebackResolution::kDay, ChargebackResolution::kMonth,
+                              ChargebackResolution::kNone}) {
+        EXPECT_EQ(SumsOf(reader, window, g, resolution), Expected(lines, window, g, resolution))
+            << "group_by bits " << bits << " resolution " << static_cast<int>(resolution);
+      }
+    }
+  }
+  // One case spelled out: January by team, per month.
+  const auto by_team =
+      SumsOf(reader, Window(kT0, kFeb), GroupBy(true, false, false, false, false, false), ChargebackResolution::kMonth);
+  ASSERT_EQ(by_team.size(), 3u);
+  EXPECT_EQ(by_team[0].team, "idle");
+  EXPECT_EQ(by_team[1].team, "ml");
+  EXPECT_EQ(by_team[1].direct_cost_micro, 3 * (1000 + 70 + 5));
+  EXPECT_TRUE(by_team[1].no_telemetry);
+  EXPECT_EQ(by_team[2].team, "web");
+  EXPECT_EQ(by_team[2].direct_cost_micro, 3 * (300 + 2));
+  EXPECT_FALSE(by_team[2].no_telemetry);
+  EXPECT_EQ(by_team[2].start, kT0);
+}
+
+inline void FiltersSelectTheLines(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  const std::vector<ChargebackLineRecord> lines = WriteFleet(writer);
+  const auto all = GroupBy(true, true, true, true, true, true);
+  auto check = [&](const ChargebackFilter& f, auto selects) {
+    std::vector<ChargebackLineRecord> selected;
+    for (const auto& l : lines) {
+      if (selects(l)) selected.push_back(l);
+    }
+    ASSERT_FALSE(selected.empty());
+    for (auto resolution : {ChargebackResolution::kHour, ChargebackResolution::kDay, ChargebackResolution::kNone}) {
+      EXPECT_EQ(SumsOf(reader, f, all, resolution), Expected(selected, f, all, resolution));
+    }
+  };
+  ChargebackFilter f = Window(kT0, kFeb + absl::Hours(24));
+  f.teams = {"web", "idle"};
+  check(f, [](const auto& l) { return l.team == "web" || l.team == "idle"; });
+  f = Window(kT0, kFeb + absl::Hours(24));
+  f.cluster = "c2";
+  check(f, [](const auto& l) { return l.cluster == "c2"; });
+  f = Window(kT0, kFeb + absl::Hours(24));
+  f.namespace_name = "web-ns";
+  check(f, [](const auto& l) { return l.namespace_name == "web-ns"; });
+  f = Window(kT0, kFeb + absl::Hours(24));
+  f.workload = "Job/ml";
+  f.model = "A100";
+  check(f, [](const auto& l) { return l.workload == "Job/ml" && l.model == "A100"; });
+  f = Window(kT0, kFeb + absl::Hours(24));
+  f.line_kind = "fixed";
+  check(f, [](const auto& l) { return l.line_kind == "fixed"; });
+  f.teams = {"nobody"};
+  EXPECT_TRUE(SumsOf(reader, f, all, ChargebackResolution::kNone).empty());
+}
+
+inline void AnEmptyWindowHasNoLines(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  WriteFleet(writer);
+  const auto all = GroupBy(true, true, true, true, true, true);
+  for (auto resolution : {ChargebackResolution::kHour, ChargebackResolution::kDay, ChargebackResolution::kMonth,
+                          ChargebackResolution::kNone}) {
+    EXPECT_TRUE(SumsOf(reader, Window(kT0, kT0), all, resolution).empty());
+    EXPECT_TRUE(SumsOf(reader, Window(kT0 + absl::Hours(2), kT0 + absl::Hours(24)), all, resolution).empty());
+  }
+  auto backwards = reader.Lines(Window(kFeb, kT0), all, ChargebackResolution::kNone);
+  EXPECT_EQ(backwards.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+inline void SumsPastInt64AreAnError(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  const int64_t half = INT64_MAX / 2 + 1;
+  ChargebackLineRecord big = Line(kT0, "c1", "ml", "H100", 0);
+  big.total_cost_micro = half;
+  // One cluster's day would be past int64: its rollup cannot hold it.
+  ChargebackLineRecord next = big;
+  next.hour = kT0 + absl::Hours(1);
+  auto refused = writer.ReplaceHours("c1", kT0, kT0 + absl::Hours(2), {big, next}, {});
+  EXPECT_EQ(refused.code(), absl::StatusCode::kOutOfRange) << refused;
+  const auto all = GroupBy(true, true, true, true, true, true);
+  EXPECT_TRUE(SumsOf(reader, Window(kT0, kT0 + absl::Hours(24)), all, ChargebackResolution::kHour).empty());
+  // Two clusters that each hold their sums, summed together when read.
+  ChargebackLineRecord other = big;
+  other.cluster = "c2";
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0, kT0 + absl::Hours(1), {big}, {}).ok());
+  ASSERT_TRUE(writer.ReplaceHours("c2", kT0, kT0 + absl::Hours(1), {other}, {}).ok());
+  for (auto resolution : {ChargebackResolution::kHour, ChargebackResolution::kNone}) {
+    auto sums = reader.Lines(Window(kT0, kT0 + absl::Hours(24)), ChargebackGroupBy{}, resolution);
+    EXPECT_EQ(sums.status().code(), absl::StatusCode::kOutOfRange) << sums.status();
+  }
+  EXPECT_EQ(SumsOf(reader, Window(kT0, kT0 + absl::Hours(24)), GroupBy(false, true, false, false, false, false),
+                   ChargebackResolution::kNone)
+                .size(),
+            2u);
+}
+
+inline void ABadReplacementChangesNothing(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  const std::vector<ChargebackLineRecord> lines = WriteFleet(writer);
+  const ChargebackFilter window = Window(kT0, kFeb + absl::Hours(24));
+  const auto all = GroupBy(true, true, true, true, true, true);
+  const absl::Time end = kT0 + absl::Hours(2);
+  auto other_cluster = writer.ReplaceHours("c1", kT0, end, {Line(kT0, "c2", "ml", "T4", 5)}, {});
+  EXPECT_EQ(other_cluster.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(other_cluster.message().find("cluster"), std::string::npos) << other_cluster;
+  auto outside = writer.ReplaceHours("c1", kT0, end, {Line(end, "c1", "ml", "T4", 5)}, {});
+  EXPECT_EQ(outside.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(outside.message().find("hour"), std::string::npos) << outside;
+  auto twice =
+      writer.ReplaceHours("c1", kT0, end, {Line(kT0, "c1", "ml", "T4", 5), Line(kT0, "c1", "ml", "T4", 6)}, {});
+  EXPECT_EQ(twice.code(), absl::StatusCode::kInvalidArgument);
+  auto kind = writer.ReplaceHours("c1", kT0, end, {Line(kT0, "c1", "ml", "T4", 5, "team")}, {});
+  EXPECT_EQ(kind.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(kind.message().find("line_kind"), std::string::npos) << kind;
+  EXPECT_EQ(writer.ReplaceHours("c1", kT0 + absl::Minutes(30), end, {}, {}).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(SumsOf(reader, window, all, ChargebackResolution::kHour),
+            Expected(lines, window, all, ChargebackResolution::kHour));
+}
+
+inline void OverHeldDevicesAreReplacedWithTheirHours(ChargebackWriteRepository& writer,
+                                                     ChargebackReadRepository& reader) {
+  const OverHeldRecord a{"c1", "GPU-0", kT0 + absl::Minutes(10), kT0 + absl::Minutes(70), 1500, {"uid-a", "uid-b"}};
+  const OverHeldRecord b{"c1", "GPU-1", kT0 + absl::Hours(1), kT0 + absl::Hours(2), 2000, {"uid \"c\"", "uid,d"}};
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0, kT0 + absl::Hours(2), {}, {b, a}).ok());
+  ASSERT_TRUE(
+      writer
+          .ReplaceHours("c2", kT0, kT0 + absl::Hours(2), {}, {{"c2", "GPU-0", kT0, kT0 + absl::Hours(1), 1001, {"x"}}})
+          .ok());
+  auto read = reader.OverHeld("c1", kT0, kT0 + absl::Hours(24));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, (std::vector<OverHeldRecord>{a, b}));
+  // The second hour computed again without it: only the first hour's stays.
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0 + absl::Hours(1), kT0 + absl::Hours(2), {}, {}).ok());
+  read = reader.OverHeld("c1", kT0, kT0 + absl::Hours(24));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, std::vector<OverHeldRecord>{a});
+  auto outside = writer.ReplaceHours("c1", kT0, kT0 + absl::Hours(1), {}, {b});
+  EXPECT_EQ(outside.code(), absl::StatusCode::kInvalidArgument);
+}
+
+inline void TheWatermarkNeverGoesBackwards(ChargebackWriteRepository& writer) {
+  auto none = writer.Watermark("c1");
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_FALSE(none->has_value());
+  ASSERT_TRUE(writer.AdvanceWatermark("c1", kT0 + absl::Hours(5)).ok());
+  ASSERT_TRUE(writer.AdvanceWatermark("c1", kT0 + absl::Hours(2)).ok());  // a recomputation behind it
+  ASSERT_TRUE(writer.AdvanceWatermark("c2", kT0).ok());
+  EXPECT_EQ(writer.Watermark("c1")->value_or(absl::InfinitePast()), kT0 + absl::Hours(5));
+  ASSERT_TRUE(writer.AdvanceWatermark("c1", kT0 + absl::Hours(6)).ok());
+  EXPECT_EQ(writer.Watermark("c1")->value_or(absl::InfinitePast()), kT0 + absl::Hours(6));
+  EXPECT_EQ(writer.Watermark("c2")->value_or(absl::InfinitePast()), kT0);
+  EXPECT_EQ(writer.AdvanceWatermark("c1", kT0 + absl::Hours(9) + absl::Seconds(1)).code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(writer.Watermark("c1")->value_or(absl::InfinitePast()), kT0 + absl::Hours(6));
+}
+
+inline void RecomputeMarksAreTakenOnce(ChargebackWriteRepository& writer) {
+  const absl::Time h1 = kT0 + absl::Hours(1), h2 = kT0 + absl::Hours(2), h3 = kT0 + absl::Hours(3);
+  ASSERT_TRUE(writer.MarkForRecompute("c1", {h3, h1}, "late telemetry").ok());
+  ASSERT_TRUE(writer.MarkForRecompute("c1", {h1, h2}, "new price").ok());
+  ASSERT_TRUE(writer.MarkForRecompute("c2", {h1}, "new policy").ok());
+  EXPECT_EQ(writer.MarkForRecompute("c1", {h1 + absl::Minutes(1)}, "x").code(), absl::StatusCode::kInvalidArgument);
+  auto first = writer.TakeRecompute("c1", 2);
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_EQ(first->size(), 2u);
+  EXPECT_EQ((*first)[0].hour, h1);
+  EXPECT_EQ((*first)[0].reason, "late telemetry");  // marked first
+  EXPECT_EQ((*first)[1].hour, h2);
+  EXPECT_EQ((*first)[1].reason, "new price");
+  auto rest = writer.TakeRecompute("c1", 10);
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  ASSERT_EQ(rest->size(), 1u);
+  EXPECT_EQ((*rest)[0].hour, h3);
+  EXPECT_TRUE(writer.TakeRecompute("c1", 10)->empty());
+  ASSERT_EQ(writer.TakeRecompute("c2", 10)->size(), 1u);
+}
+
+}  // namespace fleetcap::store::chargeback_contract
+
+// Instantiates the contract as tests of fixture `Fixture`, whose `writer()`
+// and `reader()` are fresh repositories over one store per test.
+#define FLEETCAP_CHARGEBACK_CONTRACT_TESTS(Fixture)                                                         \
+  TEST_F(Fixture, ReplacingAnHourTwiceLeavesOneCopy) {                                                      \
+    ::fleetcap::store::chargeback_contract::ReplacingAnHourTwiceLeavesOneCopy(writer(), reader());          \
+  }                                                                                                         \
+  TEST_F(Fixture, RollupsEqualTheSumOfHoursAfterReplacements) {                                             \
+    ::fleetcap::store::chargeback_contract::RollupsEqualTheSumOfHoursAfterReplacements(writer(), reader()); \
+  }                                                                                                         \
+  TEST_F(Fixture, EveryGroupingAndResolution) {                                                             \
+    ::fleetcap::store::chargeback_contract::EveryGroupingAndResolution(writer(), reader());                 \
+  }                                                                                                         \
+  TEST_F(Fixture, FiltersSelectTheLines) {                                                                  \
+    ::fleetcap::store::chargeback_contract::FiltersSelectTheLines(writer(), reader());                      \
+  }                                                                                                         \
+  TEST_F(Fixture, AnEmptyWindowHasNoLines) {                                                                \
+    ::fleetcap::store::chargeback_contract::AnEmptyWindowHasNoLines(writer(), reader());                    \
+  }                                                                                                         \
+  TEST_F(Fixture, SumsPastInt64AreAnError) {                                                                \
+    ::fleetcap::store::chargeback_contract::SumsPastInt64AreAnError(writer(), reader());                    \
+  }                                                                                                         \
+  TEST_F(Fixture, ABadReplacementChangesNothing) {                                                          \
+    ::fleetcap::store::chargeback_contract::ABadReplacementChangesNothing(writer(), reader());              \
+  }                                                                                                         \
+  TEST_F(Fixture, OverHeldDevicesAreReplacedWithTheirHours) {                                               \
+    ::fleetcap::store::chargeback_contract::OverHeldDevicesAreReplacedWithTheirHours(writer(), reader());   \
+  }                                                                                                         \
+  TEST_F(Fixture, TheWatermarkNeverGoesBackwards) {                                                         \
+    ::fleetcap::store::chargeback_contract::TheWatermarkNeverGoesBackwards(writer());                       \
+  }                                                                                                         \
+  TEST_F(Fixture, RecomputeMarksAreTakenOnce) {                                                             \
+    ::fleetcap::store::chargeback_contract::RecomputeMarksAreTakenOnce(writer());                           \
+  }

@@ -1,0 +1,170 @@
+#pragma once
+// Chargeback lines as the optimizer computes them (chargeback_hourly), their
+// daily and monthly rollups, the optimizer's progress (a watermark per
+// cluster, hours marked to compute again) and the over-held devices it
+// reported. The records mirror the attribution engine's (optimizer/
+// attribution/attribution_lines.h); the optimizer maps between them.
+//
+// ChargebackWriteRepository is what the optimizer writes through;
+// ChargebackReadRepository is what the API reads through. Sums are int64: a
+// sum past int64 is an OUT_OF_RANGE error, never a wrapped number.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace fleetcap::store {
+
+// The line kinds the engine writes.
+inline constexpr const char* kChargebackLineKinds[] = {"workload", "idle", "shared", "fixed"};
+
+// One line of one hour. `cluster` and `model` are "" on `fixed` lines.
+struct ChargebackLineRecord {
+  absl::Time hour;
+  std::string cluster;
+  std::string team;
+  std::string namespace_name;
+  std::string workload;
+  std::string model;
+  std::string line_kind;
+  int64_t held_milli_seconds = 0;
+  int64_t used_milli_seconds = 0;
+  int64_t direct_cost_micro = 0;
+  int64_t idle_cost_micro = 0;
+  int64_t shared_cost_micro = 0;
+  int64_t total_cost_micro = 0;
+  bool no_telemetry = false;
+
+  bool operator==(const ChargebackLineRecord& o) const;
+};
+
+// A device whose holds added up past the whole device over [from, to).
+struct OverHeldRecord {
+  std::string cluster;
+  std::string device_id;
+  absl::Time from;
+  absl::Time to;
+  int64_t held_milli = 0;
+  std::vector<std::string> pod_uids;
+
+  bool operator==(const OverHeldRecord& o) const;
+};
+
+// An hour marked to compute again, and why.
+struct RecomputeMark {
+  absl::Time hour;
+  std::string reason;
+  absl::Time noted_at;
+};
+
+class ChargebackWriteRepository {
+ public:
+  virtual ~ChargebackWriteRepository() = default;
+
+  // Replaces every line and over-held span of `cluster` in the whole hours
+  // [start, end) with `lines` and `over_held`, and rebuilds the daily and
+  // monthly rollups of those hours, all or nothing. Every line must be of
+  // `cluster` and of an hour in the window, no two with the same key; an
+  // over-held span must be of `cluster` and start in the window
+  // (INVALID_ARGUMENT naming the line, and nothing changes).
+  virtual absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                                    const std::vector<ChargebackLineRecord>& lines,
+                                    const std::vector<OverHeldRecord>& over_held) = 0;
+
+  // Every hour of `cluster` before the watermark is computed; nullopt before
+  // the first. Advancing moves it to `through` (a whole hour), never backwards.
+  virtual absl::StatusOr<std::optional<absl::Time>> Watermark(const std::string& cluster) = 0;
+  virtual absl::Status AdvanceWatermark(const std::string& cluster, absl::Time through) = 0;
+
+  // Marks whole `hours` of `cluster` to compute again; an hour marked already
+  // keeps its first reason.
+  virtual absl::Status MarkForRecompute(const std::string& cluster, const std::vector<absl::Time>& hours,
+                                        const std::string& reason) = 0;
+  // Takes (and unmarks) up to `limit` marked hours of `cluster`, oldest first:
+  // each mark is taken once.
+  virtual absl::StatusOr<std::vector<RecomputeMark>> TakeRecompute(const std::string& cluster, int limit) = 0;
+};
+
+enum class ChargebackResolution { kHour, kDay, kMonth, kNone };
+
+// The keys the lines are summed by; a key not grouped by is "" in the sums.
+struct ChargebackGroupBy {
+  bool team = false;
+  bool cluster = false;
+  bool namespace_name = false;
+  bool workload = false;
+  bool model = false;
+  bool line_kind = false;
+};
+
+// Which lines to sum: hours in [start, end); an empty selector matches all.
+struct ChargebackFilter {
+  absl::Time start;
+  absl::Time end;
+  std::vector<std::string> teams;  // any of these
+  std::string cluster;
+  std::string namespace_name;
+  std::string workload;
+  std::string model;
+  std::string line_kind;
+};
+
+// The sum of the lines of one period and group. `start` is the period's
+// (the window's start under kNone); `no_telemetry` if any line says so.
+struct ChargebackSum {
+  absl::Time start;
+  std::string team, cluster, namespace_name, workload, model, line_kind;
+  int64_t held_milli_seconds = 0;
+  int64_t used_milli_seconds = 0;
+  int64_t direct_cost_micro = 0;
+  int64_t idle_cost_micro = 0;
+  int64_t shared_cost_micro = 0;
+  int64_t total_cost_micro = 0;
+  bool no_telemetry = false;
+
+  bool operator==(const ChargebackSum& o) const;
+};
+
+class ChargebackReadRepository {
+ public:
+  virtual ~ChargebackReadRepository() = default;
+
+  // The sums of the lines `filter` selects, per UTC period of `resolution`
+  // and group, ordered by (start, team, cluster, namespace, workload, model,
+  // line_kind) bytewise. A window that starts and ends on UTC days (months)
+  // is read from the daily (monthly) rollup where `resolution` allows.
+  virtual absl::StatusOr<std::vector<ChargebackSum>> Lines(const ChargebackFilter& filter,
+                                                           const ChargebackGroupBy& group_by,
+                                                           ChargebackResolution resolution) const = 0;
+
+  // The over-held spans of `cluster` starting in [start, end), by (from, device).
+  virtual absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
+                                                               absl::Time end) const = 0;
+};
+
+// Shared by the implementations.
+// Whether `t` is a whole UTC hour (day, month).
+bool IsWholeHour(absl::Time t);
+bool IsWholeDay(absl::Time t);
+bool IsWholeMonth(absl::Time t);
+// The start of the UTC day (month) holding `t`.
+absl::Time DayStart(absl::Time t);
+absl::Time MonthStart(absl::Time t);
+// OK when `lines` and `over_held` may replace the hours [start, end) of `cluster`.
+absl::Status CheckReplacement(const std::string& cluster, absl::Time start, absl::Time end,
+                              const std::vector<ChargebackLineRecord>& lines,
+                              const std::vector<OverHeldRecord>& over_held);
+// OK when `filter`'s window is one Lines can read (start <= end).
+absl::Status CheckWindow(const ChargebackFilter& filter);
+// Which table Lines reads: hourly, daily or monthly lines.
+enum class ChargebackSource { kHourly, kDaily, kMonthly };
+ChargebackSource SourceFor(const ChargebackFilter& filter, ChargebackResolution resolution);
+// `sum` + `add` into `sum`, or OUT_OF_RANGE naming `what`.
+absl::Status AddChecked(int64_t add, int64_t* sum, const char* what);
+
+}  // namespace fleetcap::store

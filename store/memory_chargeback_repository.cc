@@ -1,0 +1,167 @@
+#include "store/memory_chargeback_repository.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+
+namespace fleetcap::store {
+namespace {
+
+// The key a sum is grouped by: the period's start, then the grouped keys.
+using SumKey = std::tuple<absl::Time, std::string, std::string, std::string, std::string, std::string, std::string>;
+
+bool Selects(const ChargebackFilter& f, const ChargebackLineRecord& l) {
+  if (l.hour < f.start || l.hour >= f.end) return false;
+  if (!f.teams.empty() && std::find(f.teams.begin(), f.teams.end(), l.team) == f.teams.end()) return false;
+  return (f.cluster.empty() || l.cluster == f.cluster) &&
+         (f.namespace_name.empty() || l.namespace_name == f.namespace_name) &&
+         (f.workload.empty() || l.workload == f.workload) && (f.model.empty() || l.model == f.model) &&
+         (f.line_kind.empty() || l.line_kind == f.line_kind);
+}
+
+absl::Time PeriodStart(const ChargebackFilter& f, ChargebackResolution resolution, absl::Time hour) {
+  switch (resolution) {
+    case ChargebackResolution::kHour:
+      return hour;
+    case ChargebackResolution::kDay:
+      return DayStart(hour);
+    case ChargebackResolution::kMonth:
+      return MonthStart(hour);
+    default:
+      return f.start;
+  }
+}
+
+absl::Status Add(const ChargebackLineRecord& l, ChargebackSum* s) {
+  auto status = AddChecked(l.held_milli_seconds, &s->held_milli_seconds, "held_milli_seconds");
+  if (status.ok()) status = AddChecked(l.used_milli_seconds, &s->used_milli_seconds, "used_milli_seconds");
+  if (status.ok()) status = AddChecked(l.direct_cost_micro, &s->direct_cost_micro, "direct_cost_micro");
+  if (status.ok()) status = AddChecked(l.idle_cost_micro, &s->idle_cost_micro, "idle_cost_micro");
+  if (status.ok()) status = AddChecked(l.shared_cost_micro, &s->shared_cost_micro, "shared_cost_micro");
+  if (status.ok()) status = AddChecked(l.total_cost_micro, &s->total_cost_micro, "total_cost_micro");
+  s->no_telemetry = s->no_telemetry || l.no_telemetry;
+  return status;
+}
+
+}  // namespace
+
+absl::Status MemoryChargebackRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                                                      const std::vector<ChargebackLineRecord>& lines,
+                                                      const std::vector<OverHeldRecord>& over_held) {
+  if (auto status = CheckReplacement(cluster, start, end, lines, over_held); !status.ok()) return status;
+  std::lock_guard<std::mutex> lock(mu_);
+  ClusterState next = clusters_[cluster];
+  auto& kept = next.lines;
+  for (auto it = kept.begin(); it != kept.end();) {
+    it = std::get<0>(it->first) >= start && std::get<0>(it->first) < end ? kept.erase(it) : std::next(it);
+  }
+  for (const ChargebackLineRecord& l : lines) {
+    kept[LineKey{l.hour, l.team, l.namespace_name, l.workload, l.model, l.line_kind}] = l;
+  }
+  next.over_held.erase(std::remove_if(next.over_held.begin(), next.over_held.end(),
+                                      [&](const OverHeldRecord& o) { return o.from >= start && o.from < end; }),
+                       next.over_held.end());
+  next.over_held.insert(next.over_held.end(), over_held.begin(), over_held.end());
+  // The monthly rollups of the cluster must hold their sums.
+  std::map<SumKey, ChargebackSum> months;
+  for (const auto& [key, l] : kept) {
+    ChargebackSum& s =
+        months[SumKey{MonthStart(l.hour), l.team, l.cluster, l.namespace_name, l.workload, l.model, l.line_kind}];
+    if (auto status = Add(l, &s); !status.ok()) return status;
+  }
+  clusters_[cluster] = std::move(next);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<absl::Time>> MemoryChargebackRepository::Watermark(const std::string& cluster) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = clusters_.find(cluster);
+  if (it == clusters_.end()) return std::optional<absl::Time>();
+  return it->second.watermark;
+}
+
+absl::Status MemoryChargebackRepository::AdvanceWatermark(const std::string& cluster, absl::Time through) {
+  if (!IsWholeHour(through)) {
+    return absl::InvalidArgumentError(absl::StrCat("chargeback: watermark of ", cluster,
+                                                   " through: ", FormatRfc3339(through), " is not a whole hour"));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  std::optional<absl::Time>& mark = clusters_[cluster].watermark;
+  if (!mark.has_value() || *mark < through) mark = through;
+  return absl::OkStatus();
+}
+
+absl::Status MemoryChargebackRepository::MarkForRecompute(const std::string& cluster,
+                                                          const std::vector<absl::Time>& hours,
+                                                          const std::string& reason) {
+  for (absl::Time hour : hours) {
+    if (!IsWholeHour(hour)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("chargeback: recompute of ", cluster, " hour: ", FormatRfc3339(hour), " is not a whole hour"));
+    }
+  }
+  const absl::Time now = clock_ != nullptr ? clock_->Now() : absl::Now();
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& marks = clusters_[cluster].recompute;
+  for (absl::Time hour : hours) marks.emplace(hour, RecomputeMark{hour, reason, now});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<RecomputeMark>> MemoryChargebackRepository::TakeRecompute(const std::string& cluster,
+                                                                                     int limit) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<RecomputeMark> taken;
+  auto& marks = clusters_[cluster].recompute;
+  while (!marks.empty() && static_cast<int>(taken.size()) < limit) {
+    taken.push_back(marks.begin()->second);
+    marks.erase(marks.begin());
+  }
+  return taken;
+}
+
+absl::StatusOr<std::vector<ChargebackSum>> MemoryChargebackRepository::Lines(const ChargebackFilter& filter,
+                                                                             const ChargebackGroupBy& g,
+                                                                             ChargebackResolution resolution) const {
+  if (auto status = CheckWindow(filter); !status.ok()) return status;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::map<SumKey, ChargebackSum> sums;
+  for (const auto& [cluster, state] : clusters_) {
+    for (const auto& [key, l] : state.lines) {
+      if (!Selects(filter, l)) continue;
+      ChargebackSum s;
+      s.start = PeriodStart(filter, resolution, l.hour);
+      if (g.team) s.team = l.team;
+      if (g.cluster) s.cluster = l.cluster;
+      if (g.namespace_name) s.namespace_name = l.namespace_name;
+      if (g.workload) s.workload = l.workload;
+      if (g.model) s.model = l.model;
+      if (g.line_kind) s.line_kind = l.line_kind;
+      auto [it, added] =
+          sums.emplace(SumKey{s.start, s.team, s.cluster, s.namespace_name, s.workload, s.model, s.line_kind}, s);
+      if (auto status = Add(l, &it->second); !status.ok()) return status;
+    }
+  }
+  std::vector<ChargebackSum> out;
+  out.reserve(sums.size());
+  for (auto& [key, s] : sums) out.push_back(std::move(s));
+  return out;
+}
+
+absl::StatusOr<std::vector<OverHeldRecord>> MemoryChargebackRepository::OverHeld(const std::string& cluster,
+                                                                                 absl::Time start,
+                                                                                 absl::Time end) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<OverHeldRecord> out;
+  auto it = clusters_.find(cluster);
+  if (it == clusters_.end()) return out;
+  for (const OverHeldRecord& o : it->second.over_held) {
+    if (o.from >= start && o.from < end) out.push_back(o);
+  }
+  std::sort(out.begin(), out.end(), [](const OverHeldRecord& a, const OverHeldRecord& b) {
+    return std::tie(a.from, a.device_id) < std::tie(b.from, b.device_id);
+  });
+  return out;
+}
+
+}  // namespace fleetcap::store

@@ -1,0 +1,52 @@
+#pragma once
+// The chargeback repositories in memory, for unit tests: the same contract
+// as PgChargebackRepository (store/chargeback_contract.h), behind one mutex.
+// Rollups are summed from the hours when read; a replacement whose monthly
+// sums would pass int64 is refused, as the PostgreSQL rollups refuse it.
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "common/clock.h"
+#include "store/chargeback_repository.h"
+
+namespace fleetcap::store {
+
+class MemoryChargebackRepository : public ChargebackWriteRepository, public ChargebackReadRepository {
+ public:
+  // `clock` (nullptr: the real one) stamps recompute marks; it must outlive this.
+  explicit MemoryChargebackRepository(const Clock* clock = nullptr) : clock_(clock) {}
+
+  absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                            const std::vector<ChargebackLineRecord>& lines,
+                            const std::vector<OverHeldRecord>& over_held) override;
+  absl::StatusOr<std::optional<absl::Time>> Watermark(const std::string& cluster) override;
+  absl::Status AdvanceWatermark(const std::string& cluster, absl::Time through) override;
+  absl::Status MarkForRecompute(const std::string& cluster, const std::vector<absl::Time>& hours,
+                                const std::string& reason) override;
+  absl::StatusOr<std::vector<RecomputeMark>> TakeRecompute(const std::string& cluster, int limit) override;
+
+  absl::StatusOr<std::vector<ChargebackSum>> Lines(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
+                                                   ChargebackResolution resolution) const override;
+  absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
+                                                       absl::Time end) const override;
+
+ private:
+  // (hour, team, namespace, workload, model, line_kind)
+  using LineKey = std::tuple<absl::Time, std::string, std::string, std::string, std::string, std::string>;
+  struct ClusterState {
+    std::map<LineKey, ChargebackLineRecord> lines;
+    std::vector<OverHeldRecord> over_held;
+    std::optional<absl::Time> watermark;
+    std::map<absl::Time, RecomputeMark> recompute;
+  };
+
+  const Clock* const clock_;
+  mutable std::mutex mu_;
+  std::map<std::string, ClusterState> clusters_;
+};
+
+}  // namespace fleetcap::store

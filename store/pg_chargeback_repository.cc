@@ -1,0 +1,298 @@
+#include "store/pg_chargeback_repository.h"
+
+#include <algorithm>
+#include <tuple>
+#include <utility>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/status_macros.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+
+namespace fleetcap::store {
+namespace {
+
+constexpr const char* kSums =
+    "held_milli_seconds, used_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro, total_cost_micro";
+constexpr const char* kSummed =
+    "sum(held_milli_seconds), sum(used_milli_seconds), sum(direct_cost_micro), sum(idle_cost_micro),"
+    " sum(shared_cost_micro), sum(total_cost_micro)";
+
+// The store refused a sum past bigint (SQLSTATE 22003, numeric value out of range).
+bool OutOfRange(const pqxx::sql_error& e) { return e.sqlstate() == "22003"; }
+
+absl::Time Seconds(const pqxx::field& f) { return absl::FromUnixSeconds(f.as<int64_t>()); }
+
+// Rebuilds `to`'s rows of the periods in [from_start, from_end) from `from`'s rows.
+void Rebuild(pqxx::transaction_base& txn, const std::string& cluster, const std::string& to, const std::string& period,
+             const std::string& from, const std::string& from_time, absl::Time start, absl::Time end) {
+  txn.exec_params(absl::StrCat("DELETE FROM ", to, " WHERE cluster = $1 AND ", period, " >= $2::timestamptz AND ",
+                               period, " < $3::timestamptz"),
+                  cluster, FormatRfc3339(start), FormatRfc3339(end));
+  txn.exec_params(
+      absl::StrCat("INSERT INTO ", to, " (cluster, ", period, ", team, namespace, workload, model, line_kind, ", kSums,
+                   ", no_telemetry) SELECT cluster, date_trunc('", period, "', ", from_time,
+                   ", 'UTC'), team, namespace, workload, model, line_kind, ", kSummed, ", bool_or(no_telemetry)",
+                   " FROM ", from, " WHERE cluster = $1 AND ", from_time, " >= $2::timestamptz AND ", from_time,
+                   " < $3::timestamptz GROUP BY 1, 2, 3, 4, 5, 6, 7"),
+      cluster, FormatRfc3339(start), FormatRfc3339(end));
+}
+
+absl::StatusOr<int64_t> Int64Sum(const pqxx::field& f, const char* what) {
+  int64_t v = 0;
+  if (!absl::SimpleAtoi(f.c_str(), &v)) {
+    return absl::OutOfRangeError(absl::StrCat("chargeback: the sum of ", what, " is past int64"));
+  }
+  return v;
+}
+
+}  // namespace
+
+absl::Status PgChargebackRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                                                  const std::vector<ChargebackLineRecord>& lines,
+                                                  const std::vector<OverHeldRecord>& over_held) {
+  FLEETCAP_RETURN_IF_ERROR(CheckReplacement(cluster, start, end, lines, over_held));
+  if (start == end) return absl::OkStatus();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::work txn(*lease);
+    txn.exec_params("SELECT pg_advisory_xact_lock(hashtext('fleetcap.chargeback:' || $1))", cluster);
+    txn.exec_params(
+        "DELETE FROM chargeback_hourly WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz",
+        cluster, FormatRfc3339(start), FormatRfc3339(end));
+    if (!lines.empty()) {
+      pqxx::stream_to copy(
+          txn, "chargeback_hourly",
+          std::vector<std::string>{"cluster", "hour", "team", "namespace", "workload", "model", "line_kind",
+                                   "held_milli_seconds", "used_milli_seconds", "direct_cost_micro", "idle_cost_micro",
+                                   "shared_cost_micro", "total_cost_micro", "no_telemetry"});
+      for (const ChargebackLineRecord& l : lines) {
+        copy << std::make_tuple(l.cluster, FormatRfc3339(l.hour), l.team, l.namespace_name, l.workload, l.model,
+                                l.line_kind, l.held_milli_seconds, l.used_milli_seconds, l.direct_cost_micro,
+                                l.idle_cost_micro, l.shared_cost_micro, l.total_cost_micro, l.no_telemetry ? "t" : "f");
+      }
+      copy.complete();
+    }
+    txn.exec_params(
+        "DELETE FROM chargeback_over_held WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz",
+        cluster, FormatRfc3339(start), FormatRfc3339(end));
+    for (const OverHeldRecord& o : over_held) {
+      std::vector<std::string> quoted;
+      for (const std::string& uid : o.pod_uids) quoted.push_back(txn.quote(uid));
+      txn.exec_params(absl::StrCat("INSERT INTO chargeback_over_held (cluster, hour, device_id, held_from, held_to,"
+                                   " held_milli, pod_uids) VALUES ($1, date_trunc('hour', $2::timestamptz, 'UTC'),"
+                                   " $3, $2::timestamptz, $4::timestamptz, $5, ARRAY[",
+                                   absl::StrJoin(quoted, ","), "]::text[])"),
+                      cluster, FormatRfc3339(o.from), o.device_id, FormatRfc3339(o.to), o.held_milli);
+    }
+    // The days and months the hours touch, rebuilt whole.
+    const absl::Time last = end - absl::Hours(1);
+    const absl::Time days_end = DayStart(last) + absl::Hours(24);
+    const absl::Time months_end = MonthStart(MonthStart(last) + absl::Hours(24 * 32));
+    Rebuild(txn, cluster, "chargeback_daily", "day", "chargeback_hourly", "hour", DayStart(start), days_end);
+    Rebuild(txn, cluster, "chargeback_monthly", "month", "chargeback_daily", "day", MonthStart(start), months_end);
+    txn.commit();
+  } catch (const pqxx::sql_error& e) {
+    if (OutOfRange(e)) {
+      return absl::OutOfRangeError(
+          absl::StrCat("chargeback: a rollup of ", cluster, " would be past int64: ", e.what()));
+    }
+    return PgError("chargeback: replacing hours", e);
+  } catch (const std::exception& e) {
+    return PgError("chargeback: replacing hours", e);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<absl::Time>> PgChargebackRepository::Watermark(const std::string& cluster) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::nontransaction txn(*lease);
+    auto rows = txn.exec_params(
+        "SELECT extract(epoch FROM through)::bigint FROM chargeback_watermarks WHERE cluster = $1", cluster);
+    if (rows.empty()) return std::optional<absl::Time>();
+    return std::optional<absl::Time>(Seconds(rows[0][0]));
+  } catch (const std::exception& e) {
+    return PgError("chargeback: reading the watermark", e);
+  }
+}
+
+absl::Status PgChargebackRepository::AdvanceWatermark(const std::string& cluster, absl::Time through) {
+  if (!IsWholeHour(through)) {
+    return absl::InvalidArgumentError(absl::StrCat("chargeback: watermark of ", cluster,
+                                                   " through: ", FormatRfc3339(through), " is not a whole hour"));
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::work txn(*lease);
+    // Never backwards: a recomputation behind the watermark leaves it alone.
+    txn.exec_params(
+        "INSERT INTO chargeback_watermarks (cluster, through) VALUES ($1, $2::timestamptz)"
+        " ON CONFLICT (cluster) DO UPDATE SET through = greatest(chargeback_watermarks.through, EXCLUDED.through),"
+        " updated_at = now()",
+        cluster, FormatRfc3339(through));
+    txn.commit();
+  } catch (const std::exception& e) {
+    return PgError("chargeback: advancing the watermark", e);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PgChargebackRepository::MarkForRecompute(const std::string& cluster, const std::vector<absl::Time>& hours,
+                                                      const std::string& reason) {
+  for (absl::Time hour : hours) {
+    if (!IsWholeHour(hour)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("chargeback: recompute of ", cluster, " hour: ", FormatRfc3339(hour), " is not a whole hour"));
+    }
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::work txn(*lease);
+    for (absl::Time hour : hours) {
+      txn.exec_params(
+          "INSERT INTO chargeback_recompute (cluster, hour, reason) VALUES ($1, $2::timestamptz, $3)"
+          " ON CONFLICT (cluster, hour) DO NOTHING",
+          cluster, FormatRfc3339(hour), reason);
+    }
+    txn.commit();
+  } catch (const std::exception& e) {
+    return PgError("chargeback: marking hours to recompute", e);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<RecomputeMark>> PgChargebackRepository::TakeRecompute(const std::string& cluster,
+                                                                                 int limit) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  std::vector<RecomputeMark> taken;
+  try {
+    pqxx::work txn(*lease);
+    // SKIP LOCKED: two takers never take the same mark.
+    auto rows = txn.exec_params(
+        "DELETE FROM chargeback_recompute WHERE (cluster, hour) IN (SELECT cluster, hour FROM chargeback_recompute"
+        " WHERE cluster = $1 ORDER BY hour LIMIT $2 FOR UPDATE SKIP LOCKED)"
+        " RETURNING extract(epoch FROM hour)::bigint, reason, extract(epoch FROM noted_at)::bigint",
+        cluster, std::max(limit, 0));
+    txn.commit();
+    for (const auto& row : rows) taken.push_back({Seconds(row[0]), row[1].as<std::string>(), Seconds(row[2])});
+  } catch (const std::exception& e) {
+    return PgError("chargeback: taking hours to recompute", e);
+  }
+  std::sort(taken.begin(), taken.end(), [](const RecomputeMark& a, const RecomputeMark& b) { return a.hour < b.hour; });
+  return taken;
+}
+
+absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const ChargebackFilter& f,
+                                                                         const ChargebackGroupBy& g,
+                                                                         ChargebackResolution resolution) const {
+  FLEETCAP_RETURN_IF_ERROR(CheckWindow(f));
+  if (f.start == f.end) return std::vector<ChargebackSum>{};
+  const char* table = "chargeback_hourly";
+  const char* time = "hour";
+  switch (SourceFor(f, resolution)) {
+    case ChargebackSource::kDaily:
+      table = "chargeback_daily";
+      time = "day";
+      break;
+    case ChargebackSource::kMonthly:
+      table = "chargeback_monthly";
+      time = "month";
+      break;
+    default:
+      break;
+  }
+  std::string period;
+  switch (resolution) {
+    case ChargebackResolution::kHour:
+      period = time;
+      break;
+    case ChargebackResolution::kDay:
+      period = absl::StrCat("date_trunc('day', ", time, ", 'UTC')");
+      break;
+    case ChargebackResolution::kMonth:
+      period = absl::StrCat("date_trunc('month', ", time, ", 'UTC')");
+      break;
+    default:
+      period = "$1::timestamptz";
+      break;
+  }
+  auto key = [](bool grouped, const char* column) { return grouped ? std::string(column) : std::string("''::text"); };
+  // Bytewise order, whatever the database's collation.
+  std::string order = "1";
+  for (const auto& [grouped, column] :
+       {std::pair{g.team, "team"}, std::pair{g.cluster, "cluster"}, std::pair{g.namespace_name, "namespace"},
+        std::pair{g.workload, "workload"}, std::pair{g.model, "model"}, std::pair{g.line_kind, "line_kind"}}) {
+    if (grouped) absl::StrAppend(&order, ", ", column, " COLLATE \"C\"");
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  std::vector<ChargebackSum> out;
+  try {
+    pqxx::nontransaction txn(*lease);
+    std::vector<std::string> teams;
+    for (const std::string& team : f.teams) teams.push_back(txn.quote(team));
+    const std::string team_filter = teams.empty() ? "" : absl::StrCat(" AND team IN (", absl::StrJoin(teams, ","), ")");
+    auto rows = txn.exec_params(
+        absl::StrCat("SELECT extract(epoch FROM ", period, ")::bigint, ", key(g.team, "team"), ", ",
+                     key(g.cluster, "cluster"), ", ", key(g.namespace_name, "namespace"), ", ",
+                     key(g.workload, "workload"), ", ", key(g.model, "model"), ", ", key(g.line_kind, "line_kind"),
+                     ", ", kSummed, ", bool_or(no_telemetry) FROM ", table, " WHERE ", time, " >= $1::timestamptz AND ",
+                     time, " < $2::timestamptz", team_filter,
+                     " AND ($3 = '' OR cluster = $3) AND ($4 = '' OR namespace = $4) AND ($5 = '' OR workload = $5)"
+                     " AND ($6 = '' OR model = $6) AND ($7 = '' OR line_kind = $7)"
+                     " GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY ",
+                     order),
+        FormatRfc3339(f.start), FormatRfc3339(f.end), f.cluster, f.namespace_name, f.workload, f.model, f.line_kind);
+    out.reserve(rows.size());
+    for (const auto& row : rows) {
+      ChargebackSum s;
+      s.start = Seconds(row[0]);
+      s.team = row[1].as<std::string>();
+      s.cluster = row[2].as<std::string>();
+      s.namespace_name = row[3].as<std::string>();
+      s.workload = row[4].as<std::string>();
+      s.model = row[5].as<std::string>();
+      s.line_kind = row[6].as<std::string>();
+      FLEETCAP_ASSIGN_OR_RETURN(s.held_milli_seconds, Int64Sum(row[7], "held_milli_seconds"));
+      FLEETCAP_ASSIGN_OR_RETURN(s.used_milli_seconds, Int64Sum(row[8], "used_milli_seconds"));
+      FLEETCAP_ASSIGN_OR_RETURN(s.direct_cost_micro, Int64Sum(row[9], "direct_cost_micro"));
+      FLEETCAP_ASSIGN_OR_RETURN(s.idle_cost_micro, Int64Sum(row[10], "idle_cost_micro"));
+      FLEETCAP_ASSIGN_OR_RETURN(s.shared_cost_micro, Int64Sum(row[11], "shared_cost_micro"));
+      FLEETCAP_ASSIGN_OR_RETURN(s.total_cost_micro, Int64Sum(row[12], "total_cost_micro"));
+      s.no_telemetry = row[13].as<bool>();
+      out.push_back(std::move(s));
+    }
+  } catch (const std::exception& e) {
+    return PgError("chargeback: reading lines", e);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<OverHeldRecord>> PgChargebackRepository::OverHeld(const std::string& cluster,
+                                                                             absl::Time start, absl::Time end) const {
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  std::vector<OverHeldRecord> out;
+  try {
+    pqxx::nontransaction txn(*lease);
+    auto rows = txn.exec_params(
+        "SELECT device_id, extract(epoch FROM held_from)::bigint, extract(epoch FROM held_to)::bigint, held_milli,"
+        " pod_uids FROM chargeback_over_held WHERE cluster = $1 AND held_from >= $2::timestamptz"
+        " AND held_from < $3::timestamptz ORDER BY held_from, device_id COLLATE \"C\"",
+        cluster, FormatRfc3339(start), FormatRfc3339(end));
+    for (const auto& row : rows) {
+      OverHeldRecord o{cluster, row[0].as<std::string>(), Seconds(row[1]), Seconds(row[2]), row[3].as<int64_t>(), {}};
+      auto uids = row[4].as_array();
+      for (auto item = uids.get_next(); item.first != pqxx::array_parser::done; item = uids.get_next()) {
+        if (item.first == pqxx::array_parser::string_value) o.pod_uids.push_back(item.second);
+      }
+      out.push_back(std::move(o));
+    }
+  } catch (const std::exception& e) {
+    return PgError("chargeback: reading over-held devices", e);
+  }
+  return out;
+}
+
+}  // namespace fleetcap::store

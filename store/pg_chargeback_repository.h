@@ -1,0 +1,39 @@
+#pragma once
+// The chargeback repositories on PostgreSQL (migration 0011).
+//
+// A replacement deletes the cluster's lines and over-held spans of the
+// hours, COPYs the new lines in, and rebuilds the daily rows of the days
+// those hours touch from chargeback_hourly and the monthly rows of their
+// months from chargeback_daily, in one transaction serialised per cluster by
+// a transaction-scoped advisory lock. Readers sum in numeric and refuse a sum
+// past int64 (OUT_OF_RANGE), as the rollups' bigint columns refuse to store one.
+
+#include "common/pg_pool.h"
+#include "store/chargeback_repository.h"
+
+namespace fleetcap::store {
+
+class PgChargebackRepository : public ChargebackWriteRepository, public ChargebackReadRepository {
+ public:
+  // `pool` must outlive the repository. Thread-safe: each call leases its own connection.
+  explicit PgChargebackRepository(PgPool* pool) : pool_(pool) {}
+
+  absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                            const std::vector<ChargebackLineRecord>& lines,
+                            const std::vector<OverHeldRecord>& over_held) override;
+  absl::StatusOr<std::optional<absl::Time>> Watermark(const std::string& cluster) override;
+  absl::Status AdvanceWatermark(const std::string& cluster, absl::Time through) override;
+  absl::Status MarkForRecompute(const std::string& cluster, const std::vector<absl::Time>& hours,
+                                const std::string& reason) override;
+  absl::StatusOr<std::vector<RecomputeMark>> TakeRecompute(const std::string& cluster, int limit) override;
+
+  absl::StatusOr<std::vector<ChargebackSum>> Lines(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
+                                                   ChargebackResolution resolution) const override;
+  absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
+                                                       absl::Time end) const override;
+
+ private:
+  PgPool* pool_;
+};
+
+}  // namespace fleetcap::store
