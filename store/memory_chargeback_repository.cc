@@ -101,7 +101,7 @@ absl::Status MemoryChargebackRepository::MarkForRecompute(const std::string& clu
           absl::StrCat("chargeback: recompute of ", cluster, " hour: ", FormatRfc3339(hour), " is not a whole hour"));
     }
   }
-  const absl::Time now = clock_ != nullptr ? clock_->Now() : absl::Now();
+  const absl::Time now = clock_->Now();
   std::lock_guard<std::mutex> lock(mu_);
   auto& marks = clusters_[cluster].recompute;
   for (absl::Time hour : hours) marks.emplace(hour, RecomputeMark{hour, reason, now});

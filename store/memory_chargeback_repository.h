@@ -18,7 +18,7 @@ namespace fleetcap::store {
 class MemoryChargebackRepository : public ChargebackWriteRepository, public ChargebackReadRepository {
  public:
   // `clock` (nullptr: the real one) stamps recompute marks; it must outlive this.
-  explicit MemoryChargebackRepository(const Clock* clock = nullptr) : clock_(clock) {}
+  explicit MemoryChargebackRepository(const Clock* clock = RealClock::Instance()) : clock_(clock) {}
 
   absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
                             const std::vector<ChargebackLineRecord>& lines,
