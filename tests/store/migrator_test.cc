@@ -46,9 +46,29 @@ TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
     EXPECT_EQ(rows[i][2].as<std::string>(), MigrationChecksum(BuiltinMigrations()[i]));
   }
   // The domain model's tables are there.
-  for (const char* table : {"clusters", "accelerator_types", "nodes", "devices", "workloads", "pods", "holds",
-                            "usage_minute", "teams", "namespace_labels", "prices", "chargeback_hourly",
-                            "allocation_runs", "allocation_recommendations", "policies", "api_tokens", "audit_log"}) {
+  for (const char* table : {"clusters",
+                            "accelerator_types",
+                            "nodes",
+                            "devices",
+                            "workloads",
+                            "pods",
+                            "holds",
+                            "usage_minute",
+                            "teams",
+                            "namespace_labels",
+                            "prices",
+                            "chargeback_hourly",
+                            "chargeback_daily",
+                            "chargeback_monthly",
+                            "chargeback_watermarks",
+                            "chargeback_recompute",
+                            "chargeback_over_held",
+                            "quarantine",
+                            "allocation_runs",
+                            "allocation_recommendations",
+                            "policies",
+                            "api_tokens",
+                            "audit_log"}) {
     EXPECT_FALSE(txn.exec_params("SELECT to_regclass($1)", table)[0][0].is_null()) << table;
   }
 }
