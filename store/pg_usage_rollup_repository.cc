@@ -35,10 +35,10 @@ absl::Status PgUsageRollupRepository::RollUp(const std::string& cluster, absl::T
   try {
     pqxx::read_transaction txn(*lease);
     // The hours that overlap the window (a window that does not start on a whole hour rolls up its first hour too).
-    for (const auto& row : txn.exec_params(
-             "SELECT DISTINCT hour FROM usage_hour_changes WHERE cluster = $1"
-             " AND hour > $2::timestamptz - interval '1 hour' AND hour < $3::timestamptz ORDER BY hour",
-             cluster, FormatRfc3339(start), FormatRfc3339(end))) {
+    for (const auto& row :
+         txn.exec_params("SELECT DISTINCT hour FROM usage_hour_changes WHERE cluster = $1"
+                         " AND hour > $2::timestamptz - interval '1 hour' AND hour < $3::timestamptz ORDER BY hour",
+                         cluster, FormatRfc3339(start), FormatRfc3339(end))) {
       // As text in UTC, whatever the session's time zone.
       hours.push_back(row[0].as<std::string>());
     }

@@ -151,7 +151,8 @@ TEST_F(PgUsageRollupTest, ALateMinuteMakesItsHourStaleAndBelowTheWatermarkMarksI
 
   SetFleetWatermark(2);
   // Late in hour 0 (computed), in hour 3 (not yet): both stale, only hour 0 marked.
-  Write({PodRow("GPU-0", "uid-a", "a", kT0 + 10 * kMinute, 0.25), PodRow("GPU-0", "uid-a", "a", kT0 + 3 * kHour, 0.75)});
+  Write(
+      {PodRow("GPU-0", "uid-a", "a", kT0 + 10 * kMinute, 0.25), PodRow("GPU-0", "uid-a", "a", kT0 + 3 * kHour, 0.75)});
   EXPECT_EQ(Changes(), (std::map<int, int>{{0, 1}, {3, 1}}));
   EXPECT_EQ(Marks(), (std::map<int, std::string>{{0, "late telemetry"}}));
   // The device's own rows are not attributed: they change nothing.
@@ -163,8 +164,8 @@ TEST_F(PgUsageRollupTest, ALateMinuteMakesItsHourStaleAndBelowTheWatermarkMarksI
   std::vector<UsageMinuteRow> batch;
   for (int pod = 0; pod < 50; ++pod) {
     for (int minute = 0; minute < 60; ++minute) {
-      batch.push_back(PodRow("GPU-" + std::to_string(pod), "uid-" + std::to_string(pod), "p",
-                             kT0 + kHour + minute * kMinute, 0.5));
+      batch.push_back(
+          PodRow("GPU-" + std::to_string(pod), "uid-" + std::to_string(pod), "p", kT0 + kHour + minute * kMinute, 0.5));
     }
   }
   Write(batch);
@@ -177,8 +178,7 @@ TEST_F(PgUsageRollupTest, ALateMinuteMakesItsHourStaleAndBelowTheWatermarkMarksI
 
 TEST_F(PgUsageRollupTest, AMarkKeepsItsFirstReason) {
   SetFleetWatermark(2);
-  Exec("INSERT INTO chargeback_recompute (cluster, hour, reason) VALUES ('c1', '" + HourText(0) +
-       "', 'new price')");
+  Exec("INSERT INTO chargeback_recompute (cluster, hour, reason) VALUES ('c1', '" + HourText(0) + "', 'new price')");
   Write({PodRow("GPU-0", "uid-a", "a", kT0, 0.5)});
   EXPECT_EQ(Marks(), (std::map<int, std::string>{{0, "new price"}}));
 }
@@ -192,8 +192,10 @@ class PgInventoryCorrectionMarksTest : public PgUsageRollupTest {
     Exec("INSERT INTO accelerator_types VALUES ('H100', 'nvidia', 'nvidia.com/gpu')");
     // Known before the hours were computed: no marks (no watermark yet).
     Exec("INSERT INTO devices VALUES ('c1', 'GPU-0', 'node-1', 0, 'H100', '" + HourText(-10) + "', NULL)");
-    Exec("INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
-         " VALUES ('c1', 'uid-a', 'ml', 'a', '', 'Job', 'train', '" + HourText(-10) + "')");
+    Exec(
+        "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
+        " VALUES ('c1', 'uid-a', 'ml', 'a', '', 'Job', 'train', '" +
+        HourText(-10) + "')");
     Exec("INSERT INTO holds VALUES ('c1', 'uid-a', 'GPU-0', 1000, '" + HourText(-3) + "', NULL)");
     EXPECT_TRUE(Marks().empty());
     SetFleetWatermark(5);  // hours -inf..4 computed
@@ -260,8 +262,10 @@ TEST_F(PgInventoryCorrectionMarksTest, APodsCorrectedNamespaceMarksTheComputedHo
   Exec("UPDATE holds SET held_from = '" + At(4, 30) + "' WHERE pod_uid = 'uid-z'");
   EXPECT_EQ(MarkedHours(), (std::set<int>{4}));
   Exec("DELETE FROM chargeback_recompute");
-  Exec("INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
-       " VALUES ('c1', 'uid-z', 'ml', 'z', '', 'Pod', 'z', '" + HourText(3) + "')");
+  Exec(
+      "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
+      " VALUES ('c1', 'uid-z', 'ml', 'z', '', 'Pod', 'z', '" +
+      HourText(3) + "')");
   EXPECT_EQ(MarkedHours(), (std::set<int>{4}));
 }
 
