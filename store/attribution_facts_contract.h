@@ -1,7 +1,8 @@
 #pragma once
 // The behaviour every AttributionFactsRepository promises, as test steps
 // shared by the in-memory fake's unit test and the PostgreSQL integration
-// test. The facts are written through the inventory and usage repositories.
+// test. The facts are written through the inventory and usage repositories,
+// and usage is read as the usage rollup repository rolled it up.
 
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include "store/live_inventory_repository.h"
 #include "store/usage_contract.h"
 #include "store/usage_repository.h"
+#include "store/usage_rollup_repository.h"
 
 namespace fleetcap::store::attribution_facts_contract {
 
@@ -69,6 +71,12 @@ inline void WriteFacts(LiveInventoryRepository& inventory, UsageWriteRepository&
   ASSERT_TRUE(usage.WriteMinutes("c2", {PodRow("GPU-0", "uid-c", "uid-c-pod", usage_contract::kT0, 1)}, "pull").ok());
 }
 
+// Rolls up the hours WriteFacts wrote usage in, and more.
+inline void RollUpFacts(UsageRollupRepository& rollups) {
+  ASSERT_TRUE(rollups.RollUp("c1", At(-60), At(180)).ok());
+  ASSERT_TRUE(rollups.RollUp("c2", At(0), At(60)).ok());
+}
+
 inline AttributionFactsRecord FactsOf(const AttributionFactsRepository& facts, const std::string& cluster,
                                       absl::Time start, absl::Time end) {
   auto read = facts.Facts(cluster, start, end);
@@ -77,8 +85,10 @@ inline AttributionFactsRecord FactsOf(const AttributionFactsRepository& facts, c
 }
 
 inline void DevicesInServiceAreClippedToTheWindow(LiveInventoryRepository& inventory, UsageWriteRepository& usage,
+                                                  UsageRollupRepository& rollups,
                                                   const AttributionFactsRepository& facts) {
   WriteFacts(inventory, usage);
+  RollUpFacts(rollups);
   const auto read = FactsOf(facts, "c1", At(0), At(120));
   EXPECT_EQ(read.devices, (std::vector<DeviceInServiceRecord>{{"GPU-0", "node-1", "H100", At(0), At(120)},
                                                               {"GPU-1", "node-1", "H100", At(0), At(30)},
@@ -90,8 +100,10 @@ inline void DevicesInServiceAreClippedToTheWindow(LiveInventoryRepository& inven
 
 inline void HoldsCarryTheirPodsNamespaceTeamLabelAndWorkload(LiveInventoryRepository& inventory,
                                                              UsageWriteRepository& usage,
+                                                             UsageRollupRepository& rollups,
                                                              const AttributionFactsRepository& facts) {
   WriteFacts(inventory, usage);
+  RollUpFacts(rollups);
   const auto read = FactsOf(facts, "c1", At(0), At(120));
   EXPECT_EQ(read.holds,
             (std::vector<HoldFactRecord>{{"uid-a", "ml", "research", "Job/train", "GPU-0", 428, At(0), At(45)},
@@ -104,8 +116,9 @@ inline void HoldsCarryTheirPodsNamespaceTeamLabelAndWorkload(LiveInventoryReposi
 }
 
 inline void UsageIsThePodsReadingsInTheWindow(LiveInventoryRepository& inventory, UsageWriteRepository& usage,
-                                              const AttributionFactsRepository& facts) {
+                                              UsageRollupRepository& rollups, const AttributionFactsRepository& facts) {
   WriteFacts(inventory, usage);
+  RollUpFacts(rollups);
   const auto read = FactsOf(facts, "c1", At(0), At(120));
   // Not the minute before the window, the one at its end, the one without a
   // reading, nor the device's own row.
@@ -117,8 +130,9 @@ inline void UsageIsThePodsReadingsInTheWindow(LiveInventoryRepository& inventory
 }
 
 inline void AnEmptyWindowHasNoFacts(LiveInventoryRepository& inventory, UsageWriteRepository& usage,
-                                    const AttributionFactsRepository& facts) {
+                                    UsageRollupRepository& rollups, const AttributionFactsRepository& facts) {
   WriteFacts(inventory, usage);
+  RollUpFacts(rollups);
   const auto read = FactsOf(facts, "c1", At(60), At(60));
   EXPECT_TRUE(read.devices.empty());
   EXPECT_TRUE(read.holds.empty());
@@ -150,27 +164,65 @@ inline void ClustersStartWithTheirFirstDeviceInService(LiveInventoryRepository& 
                        {"c0", At(75)}, {"c1", At(-600)}, {"c2", At(-600)}, {"c3", std::nullopt}}));
 }
 
+inline void UsageIsSeenAfterItsHourIsRolledUp(LiveInventoryRepository& inventory, UsageWriteRepository& usage,
+                                              UsageRollupRepository& rollups, const AttributionFactsRepository& facts) {
+  WriteFacts(inventory, usage);
+  EXPECT_TRUE(FactsOf(facts, "c1", At(0), At(120)).usage.empty()) << "nothing rolled up yet";
+  // Only the hours of the window rolled up: [At(0), At(60)).
+  ASSERT_TRUE(rollups.RollUp("c1", At(0), At(60)).ok());
+  EXPECT_EQ(FactsOf(facts, "c1", At(0), At(120)).usage,
+            (std::vector<UsedMinuteRecord>{{"uid-a", "GPU-0", At(0), 429}, {"uid-a", "GPU-0", At(1), 0}}));
+
+  // Minutes written after the rollup (a late one, a corrected one) are seen
+  // after the next rollup of their hour only.
+  using usage_contract::PodRow;
+  const int64_t minute = usage_contract::kMinute;
+  ASSERT_TRUE(usage
+                  .WriteMinutes("c1",
+                                {PodRow("GPU-0", "uid-a", "uid-a-pod", usage_contract::kT0 + 5 * minute, 0.3),
+                                 PodRow("GPU-0", "uid-a", "uid-a-pod", usage_contract::kT0, 0.5)},
+                                "pull")
+                  .ok());
+  EXPECT_EQ(FactsOf(facts, "c1", At(0), At(60)).usage,
+            (std::vector<UsedMinuteRecord>{{"uid-a", "GPU-0", At(0), 429}, {"uid-a", "GPU-0", At(1), 0}}));
+  ASSERT_TRUE(rollups.RollUp("c1", At(0), At(120)).ok());
+  EXPECT_EQ(FactsOf(facts, "c1", At(0), At(120)).usage,
+            (std::vector<UsedMinuteRecord>{{"uid-a", "GPU-0", At(0), 500},
+                                           {"uid-a", "GPU-0", At(1), 0},
+                                           {"uid-a", "GPU-0", At(5), 300},
+                                           {"uid-b", "GPU-0", At(119), 250}}));
+  // Rolling up again changes nothing.
+  ASSERT_TRUE(rollups.RollUp("c1", At(0), At(120)).ok());
+  EXPECT_EQ(FactsOf(facts, "c1", At(0), At(120)).usage.size(), 4u);
+  EXPECT_EQ(rollups.RollUp("c1", At(60), At(0)).code(), absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace fleetcap::store::attribution_facts_contract
 
 // Instantiates the contract as tests of fixture `Fixture`, whose
-// `inventory()`, `usage()` (made with usage_contract::AtT0()'s options) and
-// `facts()` are fresh repositories over one store per test.
-#define FLEETCAP_ATTRIBUTION_FACTS_CONTRACT_TESTS(Fixture)                                                             \
-  TEST_F(Fixture, DevicesInServiceAreClippedToTheWindow) {                                                             \
-    ::fleetcap::store::attribution_facts_contract::DevicesInServiceAreClippedToTheWindow(inventory(), usage(),         \
-                                                                                         facts());                     \
-  }                                                                                                                    \
-  TEST_F(Fixture, HoldsCarryTheirPodsNamespaceTeamLabelAndWorkload) {                                                  \
-    ::fleetcap::store::attribution_facts_contract::HoldsCarryTheirPodsNamespaceTeamLabelAndWorkload(inventory(),       \
-                                                                                                    usage(), facts()); \
-  }                                                                                                                    \
-  TEST_F(Fixture, UsageIsThePodsReadingsInTheWindow) {                                                                 \
-    ::fleetcap::store::attribution_facts_contract::UsageIsThePodsReadingsInTheWindow(inventory(), usage(), facts());   \
-  }                                                                                                                    \
-  TEST_F(Fixture, AnEmptyWindowHasNoFacts) {                                                                           \
-    ::fleetcap::store::attribution_facts_contract::AnEmptyWindowHasNoFacts(inventory(), usage(), facts());             \
-  }                                                                                                                    \
-  TEST_F(Fixture, ClustersStartWithTheirFirstDeviceInService) {                                                        \
-    ::fleetcap::store::attribution_facts_contract::ClustersStartWithTheirFirstDeviceInService(inventory(), usage(),    \
-                                                                                              facts());                \
+// `inventory()`, `usage()` (made with usage_contract::AtT0()'s options),
+// `rollups()` and `facts()` are fresh repositories over one store per test.
+#define FLEETCAP_ATTRIBUTION_FACTS_CONTRACT_TESTS(Fixture)                                                            \
+  TEST_F(Fixture, DevicesInServiceAreClippedToTheWindow) {                                                            \
+    ::fleetcap::store::attribution_facts_contract::DevicesInServiceAreClippedToTheWindow(inventory(), usage(),        \
+                                                                                         rollups(), facts());         \
+  }                                                                                                                   \
+  TEST_F(Fixture, HoldsCarryTheirPodsNamespaceTeamLabelAndWorkload) {                                                 \
+    ::fleetcap::store::attribution_facts_contract::HoldsCarryTheirPodsNamespaceTeamLabelAndWorkload(                  \
+        inventory(), usage(), rollups(), facts());                                                                    \
+  }                                                                                                                   \
+  TEST_F(Fixture, UsageIsThePodsReadingsInTheWindow) {                                                                \
+    ::fleetcap::store::attribution_facts_contract::UsageIsThePodsReadingsInTheWindow(inventory(), usage(), rollups(), \
+                                                                                     facts());                        \
+  }                                                                                                                   \
+  TEST_F(Fixture, UsageIsSeenAfterItsHourIsRolledUp) {                                                                \
+    ::fleetcap::store::attribution_facts_contract::UsageIsSeenAfterItsHourIsRolledUp(inventory(), usage(), rollups(), \
+                                                                                     facts());                        \
+  }                                                                                                                   \
+  TEST_F(Fixture, AnEmptyWindowHasNoFacts) {                                                                          \
+    ::fleetcap::store::attribution_facts_contract::AnEmptyWindowHasNoFacts(inventory(), usage(), rollups(), facts()); \
+  }                                                                                                                   \
+  TEST_F(Fixture, ClustersStartWithTheirFirstDeviceInService) {                                                       \
+    ::fleetcap::store::attribution_facts_contract::ClustersStartWithTheirFirstDeviceInService(inventory(), usage(),   \
+                                                                                              facts());               \
   }

@@ -1,6 +1,8 @@
 #pragma once
 // What the attribution engine needs of one cluster over a window of hours,
-// read from the inventory (devices, holds, pods) and from usage_minute: the
+// read from the inventory (devices, holds, pods) and from the hourly usage
+// rollups (store/usage_rollup_repository.h; minutes written since the last
+// RollUp of their hour are not seen): the
 // devices in service, the holds on them with the pod's namespace, own team
 // label and top controller, and each pod's per-minute use of each device.
 // The records mirror optimizer/attribution/attribution_facts.h; the
@@ -42,7 +44,7 @@ struct HoldFactRecord {
 };
 
 // The milli-devices a pod used of a device over the minute starting at
-// `minute`: its usage_minute row's util_mean x 1000, rounded. Minutes with no
+// `minute`: its usage_minute row's util_mean x 1000, rounded, as rolled up. Minutes with no
 // utilisation reading are left out.
 struct UsedMinuteRecord {
   std::string pod_uid;

@@ -35,16 +35,7 @@ absl::StatusOr<AttributionFactsRecord> MemoryAttributionFactsRepository::Facts(c
   std::sort(facts.holds.begin(), facts.holds.end(), [](const auto& a, const auto& b) {
     return std::tie(a.device_id, a.from, a.pod_uid) < std::tie(b.device_id, b.from, b.pod_uid);
   });
-  UsageFilter filter;
-  filter.cluster = cluster;
-  filter.start = start;
-  filter.end = end;
-  filter.pods = true;
-  FLEETCAP_ASSIGN_OR_RETURN(auto rows, usage_->Minutes(filter));
-  for (const UsageMinuteRow& row : rows) {  // ordered by (device, pod_uid, minute)
-    if (!row.util_mean.has_value()) continue;
-    facts.usage.push_back({row.pod_uid, row.device_id, absl::FromUnixMillis(row.minute_ms), UsedMilli(*row.util_mean)});
-  }
+  facts.usage = rollups_->Usage(cluster, start, end);
   return facts;
 }
 

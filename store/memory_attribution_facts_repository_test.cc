@@ -11,11 +11,13 @@ class MemoryAttributionFactsTest : public ::testing::Test {
  protected:
   LiveInventoryRepository& inventory() { return inventory_; }
   UsageWriteRepository& usage() { return usage_; }
+  UsageRollupRepository& rollups() { return rollups_; }
   const AttributionFactsRepository& facts() { return facts_; }
 
   MemoryLiveInventoryRepository inventory_;
   MemoryUsageRepository usage_{usage_contract::AtT0(), &inventory_};
-  MemoryAttributionFactsRepository facts_{&inventory_, &usage_};
+  MemoryUsageRollupRepository rollups_{&usage_};
+  MemoryAttributionFactsRepository facts_{&inventory_, &rollups_};
 };
 
 FLEETCAP_ATTRIBUTION_FACTS_CONTRACT_TESTS(MemoryAttributionFactsTest)

@@ -1,5 +1,9 @@
 #include "store/pg_attribution_facts_repository.h"
 
+#include <tuple>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
@@ -8,6 +12,35 @@ namespace fleetcap::store {
 namespace {
 
 absl::Time Seconds(const pqxx::field& f) { return absl::FromUnixSeconds(f.as<int64_t>()); }
+
+// Calls `reading(index, used_milli)` for each non-NULL element of a
+// usage_hourly.used_milli array ({1,NULL,...}), index 0 first.
+template <typename Reading>
+absl::Status ExpandReadings(const pqxx::field& f, Reading reading) {
+  pqxx::array_parser parser = f.as_array();
+  int index = -1;
+  for (auto [juncture, text] = parser.get_next(); juncture != pqxx::array_parser::juncture::done;
+       std::tie(juncture, text) = parser.get_next()) {
+    switch (juncture) {
+      case pqxx::array_parser::juncture::null_value:
+        ++index;
+        break;
+      case pqxx::array_parser::juncture::string_value: {
+        ++index;
+        int64_t used_milli = 0;
+        if (!absl::SimpleAtoi(text, &used_milli)) {
+          return absl::DataLossError(
+              absl::StrCat("usage_hourly.used_milli: element ", index, " is not a number: ", text));
+        }
+        reading(index, used_milli);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return absl::OkStatus();
+}
 
 }  // namespace
 
@@ -47,15 +80,22 @@ absl::StatusOr<AttributionFactsRecord> PgAttributionFactsRepository::Facts(const
                              row[3].as<std::string>(), row[4].as<std::string>(), row[5].as<int64_t>(), Seconds(row[6]),
                              Seconds(row[7])});
     }
-    // The pods' shares only (pod_uid <> ''), minutes with a reading.
+    // The pods' rolled-up hours that overlap the window, sixty readings a
+    // row, expanded here to the minutes in the window that have one.
+    const int64_t start_s = absl::ToUnixSeconds(start), end_s = absl::ToUnixSeconds(end);
     for (const auto& row :
-         txn.exec_params("SELECT pod_uid, device_id, extract(epoch FROM minute)::bigint, util_mean FROM usage_minute"
-                         " WHERE cluster = $1 AND minute >= $2::timestamptz AND minute < $3::timestamptz"
-                         " AND pod_uid <> '' AND util_mean IS NOT NULL"
-                         " ORDER BY device_id COLLATE \"C\", pod_uid COLLATE \"C\", minute",
+         txn.exec_params("SELECT pod_uid, device_id, extract(epoch FROM hour)::bigint, used_milli FROM usage_hourly"
+                         " WHERE cluster = $1 AND hour > $2::timestamptz - interval '1 hour' AND hour < $3::timestamptz"
+                         " ORDER BY device_id COLLATE \"C\", pod_uid COLLATE \"C\", hour",
                          cluster, from, to)) {
-      facts.usage.push_back(
-          {row[0].as<std::string>(), row[1].as<std::string>(), Seconds(row[2]), UsedMilli(row[3].as<double>())});
+      const std::string pod_uid = row[0].as<std::string>(), device_id = row[1].as<std::string>();
+      const int64_t hour = row[2].as<int64_t>();
+      FLEETCAP_RETURN_IF_ERROR(ExpandReadings(row[3], [&](int index, int64_t used_milli) {
+        const int64_t minute = hour + 60 * int64_t{index};
+        if (minute >= start_s && minute < end_s) {
+          facts.usage.push_back({pod_uid, device_id, absl::FromUnixSeconds(minute), used_milli});
+        }
+      }));
     }
     txn.commit();
   } catch (const std::exception& e) {

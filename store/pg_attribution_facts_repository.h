@@ -1,7 +1,9 @@
 #pragma once
 // AttributionFactsRepository on PostgreSQL: three range queries over one
 // snapshot (devices by devices_in_service, holds joined to their pods by
-// holds_by_end, pods' usage_minute rows of the window's partitions only).
+// holds_by_end, the pods' usage_hourly rows of the window's hours). Usage is
+// what PgUsageRollupRepository::RollUp rolled up last, so the optimizer rolls
+// the window up first.
 
 #include "common/pg_pool.h"
 #include "store/attribution_facts_repository.h"

@@ -6,6 +6,7 @@
 #include "optimizer/chargeback/fake_team_facts.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "store/memory_attribution_facts_repository.h"
+#include "store/memory_usage_rollup_repository.h"
 #include "store/usage_contract.h"
 
 namespace fleetcap::chargeback {
@@ -62,7 +63,8 @@ class WindowLoaderTest : public ::testing::Test {
 
   store::MemoryLiveInventoryRepository inventory_;
   store::MemoryUsageRepository usage_{store::usage_contract::AtT0(), &inventory_};
-  store::MemoryAttributionFactsRepository facts_{&inventory_, &usage_};
+  store::MemoryUsageRollupRepository rollups_{&usage_};
+  store::MemoryAttributionFactsRepository facts_{&inventory_, &rollups_};
   FakeTeamFacts teams_;
   policy::PolicyTimeline timeline_{PoliciesOf(&teams_)};
 };

@@ -9,6 +9,9 @@
 // 2. store: usage_minute rows written by the telemetry writer (COPY in a
 //    savepoint, as remote_write writes closed minutes) against plain
 //    `psql \copy` of the same rows.
+// 3. rollup tracking: the same rows as pods' shares through the writer with
+//    usage_minute's change-tracking triggers (migration 0012) disabled and
+//    enabled, two rounds each, alternating.
 //
 //   telemetry_bench [--series N] [--samples N] [--per-request N] [--connections N] [--rows N]
 
@@ -351,5 +354,50 @@ int main(int argc, char** argv) {
       "store: %lld usage_minute rows; writer (COPY in a savepoint, 20,000 a batch) %.2fs = %.0f rows/s;"
       " psql \\copy %.2fs = %.0f rows/s; ratio %.2f\n",
       static_cast<long long>(rows), writer_s, rows / writer_s, copy_s, rows / copy_s, copy_s / writer_s);
+
+  // The hourly rollups' change tracking (migration 0012's statement-level
+  // triggers on usage_minute), before and after: the same rows as pods'
+  // shares (the rows it tracks), through the writer, with the triggers
+  // disabled (as before 0012) and enabled, each round into a cluster of its own.
+  for (auto& r : minute_rows) {
+    r.pod_uid = absl::StrCat("uid-", r.device_id);
+    r.namespace_ = "ml";
+    r.pod = absl::StrCat("pod-", r.device_id);
+  }
+  // Four rounds, alternating, so that neither side is always the one
+  // writing into the larger index.
+  double tracked_s[2] = {0, 0};
+  for (int round = 0; round < 4; ++round) {
+    const int tracked = round % 2;
+    try {
+      pqxx::connection admin(uri);
+      pqxx::work txn(admin);
+      const char* verb = tracked ? "ENABLE" : "DISABLE";
+      for (const char* trigger : {"usage_minute_inserted", "usage_minute_updated"}) {
+        txn.exec(absl::StrCat("ALTER TABLE usage_minute ", verb, " TRIGGER ", trigger));
+      }
+      txn.commit();
+    } catch (const std::exception& e) {
+      std::cerr << "switching usage_minute's triggers: " << e.what() << "\n";
+      return 1;
+    }
+    telemetry::UsageWriter pod_writer(&usage, absl::StrCat("rollup-", round));
+    const absl::Time t = absl::Now();
+    for (size_t a = 0; a < minute_rows.size(); a += 20'000) {
+      std::vector<telemetry::MinuteRow> chunk(
+          minute_rows.begin() + static_cast<long>(a),
+          minute_rows.begin() + static_cast<long>(std::min(minute_rows.size(), a + 20'000)));
+      if (auto n = pod_writer.WriteMinuteRows(chunk); !n.ok()) {
+        std::cerr << n.status() << "\n";
+        return 1;
+      }
+    }
+    tracked_s[tracked] += absl::ToDoubleSeconds(absl::Now() - t);
+  }
+  std::printf(
+      "rollup tracking: 2 x %lld pod usage_minute rows through the writer, alternating; without usage_minute's"
+      " triggers %.2fs = %.0f rows/s; with them %.2fs = %.0f rows/s; ratio %.2f\n",
+      static_cast<long long>(rows), tracked_s[0], 2 * rows / tracked_s[0], tracked_s[1], 2 * rows / tracked_s[1],
+      tracked_s[0] / tracked_s[1]);
   return 0;
 }

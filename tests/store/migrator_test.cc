@@ -63,6 +63,8 @@ TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
                             "chargeback_watermarks",
                             "chargeback_recompute",
                             "chargeback_over_held",
+                            "usage_hourly",
+                            "usage_hour_changes",
                             "quarantine",
                             "allocation_runs",
                             "allocation_recommendations",
