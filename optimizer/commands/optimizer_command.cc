@@ -127,6 +127,9 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
 absl::Status RunOptimizer(const OptimizerOptions& options) {
   FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
   OptimizerMetrics metrics(*daemon->registry());
+  if (daemon->metrics_port() > 0) {
+    std::cout << "fleetcap-optimizer: metrics on port " << daemon->metrics_port() << std::endl;
+  }
   RealClock clock;
   const std::atomic<bool>* stop = options.recompute ? nullptr : daemon->stop_requested();
 
@@ -163,6 +166,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
     auto pass = run.Pass(stop);
     if (pass.ok()) {
       metrics.RecordPass(*pass, clock.Monotonic() - began);
+      std::cout << "fleetcap-optimizer: pass done, " << pass->computed.hours << " hours computed" << std::endl;
       Logger("optimizer")
           ->info("pass: {} hours computed, watermark {}", pass->computed.hours,
                  pass->watermark ? FormatRfc3339(*pass->watermark) : std::string("none (no history yet)"));
