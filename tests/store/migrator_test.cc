@@ -63,6 +63,7 @@ TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
                             "chargeback_watermarks",
                             "chargeback_recompute",
                             "chargeback_over_held",
+                            "optimizer_state",
                             "quarantine",
                             "allocation_runs",
                             "allocation_recommendations",
