@@ -20,6 +20,7 @@
 namespace fleetcap {
 namespace {
 
+using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
 constexpr int64_t kMicroPerHour = 3'600'000;  // 3.60 a device-hour: 1000 micro-units a second
