@@ -195,6 +195,20 @@ TEST_F(ChargebackRunTest, ANewVersionChangingNoPriceMarksNothingComputedBeforeIt
   EXPECT_EQ(pass->hours_marked, 0);
 }
 
+TEST_F(ChargebackRunTest, RejectedFactsAndUnpricedTimeAreCountedAndCostOnlyThemselves) {
+  store::InventoryChanges odd;
+  odd.cluster = "c2";
+  odd.types = {{"T4", "nvidia", "nvidia.com/gpu"}};
+  odd.devices = {{"GPU-7", "node-7", 0, "T4", H(47), std::nullopt}};  // no price for T4
+  odd.holds = {{"uid-z", "GPU-404", 1000, H(48), std::nullopt}};      // a device the inventory does not know
+  ASSERT_TRUE(inventory_.Apply(odd).ok());
+  auto pass = Pass();
+  ASSERT_TRUE(pass.ok()) << pass.status();
+  EXPECT_EQ(pass->computed.rejected_facts, 1);
+  EXPECT_EQ(pass->computed.unpriced_device_seconds, 2 * 3600);
+  EXPECT_EQ(pass->computed.total_cost_micro, 49 * 3'600'000 + 49 * 1'000'000);
+}
+
 TEST_F(ChargebackRunTest, ComputeHoursRewritesTheHoursAskedWhateverTheSettleWindow) {
   ASSERT_TRUE(Pass().ok());
   store::InventoryChanges late;
