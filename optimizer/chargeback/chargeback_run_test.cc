@@ -133,6 +133,14 @@ TEST_F(ChargebackRunTest, APassComputesClosedHoursFromHistoryInBatches) {
   EXPECT_EQ(again->computed.hours, 0);
 }
 
+TEST_F(ChargebackRunTest, AStopRequestEndsTheCatchUpBetweenBatches) {
+  const std::atomic<bool> stop{true};
+  auto pass = run_.Pass(&stop);
+  ASSERT_TRUE(pass.ok()) << pass.status();
+  EXPECT_EQ(pass->computed.hours, 0);
+  EXPECT_FALSE(pass->watermark.has_value());
+}
+
 TEST_F(ChargebackRunTest, LinesAddUpToTheEnginesTotalWithFixedLinesUnderTheFleet) {
   auto pass = Pass();
   ASSERT_TRUE(pass.ok()) << pass.status();
