@@ -27,7 +27,7 @@ while IFS= read -r file; do
       found=1
     done <<<"$hits"
   fi
-done < <(find common ingest services store policy -type f \( -name '*.cc' -o -name '*.h' \) \
+done < <(find common ingest optimizer services store policy -type f \( -name '*.cc' -o -name '*.h' \) \
            ! -name '*_test.cc' ! -name 'main.cc' ! -path 'common/clock.h' ! -path 'common/clock.cc' | sort)
 
 if (( found )); then

@@ -14,4 +14,13 @@ absl::Status HoldSessionLock(pqxx::connection& conn, const std::string& name, co
   }
 }
 
+absl::StatusOr<bool> TrySessionLock(pqxx::connection& conn, const std::string& name, const std::string& context) {
+  try {
+    pqxx::nontransaction txn(conn);
+    return txn.exec_params1("SELECT pg_try_advisory_lock(hashtext($1))", name)[0].as<bool>();
+  } catch (const std::exception& e) {
+    return PgError(context, e);
+  }
+}
+
 }  // namespace fleetcap::store

@@ -65,6 +65,7 @@ TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
                             "chargeback_over_held",
                             "usage_hourly",
                             "usage_hour_changes",
+                            "optimizer_state",
                             "quarantine",
                             "allocation_runs",
                             "allocation_recommendations",

@@ -1,0 +1,193 @@
+#include "optimizer/commands/optimizer_command.h"
+
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "common/clock.h"
+#include "common/daemon.h"
+#include "common/exit.h"
+#include "common/logging.h"
+#include "common/status_macros.h"
+#include "common/time_util.h"
+#include "optimizer/chargeback/hours.h"
+#include "optimizer/chargeback/policy_timeline_source.h"
+#include "optimizer/commands/minutes_read_directly.h"
+#include "optimizer/commands/optimizer_metrics.h"
+#include "store/migrator.h"
+#include "store/pg_attribution_facts_repository.h"
+#include "store/pg_chargeback_repository.h"
+#include "store/pg_optimizer_state_repository.h"
+#include "store/pg_team_facts_repository.h"
+#include "store/session_lock.h"
+
+namespace fleetcap::optimizer {
+namespace {
+
+constexpr const char* kLockName = "fleetcap-optimizer";
+
+constexpr const char* kUsage = R"([--once] [flags]
+       fleetcap-optimizer recompute --from T --to T [flags]
+
+Computes the chargeback of every closed hour of the fleet from the
+watermark on, then every --interval (or once, with --once), recomputing
+hours marked since (late telemetry, corrected inventory, a new policy
+version) within --settle-window. `recompute` computes the whole hours
+[--from, --to) again now, whatever the settle window. One instance runs at
+a time; another stands by until it ends (docs/attribution.md).)";
+
+absl::StatusOr<absl::Duration> DurationFlag(const std::string& flag, const std::string& text, bool positive) {
+  absl::Duration d;
+  if (!absl::ParseDuration(text, &d) || d == absl::InfiniteDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, ": \"", text, "\" is not a duration (e.g. 90s, 10m, 72h)"));
+  }
+  if (positive ? d <= absl::ZeroDuration() : d < absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, ": ", text, positive ? " must be longer than zero" : " must not be negative"));
+  }
+  return d;
+}
+
+absl::StatusOr<absl::Time> HourFlag(const std::string& flag, const std::string& text) {
+  if (text.empty()) return absl::InvalidArgumentError(absl::StrCat("--", flag, ": missing; give a whole UTC hour"));
+  FLEETCAP_ASSIGN_OR_RETURN(absl::Time t, ParseRfc3339(absl::StrCat("--", flag), text));
+  if (!chargeback::IsHour(t)) {
+    return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", text, " is not a whole hour"));
+  }
+  return t;
+}
+
+// Waits for the lock on `conn`, logging once that this instance stands by;
+// false if asked to stop first.
+absl::StatusOr<bool> TakeLock(pqxx::connection& conn, const Clock& clock, const std::atomic<bool>* stop) {
+  bool logged = false;
+  for (;;) {
+    FLEETCAP_ASSIGN_OR_RETURN(bool taken, store::TrySessionLock(conn, kLockName, "taking the optimizer lock"));
+    if (taken) {
+      if (logged) Logger("optimizer")->info("took the optimizer lock: running");
+      return true;
+    }
+    if (!logged) {
+      Logger("optimizer")->info("another fleetcap-optimizer holds the lock: standing by until it ends");
+      logged = true;
+    }
+    if (stop == nullptr) {
+      clock.SleepFor(absl::Seconds(1));
+    } else if (clock.SleepUnlessStopped(absl::Seconds(1), *stop)) {
+      return false;
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::string>& input, const Environment& env) {
+  OptimizerOptions options;
+  std::vector<std::string> args = input;
+  const bool recompute = !args.empty() && args[0] == "recompute";
+  if (recompute) args.erase(args.begin());
+  std::string interval = "60s", close_delay = "10m", settle_window = "72h", from, to;
+  int64_t batch_hours = options.run.batch_hours;
+  FlagSet flags("fleetcap-optimizer", kUsage, env);
+  RegisterDaemonFlags(flags, &options.daemon);
+  flags.Int("batch-hours", &batch_hours, "the most hours computed in one engine run (1..744)");
+  if (recompute) {
+    flags.String("from", &from, "the first whole UTC hour to compute again (RFC 3339)");
+    flags.String("to", &to, "the whole UTC hour to stop before (RFC 3339)");
+  } else {
+    flags.Bool("once", &options.once, "one pass (recompute, then catch up), then exit");
+    flags.String("interval", &interval, "the time between passes");
+    flags.String("close-delay", &close_delay, "how long after its end an hour is closed (its telemetry settled)");
+    flags.String("settle-window", &settle_window, "how far back marked hours are recomputed");
+  }
+  FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));
+  if (!options.daemon.help.empty()) return options;
+  if (batch_hours < 1 || batch_hours > 744) {
+    return absl::InvalidArgumentError(absl::StrCat("--batch-hours: ", batch_hours, " is out of range (1..744)"));
+  }
+  options.run.batch_hours = static_cast<int>(batch_hours);
+  FLEETCAP_ASSIGN_OR_RETURN(options.interval, DurationFlag("interval", interval, true));
+  FLEETCAP_ASSIGN_OR_RETURN(options.run.close_delay, DurationFlag("close-delay", close_delay, false));
+  FLEETCAP_ASSIGN_OR_RETURN(options.run.settle_window, DurationFlag("settle-window", settle_window, false));
+  if (recompute) {
+    RecomputeHours hours;
+    FLEETCAP_ASSIGN_OR_RETURN(hours.from, HourFlag("from", from));
+    FLEETCAP_ASSIGN_OR_RETURN(hours.to, HourFlag("to", to));
+    if (!(hours.from < hours.to)) {
+      return absl::InvalidArgumentError(absl::StrCat("--to: ", to, " is not after --from ", from));
+    }
+    options.recompute = hours;
+    options.daemon.stop_on_signal = false;  // a one-shot: SIGTERM ends it at once
+  }
+  FLEETCAP_RETURN_IF_ERROR(RequireDb(options.daemon));
+  options.daemon.db_connections = 3;  // the lock's session, the work, a spare
+  return options;
+}
+
+absl::Status RunOptimizer(const OptimizerOptions& options) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
+  OptimizerMetrics metrics(*daemon->registry());
+  if (daemon->metrics_port() > 0) {
+    std::cout << "fleetcap-optimizer: metrics on port " << daemon->metrics_port() << std::endl;
+  }
+  RealClock clock;
+  const std::atomic<bool>* stop = options.recompute ? nullptr : daemon->stop_requested();
+
+  // Held for the whole run: two instances never compute the same hours.
+  FLEETCAP_ASSIGN_OR_RETURN(PgPool::Lease lock, daemon->pool()->Acquire());
+  FLEETCAP_ASSIGN_OR_RETURN(bool locked, TakeLock(*lock, clock, stop));
+  if (!locked) return absl::OkStatus();  // stopped while standing by
+
+  store::PgAttributionFactsRepository facts(daemon->pool());
+  store::PgTeamFactsRepository teams(daemon->pool());
+  store::PgChargebackRepository chargeback(daemon->pool());
+  store::PgOptimizerStateRepository state(daemon->pool());
+  MinutesReadDirectly rollups;
+  policy::PolicyTimeline policies(chargeback::PoliciesOf(&teams));
+  chargeback::ChargebackRun run({{&facts, &teams, &policies}, &rollups, &chargeback, &state}, options.run, &clock);
+
+  if (options.recompute) {
+    const RecomputeHours& hours = *options.recompute;
+    int64_t total = 0;
+    for (absl::Time start = hours.from; start < hours.to;) {
+      const absl::Time end = std::min(start + absl::Hours(options.run.batch_hours), hours.to);
+      FLEETCAP_ASSIGN_OR_RETURN(chargeback::HoursReport report, run.ComputeHours(start, end));
+      metrics.RecordHours(report);
+      total += report.hours;
+      start = end;
+    }
+    std::cout << "recomputed " << total << " hours [" << FormatRfc3339(hours.from) << ", " << FormatRfc3339(hours.to)
+              << ")\n";
+    return absl::OkStatus();
+  }
+
+  for (;;) {
+    const absl::Duration began = clock.Monotonic();
+    auto pass = run.Pass(stop);
+    if (pass.ok()) {
+      metrics.RecordPass(*pass, clock.Monotonic() - began);
+      std::cout << "fleetcap-optimizer: pass done, " << pass->computed.hours << " hours computed" << std::endl;
+      Logger("optimizer")
+          ->info("pass: {} hours computed, watermark {}", pass->computed.hours,
+                 pass->watermark ? FormatRfc3339(*pass->watermark) : std::string("none (no history yet)"));
+    } else if (options.once) {
+      return pass.status();
+    } else {
+      Logger("optimizer")
+          ->error("pass failed, retrying in {}: {}", absl::FormatDuration(options.interval), pass.status().ToString());
+    }
+    if (options.once) return absl::OkStatus();
+    if (clock.SleepUnlessStopped(options.interval, *stop)) {
+      Logger("optimizer")->info("stopping");
+      return absl::OkStatus();
+    }
+  }
+}
+
+int RunOptimizerCommand(const std::vector<std::string>& args) {
+  const bool recompute = !args.empty() && args[0] == "recompute";
+  return RunCommand(recompute ? "fleetcap-optimizer recompute" : "fleetcap-optimizer",
+                    ParseOptimizerFlags(args, ProcessEnvironment()), RunOptimizer);
+}
+
+}  // namespace fleetcap::optimizer

@@ -1,0 +1,44 @@
+#pragma once
+// fleetcap-optimizer: computes the chargeback of closed hours from the
+// fleet's watermark, in a loop or --once, and `recompute --from --to` on
+// demand (docs/attribution.md, "The optimizer daemon").
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "common/daemon_flags.h"
+#include "common/flags.h"
+#include "optimizer/chargeback/chargeback_run.h"
+
+namespace fleetcap::optimizer {
+
+// The hours `recompute` rewrites.
+struct RecomputeHours {
+  absl::Time from;
+  absl::Time to;
+};
+
+struct OptimizerOptions {
+  DaemonOptions daemon;
+  chargeback::RunOptions run;
+  bool once = false;
+  absl::Duration interval = absl::Seconds(60);
+  std::optional<RecomputeHours> recompute;  // set for `fleetcap-optimizer recompute`
+};
+
+// The options in `args` (the arguments after the program's name; "recompute"
+// first for that command), or INVALID_ARGUMENT naming the flag. Pure: `env`
+// is the environment.
+absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::string>& args, const Environment& env);
+
+// Runs the daemon (or one pass, or the recompute) until done or SIGTERM.
+absl::Status RunOptimizer(const OptimizerOptions& options);
+
+// Parses and runs; returns the exit code.
+int RunOptimizerCommand(const std::vector<std::string>& args);
+
+}  // namespace fleetcap::optimizer

@@ -1,0 +1,79 @@
+#include "optimizer/commands/optimizer_command.h"
+
+#include <gtest/gtest.h>
+
+#include "common/flag_error_cases.h"
+
+namespace fleetcap::optimizer {
+namespace {
+
+const absl::Time kHour = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+
+absl::StatusOr<OptimizerOptions> Parse(const std::vector<std::string>& args) {
+  return ParseOptimizerFlags(args, testing::NoEnvironment());
+}
+
+TEST(ParseOptimizerFlags, DefaultsAreTheDocumentedOnes) {
+  auto options = Parse({"--db", "postgresql:///f"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_FALSE(options->once);
+  EXPECT_EQ(options->interval, absl::Seconds(60));
+  EXPECT_EQ(options->run.close_delay, absl::Minutes(10));
+  EXPECT_EQ(options->run.batch_hours, 24);
+  EXPECT_EQ(options->run.settle_window, absl::Hours(72));
+  EXPECT_FALSE(options->recompute.has_value());
+  EXPECT_TRUE(options->daemon.stop_on_signal);
+}
+
+TEST(ParseOptimizerFlags, ReadsEveryFlag) {
+  auto options = Parse({"--db", "postgresql:///f", "--once", "--interval", "5s", "--close-delay", "0s", "--batch-hours",
+                        "6", "--settle-window", "1h"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_TRUE(options->once);
+  EXPECT_EQ(options->interval, absl::Seconds(5));
+  EXPECT_EQ(options->run.close_delay, absl::ZeroDuration());
+  EXPECT_EQ(options->run.batch_hours, 6);
+  EXPECT_EQ(options->run.settle_window, absl::Hours(1));
+}
+
+TEST(ParseOptimizerFlags, RecomputeTakesWholeHours) {
+  auto options =
+      Parse({"recompute", "--db", "postgresql:///f", "--from", "2026-01-01T00:00:00Z", "--to", "2026-01-01T03:00:00Z"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  ASSERT_TRUE(options->recompute.has_value());
+  EXPECT_EQ(options->recompute->from, kHour);
+  EXPECT_EQ(options->recompute->to, kHour + absl::Hours(3));
+}
+
+TEST(ParseOptimizerFlags, HelpIsKeptNotRun) {
+  auto options = Parse({"--help"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_NE(options->daemon.help.find("fleetcap-optimizer recompute"), std::string::npos);
+}
+
+TEST(ParseOptimizerFlags, RefusesWhatItCannotUse) {
+  const std::string db = "postgresql:///f";
+  testing::ExpectFlagErrors(
+      Parse, {
+                 {{}, "--db"},
+                 {{"--db", db, "--interval", "soon"}, "--interval: \"soon\" is not a duration"},
+                 {{"--db", db, "--interval", "0s"}, "--interval: 0s must be longer than zero"},
+                 {{"--db", db, "--close-delay", "-1m"}, "--close-delay: -1m must not be negative"},
+                 {{"--db", db, "--settle-window", "3d"}, "--settle-window: \"3d\" is not a duration"},
+                 {{"--db", db, "--batch-hours", "0"}, "--batch-hours: 0 is out of range"},
+                 {{"--db", db, "--batch-hours", "745"}, "--batch-hours: 745 is out of range"},
+                 {{"--db", db, "--from", "2026-01-01T00:00:00Z"}, "unknown flag"},
+                 {{"recompute", "--db", db, "--to", "2026-01-01T01:00:00Z"}, "--from: missing"},
+                 {{"recompute", "--db", db, "--from", "2026-01-01T00:00:00Z"}, "--to: missing"},
+                 {{"recompute", "--db", db, "--from", "yesterday", "--to", "2026-01-01T01:00:00Z"}, "--from"},
+                 {{"recompute", "--db", db, "--from", "2026-01-01T00:30:00Z", "--to", "2026-01-01T01:00:00Z"},
+                  "--from: 2026-01-01T00:30:00Z is not a whole hour"},
+                 {{"recompute", "--db", db, "--from", "2026-01-01T01:00:00Z", "--to", "2026-01-01T01:00:00Z"},
+                  "--to: 2026-01-01T01:00:00Z is not after --from"},
+                 {{"recompute", "--db", db, "--once"}, "unknown flag"},
+                 {{"--db", db, "extra"}, "unexpected argument \"extra\""},
+             });
+}
+
+}  // namespace
+}  // namespace fleetcap::optimizer

@@ -1,0 +1,62 @@
+#include "optimizer/commands/optimizer_metrics.h"
+
+#include <algorithm>
+
+namespace fleetcap::optimizer {
+
+OptimizerMetrics::OptimizerMetrics(prometheus::Registry& registry)
+    : lag_(prometheus::BuildGauge()
+               .Name("fleetcap_optimizer_lag_seconds")
+               .Help("The end of the newest closed hour minus the fleet's chargeback watermark")
+               .Register(registry)
+               .Add({})),
+      hours_(prometheus::BuildCounter()
+                 .Name("fleetcap_optimizer_hours_computed_total")
+                 .Help("Fleet hours of chargeback computed, recomputations included")
+                 .Register(registry)
+                 .Add({})),
+      recomputations_(prometheus::BuildCounter()
+                          .Name("fleetcap_optimizer_recomputations_total")
+                          .Help("Computed hours computed again, by the reason they were marked")
+                          .Register(registry)),
+      pass_seconds_(prometheus::BuildGauge()
+                        .Name("fleetcap_optimizer_pass_seconds")
+                        .Help("How long the last pass took")
+                        .Register(registry)
+                        .Add({})),
+      rejected_(prometheus::BuildCounter()
+                    .Name("fleetcap_optimizer_rejected_facts_total")
+                    .Help("Facts the attribution engine left out as unusable")
+                    .Register(registry)
+                    .Add({})),
+      unpriced_(prometheus::BuildCounter()
+                    .Name("fleetcap_optimizer_unpriced_device_seconds_total")
+                    .Help("Device-seconds in service with no price for their model and cluster")
+                    .Register(registry)
+                    .Add({})),
+      dropped_(prometheus::BuildCounter()
+                   .Name("fleetcap_optimizer_recompute_marks_dropped_total")
+                   .Help("Hours marked to compute again but older than the settle window, left as they were")
+                   .Register(registry)
+                   .Add({})) {}
+
+void OptimizerMetrics::RecordHours(const chargeback::HoursReport& report) {
+  hours_.Increment(static_cast<double>(report.hours));
+  rejected_.Increment(static_cast<double>(report.rejected_facts));
+  unpriced_.Increment(static_cast<double>(report.unpriced_device_seconds));
+}
+
+void OptimizerMetrics::RecordPass(const chargeback::PassReport& report, absl::Duration took) {
+  RecordHours(report.computed);
+  for (const auto& [reason, hours] : report.recomputed) {
+    recomputations_.Add({{"reason", reason}}).Increment(static_cast<double>(hours));
+  }
+  dropped_.Increment(static_cast<double>(report.marks_dropped));
+  const absl::Duration lag = report.watermark.has_value()
+                                 ? std::max(report.closed_through - *report.watermark, absl::ZeroDuration())
+                                 : absl::ZeroDuration();
+  lag_.Set(absl::ToDoubleSeconds(lag));
+  pass_seconds_.Set(absl::ToDoubleSeconds(took));
+}
+
+}  // namespace fleetcap::optimizer

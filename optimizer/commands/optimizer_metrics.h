@@ -1,0 +1,30 @@
+#pragma once
+// The optimizer's own /metrics: how far the chargeback lags behind the
+// newest closed hour, what each pass computed, and what it could not use.
+
+#include "optimizer/chargeback/chargeback_run.h"
+#include "prometheus/counter.h"
+#include "prometheus/gauge.h"
+#include "prometheus/registry.h"
+
+namespace fleetcap::optimizer {
+
+class OptimizerMetrics {
+ public:
+  // Registers every family at zero, so a scrape before the first pass sees them.
+  explicit OptimizerMetrics(prometheus::Registry& registry);
+
+  void RecordPass(const chargeback::PassReport& report, absl::Duration took);
+  void RecordHours(const chargeback::HoursReport& report);
+
+ private:
+  prometheus::Gauge& lag_;
+  prometheus::Counter& hours_;
+  prometheus::Family<prometheus::Counter>& recomputations_;
+  prometheus::Gauge& pass_seconds_;
+  prometheus::Counter& rejected_;
+  prometheus::Counter& unpriced_;
+  prometheus::Counter& dropped_;
+};
+
+}  // namespace fleetcap::optimizer

@@ -1,0 +1,201 @@
+// fleetcap-optimizer as it runs: the real binary on a real PostgreSQL,
+// computing the chargeback of a small inventory written through the store.
+
+#include <signal.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "common/clock.h"
+#include "common/time_util.h"
+#include "store/pg_chargeback_repository.h"
+#include "store/pg_control_repositories.h"
+#include "store/pg_live_inventory_repository.h"
+#include "tests/support/http_get.h"
+#include "tests/support/status_matchers.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap {
+namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
+
+constexpr int64_t kMicroPerHour = 3'600'000;  // 3.60 a device-hour: 1000 micro-units a second
+
+// Research owns namespace ml; an H100 costs 3.60 an hour everywhere.
+constexpr const char* kPolicy = R"(version: 1
+teams:
+  - name: research
+namespaces:
+  - namespace: ml
+    team: research
+prices:
+  - model: H100
+    from: 2025-01-01T00:00:00Z
+    per_device_hour: "3.60"
+)";
+
+absl::Time HourOf(absl::Time t) { return absl::FromUnixSeconds(absl::ToUnixSeconds(t) / 3600 * 3600); }
+
+class OptimizerDaemonTest : public testing::MigratedDatabaseTest {
+ protected:
+  OptimizerDaemonTest() : MigratedDatabaseTest(3) {}
+
+  void SetUp() override {
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    // History starts five whole hours ago: GPU-0 throughout, half of it held
+    // by a pod of ml; GPU-1 from half an hour in.
+    h0_ = HourOf(RealClock::Instance()->Now()) - absl::Hours(5);
+    store::InventoryChanges c;
+    c.cluster = "c1";
+    c.types = {{"H100", "nvidia", "nvidia.com/gpu"}};
+    c.nodes = {{{"node-1", "", 0, 0, h0_, std::nullopt}, ""}};
+    c.devices = {{"GPU-0", "node-1", 0, "H100", h0_, std::nullopt},
+                 {"GPU-1", "node-1", 1, "H100", h0_ + absl::Minutes(30), std::nullopt}};
+    c.pods = {
+        {{"uid-a", "ml", "train-0", "", "Job", "train", "Running", h0_, h0_, std::nullopt, 500, false}, "node-1"}};
+    c.holds = {{"uid-a", "GPU-0", 500, h0_, std::nullopt}};
+    store::PgLiveInventoryRepository inventory(pool());
+    ASSERT_THAT(inventory.Apply(c), IsOk());
+    store::PgPolicyRepository policies(pool());
+    store::PolicyVersionRecord policy;
+    policy.document = kPolicy;
+    policy.applied_by = "test";
+    store::AuditEntry audit;
+    audit.actor = "test";
+    audit.action = "policy.apply";
+    ASSERT_THAT(policies.Apply(policy, std::nullopt, audit), IsOk());
+  }
+
+  std::vector<std::string> Optimizer(std::vector<std::string> args) {
+    std::vector<std::string> argv = {FLEETCAP_OPTIMIZER_BIN};
+    argv.insert(argv.end(), args.begin(), args.end());
+    argv.insert(argv.end(), {"--db", db_->uri()});
+    if (args[0] != "recompute") argv.insert(argv.end(), {"--close-delay", "0s"});
+    return argv;
+  }
+
+  // Sums of the hours [start, end) grouped by team and line kind, one per hour.
+  std::vector<store::ChargebackSum> Hours(absl::Time start, absl::Time end) {
+    store::PgChargebackRepository chargeback(pool());
+    store::ChargebackFilter filter;
+    filter.start = start;
+    filter.end = end;
+    store::ChargebackGroupBy by;
+    by.team = true;
+    by.line_kind = true;
+    auto sums = chargeback.Lines(filter, by, store::ChargebackResolution::kHour);
+    EXPECT_THAT(sums, IsOk());
+    return sums.ok() ? *sums : std::vector<store::ChargebackSum>{};
+  }
+
+  int64_t Total(absl::Time start, absl::Time end) {
+    int64_t total = 0;
+    for (const auto& s : Hours(start, end)) total += s.total_cost_micro;
+    return total;
+  }
+
+  absl::Time h0_;
+};
+
+TEST_F(OptimizerDaemonTest, OnceWritesEveryClosedHourAndASecondOnceNothingNew) {
+  const absl::Time closed = HourOf(RealClock::Instance()->Now());
+  auto first = testing::Run(Optimizer({"--once"}));
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const int64_t hours = (closed - h0_) / absl::Hours(1);
+  EXPECT_THAT(first.out, HasSubstr(absl::StrCat("pass done, ", hours, " hours computed")));
+
+  // The first hour by hand: the pod's half of GPU-0 directly (1.80), and the
+  // idle rest of GPU-0 (1.80) and half an hour of GPU-1 (1.80) shared to
+  // research, its only team.
+  const auto first_hour = Hours(h0_, h0_ + absl::Hours(1));
+  ASSERT_EQ(first_hour.size(), 1u);
+  EXPECT_EQ(first_hour[0].team, "research");
+  EXPECT_EQ(first_hour[0].line_kind, "workload");
+  EXPECT_EQ(first_hour[0].held_milli_seconds, 500 * 3600);
+  EXPECT_EQ(first_hour[0].direct_cost_micro, 1'800'000);
+  EXPECT_EQ(first_hour[0].idle_cost_micro, 3'600'000);
+  EXPECT_EQ(first_hour[0].total_cost_micro, 5'400'000);
+  const auto second_hour = Hours(h0_ + absl::Hours(1), h0_ + absl::Hours(2));
+  ASSERT_EQ(second_hour.size(), 1u);
+  EXPECT_EQ(second_hour[0].direct_cost_micro, 1'800'000);
+  EXPECT_EQ(second_hour[0].total_cost_micro, 7'200'000);
+  // The whole: the price times every device-second in service.
+  const int64_t device_seconds =
+      (closed - h0_) / absl::Seconds(1) + (closed - h0_ - absl::Minutes(30)) / absl::Seconds(1);
+  EXPECT_EQ(Total(h0_, closed), device_seconds * kMicroPerHour / 3600);
+
+  const absl::Time closed_again = HourOf(RealClock::Instance()->Now());
+  auto second = testing::Run(Optimizer({"--once"}));
+  ASSERT_EQ(second.exit_code, 0) << second.err;
+  EXPECT_THAT(second.out,
+              HasSubstr(absl::StrCat("pass done, ", (closed_again - closed) / absl::Hours(1), " hours computed")));
+}
+
+TEST_F(OptimizerDaemonTest, RecomputeRewritesTheHoursAsked) {
+  ASSERT_EQ(testing::Run(Optimizer({"--once"})).exit_code, 0);
+  // An inventory correction: GPU-2 was in service all along.
+  store::InventoryChanges late;
+  late.cluster = "c1";
+  late.devices = {{"GPU-2", "node-1", 2, "H100", h0_, std::nullopt}};
+  store::PgLiveInventoryRepository inventory(pool());
+  ASSERT_THAT(inventory.Apply(late), IsOk());
+
+  auto recompute = testing::Run(Optimizer(
+      {"recompute", "--from", FormatRfc3339(h0_ + absl::Hours(1)), "--to", FormatRfc3339(h0_ + absl::Hours(3))}));
+  ASSERT_EQ(recompute.exit_code, 0) << recompute.err;
+  EXPECT_THAT(recompute.out, HasSubstr("recomputed 2 hours"));
+  EXPECT_EQ(Total(h0_, h0_ + absl::Hours(1)), 5'400'000);  // not asked: as it was
+  EXPECT_EQ(Total(h0_ + absl::Hours(1), h0_ + absl::Hours(3)), 2 * 3 * kMicroPerHour);
+  EXPECT_EQ(Total(h0_ + absl::Hours(3), h0_ + absl::Hours(4)), 2 * kMicroPerHour);
+}
+
+TEST_F(OptimizerDaemonTest, RecomputeRefusesHoursThatAreNotWhole) {
+  auto refused =
+      testing::Run(Optimizer({"recompute", "--from", "2026-01-01T00:30:00Z", "--to", "2026-01-01T02:00:00Z"}));
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_THAT(refused.err, HasSubstr("--from: 2026-01-01T00:30:00Z is not a whole hour"));
+}
+
+TEST_F(OptimizerDaemonTest, ASecondInstanceStandsByServesMetricsAndSigtermEndsCleanly) {
+  ASSERT_EQ(testing::Run(Optimizer({"--once"})).exit_code, 0);
+  store::PgChargebackRepository chargeback(pool());
+  ASSERT_THAT(chargeback.MarkForRecompute("c1", {h0_ + absl::Hours(2)}, "late telemetry"), IsOk());
+  auto running = testing::Subprocess::Start(Optimizer({"--metrics-listen", "127.0.0.1:0", "--interval", "1h"}));
+  ASSERT_THAT(running, IsOk());
+  auto port_line = (*running)->WaitForLine("fleetcap-optimizer: metrics on port ", absl::Seconds(30));
+  ASSERT_THAT(port_line, IsOk()) << (*running)->Stderr();
+  ASSERT_THAT((*running)->WaitForLine("fleetcap-optimizer: pass done", absl::Seconds(60)), IsOk())
+      << (*running)->Stderr();
+  const std::string port = port_line->substr(std::string("fleetcap-optimizer: metrics on port ").size());
+  auto scraped = testing::HttpGet(absl::StrCat("http://127.0.0.1:", port, "/metrics"));
+  ASSERT_THAT(scraped, IsOk());
+  EXPECT_THAT(scraped->body, HasSubstr("fleetcap_optimizer_lag_seconds 0"));
+  EXPECT_THAT(scraped->body, HasSubstr("fleetcap_optimizer_hours_computed_total "));
+  EXPECT_THAT(scraped->body, HasSubstr("fleetcap_optimizer_recomputations_total{reason=\"late telemetry\"} 1"));
+  EXPECT_THAT(scraped->body, HasSubstr("fleetcap_optimizer_pass_seconds"));
+
+  // A second instance waits for the first to end.
+  auto second = testing::Subprocess::Start(Optimizer({"--once"}));
+  ASSERT_THAT(second, IsOk());
+  bool standing_by = false;
+  for (int i = 0; i < 300 && !standing_by; ++i) {
+    standing_by = (*second)->Stderr().find("standing by") != std::string::npos;
+    if (!standing_by) RealClock::Instance()->SleepFor(absl::Milliseconds(100));
+  }
+  ASSERT_TRUE(standing_by) << (*second)->Stderr();
+  EXPECT_EQ((*second)->Stdout().find("pass done"), std::string::npos);
+
+  const testing::RunResult stopped = (*running)->Stop(SIGTERM);
+  EXPECT_EQ(stopped.exit_code, 0) << stopped.err;
+  const testing::RunResult after = (*second)->Wait(absl::Seconds(60));
+  EXPECT_EQ(after.exit_code, 0) << after.err;
+  EXPECT_THAT(after.out, HasSubstr("pass done"));
+}
+
+}  // namespace
+}  // namespace fleetcap
