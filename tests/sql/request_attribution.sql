@@ -111,22 +111,22 @@ hold AS (
   ) clipped
   WHERE f < t
 ),
--- What each hold is charged on its device, hour by hour: milli x seconds in
--- service (held) and price x milli x seconds (w), over-held devices not yet split.
+-- What each hold is charged on its device, hour by hour and price by price:
+-- milli x seconds in service (held) and price x milli x seconds (w).
 charge AS MATERIALIZED (
   SELECT ds.cluster, ds.model, ds.device_id, h.hour, ho.team, ho.namespace, ho.workload, ho.pod_uid, ho.held_from,
-         max(ho.milli) AS milli,
-         sum(ho.milli * (least(x.t, h.hour + 3600) - greatest(x.f, h.hour))) AS held,
-         sum(ds.micro * ho.milli * (least(x.t, h.hour + 3600) - greatest(x.f, h.hour))) AS w
+         ho.milli,
+         ho.milli * (least(x.t, h.hour + 3600) - greatest(x.f, h.hour)) AS held,
+         ds.micro * ho.milli * (least(x.t, h.hour + 3600) - greatest(x.f, h.hour)) AS w
   FROM hold ho
   JOIN dev_segment ds ON ds.cluster = ho.cluster AND ds.device_id = ho.device_id AND ds.f < ho.t AND ds.t > ho.f
   CROSS JOIN win
   CROSS JOIN LATERAL (SELECT greatest(ho.f, ds.f) AS f, least(ho.t, ds.t) AS t) x
   CROSS JOIN LATERAL generate_series(x.f - (x.f - win.w0) % 3600, x.t - 1, 3600) AS h(hour)
-  GROUP BY ds.cluster, ds.model, ds.device_id, h.hour, ho.team, ho.namespace, ho.workload, ho.pod_uid, ho.held_from
 ),
 -- A device-hour can be charged past its weight only if its holds add up
 -- past 1000 milli-devices: only those are compared with their capacity.
+-- (A hold cut by a price change counts twice here: that only lets more through.)
 maybe_over AS (
   SELECT cluster, device_id, hour, sum(w) AS charged
   FROM charge GROUP BY cluster, device_id, hour
@@ -141,28 +141,37 @@ over_held AS (
   GROUP BY m.cluster, m.device_id, m.hour, m.charged
   HAVING m.charged > sum(ds.micro * 1000 * (least(ds.t, m.hour + 3600) - greatest(ds.f, m.hour)))
 ),
--- An over-held device's capacity split over its holds by what each was charged.
-over_held_split AS (
-  SELECT c.cluster, c.device_id, c.hour, c.pod_uid, c.held_from,
-         div(o.capacity * c.w, o.charged)
-           + CASE WHEN row_number() OVER (
-                         PARTITION BY c.cluster, c.device_id, c.hour
-                         ORDER BY mod(o.capacity * c.w, o.charged) DESC, c.w DESC, c.team COLLATE "C",
-                                  c.namespace COLLATE "C", c.workload COLLATE "C", c.pod_uid COLLATE "C", c.held_from)
-                       <= o.capacity - sum(div(o.capacity * c.w, o.charged))
-                                         OVER (PARTITION BY c.cluster, c.device_id, c.hour)
-                  THEN 1 ELSE 0 END AS w
+-- Each hold's charge on an over-held device-hour.
+over_held_charge AS (
+  SELECT c.cluster, c.model, c.device_id, c.hour, c.team, c.namespace, c.workload, c.pod_uid, c.held_from,
+         sum(c.w) AS w, o.capacity, o.charged
   FROM charge c
   JOIN over_held o ON o.cluster = c.cluster AND o.device_id = c.device_id AND o.hour = c.hour
+  GROUP BY c.cluster, c.model, c.device_id, c.hour, c.team, c.namespace, c.workload, c.pod_uid, c.held_from,
+           o.capacity, o.charged
+),
+-- An over-held device's capacity split over its holds by what each was
+-- charged: what each hold's charge changes by.
+over_held_change AS (
+  SELECT c.cluster, c.model, c.hour, c.team, c.namespace, c.workload,
+         div(c.capacity * c.w, c.charged)
+           + CASE WHEN row_number() OVER (
+                         PARTITION BY c.cluster, c.device_id, c.hour
+                         ORDER BY mod(c.capacity * c.w, c.charged) DESC, c.w DESC, c.team COLLATE "C",
+                                  c.namespace COLLATE "C", c.workload COLLATE "C", c.pod_uid COLLATE "C", c.held_from)
+                       <= c.capacity - sum(div(c.capacity * c.w, c.charged))
+                                         OVER (PARTITION BY c.cluster, c.device_id, c.hour)
+                  THEN 1 ELSE 0 END
+           - c.w AS w
+  FROM over_held_charge c
 ),
 -- One line per (cluster, model, hour, team, namespace, workload).
 line AS (
-  SELECT c.cluster, c.model, c.hour, c.team, c.namespace, c.workload,
-         sum(c.held) AS held, sum(coalesce(s.w, c.w)) AS direct
-  FROM charge c
-  LEFT JOIN over_held_split s ON s.cluster = c.cluster AND s.device_id = c.device_id AND s.hour = c.hour
-                             AND s.pod_uid = c.pod_uid AND s.held_from = c.held_from
-  GROUP BY c.cluster, c.model, c.hour, c.team, c.namespace, c.workload
+  SELECT cluster, model, hour, team, namespace, workload, sum(held) AS held, sum(w) AS direct
+  FROM (SELECT cluster, model, hour, team, namespace, workload, held, w FROM charge
+        UNION ALL
+        SELECT cluster, model, hour, team, namespace, workload, 0, w FROM over_held_change) parts
+  GROUP BY cluster, model, hour, team, namespace, workload
 ),
 -- Each (cluster, model, hour): its capacity, the direct charges, the idle
 -- (what no hold was charged for), what stays on the idle line, and its cost
