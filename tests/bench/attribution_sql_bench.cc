@@ -3,22 +3,26 @@
 // fleet of synthetic_fleet.h in the same PostgreSQL (docs/benchmarks.md):
 // the fleet is loaded into the inventory tables by COPY, then
 //   SQL:    the query over the whole window, request basis, idle shared per
-//           cluster (wall time; the server counts and sums the lines);
+//           cluster, in one backend (no parallel workers): wall time, and
+//           the backend's CPU time from /proc (PostgreSQL runs on this
+//           machine); the server counts and sums the lines;
 //   engine: in a process of its own (so its peak RSS is its own), the facts
 //           of each cluster read back through PgAttributionFactsRepository
 //           and `attribution::Attribute` over the whole window (wall time of
-//           read + compute, peak RSS).
+//           read + compute, its CPU time, peak RSS).
 // Both print their line count and total, which must agree.
 //
 //   attribution_sql_bench [--devices N] [--pods N] [--days N] [--seed N] [--work-mem-mb N]
 //   attribution_sql_bench --engine URI DAYS      (the engine side, started by the bench)
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 
 #include "absl/strings/numbers.h"
@@ -59,6 +63,27 @@ bool Parse(int argc, char** argv, Settings* s) {
   return argc % 2 == 1;
 }
 
+// CPU seconds (user + system) of this process.
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+// CPU seconds (user + system) of a process of this machine (the PostgreSQL
+// backend of the bench's session), from /proc/PID/stat; -1 if unreadable.
+double ProcessCpuSeconds(int64_t pid) {
+  std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t close = stat.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return -1;
+  std::vector<std::string> fields = absl::StrSplit(stat.substr(close + 2), ' ');
+  double utime = 0, stime = 0;  // fields 14 and 15 of the whole line
+  if (fields.size() < 13 || !absl::SimpleAtod(fields[11], &utime) || !absl::SimpleAtod(fields[12], &stime)) return -1;
+  return (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
 double PeakRssMib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -66,7 +91,7 @@ double PeakRssMib() {
 }
 
 // The engine side: read every cluster's facts back from PostgreSQL, attribute.
-// Prints one line: "engine <read s> <compute s> <lines> <total micro> <peak RSS MiB>".
+// Prints one line: "engine <read s> <compute s> <lines> <total micro> <peak RSS MiB> <CPU s>".
 int Engine(const std::string& uri, int64_t days) {
   const absl::Time start = SyntheticFleetStart(), end = start + absl::Hours(24 * days);
   auto pool = PgPool::Open(uri, 1);
@@ -116,9 +141,9 @@ int Engine(const std::string& uri, int64_t days) {
     std::cerr << "engine: " << report.status() << "\n";
     return 1;
   }
-  std::printf("engine %.2f %.2f %lld %lld %.0f\n", absl::ToDoubleSeconds(read - began),
+  std::printf("engine %.2f %.2f %lld %lld %.0f %.2f\n", absl::ToDoubleSeconds(read - began),
               absl::ToDoubleSeconds(done - read), static_cast<long long>(lines),
-              static_cast<long long>(report->total_cost_micro), PeakRssMib());
+              static_cast<long long>(report->total_cost_micro), PeakRssMib(), CpuSeconds());
   return 0;
 }
 
@@ -192,9 +217,14 @@ int Main(int argc, char** argv) {
     }
     pqxx::work txn(conn);
     txn.exec(absl::StrCat("SET LOCAL work_mem = '", s.work_mem_mb, "MB'"));
+    // One process does the query, so that its CPU time is all in the backend's.
+    txn.exec("SET LOCAL max_parallel_workers_per_gather = 0");
+    const int64_t backend = txn.exec1("SELECT pg_backend_pid()")[0].as<int64_t>();
+    const double backend_cpu = ProcessCpuSeconds(backend);
     const absl::Time began = absl::Now();
     auto sql = sql_baseline::CountRequestAttribution(txn, start, end, "share");
     const absl::Duration sql_wall = absl::Now() - began;
+    const double sql_cpu = ProcessCpuSeconds(backend) - backend_cpu;
     if (!sql.ok()) {
       std::cerr << sql.status() << "\n";
       return 1;
@@ -203,22 +233,24 @@ int Main(int argc, char** argv) {
 
     auto engine = testing::Run({"/proc/self/exe", "--engine", uri, absl::StrCat(s.shape.days)}, absl::Hours(6));
     std::vector<std::string> e = absl::StrSplit(engine.out.substr(0, engine.out.find('\n')), ' ');
-    double read_s = 0, compute_s = 0, rss = 0;
+    double read_s = 0, compute_s = 0, rss = 0, engine_cpu = 0;
     int64_t engine_lines = 0, engine_total = 0;
-    if (engine.exit_code != 0 || e.size() != 6 || e[0] != "engine" || !absl::SimpleAtod(e[1], &read_s) ||
+    if (engine.exit_code != 0 || e.size() != 7 || e[0] != "engine" || !absl::SimpleAtod(e[1], &read_s) ||
         !absl::SimpleAtod(e[2], &compute_s) || !absl::SimpleAtoi(e[3], &engine_lines) ||
-        !absl::SimpleAtoi(e[4], &engine_total) || !absl::SimpleAtod(e[5], &rss)) {
+        !absl::SimpleAtoi(e[4], &engine_total) || !absl::SimpleAtod(e[5], &rss) ||
+        !absl::SimpleAtod(e[6], &engine_cpu)) {
       std::cerr << "engine side failed: " << engine.out << engine.err << "\n";
       return 1;
     }
     const double sql_s = absl::ToDoubleSeconds(sql_wall);
-    std::printf("%-8s %12s %14s %18s %14s\n", "", "wall s", "lines", "total micro", "peak RSS MiB");
-    std::printf("%-8s %12.2f %14lld %18lld %14s\n", "SQL", sql_s, static_cast<long long>(sql->lines),
+    std::printf("%-8s %10s %10s %12s %18s %14s\n", "", "wall s", "CPU s", "lines", "total micro", "peak RSS MiB");
+    std::printf("%-8s %10.2f %10.2f %12lld %18lld %14s\n", "SQL", sql_s, sql_cpu, static_cast<long long>(sql->lines),
                 static_cast<long long>(sql->total_cost_micro), "(server)");
-    std::printf("%-8s %12.2f %14lld %18lld %14.0f   (read %.2f s + compute %.2f s)\n", "engine", read_s + compute_s,
-                static_cast<long long>(engine_lines), static_cast<long long>(engine_total), rss, read_s, compute_s);
-    std::printf("engine is %.1fx faster than the SQL (work_mem %lld MB)\n", sql_s / (read_s + compute_s),
-                static_cast<long long>(s.work_mem_mb));
+    std::printf("%-8s %10.2f %10.2f %12lld %18lld %14.0f   (wall: read %.2f s + compute %.2f s)\n", "engine",
+                read_s + compute_s, engine_cpu, static_cast<long long>(engine_lines),
+                static_cast<long long>(engine_total), rss, read_s, compute_s);
+    std::printf("engine is %.1fx faster than the SQL in wall time, %.1fx in CPU (work_mem %lld MB)\n",
+                sql_s / (read_s + compute_s), sql_cpu / engine_cpu, static_cast<long long>(s.work_mem_mb));
     if (sql->lines != engine_lines || sql->total_cost_micro != engine_total) {
       std::cerr << "the SQL and the engine disagree on the lines or their total\n";
       return 1;
