@@ -22,7 +22,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <string>
 
 #include "absl/strings/numbers.h"
@@ -75,7 +74,8 @@ double CpuSeconds() {
 // backend of the bench's session), from /proc/PID/stat; -1 if unreadable.
 double ProcessCpuSeconds(int64_t pid) {
   std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string stat;
+  std::getline(in, stat);                // one line
   const size_t close = stat.rfind(')');  // the command name may hold spaces
   if (close == std::string::npos) return -1;
   std::vector<std::string> fields = absl::StrSplit(stat.substr(close + 2), ' ');
