@@ -71,7 +71,7 @@ double CpuSeconds() {
 }
 
 // CPU seconds (user + system) of a process of this machine (the PostgreSQL
-// backend of the bench's session), from /proc/PID/stat; -1 if unreadable.
+// backend serving the bench), from /proc/PID/stat; -1 if unreadable.
 double ProcessCpuSeconds(int64_t pid) {
   std::ifstream in(absl::StrCat("/proc/", pid, "/stat"));
   std::string stat;

@@ -42,7 +42,7 @@ class MappedTeams : public attribution::TeamSchedule {
 absl::Status LoadFacts(pqxx::work& txn, const attribution::AttributionInput& input);
 
 // Creates the temporary tables baseline_prices and baseline_teams the SQL
-// reads (if this session has none yet) and fills them, replacing their rows.
+// reads (if this connection has none yet) and fills them, replacing their rows.
 absl::Status LoadPricesAndTeams(pqxx::work& txn, const std::vector<policy::Price>& prices, const NamespaceTeams& teams);
 
 // One line, as both sides give it.
