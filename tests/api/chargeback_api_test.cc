@@ -16,6 +16,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "grpcpp/grpcpp.h"
+#include "nlohmann/json.hpp"
 #include "proto_time.h"
 #include "services/api/chargeback_query.h"
 #include "store/pg_chargeback_repository.h"
@@ -273,8 +274,9 @@ TEST_F(ChargebackApiTest, BadRequestsAreInvalidArgumentNamingTheFieldAndValue) {
        }) {
     const auto http = Http(c.query);
     EXPECT_EQ(http.status, 400) << c.query << ": " << http.body;
-    EXPECT_THAT(http.body, HasSubstr("INVALID_ARGUMENT")) << c.query;
-    EXPECT_THAT(http.body, HasSubstr(c.mentions)) << c.query << ": " << http.body;
+    const auto error = nlohmann::json::parse(http.body);
+    EXPECT_EQ(error["status"], "INVALID_ARGUMENT") << c.query;
+    EXPECT_THAT(error["message"].get<std::string>(), HasSubstr(c.mentions)) << c.query << ": " << http.body;
   }
 
   v1::GetChargebackRequest no_end = Request({});
