@@ -10,6 +10,10 @@ const std::map<std::string, Access>& AccessTable() {
       // UsageService: the whole fleet for planners; teams their own namespaces (UsageQuery::Authorize).
       {"/fleetcap.v1.UsageService/GetUsage", Access::kTeamRead},
       {"GET /v1/usage", Access::kTeamRead},
+      // ChargebackService: the whole fleet for planners; teams their own subtree (ChargebackQuery::Run).
+      // Schedulers, as for every read API, get no bill.
+      {"/fleetcap.v1.ChargebackService/GetChargeback", Access::kTeamRead},
+      {"GET /v1/chargeback", Access::kTeamRead},
       // PolicyService: planners read, admins change; teams read their own subtree.
       {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},

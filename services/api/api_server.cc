@@ -6,6 +6,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
+#include "services/api/chargeback_http_routes.h"
 #include "services/api/control_http_routes.h"
 #include "services/api/fleet_http_routes.h"
 #include "services/api/tls_credentials.h"
@@ -39,6 +40,12 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->usage_ = std::make_unique<store::PgUsageRepository>(server->pool_);
   server->usage_query_ = std::make_unique<UsageQuery>(server->usage_.get(), server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
+  server->chargeback_ = std::make_unique<store::PgChargebackRepository>(server->pool_);
+  server->active_policy_ = std::make_unique<ActivePolicyCache>(server->policies_.get());
+  server->chargeback_query_ =
+      std::make_unique<ChargebackQuery>(server->chargeback_.get(), server->active_policy_.get());
+  server->chargeback_service_ =
+      std::make_unique<ChargebackGrpcService>(server->chargeback_query_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -49,6 +56,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   builder.RegisterService(server->token_service_.get());
   builder.RegisterService(server->audit_service_.get());
   builder.RegisterService(server->usage_service_.get());
+  builder.RegisterService(server->chargeback_service_.get());
   server->grpc_ = builder.BuildAndStart();
   if (server->grpc_ == nullptr || server->grpc_port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
@@ -57,6 +65,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get(), &server->clock_);
   AddFleetRoutes(*server->http_, server->fleet_query_.get());
   AddUsageRoutes(*server->http_, server->usage_query_.get());
+  AddChargebackRoutes(*server->http_, server->chargeback_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
     FLEETCAP_RETURN_IF_ERROR(server->http_->Start(options.http_listen, options.tls, options.http_limits));

@@ -18,8 +18,10 @@ void HttpGateway::AddGetRoute(const std::string& path, Route route) {
   };
 }
 
-void HttpGateway::AddRoute(const std::string& method, const std::string& path, ScopedRoute route) {
+void HttpGateway::AddRoute(const std::string& method, const std::string& path, ScopedRoute route,
+                           std::set<std::string> list_parameters) {
   routes_[path][method] = std::move(route);
+  if (!list_parameters.empty()) list_parameters_[absl::StrCat(method, " ", path)] = std::move(list_parameters);
 }
 
 absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls, const HttpLimits& limits) {
@@ -163,7 +165,9 @@ HttpGateway::Admission HttpGateway::Admit(const HttpRequest& request) const {
   }
   const std::string key = absl::StrCat(request.method, " ", request.path);
   if (auto status = Authenticator::Authorize(*scope, AccessFor(key), key); !status.ok()) return refuse(status);
-  auto query = ParseHttpQuery(request.query_string);
+  auto lists = list_parameters_.find(key);
+  auto query =
+      ParseHttpQuery(request.query_string, lists == list_parameters_.end() ? std::set<std::string>{} : lists->second);
   if (!query.ok()) return refuse(query.status());
   Admission admission;
   admission.scope = *std::move(scope);

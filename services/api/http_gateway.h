@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,8 +73,11 @@ class HttpGateway {
   // the access table says for "GET path"). Only before Start().
   void AddGetRoute(const std::string& path, Route route);
   // Serves `method` `path` with `route`, which receives the caller's scope and
-  // the request body. Only before Start().
-  void AddRoute(const std::string& method, const std::string& path, ScopedRoute route);
+  // the request body. A query parameter in `list_parameters` may be given
+  // more than once; the route sees its values joined with commas. Only
+  // before Start().
+  void AddRoute(const std::string& method, const std::string& path, ScopedRoute route,
+                std::set<std::string> list_parameters = {});
 
   // Listens on `listen` (HOST:PORT; port 0 picks one) with the routes added so far.
   absl::Status Start(const std::string& listen, const TlsFiles& tls = {}, const HttpLimits& limits = {});
@@ -106,6 +110,7 @@ class HttpGateway {
   const Authenticator* auth_;
   const Clock* clock_;                                                // request times and body deadlines
   std::map<std::string, std::map<std::string, ScopedRoute>> routes_;  // path -> method -> route
+  std::map<std::string, std::set<std::string>> list_parameters_;      // "METHOD /path" -> repeatable parameters
   HttpLimits limits_;
   std::unique_ptr<SocketDeadlines> deadlines_;  // cuts off bodies that arrive too slowly
   mg_context* ctx_ = nullptr;

@@ -64,6 +64,20 @@ TEST_F(HttpGatewayTest, ErrorsCarryCodeStatusAndMessage) {
   EXPECT_THAT(wrong_method.body, HasSubstr("only GET is served here")) << wrong_method.body;
 }
 
+TEST_F(HttpGatewayTest, AListParameterMayRepeatAndItsValuesAreJoinedInOrder) {
+  gateway_.AddRoute("GET", "/v1/list",
+                    [](const Scope&, const HttpQuery& q, const std::string&) {
+                      const std::string* fields = QueryValue(q, "fields");
+                      return HttpResponse{200, fields == nullptr ? "none" : *fields};
+                    },
+                    {"fields"});
+  EXPECT_EQ(Handle("GET", "/v1/list", "fields=a,b&fields=c&fields=d").body, "a,b,c,d");
+  EXPECT_EQ(Handle("GET", "/v1/list", "fields=a").body, "a");
+  // Only the route's list parameters may repeat, and only on that route.
+  EXPECT_EQ(Handle("GET", "/v1/list", "fields=a&other=1&other=2").status, 400);
+  EXPECT_EQ(Handle("GET", "/v1/echo", "fields=a&fields=b").status, 400);
+}
+
 TEST_F(HttpGatewayTest, AuthenticatesBeforeAnyRouteAndAuthorisesByTheTable) {
   // No token: 401 even for paths that do not exist, so nothing is learnt.
   EXPECT_EQ(Handle("GET", "/v1/echo", "", "").status, 401);

@@ -40,13 +40,16 @@ absl::StatusOr<std::string> UrlDecode(absl::string_view in) {
 
 }  // namespace
 
-absl::StatusOr<HttpQuery> ParseHttpQuery(absl::string_view query_string) {
+absl::StatusOr<HttpQuery> ParseHttpQuery(absl::string_view query_string, const std::set<std::string>& list_parameters) {
   HttpQuery query;
   for (absl::string_view pair : absl::StrSplit(query_string, '&', absl::SkipEmpty())) {
     std::pair<absl::string_view, absl::string_view> kv = absl::StrSplit(pair, absl::MaxSplits('=', 1));
     FLEETCAP_ASSIGN_OR_RETURN(auto key, UrlDecode(kv.first));
     FLEETCAP_ASSIGN_OR_RETURN(auto value, UrlDecode(kv.second));
-    if (!query.emplace(key, value).second) {
+    auto [it, inserted] = query.emplace(key, value);
+    if (!inserted && list_parameters.count(key) > 0) {
+      absl::StrAppend(&it->second, ",", value);
+    } else if (!inserted) {
       return absl::InvalidArgumentError(absl::StrCat("query parameter ", key, ": given more than once"));
     }
   }

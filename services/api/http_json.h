@@ -5,6 +5,7 @@
 
 #include <initializer_list>
 #include <map>
+#include <set>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -20,8 +21,11 @@ struct HttpResponse {
 
 using HttpQuery = std::map<std::string, std::string>;
 
-// Decodes `a=1&b=x%20y`; a repeated key or a bad %-escape is INVALID_ARGUMENT.
-absl::StatusOr<HttpQuery> ParseHttpQuery(absl::string_view query_string);
+// Decodes `a=1&b=x%20y`; a bad %-escape is INVALID_ARGUMENT, and so is a
+// repeated key unless it is one of `list_parameters`, whose values are
+// joined with commas in the order given (`g=a&g=b,c` is `g=a,b,c`).
+absl::StatusOr<HttpQuery> ParseHttpQuery(absl::string_view query_string,
+                                         const std::set<std::string>& list_parameters = {});
 
 // INVALID_ARGUMENT naming the first parameter not in `known`.
 absl::Status OnlyKnownParameters(const HttpQuery& query, std::initializer_list<absl::string_view> known);

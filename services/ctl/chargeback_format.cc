@@ -59,6 +59,9 @@ class DecimalColumn {
   int decimals_ = 2;
 };
 
+constexpr char kNoTelemetryMarker[] = "*";
+constexpr char kNoTelemetryNote[] = "* some of the line's time had no telemetry and was charged as held\n";
+
 std::string Title(const v1::GetChargebackRequest& request, const v1::ChargebackReport& report) {
   return absl::StrCat("chargeback from ", FormatRfc3339(FromProtoTimestamp(request.start())), " to ",
                       FormatRfc3339(FromProtoTimestamp(request.end())), " in ", report.currency(), "\n");
@@ -124,6 +127,11 @@ std::string ChargebackTable(const v1::GetChargebackRequest& request, const v1::C
   for (const char* name : {"HELD_DEVICE_H", "USED_DEVICE_H", "EFFICIENCY", "DIRECT", "IDLE", "SHARED", "TOTAL"}) {
     header.push_back(name);
   }
+  // Lines charged as held for want of telemetry get a marker after their
+  // total and a note under the table; without any, the table is unchanged.
+  const bool marked = std::any_of(report.lines().begin(), report.lines().end(),
+                                  [](const v1::ChargebackLine& line) { return line.no_telemetry(); });
+  if (marked) header.push_back("");
   Table table(header);
   auto figures = [&](size_t row, const std::string& efficiency, std::vector<std::string> cells) {
     cells.insert(cells.end(), {held.Cell(row), used.Cell(row), efficiency, direct.Cell(row), idle.Cell(row),
@@ -134,13 +142,15 @@ std::string ChargebackTable(const v1::GetChargebackRequest& request, const v1::C
     const auto& line = report.lines(i);
     std::vector<std::string> cells = {FormatRfc3339(FromProtoTimestamp(line.start()))};
     for (const auto* field : shown) cells.push_back((line.*field->value)());
-    table.AddRow(figures(i, Percent(line.efficiency()), std::move(cells)));
+    cells = figures(i, Percent(line.efficiency()), std::move(cells));
+    if (line.no_telemetry()) cells.push_back(kNoTelemetryMarker);
+    table.AddRow(std::move(cells));
   }
   const double total_efficiency = held_sum > 0 ? static_cast<double>(used_sum) / held_sum : 0;
   std::vector<std::string> total_cells = {"TOTAL"};
   total_cells.resize(1 + shown.size());
   table.AddRow(figures(report.lines_size(), Percent(total_efficiency), std::move(total_cells)));
-  return Title(request, report) + table.Render();
+  return Title(request, report) + table.Render() + (marked ? kNoTelemetryNote : "");
 }
 
 std::string ChargebackJson(const v1::ChargebackReport& report) {
@@ -154,14 +164,15 @@ std::string ChargebackJson(const v1::ChargebackReport& report) {
 
 std::string ChargebackCsv(const v1::ChargebackReport& report) {
   std::string out = CsvRecord({"start", "team", "cluster", "namespace", "workload", "model", "line_kind",
-                               "held_device_hours", "used_device_hours", "efficiency", "direct_cost", "idle_cost",
-                               "shared_cost", "total_cost", "currency"});
+                               "held_device_hours", "used_device_hours", "efficiency", "no_telemetry", "direct_cost",
+                               "idle_cost", "shared_cost", "total_cost", "currency"});
   for (const auto& line : report.lines()) {
     out += CsvRecord({FormatRfc3339(FromProtoTimestamp(line.start())), line.team(), line.cluster(), line.namespace_(),
                       line.workload(), line.model(), line.line_kind(), DeviceHours(line.held_milli_seconds()),
                       DeviceHours(line.used_milli_seconds()), absl::StrFormat("%.4f", line.efficiency()),
-                      Money(line.direct_cost_micro()), Money(line.idle_cost_micro()), Money(line.shared_cost_micro()),
-                      Money(line.total_cost_micro()), report.currency()});
+                      line.no_telemetry() ? "true" : "false", Money(line.direct_cost_micro()),
+                      Money(line.idle_cost_micro()), Money(line.shared_cost_micro()), Money(line.total_cost_micro()),
+                      report.currency()});
   }
   return out;
 }

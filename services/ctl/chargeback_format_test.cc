@@ -58,6 +58,22 @@ TEST(ChargebackTable, ShowsTheFieldsLinesHaveEvenWhenNotAskedFor) {
       "TOTAL                                       0.25          0.125       50.0%    1.75  0.00    0.00   1.75\n");
 }
 
+TEST(ChargebackTable, MarksALineChargedAsHeldForWantOfTelemetry) {
+  v1::ChargebackReport report = WorkedExample();
+  report.mutable_lines(0)->set_no_telemetry(true);
+  EXPECT_EQ(ChargebackTable(HourRequest(), report),
+            "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in USD\n"
+            "START                   TEAM  MODEL  HELD_DEVICE_H  USED_DEVICE_H  EFFICIENCY  DIRECT      IDLE  SHARED"
+            "      TOTAL\n"
+            "2026-11-30T23:00:00Z  speech  A100            0.50       0.000000        0.0%    3.50  1.166667    0.00"
+            "   4.666667  *\n"
+            "2026-11-30T23:00:00Z  vision  A100            1.00       0.666667       66.7%    7.00  2.333333    0.00"
+            "   9.333333\n"
+            "TOTAL                                         1.50       0.666667       44.4%   10.50  3.500000    0.00"
+            "  14.000000\n"
+            "* some of the line's time had no telemetry and was charged as held\n");
+}
+
 TEST(ChargebackTable, AnEmptyReportSaysSo) {
   EXPECT_EQ(ChargebackTable(HourRequest(), Empty()),
             "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in USD\n"
@@ -85,6 +101,7 @@ TEST(ChargebackJson, IsTheProto3JsonOfTheReportWithEveryField) {
             "   \"sharedCostMicro\": \"0\",\n"
             "   \"totalCostMicro\": \"4666667\",\n"
             "   \"efficiency\": 0,\n"
+            "   \"noTelemetry\": false,\n"
             "   \"start\": \"2026-11-30T23:00:00Z\"\n"
             "  }\n"
             " ],\n"
@@ -104,25 +121,35 @@ TEST(ChargebackJson, AnEmptyReportHasNoLines) {
 
 constexpr char kCsvHeader[] =
     "start,team,cluster,namespace,workload,model,line_kind,held_device_hours,used_device_hours,efficiency,"
-    "direct_cost,idle_cost,shared_cost,total_cost,currency\r\n";
+    "no_telemetry,direct_cost,idle_cost,shared_cost,total_cost,currency\r\n";
 
 TEST(ChargebackCsv, OneRowPerLineWithExactMoney) {
   EXPECT_EQ(ChargebackCsv(WorkedExample()),
             std::string(kCsvHeader) +
-                "2026-11-30T23:00:00Z,speech,,,,A100,,0.50,0.00,0.0000,3.50,1.166667,0.00,4.666667,USD\r\n"
-                "2026-11-30T23:00:00Z,vision,,,,A100,,1.00,0.666667,0.6667,7.00,2.333333,0.00,9.333333,USD\r\n");
+                "2026-11-30T23:00:00Z,speech,,,,A100,,0.50,0.00,0.0000,false,3.50,1.166667,0.00,4.666667,USD\r\n"
+                "2026-11-30T23:00:00Z,vision,,,,A100,,1.00,0.666667,0.6667,false,7.00,2.333333,0.00,9.333333,USD\r\n");
 }
 
 TEST(ChargebackCsv, AZeroTotalIsZero) {
-  EXPECT_EQ(
-      ChargebackCsv(FreeOfCharge()),
-      std::string(kCsvHeader) + "2026-11-30T23:00:00Z,speech,,,,A100,,0.50,0.00,0.0000,0.00,0.00,0.00,0.00,EUR\r\n");
+  EXPECT_EQ(ChargebackCsv(FreeOfCharge()),
+            std::string(kCsvHeader) +
+                "2026-11-30T23:00:00Z,speech,,,,A100,,0.50,0.00,0.0000,false,0.00,0.00,0.00,0.00,EUR\r\n");
 }
 
 TEST(ChargebackCsv, QuotesANameWithACommaAndQuotes) {
-  EXPECT_EQ(ChargebackCsv(QuotedTeam()),
+  EXPECT_EQ(
+      ChargebackCsv(QuotedTeam()),
+      std::string(kCsvHeader) +
+          "2026-11-30T23:00:00Z,\"ads, \"\"east\"\"\",,,,A100,,0.25,0.125,0.5000,false,1.75,0.00,0.00,1.75,USD\r\n");
+}
+
+TEST(ChargebackCsv, SaysWhichLinesWereChargedAsHeldForWantOfTelemetry) {
+  v1::ChargebackReport report = WorkedExample();
+  report.mutable_lines(1)->set_no_telemetry(true);
+  EXPECT_EQ(ChargebackCsv(report),
             std::string(kCsvHeader) +
-                "2026-11-30T23:00:00Z,\"ads, \"\"east\"\"\",,,,A100,,0.25,0.125,0.5000,1.75,0.00,0.00,1.75,USD\r\n");
+                "2026-11-30T23:00:00Z,speech,,,,A100,,0.50,0.00,0.0000,false,3.50,1.166667,0.00,4.666667,USD\r\n"
+                "2026-11-30T23:00:00Z,vision,,,,A100,,1.00,0.666667,0.6667,true,7.00,2.333333,0.00,9.333333,USD\r\n");
 }
 
 TEST(ChargebackCsv, AnEmptyReportIsTheHeader) { EXPECT_EQ(ChargebackCsv(Empty()), kCsvHeader); }

@@ -21,7 +21,7 @@ absl::StatusOr<Format> ParseFormat(const std::string& text) {
 void ClientOptions::Register(FlagSet& flags) {
   flags.String("server", &server, "fleetcap-api gRPC HOST:PORT", "FLEETCAP_SERVER");
   flags.String("token", &token, "API bearer token", "FLEETCAP_TOKEN");
-  flags.String("format", &format, "table or json");
+  flags.String("format", &format, format_help);
   flags.Int("timeout", &timeout_seconds, "seconds to wait for an answer");
   flags.String("tls-ca", &tls_ca, "PEM CA to verify the server with; enables TLS", "FLEETCAP_TLS_CA");
   flags.String("tls-cert", &tls_cert, "PEM client certificate, when the server requires one");
@@ -54,7 +54,7 @@ void ClientOptions::Prepare(grpc::ClientContext& context) const {
   if (!token.empty()) context.AddMetadata("authorization", "Bearer " + token);
 }
 
-void Parse(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args, size_t positional) {
+void ParseWithOwnFormat(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args, size_t positional) {
   inv.client.Register(flags);
   auto parsed = flags.Parse(args);
   if (!parsed.ok()) {
@@ -72,13 +72,18 @@ void Parse(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args
                                 : std::string("missing argument (see --help)"));
     return;
   }
+  inv.positional = std::move(parsed->positional);
+}
+
+void Parse(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args, size_t positional) {
+  ParseWithOwnFormat(flags, inv, args, positional);
+  if (inv.exit_code) return;
   auto format = ParseFormat(inv.client.format);
   if (!format.ok()) {
     inv.exit_code = Fail(2, std::string(format.status().message()));
     return;
   }
   inv.format = *format;
-  inv.positional = std::move(parsed->positional);
 }
 
 int Fail(int exit_code, const std::string& message) {

@@ -23,6 +23,8 @@ struct ClientOptions {
   std::string server = "127.0.0.1:8081";
   std::string token;
   std::string format = "table";
+  // What --help says --format takes; a command with formats of its own sets it before parsing.
+  std::string format_help = "table or json";
   int64_t timeout_seconds = 10;
   // TLS: with a CA the channel is encrypted and the server verified; a client
   // certificate and key are sent when the server asks for one.
@@ -49,6 +51,10 @@ struct Invocation {
 // Registers the client flags on `flags`, parses `args`, and expects exactly
 // `positional` positional arguments.
 void Parse(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args, size_t positional);
+
+// As Parse, but --format is left to the command (it is in inv.client.format;
+// inv.format is not set): for commands with formats beyond table and json.
+void ParseWithOwnFormat(FlagSet& flags, Invocation& inv, const std::vector<std::string>& args, size_t positional);
 
 // Prints one line to stderr ("fleetcapctl: ...") through the exit helper
 // (common/exit.h) and returns `exit_code`.

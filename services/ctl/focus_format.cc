@@ -130,6 +130,7 @@ const std::vector<FocusColumn>& FocusColumns() {
       {"x_LineKind", [](const FocusRow& r) { return r.line.line_kind(); }},
       {"x_UsedDeviceHours", [](const FocusRow& r) { return DeviceHours(r.line.used_milli_seconds()); }},
       {"x_Efficiency", [](const FocusRow& r) { return absl::StrFormat("%.4f", r.line.efficiency()); }},
+      {"x_NoTelemetry", [](const FocusRow& r) { return std::string(r.line.no_telemetry() ? "true" : "false"); }},
       {"x_DirectCost", [](const FocusRow& r) { return Money(r.line.direct_cost_micro()); }},
       {"x_IdleCost", [](const FocusRow& r) { return Money(r.line.idle_cost_micro()); }},
       {"x_SharedCost", [](const FocusRow& r) { return Money(r.line.shared_cost_micro()); }},

@@ -18,7 +18,7 @@ constexpr char kFocusHeader[] =
     "ChargeCategory,ChargeClass,ChargeDescription,ChargePeriodEnd,ChargePeriodStart,ConsumedQuantity,ConsumedUnit,"
     "ContractedCost,EffectiveCost,InvoiceIssuerName,ListCost,PricingQuantity,PricingUnit,ProviderName,"
     "PublisherName,ResourceId,ServiceCategory,ServiceName,SubAccountId,SubAccountName,x_Cluster,x_Namespace,x_Model,"
-    "x_LineKind,x_UsedDeviceHours,x_Efficiency,x_DirectCost,x_IdleCost,x_SharedCost,x_IdleShare\r\n";
+    "x_LineKind,x_UsedDeviceHours,x_Efficiency,x_NoTelemetry,x_DirectCost,x_IdleCost,x_SharedCost,x_IdleShare\r\n";
 
 // Column name -> value of data row `row` (0-based) of FOCUS output whose
 // fields need no quoting.
@@ -41,11 +41,11 @@ TEST(ChargebackFocus, EveryLineIsAUsageRowInItsBillingMonth) {
                 "4.666667,fleetcap,fleetcap accelerator fleet,USD,2026-12-01T00:00:00Z,2026-11-01T00:00:00Z,Usage,,"
                 "Accelerator time,2026-12-01T00:00:00Z,2026-11-30T23:00:00Z,0.50,Device-Hours,4.666667,4.666667,"
                 "fleetcap,4.666667,0.50,Device-Hours,fleetcap,fleetcap,,Compute,Accelerators,speech,speech,,,A100,,"
-                "0.00,0.0000,3.50,1.166667,0.00,0.25\r\n"
+                "0.00,0.0000,false,3.50,1.166667,0.00,0.25\r\n"
                 "9.333333,fleetcap,fleetcap accelerator fleet,USD,2026-12-01T00:00:00Z,2026-11-01T00:00:00Z,Usage,,"
                 "Accelerator time,2026-12-01T00:00:00Z,2026-11-30T23:00:00Z,1.00,Device-Hours,9.333333,9.333333,"
                 "fleetcap,9.333333,1.00,Device-Hours,fleetcap,fleetcap,,Compute,Accelerators,vision,vision,,,A100,,"
-                "0.666667,0.6667,7.00,2.333333,0.00,0.25\r\n");
+                "0.666667,0.6667,false,7.00,2.333333,0.00,0.25\r\n");
 }
 
 TEST(ChargebackFocus, TheTeamIsTheSubAccountAndTheWorkloadTheResourceQuotedAsCsvNeeds) {
@@ -65,7 +65,7 @@ TEST(ChargebackFocus, TheTeamIsTheSubAccountAndTheWorkloadTheResourceQuotedAsCsv
                 "Accelerator time held by the team's pods,2026-12-01T00:00:00Z,2026-11-30T23:00:00Z,0.25,"
                 "Device-Hours,1.75,1.75,ACME platform,1.75,0.25,Device-Hours,ACME platform,ACME platform,"
                 "c1/ads/ranker,Compute,Accelerators,\"ads, \"\"east\"\"\",\"ads, \"\"east\"\"\",c1,ads,A100,workload,"
-                "0.125,0.5000,1.75,0.00,0.00,0.00\r\n");
+                "0.125,0.5000,false,1.75,0.00,0.00,0.00\r\n");
 }
 
 TEST(ChargebackFocus, ALineThatCostsNothingHasZeroCostsAndNoIdleShare) {
@@ -76,6 +76,14 @@ TEST(ChargebackFocus, ALineThatCostsNothingHasZeroCostsAndNoIdleShare) {
   EXPECT_EQ(row.at("BillingCurrency"), "EUR");
   EXPECT_EQ(row.at("PricingQuantity"), "0.50");
   EXPECT_EQ(row.at("x_IdleShare"), "");
+}
+
+TEST(ChargebackFocus, ALineChargedAsHeldForWantOfTelemetrySaysSo) {
+  v1::ChargebackReport report = WorkedExample();
+  report.mutable_lines(0)->set_no_telemetry(true);
+  const std::string focus = ChargebackFocus(HourRequest(), report);
+  EXPECT_EQ(Row(focus, 0).at("x_NoTelemetry"), "true");
+  EXPECT_EQ(Row(focus, 1).at("x_NoTelemetry"), "false");
 }
 
 TEST(ChargebackFocus, AnEmptyReportIsTheHeader) { EXPECT_EQ(ChargebackFocus(HourRequest(), Empty()), kFocusHeader); }

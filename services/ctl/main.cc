@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "common/flags.h"
 #include "fleetcap_version.h"
+#include "services/ctl/chargeback_commands.h"
 #include "services/ctl/client.h"
 #include "services/ctl/control_commands.h"
 #include "services/ctl/fleet_commands.h"
@@ -21,6 +22,7 @@ std::vector<fleetcap::ctl::Command> AllCommands() {
   for (auto& c : fleetcap::ctl::TokenCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::AuditCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::UsageCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::ChargebackCommands()) commands.push_back(std::move(c));
   return commands;
 }
 

@@ -149,8 +149,9 @@ TEST_F(ApiServerTest, ReflectionListsTheServices) {
   ASSERT_TRUE(stream->Read(&response));
   std::vector<std::string> names;
   for (const auto& s : response.list_services_response().service()) names.push_back(s.name());
-  for (const char* service : {"fleetcap.v1.FleetService", "fleetcap.v1.PolicyService", "fleetcap.v1.TokenService",
-                              "fleetcap.v1.AuditService"}) {
+  for (const char* service :
+       {"fleetcap.v1.FleetService", "fleetcap.v1.PolicyService", "fleetcap.v1.TokenService", "fleetcap.v1.AuditService",
+        "fleetcap.v1.UsageService", "fleetcap.v1.ChargebackService"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), service), names.end()) << service;
   }
   EXPECT_NE(std::find(names.begin(), names.end(), "grpc.health.v1.Health"), names.end());

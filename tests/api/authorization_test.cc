@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "fleetcap/v1/audit.grpc.pb.h"
+#include "fleetcap/v1/chargeback.grpc.pb.h"
 #include "fleetcap/v1/fleet.grpc.pb.h"
 #include "fleetcap/v1/policy.grpc.pb.h"
 #include "fleetcap/v1/token.grpc.pb.h"
@@ -69,6 +70,8 @@ const std::map<std::string, Expect>& Expected() {
       {"/fleetcap.v1.AuditService/ListAuditEvents", {true, false, false, false}},
       {"/fleetcap.v1.UsageService/GetUsage", {true, true, false, true}},
       {"GET /v1/usage", {true, true, false, true}},
+      {"/fleetcap.v1.ChargebackService/GetChargeback", {true, true, false, true}},
+      {"GET /v1/chargeback", {true, true, false, true}},
       {"GET /v1/fleet/summary", {true, true, false, false}},
       {"GET /v1/policy", {true, true, false, false}},
       {"GET /v1/policy/history", {true, true, false, false}},
@@ -105,11 +108,21 @@ std::string GrpcRequest(const std::string& method) {
     return r.SerializeAsString();
   }
   if (method == "/fleetcap.v1.UsageService/GetUsage") return VisionUsageRequest("vision-ns").SerializeAsString();
+  if (method == "/fleetcap.v1.ChargebackService/GetChargeback") {
+    v1::GetChargebackRequest r;
+    r.mutable_start()->set_seconds(1767225600);
+    r.mutable_end()->set_seconds(1767225600 + 3600);
+    r.set_team("vision-detect");
+    return r.SerializeAsString();
+  }
   return "";  // every field at its default
 }
 
 std::string HttpTarget(const std::string& key) {
   if (key == "GET /v1/policy/team") return "/v1/policy/team?team=vision-detect";
+  if (key == "GET /v1/chargeback") {
+    return "/v1/chargeback?start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&group_by=team&team=vision-detect";
+  }
   if (key == "GET /v1/usage") {
     return "/v1/usage?cluster=c1&namespace=vision-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z";
   }
@@ -184,7 +197,7 @@ std::vector<std::string> AllFleetcapMethods() {
   for (const google::protobuf::FileDescriptor* file :
        {v1::GetFleetSummaryRequest::descriptor()->file(), v1::GetPolicyRequest::descriptor()->file(),
         v1::CreateTokenRequest::descriptor()->file(), v1::ListAuditEventsRequest::descriptor()->file(),
-        v1::GetUsageRequest::descriptor()->file()}) {
+        v1::GetUsageRequest::descriptor()->file(), v1::GetChargebackRequest::descriptor()->file()}) {
     EXPECT_EQ(file->service_count(), 1) << file->name();
     if (file->service_count() == 0) continue;
     const auto* service = file->service(0);

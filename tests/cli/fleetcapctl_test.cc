@@ -3,9 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/api_process.h"
+#include "tests/support/http_get.h"
+#include "tests/support/served_chargeback.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
@@ -91,6 +95,186 @@ TEST(FleetctlStandalone, HelpAndVersion) {
   auto version = testing::Run({FLEETCAPCTL_BIN, "--version"});
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out.rfind("fleetcapctl ", 0), 0u);
+}
+
+// fleetcapctl chargeback over a served bill (tests/support/served_chargeback.h).
+class ChargebackCtlTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto served = testing::ServeChargeback(kApiBin);
+    ASSERT_THAT(served, IsOk());
+    served_ = std::move(*served);
+  }
+  static void TearDownTestSuite() { served_.reset(); }
+
+  // `fleetcapctl chargeback` over the whole bill, grouped by team and model per day, plus `extra`.
+  static testing::RunResult Chargeback(const std::string& format, std::vector<std::string> extra = {},
+                                       const std::string& role = "planner") {
+    std::vector<std::string> argv = {FLEETCAPCTL_BIN, "chargeback",
+                                     "--server",      served_->api.grpc_address(),
+                                     "--token",       served_->tokens.at(role),
+                                     "--from",        "2026-01-31T20:00:00Z",
+                                     "--to",          "2026-02-01T04:00:00Z",
+                                     "--group-by",    "team,model",
+                                     "--resolution",  "day",
+                                     "--format",      format};
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return testing::Run(argv);
+  }
+  // What GET /v1/chargeback answers for the same request.
+  static nlohmann::json Api(const std::string& extra = "") {
+    auto http = testing::HttpGet(served_->api.http_base() +
+                                     "/v1/chargeback?start=2026-01-31T20:00:00Z&end=2026-02-01T04:00:00Z"
+                                     "&group_by=team,model&resolution=day" +
+                                     extra,
+                                 served_->tokens.at("planner"));
+    EXPECT_THAT(http, IsOk());
+    EXPECT_EQ(http->status, 200) << http->body;
+    return nlohmann::json::parse(http->body);
+  }
+
+  static inline std::unique_ptr<testing::ServedChargeback> served_;
+};
+
+// The micro-units of an exact decimal ("4.666667", "14.00").
+int64_t Micro(const std::string& text) {
+  std::vector<std::string> parts = absl::StrSplit(text, '.');
+  std::string fraction = parts.size() > 1 ? parts[1] : "";
+  fraction.resize(6, '0');
+  int64_t whole = 0, part = 0;
+  EXPECT_TRUE(absl::SimpleAtoi(parts[0], &whole) && absl::SimpleAtoi(fraction, &part)) << text;
+  return whole * 1'000'000 + part;
+}
+
+// Rows of an RFC 4180 text whose fields need no quoting, as column -> value.
+std::vector<std::map<std::string, std::string>> CsvRows(const std::string& csv) {
+  std::vector<std::string> records = absl::StrSplit(csv, "\r\n", absl::SkipEmpty());
+  std::vector<std::string> names = absl::StrSplit(records.at(0), ',');
+  std::vector<std::map<std::string, std::string>> rows;
+  for (size_t r = 1; r < records.size(); ++r) {
+    std::vector<std::string> values = absl::StrSplit(records[r], ',');
+    EXPECT_EQ(values.size(), names.size()) << records[r];
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+TEST_F(ChargebackCtlTest, JsonIsWhatTheApiReturns) {
+  auto result = Chargeback("json");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto api = Api();
+  EXPECT_EQ(nlohmann::json::parse(result.out), api);
+  EXPECT_GT(api["lines"].size(), 4u);
+  EXPECT_EQ(api["currency"], "EUR");
+}
+
+TEST_F(ChargebackCtlTest, CsvRowsAreTheApisLinesWithExactAmounts) {
+  auto result = Chargeback("csv");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto api = Api();
+  const auto rows = CsvRows(result.out);
+  ASSERT_EQ(rows.size(), api["lines"].size());
+  int64_t total = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& line = api["lines"][i];
+    EXPECT_EQ(rows[i].at("start"), line["start"]);
+    EXPECT_EQ(rows[i].at("team"), line["team"]);
+    EXPECT_EQ(rows[i].at("model"), line["model"]);
+    EXPECT_EQ(rows[i].at("currency"), "EUR");
+    EXPECT_EQ(rows[i].at("no_telemetry"), line["noTelemetry"].get<bool>() ? "true" : "false");
+    for (const auto& [column, field] :
+         std::vector<std::pair<std::string, std::string>>{{"direct_cost", "directCostMicro"},
+                                                          {"idle_cost", "idleCostMicro"},
+                                                          {"shared_cost", "sharedCostMicro"},
+                                                          {"total_cost", "totalCostMicro"}}) {
+      EXPECT_EQ(std::to_string(Micro(rows[i].at(column))), line[field].get<std::string>()) << column;
+    }
+    total += Micro(rows[i].at("total_cost"));
+  }
+  EXPECT_EQ(std::to_string(total), api["totalCostMicro"].get<std::string>());
+}
+
+TEST_F(ChargebackCtlTest, FocusRowsBillTheApisTotal) {
+  auto result = Chargeback("focus");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  EXPECT_EQ(result.out.rfind("BilledCost,BillingAccountId,", 0), 0u) << result.out;
+  const auto api = Api();
+  const auto rows = CsvRows(result.out);
+  ASSERT_EQ(rows.size(), api["lines"].size());
+  int64_t billed = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_EQ(rows[i].at("SubAccountId"), api["lines"][i]["team"]);
+    EXPECT_EQ(rows[i].at("BillingCurrency"), "EUR");
+    billed += Micro(rows[i].at("BilledCost"));
+  }
+  EXPECT_EQ(std::to_string(billed), api["totalCostMicro"].get<std::string>());
+}
+
+TEST_F(ChargebackCtlTest, TableHasARowPerLineATotalAndMarksLinesWithoutTelemetry) {
+  auto result = Chargeback("table");
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  const auto api = Api();
+  std::vector<std::string> rows = absl::StrSplit(result.out, '\n', absl::SkipEmpty());
+  // Title, header, the lines, TOTAL, and the note on lines without telemetry.
+  ASSERT_EQ(rows.size(), api["lines"].size() + 4) << result.out;
+  EXPECT_EQ(rows[0], "chargeback from 2026-01-31T20:00:00Z to 2026-02-01T04:00:00Z in EUR");
+  EXPECT_EQ(rows[rows.size() - 2].rfind("TOTAL", 0), 0u) << result.out;
+  size_t marked = 0, expected_marked = 0;
+  for (size_t i = 0; i < api["lines"].size(); ++i) {
+    marked += absl::EndsWith(rows[2 + i], "  *") ? 1 : 0;
+    expected_marked += api["lines"][i]["noTelemetry"].get<bool>() ? 1 : 0;
+  }
+  EXPECT_GT(expected_marked, 0u);
+  EXPECT_EQ(marked, expected_marked) << result.out;
+  EXPECT_THAT(rows.back(), HasSubstr("no telemetry"));
+}
+
+TEST_F(ChargebackCtlTest, ATeamTokenAskingForAnotherTeamIsDeniedInOneLine) {
+  auto own = Chargeback("json", {"--team", "vision-detect"}, "team:vision");
+  ASSERT_EQ(own.exit_code, 0) << own.err;
+  for (const auto& line : nlohmann::json::parse(own.out)["lines"]) EXPECT_EQ(line["team"], "vision-detect");
+  auto other = Chargeback("json", {"--team", "ads"}, "team:vision");
+  EXPECT_EQ(other.exit_code, 1);
+  EXPECT_EQ(Lines(other.err), 1u) << other.err;
+  EXPECT_THAT(other.err, HasSubstr("PERMISSION_DENIED")) << other.err;
+  EXPECT_TRUE(other.out.empty()) << other.out;
+}
+
+TEST(FleetctlStandalone, ChargebackFlagErrorsNameTheFlag) {
+  const std::vector<std::string> window = {"--from", "2026-01-01T00:00:00Z", "--to", "2026-01-02T00:00:00Z"};
+  struct Case {
+    std::vector<std::string> args;
+    std::string mentions;
+  };
+  for (const Case& c : std::vector<Case>{{{"--format", "xlsx"}, "--format"},
+                                         {{"--resolution", "week"}, "--resolution"},
+                                         {{"--group-by", "team,pod"}, "--group-by"},
+                                         {{"--line-kind", "overhead"}, "--line-kind"},
+                                         {{"--tema", "ads"}, "--tema"}}) {
+    std::vector<std::string> argv = {FLEETCAPCTL_BIN, "chargeback"};
+    argv.insert(argv.end(), window.begin(), window.end());
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    auto result = testing::Run(argv);
+    EXPECT_EQ(result.exit_code, 2) << c.mentions;
+    EXPECT_EQ(Lines(result.err), 1u) << result.err;
+    EXPECT_THAT(result.err, HasSubstr(c.mentions)) << result.err;
+  }
+  auto no_window = testing::Run({FLEETCAPCTL_BIN, "chargeback", "--format", "csv"});
+  EXPECT_EQ(no_window.exit_code, 2);
+  EXPECT_THAT(no_window.err, HasSubstr("--from")) << no_window.err;
+}
+
+TEST(FleetctlStandalone, ChargebackHelpDocumentsTheCommand) {
+  auto help = testing::Run({FLEETCAPCTL_BIN, "chargeback", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* text :
+       {"--from", "--to", "--group-by", "--resolution", "--line-kind", "table, json, csv or focus"}) {
+    EXPECT_THAT(help.out, HasSubstr(text));
+  }
+  auto all = testing::Run({FLEETCAPCTL_BIN, "--help"});
+  EXPECT_THAT(all.out, HasSubstr("chargeback --from T --to T"));
 }
 
 }  // namespace

@@ -1,0 +1,59 @@
+#pragma once
+// ChargebackService.GetChargeback as a transport-free operation over the
+// chargeback reader (store/chargeback_repository.h). The gRPC service and
+// the HTTP route are thin adapters over it (docs/chargeback.md).
+//
+// What a caller sees follows from its scope: admins and planners every
+// line; a team token the lines of its own team and the teams under it in the
+// active policy's org tree (which already carry the idle and shared cost
+// given to them), never the `idle` or `unassigned` lines nor another team's.
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "fleetcap/v1/chargeback.pb.h"
+#include "services/api/active_policy_cache.h"
+#include "services/api/auth.h"
+#include "store/chargeback_repository.h"
+
+namespace fleetcap::api {
+
+// The longest window one request may read: a little over a year, so that a
+// year-on-year comparison fits in one answer.
+inline constexpr absl::Duration kMaxChargebackWindow = absl::Hours(24 * 400);
+// The most lines one answer carries (about 20 MB of JSON); more is
+// RESOURCE_EXHAUSTED, asking for a narrower window, fewer group_by fields or
+// a coarser resolution.
+inline constexpr int64_t kMaxChargebackLines = 100'000;
+
+class ChargebackQuery {
+ public:
+  // Both must outlive the query. `max_lines` bounds an answer (tests lower it).
+  ChargebackQuery(const store::ChargebackReadRepository* lines, const ActivePolicyCache* policies,
+                  int64_t max_lines = kMaxChargebackLines)
+      : lines_(lines), policies_(policies), max_lines_(max_lines) {}
+
+  // The report `request` asks for, as far as `scope` may see it.
+  // INVALID_ARGUMENT naming the field for a bad request; PERMISSION_DENIED
+  // when a team token names a team outside its subtree (the same answer
+  // whether or not that team exists); RESOURCE_EXHAUSTED past
+  // `max_lines`; OUT_OF_RANGE when the total passes int64.
+  absl::StatusOr<v1::ChargebackReport> Run(const Scope& scope, const v1::GetChargebackRequest& request) const;
+
+ private:
+  const store::ChargebackReadRepository* lines_;
+  const ActivePolicyCache* policies_;
+  int64_t max_lines_;
+};
+
+// The request of `GET /v1/chargeback?start=&end=&group_by=&resolution=&team=&cluster=&namespace=&workload=
+// &model=&line_kind=`; `group_by` is a comma-separated list (the gateway joins repeated ones with commas).
+absl::StatusOr<v1::GetChargebackRequest> ChargebackRequestFromQuery(const std::map<std::string, std::string>& query);
+
+// "hour", "day", "month" or "none" (any case; empty is none); INVALID_ARGUMENT naming `field` otherwise.
+absl::StatusOr<v1::ChargebackResolution> ParseChargebackResolution(const std::string& field, const std::string& text);
+
+}  // namespace fleetcap::api

@@ -1,0 +1,117 @@
+#include "services/ctl/chargeback_commands.h"
+
+#include <algorithm>
+#include <iostream>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "common/status_macros.h"
+#include "common/time_util.h"
+#include "proto_time.h"
+#include "services/ctl/chargeback_format.h"
+#include "services/ctl/client.h"
+#include "store/chargeback_repository.h"
+
+namespace fleetcap::ctl {
+namespace {
+
+constexpr const char* kGroupByFields[] = {"team", "cluster", "namespace", "workload", "model", "line_kind"};
+
+template <size_t N>
+bool OneOf(const std::string& value, const char* const (&choices)[N]) {
+  return std::any_of(std::begin(choices), std::end(choices), [&](const char* c) { return value == c; });
+}
+
+int RunChargeback(const std::vector<std::string>& args) {
+  Invocation inv;
+  inv.client.format_help = "table, json, csv or focus";
+  ChargebackFlags c;
+  FlagSet flags("fleetcapctl chargeback",
+                "--from T --to T [--team T] [--cluster C] [--namespace N] [--workload W] [--model M]\n"
+                "  [--line-kind workload|idle|shared|fixed] [--group-by team,model,...]\n"
+                "  [--resolution hour|day|month|none] [--format table|json|csv|focus] [flags]\n\n"
+                "What each team pays for accelerator time in [from, to) (whole UTC hours, at most 400 days):\n"
+                "held and used device-hours, efficiency, and direct, idle, shared and total cost, summed by\n"
+                "the --group-by fields, one line per --resolution bucket (none: one for the whole window).\n"
+                "--team covers the teams under it too. A team token sees only its own subtree.\n"
+                "--format json is the API's proto3 JSON; csv and focus (FOCUS 1.2) are for spreadsheets\n"
+                "and FinOps tools, every amount exact. docs/chargeback.md describes each column.");
+  flags.String("from", &c.from, "RFC 3339 start of the window (inclusive, a whole hour)");
+  flags.String("to", &c.to, "RFC 3339 end of the window (exclusive, a whole hour)");
+  flags.String("team", &c.team, "one team and those under it");
+  flags.String("cluster", &c.cluster, "one cluster");
+  flags.String("namespace", &c.namespace_, "one namespace");
+  flags.String("workload", &c.workload, "one workload (Kind/name)");
+  flags.String("model", &c.model, "one accelerator model");
+  flags.String("line-kind", &c.line_kind, "workload, idle, shared or fixed");
+  flags.String("group-by", &c.group_by, "comma-separated: team, cluster, namespace, workload, model, line_kind");
+  flags.String("resolution", &c.resolution, "hour, day, month (UTC) or none");
+  ParseWithOwnFormat(flags, inv, args, 0);
+  if (inv.exit_code) return *inv.exit_code;
+  auto format = ParseChargebackFormat(inv.client.format);
+  if (!format.ok()) return Fail(2, std::string(format.status().message()));
+  auto request = ChargebackRequest(c);
+  if (!request.ok()) return Fail(2, std::string(request.status().message()));
+
+  v1::ChargebackReport report;
+  grpc::Status status = Call(inv.client, &v1::ChargebackService::Stub::GetChargeback, *request, &report);
+  if (!status.ok()) return FailRpc(status, inv.client);
+  std::cout << RenderChargeback(*request, report, *format);
+  return 0;
+}
+
+}  // namespace
+
+std::vector<Command> ChargebackCommands() {
+  return {{{"chargeback"},
+           "--from T --to T [--team T] [--group-by team,model] [--resolution day] [--format csv|focus|...]  "
+           "who pays for the accelerators",
+           RunChargeback}};
+}
+
+absl::StatusOr<v1::GetChargebackRequest> ChargebackRequest(const ChargebackFlags& f) {
+  v1::GetChargebackRequest request;
+  if (f.from.empty()) return absl::InvalidArgumentError("--from: missing; give the window's first hour (RFC 3339)");
+  if (f.to.empty()) return absl::InvalidArgumentError("--to: missing; give the hour after the window (RFC 3339)");
+  FLEETCAP_ASSIGN_OR_RETURN(const absl::Time from, ParseRfc3339("--from", f.from));
+  FLEETCAP_ASSIGN_OR_RETURN(const absl::Time to, ParseRfc3339("--to", f.to));
+  if (to <= from) return absl::InvalidArgumentError(absl::StrCat("--to: ", f.to, " is not after --from ", f.from));
+  *request.mutable_start() = ToProtoTimestamp(from);
+  *request.mutable_end() = ToProtoTimestamp(to);
+  for (absl::string_view part : absl::StrSplit(f.group_by, ',', absl::SkipWhitespace())) {
+    const std::string field(absl::StripAsciiWhitespace(part));
+    if (!OneOf(field, kGroupByFields)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--group-by: \"", field, "\" is not one of ", absl::StrJoin(kGroupByFields, ", ")));
+    }
+    request.add_group_by(field);
+  }
+  const std::string resolution = absl::AsciiStrToLower(f.resolution);
+  if (resolution == "hour") {
+    request.set_resolution(v1::CHARGEBACK_RESOLUTION_HOUR);
+  } else if (resolution == "day") {
+    request.set_resolution(v1::CHARGEBACK_RESOLUTION_DAY);
+  } else if (resolution == "month") {
+    request.set_resolution(v1::CHARGEBACK_RESOLUTION_MONTH);
+  } else if (resolution == "none" || resolution.empty()) {
+    request.set_resolution(v1::CHARGEBACK_RESOLUTION_NONE);
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--resolution: \"", f.resolution, "\" is not hour, day, month or none"));
+  }
+  if (!f.line_kind.empty() && !OneOf(f.line_kind, store::kChargebackLineKinds)) {
+    return absl::InvalidArgumentError(absl::StrCat("--line-kind: \"", f.line_kind, "\" is not one of ",
+                                                   absl::StrJoin(store::kChargebackLineKinds, ", ")));
+  }
+  request.set_team(f.team);
+  request.set_cluster(f.cluster);
+  request.set_namespace_(f.namespace_);
+  request.set_workload(f.workload);
+  request.set_model(f.model);
+  request.set_line_kind(f.line_kind);
+  return request;
+}
+
+}  // namespace fleetcap::ctl
