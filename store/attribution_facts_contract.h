@@ -127,6 +127,29 @@ inline void AnEmptyWindowHasNoFacts(LiveInventoryRepository& inventory, UsageWri
   EXPECT_EQ(backwards.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+inline void ClustersStartWithTheirFirstDeviceInService(LiveInventoryRepository& inventory, UsageWriteRepository& usage,
+                                                       const AttributionFactsRepository& facts) {
+  auto none = facts.Clusters();
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_TRUE(none->empty());
+  WriteFacts(inventory, usage);
+  InventoryChanges later;
+  later.cluster = "c0";
+  later.types = {{"H100", "nvidia", "nvidia.com/gpu"}};
+  later.devices = {{"GPU-7", "node-7", 0, "H100", At(30), At(30)},
+                   {"GPU-8", "node-8", 0, "H100", At(75), std::nullopt}};
+  ASSERT_TRUE(inventory.Apply(later).ok());
+  InventoryChanges empty;
+  empty.cluster = "c3";
+  empty.types = later.types;
+  empty.devices = {{"GPU-9", "node-9", 0, "H100", At(5), At(5)}};  // no length: no history
+  ASSERT_TRUE(inventory.Apply(empty).ok());
+  auto read = facts.Clusters();
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(*read, (std::vector<ClusterHistoryRecord>{
+                       {"c0", At(75)}, {"c1", At(-600)}, {"c2", At(-600)}, {"c3", std::nullopt}}));
+}
+
 }  // namespace fleetcap::store::attribution_facts_contract
 
 // Instantiates the contract as tests of fixture `Fixture`, whose
@@ -146,4 +169,8 @@ inline void AnEmptyWindowHasNoFacts(LiveInventoryRepository& inventory, UsageWri
   }                                                                                                                    \
   TEST_F(Fixture, AnEmptyWindowHasNoFacts) {                                                                           \
     ::fleetcap::store::attribution_facts_contract::AnEmptyWindowHasNoFacts(inventory(), usage(), facts());             \
+  }                                                                                                                    \
+  TEST_F(Fixture, ClustersStartWithTheirFirstDeviceInService) {                                                        \
+    ::fleetcap::store::attribution_facts_contract::ClustersStartWithTheirFirstDeviceInService(inventory(), usage(),    \
+                                                                                              facts());                \
   }

@@ -21,6 +21,10 @@ bool UsedMinuteRecord::operator==(const UsedMinuteRecord& o) const {
   return std::tie(pod_uid, device_id, minute, used_milli) == std::tie(o.pod_uid, o.device_id, o.minute, o.used_milli);
 }
 
+bool ClusterHistoryRecord::operator==(const ClusterHistoryRecord& o) const {
+  return std::tie(cluster, first_in_service) == std::tie(o.cluster, o.first_in_service);
+}
+
 absl::Status CheckFactsWindow(const std::string& cluster, absl::Time start, absl::Time end) {
   if (end < start) {
     return absl::InvalidArgumentError(absl::StrCat("attribution facts of ", cluster, ": window end ",

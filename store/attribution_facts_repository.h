@@ -7,6 +7,7 @@
 // optimizer maps between them and resolves teams with the policy.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,15 @@ struct AttributionFactsRecord {
   std::vector<UsedMinuteRecord> usage;         // by (device_id, pod_uid, minute)
 };
 
+// A cluster the inventory knows, and when its history starts: the earliest
+// time one of its devices entered service (nullopt: it never had one).
+struct ClusterHistoryRecord {
+  std::string cluster;
+  std::optional<absl::Time> first_in_service;
+
+  bool operator==(const ClusterHistoryRecord& o) const;
+};
+
 class AttributionFactsRepository {
  public:
   virtual ~AttributionFactsRepository() = default;
@@ -66,6 +76,9 @@ class AttributionFactsRepository {
   // after clipping are left out; INVALID_ARGUMENT when end < start.
   virtual absl::StatusOr<AttributionFactsRecord> Facts(const std::string& cluster, absl::Time start,
                                                        absl::Time end) const = 0;
+
+  // Every cluster known, by name (bytewise). Periods of no length are not history.
+  virtual absl::StatusOr<std::vector<ClusterHistoryRecord>> Clusters() const = 0;
 };
 
 // Shared by the implementations.

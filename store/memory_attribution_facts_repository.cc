@@ -48,4 +48,18 @@ absl::StatusOr<AttributionFactsRecord> MemoryAttributionFactsRepository::Facts(c
   return facts;
 }
 
+absl::StatusOr<std::vector<ClusterHistoryRecord>> MemoryAttributionFactsRepository::Clusters() const {
+  std::vector<ClusterHistoryRecord> clusters;
+  for (const std::string& name : inventory_->ClusterNames()) {
+    ClusterHistoryRecord r{name, std::nullopt};
+    for (const auto& [key, d] : inventory_->State(name)->devices) {
+      if (d.in_service_to.has_value() && *d.in_service_to <= d.in_service_from) continue;
+      if (!r.first_in_service.has_value() || d.in_service_from < *r.first_in_service)
+        r.first_in_service = d.in_service_from;
+    }
+    clusters.push_back(std::move(r));
+  }
+  return clusters;
+}
+
 }  // namespace fleetcap::store

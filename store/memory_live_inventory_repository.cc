@@ -118,4 +118,10 @@ const MemoryLiveInventoryRepository::ClusterState* MemoryLiveInventoryRepository
   return it == clusters_.end() ? nullptr : &it->second;
 }
 
+std::vector<std::string> MemoryLiveInventoryRepository::ClusterNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, state] : clusters_) names.push_back(name);
+  return names;
+}
+
 }  // namespace fleetcap::store

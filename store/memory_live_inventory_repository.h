@@ -31,6 +31,8 @@ class MemoryLiveInventoryRepository : public LiveInventoryRepository {
   };
   // nullptr for an unknown cluster.
   const ClusterState* State(const std::string& cluster) const;
+  // The clusters written to, by name.
+  std::vector<std::string> ClusterNames() const;
 
   void SetActivePolicy(int32_t version, std::string document) { active_policy_ = {version, std::move(document)}; }
   // The next `n` Apply calls fail with UNAVAILABLE and change nothing.

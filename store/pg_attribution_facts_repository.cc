@@ -64,4 +64,24 @@ absl::StatusOr<AttributionFactsRecord> PgAttributionFactsRepository::Facts(const
   return facts;
 }
 
+absl::StatusOr<std::vector<ClusterHistoryRecord>> PgAttributionFactsRepository::Clusters() const {
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  std::vector<ClusterHistoryRecord> clusters;
+  try {
+    pqxx::read_transaction txn(*lease);
+    for (const auto& row :
+         txn.exec("SELECT c.cluster, (SELECT extract(epoch FROM min(d.in_service_from))::bigint FROM devices d"
+                  " WHERE d.cluster = c.cluster AND (d.in_service_to IS NULL OR d.in_service_to > d.in_service_from))"
+                  " FROM clusters c ORDER BY c.cluster COLLATE \"C\"")) {
+      ClusterHistoryRecord r{row[0].as<std::string>(), std::nullopt};
+      if (!row[1].is_null()) r.first_in_service = Seconds(row[1]);
+      clusters.push_back(std::move(r));
+    }
+    txn.commit();
+  } catch (const std::exception& e) {
+    return PgError("attribution facts: reading the clusters", e);
+  }
+  return clusters;
+}
+
 }  // namespace fleetcap::store

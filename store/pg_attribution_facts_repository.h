@@ -15,6 +15,7 @@ class PgAttributionFactsRepository : public AttributionFactsRepository {
 
   absl::StatusOr<AttributionFactsRecord> Facts(const std::string& cluster, absl::Time start,
                                                absl::Time end) const override;
+  absl::StatusOr<std::vector<ClusterHistoryRecord>> Clusters() const override;
 
  private:
   PgPool* pool_;

@@ -1,0 +1,105 @@
+#include "optimizer/chargeback/window_loader.h"
+
+#include <tuple>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "common/time_util.h"
+#include "optimizer/chargeback/hours.h"
+
+namespace fleetcap::chargeback {
+
+bool SameAttribution(const policy::Attribution& a, const policy::Attribution& b) {
+  if (std::tie(a.basis, a.idle, a.idle_scope, a.shared_spread, a.shared_namespaces) !=
+      std::tie(b.basis, b.idle, b.idle_scope, b.shared_spread, b.shared_namespaces)) {
+    return false;
+  }
+  if (a.fixed_monthly_costs.size() != b.fixed_monthly_costs.size()) return false;
+  for (size_t i = 0; i < a.fixed_monthly_costs.size(); ++i) {
+    if (a.fixed_monthly_costs[i].name != b.fixed_monthly_costs[i].name ||
+        a.fixed_monthly_costs[i].micro_per_month != b.fixed_monthly_costs[i].micro_per_month) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void AppendFacts(const std::string& cluster, const store::AttributionFactsRecord& record,
+                 attribution::AttributionInput* input) {
+  for (const auto& d : record.devices) input->devices.push_back({cluster, d.node, d.device_id, d.model, d.from, d.to});
+  for (const auto& h : record.holds) {
+    input->holds.push_back(
+        {cluster, h.pod_uid, h.namespace_name, h.team_label, h.workload, h.device_id, h.milli, h.from, h.to});
+  }
+  for (const auto& u : record.usage) input->usage.push_back({cluster, u.pod_uid, u.device_id, u.minute, u.used_milli});
+}
+
+absl::StatusOr<LoadedWindow> LoadWindow(const FactsSources& sources, absl::Time start, absl::Time end) {
+  if (!IsHour(start) || !IsHour(end) || !(start < end)) {
+    return absl::InvalidArgumentError(absl::StrCat("chargeback window [", FormatRfc3339(start), ", ",
+                                                   FormatRfc3339(end), "): must be whole hours, start before end"));
+  }
+  FLEETCAP_RETURN_IF_ERROR(sources.policies->Refresh());
+  LoadedWindow window;
+
+  // Facts of the whole fleet, in one input.
+  attribution::AttributionInput facts;
+  facts.start = start;
+  facts.end = end;
+  FLEETCAP_ASSIGN_OR_RETURN(auto clusters, sources.facts->Clusters());
+  for (const auto& c : clusters) {
+    window.clusters.push_back(c.cluster);
+    FLEETCAP_ASSIGN_OR_RETURN(auto record, sources.facts->Facts(c.cluster, start, end));
+    AppendFacts(c.cluster, record, &facts);
+  }
+  facts.prices = sources.policies->At(absl::InfiniteFuture()).teams->policy().prices;
+
+  FLEETCAP_ASSIGN_OR_RETURN(auto namespaces, sources.teams->Namespaces("", ""));
+  attribution::NamespaceEvidenceMap evidence;
+  for (auto& [key, ns] : namespaces) evidence[key] = {std::move(ns.labels), std::move(ns.annotations)};
+  window.teams = std::make_shared<attribution::PolicyTimelineTeams>(*sources.policies, std::move(evidence));
+
+  // The version whose options apply from each hour: the one in force at its start.
+  std::vector<std::pair<absl::Time, policy::PolicyInForce>> starts = {{start, sources.policies->At(start)}};
+  for (auto& v : sources.policies->During(start, end)) {
+    const absl::Time hour = HourAtOrAfter(v.from);  // InfinitePast for the first version
+    if (hour <= start || hour >= end) continue;
+    if (starts.back().first == hour) {
+      starts.back().second = std::move(v);
+    } else {
+      starts.emplace_back(hour, std::move(v));
+    }
+  }
+  for (size_t i = 0; i < starts.size(); ++i) {
+    const policy::Attribution& options = starts[i].second.teams->policy().attribution;
+    const absl::Time piece_end = i + 1 < starts.size() ? starts[i + 1].first : end;
+    if (!window.pieces.empty() && SameAttribution(window.pieces.back().input.options, options)) {
+      window.pieces.back().input.end = piece_end;
+      continue;
+    }
+    WindowPiece piece;
+    piece.options_version = starts[i].second.version;
+    piece.input.options = options;
+    piece.input.start = starts[i].first;
+    piece.input.end = piece_end;
+    window.pieces.push_back(std::move(piece));
+  }
+  // The engine clips facts to its window; the first piece takes them by move.
+  for (size_t i = window.pieces.size(); i-- > 0;) {
+    auto& input = window.pieces[i].input;
+    input.prices = facts.prices;
+    if (i == 0) {
+      input.devices = std::move(facts.devices);
+      input.holds = std::move(facts.holds);
+      input.usage = std::move(facts.usage);
+    } else {
+      input.devices = facts.devices;
+      input.holds = facts.holds;
+      input.usage = facts.usage;
+    }
+  }
+  return window;
+}
+
+}  // namespace fleetcap::chargeback

@@ -1,0 +1,62 @@
+#pragma once
+// Stored facts and policy versions -> what the attribution engine reads, for
+// a window of whole hours of the whole fleet (docs/attribution.md, "The
+// optimizer daemon"):
+// - every cluster's devices, holds and per-minute use, in one input, since
+//   fixed monthly costs are spread over the teams of the whole fleet;
+// - teams resolved by the version in force at each second
+//   (attribution::PolicyTimelineTeams);
+// - the attribution options (basis, idle, shared namespaces, fixed costs) of
+//   the version in force at the start of each hour: the engine takes one set
+//   per call, so the window is split into pieces at the hours where they
+//   change;
+// - the newest version's price list, whose effective dates decide the price
+//   at each second (a corrected price re-prices the hours it covers).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "optimizer/attribution/attribution_facts.h"
+#include "optimizer/attribution/team_schedule.h"
+#include "policy/policy_timeline.h"
+#include "store/attribution_facts_repository.h"
+#include "store/team_facts_repository.h"
+
+namespace fleetcap::chargeback {
+
+// Where a window's facts come from. All must outlive every LoadedWindow
+// loaded from them (its team schedule reads `policies`).
+struct FactsSources {
+  const store::AttributionFactsRepository* facts = nullptr;
+  store::TeamFactsRepository* teams = nullptr;  // namespace evidence
+  policy::PolicyTimeline* policies = nullptr;   // refreshed by each load
+};
+
+// Consecutive hours computed with one set of attribution options.
+struct WindowPiece {
+  attribution::AttributionInput input;
+  int32_t options_version = 0;  // the policy version the options are from (0: none applied)
+};
+
+struct LoadedWindow {
+  std::vector<WindowPiece> pieces;  // in time order, together covering the window
+  std::shared_ptr<const attribution::TeamSchedule> teams;
+  std::vector<std::string> clusters;  // every cluster known, by name, whether it had facts or not
+};
+
+// The facts of every cluster over the whole hours [start, end), start < end
+// (INVALID_ARGUMENT otherwise); a store error as it comes.
+absl::StatusOr<LoadedWindow> LoadWindow(const FactsSources& sources, absl::Time start, absl::Time end);
+
+// The attribution facts of one cluster's stored records.
+void AppendFacts(const std::string& cluster, const store::AttributionFactsRecord& record,
+                 attribution::AttributionInput* input);
+
+// Whether two versions' attribution sections charge alike.
+bool SameAttribution(const policy::Attribution& a, const policy::Attribution& b);
+
+}  // namespace fleetcap::chargeback
