@@ -10,6 +10,9 @@ const std::map<std::string, Access>& AccessTable() {
       // UsageService: the whole fleet for planners; teams their own namespaces (UsageQuery::Authorize).
       {"/fleetcap.v1.UsageService/GetUsage", Access::kTeamRead},
       {"GET /v1/usage", Access::kTeamRead},
+      // ExplainChargeback: planners and admins any team; team tokens their own subtree (ChargebackExplainQuery).
+      {"/fleetcap.v1.ChargebackService/ExplainChargeback", Access::kTeamRead},
+      {"GET /v1/chargeback/explain", Access::kTeamRead},
       // PolicyService: planners read, admins change; teams read their own subtree.
       {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},

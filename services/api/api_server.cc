@@ -39,6 +39,12 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->usage_ = std::make_unique<store::PgUsageRepository>(server->pool_);
   server->usage_query_ = std::make_unique<UsageQuery>(server->usage_.get(), server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
+  server->attribution_facts_ = std::make_unique<store::PgAttributionFactsRepository>(server->pool_);
+  server->chargeback_ = std::make_unique<store::PgChargebackRepository>(server->pool_);
+  server->explain_query_ = std::make_unique<ChargebackExplainQuery>(
+      server->attribution_facts_.get(), server->team_facts_.get(), server->chargeback_.get());
+  server->explain_service_ =
+      std::make_unique<ChargebackExplainGrpcService>(server->explain_query_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -49,6 +55,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   builder.RegisterService(server->token_service_.get());
   builder.RegisterService(server->audit_service_.get());
   builder.RegisterService(server->usage_service_.get());
+  builder.RegisterService(server->explain_service_.get());
   server->grpc_ = builder.BuildAndStart();
   if (server->grpc_ == nullptr || server->grpc_port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
@@ -57,6 +64,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get(), &server->clock_);
   AddFleetRoutes(*server->http_, server->fleet_query_.get());
   AddUsageRoutes(*server->http_, server->usage_query_.get());
+  AddChargebackExplainRoutes(*server->http_, server->explain_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
     FLEETCAP_RETURN_IF_ERROR(server->http_->Start(options.http_listen, options.tls, options.http_limits));

@@ -13,6 +13,7 @@
 #include "prometheus/registry.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
+#include "services/api/chargeback_explain_service.h"
 #include "services/api/control_grpc_services.h"
 #include "services/api/fleet_grpc_service.h"
 #include "services/api/fleet_summary.h"
@@ -20,6 +21,8 @@
 #include "services/api/team_attribution.h"
 #include "services/api/usage_grpc_service.h"
 #include "services/api/usage_query.h"
+#include "store/pg_attribution_facts_repository.h"
+#include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
@@ -74,6 +77,10 @@ class ApiServer {
   std::unique_ptr<store::PgUsageRepository> usage_;
   std::unique_ptr<UsageQuery> usage_query_;
   std::unique_ptr<UsageGrpcService> usage_service_;
+  std::unique_ptr<store::PgAttributionFactsRepository> attribution_facts_;
+  std::unique_ptr<store::PgChargebackRepository> chargeback_;
+  std::unique_ptr<ChargebackExplainQuery> explain_query_;
+  std::unique_ptr<ChargebackExplainGrpcService> explain_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<HttpGateway> http_;
   int grpc_port_ = 0;
