@@ -194,7 +194,7 @@ std::vector<std::string> AllFleetcapMethods() {
   for (const google::protobuf::FileDescriptor* file :
        {v1::GetFleetSummaryRequest::descriptor()->file(), v1::GetPolicyRequest::descriptor()->file(),
         v1::CreateTokenRequest::descriptor()->file(), v1::ListAuditEventsRequest::descriptor()->file(),
-        v1::GetUsageRequest::descriptor()->file(), v1::ExplainChargebackRequest::descriptor()->file()}) {
+        v1::GetUsageRequest::descriptor()->file()}) {
     EXPECT_EQ(file->service_count(), 1) << file->name();
     if (file->service_count() == 0) continue;
     const auto* service = file->service(0);
