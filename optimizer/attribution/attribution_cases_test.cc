@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "common/time_util.h"
 #include "optimizer/attribution/attribution_engine.h"
+#include "optimizer/attribution/explanation_checks.h"
 #include "optimizer/attribution/second_by_second_cost.h"
 #include "policy/policy_parser.h"
 #include "yaml-cpp/yaml.h"
@@ -169,6 +170,35 @@ TEST(AttributionCases, EveryCaseGivesItsExpectedLinesAndConservesTheFleetCost) {
       EXPECT_TRUE(fleet.count(key) > 0 || micro == 0) << "charged outside the fleet: " << std::get<1>(key);
     }
     EXPECT_EQ(report->total_cost_micro, total);
+  }
+}
+
+TEST(AttributionCases, EveryLineOfEveryCaseIsExplainedAndItsExplanationAddsUpToIt) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(FLEETCAP_ATTRIBUTION_CASES)) {
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 13u);
+  for (const auto& file : files) {
+    SCOPED_TRACE(file.filename().string());
+    const Case c = Load(file);
+    const std::vector<policy::StoredPolicy> stored = c.policies;
+    policy::PolicyTimeline timeline([&](int32_t after) -> absl::StatusOr<std::vector<policy::StoredPolicy>> {
+      std::vector<policy::StoredPolicy> out;
+      for (const auto& s : stored) {
+        if (s.version > after) out.push_back(s);
+      }
+      return out;
+    });
+    ASSERT_TRUE(timeline.Refresh().ok());
+    PolicyTimelineTeams teams(timeline, c.namespaces);
+    std::vector<ChargeLine> lines;
+    ASSERT_TRUE(Attribute(c.input, teams, [&](HourLines&& hour) {
+                  for (auto& l : hour.lines) lines.push_back(std::move(l));
+                }).ok());
+    ASSERT_FALSE(lines.empty());
+    ExpectEveryLineExplained(c.input, teams, lines);
   }
 }
 

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <unordered_map>
@@ -14,6 +15,7 @@
 #include "optimizer/attribution/apportion.h"
 #include "optimizer/attribution/attribution_options.h"
 #include "optimizer/attribution/cell_split.h"
+#include "optimizer/attribution/explanation.h"
 #include "optimizer/attribution/fixed_costs.h"
 #include "optimizer/attribution/over_held.h"
 #include "optimizer/attribution/price_schedule.h"
@@ -38,6 +40,10 @@ class Dictionary {
     for (uint32_t i = 0; i < names_.size(); ++i) ids_.emplace(names_[i], i);
   }
   uint32_t Id(const std::string& s) const { return ids_.at(s); }
+  std::optional<uint32_t> Find(const std::string& s) const {
+    auto it = ids_.find(s);
+    return it == ids_.end() ? std::nullopt : std::optional<uint32_t>(it->second);
+  }
   const std::string& Name(uint32_t id) const { return names_[id]; }
 
  private:
@@ -97,8 +103,18 @@ struct Charge {
   uint32_t piece;
   Int128 weight;
   int64_t held, used;
+  int32_t sampled_seconds;  // seconds with a usage reading
   bool no_telemetry;
+  bool over_held;  // its weight is its proportional part of a device charged past itself
 };
+
+// A line's idle cost over the scopes it came from, by what each gave.
+void SplitIdle(int64_t idle_micro, std::vector<IdleExplanation>* scopes) {
+  std::vector<Int128> weights, parts;
+  for (const IdleExplanation& s : *scopes) weights.push_back(s.received);
+  Apportion(idle_micro, weights, &parts);
+  for (size_t i = 0; i < parts.size(); ++i) (*scopes)[i].idle_cost_micro = static_cast<int64_t>(parts[i]);
+}
 
 uint64_t PodDevice(uint32_t pod, uint32_t device) { return (uint64_t{pod} << 32) | device; }
 
@@ -108,7 +124,15 @@ int64_t Overlap(int64_t a_from, int64_t a_to, int64_t b_from, int64_t b_to) {
 
 class Engine {
  public:
-  Engine(const AttributionInput& input, const Options& options) : input_(input), options_(options) {}
+  // Attributes the hours of [start, end) of `input`.
+  Engine(const AttributionInput& input, const Options& options, absl::Time start, absl::Time end)
+      : input_(input), options_(options), window_start_(start), window_end_(end) {}
+
+  // Records how the lines `request` selects are made, into `out`; before Prepare.
+  void ExplainInto(const ExplainRequest& request, HourExplanation* out) {
+    explain_request_ = &request;
+    explanation_ = out;
+  }
 
   void Prepare(const TeamSchedule& teams);
   absl::Status Run(const HourSink& sink);
@@ -125,9 +149,35 @@ class Engine {
   absl::Status Cell(int64_t hour, const std::vector<DeviceHour>& device_hours, size_t dh_begin, size_t dh_end,
                     std::vector<Charge>::const_iterator charges_begin, std::vector<Charge>::const_iterator charges_end);
   void Fixed(int64_t hour);
+  // Whether the lines of this (cluster, model) are to be explained.
+  bool Explaining(uint32_t cluster, uint32_t model) const;
+  // What an explanation needs of a cell beyond its lines.
+  struct CellRecord {
+    std::vector<size_t> charge_line;                 // the line of each of the cell's charges
+    std::vector<std::vector<IdleExplanation>> idle;  // by line, the idle it received from each scope
+    std::vector<IdleExplanation> kept;               // kept on the idle line, by scope
+  };
+  // ShareIdle over one scope (`node` "" for the cluster), and with `record`
+  // what each line received from it and what was kept.
+  void Share(Int128 idle, const std::vector<std::pair<size_t, Int128>>& takers, const std::string& node,
+             std::vector<CellLine>* lines, Int128* kept, CellRecord* record) const;
+  // The holds of line `line` of a cell, its direct cost `direct_micro` split over them.
+  void ExplainHolds(int64_t hour, const CellRecord& record, const std::vector<DeviceHour>& device_hours,
+                    std::vector<Charge>::const_iterator charges_begin, size_t line, int64_t direct_micro,
+                    LineExplanation* e) const;
+  // The shared-namespace cost spread onto (or away from) line `line`.
+  void ExplainShared(const std::vector<CellLine>& lines, const std::vector<Int128>& before_spread, size_t line,
+                     LineExplanation* e) const;
 
   const AttributionInput& input_;
   const Options options_;
+  const absl::Time window_start_, window_end_;
+  const ExplainRequest* explain_request_ = nullptr;
+  HourExplanation* explanation_ = nullptr;
+  std::optional<uint32_t> explain_team_;
+  // Names by id, kept only when explaining.
+  std::vector<std::string> node_names_, device_names_, pod_names_;
+  std::map<size_t, LineExplanation> explained_;  // by index into lines_
   int64_t start_ = 0, end_ = 0;
   Dictionary clusters_, models_, teams_, namespaces_, workloads_;
   std::unordered_map<std::string, uint32_t> device_keys_, nodes_, pods_;
@@ -152,8 +202,8 @@ class Engine {
 };
 
 void Engine::Prepare(const TeamSchedule& teams) {
-  start_ = ToSeconds(input_.start);
-  end_ = ToSeconds(input_.end);
+  start_ = ToSeconds(window_start_);
+  end_ = ToSeconds(window_end_);
   const std::set<std::string> shared(input_.options.shared_namespaces.begin(), input_.options.shared_namespaces.end());
 
   // Devices.
@@ -168,8 +218,14 @@ void Engine::Prepare(const TeamSchedule& teams) {
       device_ok[i] = true;
       clusters_.Add(d.cluster);
       models_.Add(d.model);
-      device_keys_.emplace(Key(d.cluster, d.device_id), static_cast<uint32_t>(device_keys_.size()));
-      nodes_.emplace(Key(d.cluster, d.node), static_cast<uint32_t>(nodes_.size()));
+      if (device_keys_.emplace(Key(d.cluster, d.device_id), static_cast<uint32_t>(device_keys_.size())).second &&
+          explanation_ != nullptr) {
+        device_names_.push_back(d.device_id);
+      }
+      if (nodes_.emplace(Key(d.cluster, d.node), static_cast<uint32_t>(nodes_.size())).second &&
+          explanation_ != nullptr) {
+        node_names_.push_back(d.node);
+      }
     }
   }
   clusters_.Add("");  // fixed lines have no cluster or model
@@ -223,12 +279,14 @@ void Engine::Prepare(const TeamSchedule& teams) {
       continue;
     }
     hold_device[i] = device->second;
-    hold_pod[i] = pods_.emplace(Key(h.cluster, h.pod_uid), static_cast<uint32_t>(pods_.size())).first->second;
+    auto pod = pods_.emplace(Key(h.cluster, h.pod_uid), static_cast<uint32_t>(pods_.size()));
+    if (pod.second && explanation_ != nullptr) pod_names_.push_back(h.pod_uid);
+    hold_pod[i] = pod.first->second;
     namespaces_.Add(h.namespace_name);
     workloads_.Add(h.workload);
     auto [it, added] = spans.try_emplace({h.cluster, h.namespace_name, h.team_label});
     if (added) {
-      it->second = teams.TeamsDuring({h.cluster, h.namespace_name, h.team_label}, input_.start, input_.end);
+      it->second = teams.TeamsDuring({h.cluster, h.namespace_name, h.team_label}, window_start_, window_end_);
       for (const TeamSpan& span : it->second) teams_.Add(span.team);
     }
     hold_teams[i] = &it->second;
@@ -240,6 +298,7 @@ void Engine::Prepare(const TeamSchedule& teams) {
   teams_.Seal();
   namespaces_.Seal();
   workloads_.Seal();
+  if (explain_request_ != nullptr) explain_team_ = teams_.Find(explain_request_->team);
   for (size_t i = 0; i < input_.holds.size(); ++i) {
     if (hold_device[i] == kUnusable) continue;
     const HoldFact& h = input_.holds[i];
@@ -457,7 +516,8 @@ absl::StatusOr<HourLines> Engine::Hour(int64_t hour, const std::vector<size_t>& 
     if (options_.basis == Basis::kUsage) weight = requested - sampled_requested + used_weight;
     if (options_.basis == Basis::kMax) weight = requested - sampled_requested + max_weight;
     const bool no_telemetry = options_.basis != Basis::kRequest && sampled_seconds < held_seconds;
-    charges.push_back({static_cast<uint32_t>(slot), static_cast<uint32_t>(pi), weight, held, used, no_telemetry});
+    charges.push_back({static_cast<uint32_t>(slot), static_cast<uint32_t>(pi), weight, held, used,
+                       static_cast<int32_t>(sampled_seconds), no_telemetry, false});
   }
   for (const DeviceHour& dh : device_hours) device_slot_[dh.key] = -1;
 
@@ -487,13 +547,17 @@ absl::StatusOr<HourLines> Engine::Hour(int64_t hour, const std::vector<size_t>& 
       weights.clear();
       for (; j < over.size() && over[j].first == over[i].first; ++j) weights.push_back(charges[over[j].second].weight);
       Apportion(device_hours[over[i].first].capacity, weights, &parts);
-      for (size_t k = i; k < j; ++k) charges[over[k].second].weight = parts[k - i];
+      for (size_t k = i; k < j; ++k) {
+        charges[over[k].second].weight = parts[k - i];
+        charges[over[k].second].over_held = true;
+      }
       i = j;
     }
   }
 
   order_.clear();
   lines_.clear();
+  explained_.clear();
   size_t c = 0;
   for (size_t d = 0; d < device_hours.size();) {
     size_t e = d;
@@ -510,6 +574,14 @@ absl::StatusOr<HourLines> Engine::Hour(int64_t hour, const std::vector<size_t>& 
   out.hour = absl::FromUnixSeconds(hour);
   out.lines.reserve(order_.size());
   for (const Ordered& o : order_) out.lines.push_back(std::move(lines_[o.line]));
+  if (explanation_ != nullptr && hour == ToSeconds(explain_request_->hour)) {
+    explanation_->hour = out.hour;
+    explanation_->team = explain_request_->team;
+    for (const Ordered& o : order_) {
+      auto it = explained_.find(o.line);
+      if (it != explained_.end()) explanation_->lines.push_back(std::move(it->second));
+    }
+  }
   return out;
 }
 
@@ -524,6 +596,9 @@ absl::Status Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_ho
     Int128 weight;
   };
   std::vector<OnNode> on_node;
+  const uint32_t cluster_id = device_hours[dh_begin].cluster, model_id = device_hours[dh_begin].model;
+  const bool explain = Explaining(cluster_id, model_id);
+  CellRecord record;
   for (auto c = charges_begin; c != charges_end; ++c) {
     const Piece& p = pieces_[c->piece];
     if (lines.empty() || lines.back().team != p.team || lines.back().ns != p.ns ||
@@ -536,7 +611,9 @@ absl::Status Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_ho
     l.used += c->used;
     l.no_telemetry = l.no_telemetry || c->no_telemetry;
     on_node.push_back({device_hours[c->device_hour].node, lines.size() - 1, c->weight});
+    if (explain) record.charge_line.push_back(lines.size() - 1);
   }
+  if (explain) record.idle.resize(lines.size());
   Int128 capacity = 0;
   for (size_t d = dh_begin; d < dh_end; ++d) capacity += device_hours[d].capacity;
 
@@ -557,13 +634,17 @@ absl::Status Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_ho
         if (takers.empty() || takers.back().first != on_node[k].line) takers.emplace_back(on_node[k].line, 0);
         takers.back().second += on_node[k].weight;
       }
-      ShareIdle(options_, idle, takers, &lines, &kept);
+      Share(idle, takers, explain ? node_names_[node] : std::string(), &lines, &kept, explain ? &record : nullptr);
     }
   } else {
     Int128 idle = 0;
     for (size_t d = dh_begin; d < dh_end; ++d) idle += device_hours[d].idle;
     for (size_t i = 0; i < lines.size(); ++i) takers.emplace_back(i, lines[i].direct);
-    ShareIdle(options_, idle, takers, &lines, &kept);
+    Share(idle, takers, "", &lines, &kept, explain ? &record : nullptr);
+  }
+  std::vector<Int128> before_spread;  // each line's charge and idle, when explaining
+  if (explain) {
+    for (const CellLine& l : lines) before_spread.push_back(l.direct + l.idle);
   }
   SpreadShared(options_, &lines);
 
@@ -605,6 +686,19 @@ absl::Status Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_ho
     line.shared_cost_micro = static_cast<int64_t>(parts[2]);
     line.total_cost_micro = static_cast<int64_t>(totals[i]);
     line.no_telemetry = l.no_telemetry;
+    if (explain && explain_team_ == l.team) {
+      LineExplanation& e = explained_[lines_.size()];
+      e.line = line;
+      ExplainHolds(hour, record, device_hours, charges_begin, i, line.direct_cost_micro, &e);
+      ExplainShared(lines, before_spread, i, &e);
+      e.idle = record.idle[i];
+      SplitIdle(line.idle_cost_micro, &e.idle);
+      e.direct_weight = l.direct;
+      e.idle_weight = l.idle;
+      e.shared_weight = l.spread;
+      e.cell_weight = capacity;
+      e.cell_cost_micro = static_cast<int64_t>(cost);
+    }
     Emit(std::move(line), device_hours[dh_begin].cluster, device_hours[dh_begin].model, l.team, l.ns, l.workload);
   }
   if (kept > 0) {
@@ -615,10 +709,119 @@ absl::Status Engine::Cell(int64_t hour, const std::vector<DeviceHour>& device_ho
     idle.model = model;
     idle.line_kind = kIdleLine;
     idle.idle_cost_micro = idle.total_cost_micro = static_cast<int64_t>(totals.back());
+    if (explain && explain_team_ == teams_.Id(kIdleTeam)) {
+      LineExplanation& e = explained_[lines_.size()];
+      e.line = idle;
+      e.idle = record.kept;
+      SplitIdle(idle.idle_cost_micro, &e.idle);
+      e.idle_weight = kept;
+      e.cell_weight = capacity;
+      e.cell_cost_micro = static_cast<int64_t>(cost);
+    }
     Emit(std::move(idle), device_hours[dh_begin].cluster, device_hours[dh_begin].model, teams_.Id(kIdleTeam),
          namespaces_.Id(""), workloads_.Id(""));
   }
   return absl::OkStatus();
+}
+
+bool Engine::Explaining(uint32_t cluster, uint32_t model) const {
+  if (explanation_ == nullptr || !explain_team_) return false;
+  return (explain_request_->cluster.empty() || clusters_.Name(cluster) == explain_request_->cluster) &&
+         (explain_request_->model.empty() || models_.Name(model) == explain_request_->model);
+}
+
+void Engine::Share(Int128 idle, const std::vector<std::pair<size_t, Int128>>& takers, const std::string& node,
+                   std::vector<CellLine>* lines, Int128* kept, CellRecord* record) const {
+  if (record == nullptr || idle == 0) {
+    ShareIdle(options_, idle, takers, lines, kept);
+    return;
+  }
+  std::vector<Int128> before;
+  for (const CellLine& l : *lines) before.push_back(l.idle);
+  const Int128 kept_before = *kept;
+  ShareIdle(options_, idle, takers, lines, kept);
+  IdleExplanation scope;
+  scope.scope = options_.idle_per_node ? "node" : "cluster";
+  scope.node = node;
+  scope.rule = options_.idle == IdleRule::kShare ? "share" : options_.idle == IdleRule::kEven ? "even" : "keep";
+  scope.scope_idle = idle;
+  for (const auto& t : takers) scope.scope_weight += t.second;
+  if (*kept > kept_before) {
+    IdleExplanation k = scope;
+    k.received = *kept - kept_before;
+    k.note = options_.idle == IdleRule::kKeep ? "kept by the rule"
+             : takers.empty()                 ? "nobody held the model in the scope"
+                                              : "no charge in the scope to weigh a share by";
+    record->kept.push_back(std::move(k));
+    return;
+  }
+  for (const auto& [line, weight] : takers) {
+    IdleExplanation r = scope;
+    r.line_weight = weight;
+    r.received = (*lines)[line].idle - before[line];
+    record->idle[line].push_back(std::move(r));
+  }
+}
+
+void Engine::ExplainHolds(int64_t hour, const CellRecord& record, const std::vector<DeviceHour>& device_hours,
+                          std::vector<Charge>::const_iterator charges_begin, size_t line, int64_t direct_micro,
+                          LineExplanation* e) const {
+  std::vector<Int128> weights, parts;
+  for (size_t k = 0; k < record.charge_line.size(); ++k) {
+    if (record.charge_line[k] != line) continue;
+    const Charge& c = *(charges_begin + static_cast<std::ptrdiff_t>(k));
+    const Piece& p = pieces_[c.piece];
+    const DeviceHour& dh = device_hours[c.device_hour];
+    const int64_t from = std::max(p.from, hour);
+    const int64_t to = std::min(p.to, hour + kHour);
+    HoldExplanation h;
+    h.pod_uid = pod_names_[p.pod];
+    h.device_id = device_names_[p.device];
+    h.node = node_names_[dh.node];
+    h.milli = p.milli;
+    h.from = absl::FromUnixSeconds(from);
+    h.to = absl::FromUnixSeconds(to);
+    h.held_milli_seconds = c.held;
+    h.held_seconds = c.held / p.milli;
+    h.telemetry_seconds = c.sampled_seconds;
+    h.used_milli_seconds = c.used;
+    for (size_t s = dh.first_segment; s < dh.end_segment; ++s) {
+      const int64_t seconds = Overlap(from, to, segments_[s].from, segments_[s].to);
+      if (seconds > 0) h.prices.push_back({segments_[s].price, segments_[s].priced, seconds});
+    }
+    h.weight = c.weight;
+    h.over_held = c.over_held;
+    h.no_telemetry = c.no_telemetry;
+    weights.push_back(c.weight);
+    e->holds.push_back(std::move(h));
+  }
+  // The line's direct cost over its holds by the rule every split follows.
+  Apportion(direct_micro, weights, &parts);
+  for (size_t k = 0; k < parts.size(); ++k) e->holds[k].direct_cost_micro = static_cast<int64_t>(parts[k]);
+}
+
+void Engine::ExplainShared(const std::vector<CellLine>& lines, const std::vector<Int128>& before_spread, size_t line,
+                           LineExplanation* e) const {
+  Int128 pool = 0;
+  bool recipients = false;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].shared) {
+      pool += before_spread[i];
+    } else {
+      recipients = true;
+    }
+  }
+  if (pool == 0 || !recipients) return;  // nothing was spread
+  SharedExplanation s;
+  s.spread = options_.shared_even ? "even" : "weighted";
+  s.pool = pool;
+  s.line_weight = before_spread[line];
+  if (lines[line].shared) {
+    s.given = before_spread[line];
+  } else {
+    s.received = lines[line].spread;
+  }
+  e->shared = s;
 }
 
 void Engine::Fixed(int64_t hour) {
@@ -632,44 +835,110 @@ void Engine::Fixed(int64_t hour) {
   for (const Ordered& o : order_) {
     if (o.key[5] == 3) charged[o.key[2]] += lines_[o.line].total_cost_micro;
   }
+  int64_t team_weight = 0, weight_sum = 0;  // for an explanation
   auto add = [&](uint32_t team, int64_t micro) {
     ChargeLine line;
     line.hour = absl::FromUnixSeconds(hour);
     line.team = teams_.Name(team);
     line.line_kind = kFixedLine;
     line.shared_cost_micro = line.total_cost_micro = micro;
+    if (explanation_ != nullptr && explain_team_ == team && explain_request_->cluster.empty() &&
+        explain_request_->model.empty()) {
+      LineExplanation& e = explained_[lines_.size()];
+      e.line = line;
+      e.fixed = FixedExplanation{options_.shared_even ? "even" : "weighted", amount, team_weight, weight_sum};
+    }
     Emit(std::move(line), clusters_.Id(""), models_.Id(""), team, namespaces_.Id(""), workloads_.Id(""));
   };
   if (charged.empty()) {
+    team_weight = weight_sum = 0;
     add(teams_.Id(policy::kUnassignedTeam), amount);
     return;
   }
   std::vector<Int128> weights, parts;
   for (const auto& [team, micro] : charged) weights.push_back(options_.shared_even ? 1 : micro);
   Apportion(amount, weights, &parts);
+  for (const Int128& w : weights) weight_sum += static_cast<int64_t>(w);
   size_t i = 0;
   for (const auto& [team, micro] : charged) {
+    team_weight = static_cast<int64_t>(weights[i]);
     if (parts[i] > 0) add(team, static_cast<int64_t>(parts[i]));
     ++i;
   }
 }
 
-}  // namespace
+// Why an explanation does not add up to its line; "" when it does.
+std::string Mismatch(const LineExplanation& e) {
+  const ChargeLine& l = e.line;
+  int64_t direct = 0, idle = 0;
+  for (const HoldExplanation& h : e.holds) direct += h.direct_cost_micro;
+  for (const IdleExplanation& s : e.idle) idle += s.idle_cost_micro;
+  if (direct != l.direct_cost_micro) {
+    return absl::StrCat("its holds add up to ", direct, " of its direct cost ", l.direct_cost_micro);
+  }
+  if (idle != l.idle_cost_micro) {
+    return absl::StrCat("its idle scopes add up to ", idle, " of its idle cost ", l.idle_cost_micro);
+  }
+  if (l.shared_cost_micro != 0 && !(e.shared && e.shared->received > 0) && !e.fixed) {
+    return absl::StrCat("it has shared cost ", l.shared_cost_micro, " and received none");
+  }
+  if (l.direct_cost_micro + l.idle_cost_micro + l.shared_cost_micro != l.total_cost_micro) {
+    return absl::StrCat("direct, idle and shared add up to ",
+                        l.direct_cost_micro + l.idle_cost_micro + l.shared_cost_micro, " of its total ",
+                        l.total_cost_micro);
+  }
+  return "";
+}
 
-absl::StatusOr<AttributionReport> Attribute(const AttributionInput& input, const TeamSchedule& teams,
-                                            const HourSink& sink) {
+absl::Status CheckWindow(absl::Time start, absl::Time end) {
   auto whole_hour = [](absl::Time t) {
     return t != absl::InfinitePast() && t != absl::InfiniteFuture() && t == absl::FromUnixSeconds(ToSeconds(t)) &&
            ToSeconds(t) % kHour == 0;
   };
-  if (!whole_hour(input.start) || !whole_hour(input.end) || input.start >= input.end) {
-    return absl::InvalidArgumentError(absl::StrCat("window [", absl::FormatTime(input.start, absl::UTCTimeZone()), ", ",
-                                                   absl::FormatTime(input.end, absl::UTCTimeZone()),
+  if (!whole_hour(start) || !whole_hour(end) || start >= end) {
+    return absl::InvalidArgumentError(absl::StrCat("window [", absl::FormatTime(start, absl::UTCTimeZone()), ", ",
+                                                   absl::FormatTime(end, absl::UTCTimeZone()),
                                                    "): start and end must be whole hours, start before end"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<HourExplanation> Explain(const AttributionInput& input, const TeamSchedule& teams,
+                                        const ExplainRequest& request) {
+  if (!CheckWindow(request.hour, request.hour + absl::Hours(1)).ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("hour ", absl::FormatTime(request.hour, absl::UTCTimeZone()), " is not a whole hour"));
   }
   absl::StatusOr<Options> options = ParseOptions(input.options);
   if (!options.ok()) return options.status();
-  Engine engine(input, *options);
+  HourExplanation out;
+  out.hour = request.hour;
+  out.team = request.team;
+  Engine engine(input, *options, request.hour, request.hour + absl::Hours(1));
+  engine.ExplainInto(request, &out);
+  engine.Prepare(teams);
+  FLEETCAP_RETURN_IF_ERROR(engine.Run([](HourLines&&) {}));
+  for (const LineExplanation& e : out.lines) {
+    // Each split above is exact, so this cannot happen; an explanation that
+    // does not add up must not be shown as one.
+    const std::string mismatch = Mismatch(e);
+    if (!mismatch.empty()) {
+      return absl::InternalError(absl::StrCat("the explanation of ", e.line.team, "'s ", e.line.line_kind, " line of ",
+                                              e.line.cluster, " ", e.line.model, " ", e.line.namespace_name, " ",
+                                              e.line.workload, " does not add up: ", mismatch));
+    }
+  }
+  return out;
+}
+
+absl::StatusOr<AttributionReport> Attribute(const AttributionInput& input, const TeamSchedule& teams,
+                                            const HourSink& sink) {
+  FLEETCAP_RETURN_IF_ERROR(CheckWindow(input.start, input.end));
+  absl::StatusOr<Options> options = ParseOptions(input.options);
+  if (!options.ok()) return options.status();
+  Engine engine(input, *options, input.start, input.end);
   engine.Prepare(teams);
   FLEETCAP_RETURN_IF_ERROR(engine.Run(sink));
   return engine.TakeReport();

@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "optimizer/attribution/attribution_facts.h"
 #include "optimizer/attribution/attribution_lines.h"
+#include "optimizer/attribution/explanation.h"
 #include "optimizer/attribution/team_schedule.h"
 
 namespace fleetcap::attribution {
@@ -22,5 +23,12 @@ using HourSink = std::function<void(HourLines&&)>;
 // listed in the report, each costing only itself.
 absl::StatusOr<AttributionReport> Attribute(const AttributionInput& input, const TeamSchedule& teams,
                                             const HourSink& sink);
+
+// Attributes the hour of `request` exactly as Attribute does and says how
+// each of the team's lines of it was made (explanation.h), checking that
+// every explanation adds up to its line. A team with no line that hour gets
+// none. INVALID_ARGUMENT when the hour is not a whole hour.
+absl::StatusOr<HourExplanation> Explain(const AttributionInput& input, const TeamSchedule& teams,
+                                        const ExplainRequest& request);
 
 }  // namespace fleetcap::attribution

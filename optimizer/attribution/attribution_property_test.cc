@@ -16,6 +16,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "optimizer/attribution/attribution_engine.h"
+#include "optimizer/attribution/explanation_checks.h"
 #include "optimizer/attribution/fixed_costs.h"
 #include "optimizer/attribution/second_by_second_cost.h"
 
@@ -133,18 +134,26 @@ struct Attributed {
   AttributionReport report;
 };
 
+// The fleet's two policy versions; the timeline reads them from here.
+struct FleetPolicies {
+  explicit FleetPolicies(const Fleet& f)
+      : stored{{1, kStart - absl::Hours(24), kPolicyBefore}, {2, f.policy_change, kPolicyAfter}},
+        timeline([this](int32_t after) -> absl::StatusOr<std::vector<policy::StoredPolicy>> {
+          std::vector<policy::StoredPolicy> out;
+          for (const auto& s : stored) {
+            if (s.version > after) out.push_back(s);
+          }
+          return out;
+        }) {
+    EXPECT_TRUE(timeline.Refresh().ok());
+  }
+  std::vector<policy::StoredPolicy> stored;
+  policy::PolicyTimeline timeline;
+};
+
 Attributed AttributeFleet(const Fleet& f) {
-  const std::vector<policy::StoredPolicy> stored = {{1, kStart - absl::Hours(24), kPolicyBefore},
-                                                    {2, f.policy_change, kPolicyAfter}};
-  policy::PolicyTimeline timeline([&](int32_t after) -> absl::StatusOr<std::vector<policy::StoredPolicy>> {
-    std::vector<policy::StoredPolicy> out;
-    for (const auto& s : stored) {
-      if (s.version > after) out.push_back(s);
-    }
-    return out;
-  });
-  EXPECT_TRUE(timeline.Refresh().ok());
-  PolicyTimelineTeams teams(timeline, {});
+  FleetPolicies policies(f);
+  PolicyTimelineTeams teams(policies.timeline, {});
   Attributed run;
   absl::StatusOr<AttributionReport> report = Attribute(f.input, teams, [&](HourLines&& hour) {
     for (auto& l : hour.lines) run.lines.push_back(std::move(l));
@@ -281,6 +290,16 @@ TEST(AttributionProperties, AChargeNeverFallsWhenAHoldGrows) {
   // but often it does.
   EXPECT_GT(grown, 300);
   EXPECT_GT(rose, 150) << rose << " of " << grown;
+}
+
+TEST(AttributionProperties, EveryLineIsExplainedAndItsExplanationAddsUpToIt) {
+  for (uint64_t seed = 1; seed <= kFleets; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    const Fleet f = RandomFleet(seed);
+    FleetPolicies policies(f);
+    PolicyTimelineTeams teams(policies.timeline, {});
+    ExpectEveryLineExplained(f.input, teams, AttributeFleet(f).lines);
+  }
 }
 
 }  // namespace

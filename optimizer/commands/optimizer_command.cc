@@ -11,13 +11,13 @@
 #include "common/time_util.h"
 #include "optimizer/chargeback/hours.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
-#include "optimizer/commands/minutes_read_directly.h"
 #include "optimizer/commands/optimizer_metrics.h"
 #include "store/migrator.h"
 #include "store/pg_attribution_facts_repository.h"
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_optimizer_state_repository.h"
 #include "store/pg_team_facts_repository.h"
+#include "store/pg_usage_rollup_repository.h"
 #include "store/session_lock.h"
 
 namespace fleetcap::optimizer {
@@ -142,7 +142,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgTeamFactsRepository teams(daemon->pool());
   store::PgChargebackRepository chargeback(daemon->pool());
   store::PgOptimizerStateRepository state(daemon->pool());
-  MinutesReadDirectly rollups;
+  store::PgUsageRollupRepository rollups(daemon->pool());
   policy::PolicyTimeline policies(chargeback::PoliciesOf(&teams));
   chargeback::ChargebackRun run({{&facts, &teams, &policies}, &rollups, &chargeback, &state}, options.run, &clock);
 

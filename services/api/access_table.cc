@@ -14,6 +14,9 @@ const std::map<std::string, Access>& AccessTable() {
       // Schedulers, as for every read API, get no bill.
       {"/fleetcap.v1.ChargebackService/GetChargeback", Access::kTeamRead},
       {"GET /v1/chargeback", Access::kTeamRead},
+      // ExplainChargeback: planners and admins any team; team tokens their own subtree (ChargebackExplainQuery).
+      {"/fleetcap.v1.ChargebackService/ExplainChargeback", Access::kTeamRead},
+      {"GET /v1/chargeback/explain", Access::kTeamRead},
       // PolicyService: planners read, admins change; teams read their own subtree.
       {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},

@@ -40,12 +40,15 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->usage_ = std::make_unique<store::PgUsageRepository>(server->pool_);
   server->usage_query_ = std::make_unique<UsageQuery>(server->usage_.get(), server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
+  server->attribution_facts_ = std::make_unique<store::PgAttributionFactsRepository>(server->pool_);
   server->chargeback_ = std::make_unique<store::PgChargebackRepository>(server->pool_);
   server->active_policy_ = std::make_unique<ActivePolicyCache>(server->policies_.get());
   server->chargeback_query_ =
       std::make_unique<ChargebackQuery>(server->chargeback_.get(), server->active_policy_.get());
-  server->chargeback_service_ =
-      std::make_unique<ChargebackGrpcService>(server->chargeback_query_.get(), server->guard_.get());
+  server->explain_query_ = std::make_unique<ChargebackExplainQuery>(
+      server->attribution_facts_.get(), server->team_facts_.get(), server->chargeback_.get());
+  server->chargeback_service_ = std::make_unique<ChargebackGrpcService>(
+      server->chargeback_query_.get(), server->explain_query_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -66,6 +69,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddFleetRoutes(*server->http_, server->fleet_query_.get());
   AddUsageRoutes(*server->http_, server->usage_query_.get());
   AddChargebackRoutes(*server->http_, server->chargeback_query_.get());
+  AddChargebackExplainRoutes(*server->http_, server->explain_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
     FLEETCAP_RETURN_IF_ERROR(server->http_->Start(options.http_listen, options.tls, options.http_limits));

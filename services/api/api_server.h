@@ -13,6 +13,7 @@
 #include "prometheus/registry.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
+#include "services/api/chargeback_explain_service.h"
 #include "services/api/chargeback_grpc_service.h"
 #include "services/api/chargeback_query.h"
 #include "services/api/control_grpc_services.h"
@@ -22,6 +23,7 @@
 #include "services/api/team_attribution.h"
 #include "services/api/usage_grpc_service.h"
 #include "services/api/usage_query.h"
+#include "store/pg_attribution_facts_repository.h"
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_inventory_repository.h"
@@ -77,9 +79,11 @@ class ApiServer {
   std::unique_ptr<store::PgUsageRepository> usage_;
   std::unique_ptr<UsageQuery> usage_query_;
   std::unique_ptr<UsageGrpcService> usage_service_;
+  std::unique_ptr<store::PgAttributionFactsRepository> attribution_facts_;
   std::unique_ptr<store::PgChargebackRepository> chargeback_;
   std::unique_ptr<ActivePolicyCache> active_policy_;  // the chargeback's currency and org tree
   std::unique_ptr<ChargebackQuery> chargeback_query_;
+  std::unique_ptr<ChargebackExplainQuery> explain_query_;
   std::unique_ptr<ChargebackGrpcService> chargeback_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<HttpGateway> http_;

@@ -1,6 +1,7 @@
 #include "services/api/chargeback_grpc_service.h"
 
 #include "common/status_macros.h"
+#include "services/api/chargeback_explain_service.h"
 
 namespace fleetcap::api {
 
@@ -11,6 +12,12 @@ grpc::Status ChargebackGrpcService::GetChargeback(grpc::ServerContext* context, 
     *response = std::move(result);
     return absl::OkStatus();
   });
+}
+
+grpc::Status ChargebackGrpcService::ExplainChargeback(grpc::ServerContext* context,
+                                                      const v1::ExplainChargebackRequest* request,
+                                                      v1::ChargebackExplanation* response) {
+  return ExplainChargebackCall(guard_, explain_, context, request, response);
 }
 
 }  // namespace fleetcap::api

@@ -10,6 +10,7 @@
 #include "services/ctl/chargeback_commands.h"
 #include "services/ctl/client.h"
 #include "services/ctl/control_commands.h"
+#include "services/ctl/explain_commands.h"
 #include "services/ctl/fleet_commands.h"
 #include "services/ctl/usage_commands.h"
 
@@ -17,6 +18,8 @@ namespace {
 
 std::vector<fleetcap::ctl::Command> AllCommands() {
   std::vector<fleetcap::ctl::Command> commands;
+  // Before `chargeback`: the first command whose words all appear wins.
+  for (auto& c : fleetcap::ctl::ExplainCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::FleetCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::PolicyCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::TokenCommands()) commands.push_back(std::move(c));

@@ -83,6 +83,8 @@ const std::map<std::string, Expect>& Expected() {
       {"POST /v1/tokens/revoke", {true, false, false, false}},
       {"GET /v1/tokens/self", {true, true, true, true}},
       {"GET /v1/audit", {true, false, false, false}},
+      {"/fleetcap.v1.ChargebackService/ExplainChargeback", {true, true, false, true}},
+      {"GET /v1/chargeback/explain", {true, true, false, true}},
   };
   return *table;
 }
@@ -115,6 +117,12 @@ std::string GrpcRequest(const std::string& method) {
     r.set_team("vision-detect");
     return r.SerializeAsString();
   }
+  if (method == "/fleetcap.v1.ChargebackService/ExplainChargeback") {
+    v1::ExplainChargebackRequest r;
+    r.set_team("vision-detect");
+    r.mutable_hour()->set_seconds(1767225600);
+    return r.SerializeAsString();
+  }
   return "";  // every field at its default
 }
 
@@ -123,6 +131,7 @@ std::string HttpTarget(const std::string& key) {
   if (key == "GET /v1/chargeback") {
     return "/v1/chargeback?start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&group_by=team&team=vision-detect";
   }
+  if (key == "GET /v1/chargeback/explain") return "/v1/chargeback/explain?team=vision-detect&hour=2026-01-01T00:00:00Z";
   if (key == "GET /v1/usage") {
     return "/v1/usage?cluster=c1&namespace=vision-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z";
   }
@@ -312,6 +321,34 @@ TEST_F(AuthorizationTest, TeamUsageIsScopedToItsOwnNamespaces) {
       "", tokens_.at("team:vision"));
   ASSERT_THAT(http, IsOk());
   EXPECT_EQ(http->status, 403) << http->body;
+}
+
+TEST_F(AuthorizationTest, ATeamExplainsOnlyItsOwnSubtreeAndBadInputNamesTheField) {
+  auto stub =
+      v1::ChargebackService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  auto call = [&](const std::string& role, const std::string& team, int64_t hour) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + tokens_.at(role));
+    v1::ExplainChargebackRequest request;
+    request.set_team(team);
+    request.mutable_hour()->set_seconds(hour);
+    v1::ChargebackExplanation explanation;
+    return stub->ExplainChargeback(&context, request, &explanation);
+  };
+  const int64_t hour = 1767225600;  // 2026-01-01T00:00:00Z
+  EXPECT_THAT(call("team:vision", "vision-detect", hour), IsOk());
+  grpc::Status other = call("team:vision", "ads", hour);
+  grpc::Status missing = call("team:vision", "no-such-team", hour);
+  EXPECT_EQ(other.error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(other.error_message(), missing.error_message()) << "must not reveal which teams exist";
+  EXPECT_EQ(call("team:vision", "research", hour).error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_THAT(call("planner", "ads", hour), IsOk());
+  grpc::Status unknown = call("planner", "no-such-team", hour);
+  EXPECT_EQ(unknown.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(unknown.error_message(), HasSubstr("team"));
+  grpc::Status not_whole = call("planner", "ads", hour + 60);
+  EXPECT_EQ(not_whole.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
+  EXPECT_THAT(not_whole.error_message(), HasSubstr("hour"));
 }
 
 }  // namespace
