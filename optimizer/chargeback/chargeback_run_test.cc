@@ -85,10 +85,11 @@ class ChargebackRunTest : public ::testing::Test {
   SimulatedClock clock_{H(50) + absl::Minutes(5)};
   store::MemoryLiveInventoryRepository inventory_;
   store::MemoryUsageRepository usage_{store::usage_contract::AtT0(), &inventory_};
-  store::MemoryAttributionFactsRepository facts_{&inventory_, &usage_};
+  store::MemoryUsageRollupRepository memory_rollups_{&usage_};
+  store::MemoryAttributionFactsRepository facts_{&inventory_, &memory_rollups_};
   FakeTeamFacts teams_;
   policy::PolicyTimeline timeline_{PoliciesOf(&teams_)};
-  FakeUsageRollups rollups_;
+  FakeUsageRollups rollups_{&memory_rollups_};
   store::MemoryChargebackRepository chargeback_{&clock_};
   store::MemoryOptimizerStateRepository state_;
   RunOptions options_{absl::Minutes(10), 24, absl::Hours(24)};
