@@ -54,7 +54,10 @@ TEST(PrometheusTlsPush, PrometheusPushesWithAClientCertificate) {
   ASSERT_THAT(prom, IsOk());
 
   const absl::Time deadline = absl::Now() + absl::Seconds(60);
-  while (Metric(ingest->metrics_port, "fleetcap_telemetry_samples_received_total") == 0 && absl::Now() < deadline) {
+  // A request's samples are counted before its answer is: wait for both.
+  while ((Metric(ingest->metrics_port, "fleetcap_telemetry_samples_received_total") == 0 ||
+          Metric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total", "code=\"204\"") == 0) &&
+         absl::Now() < deadline) {
     absl::SleepFor(absl::Milliseconds(200));
   }
   EXPECT_GT(Metric(ingest->metrics_port, "fleetcap_telemetry_samples_received_total"), 0)
