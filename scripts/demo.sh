@@ -6,8 +6,11 @@
 #          serving the published openb trace as a live cluster (pods created,
 #          bound, run and deleted at the trace's times, sped up), and
 #          `fleetcap-ingest k8s` following it through list and watch, exactly
-#          as it follows a production cluster; then fleetcap-api, and prints
-#          where to look. Where the published trace is absent it serves a
+#          as it follows a production cluster; then fleetcap-api and, once the
+#          ingest has caught up, fleetcap-optimizer computing the chargeback
+#          of every closed hour, and prints where to look. The trace is
+#          placed so that its last day is today (UTC): "the last 30 days"
+#          of chargeback show its final month. Where the published trace is absent it serves a
 #          synthetic cluster with the trace's shapes instead.
 #          Run twice, it reuses what runs.
 #   stop:  stops everything start started.
@@ -52,22 +55,50 @@ start_process() {  # NAME command...
 start() {
   bash scripts/bootstrap.sh
   cmake --preset release >/dev/null
-  cmake --build --preset release --target fleetcap-api fleetcap-ingest fleetcapctl fleetcap-k8s-fixture
+  cmake --build --preset release --target fleetcap-api fleetcap-ingest fleetcapctl fleetcap-k8s-fixture \
+    fleetcap-optimizer
   mkdir -p "$state"
 
-  local db cluster source at
+  local db cluster source at start_at chargeback_from chargeback_to explain_hour
   db=$(bash scripts/pg.sh start "$state/pg")
   echo "demo: PostgreSQL at $db"
   if [ -f "$data/openb/openb_node_list_gpu_node.csv" ]; then
     cluster=openb
-    at=2026-05-25T22:47:29Z
-    source=(--openb "$data/openb" --speed "$speed" --wait-for-watch)
+    # Trace second 0 is placed so that the trace's last second (its latest
+    # pod end) falls on today (UTC): start = tomorrow's midnight - length,
+    # down to a whole hour.
+    local length tomorrow start_s
+    length=$(awk -F, 'NR > 1 && $10 + 0 > m { m = $10 + 0 } END { print m + 0 }' \
+      "$data/openb/openb_pod_list_default.csv")
+    tomorrow=$(( $(date -u -d 'today 00:00' +%s) + 86400 ))
+    start_s=$(( (tomorrow - length) / 3600 * 3600 ))
+    # A store placed on another day holds the trace at other times: start
+    # the cluster and its chargeback afresh.
+    if [ "$(cat "$state/trace-start" 2>/dev/null)" != "$start_s" ]; then
+      psql "$db" -qc "DELETE FROM clusters WHERE cluster = 'openb'" >/dev/null 2>&1 || true
+      psql "$db" -qc "TRUNCATE chargeback_hourly, chargeback_daily, chargeback_monthly, chargeback_watermarks,
+                      chargeback_recompute, chargeback_over_held, optimizer_state" >/dev/null 2>&1 || true
+      echo "$start_s" > "$state/trace-start"
+    fi
+    start_at=$(date -u -d "@$start_s" +%Y-%m-%dT%H:%M:%SZ)
+    # A busy instant of the trace (second 12523649), an hour of it, and
+    # the 30 days that end with the trace's last day.
+    at=$(date -u -d "@$((start_s + 12523649))" +%Y-%m-%dT%H:%M:%SZ)
+    explain_hour=$(date -u -d "@$(( (start_s + 12523649) / 3600 * 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
+    local trace_end_day=$(( (start_s + length) / 86400 * 86400 + 86400 ))
+    chargeback_to=$(date -u -d "@$trace_end_day" +%Y-%m-%dT%H:%M:%SZ)
+    chargeback_from=$(date -u -d "@$((trace_end_day - 30 * 86400))" +%Y-%m-%dT%H:%M:%SZ)
+    echo "demo: the trace starts at $start_at, so that its last day is today"
+    source=(--openb "$data/openb" --start "$start_at" --speed "$speed" --wait-for-watch)
   else
     echo "demo: the published openb trace is not at $data/openb: serving a synthetic cluster with its shapes."
     echo "      (FLEETCAP_DATA=/path/to/data make demo serves the trace; github.com/alibaba/clusterdata,"
     echo "      cluster-trace-gpu-v2023/csv)"
     cluster=synthetic
     at=2026-01-01T01:00:00Z
+    explain_hour=2026-01-01T01:00:00Z
+    chargeback_from=2026-01-01T00:00:00Z
+    chargeback_to=2026-02-01T00:00:00Z
     source=(--synthetic-nodes 300 --synthetic-pods 3000 --seed 1)
   fi
   # A store written by the older replay-only demo holds other device ids: start that cluster afresh.
@@ -129,6 +160,18 @@ start() {
     done
   fi
 
+  # The chargeback of every closed hour, kept current: started once the
+  # ingest has caught up, so its first pass sees the whole trace.
+  if start_process optimizer "$bin/optimizer/fleetcap-optimizer" --db "$db" --metrics-listen 127.0.0.1:0; then
+    echo -n "demo: the optimizer is computing the chargeback of the trace's hours"
+    while ! grep -q "pass done" "$state/optimizer.log"; do
+      running optimizer || { echo; tail -n 20 "$state/optimizer.log" >&2; exit 1; }
+      echo -n "."
+      sleep 2
+    done
+    echo
+  fi
+
   if [ ! -s "$team_file" ]; then
     (umask 077; "$ctl" token create --role team:team-00 --description "make demo" \
       --server "127.0.0.1:$grpc_port" --token "$admin_token" 2>/dev/null > "$team_file")
@@ -148,13 +191,23 @@ fleetcap is following cluster $cluster through its Kubernetes API (fixture at $a
   CLI:       $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port fleet summary --cluster $cluster --at $at
   policy:    $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port policy get
   kubectl:   kubectl --server=$api_url get pods -A
-  logs:      $state/{fixture,ingest,api}.log
+  logs:      $state/{fixture,ingest,api,optimizer}.log
+
+Chargeback (fleetcap-optimizer computes each hour once closed; README "How a team reads its bill"):
+  the last 30 days per team:
+    $ctl --server 127.0.0.1:$grpc_port chargeback --from $chargeback_from --to $chargeback_to --group-by team
+  the same as FOCUS 1.2 rows:
+    $ctl --server 127.0.0.1:$grpc_port chargeback --from $chargeback_from --to $chargeback_to --group-by team --format focus
+  what makes up one team's hour:
+    $ctl --server 127.0.0.1:$grpc_port chargeback explain --team team-00 --hour $explain_hour
+  JSON API:
+    curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/chargeback?start=$chargeback_from&end=$chargeback_to&group_by=team'
 Stop everything with: make demo-stop
 TXT
 }
 
 stop() {
-  for name in api ingest fixture; do
+  for name in optimizer api ingest fixture; do
     if running "$name"; then
       kill -TERM "$(cat "$state/$name.pid")"
       for _ in $(seq 1 50); do running "$name" || break; sleep 0.1; done
