@@ -9,7 +9,7 @@
 #          as it follows a production cluster; then fleetcap-api and, once the
 #          ingest has caught up, fleetcap-optimizer computing the chargeback
 #          of every closed hour, and prints where to look. The trace is
-#          placed so that its last day is today (UTC): "the last 30 days"
+#          placed so that it ends within the current hour: "the last 30 days"
 #          of chargeback show its final month. Where the published trace is absent it serves a
 #          synthetic cluster with the trace's shapes instead.
 #          Run twice, it reuses what runs.
@@ -65,16 +65,19 @@ start() {
   if [ -f "$data/openb/openb_node_list_gpu_node.csv" ]; then
     cluster=openb
     # Trace second 0 is placed so that the trace's last second (its latest
-    # pod end) falls on today (UTC): start = tomorrow's midnight - length,
-    # down to a whole hour.
-    local length tomorrow start_s
+    # pod end) falls within the current hour, today (UTC): every event of the
+    # trace is then in the past, and its last day is today. A start chosen
+    # earlier today is kept, so that running the demo again reuses its store.
+    local length now today start_s
     length=$(awk -F, 'NR > 1 && $10 + 0 > m { m = $10 + 0 } END { print m + 0 }' \
       "$data/openb/openb_pod_list_default.csv")
-    tomorrow=$(( $(date -u -d 'today 00:00' +%s) + 86400 ))
-    start_s=$(( (tomorrow - length) / 3600 * 3600 ))
-    # A store placed on another day holds the trace at other times: start
-    # the cluster and its chargeback afresh.
-    if [ "$(cat "$state/trace-start" 2>/dev/null)" != "$start_s" ]; then
+    now=$(date -u +%s)
+    today=$(( now / 86400 * 86400 ))
+    start_s=$(cat "$state/trace-start" 2>/dev/null || echo 0)
+    if (( start_s + length < today || start_s + length > now )); then
+      start_s=$(( (now / 3600 * 3600 - length) / 3600 * 3600 ))
+      # A store placed on another day holds the trace at other times: start
+      # the cluster and its chargeback afresh.
       psql "$db" -qc "DELETE FROM clusters WHERE cluster = 'openb'" >/dev/null 2>&1 || true
       psql "$db" -qc "TRUNCATE chargeback_hourly, chargeback_daily, chargeback_monthly, chargeback_watermarks,
                       chargeback_recompute, chargeback_over_held, optimizer_state" >/dev/null 2>&1 || true
