@@ -130,6 +130,9 @@ void BuildRollups(pqxx::connection& conn) {
                           ", 'UTC'), team, namespace, workload, model, line_kind, ", summed, ", bool_or(no_telemetry)",
                           " FROM ", from, " GROUP BY 1, 2, 3, 4, 5, 6, 7"));
   }
+  txn.exec(absl::StrCat("INSERT INTO chargeback_daily_by_team (cluster, day, team, model, line_kind, ", sums,
+                        ", no_telemetry) SELECT cluster, day, team, model, line_kind, ", summed,
+                        ", bool_or(no_telemetry) FROM chargeback_daily GROUP BY cluster, day, team, model, line_kind"));
   txn.commit();
 }
 
@@ -165,10 +168,12 @@ struct Query {
   std::string name;
   std::string path;  // after /v1/chargeback?
   std::string token;
+  std::string total;  // the answer's totalCostMicro, when known
 };
 
 // CLIENTS threads issuing `q` back to back for SECONDS seconds.
-void Measure(const testing::ApiProcess& api, const Query& q, const Settings& s) {
+// Returns the number of failed requests; `body` gets one answer.
+int64_t Measure(const testing::ApiProcess& api, const Query& q, const Settings& s, std::string* body) {
   const std::string url = absl::StrCat(api.http_base(), "/v1/chargeback?", q.path);
   std::vector<std::vector<double>> millis(static_cast<size_t>(s.clients));
   std::atomic<int64_t> errors{0};
@@ -191,7 +196,10 @@ void Measure(const testing::ApiProcess& api, const Query& q, const Settings& s) 
           }
           continue;
         }
-        if (c == 0) body_bytes = r->body.size();
+        if (c == 0) {
+          body_bytes = r->body.size();
+          *body = r->body;
+        }
         millis[static_cast<size_t>(c)].push_back(ms);
       }
     });
@@ -208,6 +216,7 @@ void Measure(const testing::ApiProcess& api, const Query& q, const Settings& s) 
               at(0.99), all.empty() ? 0.0 : all.back(), static_cast<long long>(errors.load()), body_bytes);
   if (!first_error.empty()) std::printf("  first error: %s\n", first_error.c_str());
   std::fflush(stdout);
+  return errors.load() + (all.empty() ? 1 : 0);
 }
 
 int Main(int argc, char** argv) {
@@ -286,28 +295,54 @@ int Main(int argc, char** argv) {
 
   const absl::Time end = kStart + absl::Hours(24 * s.days);
   const std::string whole = absl::StrCat("start=", FormatRfc3339(kStart), "&end=", FormatRfc3339(end));
-  // Not on day boundaries: 90 minutes in at each end.
-  const std::string ragged = absl::StrCat("start=", FormatRfc3339(kStart + absl::Minutes(90)),
-                                          "&end=", FormatRfc3339(end - absl::Minutes(90)));
+  // Not on day boundaries: two hours in at each end.
+  const std::string ragged =
+      absl::StrCat("start=", FormatRfc3339(kStart + absl::Hours(2)), "&end=", FormatRfc3339(end - absl::Hours(2)));
+  // What the planner's answers must total: the hourly lines of the window, summed in the database.
+  std::string whole_total, ragged_total;
+  try {
+    pqxx::connection conn(uri);
+    const std::string sum =
+        "SELECT sum(total_cost_micro)::text FROM chargeback_hourly WHERE hour >= $1::timestamptz AND hour < "
+        "$2::timestamptz";
+    whole_total =
+        pqxx::nontransaction(conn).exec_params1(sum, FormatRfc3339(kStart), FormatRfc3339(end))[0].as<std::string>();
+    ragged_total =
+        pqxx::nontransaction(conn)
+            .exec_params1(sum, FormatRfc3339(kStart + absl::Hours(2)), FormatRfc3339(end - absl::Hours(2)))[0]
+            .as<std::string>();
+  } catch (const std::exception& e) {
+    std::cerr << "chargeback_http_bench: summing the lines: " << e.what() << "\n";
+    return 1;
+  }
   const std::vector<Query> queries = {
-      {"planner, team, whole days", whole + "&group_by=team", *planner},
-      {"planner, team, not whole days", ragged + "&group_by=team", *planner},
-      {"team:t-1, team, whole days", whole + "&group_by=team", *team},
-      {"planner, team+model, by day", whole + "&group_by=team,model&resolution=day", *planner},
+      {"planner, team, whole days", whole + "&group_by=team", *planner, whole_total},
+      {"planner, team, not whole days", ragged + "&group_by=team", *planner, ragged_total},
+      {"team:t-1, team, whole days", whole + "&group_by=team", *team, ""},
+      {"planner, team+model, by day", whole + "&group_by=team,model&resolution=day", *planner, whole_total},
   };
   std::printf("%lld clients, %lld s per query; latency in ms\n", static_cast<long long>(s.clients),
               static_cast<long long>(s.seconds));
   std::printf("%-34s %8s %8s %8s %8s %8s %7s %9s\n", "query", "requests", "p50", "p90", "p99", "max", "errors",
               "bytes");
-  for (const Query& q : queries) Measure(*api, q, s);
+  int64_t failed = 0;
+  std::string body;
+  for (const Query& q : queries) {
+    failed += Measure(*api, q, s, &body);
+    if (&q == &queries.front()) std::printf("  answer: %s\n", body.substr(0, 300).c_str());
+    if (!q.total.empty() && body.find(absl::StrCat("\"totalCostMicro\":\"", q.total, "\"")) == std::string::npos) {
+      std::printf("  wrong answer: totalCostMicro is not the lines' %s\n", q.total.c_str());
+      ++failed;
+    }
+  }
   try {
-    MeasureFormerReads(uri, FormatRfc3339(kStart), FormatRfc3339(end), FormatRfc3339(kStart + absl::Minutes(90)),
-                       FormatRfc3339(end - absl::Minutes(90)));
+    MeasureFormerReads(uri, FormatRfc3339(kStart), FormatRfc3339(end), FormatRfc3339(kStart + absl::Hours(2)),
+                       FormatRfc3339(end - absl::Hours(2)));
   } catch (const std::exception& e) {
     std::cerr << "chargeback_http_bench: former reads: " << e.what() << "\n";
     return 1;
   }
-  return 0;
+  return failed == 0 ? 0 : 1;
 }
 
 }  // namespace
