@@ -220,10 +220,14 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
     const std::string from = absl::StrCat("'", FormatRfc3339(days_start), "'::timestamptz");
     const std::string to = absl::StrCat("'", FormatRfc3339(days_end), "'::timestamptz");
     time = "t";
-    source = absl::StrCat("(SELECT hour AS t, ", columns,
-                          " FROM chargeback_hourly WHERE (hour >= $1::timestamptz AND hour < ", from,
-                          ") OR (hour >= ", to, " AND hour < $2::timestamptz) UNION ALL SELECT day, ", columns,
-                          " FROM ", daily, " WHERE day >= ", from, " AND day < ", to, ") AS lines");
+    // The hourly branch only when there are ragged ends: it scans by hour.
+    const std::string hours = days_start == f.start && days_end == f.end
+                                  ? ""
+                                  : absl::StrCat("SELECT hour AS t, ", columns,
+                                                 " FROM chargeback_hourly WHERE (hour >= $1::timestamptz AND hour < ",
+                                                 from, ") OR (hour >= ", to, " AND hour < $2::timestamptz) UNION ALL ");
+    source = absl::StrCat("(", hours, "SELECT day AS t, ", columns, " FROM ", daily, " WHERE day >= ", from,
+                          " AND day < ", to, ") AS lines");
   }
   std::string period;
   switch (resolution) {

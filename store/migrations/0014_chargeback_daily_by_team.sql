@@ -26,3 +26,7 @@ INSERT INTO chargeback_daily_by_team (cluster, day, team, model, line_kind, held
 SELECT cluster, day, team, model, line_kind, sum(held_milli_seconds), sum(used_milli_seconds), sum(direct_cost_micro),
        sum(idle_cost_micro), sum(shared_cost_micro), sum(total_cost_micro), bool_or(no_telemetry)
 FROM chargeback_daily GROUP BY 1, 2, 3, 4, 5;
+
+-- The ragged hours at the ends of a window not on day boundaries, across
+-- every cluster: the primary key leads with the cluster.
+CREATE INDEX chargeback_hourly_by_hour ON chargeback_hourly (hour);
