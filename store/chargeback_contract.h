@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -219,6 +220,56 @@ inline void FiltersSelectTheLines(ChargebackWriteRepository& writer, ChargebackR
   EXPECT_TRUE(SumsOf(reader, f, all, ChargebackResolution::kNone).empty());
 }
 
+// Reads that name no namespace or workload (grouped or filtered) may come
+// from a rollup without them; after a replacement that drops a team's line
+// and adds another team, with each filter, over whole days and over windows
+// with ragged ends around whole days, they equal the sums of the lines.
+inline void ReadsWithoutNamespaceOrWorkloadAfterReplacementsAndFilters(ChargebackWriteRepository& writer,
+                                                                       ChargebackReadRepository& reader) {
+  std::vector<ChargebackLineRecord> lines = WriteFleet(writer);
+  const std::vector<ChargebackLineRecord> again = {Line(kT0 + absl::Hours(25), "c1", "ml", "H100", 9000),
+                                                   Line(kT0 + absl::Hours(25), "c1", "ops", "A100", 40)};
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0 + absl::Hours(25), kT0 + absl::Hours(26), again, {}).ok());
+  std::vector<ChargebackLineRecord> now;
+  for (const auto& l : lines) {
+    if (!(l.cluster == "c1" && l.hour == kT0 + absl::Hours(25))) now.push_back(l);
+  }
+  now.insert(now.end(), again.begin(), again.end());
+  std::vector<ChargebackFilter> filters;
+  for (const ChargebackFilter& window :
+       {Window(kT0, kT0 + absl::Hours(48)), Window(kT0, kFeb + absl::Hours(24)),
+        Window(kT0 + absl::Hours(1), kT0 + absl::Hours(49)), Window(kT0 - absl::Minutes(30), kFeb + absl::Hours(4))}) {
+    filters.push_back(window);
+    ChargebackFilter f = window;
+    f.teams = {"ops", "web"};
+    filters.push_back(f);
+    f = window;
+    f.cluster = "c1";
+    f.model = "H100";
+    filters.push_back(f);
+    f = window;
+    f.line_kind = "idle";
+    filters.push_back(f);
+  }
+  for (const ChargebackFilter& f : filters) {
+    std::vector<ChargebackLineRecord> selected;
+    for (const auto& l : now) {
+      const bool team = f.teams.empty() || std::find(f.teams.begin(), f.teams.end(), l.team) != f.teams.end();
+      if (team && (f.cluster.empty() || l.cluster == f.cluster) && (f.model.empty() || l.model == f.model) &&
+          (f.line_kind.empty() || l.line_kind == f.line_kind)) {
+        selected.push_back(l);
+      }
+    }
+    for (int bits = 0; bits < 16; ++bits) {  // team, cluster, model, line kind
+      const auto g = GroupBy(bits & 1, bits & 2, false, false, bits & 4, bits & 8);
+      for (auto resolution : {ChargebackResolution::kDay, ChargebackResolution::kMonth, ChargebackResolution::kNone}) {
+        EXPECT_EQ(SumsOf(reader, f, g, resolution), Expected(selected, f, g, resolution))
+            << FormatRfc3339(f.start) << " group_by bits " << bits << " resolution " << static_cast<int>(resolution);
+      }
+    }
+  }
+}
+
 inline void AnEmptyWindowHasNoLines(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
   WriteFleet(writer);
   const auto all = GroupBy(true, true, true, true, true, true);
@@ -341,34 +392,38 @@ inline void RecomputeMarksAreTakenOnce(ChargebackWriteRepository& writer) {
 
 // Instantiates the contract as tests of fixture `Fixture`, whose `writer()`
 // and `reader()` are fresh repositories over one store per test.
-#define FLEETCAP_CHARGEBACK_CONTRACT_TESTS(Fixture)                                                         \
-  TEST_F(Fixture, ReplacingAnHourTwiceLeavesOneCopy) {                                                      \
-    ::fleetcap::store::chargeback_contract::ReplacingAnHourTwiceLeavesOneCopy(writer(), reader());          \
-  }                                                                                                         \
-  TEST_F(Fixture, RollupsEqualTheSumOfHoursAfterReplacements) {                                             \
-    ::fleetcap::store::chargeback_contract::RollupsEqualTheSumOfHoursAfterReplacements(writer(), reader()); \
-  }                                                                                                         \
-  TEST_F(Fixture, EveryGroupingAndResolution) {                                                             \
-    ::fleetcap::store::chargeback_contract::EveryGroupingAndResolution(writer(), reader());                 \
-  }                                                                                                         \
-  TEST_F(Fixture, FiltersSelectTheLines) {                                                                  \
-    ::fleetcap::store::chargeback_contract::FiltersSelectTheLines(writer(), reader());                      \
-  }                                                                                                         \
-  TEST_F(Fixture, AnEmptyWindowHasNoLines) {                                                                \
-    ::fleetcap::store::chargeback_contract::AnEmptyWindowHasNoLines(writer(), reader());                    \
-  }                                                                                                         \
-  TEST_F(Fixture, SumsPastInt64AreAnError) {                                                                \
-    ::fleetcap::store::chargeback_contract::SumsPastInt64AreAnError(writer(), reader());                    \
-  }                                                                                                         \
-  TEST_F(Fixture, ABadReplacementChangesNothing) {                                                          \
-    ::fleetcap::store::chargeback_contract::ABadReplacementChangesNothing(writer(), reader());              \
-  }                                                                                                         \
-  TEST_F(Fixture, OverHeldDevicesAreReplacedWithTheirHours) {                                               \
-    ::fleetcap::store::chargeback_contract::OverHeldDevicesAreReplacedWithTheirHours(writer(), reader());   \
-  }                                                                                                         \
-  TEST_F(Fixture, TheWatermarkNeverGoesBackwards) {                                                         \
-    ::fleetcap::store::chargeback_contract::TheWatermarkNeverGoesBackwards(writer());                       \
-  }                                                                                                         \
-  TEST_F(Fixture, RecomputeMarksAreTakenOnce) {                                                             \
-    ::fleetcap::store::chargeback_contract::RecomputeMarksAreTakenOnce(writer());                           \
+#define FLEETCAP_CHARGEBACK_CONTRACT_TESTS(Fixture)                                                               \
+  TEST_F(Fixture, ReplacingAnHourTwiceLeavesOneCopy) {                                                            \
+    ::fleetcap::store::chargeback_contract::ReplacingAnHourTwiceLeavesOneCopy(writer(), reader());                \
+  }                                                                                                               \
+  TEST_F(Fixture, RollupsEqualTheSumOfHoursAfterReplacements) {                                                   \
+    ::fleetcap::store::chargeback_contract::RollupsEqualTheSumOfHoursAfterReplacements(writer(), reader());       \
+  }                                                                                                               \
+  TEST_F(Fixture, EveryGroupingAndResolution) {                                                                   \
+    ::fleetcap::store::chargeback_contract::EveryGroupingAndResolution(writer(), reader());                       \
+  }                                                                                                               \
+  TEST_F(Fixture, FiltersSelectTheLines) {                                                                        \
+    ::fleetcap::store::chargeback_contract::FiltersSelectTheLines(writer(), reader());                            \
+  }                                                                                                               \
+  TEST_F(Fixture, ReadsWithoutNamespaceOrWorkloadAfterReplacementsAndFilters) {                                   \
+    ::fleetcap::store::chargeback_contract::ReadsWithoutNamespaceOrWorkloadAfterReplacementsAndFilters(writer(),  \
+                                                                                                       reader()); \
+  }                                                                                                               \
+  TEST_F(Fixture, AnEmptyWindowHasNoLines) {                                                                      \
+    ::fleetcap::store::chargeback_contract::AnEmptyWindowHasNoLines(writer(), reader());                          \
+  }                                                                                                               \
+  TEST_F(Fixture, SumsPastInt64AreAnError) {                                                                      \
+    ::fleetcap::store::chargeback_contract::SumsPastInt64AreAnError(writer(), reader());                          \
+  }                                                                                                               \
+  TEST_F(Fixture, ABadReplacementChangesNothing) {                                                                \
+    ::fleetcap::store::chargeback_contract::ABadReplacementChangesNothing(writer(), reader());                    \
+  }                                                                                                               \
+  TEST_F(Fixture, OverHeldDevicesAreReplacedWithTheirHours) {                                                     \
+    ::fleetcap::store::chargeback_contract::OverHeldDevicesAreReplacedWithTheirHours(writer(), reader());         \
+  }                                                                                                               \
+  TEST_F(Fixture, TheWatermarkNeverGoesBackwards) {                                                               \
+    ::fleetcap::store::chargeback_contract::TheWatermarkNeverGoesBackwards(writer());                             \
+  }                                                                                                               \
+  TEST_F(Fixture, RecomputeMarksAreTakenOnce) {                                                                   \
+    ::fleetcap::store::chargeback_contract::RecomputeMarksAreTakenOnce(writer());                                 \
   }

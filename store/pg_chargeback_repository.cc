@@ -25,18 +25,24 @@ bool OutOfRange(const pqxx::sql_error& e) { return e.sqlstate() == "22003"; }
 
 absl::Time Seconds(const pqxx::field& f) { return absl::FromUnixSeconds(f.as<int64_t>()); }
 
-// Rebuilds `to`'s rows of the periods in [from_start, from_end) from `from`'s rows.
+// The keys after cluster and period of the full rollups, and of
+// chargeback_daily_by_team (no namespace, no workload).
+constexpr const char* kAllKeys = "team, namespace, workload, model, line_kind";
+constexpr const char* kTeamKeys = "team, model, line_kind";
+
+// Rebuilds `to`'s rows of the periods in [from_start, from_end) from `from`'s
+// rows, `keys` (after cluster and period) being the columns `to` keeps.
 void Rebuild(pqxx::transaction_base& txn, const std::string& cluster, const std::string& to, const std::string& period,
-             const std::string& from, const std::string& from_time, absl::Time start, absl::Time end) {
+             const std::string& from, const std::string& from_time, const char* keys, absl::Time start,
+             absl::Time end) {
   txn.exec_params(absl::StrCat("DELETE FROM ", to, " WHERE cluster = $1 AND ", period, " >= $2::timestamptz AND ",
                                period, " < $3::timestamptz"),
                   cluster, FormatRfc3339(start), FormatRfc3339(end));
   txn.exec_params(
-      absl::StrCat("INSERT INTO ", to, " (cluster, ", period, ", team, namespace, workload, model, line_kind, ", kSums,
-                   ", no_telemetry) SELECT cluster, date_trunc('", period, "', ", from_time,
-                   ", 'UTC'), team, namespace, workload, model, line_kind, ", kSummed, ", bool_or(no_telemetry)",
-                   " FROM ", from, " WHERE cluster = $1 AND ", from_time, " >= $2::timestamptz AND ", from_time,
-                   " < $3::timestamptz GROUP BY 1, 2, 3, 4, 5, 6, 7"),
+      absl::StrCat("INSERT INTO ", to, " (cluster, ", period, ", ", keys, ", ", kSums,
+                   ", no_telemetry) SELECT cluster, date_trunc('", period, "', ", from_time, ", 'UTC'), ", keys, ", ",
+                   kSummed, ", bool_or(no_telemetry) FROM ", from, " WHERE cluster = $1 AND ", from_time,
+                   " >= $2::timestamptz AND ", from_time, " < $3::timestamptz GROUP BY cluster, 2, ", keys),
       cluster, FormatRfc3339(start), FormatRfc3339(end));
 }
 
@@ -91,8 +97,11 @@ absl::Status PgChargebackRepository::ReplaceHours(const std::string& cluster, ab
     const absl::Time last = end - absl::Hours(1);
     const absl::Time days_end = DayStart(last) + absl::Hours(24);
     const absl::Time months_end = MonthStart(MonthStart(last) + absl::Hours(24 * 32));
-    Rebuild(txn, cluster, "chargeback_daily", "day", "chargeback_hourly", "hour", DayStart(start), days_end);
-    Rebuild(txn, cluster, "chargeback_monthly", "month", "chargeback_daily", "day", MonthStart(start), months_end);
+    Rebuild(txn, cluster, "chargeback_daily", "day", "chargeback_hourly", "hour", kAllKeys, DayStart(start), days_end);
+    Rebuild(txn, cluster, "chargeback_daily_by_team", "day", "chargeback_daily", "day", kTeamKeys, DayStart(start),
+            days_end);
+    Rebuild(txn, cluster, "chargeback_monthly", "month", "chargeback_daily", "day", kAllKeys, MonthStart(start),
+            months_end);
     txn.commit();
   } catch (const pqxx::sql_error& e) {
     if (OutOfRange(e)) {
@@ -190,19 +199,35 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
                                                                          ChargebackResolution resolution) const {
   FLEETCAP_RETURN_IF_ERROR(CheckWindow(f));
   if (f.start == f.end) return std::vector<ChargebackSum>{};
-  const char* table = "chargeback_hourly";
+  // Without namespace or workload (grouped or filtered), the team rollup has
+  // the same sums in far fewer rows.
+  const bool by_team = !g.namespace_name && !g.workload && f.namespace_name.empty() && f.workload.empty();
+  const char* daily = by_team ? "chargeback_daily_by_team" : "chargeback_daily";
+  // The whole days inside the window; the hours before and after them, if any, come from the hourly lines.
+  const absl::Time days_start = DayStart(f.start) == f.start ? f.start : DayStart(f.start) + absl::Hours(24);
+  const absl::Time days_end = DayStart(f.end);
+  std::string source = "chargeback_hourly";
   const char* time = "hour";
-  switch (SourceFor(f, resolution)) {
-    case ChargebackSource::kDaily:
-      table = "chargeback_daily";
-      time = "day";
-      break;
-    case ChargebackSource::kMonthly:
-      table = "chargeback_monthly";
-      time = "month";
-      break;
-    default:
-      break;
+  if (SourceFor(f, resolution) == ChargebackSource::kMonthly) {
+    source = "chargeback_monthly";
+    time = "month";
+  } else if (resolution != ChargebackResolution::kHour && days_start < days_end) {
+    // The whole days (the window, or its days or month) read the daily
+    // rollup, and only the ragged ends the hourly lines.
+    const std::string columns = absl::StrCat(
+        by_team ? "cluster, team, model, line_kind, " : "cluster, team, namespace, workload, model, line_kind, ", kSums,
+        ", no_telemetry");
+    const std::string from = absl::StrCat("'", FormatRfc3339(days_start), "'::timestamptz");
+    const std::string to = absl::StrCat("'", FormatRfc3339(days_end), "'::timestamptz");
+    time = "t";
+    // The hourly branch only when there are ragged ends: it scans by hour.
+    const std::string hours = days_start == f.start && days_end == f.end
+                                  ? ""
+                                  : absl::StrCat("SELECT hour AS t, ", columns,
+                                                 " FROM chargeback_hourly WHERE (hour >= $1::timestamptz AND hour < ",
+                                                 from, ") OR (hour >= ", to, " AND hour < $2::timestamptz) UNION ALL ");
+    source = absl::StrCat("(", hours, "SELECT day AS t, ", columns, " FROM ", daily, " WHERE day >= ", from,
+                          " AND day < ", to, ") AS lines");
   }
   std::string period;
   switch (resolution) {
@@ -235,15 +260,15 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
     for (const std::string& team : f.teams) teams.push_back(txn.quote(team));
     const std::string team_filter = teams.empty() ? "" : absl::StrCat(" AND team IN (", absl::StrJoin(teams, ","), ")");
     auto rows = txn.exec_params(
-        absl::StrCat("SELECT extract(epoch FROM ", period, ")::bigint, ", key(g.team, "team"), ", ",
-                     key(g.cluster, "cluster"), ", ", key(g.namespace_name, "namespace"), ", ",
-                     key(g.workload, "workload"), ", ", key(g.model, "model"), ", ", key(g.line_kind, "line_kind"),
-                     ", ", kSummed, ", bool_or(no_telemetry) FROM ", table, " WHERE ", time, " >= $1::timestamptz AND ",
-                     time, " < $2::timestamptz", team_filter,
-                     " AND ($3 = '' OR cluster = $3) AND ($4 = '' OR namespace = $4) AND ($5 = '' OR workload = $5)"
-                     " AND ($6 = '' OR model = $6) AND ($7 = '' OR line_kind = $7)"
-                     " GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY ",
-                     order),
+        absl::StrCat(
+            "SELECT extract(epoch FROM ", period, ")::bigint, ", key(g.team, "team"), ", ", key(g.cluster, "cluster"),
+            ", ", key(g.namespace_name, "namespace"), ", ", key(g.workload, "workload"), ", ", key(g.model, "model"),
+            ", ", key(g.line_kind, "line_kind"), ", ", kSummed, ", bool_or(no_telemetry) FROM ", source, " WHERE ",
+            time, " >= $1::timestamptz AND ", time, " < $2::timestamptz", team_filter, " AND ($3 = '' OR cluster = $3)",
+            by_team ? " AND $4 = '' AND $5 = ''" : " AND ($4 = '' OR namespace = $4) AND ($5 = '' OR workload = $5)",
+            " AND ($6 = '' OR model = $6) AND ($7 = '' OR line_kind = $7)"
+            " GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY ",
+            order),
         FormatRfc3339(f.start), FormatRfc3339(f.end), f.cluster, f.namespace_name, f.workload, f.model, f.line_kind);
     out.reserve(rows.size());
     for (const auto& row : rows) {

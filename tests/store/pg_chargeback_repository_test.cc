@@ -39,6 +39,7 @@ TEST_F(PgChargebackTest, RollupsHoldOneRowPerKeyAndPeriod) {
   // 6 lines an hour, 3 January hours over 2 days and 1 February hour.
   EXPECT_EQ(Count("chargeback_hourly"), 24);
   EXPECT_EQ(Count("chargeback_daily"), 18);
+  EXPECT_EQ(Count("chargeback_daily_by_team"), 18);  // no two lines of a day differ only in namespace or workload
   EXPECT_EQ(Count("chargeback_monthly"), 12);
   // The rollups are what a whole-month report reads: take the hours away
   // behind the repository's back and the month still reads the same.
@@ -51,6 +52,24 @@ TEST_F(PgChargebackTest, RollupsHoldOneRowPerKeyAndPeriod) {
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_EQ(*after, *before);
   EXPECT_EQ(after->size(), 3u);
+}
+
+// Whole days read by team come from chargeback_daily_by_team alone: take the
+// hours and the workload rollup away behind the repository's back and the
+// team read is unchanged, while a read by namespace (which needs them) is empty.
+TEST_F(PgChargebackTest, ATeamReadOfWholeDaysSumsTheTeamRollup) {
+  chargeback_contract::WriteFleet(*repo_);
+  const auto window = chargeback_contract::Window(kT0, kT0 + absl::Hours(48));
+  auto before = repo_->Lines(window, ChargebackGroupBy{true}, ChargebackResolution::kNone);
+  ASSERT_TRUE(before.ok()) << before.status();
+  pqxx::nontransaction(*conn_).exec("DELETE FROM chargeback_hourly; DELETE FROM chargeback_daily");
+  auto after = repo_->Lines(window, ChargebackGroupBy{true}, ChargebackResolution::kNone);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(*after, *before);
+  EXPECT_EQ(after->size(), 3u);
+  auto by_namespace = repo_->Lines(window, ChargebackGroupBy{true, false, true}, ChargebackResolution::kNone);
+  ASSERT_TRUE(by_namespace.ok()) << by_namespace.status();
+  EXPECT_TRUE(by_namespace->empty());
 }
 
 }  // namespace
