@@ -187,15 +187,15 @@ TEST_F(OpenbChargebackTest, LinesAndRollupsConserveTheFleetCost) {
       SELECT cluster, model, h,
              sum(n::numeric * micro *
                  extract(epoch FROM least(t, h + interval '1 hour') - greatest(f, h))::numeric) AS exact
-      FROM piece, generate_series(date_trunc('hour', f, 'UTC'), t - interval '1 second', interval '1 hour') h
+      FROM piece, generate_series(date_trunc('hour', f, 'UTC'), t - interval '1 microsecond', interval '1 hour') h
       WHERE f < t GROUP BY 1, 2, 3)
-    SELECT coalesce(sum(floor((exact + 1800) / 3600)), 0)::text FROM hourly)",
+    SELECT coalesce(sum(floor((exact + 1800) / 3600)), 0)::bigint::text FROM hourly)",
                                             Start(), End())[0][0]
                                 .as<std::string>();
   auto sum_of = [&](const std::string& table) {
     return txn
         .exec_params(
-            absl::StrCat("SELECT coalesce(sum(total_cost_micro), 0)::text FROM ", table, " WHERE cluster = $1"),
+            absl::StrCat("SELECT coalesce(sum(total_cost_micro), 0)::bigint::text FROM ", table, " WHERE cluster = $1"),
             kCluster)[0][0]
         .as<std::string>();
   };
