@@ -115,24 +115,35 @@ Case Load(const std::filesystem::path& path) {
   return c;
 }
 
-TEST(AttributionCases, EveryCaseGivesItsExpectedLinesAndConservesTheFleetCost) {
+// Every case file, in name order.
+std::vector<std::filesystem::path> CaseFiles() {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(FLEETCAP_ATTRIBUTION_CASES)) {
     if (entry.path().extension() == ".yaml") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+// A timeline over a case's policy versions.
+policy::PolicyTimeline TimelineOf(std::vector<policy::StoredPolicy> stored) {
+  return policy::PolicyTimeline(
+      [stored = std::move(stored)](int32_t after) -> absl::StatusOr<std::vector<policy::StoredPolicy>> {
+        std::vector<policy::StoredPolicy> out;
+        for (const auto& s : stored) {
+          if (s.version > after) out.push_back(s);
+        }
+        return out;
+      });
+}
+
+TEST(AttributionCases, EveryCaseGivesItsExpectedLinesAndConservesTheFleetCost) {
+  const std::vector<std::filesystem::path> files = CaseFiles();
   ASSERT_GE(files.size(), 13u);
   for (const auto& file : files) {
     SCOPED_TRACE(file.filename().string());
     const Case c = Load(file);
-    const std::vector<policy::StoredPolicy> stored = c.policies;
-    policy::PolicyTimeline timeline([&](int32_t after) -> absl::StatusOr<std::vector<policy::StoredPolicy>> {
-      std::vector<policy::StoredPolicy> out;
-      for (const auto& s : stored) {
-        if (s.version > after) out.push_back(s);
-      }
-      return out;
-    });
+    policy::PolicyTimeline timeline = TimelineOf(c.policies);
     ASSERT_TRUE(timeline.Refresh().ok());
     PolicyTimelineTeams teams(timeline, c.namespaces);
 
@@ -174,23 +185,12 @@ TEST(AttributionCases, EveryCaseGivesItsExpectedLinesAndConservesTheFleetCost) {
 }
 
 TEST(AttributionCases, EveryLineOfEveryCaseIsExplainedAndItsExplanationAddsUpToIt) {
-  std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(FLEETCAP_ATTRIBUTION_CASES)) {
-    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
+  const std::vector<std::filesystem::path> files = CaseFiles();
   ASSERT_GE(files.size(), 13u);
   for (const auto& file : files) {
     SCOPED_TRACE(file.filename().string());
     const Case c = Load(file);
-    const std::vector<policy::StoredPolicy> stored = c.policies;
-    policy::PolicyTimeline timeline([&](int32_t after) -> absl::StatusOr<std::vector<policy::StoredPolicy>> {
-      std::vector<policy::StoredPolicy> out;
-      for (const auto& s : stored) {
-        if (s.version > after) out.push_back(s);
-      }
-      return out;
-    });
+    policy::PolicyTimeline timeline = TimelineOf(c.policies);
     ASSERT_TRUE(timeline.Refresh().ok());
     PolicyTimelineTeams teams(timeline, c.namespaces);
     std::vector<ChargeLine> lines;

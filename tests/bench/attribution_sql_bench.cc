@@ -33,6 +33,7 @@
 #include "pqxx/pqxx"
 #include "store/migrator.h"
 #include "store/pg_attribution_facts_repository.h"
+#include "tests/bench/bench_postgres.h"
 #include "tests/bench/synthetic_fleet.h"
 #include "tests/sql/sql_baseline.h"
 #include "tests/support/subprocess.h"
@@ -160,24 +161,9 @@ int Main(int argc, char** argv) {
     return 2;
   }
 
-  // A private PostgreSQL with its default (durable) settings.
-  const testing::TestDir bench_dir("sqlbench");
-  const std::string& pg_dir = bench_dir.path();
-  auto pg = testing::Run({"/bin/bash", FLEETCAP_PG_SH, "start", pg_dir}, absl::Seconds(120));
-  if (pg.exit_code != 0) {
-    std::cerr << "cannot start PostgreSQL: " << pg.err << "\n";
-    return 1;
-  }
-  const std::string uri = pg.out.substr(0, pg.out.find('\n'));
-  struct StopPg {  // before bench_dir goes
-    std::string dir;
-    ~StopPg() {
-      std::string data;  // pg.sh may keep the data folder outside `dir`
-      std::ifstream(dir + "/datadir") >> data;
-      testing::Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir});
-      testing::Run({"/bin/rm", "-rf", data});
-    }
-  } stop_pg{pg_dir};
+  const std::unique_ptr<BenchPostgres> postgres = BenchPostgres::Start("sqlbench", FLEETCAP_PG_SH);
+  if (postgres == nullptr) return 1;
+  const std::string& uri = postgres->uri();
 
   const absl::Time start = SyntheticFleetStart(), end = start + absl::Hours(24 * s.shape.days);
   try {

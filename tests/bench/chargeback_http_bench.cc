@@ -36,6 +36,7 @@
 #include "grpcpp/grpcpp.h"
 #include "pqxx/pqxx"
 #include "store/migrator.h"
+#include "tests/bench/bench_postgres.h"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
 #include "tests/support/subprocess.h"
@@ -225,23 +226,9 @@ int Main(int argc, char** argv) {
     std::fprintf(stderr, "usage: chargeback_http_bench [--lines N] [--days N] [--clients N] [--seconds N]\n");
     return 2;
   }
-  const testing::TestDir bench_dir("cbhttpbench");
-  const std::string& pg_dir = bench_dir.path();
-  auto pg = testing::Run({"/bin/bash", FLEETCAP_PG_SH, "start", pg_dir}, absl::Seconds(120));
-  if (pg.exit_code != 0) {
-    std::cerr << "cannot start PostgreSQL: " << pg.err << "\n";
-    return 1;
-  }
-  const std::string uri = pg.out.substr(0, pg.out.find('\n'));
-  struct StopPg {  // before bench_dir goes
-    std::string dir;
-    ~StopPg() {
-      std::string data;  // pg.sh may keep the data folder outside `dir`
-      std::ifstream(dir + "/datadir") >> data;
-      testing::Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir});
-      testing::Run({"/bin/rm", "-rf", data});
-    }
-  } stop_pg{pg_dir};
+  const std::unique_ptr<BenchPostgres> postgres = BenchPostgres::Start("cbhttpbench", FLEETCAP_PG_SH);
+  if (postgres == nullptr) return 1;
+  const std::string& uri = postgres->uri();
 
   int64_t hourly = 0, daily = 0;
   try {
