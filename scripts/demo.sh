@@ -79,7 +79,7 @@ start() {
       # A store placed on another day holds the trace at other times: start
       # the cluster and its chargeback afresh.
       psql "$db" -qc "DELETE FROM clusters WHERE cluster = 'openb'" >/dev/null 2>&1 || true
-      psql "$db" -qc "TRUNCATE chargeback_hourly, chargeback_daily, chargeback_monthly, chargeback_watermarks,
+      psql "$db" -qc "TRUNCATE chargeback_hourly, chargeback_hourly_by_team, chargeback_daily, chargeback_daily_by_team, chargeback_monthly, chargeback_watermarks,
                       chargeback_recompute, chargeback_over_held, optimizer_state" >/dev/null 2>&1 || true
       echo "$start_s" > "$state/trace-start"
     fi

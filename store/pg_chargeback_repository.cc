@@ -25,8 +25,9 @@ bool OutOfRange(const pqxx::sql_error& e) { return e.sqlstate() == "22003"; }
 
 absl::Time Seconds(const pqxx::field& f) { return absl::FromUnixSeconds(f.as<int64_t>()); }
 
-// The keys after cluster and period of the full rollups, and of
-// chargeback_daily_by_team (no namespace, no workload).
+// The keys after cluster and period of the full rollups, and of the team
+// rollups chargeback_hourly_by_team and chargeback_daily_by_team (no
+// namespace, no workload).
 constexpr const char* kAllKeys = "team, namespace, workload, model, line_kind";
 constexpr const char* kTeamKeys = "team, model, line_kind";
 
@@ -97,9 +98,10 @@ absl::Status PgChargebackRepository::ReplaceHours(const std::string& cluster, ab
     const absl::Time last = end - absl::Hours(1);
     const absl::Time days_end = DayStart(last) + absl::Hours(24);
     const absl::Time months_end = MonthStart(MonthStart(last) + absl::Hours(24 * 32));
+    Rebuild(txn, cluster, "chargeback_hourly_by_team", "hour", "chargeback_hourly", "hour", kTeamKeys, start, end);
     Rebuild(txn, cluster, "chargeback_daily", "day", "chargeback_hourly", "hour", kAllKeys, DayStart(start), days_end);
-    Rebuild(txn, cluster, "chargeback_daily_by_team", "day", "chargeback_daily", "day", kTeamKeys, DayStart(start),
-            days_end);
+    Rebuild(txn, cluster, "chargeback_daily_by_team", "day", "chargeback_hourly_by_team", "hour", kTeamKeys,
+            DayStart(start), days_end);
     Rebuild(txn, cluster, "chargeback_monthly", "month", "chargeback_daily", "day", kAllKeys, MonthStart(start),
             months_end);
     txn.commit();
@@ -199,14 +201,15 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
                                                                          ChargebackResolution resolution) const {
   FLEETCAP_RETURN_IF_ERROR(CheckWindow(f));
   if (f.start == f.end) return std::vector<ChargebackSum>{};
-  // Without namespace or workload (grouped or filtered), the team rollup has
-  // the same sums in far fewer rows.
+  // Without namespace or workload (grouped or filtered), the team rollups
+  // have the same sums in far fewer rows.
   const bool by_team = !g.namespace_name && !g.workload && f.namespace_name.empty() && f.workload.empty();
+  const char* hourly = by_team ? "chargeback_hourly_by_team" : "chargeback_hourly";
   const char* daily = by_team ? "chargeback_daily_by_team" : "chargeback_daily";
   // The whole days inside the window; the hours before and after them, if any, come from the hourly lines.
   const absl::Time days_start = DayStart(f.start) == f.start ? f.start : DayStart(f.start) + absl::Hours(24);
   const absl::Time days_end = DayStart(f.end);
-  std::string source = "chargeback_hourly";
+  std::string source = hourly;
   const char* time = "hour";
   if (SourceFor(f, resolution) == ChargebackSource::kMonthly) {
     source = "chargeback_monthly";
@@ -223,9 +226,9 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
     // The hourly branch only when there are ragged ends: it scans by hour.
     const std::string hours = days_start == f.start && days_end == f.end
                                   ? ""
-                                  : absl::StrCat("SELECT hour AS t, ", columns,
-                                                 " FROM chargeback_hourly WHERE (hour >= $1::timestamptz AND hour < ",
-                                                 from, ") OR (hour >= ", to, " AND hour < $2::timestamptz) UNION ALL ");
+                                  : absl::StrCat("SELECT hour AS t, ", columns, " FROM ", hourly,
+                                                 " WHERE (hour >= $1::timestamptz AND hour < ", from,
+                                                 ") OR (hour >= ", to, " AND hour < $2::timestamptz) UNION ALL ");
     source = absl::StrCat("(", hours, "SELECT day AS t, ", columns, " FROM ", daily, " WHERE day >= ", from,
                           " AND day < ", to, ") AS lines");
   }

@@ -1,10 +1,11 @@
 #pragma once
-// The chargeback repositories on PostgreSQL (migrations 0011 and 0014).
+// The chargeback repositories on PostgreSQL (migrations 0011, 0014, 0015).
 //
 // A replacement deletes the cluster's lines and over-held spans of the
-// hours, COPYs the new lines in, and rebuilds the daily rows of the days
-// those hours touch from chargeback_hourly, the team rows of those days
-// (chargeback_daily_by_team) and the monthly rows of their months from
+// hours, COPYs the new lines in, and rebuilds from them the team rows of
+// those hours (chargeback_hourly_by_team) and the daily rows of the days
+// they touch, the team rows of those days (chargeback_daily_by_team) from
+// the hourly team rows, and the monthly rows of their months from
 // chargeback_daily, in one transaction serialised per cluster by
 // a transaction-scoped advisory lock. Readers sum in numeric and refuse a sum
 // past int64 (OUT_OF_RANGE), as the rollups' bigint columns refuse to store one.

@@ -59,6 +59,7 @@ TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
                             "prices",
                             "chargeback_hourly",
                             "chargeback_daily",
+                            "chargeback_hourly_by_team",
                             "chargeback_daily_by_team",
                             "chargeback_monthly",
                             "chargeback_watermarks",

@@ -39,7 +39,8 @@ TEST_F(PgChargebackTest, RollupsHoldOneRowPerKeyAndPeriod) {
   // 6 lines an hour, 3 January hours over 2 days and 1 February hour.
   EXPECT_EQ(Count("chargeback_hourly"), 24);
   EXPECT_EQ(Count("chargeback_daily"), 18);
-  EXPECT_EQ(Count("chargeback_daily_by_team"), 18);  // no two lines of a day differ only in namespace or workload
+  EXPECT_EQ(Count("chargeback_hourly_by_team"), 24);  // no two lines of an hour differ only in namespace or workload
+  EXPECT_EQ(Count("chargeback_daily_by_team"), 18);
   EXPECT_EQ(Count("chargeback_monthly"), 12);
   // The rollups are what a whole-month report reads: take the hours away
   // behind the repository's back and the month still reads the same.
@@ -70,6 +71,31 @@ TEST_F(PgChargebackTest, ATeamReadOfWholeDaysSumsTheTeamRollup) {
   auto by_namespace = repo_->Lines(window, ChargebackGroupBy{true, false, true}, ChargebackResolution::kNone);
   ASSERT_TRUE(by_namespace.ok()) << by_namespace.status();
   EXPECT_TRUE(by_namespace->empty());
+}
+
+// A window not on day boundaries read by team, or by hour, comes from the
+// team rollups alone: take the workload lines away behind the repository's
+// back and those reads are unchanged, while a read by workload is empty.
+TEST_F(PgChargebackTest, ATeamReadOfRaggedHoursSumsTheHourlyTeamRollup) {
+  chargeback_contract::WriteFleet(*repo_);
+  const auto ragged = chargeback_contract::Window(kT0 + absl::Hours(1), kT0 + absl::Hours(26));
+  const ChargebackGroupBy by_team_and_model{true, false, false, false, true};
+  auto before = repo_->Lines(ragged, by_team_and_model, ChargebackResolution::kNone);
+  ASSERT_TRUE(before.ok()) << before.status();
+  auto hours_before = repo_->Lines(ragged, by_team_and_model, ChargebackResolution::kHour);
+  ASSERT_TRUE(hours_before.ok()) << hours_before.status();
+  ASSERT_FALSE(before->empty());
+  ASSERT_GT(hours_before->size(), before->size());
+  pqxx::nontransaction(*conn_).exec("DELETE FROM chargeback_hourly; DELETE FROM chargeback_daily");
+  auto after = repo_->Lines(ragged, by_team_and_model, ChargebackResolution::kNone);
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(*after, *before);
+  auto hours_after = repo_->Lines(ragged, by_team_and_model, ChargebackResolution::kHour);
+  ASSERT_TRUE(hours_after.ok()) << hours_after.status();
+  EXPECT_EQ(*hours_after, *hours_before);
+  auto by_workload = repo_->Lines(ragged, ChargebackGroupBy{true, false, false, true}, ChargebackResolution::kNone);
+  ASSERT_TRUE(by_workload.ok()) << by_workload.status();
+  EXPECT_TRUE(by_workload->empty());
 }
 
 }  // namespace
