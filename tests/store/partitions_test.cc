@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/usage_partitions.h"
@@ -72,6 +73,35 @@ TEST(UsagePartitions, RetentionKeepsRecentDays) {
   EXPECT_EQ(Partitions(*conn), (std::vector<std::string>{"usage_minute_20260301", "usage_minute_20260303"}));
   ASSERT_THAT(MaintainUsagePartitions(*conn, *ParseRfc3339("now", "2026-03-04T12:00:00Z"), {0, 2}), IsOk());
   EXPECT_EQ(Partitions(*conn), (std::vector<std::string>{"usage_minute_20260303", "usage_minute_20260304"}));
+}
+
+// The hourly rollups of usage (and their pending changes) go with the
+// minutes they were made from, at the same cutoff.
+TEST(UsagePartitions, HourlyRollupsGoWithTheirMinutes) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_THAT(db, IsOk());
+  auto conn = (*db)->Connect();
+  {
+    pqxx::work txn(*conn);
+    for (const char* hour : {"2026-01-14T23:00:00Z", "2026-01-15T00:00:00Z"}) {
+      txn.exec_params(
+          "INSERT INTO usage_hourly (cluster, hour, pod_uid, device_id, used_milli)"
+          " VALUES ('c', $1::timestamptz, 'uid', 'd', array_fill(500::smallint, ARRAY[60]))",
+          hour);
+      txn.exec_params("INSERT INTO usage_hour_changes (cluster, hour) VALUES ('c', $1::timestamptz)", hour);
+    }
+    txn.commit();
+  }
+  // On Jan 20 with five days of retention the minutes before Jan 15 go.
+  ASSERT_THAT(MaintainUsagePartitions(*conn, *ParseRfc3339("now", "2026-01-20T00:30:00Z"), {0, 5}), IsOk());
+  pqxx::nontransaction txn(*conn);
+  for (const char* table : {"usage_hourly", "usage_hour_changes"}) {
+    EXPECT_EQ(txn.exec(absl::StrCat("SELECT string_agg(to_char(hour AT TIME ZONE 'UTC', 'MM-DD HH24'), ',') FROM ",
+                                    table))[0][0]
+                  .as<std::string>(),
+              "01-15 00")
+        << table;
+  }
 }
 
 TEST(UsagePartitions, BadPolicyNamesTheField) {
