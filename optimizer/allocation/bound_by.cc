@@ -32,9 +32,14 @@ void Explain(const FlavorAllocation& flavor, TeamAllocation& t) {
                                  Devices(flavor.capacity_milli), ", shared by weight ", t.input.weight);
   } else if (whole_demand && e == d) {
     t.bound_by = kBoundByDemand;
-    t.explanation = d <= g ? absl::StrCat("demand ", Devices(d), " within guarantee ", Devices(g))
-                           : absl::StrCat("demand ", Devices(d), " met: guarantee ", Devices(g), " + ",
-                                          Devices(t.recommended_milli - f), " borrowed");
+    if (d <= g) {
+      t.explanation = absl::StrCat("demand ", Devices(d), " within guarantee ", Devices(g));
+    } else if (g == 0) {
+      t.explanation = absl::StrCat("demand ", Devices(d), " met, all borrowed (no guarantee)");
+    } else {
+      t.explanation = absl::StrCat("demand ", Devices(d), " met: guarantee ", Devices(g), " + ",
+                                   Devices(t.recommended_milli - f), " borrowed");
+    }
   } else if (whole_demand) {
     t.bound_by = kBoundByBorrowingLimit;
     t.explanation = absl::StrCat("demand ", Devices(d), " capped at guarantee ", Devices(g), " + borrowing limit ",

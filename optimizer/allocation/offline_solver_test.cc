@@ -58,7 +58,7 @@ TEST(SolveOffline, TableShowsDevicesAsDecimals) {
   EXPECT_THAT(table, HasSubstr("TEAM"));
   EXPECT_THAT(table, HasSubstr("lab-b  gpu"));
   EXPECT_THAT(table, HasSubstr("2.25"));
-  EXPECT_THAT(table, HasSubstr("demand 2.25 met"));
+  EXPECT_THAT(table, HasSubstr("demand 2.25 met, all borrowed"));
 }
 
 TEST(SolveOffline, ErrorsNameTheFileLineAndField) {
