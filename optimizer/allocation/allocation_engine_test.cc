@@ -7,6 +7,7 @@ namespace fleetcap::allocation {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr int64_t k = 1000;  // one device, in milli-devices
 
@@ -109,6 +110,14 @@ TEST(AllocateFlavor, OversubscribedGuaranteesShareTheCapacityByWeight) {
   EXPECT_EQ(Team(a, "b").recommended_milli, 2667);
   EXPECT_EQ(Team(a, "a").bound_by, kBoundByFairShare);
   EXPECT_THAT(Team(a, "a").explanation, HasSubstr("guarantees on gpu need 21 of capacity 9"));
+}
+
+TEST(AllocateFlavor, NothingIsWithheldWhenTheFloorsExceedTheCapacity) {
+  // b's lending limit would withhold 5, but the floors (2 + 10) already exceed 8.
+  auto a = Solve(kFlat, 8 * k, {Demand("a", 2 * k, 8 * k, std::nullopt, 1 * k), Demand("b", 10 * k, 10 * k)});
+  ASSERT_TRUE(a.oversubscribed);
+  EXPECT_EQ(Team(a, "a").recommended_milli + Team(a, "b").recommended_milli, 8 * k);
+  EXPECT_THAT(Team(a, "a").explanation, Not(HasSubstr("withholds")));
 }
 
 TEST(AllocateFlavor, SumNeverExceedsCapacityAndEveryTeamGetsItsFloor) {

@@ -63,7 +63,8 @@ void Explain(const FlavorAllocation& flavor, TeamAllocation& t) {
     t.explanation = absl::StrCat(Received(t), ": fair share at weight ", t.input.weight, " of the pool ",
                                  Devices(flavor.pool_milli), on);
   }
-  if (t.withheld_milli > 0) {
+  // Over-subscribed, the floors take everything: nothing is withheld.
+  if (t.withheld_milli > 0 && !flavor.oversubscribed) {
     absl::StrAppend(&t.explanation, "; withholds ", Devices(t.withheld_milli), " of its guarantee (lending limit ",
                     Devices(t.lending_limit_milli), ")");
   }
