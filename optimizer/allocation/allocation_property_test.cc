@@ -210,7 +210,7 @@ TEST(AllocationProperties, GuaranteesCapsAndCapacityHoldAndNothingIsLeftIdle) {
     auto a = AllocateFlavor(*tree, in.flavor);
     ASSERT_TRUE(a.ok()) << a.status();
     oversubscribed += a->oversubscribed;
-    int64_t sum = 0;
+    int64_t sum = 0, floors = 0, withheld = 0, wanted = 0;
     bool unmet = false;
     for (const TeamAllocation& t : a->teams) {
       const TeamDemand& d = t.input;
@@ -226,7 +226,15 @@ TEST(AllocationProperties, GuaranteesCapsAndCapacityHoldAndNothingIsLeftIdle) {
       EXPECT_LT(std::abs(static_cast<double>(t.exact_milli) - static_cast<double>(t.recommended_milli)), 1.0) << d.team;
       unmet = unmet || t.recommended_milli < e;
       sum += t.recommended_milli;
+      floors += f;
+      withheld += std::max<int64_t>(0, d.guarantee_milli - d.lending_limit_milli.value_or(d.guarantee_milli) - f);
+      wanted += e - f;
     }
+    // Rounding hands out exactly what the unrounded division does: the
+    // floors and what the pool can give, or the whole capacity when the
+    // floors exceed it.
+    const int64_t pool = std::max<int64_t>(0, in.flavor.capacity_milli - floors - withheld);
+    EXPECT_EQ(sum, floors > in.flavor.capacity_milli ? in.flavor.capacity_milli : floors + std::min(pool, wanted));
     if (a->pool_milli > 0) {
       EXPECT_LE(sum + a->withheld_milli, in.flavor.capacity_milli);
     }

@@ -8,6 +8,7 @@
 
 #include "common/exit.h"
 #include "optimizer/allocation/offline_solver.h"
+#include "optimizer/commands/optimizer_command.h"
 
 namespace fleetcap::optimizer {
 namespace {
@@ -63,6 +64,13 @@ TEST(RunAllocate, UnreadableOrInvalidFilesAreTheCommandLinesFault) {
   EXPECT_THAT(invalid.message(), HasSubstr(kCase + "/policy.yaml:1:1: version: unknown key \"version\""));
   EXPECT_EQ(ExitCode("allocate", invalid, kExitFailed, err), kExitUsage);
   EXPECT_EQ(out.str(), "");
+}
+
+TEST(RunOptimizerCommand, AllocateNeedsNoDatabase) {
+  // Without --db the daemon would refuse; `allocate` goes to its own parser.
+  EXPECT_EQ(RunOptimizerCommand({"allocate", "--policy", kCase + "/policy.yaml"}), kExitUsage);
+  EXPECT_EQ(RunOptimizerCommand({"allocate", "--policy", kCase + "/policy.yaml", "--demand", kCase + "/demand.yaml"}),
+            kExitOk);
 }
 
 }  // namespace
