@@ -12,35 +12,36 @@
 namespace fleetcap::allocation {
 namespace {
 
-absl::Status CheckQuantity(const std::string& where, const char* field, int64_t v) {
-  if (v < 0 || v > kMaxMilli) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(where, ": ", field, " ", v, " milli-devices is out of range (expected 0 to ", kMaxMilli, ")"));
-  }
-  return absl::OkStatus();
+absl::Status OutOfRange(const std::string& where, const char* field, int64_t v) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(where, ": ", field, " ", v, " milli-devices is out of range (expected 0 to ", kMaxMilli, ")"));
 }
 
-absl::Status CheckTeam(const OrgTree& tree, const std::string& flavor, const TeamDemand& t) {
-  const std::string where = absl::StrCat("flavor ", flavor, ", team ", t.team);
+bool InRange(int64_t v) { return v >= 0 && v <= kMaxMilli; }
+
+// The team's node in the tree, or INVALID_ARGUMENT naming flavor, team and
+// field. Messages are built only on failure: this runs for every team.
+absl::StatusOr<int> CheckTeam(const OrgTree& tree, const std::string& flavor, const TeamDemand& t) {
+  auto where = [&] { return absl::StrCat("flavor ", flavor, ", team ", t.team); };
   std::optional<int> node = tree.Find(t.team);
-  if (!node) return absl::InvalidArgumentError(absl::StrCat(where, ": not a team of the org tree"));
+  if (!node) return absl::InvalidArgumentError(absl::StrCat(where(), ": not a team of the org tree"));
   if (!tree.IsLeaf(*node)) {
     return absl::InvalidArgumentError(
-        absl::StrCat(where, ": has teams below it (expected demand and allocation only on leaf teams)"));
+        absl::StrCat(where(), ": has teams below it (expected demand and allocation only on leaf teams)"));
   }
-  FLEETCAP_RETURN_IF_ERROR(CheckQuantity(where, "demand", t.demand_milli));
-  FLEETCAP_RETURN_IF_ERROR(CheckQuantity(where, "guarantee", t.guarantee_milli));
-  if (t.borrowing_limit_milli) {
-    FLEETCAP_RETURN_IF_ERROR(CheckQuantity(where, "borrowing limit", *t.borrowing_limit_milli));
+  if (!InRange(t.demand_milli)) return OutOfRange(where(), "demand", t.demand_milli);
+  if (!InRange(t.guarantee_milli)) return OutOfRange(where(), "guarantee", t.guarantee_milli);
+  if (t.borrowing_limit_milli && !InRange(*t.borrowing_limit_milli)) {
+    return OutOfRange(where(), "borrowing limit", *t.borrowing_limit_milli);
   }
-  if (t.lending_limit_milli) {
-    FLEETCAP_RETURN_IF_ERROR(CheckQuantity(where, "lending limit", *t.lending_limit_milli));
+  if (t.lending_limit_milli && !InRange(*t.lending_limit_milli)) {
+    return OutOfRange(where(), "lending limit", *t.lending_limit_milli);
   }
   if (t.weight < 1 || t.weight > kMaxWeight) {
     return absl::InvalidArgumentError(
-        absl::StrCat(where, ": weight ", t.weight, " is out of range (expected 1 to ", kMaxWeight, ")"));
+        absl::StrCat(where(), ": weight ", t.weight, " is out of range (expected 1 to ", kMaxWeight, ")"));
   }
-  return absl::OkStatus();
+  return *node;
 }
 
 // Step 1 of docs/allocation.md for one team.
@@ -59,7 +60,9 @@ TeamAllocation Floors(const TeamDemand& t) {
 }  // namespace
 
 absl::StatusOr<FlavorAllocation> AllocateFlavor(const OrgTree& tree, const FlavorDemand& demand) {
-  FLEETCAP_RETURN_IF_ERROR(CheckQuantity(absl::StrCat("flavor ", demand.flavor), "capacity", demand.capacity_milli));
+  if (!InRange(demand.capacity_milli)) {
+    return OutOfRange(absl::StrCat("flavor ", demand.flavor), "capacity", demand.capacity_milli);
+  }
   if (demand.teams.size() > kMaxTeams) {
     return absl::InvalidArgumentError(
         absl::StrCat("flavor ", demand.flavor, ": ", demand.teams.size(), " teams, expected at most ", kMaxTeams));
@@ -70,10 +73,10 @@ absl::StatusOr<FlavorAllocation> AllocateFlavor(const OrgTree& tree, const Flavo
   const size_t nodes = tree.nodes().size();
   std::vector<int> node_of(demand.teams.size());
   std::vector<bool> seen(nodes, false);
+  out.teams.reserve(demand.teams.size());
   for (size_t i = 0; i < demand.teams.size(); ++i) {
     const TeamDemand& t = demand.teams[i];
-    FLEETCAP_RETURN_IF_ERROR(CheckTeam(tree, demand.flavor, t));
-    node_of[i] = *tree.Find(t.team);
+    FLEETCAP_ASSIGN_OR_RETURN(node_of[i], CheckTeam(tree, demand.flavor, t));
     if (seen[node_of[i]]) {
       return absl::InvalidArgumentError(
           absl::StrCat("flavor ", demand.flavor, ", team ", t.team, ": appears twice (expected once per flavor)"));
