@@ -23,7 +23,9 @@ struct Instance {
   FlavorDemand flavor;
 };
 
-Instance RandomInstance(uint64_t seed) {
+// Quantities scale with `unit` (1000: up to 20 devices of demand a team) and
+// weights go up to `max_weight`.
+Instance RandomInstance(uint64_t seed, int64_t unit = 1000, int64_t max_weight = 5) {
   std::mt19937_64 rng(seed);
   auto uniform = [&](int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng); };
   Instance in;
@@ -37,7 +39,7 @@ Instance RandomInstance(uint64_t seed) {
   for (size_t i = 0; i < frontier.size(); ++i) {
     const auto [name, level] = frontier[i];
     const std::string parent = name.find('.') == std::string::npos ? "" : name.substr(0, name.rfind('.'));
-    in.tree.push_back({name, parent, uniform(1, 5)});
+    in.tree.push_back({name, parent, uniform(1, max_weight)});
     const bool ends = level == depth || (level > 1 && uniform(0, 3) == 0);
     if (ends) {
       leaves.push_back(name);
@@ -50,17 +52,17 @@ Instance RandomInstance(uint64_t seed) {
   for (const std::string& leaf : leaves) {
     TeamDemand t;
     t.team = leaf;
-    t.demand_milli = uniform(0, 4) == 0 ? 0 : uniform(1, 20000);
-    t.guarantee_milli = uniform(0, 9) < 6 ? uniform(0, 8000) : 0;
-    if (uniform(0, 9) < 3) t.borrowing_limit_milli = uniform(0, 5000);
+    t.demand_milli = uniform(0, 4) == 0 ? 0 : uniform(1, 20 * unit);
+    t.guarantee_milli = uniform(0, 9) < 6 ? uniform(0, 8 * unit) : 0;
+    if (uniform(0, 9) < 3) t.borrowing_limit_milli = uniform(0, 5 * unit);
     if (uniform(0, 9) < 3) t.lending_limit_milli = uniform(0, t.guarantee_milli);
-    t.weight = uniform(1, 5);
+    t.weight = uniform(1, max_weight);
     demand_sum += t.demand_milli;
     guarantee_sum += t.guarantee_milli;
     in.flavor.teams.push_back(t);
   }
   in.flavor.flavor = "gpu";
-  in.flavor.capacity_milli = uniform(0, std::max<int64_t>(demand_sum, guarantee_sum) * 6 / 5);
+  in.flavor.capacity_milli = std::min(kMaxMilli, uniform(0, std::max<int64_t>(demand_sum, guarantee_sum) * 6 / 5));
   return in;
 }
 
@@ -200,55 +202,72 @@ class LexMaxMinLp {
 
 constexpr uint64_t kInstances = 300;
 
+// Guarantees and caps hold, the sum is exactly what the division hands out
+// (within C), and no capacity is idle while a team below its cap wants more.
+// Counts the over-subscribed and scarce instances.
+void CheckInvariants(const Instance& in, int& oversubscribed, int& scarce) {
+  auto tree = OrgTree::Build(in.tree);
+  ASSERT_TRUE(tree.ok()) << tree.status();
+  auto a = AllocateFlavor(*tree, in.flavor);
+  ASSERT_TRUE(a.ok()) << a.status();
+  oversubscribed += a->oversubscribed;
+  int64_t sum = 0, floors = 0, withheld = 0, wanted = 0;
+  bool unmet = false;
+  for (const TeamAllocation& t : a->teams) {
+    const TeamDemand& d = t.input;
+    const int64_t e = d.borrowing_limit_milli ? std::min(d.demand_milli, d.guarantee_milli + *d.borrowing_limit_milli)
+                                              : d.demand_milli;
+    const int64_t f = std::min(e, d.guarantee_milli);
+    EXPECT_LE(t.recommended_milli, e) << d.team << ": above its demand or borrowing limit";
+    if (a->oversubscribed) {
+      EXPECT_LE(t.recommended_milli, f) << d.team << ": borrowed although guarantees exceed capacity";
+    } else {
+      EXPECT_GE(t.recommended_milli, f) << d.team << ": below its guarantee in use";
+    }
+    EXPECT_LT(std::abs(static_cast<double>(t.exact_milli) - static_cast<double>(t.recommended_milli)), 1.0) << d.team;
+    unmet = unmet || t.recommended_milli < e;
+    sum += t.recommended_milli;
+    floors += f;
+    withheld += std::max<int64_t>(0, d.guarantee_milli - d.lending_limit_milli.value_or(d.guarantee_milli) - f);
+    wanted += e - f;
+  }
+  // Rounding hands out exactly what the unrounded division does: the
+  // floors and what the pool can give, or the whole capacity when the
+  // floors exceed it.
+  const int64_t pool = std::max<int64_t>(0, in.flavor.capacity_milli - floors - withheld);
+  EXPECT_EQ(sum, floors > in.flavor.capacity_milli ? in.flavor.capacity_milli : floors + std::min(pool, wanted));
+  if (a->pool_milli > 0) {
+    EXPECT_LE(sum + a->withheld_milli, in.flavor.capacity_milli);
+  }
+  EXPECT_LE(sum, in.flavor.capacity_milli);
+  if (unmet) {
+    ++scarce;
+    // Someone below its cap wants more: every milli-device is in use
+    // (handed out, or withheld under a lending limit).
+    EXPECT_EQ(a->oversubscribed ? sum : std::min(sum + a->withheld_milli, in.flavor.capacity_milli),
+              in.flavor.capacity_milli);
+  }
+}
+
 TEST(AllocationProperties, GuaranteesCapsAndCapacityHoldAndNothingIsLeftIdle) {
   int oversubscribed = 0, scarce = 0;
   for (uint64_t seed = 1; seed <= kInstances; ++seed) {
     SCOPED_TRACE(absl::StrCat("seed ", seed));
-    const Instance in = RandomInstance(seed);
-    auto tree = OrgTree::Build(in.tree);
-    ASSERT_TRUE(tree.ok()) << tree.status();
-    auto a = AllocateFlavor(*tree, in.flavor);
-    ASSERT_TRUE(a.ok()) << a.status();
-    oversubscribed += a->oversubscribed;
-    int64_t sum = 0, floors = 0, withheld = 0, wanted = 0;
-    bool unmet = false;
-    for (const TeamAllocation& t : a->teams) {
-      const TeamDemand& d = t.input;
-      const int64_t e = d.borrowing_limit_milli ? std::min(d.demand_milli, d.guarantee_milli + *d.borrowing_limit_milli)
-                                                : d.demand_milli;
-      const int64_t f = std::min(e, d.guarantee_milli);
-      EXPECT_LE(t.recommended_milli, e) << d.team << ": above its demand or borrowing limit";
-      if (a->oversubscribed) {
-        EXPECT_LE(t.recommended_milli, f) << d.team << ": borrowed although guarantees exceed capacity";
-      } else {
-        EXPECT_GE(t.recommended_milli, f) << d.team << ": below its guarantee in use";
-      }
-      EXPECT_LT(std::abs(static_cast<double>(t.exact_milli) - static_cast<double>(t.recommended_milli)), 1.0) << d.team;
-      unmet = unmet || t.recommended_milli < e;
-      sum += t.recommended_milli;
-      floors += f;
-      withheld += std::max<int64_t>(0, d.guarantee_milli - d.lending_limit_milli.value_or(d.guarantee_milli) - f);
-      wanted += e - f;
-    }
-    // Rounding hands out exactly what the unrounded division does: the
-    // floors and what the pool can give, or the whole capacity when the
-    // floors exceed it.
-    const int64_t pool = std::max<int64_t>(0, in.flavor.capacity_milli - floors - withheld);
-    EXPECT_EQ(sum, floors > in.flavor.capacity_milli ? in.flavor.capacity_milli : floors + std::min(pool, wanted));
-    if (a->pool_milli > 0) {
-      EXPECT_LE(sum + a->withheld_milli, in.flavor.capacity_milli);
-    }
-    EXPECT_LE(sum, in.flavor.capacity_milli);
-    if (unmet) {
-      ++scarce;
-      // Someone below its cap wants more: every milli-device is in use
-      // (handed out, or withheld under a lending limit).
-      EXPECT_EQ(a->oversubscribed ? sum : std::min(sum + a->withheld_milli, in.flavor.capacity_milli),
-                in.flavor.capacity_milli);
-    }
+    CheckInvariants(RandomInstance(seed), oversubscribed, scarce);
   }
   // The generator reaches the cases that matter.
   EXPECT_GT(oversubscribed, 10);
+  EXPECT_GT(scarce, 100);
+}
+
+// Quantities near the engine's limit (a billion devices) and weights up to a
+// million: no overflow, and the same invariants.
+TEST(AllocationProperties, InvariantsHoldAtTheLimits) {
+  int oversubscribed = 0, scarce = 0;
+  for (uint64_t seed = 1; seed <= kInstances; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    CheckInvariants(RandomInstance(seed, kMaxMilli / 20, kMaxWeight), oversubscribed, scarce);
+  }
   EXPECT_GT(scarce, 100);
 }
 
