@@ -1,5 +1,6 @@
 // fleetcap-optimizer: the chargeback of closed hours, computed from the
-// store's facts and the policy (optimizer/commands/optimizer_command.h).
+// store's facts and the policy (optimizer/commands/optimizer_command.h), and
+// `allocate`, the offline allocation solver (allocate_command.h).
 
 #include <iostream>
 

@@ -18,6 +18,8 @@ packages=(
   # policy documents and the telemetry metric mapping; remote_write's compression;
   # the sample log's checksums
   libyaml-cpp-dev libsnappy-dev zlib1g-dev
+  # the allocation tests' independent LP solver (GLPK; tests only)
+  libglpk-dev
   # servers and clients the tests and the demo start
   postgresql-15 postgresql-client-15 curl openssl time
   # telemetry tests and benchmark: a real Prometheus 2.42

@@ -11,6 +11,7 @@
 #include "common/time_util.h"
 #include "optimizer/chargeback/hours.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
+#include "optimizer/commands/allocate_command.h"
 #include "optimizer/commands/optimizer_metrics.h"
 #include "store/migrator.h"
 #include "store/pg_attribution_facts_repository.h"
@@ -27,13 +28,15 @@ constexpr const char* kLockName = "fleetcap-optimizer";
 
 constexpr const char* kUsage = R"([--once] [flags]
        fleetcap-optimizer recompute --from T --to T [flags]
+       fleetcap-optimizer allocate --policy FILE --demand FILE [--format table|json]
 
 Computes the chargeback of every closed hour of the fleet from the
 watermark on, then every --interval (or once, with --once), recomputing
 hours marked since (late telemetry, corrected inventory, a new policy
 version) within --settle-window. `recompute` computes the whole hours
 [--from, --to) again now, whatever the settle window. One instance runs at
-a time; another stands by until it ends (docs/attribution.md).)";
+a time; another stands by until it ends (docs/attribution.md). `allocate`
+recommends quotas offline, without a database (docs/allocation.md).)";
 
 absl::StatusOr<absl::Duration> DurationFlag(const std::string& flag, const std::string& text, bool positive) {
   absl::Duration d;
@@ -185,6 +188,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
 }
 
 int RunOptimizerCommand(const std::vector<std::string>& args) {
+  if (!args.empty() && args[0] == "allocate") return RunAllocateCommand({args.begin() + 1, args.end()});
   const bool recompute = !args.empty() && args[0] == "recompute";
   return RunCommand(recompute ? "fleetcap-optimizer recompute" : "fleetcap-optimizer",
                     ParseOptimizerFlags(args, ProcessEnvironment()), RunOptimizer);

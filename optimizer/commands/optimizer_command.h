@@ -1,7 +1,8 @@
 #pragma once
 // fleetcap-optimizer: computes the chargeback of closed hours from the
 // fleet's watermark, in a loop or --once, and `recompute --from --to` on
-// demand (docs/attribution.md, "The optimizer daemon").
+// demand (docs/attribution.md, "The optimizer daemon"); `allocate` solves
+// allocation offline (allocate_command.h).
 
 #include <optional>
 #include <string>
@@ -38,7 +39,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
 // Runs the daemon (or one pass, or the recompute) until done or SIGTERM.
 absl::Status RunOptimizer(const OptimizerOptions& options);
 
-// Parses and runs; returns the exit code.
+// Parses and runs (`allocate` by RunAllocateCommand); returns the exit code.
 int RunOptimizerCommand(const std::vector<std::string>& args);
 
 }  // namespace fleetcap::optimizer

@@ -1,0 +1,33 @@
+#pragma once
+// The solver anyone can call (`fleetcap-optimizer allocate`): a policy and a
+// demand.yaml in, the recommendation set out, with no database. The
+// data-driven cases (tests/allocation/cases/) run through it too.
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "optimizer/allocation/recommendation.h"
+
+namespace fleetcap::allocation {
+
+struct SolverInput {
+  std::string policy_source;  // names the file in messages
+  std::string policy_text;
+  std::string demand_source;
+  std::string demand_text;
+};
+
+// INVALID_ARGUMENT listing every problem of either document, one a line
+// ("SOURCE:LINE:COLUMN: FIELD: MESSAGE").
+absl::StatusOr<std::vector<Recommendation>> SolveOffline(const SolverInput& input);
+
+// {"recommendations": [...]} with the API's field names; int64 quantities as
+// JSON numbers; borrowing_limit_milli absent when unlimited. Ends in a newline.
+std::string RecommendationsJson(const std::vector<Recommendation>& recommendations);
+
+// One row per recommendation, devices as decimals, for people.
+std::string RecommendationsTable(const std::vector<Recommendation>& recommendations);
+
+}  // namespace fleetcap::allocation

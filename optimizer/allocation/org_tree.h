@@ -1,0 +1,41 @@
+#pragma once
+// The org tree as the water-filling walks it: node 0 is a virtual root above
+// the policy's roots, children are ordered by name (bytes) so that every walk,
+// and so every result, is the same for the same input.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "optimizer/allocation/allocation_problem.h"
+
+namespace fleetcap::allocation {
+
+class OrgTree {
+ public:
+  struct Node {
+    std::string name;  // empty for the virtual root
+    int parent = -1;   // -1 for the virtual root
+    int64_t weight = 1;
+    std::vector<int> children;
+  };
+
+  // INVALID_ARGUMENT naming the team for a repeated name, an unknown parent,
+  // a cycle, a weight outside 1..kMaxWeight or more than kMaxTeams teams.
+  static absl::StatusOr<OrgTree> Build(const std::vector<OrgNode>& teams);
+
+  const std::vector<Node>& nodes() const { return nodes_; }
+  // Every node, parents before children (breadth first from the root).
+  const std::vector<int>& top_down() const { return top_down_; }
+  std::optional<int> Find(const std::string& name) const;
+  bool IsLeaf(int node) const { return nodes_[node].children.empty(); }
+
+ private:
+  std::vector<Node> nodes_;
+  std::vector<int> top_down_;
+  std::vector<int> by_name_;  // node indices (1..), sorted by name
+};
+
+}  // namespace fleetcap::allocation

@@ -1,0 +1,97 @@
+#include "optimizer/commands/allocate_command.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "common/exit.h"
+#include "common/flags.h"
+#include "common/status_macros.h"
+#include "optimizer/allocation/demand_document.h"
+#include "optimizer/allocation/offline_solver.h"
+#include "policy/policy_parser.h"
+
+namespace fleetcap::optimizer {
+namespace {
+
+constexpr const char* kUsage = R"(--policy FILE --demand FILE [--format table|json]
+
+Recommends per team and flavor a quota from the policy's org tree,
+guarantees, limits and weights and the demand in FILE (demand.yaml:
+`demand: [{team: T, flavor: F, devices: 12.5}]`, and optionally
+`capacity: [{flavor: F, devices: 64}]` in place of the policy's). Needs no
+database. docs/allocation.md gives the rules.)";
+
+// The whole file, refusing one larger than `limit` bytes (the parsers'
+// own limit, so the message names the file rather than the document).
+absl::StatusOr<std::string> ReadBounded(const std::string& flag, const std::string& path, size_t limit) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat("--", flag, ": ", path, ": cannot read"));
+  std::string text;
+  char buffer[65536];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<size_t>(in.gcount()));
+    if (text.size() > limit) {
+      return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", path, ": larger than ", limit, " bytes"));
+    }
+  }
+  if (in.bad()) return absl::DataLossError(absl::StrCat("--", flag, ": ", path, ": read failed"));
+  return text;
+}
+
+}  // namespace
+
+absl::StatusOr<AllocateOptions> ParseAllocateFlags(const std::vector<std::string>& args) {
+  AllocateOptions options;
+  FlagSet flags("fleetcap-optimizer allocate", kUsage, [](const std::string&) { return std::string(); });
+  flags.String("policy", &options.policy_path, "the policy document (YAML, docs/policy.md)");
+  flags.String("demand", &options.demand_path, "the demand document (YAML, docs/allocation.md)");
+  flags.String("format", &options.format, "table or json");
+  FLEETCAP_ASSIGN_OR_RETURN(FlagSet::Parsed parsed, flags.Parse(args));
+  if (parsed.help) {
+    options.help = flags.Help();
+    return options;
+  }
+  if (!parsed.positional.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed.positional[0], "\""));
+  }
+  if (options.policy_path.empty()) return absl::InvalidArgumentError("--policy: missing; give the policy file");
+  if (options.demand_path.empty()) return absl::InvalidArgumentError("--demand: missing; give the demand file");
+  if (options.format != "table" && options.format != "json") {
+    return absl::InvalidArgumentError(absl::StrCat("--format: \"", options.format, "\" is not table or json"));
+  }
+  return options;
+}
+
+absl::Status RunAllocate(const AllocateOptions& options, std::ostream& out) {
+  allocation::SolverInput input;
+  input.policy_source = options.policy_path;
+  input.demand_source = options.demand_path;
+  auto policy = ReadBounded("policy", options.policy_path, policy::kMaxPolicyBytes);
+  if (!policy.ok()) return CommandLineError(policy.status());
+  auto demand = ReadBounded("demand", options.demand_path, allocation::kMaxDemandBytes);
+  if (!demand.ok()) return CommandLineError(demand.status());
+  input.policy_text = std::move(*policy);
+  input.demand_text = std::move(*demand);
+  auto solved = allocation::SolveOffline(input);
+  if (!solved.ok()) return CommandLineError(solved.status());
+  out << (options.format == "json" ? allocation::RecommendationsJson(*solved)
+                                   : allocation::RecommendationsTable(*solved));
+  out.flush();
+  if (!out) return absl::DataLossError("writing the recommendations failed");
+  return absl::OkStatus();
+}
+
+int RunAllocateCommand(const std::vector<std::string>& args) {
+  constexpr const char* kWho = "fleetcap-optimizer allocate";
+  auto options = ParseAllocateFlags(args);
+  if (!options.ok()) return ExitCode(kWho, options.status(), kExitUsage);
+  if (!options->help.empty()) {
+    std::cout << options->help;
+    return kExitOk;
+  }
+  return ExitCode(kWho, RunAllocate(*options, std::cout));
+}
+
+}  // namespace fleetcap::optimizer
