@@ -116,8 +116,8 @@ class TelemetryReplayTest : public testing::MigratedDatabaseTest {
   const std::vector<Hold> holds_ = {
       // A whole GPU from 00:10:30 to 00:40: minutes 00:10 .. 00:39.
       {"uid-a", "n1/gpu0", 1000, On(0, 10, 30), On(0, 40)},
-      // Half a GPU since before the window, still held: every minute of it.
-      {"uid-b", "n1/gpu1", 500, kSinceMs - 3'600'000, 0},
+      // Half a GPU since 61 minutes before the window (its series read from then), still held: every minute.
+      {"uid-b", "n1/gpu1", 500, kSinceMs - 3'660'000, 0},
       // A quarter of the same GPU, 01:00 .. 01:30:20: minutes 01:00 .. 01:30.
       {"uid-c", "n1/gpu1", 250, On(1, 0), On(1, 30, 20)},
       // Two holds of one pod on one device meeting within minute 01:10.
