@@ -108,6 +108,10 @@ int Run(int argc, char** argv) {
   }
   const absl::Time since = until - absl::Hours(24 * days);
 
+  // Read whole before anything else, even when nothing is to be pushed: a
+  // pipe feeding it (tar -xzO) then never fails for want of a reader.
+  auto text = ReadInput(duty_cycle);
+  if (!text.ok()) return usage_error(std::string(text.status().message()));
   if (unless_stored) {
     auto stored = HasPodUsage(db, cluster, since, until);
     if (!stored.ok()) {
@@ -120,8 +124,6 @@ int Run(int argc, char** argv) {
       return 0;
     }
   }
-  auto text = ReadInput(duty_cycle);
-  if (!text.ok()) return usage_error(std::string(text.status().message()));
   auto data = ParseDutyCycleCsv(*text, duty_cycle == "-" ? "duty-cycle CSV (stdin)" : duty_cycle);
   if (!data.ok()) {
     std::cerr << "fleetcap-telemetry-replay: " << data.status().message() << "\n";
