@@ -7,15 +7,20 @@
 #          bound, run and deleted at the trace's times, sped up), and
 #          `fleetcap-ingest k8s` following it through list and watch, exactly
 #          as it follows a production cluster; then fleetcap-api and, once the
-#          ingest has caught up, fleetcap-optimizer computing the chargeback
-#          of every closed hour, and prints where to look. The trace is
+#          ingest has caught up, utilisation telemetry for the pods of the
+#          trace's last 7 days (`fleetcap-ingest prometheus` taking
+#          remote_write from fleetcap-telemetry-replay, which plays the DCGM
+#          exporters with the published genai GPU duty cycle), and
+#          fleetcap-optimizer computing the chargeback of every closed hour,
+#          and prints where to look. The trace is
 #          placed so that it ends within the current hour: "the last 30 days"
 #          of chargeback show its final month. Where the published trace is absent it serves a
 #          synthetic cluster with the trace's shapes instead.
 #          Run twice, it reuses what runs.
 #   stop:  stops everything start started.
 #
-# FLEETCAP_DATA (default ../shared/data) holds the published trace;
+# FLEETCAP_DATA (default ../shared/data) holds the published traces (openb/,
+# and genai/ for the telemetry, skipped with a message when absent);
 # FLEETCAP_DEMO_SPEED (200000) is how many trace seconds pass each second;
 # FLEETCAP_HTTP_PORT (8080) and FLEETCAP_GRPC_PORT (8081) choose the ports.
 set -euo pipefail
@@ -56,7 +61,7 @@ start() {
   bash scripts/bootstrap.sh
   cmake --preset release >/dev/null
   cmake --build --preset release --target fleetcap-api fleetcap-ingest fleetcapctl fleetcap-k8s-fixture \
-    fleetcap-optimizer
+    fleetcap-optimizer fleetcap-telemetry-replay
   mkdir -p "$state"
 
   local db cluster source at start_at chargeback_from chargeback_to explain_hour
@@ -81,6 +86,15 @@ start() {
       psql "$db" -qc "DELETE FROM clusters WHERE cluster = 'openb'" >/dev/null 2>&1 || true
       psql "$db" -qc "TRUNCATE chargeback_hourly, chargeback_hourly_by_team, chargeback_daily, chargeback_daily_by_team, chargeback_monthly, chargeback_watermarks,
                       chargeback_recompute, chargeback_over_held, optimizer_state" >/dev/null 2>&1 || true
+      # Its telemetry too: the pods' uids come from the trace, so the old
+      # minutes would read as the new pods', and the receiver would take
+      # the new minutes for late ones of devices it already wrote.
+      running telemetry && kill -TERM "$(cat "$state/telemetry.pid")" && sleep 1
+      for table in usage_minute usage_hourly usage_hour_changes telemetry_series telemetry_watermarks \
+          telemetry_push_devices telemetry_push_counters telemetry_push_checkpoints; do
+        psql "$db" -qc "DELETE FROM $table WHERE cluster = 'openb'" >/dev/null 2>&1 || true
+      done
+      rm -rf "$state/telemetry-wal"
       echo "$start_s" > "$state/trace-start"
     fi
     start_at=$(date -u -d "@$start_s" +%Y-%m-%dT%H:%M:%SZ)
@@ -163,6 +177,47 @@ start() {
     done
   fi
 
+  # Utilisation telemetry for the trace's last 7 days, before the
+  # optimizer's first pass so that it charges those hours with it. The
+  # week ends now, to the minute; its chargeback starts at its first whole hour.
+  local week_to week_from now_s
+  now_s=$(date -u +%s)
+  week_to=$(date -u -d "@$(( now_s / 60 * 60 ))" +%Y-%m-%dT%H:%M:%SZ)
+  week_from=$(date -u -d "@$(( (now_s / 60 * 60 - 7 * 86400 + 3599) / 3600 * 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
+  local telemetry_note="no utilisation telemetry (see above): every line is charged as held and marked *"
+  local duty_cycle="$data/genai/pod_gpu_duty_cycle_anon.tar.gz"
+  if [ "$cluster" != openb ]; then
+    echo "demo: no utilisation telemetry for the synthetic cluster"
+  elif [ ! -f "$duty_cycle" ]; then
+    echo "demo: the published genai duty cycle is not at $duty_cycle: no utilisation telemetry,"
+    echo "      every line is charged as held and efficiency reads 0.0%"
+  else
+    # The receiver a Prometheus would remote_write to. --settle 20s: the
+    # replay sends each minute once and in order, so a minute need not wait
+    # long for late samples before it is written.
+    if start_process telemetry "$bin/ingest/fleetcap-ingest" prometheus --cluster "$cluster" --db "$db" \
+        --remote-write-listen 127.0.0.1:0 --wal-dir "$state/telemetry-wal" --settle 20s \
+        --metrics-listen 127.0.0.1:0; then
+      wait_for telemetry "fleetcap-ingest prometheus ready" 60
+    fi
+    local ready write_port metrics_port
+    ready=$(grep -m1 "fleetcap-ingest prometheus ready" "$state/telemetry.log")
+    write_port=$(sed -E 's/.*remote_write=([0-9]+).*/\1/' <<<"$ready")
+    metrics_port=$(sed -E 's/.*metrics=([0-9]+).*/\1/' <<<"$ready")
+    echo "demo: remote_write at http://127.0.0.1:$write_port/api/v1/write; playing the genai GPU duty cycle"
+    echo "      onto every pod that held a GPU in the trace's last 7 days (once; skipped when stored)"
+    if ! tar -xzOf "$duty_cycle" | "$bin/tests/fleetcap-telemetry-replay" --db "$db" --cluster "$cluster" \
+        --duty-cycle - --until "$week_to" --days 7 --unless-stored \
+        --remote-write-url "http://127.0.0.1:$write_port/api/v1/write" \
+        --wait-written "http://127.0.0.1:$metrics_port/metrics" >"$state/telemetry-replay.log" 2>&1; then
+      echo "demo: the telemetry replay failed; its log:" >&2
+      tail -n 20 "$state/telemetry-replay.log" >&2
+      exit 1
+    fi
+    sed 's/^/      /' "$state/telemetry-replay.log"
+    telemetry_note="utilisation telemetry for the last 7 days (genai duty cycle, fleetcap-telemetry-replay)"
+  fi
+
   # The chargeback of every closed hour, kept current: started once the
   # ingest has caught up, so its first pass sees the whole trace.
   if start_process optimizer "$bin/optimizer/fleetcap-optimizer" --db "$db" --metrics-listen 127.0.0.1:0; then
@@ -180,6 +235,13 @@ start() {
       --server "127.0.0.1:$grpc_port" --token "$admin_token" 2>/dev/null > "$team_file")
   fi
   team_token=$(cat "$team_file")
+  local week_text=""
+  if [ "$cluster" = openb ]; then
+    week_text="  the last 7 days, with $telemetry_note:
+    $ctl --server 127.0.0.1:$grpc_port chargeback --from $week_from --to $chargeback_to --group-by team
+    (USED_DEVICE_H and EFFICIENCY: what the teams' pods used of what they held)
+"
+  fi
 
   cat <<TXT
 
@@ -194,14 +256,14 @@ fleetcap is following cluster $cluster through its Kubernetes API (fixture at $a
   CLI:       $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port fleet summary --cluster $cluster --at $at
   policy:    $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port policy get
   kubectl:   kubectl --server=$api_url get pods -A
-  logs:      $state/{fixture,ingest,api,optimizer}.log
+  logs:      $state/{fixture,ingest,telemetry,api,optimizer}.log
 
 Chargeback (fleetcap-optimizer computes each hour once closed; README "How a team reads its bill"):
   the last 30 days per team:
     $ctl --server 127.0.0.1:$grpc_port chargeback --from $chargeback_from --to $chargeback_to --group-by team
   the same as FOCUS 1.2 rows:
     $ctl --server 127.0.0.1:$grpc_port chargeback --from $chargeback_from --to $chargeback_to --group-by team --format focus
-  what makes up one team's hour:
+$week_text  what makes up one team's hour:
     $ctl --server 127.0.0.1:$grpc_port chargeback explain --team team-00 --hour $explain_hour
   JSON API:
     curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/chargeback?start=$chargeback_from&end=$chargeback_to&group_by=team'
@@ -210,7 +272,7 @@ TXT
 }
 
 stop() {
-  for name in optimizer api ingest fixture; do
+  for name in optimizer api telemetry ingest fixture; do
     if running "$name"; then
       kill -TERM "$(cat "$state/$name.pid")"
       for _ in $(seq 1 50); do running "$name" || break; sleep 0.1; done
