@@ -16,9 +16,12 @@ namespace {
 
 constexpr const char* kSums =
     "held_milli_seconds, used_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro, total_cost_micro";
+// Summed in bigint by fleetcap_sum_int64 (migration 0017): a sum past int64
+// is refused with SQLSTATE 22003, never wrapped.
 constexpr const char* kSummed =
-    "sum(held_milli_seconds), sum(used_milli_seconds), sum(direct_cost_micro), sum(idle_cost_micro),"
-    " sum(shared_cost_micro), sum(total_cost_micro)";
+    "fleetcap_sum_int64(held_milli_seconds), fleetcap_sum_int64(used_milli_seconds),"
+    " fleetcap_sum_int64(direct_cost_micro), fleetcap_sum_int64(idle_cost_micro),"
+    " fleetcap_sum_int64(shared_cost_micro), fleetcap_sum_int64(total_cost_micro)";
 
 // The store refused a sum past bigint (SQLSTATE 22003, numeric value out of range).
 bool OutOfRange(const pqxx::sql_error& e) { return e.sqlstate() == "22003"; }
@@ -32,19 +35,21 @@ constexpr const char* kAllKeys = "team, namespace, workload, model, line_kind";
 constexpr const char* kTeamKeys = "team, model, line_kind";
 
 // Rebuilds `to`'s rows of the periods in [from_start, from_end) from `from`'s
-// rows, `keys` (after cluster and period) being the columns `to` keeps.
+// rows, `keys` (after cluster and period) being the columns `to` keeps. The
+// rows go in by period, so that a period's rows share few pages: a read of a
+// few hours (the ragged ends of a window) touches those pages only.
 void Rebuild(pqxx::transaction_base& txn, const std::string& cluster, const std::string& to, const std::string& period,
              const std::string& from, const std::string& from_time, const char* keys, absl::Time start,
              absl::Time end) {
   txn.exec_params(absl::StrCat("DELETE FROM ", to, " WHERE cluster = $1 AND ", period, " >= $2::timestamptz AND ",
                                period, " < $3::timestamptz"),
                   cluster, FormatRfc3339(start), FormatRfc3339(end));
-  txn.exec_params(
-      absl::StrCat("INSERT INTO ", to, " (cluster, ", period, ", ", keys, ", ", kSums,
-                   ", no_telemetry) SELECT cluster, date_trunc('", period, "', ", from_time, ", 'UTC'), ", keys, ", ",
-                   kSummed, ", bool_or(no_telemetry) FROM ", from, " WHERE cluster = $1 AND ", from_time,
-                   " >= $2::timestamptz AND ", from_time, " < $3::timestamptz GROUP BY cluster, 2, ", keys),
-      cluster, FormatRfc3339(start), FormatRfc3339(end));
+  txn.exec_params(absl::StrCat("INSERT INTO ", to, " (cluster, ", period, ", ", keys, ", ", kSums,
+                               ", no_telemetry) SELECT cluster, date_trunc('", period, "', ", from_time, ", 'UTC'), ",
+                               keys, ", ", kSummed, ", bool_or(no_telemetry) FROM ", from, " WHERE cluster = $1 AND ",
+                               from_time, " >= $2::timestamptz AND ", from_time,
+                               " < $3::timestamptz GROUP BY cluster, 2, ", keys, " ORDER BY 2"),
+                  cluster, FormatRfc3339(start), FormatRfc3339(end));
 }
 
 absl::StatusOr<int64_t> Int64Sum(const pqxx::field& f, const char* what) {
@@ -292,6 +297,9 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
       s.no_telemetry = row[13].as<bool>();
       out.push_back(std::move(s));
     }
+  } catch (const pqxx::sql_error& e) {
+    if (OutOfRange(e)) return absl::OutOfRangeError("chargeback: a sum of the lines asked for is past int64");
+    return PgError("chargeback: reading lines", e);
   } catch (const std::exception& e) {
     return PgError("chargeback: reading lines", e);
   }

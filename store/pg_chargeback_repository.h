@@ -1,5 +1,5 @@
 #pragma once
-// The chargeback repositories on PostgreSQL (migrations 0011, 0014, 0015).
+// The chargeback repositories on PostgreSQL (migrations 0011, 0014, 0015, 0017).
 //
 // A replacement deletes the cluster's lines and over-held spans of the
 // hours, COPYs the new lines in, and rebuilds from them the team rows of
@@ -7,8 +7,9 @@
 // they touch, the team rows of those days (chargeback_daily_by_team) from
 // the hourly team rows, and the monthly rows of their months from
 // chargeback_daily, in one transaction serialised per cluster by
-// a transaction-scoped advisory lock. Readers sum in numeric and refuse a sum
-// past int64 (OUT_OF_RANGE), as the rollups' bigint columns refuse to store one.
+// a transaction-scoped advisory lock. Sums are taken in bigint by
+// fleetcap_sum_int64 (migration 0017), which refuses to overflow: a rollup or
+// a read whose sum would be past int64 is OUT_OF_RANGE, never wrapped.
 
 #include "common/pg_pool.h"
 #include "store/chargeback_repository.h"

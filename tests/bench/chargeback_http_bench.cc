@@ -124,7 +124,8 @@ void LoadDay(pqxx::connection& conn, const Settings& s, int64_t day) {
   txn.commit();
 }
 
-// The rollups of every cluster, by the statements ReplaceHours runs.
+// The rollups of every cluster, by the statements ReplaceHours runs, in the
+// order it writes them (a cluster's hours in time order).
 void BuildRollups(pqxx::connection& conn) {
   pqxx::work txn(conn);
   const char* sums =
@@ -141,13 +142,14 @@ void BuildRollups(pqxx::connection& conn) {
                           ", 'UTC'), team, namespace, workload, model, line_kind, ", summed, ", bool_or(no_telemetry)",
                           " FROM ", from, " GROUP BY 1, 2, 3, 4, 5, 6, 7"));
   }
-  txn.exec(
-      absl::StrCat("INSERT INTO chargeback_hourly_by_team (cluster, hour, team, model, line_kind, ", sums,
-                   ", no_telemetry) SELECT cluster, hour, team, model, line_kind, ", summed,
-                   ", bool_or(no_telemetry) FROM chargeback_hourly GROUP BY cluster, hour, team, model, line_kind"));
+  txn.exec(absl::StrCat("INSERT INTO chargeback_hourly_by_team (cluster, hour, team, model, line_kind, ", sums,
+                        ", no_telemetry) SELECT cluster, hour, team, model, line_kind, ", summed,
+                        ", bool_or(no_telemetry) FROM chargeback_hourly GROUP BY cluster, hour, team, model, line_kind"
+                        " ORDER BY cluster, hour"));
   txn.exec(absl::StrCat("INSERT INTO chargeback_daily_by_team (cluster, day, team, model, line_kind, ", sums,
                         ", no_telemetry) SELECT cluster, date_trunc('day', hour, 'UTC'), team, model, line_kind, ",
-                        summed, ", bool_or(no_telemetry) FROM chargeback_hourly_by_team GROUP BY 1, 2, 3, 4, 5"));
+                        summed,
+                        ", bool_or(no_telemetry) FROM chargeback_hourly_by_team GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2"));
   txn.commit();
 }
 
