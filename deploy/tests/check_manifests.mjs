@@ -121,7 +121,7 @@ function checkFlags(obj, c, binaries, helpCache, problems) {
   for (const arg of command.slice(1 + sub.length)) {
     const flag = /^--([a-z0-9-]+)/.exec(arg)?.[1];
     if (flag === undefined) continue;
-    if (!new RegExp(`--${flag}\\b`).test(help)) {
+    if (!new RegExp(`--${flag}(?![a-z0-9-])`).test(help)) {
       problems.push(`${nameOf(obj)} container ${c.name}: ${key} has no flag --${flag}`);
     }
   }
