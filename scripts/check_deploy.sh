@@ -13,6 +13,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tests=deploy/tests
+for tool in kubectl node npm; do
+  command -v "$tool" >/dev/null || { echo "check_deploy: $tool not found (kubectl with Kustomize 4 or later, Node.js 18 or later)" >&2; exit 1; }
+done
+# The overlays use Kustomize 4's fields (labels, replicas, patches); Debian 12's
+# own kubectl (1.20) embeds Kustomize 2 and would misread them.
+kustomize=$(kubectl version --client 2>/dev/null | sed -n 's/^Kustomize Version: v\([0-9]*\).*/\1/p')
+if [[ -z "$kustomize" || "$kustomize" -lt 4 ]]; then
+  echo "check_deploy: kubectl embeds Kustomize ${kustomize:-of an unknown version}; the overlays need 4 or later" >&2
+  exit 1
+fi
 if [[ ! -f "$tests/node_modules/.package-lock.json" || "$tests/package-lock.json" -nt "$tests/node_modules/.package-lock.json" ]]; then
   npm ci --prefix "$tests" --no-audit --no-fund --loglevel=error
 fi
