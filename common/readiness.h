@@ -27,8 +27,11 @@ class Readiness {
 
   // OK, or UNAVAILABLE / FAILED_PRECONDITION with the reason. Answered from the
   // last check while it is younger than `cache_for`, and while another caller
-  // is checking (a hung database holds one caller, not every probe).
+  // is checking (a hung database holds one caller, not every probe) unless that
+  // check has run longer than kStuckAfter: then the store is not answering.
   absl::Status Check();
+
+  static constexpr absl::Duration kStuckAfter = absl::Seconds(10);
 
  private:
   absl::Status CheckNow();  // holds check_mu_
@@ -42,9 +45,10 @@ class Readiness {
   std::unique_ptr<PgConnection> conn_;  // guarded by check_mu_
 
   std::mutex answer_mu_;
-  bool answered_ = false;       // guarded by answer_mu_
-  absl::Status answer_;         // guarded by answer_mu_
-  absl::Duration answered_at_;  // guarded by answer_mu_; clock_->Monotonic()
+  bool answered_ = false;         // guarded by answer_mu_
+  absl::Status answer_;           // guarded by answer_mu_
+  absl::Duration answered_at_;    // guarded by answer_mu_; clock_->Monotonic()
+  absl::Duration check_started_;  // guarded by answer_mu_; of the check running, if any
 };
 
 }  // namespace fleetcap

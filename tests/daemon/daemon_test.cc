@@ -1,14 +1,20 @@
 // The start-up every daemon shares (common/daemon.h), against a real
-// PostgreSQL: what it refuses, and what it hands the command.
+// PostgreSQL: what it refuses, what it hands the command, and its probes
+// (/healthz, /readyz: common/readiness.h).
 
 #include "common/daemon.h"
 
 #include <signal.h>
 
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/readiness.h"
 #include "pqxx/nontransaction"
 #include "prometheus/counter.h"
 #include "store/migrator.h"
@@ -193,6 +199,43 @@ TEST(DaemonProbes, NotReadyWhileTheDatabaseIsDownAndReadyAgainWhenItReturns) {
   auto back = testing::HttpGet(Url(**daemon, "/readyz"));
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->status, 200) << back->body;
+}
+
+TEST(Readiness, ProbesStopTrustingTheLastAnswerWhenACheckHangs) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  SimulatedClock clock(absl::UnixEpoch());
+  std::mutex mu;
+  std::condition_variable changed;
+  bool entered = false, release = false;
+  Readiness readiness((*db)->uri(),
+                      [&](PgConnection&) {
+                        std::unique_lock<std::mutex> lock(mu);
+                        entered = true;
+                        changed.notify_all();
+                        changed.wait(lock, [&] { return release; });
+                        return absl::OkStatus();
+                      },
+                      absl::Seconds(5), &clock);
+  absl::Status hung;
+  std::thread checking([&] { hung = readiness.Check(); });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    changed.wait(lock, [&] { return entered; });
+  }
+  EXPECT_THAT(std::string(readiness.Check().message()), HasSubstr("still running"));
+  clock.Advance(Readiness::kStuckAfter + absl::Seconds(1));
+  absl::Status stuck = readiness.Check();
+  EXPECT_EQ(stuck.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(std::string(stuck.message()), HasSubstr("no answer for 11s"));
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    release = true;
+    changed.notify_all();
+  }
+  checking.join();
+  EXPECT_TRUE(hung.ok()) << hung;
+  EXPECT_TRUE(readiness.Check().ok()) << "the finished check's answer is kept again";
 }
 
 }  // namespace
