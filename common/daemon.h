@@ -3,7 +3,9 @@
 // flags, its components and its work. Start does, in order: logging at
 // --log-level; SIGTERM and SIGINT blocked in every thread and watched
 // (stop_on_signal); the schema check (migrating first with --migrate); the
-// PostgreSQL pool; the process's metrics registry served at --metrics-listen.
+// PostgreSQL pool; the process's metrics registry served at --metrics-listen,
+// with the probes /healthz and /readyz on the same listener (ready while the
+// store is reachable and its schema current: common/readiness.h).
 
 #include <atomic>
 #include <functional>
@@ -14,6 +16,7 @@
 #include "common/daemon_flags.h"
 #include "common/metrics_server.h"
 #include "common/pg_pool.h"
+#include "common/readiness.h"
 #include "prometheus/registry.h"
 
 namespace fleetcap {
@@ -50,6 +53,7 @@ class Daemon {
   std::shared_ptr<StopWatch> stop_;
   std::unique_ptr<PgPool> pool_;
   std::shared_ptr<prometheus::Registry> registry_ = std::make_shared<prometheus::Registry>();
+  std::unique_ptr<Readiness> readiness_;  // outlives the server that asks it
   std::unique_ptr<MetricsServer> metrics_server_;
 };
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 #include "common/flags.h"
 #include "common/pg_pool.h"
 
@@ -28,6 +29,8 @@ struct DaemonOptions {
   int db_connections = 1;
   PgPoolOptions db_limits;
   bool stop_on_signal = true;
+  // How long /readyz answers from its last look at the store (common/readiness.h).
+  absl::Duration readiness_cache = absl::Seconds(5);
 };
 
 // Registers --db, --migrate, --metrics-listen and --log-level, bound to `options`.

@@ -1,30 +1,52 @@
 #pragma once
-// Serves a process's own Prometheus metrics at http://<listen>/metrics.
+// Serves a process's own Prometheus metrics at http://<listen>/metrics and,
+// on the same listener, its probes for an orchestrator:
+//   /healthz  200 while the process answers at all (liveness);
+//   /readyz   200 when `readiness` says OK, else 503 with its one-line reason.
 // The registry is owned by the caller and shared with the components that
 // register their metric families in it.
 
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "prometheus/exposer.h"
 #include "prometheus/registry.h"
+
+struct mg_connection;
+struct mg_context;
 
 namespace fleetcap {
 
 class MetricsServer {
  public:
+  // Answers whether the process can do its work; called by /readyz, so it
+  // must be cheap (see common/readiness.h). Null: always ready.
+  using Readiness = std::function<absl::Status()>;
+
   // `listen` is HOST:PORT; port 0 picks a free one (see port()).
   static absl::StatusOr<std::unique_ptr<MetricsServer>> Start(const std::string& listen,
-                                                              std::shared_ptr<prometheus::Registry> registry);
+                                                              std::shared_ptr<prometheus::Registry> registry,
+                                                              Readiness readiness = nullptr);
+  ~MetricsServer();
+  MetricsServer(const MetricsServer&) = delete;
+  MetricsServer& operator=(const MetricsServer&) = delete;
 
   int port() const { return port_; }
 
  private:
-  MetricsServer(std::unique_ptr<prometheus::Exposer> exposer, int port) : exposer_(std::move(exposer)), port_(port) {}
+  MetricsServer(std::shared_ptr<prometheus::Registry> registry, Readiness readiness)
+      : registry_(std::move(registry)), readiness_(std::move(readiness)) {}
 
-  std::unique_ptr<prometheus::Exposer> exposer_;
-  int port_;
+  static int ServeMetrics(mg_connection* conn, void* self);
+  static int ServeHealthz(mg_connection* conn, void* self);
+  static int ServeReadyz(mg_connection* conn, void* self);
+
+  std::shared_ptr<prometheus::Registry> registry_;
+  Readiness readiness_;
+  mg_context* ctx_ = nullptr;
+  int port_ = 0;
 };
 
 }  // namespace fleetcap

@@ -39,16 +39,20 @@ absl::StatusOr<std::unique_ptr<PgPool>> PgPool::Open(const std::string& uri, int
   return pool;
 }
 
-absl::StatusOr<std::unique_ptr<pqxx::connection>> PgPool::Connect() const {
-  auto conn = PgConnect(uri_);
-  if (!conn.ok() || options_.statement_timeout <= absl::ZeroDuration()) return conn;
+absl::StatusOr<std::unique_ptr<pqxx::connection>> PgConnect(const std::string& uri, absl::Duration statement_timeout) {
+  auto conn = PgConnect(uri);
+  if (!conn.ok() || statement_timeout <= absl::ZeroDuration()) return conn;
   try {
     pqxx::nontransaction txn(**conn);
-    txn.exec(absl::StrCat("SET statement_timeout = ", absl::ToInt64Milliseconds(options_.statement_timeout)));
+    txn.exec(absl::StrCat("SET statement_timeout = ", absl::ToInt64Milliseconds(statement_timeout)));
   } catch (const std::exception& e) {
     return PgError("setting statement_timeout", e);
   }
   return conn;
+}
+
+absl::StatusOr<std::unique_ptr<pqxx::connection>> PgPool::Connect() const {
+  return PgConnect(uri_, options_.statement_timeout);
 }
 
 absl::StatusOr<PgPool::Lease> PgPool::Acquire() { return Acquire(options_.acquire_timeout); }

@@ -31,6 +31,8 @@ absl::Status PgError(absl::string_view context, const std::exception& e);
 
 // Opens one connection, as a Status rather than an exception.
 absl::StatusOr<std::unique_ptr<pqxx::connection>> PgConnect(const std::string& uri);
+// The same with PostgreSQL's statement_timeout set on the session (zero: none).
+absl::StatusOr<std::unique_ptr<pqxx::connection>> PgConnect(const std::string& uri, absl::Duration statement_timeout);
 
 struct PgPoolOptions {
   // How long Acquire() waits for a free connection before UNAVAILABLE.

@@ -1,18 +1,26 @@
 // The start-up every daemon shares (common/daemon.h), against a real
-// PostgreSQL: what it refuses, and what it hands the command.
+// PostgreSQL: what it refuses, what it hands the command, and its probes
+// (/healthz, /readyz: common/readiness.h).
 
 #include "common/daemon.h"
 
 #include <signal.h>
 
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/readiness.h"
+#include "pqxx/nontransaction"
 #include "prometheus/counter.h"
 #include "store/migrator.h"
 #include "tests/support/http_get.h"
 #include "tests/support/test_database.h"
+#include "tests/telemetry/private_postgres.h"
 
 namespace fleetcap {
 namespace {
@@ -89,6 +97,145 @@ TEST(Daemon, SigtermAsksItToStop) {
   ASSERT_EQ(kill(getpid(), SIGTERM), 0);  // blocked in every thread but the daemon's watcher
   EXPECT_EQ((*daemon)->WaitForStop(), SIGTERM);
   EXPECT_TRUE(*(*daemon)->stop_requested());
+}
+
+std::string Url(const Daemon& daemon, const std::string& path) {
+  return absl::StrCat("http://127.0.0.1:", daemon.metrics_port(), path);
+}
+
+// Started with probes on a free port; readiness is looked at afresh on every
+// probe unless the test says otherwise.
+absl::StatusOr<std::unique_ptr<Daemon>> StartProbed(const std::string& db,
+                                                    absl::Duration readiness_cache = absl::ZeroDuration()) {
+  DaemonOptions options = OneShot(db);
+  options.metrics_listen = "127.0.0.1:0";
+  options.readiness_cache = readiness_cache;
+  return Daemon::Start(options, store::CheckSchema);
+}
+
+TEST(DaemonProbes, AliveAndReadyWhenTheSchemaIsCurrent) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  auto daemon = StartProbed((*db)->uri());
+  ASSERT_TRUE(daemon.ok()) << daemon.status();
+  auto healthz = testing::HttpGet(Url(**daemon, "/healthz"));
+  ASSERT_TRUE(healthz.ok()) << healthz.status();
+  EXPECT_EQ(healthz->status, 200);
+  auto readyz = testing::HttpGet(Url(**daemon, "/readyz"));
+  ASSERT_TRUE(readyz.ok()) << readyz.status();
+  EXPECT_EQ(readyz->status, 200) << readyz->body;
+  auto unknown = testing::HttpGet(Url(**daemon, "/readyzz"));
+  ASSERT_TRUE(unknown.ok()) << unknown.status();
+  EXPECT_EQ(unknown->status, 404);
+}
+
+TEST(DaemonProbes, NotReadyWhileTheSchemaIsBehindAndSaysWhich) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  auto daemon = StartProbed((*db)->uri());
+  ASSERT_TRUE(daemon.ok()) << daemon.status();
+  std::string newest;
+  {
+    auto conn = (*db)->Connect();
+    pqxx::nontransaction txn(*conn);
+    newest = txn.exec1(
+                    "DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations) "
+                    "RETURNING name")[0]
+                 .as<std::string>();
+  }
+  auto readyz = testing::HttpGet(Url(**daemon, "/readyz"));
+  ASSERT_TRUE(readyz.ok()) << readyz.status();
+  EXPECT_EQ(readyz->status, 503);
+  EXPECT_THAT(readyz->body, HasSubstr("schema not current"));
+  EXPECT_THAT(readyz->body, HasSubstr(newest));
+  EXPECT_EQ(readyz->body.find('\n'), readyz->body.size() - 1) << "one line: " << readyz->body;
+  auto healthz = testing::HttpGet(Url(**daemon, "/healthz"));
+  ASSERT_TRUE(healthz.ok()) << healthz.status();
+  EXPECT_EQ(healthz->status, 200);
+}
+
+TEST(DaemonProbes, ReadinessIsAnsweredFromItsCacheWithinTheInterval) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  auto daemon = StartProbed((*db)->uri(), absl::Hours(1));
+  ASSERT_TRUE(daemon.ok()) << daemon.status();
+  auto first = testing::HttpGet(Url(**daemon, "/readyz"));
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->status, 200);
+  {
+    auto conn = (*db)->Connect();
+    pqxx::nontransaction txn(*conn);
+    txn.exec0("DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)");
+  }
+  auto cached = testing::HttpGet(Url(**daemon, "/readyz"));
+  ASSERT_TRUE(cached.ok()) << cached.status();
+  EXPECT_EQ(cached->status, 200) << "the database was asked again within the interval";
+}
+
+TEST(DaemonProbes, NotReadyWhileTheDatabaseIsDownAndReadyAgainWhenItReturns) {
+  testing::PrivatePostgres pg;
+  ASSERT_FALSE(pg.uri().empty());
+  DaemonOptions options = OneShot(pg.uri());
+  options.migrate = true;
+  options.metrics_listen = "127.0.0.1:0";
+  options.readiness_cache = absl::ZeroDuration();
+  auto daemon = Daemon::Start(options, store::CheckSchema);
+  ASSERT_TRUE(daemon.ok()) << daemon.status();
+  auto up = testing::HttpGet(Url(**daemon, "/readyz"));
+  ASSERT_TRUE(up.ok()) << up.status();
+  EXPECT_EQ(up->status, 200) << up->body;
+
+  ASSERT_TRUE(pg.Stop());
+  auto down = testing::HttpGet(Url(**daemon, "/readyz"));
+  ASSERT_TRUE(down.ok()) << down.status();
+  EXPECT_EQ(down->status, 503);
+  EXPECT_THAT(down->body, HasSubstr("store unreachable"));
+  EXPECT_EQ(down->body.find('\n'), down->body.size() - 1) << "one line: " << down->body;
+  auto alive = testing::HttpGet(Url(**daemon, "/healthz"));
+  ASSERT_TRUE(alive.ok()) << alive.status();
+  EXPECT_EQ(alive->status, 200);
+
+  ASSERT_TRUE(pg.Start());
+  auto back = testing::HttpGet(Url(**daemon, "/readyz"));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->status, 200) << back->body;
+}
+
+TEST(Readiness, ProbesStopTrustingTheLastAnswerWhenACheckHangs) {
+  auto db = testing::TestDatabase::Migrated();
+  ASSERT_TRUE(db.ok()) << db.status();
+  SimulatedClock clock(absl::UnixEpoch());
+  std::mutex mu;
+  std::condition_variable changed;
+  bool entered = false, release = false;
+  Readiness readiness((*db)->uri(),
+                      [&](PgConnection&) {
+                        std::unique_lock<std::mutex> lock(mu);
+                        entered = true;
+                        changed.notify_all();
+                        changed.wait(lock, [&] { return release; });
+                        return absl::OkStatus();
+                      },
+                      absl::Seconds(5), &clock);
+  absl::Status hung;
+  std::thread checking([&] { hung = readiness.Check(); });
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    changed.wait(lock, [&] { return entered; });
+  }
+  EXPECT_THAT(std::string(readiness.Check().message()), HasSubstr("still running"));
+  clock.Advance(Readiness::kStuckAfter + absl::Seconds(1));
+  absl::Status stuck = readiness.Check();
+  EXPECT_EQ(stuck.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(std::string(stuck.message()), HasSubstr("no answer for 11s"));
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    release = true;
+    changed.notify_all();
+  }
+  checking.join();
+  EXPECT_TRUE(hung.ok()) << hung;
+  EXPECT_TRUE(readiness.Check().ok()) << "the finished check's answer is kept again";
 }
 
 }  // namespace
