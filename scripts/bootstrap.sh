@@ -32,6 +32,13 @@ if ! command -v kubectl >/dev/null 2>&1; then
   packages+=(kubernetes-client)
 fi
 
+# Node.js and npm, for the deploy/ manifest checks (scripts/check_deploy.sh)
+# and the web app: Debian's own where none is installed (another package's
+# node, such as Node 20, is kept).
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  packages+=(nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
