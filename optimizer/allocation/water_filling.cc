@@ -53,6 +53,7 @@ std::vector<long double> HierarchicalWaterFill(const OrgTree& tree, long double 
                                                const std::vector<int64_t>& weights) {
   const auto& nodes = tree.nodes();
   const auto& order = tree.top_down();
+  if (nodes.empty()) return {};  // no root: nothing to hand out
   // A subtree's cap: the sum of its leaves' caps (bounded by kMaxTeams * kMaxMilli).
   std::vector<int64_t> cap(nodes.size(), 0);
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -62,8 +63,12 @@ std::vector<long double> HierarchicalWaterFill(const OrgTree& tree, long double 
     }
     if (n != 0) cap[nodes[n].parent] += cap[n];
   }
-  std::vector<long double> got(nodes.size(), 0.0L);
-  got[0] = amount;
+  // The root gets the amount (built by push_back: gcc -O2 cannot see that
+  // a vector sized by nodes.size() is not empty, and warns).
+  std::vector<long double> got;
+  got.reserve(nodes.size());
+  got.push_back(amount);
+  got.resize(nodes.size(), 0.0L);
   std::vector<int64_t> child_caps, child_weights;
   for (int n : order) {
     const auto& children = nodes[n].children;
