@@ -1,0 +1,87 @@
+#pragma once
+// Allocation runs (issue 13, "Output for schedulers"): each run the optimizer
+// stores after attribution, with what it was computed from and its
+// recommendations. The optimizer writes through AllocationRunRepository; the
+// API reads the newest run and watches for newer ones through it. The
+// records mirror optimizer/allocation/recommendation.h; the optimizer maps
+// between them (store/ may not include optimizer/).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/time/time.h"
+
+namespace fleetcap::store {
+
+// One team's recommendation for one flavor, in milli-devices.
+struct AllocationRecommendationRecord {
+  std::string team;
+  std::string flavor;
+  int64_t demand_milli = 0;
+  int64_t guarantee_milli = 0;
+  int64_t recommended_milli = 0;
+  std::optional<int64_t> borrowing_limit_milli;  // none: unlimited
+  int64_t lending_limit_milli = 0;
+  std::string bound_by;     // demand, guarantee, borrowing_limit, lending_limit, fair_share
+  std::string explanation;  // how the demand was measured and what bound the result
+
+  bool operator==(const AllocationRecommendationRecord& o) const = default;
+};
+
+// A run before it is stored: no id yet.
+struct AllocationRunDraft {
+  absl::Time computed_at;
+  int32_t policy_version = 0;
+  // The versions of the inputs (e.g. the chargeback watermark per cluster, the
+  // demand lookback), as a JSON object, so a run can be explained later.
+  std::string inputs_json = "{}";
+  // Ordered by team then flavor (bytes).
+  std::vector<AllocationRecommendationRecord> recommendations;
+};
+
+struct AllocationRunRecord {
+  int64_t run_id = 0;
+  absl::Time computed_at;
+  int32_t policy_version = 0;
+  std::string inputs_json = "{}";
+  std::vector<AllocationRecommendationRecord> recommendations;  // team, then flavor
+
+  bool operator==(const AllocationRunRecord& o) const = default;
+};
+
+class AllocationRunRepository {
+ public:
+  virtual ~AllocationRunRepository() = default;
+
+  // Stores `run` in one transaction and returns its id, larger than every
+  // earlier run's. INVALID_ARGUMENT (naming the field) for a negative milli
+  // amount, an empty team or flavor, or a repeated (team, flavor).
+  virtual absl::StatusOr<int64_t> StoreRun(const AllocationRunDraft& run) = 0;
+
+  // The newest run's id; none before the first run. Cheap: the API's watch
+  // polls it.
+  virtual absl::StatusOr<std::optional<int64_t>> LatestRunId() = 0;
+
+  // The newest run with its recommendations; none before the first run.
+  virtual absl::StatusOr<std::optional<AllocationRunRecord>> LatestRun() = 0;
+};
+
+// In memory, for unit tests. Not thread-safe.
+class MemoryAllocationRunRepository : public AllocationRunRepository {
+ public:
+  absl::StatusOr<int64_t> StoreRun(const AllocationRunDraft& run) override;
+  absl::StatusOr<std::optional<int64_t>> LatestRunId() override;
+  absl::StatusOr<std::optional<AllocationRunRecord>> LatestRun() override;
+
+ private:
+  std::vector<AllocationRunRecord> runs_;
+};
+
+// The validation StoreRun applies, shared by every implementation.
+absl::Status ValidateAllocationRun(const AllocationRunDraft& run);
+
+}  // namespace fleetcap::store
