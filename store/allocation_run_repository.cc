@@ -7,6 +7,18 @@
 
 namespace fleetcap::store {
 
+bool AllocationRecommendationRecord::operator==(const AllocationRecommendationRecord& o) const {
+  return team == o.team && flavor == o.flavor && demand_milli == o.demand_milli &&
+         guarantee_milli == o.guarantee_milli && recommended_milli == o.recommended_milli &&
+         borrowing_limit_milli == o.borrowing_limit_milli && lending_limit_milli == o.lending_limit_milli &&
+         bound_by == o.bound_by && explanation == o.explanation;
+}
+
+bool AllocationRunRecord::operator==(const AllocationRunRecord& o) const {
+  return run_id == o.run_id && computed_at == o.computed_at && policy_version == o.policy_version &&
+         inputs_json == o.inputs_json && recommendations == o.recommendations;
+}
+
 absl::Status ValidateAllocationRun(const AllocationRunDraft& run) {
   std::set<std::pair<std::string, std::string>> seen;
   for (size_t i = 0; i < run.recommendations.size(); ++i) {

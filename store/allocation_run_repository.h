@@ -29,7 +29,7 @@ struct AllocationRecommendationRecord {
   std::string bound_by;     // demand, guarantee, borrowing_limit, lending_limit, fair_share
   std::string explanation;  // how the demand was measured and what bound the result
 
-  bool operator==(const AllocationRecommendationRecord& o) const = default;
+  bool operator==(const AllocationRecommendationRecord& o) const;
 };
 
 // A run before it is stored: no id yet.
@@ -50,7 +50,7 @@ struct AllocationRunRecord {
   std::string inputs_json = "{}";
   std::vector<AllocationRecommendationRecord> recommendations;  // team, then flavor
 
-  bool operator==(const AllocationRunRecord& o) const = default;
+  bool operator==(const AllocationRunRecord& o) const;
 };
 
 class AllocationRunRepository {
