@@ -15,6 +15,7 @@ struct AllocateOptions {
   std::string policy_path;
   std::string demand_path;
   std::string format = "table";  // table or json
+  bool heterogeneity = false;    // divide by the policy's throughput matrix (Clp)
   std::string help;              // set on --help: print it and do nothing else
 };
 
