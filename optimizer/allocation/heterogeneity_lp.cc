@@ -83,11 +83,14 @@ absl::Status CheckProblem(const HeterogeneityProblem& p) {
     int64_t floor_sum = 0;
     for (size_t f = 0; f < nf; ++f) {
       const int64_t lo = t.floor_milli.empty() ? 0 : t.floor_milli[f];
-      const std::optional<int64_t> hi = t.limit_milli.empty() ? std::nullopt : t.limit_milli[f];
+      // A plain value and a flag rather than an optional copy: gcc -O2 takes
+      // the copy's value for uninitialised and warns.
+      const bool has_hi = !t.limit_milli.empty() && t.limit_milli[f].has_value();
+      const int64_t hi = has_hi ? *t.limit_milli[f] : 0;
       const std::string at = absl::StrCat(where, ", flavor ", p.flavors[f].name);
       if (!InRange(lo)) return Invalid(at, absl::StrCat("floor ", lo, " milli-devices is out of range"));
-      if (hi && !InRange(*hi)) return Invalid(at, absl::StrCat("limit ", *hi, " milli-devices is out of range"));
-      if (hi && lo > *hi) return Invalid(at, absl::StrCat("floor ", lo, " is above its limit ", *hi));
+      if (has_hi && !InRange(hi)) return Invalid(at, absl::StrCat("limit ", hi, " milli-devices is out of range"));
+      if (has_hi && lo > hi) return Invalid(at, absl::StrCat("floor ", lo, " is above its limit ", hi));
       floor_sum += lo;
       floors[f] += lo;
     }

@@ -54,7 +54,7 @@ struct HeterogeneityShare {
   double equal_share_throughput = 0;
   // Its effective throughput divided by the equal share's, from exact_milli.
   double normalised_throughput = 0;
-  std::vector<long double> exact_milli;   // per flavor, the LP's devices x 1000
+  std::vector<long double> exact_milli;    // per flavor, the LP's devices x 1000
   std::vector<int64_t> recommended_milli;  // exact_milli rounded (RoundToTotal, per flavor)
   int64_t recommended_total_milli = 0;
 };

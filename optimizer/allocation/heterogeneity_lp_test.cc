@@ -111,7 +111,8 @@ Gavel LoadGavel(int64_t devices_each_team) {
     g.job_types.push_back(key);
   }
   for (size_t i = 0; i < g.job_types.size(); ++i) {
-    g.problem.teams.push_back({absl::StrCat("team", i < 10 ? "0" : "", i), g.job_types[i], 1, devices_each_team, {}, {}});
+    g.problem.teams.push_back(
+        {absl::StrCat("team", i < 10 ? "0" : "", i), g.job_types[i], 1, devices_each_team, {}, {}});
   }
   return g;
 }
@@ -242,10 +243,10 @@ TEST(HeterogeneityLpGavel, ObjectiveEqualsGlpkAndBeatsTheAgnosticDivision) {
   ExpectInvariants(g.problem, *r);
   const double agnostic = AgnosticMinimum(g.problem);
   const double gain = r->min_weighted_normalised_throughput - agnostic;
-  std::printf("gavel 300:300:300, 26 job types x 100 devices: min normalised throughput %.6f (GLPK %.6f), "
-              "heterogeneity-agnostic %.6f, gain %.6f (x%.4f)\n",
-              r->min_weighted_normalised_throughput, glpk, agnostic, gain,
-              r->min_weighted_normalised_throughput / agnostic);
+  std::printf(
+      "gavel 300:300:300, 26 job types x 100 devices: min normalised throughput %.6f (GLPK %.6f), "
+      "heterogeneity-agnostic %.6f, gain %.6f (x%.4f)\n",
+      r->min_weighted_normalised_throughput, glpk, agnostic, gain, r->min_weighted_normalised_throughput / agnostic);
   EXPECT_GE(gain, -1e-9);
 }
 
@@ -264,8 +265,8 @@ TEST(HeterogeneityLpGavel, WeightedFloorsAndLimitsMatchGlpk) {
       for (size_t f = 0; f < 3; ++f) {
         if (uniform(0, 3) == 0) t.limit_milli[f] = uniform(0, 40'000);
         if (uniform(0, 5) == 0) {
-          t.floor_milli[f] = std::min({uniform(0, 5'000), t.limit_milli[f].value_or(kMaxMilli),
-                                       t.demand_milli / 3, p.flavors[f].capacity_milli / 30});
+          t.floor_milli[f] = std::min({uniform(0, 5'000), t.limit_milli[f].value_or(kMaxMilli), t.demand_milli / 3,
+                                       p.flavors[f].capacity_milli / 30});
         }
       }
     }

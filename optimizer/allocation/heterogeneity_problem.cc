@@ -82,12 +82,11 @@ std::vector<Recommendation> HeterogeneityRecommendations(const AllocationProblem
         r.demand_milli = d.demand_milli;
         r.guarantee_milli = d.guarantee_milli;
         r.borrowing_limit_milli = d.borrowing_limit_milli;
-        r.lending_limit_milli = d.lending_limit_milli ? std::min(*d.lending_limit_milli, d.guarantee_milli)
-                                                      : d.guarantee_milli;
+        r.lending_limit_milli =
+            d.lending_limit_milli ? std::min(*d.lending_limit_milli, d.guarantee_milli) : d.guarantee_milli;
       }
-      const std::string throughput =
-          absl::StrFormat("normalised throughput %.3f at weight %d (class %s)", s.normalised_throughput,
-                          s.input.weight, s.input.workload_class);
+      const std::string throughput = absl::StrFormat("normalised throughput %.3f at weight %d (class %s)",
+                                                     s.normalised_throughput, s.input.weight, s.input.workload_class);
       const std::string of = absl::StrCat(Devices(r.recommended_milli), " of the ", Devices(s.input.demand_milli),
                                           " devices it runs at once");
       if (met) {
@@ -99,9 +98,9 @@ std::vector<Recommendation> HeterogeneityRecommendations(const AllocationProblem
                                      " + borrowing limit ", Devices(*r.borrowing_limit_milli), "; ", throughput);
       } else {
         r.bound_by = "fair_share";
-        r.explanation = absl::StrCat(of, ": heterogeneity-aware fair share (the least normalised throughput / ",
-                                     "weight is ", absl::StrFormat("%.3f", allocation.min_weighted_normalised_throughput),
-                                     "); ", throughput);
+        r.explanation =
+            absl::StrCat(of, ": heterogeneity-aware fair share (the least normalised throughput / ", "weight is ",
+                         absl::StrFormat("%.3f", allocation.min_weighted_normalised_throughput), "); ", throughput);
       }
       out.push_back(std::move(r));
     }
