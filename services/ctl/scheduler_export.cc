@@ -1,9 +1,10 @@
 #include "services/ctl/scheduler_export.h"
 
 #include <algorithm>
-#include <tuple>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "policy/policy_parser.h"
 #include "services/ctl/kubernetes_names.h"
 
 namespace fleetcap::ctl {
@@ -84,6 +85,15 @@ absl::StatusOr<ExportSet> PrepareExport(const std::vector<RecommendationRow>& ro
     }
   }
   return set;
+}
+
+absl::StatusOr<policy::PolicyDocument> PolicyForExport(absl::string_view document, int version) {
+  policy::ParsedPolicy parsed = policy::ParsePolicy(document);
+  if (!parsed.ok()) {
+    return absl::InvalidArgumentError(
+        policy::FormatPolicyErrors(absl::StrCat("policy version ", version), parsed.errors));
+  }
+  return std::move(parsed.document);
 }
 
 }  // namespace fleetcap::ctl

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "policy/policy_document.h"
 #include "services/ctl/recommendation_row.h"
 
@@ -35,5 +36,10 @@ struct ExportSet {
 absl::StatusOr<ExportSet> PrepareExport(const std::vector<RecommendationRow>& rows,
                                         const policy::PolicyDocument& policy,
                                         const std::map<std::string, std::string>& resource_overrides);
+
+// The policy a set was computed under (RecommendationSet.policy_version, as
+// PolicyService.GetPolicy returns its document), parsed for the exports;
+// INVALID_ARGUMENT listing its problems as "policy version N:LINE:COLUMN: ...".
+absl::StatusOr<policy::PolicyDocument> PolicyForExport(absl::string_view document, int version);
 
 }  // namespace fleetcap::ctl
