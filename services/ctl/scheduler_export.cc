@@ -46,7 +46,6 @@ absl::StatusOr<ExportSet> PrepareExport(const std::vector<RecommendationRow>& ro
                                         const policy::PolicyDocument& policy,
                                         const std::map<std::string, std::string>& resource_overrides) {
   ExportSet set;
-  set.policy = &policy;
   for (const policy::Team& t : policy.teams) set.teams.emplace(t.name, &t);
   for (const policy::Team& t : policy.teams) {
     if (!t.parent.empty()) set.children[t.parent].push_back(t.name);

@@ -19,8 +19,8 @@ namespace fleetcap::ctl {
 // flavors fit int64.
 inline constexpr int64_t kMaxExportMilli = 1'000'000'000'000;
 
+// Points into the policy given to PrepareExport: valid while it lives.
 struct ExportSet {
-  const policy::PolicyDocument* policy = nullptr;
   std::map<std::string, const policy::Team*> teams;               // every team of the policy, by name
   std::map<std::string, std::vector<std::string>> children;       // inner team -> its children, by name
   std::map<std::string, std::vector<RecommendationRow>> by_team;  // leaf team -> its rows, by flavor
