@@ -16,7 +16,7 @@ namespace {
 constexpr char kApiVersion[] = "kueue.x-k8s.io/v1beta2";
 
 absl::Status QueueError(const KueueClusterQueue& queue, const std::string& flavor, const std::string& what) {
-  return absl::InvalidArgumentError(absl::StrCat("team ", queue.team, ", flavor ", flavor, ": ", what));
+  return absl::InvalidArgumentError(absl::StrCat(queue.owner, " ", queue.team, ", flavor ", flavor, ": ", what));
 }
 
 // A label key: an optional DNS subdomain prefix and '/', then a name of at
@@ -60,58 +60,9 @@ void FairSharing(YAML::Emitter& out, int64_t weight) {
   out << YAML::EndMap;
 }
 
-std::string ResourceFlavorYaml(const std::string& name, const policy::Flavor& flavor, const KueueOptions& options) {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
-  Header(out, "ResourceFlavor");
-  Metadata(out, name, "fleetcap.io/flavor", flavor.name);
-  const bool selects_pool = !options.pool_label.empty() && !flavor.pool.empty();
-  out << YAML::Key << "spec" << YAML::Value;
-  if (!selects_pool) out << YAML::Flow;  // `spec: {}`
-  out << YAML::BeginMap;
-  if (selects_pool) {
-    out << YAML::Key << "nodeLabels" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << options.pool_label << YAML::Value << YAML::DoubleQuoted << flavor.pool;
-    out << YAML::EndMap;
-  }
-  out << YAML::EndMap << YAML::EndMap;
-  return out.c_str();
-}
-
-std::string CohortYaml(const std::string& name, const std::string& team, const std::string& parent,
-                       std::optional<int64_t> weight) {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
-  Header(out, "Cohort");
-  Metadata(out, name, team.empty() ? "" : "fleetcap.io/team", team);
-  out << YAML::Key << "spec" << YAML::Value;
-  if (parent.empty() && !weight) out << YAML::Flow;  // `spec: {}`
-  out << YAML::BeginMap;
-  if (!parent.empty()) out << YAML::Key << "parentName" << YAML::Value << parent;
-  if (weight) FairSharing(out, *weight);
-  out << YAML::EndMap << YAML::EndMap;
-  return out.c_str();
-}
-
-std::string ClusterQueueYaml(const KueueClusterQueue& queue) {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
-  Header(out, "ClusterQueue");
-  Metadata(out, queue.name, "fleetcap.io/team", queue.team);
-  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-  if (!queue.cohort.empty()) out << YAML::Key << "cohortName" << YAML::Value << queue.cohort;
-  if (!queue.namespaces.empty()) {
-    out << YAML::Key << "namespaceSelector" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << "matchExpressions" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-    out << YAML::Key << "key" << YAML::Value << "kubernetes.io/metadata.name";
-    out << YAML::Key << "operator" << YAML::Value << "In";
-    out << YAML::Key << "values" << YAML::Value << YAML::BeginSeq;
-    for (const std::string& ns : queue.namespaces) out << YAML::DoubleQuoted << ns;
-    out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
-  }
-  FairSharing(out, queue.weight);
+void ResourceGroups(YAML::Emitter& out, const std::vector<KueueResourceGroup>& groups) {
   out << YAML::Key << "resourceGroups" << YAML::Value << YAML::BeginSeq;
-  for (const KueueResourceGroup& group : queue.resource_groups) {
+  for (const KueueResourceGroup& group : groups) {
     out << YAML::BeginMap;
     out << YAML::Key << "coveredResources" << YAML::Value << YAML::Flow << group.covered_resources;
     out << YAML::Key << "flavors" << YAML::Value << YAML::BeginSeq;
@@ -135,7 +86,62 @@ std::string ClusterQueueYaml(const KueueClusterQueue& queue) {
     }
     out << YAML::EndSeq << YAML::EndMap;
   }
-  out << YAML::EndSeq << YAML::EndMap << YAML::EndMap;
+  out << YAML::EndSeq;
+}
+
+std::string ResourceFlavorYaml(const std::string& name, const policy::Flavor& flavor, const KueueOptions& options) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  Header(out, "ResourceFlavor");
+  Metadata(out, name, "fleetcap.io/flavor", flavor.name);
+  const bool selects_pool = !options.pool_label.empty() && !flavor.pool.empty();
+  out << YAML::Key << "spec" << YAML::Value;
+  if (!selects_pool) out << YAML::Flow;  // `spec: {}`
+  out << YAML::BeginMap;
+  if (selects_pool) {
+    out << YAML::Key << "nodeLabels" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << options.pool_label << YAML::Value << YAML::DoubleQuoted << flavor.pool;
+    out << YAML::EndMap;
+  }
+  out << YAML::EndMap << YAML::EndMap;
+  return out.c_str();
+}
+
+std::string CohortYaml(const std::string& name, const std::string& team, const std::string& parent,
+                       std::optional<int64_t> weight, const std::vector<KueueResourceGroup>& groups = {}) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  Header(out, "Cohort");
+  Metadata(out, name, team.empty() ? "" : "fleetcap.io/team", team);
+  out << YAML::Key << "spec" << YAML::Value;
+  if (parent.empty() && !weight && groups.empty()) out << YAML::Flow;  // `spec: {}`
+  out << YAML::BeginMap;
+  if (!parent.empty()) out << YAML::Key << "parentName" << YAML::Value << parent;
+  if (weight) FairSharing(out, *weight);
+  if (!groups.empty()) ResourceGroups(out, groups);
+  out << YAML::EndMap << YAML::EndMap;
+  return out.c_str();
+}
+
+std::string ClusterQueueYaml(const KueueClusterQueue& queue) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  Header(out, "ClusterQueue");
+  Metadata(out, queue.name, "fleetcap.io/team", queue.team);
+  out << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  if (!queue.cohort.empty()) out << YAML::Key << "cohortName" << YAML::Value << queue.cohort;
+  if (!queue.namespaces.empty()) {
+    out << YAML::Key << "namespaceSelector" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "matchExpressions" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+    out << YAML::Key << "key" << YAML::Value << "kubernetes.io/metadata.name";
+    out << YAML::Key << "operator" << YAML::Value << "In";
+    out << YAML::Key << "values" << YAML::Value << YAML::BeginSeq;
+    for (const std::string& ns : queue.namespaces) out << YAML::DoubleQuoted << ns;
+    out << YAML::EndSeq << YAML::EndMap << YAML::EndSeq << YAML::EndMap;
+  }
+  FairSharing(out, queue.weight);
+  ResourceGroups(out, queue.resource_groups);
+  out << YAML::EndMap << YAML::EndMap;
   return out.c_str();
 }
 
@@ -156,6 +162,50 @@ KueueResourceQuota QuotaOf(const RecommendationRow& row, const std::string& reso
     quota.lending_limit_milli = std::max<int64_t>(0, row.recommended_milli - kept);
   }
   return quota;
+}
+
+// One resource group per resource, by resource name; its flavors by name.
+using FlavorsByResource = std::map<std::string, std::map<std::string, KueueFlavorQuotas>>;
+std::vector<KueueResourceGroup> GroupsOf(FlavorsByResource by_resource) {
+  std::vector<KueueResourceGroup> groups;
+  for (auto& [resource, flavors] : by_resource) {
+    KueueResourceGroup group;
+    group.covered_resources = {resource};
+    for (auto& [flavor, quotas] : flavors) group.flavors.push_back(std::move(quotas));
+    groups.push_back(std::move(group));
+  }
+  return groups;
+}
+
+// The guaranteed capacity a lending limit keeps from others while the team
+// does not use it: in no nominal quota, so no one borrows it.
+int64_t WithheldMilli(const RecommendationRow& row) {
+  if (row.lending_limit_milli >= row.guarantee_milli) return 0;
+  return std::max<int64_t>(0, row.guarantee_milli - row.lending_limit_milli - row.recommended_milli);
+}
+
+// The root Cohort's own quota: per flavor, what is left of its capacity.
+KueueClusterQueue SpareQuota(const ExportSet& set, const std::map<std::string, std::string>& flavor_name,
+                             const std::string& root_cohort) {
+  std::map<std::string, int64_t> spare;
+  for (const auto& [name, flavor] : set.flavors) spare[name] = flavor->capacity_milli;
+  for (const auto& [team, rows] : set.by_team) {
+    for (const RecommendationRow& row : rows) spare[row.flavor] -= row.recommended_milli + WithheldMilli(row);
+  }
+  KueueClusterQueue root;
+  root.owner = "root cohort";
+  root.team = root_cohort;
+  root.name = root_cohort;
+  FlavorsByResource by_resource;
+  for (const auto& [name, milli] : spare) {
+    const std::string& resource = set.resource_of.at(name);
+    KueueResourceQuota quota;
+    quota.resource = resource;
+    quota.nominal_milli = std::max<int64_t>(0, milli);
+    by_resource[resource].emplace(flavor_name.at(name), KueueFlavorQuotas{name, flavor_name.at(name), {quota}});
+  }
+  root.resource_groups = GroupsOf(std::move(by_resource));
+  return root;
 }
 
 std::vector<std::string> ExactNamespaces(const policy::PolicyDocument& policy, const std::string& team) {
@@ -188,9 +238,10 @@ absl::Status CheckKueueRules(const KueueClusterQueue& queue) {
     const KueueResourceGroup& group = queue.resource_groups[g];
     const std::string first = group.flavors.empty() ? std::string("(none)") : group.flavors.front().flavor;
     if (g == kKueueMaxResourceGroups) {
-      return QueueError(queue, first,
-                        absl::StrCat("needs resource group ", g + 1, " (", absl::StrJoin(group.covered_resources, ", "),
-                                     "); Kueue allows at most ", kKueueMaxResourceGroups, " per ClusterQueue"));
+      return QueueError(
+          queue, first,
+          absl::StrCat("needs resource group ", g + 1, " (", absl::StrJoin(group.covered_resources, ", "),
+                       "); Kueue allows at most ", kKueueMaxResourceGroups, " per ClusterQueue or Cohort"));
     }
     if (group.covered_resources.empty() || group.covered_resources.size() > kKueueMaxResourcesPerGroup) {
       return QueueError(queue, first,
@@ -285,9 +336,6 @@ absl::StatusOr<std::string> KueueManifests(const std::vector<RecommendationRow>&
   for (const auto& [name, flavor] : set->flavors) {
     documents_flavors.emplace(flavor_name.at(name), ResourceFlavorYaml(flavor_name.at(name), *flavor, options));
   }
-  if (!options.root_cohort.empty()) {
-    documents_cohorts.emplace(options.root_cohort, CohortYaml(options.root_cohort, "", "", std::nullopt));
-  }
   for (const auto& [name, kids] : set->children) {
     const policy::Team& team = *set->teams.at(name);
     documents_cohorts.emplace(team_name.at(name),
@@ -301,24 +349,28 @@ absl::StatusOr<std::string> KueueManifests(const std::vector<RecommendationRow>&
     queue.cohort = cohort_above(team);
     queue.weight = team.weight;
     queue.namespaces = ExactNamespaces(policy, name);
-    // One group per resource, its flavors by ResourceFlavor name.
-    std::map<std::string, std::map<std::string, KueueFlavorQuotas>> by_resource;
+    FlavorsByResource by_resource;
     for (const RecommendationRow& row : team_rows) {
       const std::string& resource = set->resource_of.at(row.flavor);
       by_resource[resource].emplace(
           flavor_name.at(row.flavor),
           KueueFlavorQuotas{row.flavor, flavor_name.at(row.flavor), {QuotaOf(row, resource)}});
     }
-    for (auto& [resource, flavors] : by_resource) {
-      KueueResourceGroup group;
-      group.covered_resources = {resource};
-      for (auto& [flavor, quotas] : flavors) group.flavors.push_back(std::move(quotas));
-      queue.resource_groups.push_back(std::move(group));
-    }
+    queue.resource_groups = GroupsOf(std::move(by_resource));
     if (absl::Status s = CheckKueueRules(queue); !s.ok()) return s;
     documents_queues.emplace(queue.name, ClusterQueueYaml(queue));
   }
 
+  // After the teams' queues, whose errors name the team that broke a rule.
+  if (!options.root_cohort.empty()) {
+    KueueClusterQueue root;
+    if (options.spare_on_root_cohort) {
+      root = SpareQuota(*set, flavor_name, options.root_cohort);
+      if (absl::Status s = CheckKueueRules(root); !s.ok()) return s;
+    }
+    documents_cohorts.emplace(options.root_cohort,
+                              CohortYaml(options.root_cohort, "", "", std::nullopt, root.resource_groups));
+  }
   std::string yaml;
   for (const auto* documents : {&documents_flavors, &documents_cohorts, &documents_queues}) {
     for (const auto& [name, document] : *documents) absl::StrAppend(&yaml, "---\n", document, "\n");

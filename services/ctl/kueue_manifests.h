@@ -24,6 +24,11 @@ struct KueueOptions {
   // it. Empty: no root Cohort; a root leaf team's ClusterQueue then has no
   // cohort, and a borrowing or lending limit on it is an error (Kueue's rule).
   std::string root_cohort = "fleetcap";
+  // Capacity recommended to no team (a flavor's `capacity` in the policy less
+  // every recommendation and the guaranteed capacity lending limits withhold)
+  // as the root Cohort's own nominal quota, so that Kueue lets teams borrow it
+  // until the next run: capacity in no quota is capacity Kueue never admits.
+  bool spare_on_root_cohort = true;
   // The node label that names a node's pool (e.g. cloud.google.com/gke-nodepool):
   // when set, a flavor with a `pool` selects its nodes by it.
   std::string pool_label;
@@ -54,7 +59,8 @@ struct KueueResourceGroup {
   std::vector<KueueFlavorQuotas> flavors;
 };
 struct KueueClusterQueue {
-  std::string team;  // the policy's team name (for messages)
+  std::string owner = "team";  // what `team` names in messages: "team", or "root cohort"
+  std::string team;            // the policy's team name (for messages)
   std::string name;
   std::string cohort;  // empty: none
   int64_t weight = 1;

@@ -185,6 +185,41 @@ TEST(KueueManifests, QuotasAreTheRecommendationsAsExactQuantities) {
   EXPECT_EQ(Find(docs, "Cohort", "research")["spec"]["fairSharing"]["weight"].Scalar(), "3");
 }
 
+// Per flavor, the capacity less every recommendation and what lending
+// limits withhold: a100 16 - 9.5 - 4, t4 32 - 1.5 - 10, v5p 8 - 2.
+TEST(KueueManifests, TheRootCohortHoldsTheCapacityRecommendedToNoTeam) {
+  std::vector<RecommendationRow> rows = SchedulerTestRows();
+  absl::StatusOr<std::string> yaml = KueueManifests(rows, SchedulerTestPolicy());
+  ASSERT_THAT(yaml, IsOk());
+  YAML::Node groups = Find(Documents(*yaml), "Cohort", "fleetcap")["spec"]["resourceGroups"];
+  ASSERT_EQ(groups.size(), 2u);
+  EXPECT_EQ(groups[0]["coveredResources"][0].Scalar(), "google.com/tpu");
+  EXPECT_EQ(groups[0]["flavors"][0]["resources"][0]["nominalQuota"].Scalar(), "6");
+  EXPECT_EQ(groups[1]["flavors"][0]["name"].Scalar(), "a100");
+  EXPECT_EQ(groups[1]["flavors"][0]["resources"][0]["nominalQuota"].Scalar(), "2500m");
+  EXPECT_EQ(groups[1]["flavors"][1]["resources"][0]["nominalQuota"].Scalar(), "20500m");
+
+  // speech may lend 1 of a 5 guarantee on t4 and uses 0.5: 3.5 stays withheld.
+  rows.push_back({"speech", "t4", 500, 5000, 500, std::nullopt, 1000, "demand"});
+  yaml = KueueManifests(rows, SchedulerTestPolicy());
+  ASSERT_THAT(yaml, IsOk());
+  groups = Find(Documents(*yaml), "Cohort", "fleetcap")["spec"]["resourceGroups"];
+  EXPECT_EQ(groups[1]["flavors"][1]["resources"][0]["nominalQuota"].Scalar(), "16500m");  // 20.5 - 0.5 - 3.5
+
+  // More recommended than the policy's capacity (a what-if capacity): none spare, never negative.
+  rows.push_back({"vision", "v5p", 9000, 0, 9000, std::nullopt, 0, "demand"});
+  yaml = KueueManifests(rows, SchedulerTestPolicy());
+  ASSERT_THAT(yaml, IsOk());
+  groups = Find(Documents(*yaml), "Cohort", "fleetcap")["spec"]["resourceGroups"];
+  EXPECT_EQ(groups[0]["flavors"][0]["resources"][0]["nominalQuota"].Scalar(), "0");
+
+  KueueOptions options;
+  options.spare_on_root_cohort = false;
+  yaml = KueueManifests(rows, SchedulerTestPolicy(), options);
+  ASSERT_THAT(yaml, IsOk());
+  EXPECT_EQ(Find(Documents(*yaml), "Cohort", "fleetcap")["spec"].size(), 0u);
+}
+
 TEST(KueueManifests, SelectsTheTeamsExactNamespaces) {
   absl::StatusOr<std::string> yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy());
   ASSERT_THAT(yaml, IsOk());
@@ -345,7 +380,7 @@ TEST(KueueManifests, NamesThatCollideAsKubernetesNamesAreAnError) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("root cohort \"Fleet_Root\"")));
 }
 
-TEST(KueueManifests, AnEmptySetIsOnlyTheRootCohort) {
+TEST(KueueManifests, AnEmptySetIsOnlyTheCohorts) {
   absl::StatusOr<std::string> yaml = KueueManifests({}, SchedulerTestPolicy());
   ASSERT_THAT(yaml, IsOk());
   std::vector<YAML::Node> docs = Documents(*yaml);

@@ -4,6 +4,7 @@
 // here: every Kueue manifest validates against the CRD schemas, and the
 // quantities keep what the recommendations say.
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -108,12 +109,25 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
   std::map<std::string, int64_t> quota_of_flavor;
   std::map<std::string, int> kinds;
   int borrowing_limits = 0, lending_limits = 0, fractional = 0;
+  std::map<std::string, int64_t> spare_of_flavor;
+  std::map<std::string, int64_t> withheld_of_flavor;
+  for (const RecommendationRow& r : solved.rows) {
+    withheld_of_flavor[r.flavor] +=
+        std::max<int64_t>(0, r.guarantee_milli - r.lending_limit_milli - r.recommended_milli);
+  }
   for (const YAML::Node& doc : YAML::LoadAll(*yaml)) {
     if (doc.IsNull()) continue;
     const std::string kind = doc["kind"].Scalar();
     ASSERT_EQ(schemas.count(kind), 1u) << kind;
     EXPECT_THAT(fleetcap::testing::SchemaProblems(schemas.at(kind), doc), IsEmpty()) << doc["metadata"]["name"];
     ++kinds[kind];
+    if (kind == "Cohort" && doc["metadata"]["name"].Scalar() == "fleetcap") {
+      for (const YAML::Node& group : doc["spec"]["resourceGroups"]) {
+        for (const YAML::Node& flavor : group["flavors"]) {
+          spare_of_flavor[flavor["name"].Scalar()] = Milli(flavor["resources"][0]["nominalQuota"]);
+        }
+      }
+    }
     if (kind != "ClusterQueue") continue;
     const std::string team = doc["metadata"]["annotations"]["fleetcap.io/team"].Scalar();
     EXPECT_EQ(doc["spec"]["cohortName"].Scalar(), team < "team-06" ? "training" : "inference");
@@ -150,7 +164,11 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
   EXPECT_EQ(kinds["ResourceFlavor"], 7);
   EXPECT_EQ(kinds["Cohort"], 3);  // fleetcap, training, inference
   EXPECT_EQ(kinds["ClusterQueue"], 12);
-  for (const policy::Flavor& f : solved.policy.flavors) EXPECT_LE(quota_of_flavor[f.name], f.capacity_milli) << f.name;
+  // Every flavor's capacity is in some quota, or withheld under lending limits.
+  for (const policy::Flavor& f : solved.policy.flavors) {
+    EXPECT_EQ(quota_of_flavor[f.name] + spare_of_flavor[f.name] + withheld_of_flavor[f.name], f.capacity_milli)
+        << f.name;
+  }
 }
 
 TEST(SchedulerManifestsOnTheDemoPolicy, VolcanoQueuesKeepGuaranteeWithinDeservedWithinCapability) {
