@@ -1,8 +1,9 @@
 #pragma once
 // A recommendation set as Kueue objects (kueue.x-k8s.io/v1beta2), for
 // `kubectl apply -f -`: a ResourceFlavor per flavor, a Cohort per inner team
-// of the policy's org tree (under one root Cohort for the whole fleet), and a
-// ClusterQueue per leaf team whose nominal quotas are the recommendations.
+// of the policy's org tree (under one root Cohort for the whole fleet, whose
+// own quota is the capacity recommended to no team), and a ClusterQueue per
+// leaf team whose nominal quotas are the recommendations.
 // docs/allocation.md ("Schedulers") maps every field.
 
 #include <cstdint>
