@@ -1,0 +1,155 @@
+// Ingest scales by cluster (docs/scaling.md): one fleetcap-ingest k8s per
+// cluster, all writing one store. Several clusters' ingests run at once
+// against their own fixture API servers, into one database; the same
+// ingests then run one after the other into another database. Every table a
+// cluster's ingest writes must hold the same rows in both, compared row by
+// row, less what the database fills in itself (now(), sequences).
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "pqxx/pqxx"
+#include "store/distribution_plan.h"
+#include "tests/k8s/fixture/accelerator_zoo.h"
+#include "tests/k8s/fixture/fake_api_server.h"
+#include "tests/k8s/fixture/trace_cluster.h"
+#include "tests/support/status_matchers.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_database.h"
+#include "tests/support/test_dir.h"
+#include "tests/support/trusted_shares.h"
+
+namespace fleetcap {
+namespace {
+
+using ::fleetcap::testing::IsOk;
+
+const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
+
+// A cluster as its API server shows it; the objects stay unchanged for both
+// runs, so the uids and creation times the server filled in are the same.
+struct FixtureCluster {
+  std::string name;
+  std::unique_ptr<testing::FakeApiServer> api;
+};
+
+// The rows of `table`, sorted, as JSON lines without the columns whose
+// default is filled by the database (now(), a sequence): those differ between
+// two runs by design.
+std::string TableRows(pqxx::connection& conn, const std::string& table) {
+  pqxx::read_transaction txn(conn);
+  auto generated = txn.exec_params(
+      "SELECT coalesce(array_agg(a.attname::text), '{}') FROM pg_attrdef d"
+      " JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum"
+      " WHERE d.adrelid = to_regclass($1)"
+      "   AND (pg_get_expr(d.adbin, d.adrelid) LIKE '%now()%' OR pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%')",
+      table);
+  const std::string skipped = generated[0][0].as<std::string>();
+  return txn
+      .exec(absl::StrCat("SELECT coalesce(string_agg(r, E'\\n' ORDER BY r), '') FROM (SELECT (to_jsonb(t) - ",
+                         txn.quote(skipped), "::text[])::text AS r FROM ", txn.quote_name(table), " t) s"))[0][0]
+      .as<std::string>();
+}
+
+int64_t Count(pqxx::connection& conn, const std::string& sql) {
+  pqxx::read_transaction txn(conn);
+  return txn.exec(sql)[0][0].as<int64_t>();
+}
+
+class MultiClusterIngestTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    // One hand-written cluster of every accelerator kind, two synthetic
+    // clusters with the openb trace's shapes.
+    AddCluster("zoo", [](testing::FakeApiServer& api) {
+      for (auto& [plural, object] : testing::ZooObjects(kT0)) api.Apply(plural, object);
+    });
+    for (uint64_t seed : {11, 12}) {
+      AddCluster(absl::StrCat("synthetic-", seed), [seed](testing::FakeApiServer& api) {
+        auto trace = testing::SyntheticTrace({/*nodes=*/60, /*pods=*/800, seed});
+        testing::ApplyTimeline(api, testing::BuildTimeline(trace, kT0), absl::InfiniteFuture());
+      });
+    }
+  }
+
+  void AddCluster(const std::string& name, const std::function<void(testing::FakeApiServer&)>& fill) {
+    testing::FakeApiOptions options;
+    options.token = "token-" + name;
+    auto api = testing::FakeApiServer::Start(options);
+    ASSERT_THAT(api, IsOk());
+    fill(**api);
+    std::ofstream(dir_.path() + "/" + name + ".token") << options.token << "\n";
+    clusters_.push_back(FixtureCluster{name, std::move(*api)});
+  }
+
+  std::vector<std::string> IngestArgs(const FixtureCluster& cluster, const std::string& db_uri) {
+    return {FLEETCAP_INGEST_BIN, "k8s", "--cluster", cluster.name, "--kube-api", cluster.api->url(),
+            "--token-file", dir_.path() + "/" + cluster.name + ".token", "--db", db_uri, "--page-size", "50",
+            "--flush-interval-ms", "20", "--exit-after-sync", "--metrics-listen", "127.0.0.1:0"};
+  }
+
+  // A migrated database that trusts GPU shares, as the fixtures' schedulers set them.
+  std::unique_ptr<testing::TestDatabase> Database() {
+    auto db = testing::TestDatabase::Migrated();
+    EXPECT_THAT(db, IsOk());
+    if (!db.ok()) return nullptr;
+    testing::TrustGpuSharesEverywhere(*(*db)->Connect());
+    return std::move(*db);
+  }
+
+  testing::TestDir dir_{"multi-cluster"};
+  std::vector<FixtureCluster> clusters_;
+};
+
+TEST_F(MultiClusterIngestTest, ConcurrentIngestsOfSeveralClustersStoreWhatSequentialOnesStore) {
+  ASSERT_EQ(clusters_.size(), 3u);
+  auto together = Database();
+  auto one_by_one = Database();
+  ASSERT_NE(together, nullptr);
+  ASSERT_NE(one_by_one, nullptr);
+
+  // All at once into one store.
+  std::vector<std::unique_ptr<testing::Subprocess>> running;
+  for (const FixtureCluster& cluster : clusters_) {
+    auto started = testing::Subprocess::Start(IngestArgs(cluster, together->uri()));
+    ASSERT_THAT(started, IsOk());
+    running.push_back(std::move(*started));
+  }
+  for (size_t i = 0; i < running.size(); ++i) {
+    auto done = running[i]->Wait(absl::Seconds(120));
+    ASSERT_EQ(done.exit_code, 0) << clusters_[i].name << ": " << done.err;
+  }
+  // One after the other into another.
+  for (const FixtureCluster& cluster : clusters_) {
+    auto done = testing::Run(IngestArgs(cluster, one_by_one->uri()));
+    ASSERT_EQ(done.exit_code, 0) << cluster.name << ": " << done.err;
+  }
+
+  auto a = together->Connect();
+  auto b = one_by_one->Connect();
+  // Not an empty comparison: every cluster stored its inventory.
+  for (const FixtureCluster& cluster : clusters_) {
+    for (const char* table : {"nodes", "devices", "pods", "holds"}) {
+      EXPECT_GT(Count(*b, absl::StrCat("SELECT count(*) FROM ", table, " WHERE cluster = '", cluster.name, "'")), 0)
+          << table << " of " << cluster.name;
+    }
+  }
+  // Every table of the schema but the control plane's: the cluster-keyed
+  // facts and the shared ones the ingests upsert (clusters, accelerator types).
+  for (const store::PlannedTable& planned : store::DistributionPlan()) {
+    if (planned.placement == store::TablePlacement::kCoordinatorLocal) continue;
+    EXPECT_EQ(TableRows(*a, planned.table), TableRows(*b, planned.table)) << "table " << planned.table;
+  }
+}
+
+}  // namespace
+}  // namespace fleetcap
