@@ -6,7 +6,9 @@ namespace {
 PlannedTable ByCluster(const std::string& table, bool time_partitioned = false) {
   return PlannedTable{table, TablePlacement::kDistributed, "cluster", "cluster", time_partitioned};
 }
-PlannedTable Reference(const std::string& table) { return PlannedTable{table, TablePlacement::kReference, "", "", false}; }
+PlannedTable Reference(const std::string& table) {
+  return PlannedTable{table, TablePlacement::kReference, "", "", false};
+}
 PlannedTable CoordinatorLocal(const std::string& table) {
   return PlannedTable{table, TablePlacement::kCoordinatorLocal, "", "", false};
 }

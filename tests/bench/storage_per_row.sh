@@ -15,7 +15,10 @@ cd "$(dirname "$0")/../.."
 nodes=${1:-250}
 pods=${2:-4000}
 minutes=${3:-60}
-ingest=$(find build/release build/debug -name fleetcap-ingest -type f 2>/dev/null | head -n 1)
+ingest=""
+for candidate in build/release/ingest/fleetcap-ingest build/debug/ingest/fleetcap-ingest; do
+  [ -x "$candidate" ] && { ingest=$candidate; break; }
+done
 [ -n "$ingest" ] || { echo "bench: build fleetcap-ingest first (cmake --build --preset release)" >&2; exit 1; }
 
 work=$(mktemp -d /tmp/fleetcap-storage-XXXXXX)

@@ -42,9 +42,11 @@ SELECT 'bench', '2026-03-02'::timestamptz + hr * interval '1 hour', h.pod_uid, h
        (SELECT array_agg(((random() * 1000)::int + i * 0 + hr * 0)::smallint) FROM generate_series(1, 60) g(i))
   FROM holder h, generate_series(0, 23) hr;
 
--- A day of chargeback: a line per workload, model and hour (team from the namespace).
+-- A day of chargeback: a line per workload, model and hour; each namespace's
+-- workloads belong to one of 50 teams, so the per-team tables have rows enough to measure.
 CREATE TEMP TABLE workload_lines AS
-SELECT DISTINCT 'team-' || namespace AS team, namespace, workload_kind || '/' || workload_name AS workload, model
+SELECT DISTINCT 'team-' || namespace || '-' || abs(hashtext(workload_name)) % 50 AS team, namespace,
+       workload_kind || '/' || workload_name AS workload, model
   FROM holder;
 INSERT INTO chargeback_hourly (cluster, hour, team, namespace, workload, model, line_kind, held_milli_seconds,
                                used_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro,
@@ -101,8 +103,8 @@ DECLARE
   tuple numeric;
   bytes bigint;
 BEGIN
-  FOREACH t IN ARRAY ARRAY['nodes', 'devices', 'pods', 'holds', 'pending_demand', 'workloads', 'usage_minute',
-                           'usage_hourly', 'usage_hour_changes', 'chargeback_hourly', 'chargeback_hourly_by_team',
+  FOREACH t IN ARRAY ARRAY['nodes', 'devices', 'pods', 'holds', 'workloads', 'usage_minute',
+                           'usage_hourly', 'chargeback_hourly', 'chargeback_hourly_by_team',
                            'chargeback_daily', 'chargeback_daily_by_team', 'chargeback_monthly', 'telemetry_series',
                            'telemetry_push_devices', 'telemetry_push_counters'] LOOP
     EXECUTE format('SELECT count(*), avg(pg_column_size(x.*)) FROM %I x', t) INTO n, tuple;

@@ -8,8 +8,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -17,6 +19,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "pqxx/pqxx"
 #include "store/distribution_plan.h"
 #include "tests/k8s/fixture/accelerator_zoo.h"
@@ -60,6 +63,21 @@ std::string TableRows(pqxx::connection& conn, const std::string& table) {
       .as<std::string>();
 }
 
+// The rows only one side has, a few of each, for a readable failure.
+std::string RowDifference(const std::string& together, const std::string& one_by_one) {
+  std::vector<std::string> a = absl::StrSplit(together, '\n');
+  std::vector<std::string> b = absl::StrSplit(one_by_one, '\n');
+  std::sort(a.begin(), a.end());  // the database sorted by its collation
+  std::sort(b.begin(), b.end());
+  std::vector<std::string> only_a, only_b;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(only_a));
+  std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(only_b));
+  if (only_a.size() > 5) only_a.resize(5);
+  if (only_b.size() > 5) only_b.resize(5);
+  return absl::StrCat(a.size(), " rows stored concurrently, ", b.size(), " sequentially\nonly concurrently:\n  ",
+                      absl::StrJoin(only_a, "\n  "), "\nonly sequentially:\n  ", absl::StrJoin(only_b, "\n  "));
+}
+
 int64_t Count(pqxx::connection& conn, const std::string& sql) {
   pqxx::read_transaction txn(conn);
   return txn.exec(sql)[0][0].as<int64_t>();
@@ -92,9 +110,23 @@ class MultiClusterIngestTest : public ::testing::Test {
   }
 
   std::vector<std::string> IngestArgs(const FixtureCluster& cluster, const std::string& db_uri) {
-    return {FLEETCAP_INGEST_BIN, "k8s", "--cluster", cluster.name, "--kube-api", cluster.api->url(),
-            "--token-file", dir_.path() + "/" + cluster.name + ".token", "--db", db_uri, "--page-size", "50",
-            "--flush-interval-ms", "20", "--exit-after-sync", "--metrics-listen", "127.0.0.1:0"};
+    return {FLEETCAP_INGEST_BIN,
+            "k8s",
+            "--cluster",
+            cluster.name,
+            "--kube-api",
+            cluster.api->url(),
+            "--token-file",
+            dir_.path() + "/" + cluster.name + ".token",
+            "--db",
+            db_uri,
+            "--page-size",
+            "50",
+            "--flush-interval-ms",
+            "20",
+            "--exit-after-sync",
+            "--metrics-listen",
+            "127.0.0.1:0"};
   }
 
   // A migrated database that trusts GPU shares, as the fixtures' schedulers set them.
@@ -147,7 +179,10 @@ TEST_F(MultiClusterIngestTest, ConcurrentIngestsOfSeveralClustersStoreWhatSequen
   // facts and the shared ones the ingests upsert (clusters, accelerator types).
   for (const store::PlannedTable& planned : store::DistributionPlan()) {
     if (planned.placement == store::TablePlacement::kCoordinatorLocal) continue;
-    EXPECT_EQ(TableRows(*a, planned.table), TableRows(*b, planned.table)) << "table " << planned.table;
+    const std::string together_rows = TableRows(*a, planned.table);
+    const std::string one_by_one_rows = TableRows(*b, planned.table);
+    EXPECT_TRUE(together_rows == one_by_one_rows)
+        << "table " << planned.table << ": " << RowDifference(together_rows, one_by_one_rows);
   }
 }
 

@@ -42,10 +42,9 @@ constexpr const char* kPlanFile = "store/distribution_plan.cc";
 // (those are placed with their parent).
 std::set<std::string> TopLevelTables(pqxx::transaction_base& txn) {
   std::set<std::string> tables;
-  for (const auto& row : txn.exec(
-           "SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
-           " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
-           "   AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)")) {
+  for (const auto& row : txn.exec("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                                  " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"
+                                  "   AND NOT EXISTS (SELECT 1 FROM pg_inherits i WHERE i.inhrelid = c.oid)")) {
     tables.insert(row[0].as<std::string>());
   }
   return tables;
@@ -107,16 +106,16 @@ struct ForeignKey {
 // partitioned table's key on each partition (conparentid <> 0).
 std::vector<ForeignKey> ForeignKeys(pqxx::transaction_base& txn) {
   std::map<std::string, ForeignKey> keys;
-  for (const auto& row : txn.exec(
-           "SELECT c.conname, src.relname, dst.relname, pg_get_constraintdef(c.oid), sa.attname, da.attname"
-           " FROM pg_constraint c"
-           " JOIN pg_class src ON src.oid = c.conrelid JOIN pg_class dst ON dst.oid = c.confrelid"
-           " JOIN pg_namespace n ON n.oid = c.connamespace"
-           " CROSS JOIN LATERAL unnest(c.conkey, c.confkey) WITH ORDINALITY k(src_att, dst_att, position)"
-           " JOIN pg_attribute sa ON sa.attrelid = c.conrelid AND sa.attnum = k.src_att"
-           " JOIN pg_attribute da ON da.attrelid = c.confrelid AND da.attnum = k.dst_att"
-           " WHERE c.contype = 'f' AND c.conparentid = 0 AND n.nspname = current_schema()"
-           " ORDER BY src.relname, c.conname, k.position")) {
+  for (const auto& row :
+       txn.exec("SELECT c.conname, src.relname, dst.relname, pg_get_constraintdef(c.oid), sa.attname, da.attname"
+                " FROM pg_constraint c"
+                " JOIN pg_class src ON src.oid = c.conrelid JOIN pg_class dst ON dst.oid = c.confrelid"
+                " JOIN pg_namespace n ON n.oid = c.connamespace"
+                " CROSS JOIN LATERAL unnest(c.conkey, c.confkey) WITH ORDINALITY k(src_att, dst_att, position)"
+                " JOIN pg_attribute sa ON sa.attrelid = c.conrelid AND sa.attnum = k.src_att"
+                " JOIN pg_attribute da ON da.attrelid = c.confrelid AND da.attnum = k.dst_att"
+                " WHERE c.contype = 'f' AND c.conparentid = 0 AND n.nspname = current_schema()"
+                " ORDER BY src.relname, c.conname, k.position")) {
     const std::string key = absl::StrCat(row[1].as<std::string>(), ".", row[0].as<std::string>());
     ForeignKey& fk = keys[key];
     fk.name = row[0].as<std::string>();
@@ -140,9 +139,9 @@ const PlannedTable* Find(const std::vector<PlannedTable>& plan, const std::strin
 // A foreign key from `from` to `to` that Citus can enforce without leaving
 // a node: why not, or "" when it can.
 std::string ForeignKeyProblem(const ForeignKey& fk, const PlannedTable& from, const PlannedTable& to) {
-  const std::string where = absl::StrCat("foreign key ", fk.name, " of ", TablePlacementName(from.placement),
-                                         " table ", fk.from_table, " to ", TablePlacementName(to.placement),
-                                         " table ", fk.to_table, " (", fk.definition, ")");
+  const std::string where =
+      absl::StrCat("foreign key ", fk.name, " of ", TablePlacementName(from.placement), " table ", fk.from_table,
+                   " to ", TablePlacementName(to.placement), " table ", fk.to_table, " (", fk.definition, ")");
   switch (from.placement) {
     case TablePlacement::kDistributed: {
       if (to.placement == TablePlacement::kReference) return "";
@@ -155,8 +154,8 @@ std::string ForeignKeyProblem(const ForeignKey& fk, const PlannedTable& from, co
       for (const auto& [src, dst] : fk.columns) {
         if (src == from.distribution_column && dst == to.distribution_column) return "";
       }
-      return absl::StrCat(where, ": it must match ", fk.from_table, ".", from.distribution_column, " to ",
-                          fk.to_table, ".", to.distribution_column, " so that both rows live on one shard");
+      return absl::StrCat(where, ": it must match ", fk.from_table, ".", from.distribution_column, " to ", fk.to_table,
+                          ".", to.distribution_column, " so that both rows live on one shard");
     }
     case TablePlacement::kReference:
       if (to.placement == TablePlacement::kReference) return "";
@@ -264,8 +263,9 @@ TEST_F(DistributionPlanTest, ThePlanPlacesTheLargeTablesByClusterInOneCoLocation
 }
 
 TEST_F(DistributionPlanTest, ANewTableWithoutAPlaceFailsAndSaysToClassifyIt) {
-  Exec("CREATE TABLE gpu_reservations (cluster text NOT NULL, reservation text NOT NULL, PRIMARY KEY (cluster, "
-       "reservation))");
+  Exec(
+      "CREATE TABLE gpu_reservations (cluster text NOT NULL, reservation text NOT NULL, PRIMARY KEY (cluster, "
+      "reservation))");
   EXPECT_THAT(ReadinessProblems(*conn_, DistributionPlan()),
               ElementsAre(AllOf(HasSubstr("table gpu_reservations has no place in the distribution plan"),
                                 HasSubstr("classify it in store/distribution_plan.cc"))));
@@ -280,8 +280,9 @@ TEST_F(DistributionPlanTest, APlanEntryForATableTheSchemaLacksFails) {
 
 TEST_F(DistributionPlanTest, AUniqueKeyWithoutTheDistributionColumnFails) {
   Exec("CREATE UNIQUE INDEX holds_by_pod_device ON holds (pod_uid, device_id, held_from)");
-  Exec("ALTER TABLE devices ADD CONSTRAINT devices_one_period EXCLUDE USING gist "
-       "(tstzrange(in_service_from, in_service_to) WITH &&)");
+  Exec(
+      "ALTER TABLE devices ADD CONSTRAINT devices_one_period EXCLUDE USING gist "
+      "(tstzrange(in_service_from, in_service_to) WITH &&)");
   const std::vector<std::string> problems = ReadinessProblems(*conn_, DistributionPlan());
   EXPECT_THAT(problems, Contains(AllOf(HasSubstr("distributed table holds: unique key holds_by_pod_device"),
                                        HasSubstr("lacks the distribution column cluster"))));
@@ -309,8 +310,9 @@ TEST_F(DistributionPlanTest, ForeignKeysWithinAShardPassAndAcrossShardsFail) {
   // The same tables with the columns crossed: holds.cluster would meet pods.pod_uid.
   Exec("ALTER TABLE holds ADD CONSTRAINT holds_crossed FOREIGN KEY (pod_uid, cluster) REFERENCES pods");
   // A reference table (on every node) to a distributed one.
-  Exec("ALTER TABLE prices ADD CONSTRAINT prices_checkpoint FOREIGN KEY (cluster) "
-       "REFERENCES telemetry_push_checkpoints");
+  Exec(
+      "ALTER TABLE prices ADD CONSTRAINT prices_checkpoint FOREIGN KEY (cluster) "
+      "REFERENCES telemetry_push_checkpoints");
   // A distributed table to one kept on the coordinator.
   Exec("ALTER TABLE quarantine ADD CONSTRAINT quarantine_audit FOREIGN KEY (id) REFERENCES audit_log");
   const std::vector<std::string> problems = ReadinessProblems(*conn_, DistributionPlan());
