@@ -1,0 +1,85 @@
+#include "store/distribution_plan.h"
+
+namespace fleetcap::store {
+namespace {
+
+PlannedTable ByCluster(const std::string& table, bool time_partitioned = false) {
+  return PlannedTable{table, TablePlacement::kDistributed, "cluster", "cluster", time_partitioned};
+}
+PlannedTable Reference(const std::string& table) {
+  return PlannedTable{table, TablePlacement::kReference, "", "", false};
+}
+PlannedTable CoordinatorLocal(const std::string& table) {
+  return PlannedTable{table, TablePlacement::kCoordinatorLocal, "", "", false};
+}
+
+}  // namespace
+
+const std::vector<PlannedTable>& DistributionPlan() {
+  static const auto* plan = new std::vector<PlannedTable>{
+      // Facts, one cluster's rows written by that cluster's ingest: every key
+      // leads with the cluster, so one cluster's rows live on one node.
+      ByCluster("nodes"),
+      ByCluster("devices"),
+      ByCluster("workloads"),
+      ByCluster("pods"),
+      ByCluster("holds"),
+      ByCluster("pending_demand"),
+      ByCluster("namespace_labels"),
+      ByCluster("usage_minute", /*time_partitioned=*/true),
+      ByCluster("usage_hourly"),
+      ByCluster("usage_hour_changes"),
+      ByCluster("telemetry_series"),
+      ByCluster("telemetry_watermarks"),
+      ByCluster("telemetry_push_devices"),
+      ByCluster("telemetry_push_counters"),
+      ByCluster("telemetry_push_checkpoints"),
+      ByCluster("quarantine"),
+      // Derived per cluster by the optimizer (fixed costs under cluster '').
+      ByCluster("chargeback_hourly"),
+      ByCluster("chargeback_hourly_by_team"),
+      ByCluster("chargeback_daily"),
+      ByCluster("chargeback_daily_by_team"),
+      ByCluster("chargeback_monthly"),
+      ByCluster("chargeback_over_held"),
+      ByCluster("chargeback_recompute"),
+      // Small and read by every node: the change-marking triggers on every
+      // shard read the fleet's watermark (cluster ''), so it is a reference
+      // table, read locally wherever a trigger fires.
+      Reference("chargeback_watermarks"),
+      Reference("clusters"),
+      Reference("accelerator_types"),
+      Reference("teams"),
+      Reference("prices"),
+      Reference("policies"),
+      Reference("api_tokens"),
+      Reference("optimizer_state"),
+      Reference("allocation_runs"),
+      Reference("allocation_recommendations"),
+      // Written through the coordinator only, never joined with facts.
+      CoordinatorLocal("audit_log"),
+      CoordinatorLocal("schema_migrations"),
+  };
+  return *plan;
+}
+
+const PlannedTable* FindPlannedTable(const std::string& table) {
+  for (const PlannedTable& t : DistributionPlan()) {
+    if (t.table == table) return &t;
+  }
+  return nullptr;
+}
+
+const char* TablePlacementName(TablePlacement placement) {
+  switch (placement) {
+    case TablePlacement::kDistributed:
+      return "distributed";
+    case TablePlacement::kReference:
+      return "reference";
+    case TablePlacement::kCoordinatorLocal:
+      return "coordinator-local";
+  }
+  return "unknown";
+}
+
+}  // namespace fleetcap::store
