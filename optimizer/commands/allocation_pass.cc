@@ -47,11 +47,12 @@ absl::StatusOr<std::vector<allocation::PendingPod>> PendingOf(const std::vector<
 
 std::string AllocationPass::InputsJson(int32_t policy_version, std::optional<absl::Time> watermark) const {
   const allocation::MeasuredDemandOptions& d = options_.demand;
-  return absl::StrCat("{\"policy_version\":", policy_version, ",\"chargeback_watermark\":",
-                      watermark ? absl::StrCat("\"", FormatRfc3339(*watermark), "\"") : "null",
-                      ",\"lookback_hours\":", d.lookback / absl::Hours(1), ",\"percentile\":", d.percentile,
-                      ",\"trend_horizon_hours\":", d.trend_horizon / absl::Hours(1),
-                      ",\"pending_full_weight_seconds\":", absl::ToInt64Seconds(d.pending_full_weight), "}");
+  return store::CanonicalAllocationInputs(absl::StrCat(
+      "{\"policy_version\":", policy_version,
+      ",\"chargeback_watermark\":", watermark ? absl::StrCat("\"", FormatRfc3339(*watermark), "\"") : "null",
+      ",\"lookback_hours\":", d.lookback / absl::Hours(1), ",\"percentile\":", d.percentile,
+      ",\"trend_horizon_hours\":", d.trend_horizon / absl::Hours(1),
+      ",\"pending_full_weight_seconds\":", absl::ToInt64Seconds(d.pending_full_weight), "}"));
 }
 
 absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> watermark) {
@@ -117,7 +118,7 @@ absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> w
   report.recommendations = static_cast<int64_t>(draft.recommendations.size());
   FLEETCAP_ASSIGN_OR_RETURN(int64_t id, stores_.runs->StoreRun(draft));
   report.run_id = id;
-  last_ = LastRun{id, inputs, now};
+  last_ = LastRun{id, inputs, store::AllocationRunTime(now)};
   return report;
 }
 

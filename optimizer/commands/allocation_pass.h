@@ -55,7 +55,8 @@ class AllocationPass {
   // before the first hour is computed: no held history yet).
   absl::StatusOr<AllocationReport> Run(std::optional<absl::Time> watermark);
 
-  // The inputs a run records (a JSON object), equal for equal inputs.
+  // The inputs a run records (a JSON object in the store's canonical form),
+  // equal for equal inputs.
   std::string InputsJson(int32_t policy_version, std::optional<absl::Time> watermark) const;
 
  private:
