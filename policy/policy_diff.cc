@@ -14,6 +14,7 @@ namespace {
 std::string Money(int64_t micro) { return FormatDecimal(micro, 6, 2); }
 std::string Devices(int64_t milli) { return FormatDecimal(milli, 3); }
 std::string Limit(const std::optional<int64_t>& milli) { return milli ? Devices(*milli) : "unlimited"; }
+std::string Declared(const std::optional<int64_t>& milli) { return milli ? Devices(*milli) : "measured"; }
 std::string Clusters(const std::string& c) { return c.empty() ? "all clusters" : "cluster " + c; }
 
 // Keyed comparison of two lists: `added`, `removed` and `changed` describe entries.
@@ -162,6 +163,7 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         Changed(o, rule_name(y) + " borrowing limit", Limit(x.borrowing_limit_milli), Limit(y.borrowing_limit_milli));
         Changed(o, rule_name(y) + " lending limit", Limit(x.lending_limit_milli), Limit(y.lending_limit_milli));
         Changed(o, rule_name(y) + " weight", std::to_string(x.weight), std::to_string(y.weight));
+        Changed(o, rule_name(y) + " declared demand", Declared(x.demand_milli), Declared(y.demand_milli));
       },
       out);
 

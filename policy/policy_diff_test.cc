@@ -38,6 +38,15 @@ TEST(PolicyDiff, SaysWhatChangedInPlannerTerms) {
   EXPECT_EQ(changes, expected);
 }
 
+TEST(PolicyDiff, DeclaredDemandGivenAndWithdrawn) {
+  const std::string declared =
+      absl::StrReplaceAll(kTestPolicy, {{"    weight: 3\n", "    weight: 3\n    demand: 12.5\n"}});
+  EXPECT_EQ(DiffPolicies(Parse(kTestPolicy), Parse(declared)),
+            (std::vector<std::string>{"allocation of speech on t4-default declared demand: measured -> 12.5"}));
+  EXPECT_EQ(DiffPolicies(Parse(declared), Parse(kTestPolicy)),
+            (std::vector<std::string>{"allocation of speech on t4-default declared demand: 12.5 -> measured"}));
+}
+
 TEST(PolicyDiff, AddedAndRemovedEntries) {
   const PolicyDocument empty = Parse("version: 1\n");
   const PolicyDocument full = Parse(kTestPolicy);

@@ -96,6 +96,9 @@ struct AllocationRule {
   std::optional<int64_t> borrowing_limit_milli;  // none: unlimited
   std::optional<int64_t> lending_limit_milli;    // none: may lend everything
   int64_t weight = 1;
+  // Declared demand: replaces the demand the optimizer measures from history
+  // (docs/allocation.md, "Measured demand"); none: measured.
+  std::optional<int64_t> demand_milli;
   int line = 0;
   std::map<std::string, int> field_lines;  // key -> line of its value
 };

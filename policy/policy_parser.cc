@@ -351,7 +351,7 @@ void ReadAllocation(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node n = node[i];
     const std::string f = Index("allocation", i);
-    if (!r.Map(n, f, {"team", "flavor", "guarantee", "borrowing_limit", "lending_limit", "weight"})) continue;
+    if (!r.Map(n, f, {"team", "flavor", "guarantee", "borrowing_limit", "lending_limit", "weight", "demand"})) continue;
     AllocationRule rule;
     rule.field_lines = FieldLines(n);
     rule.line = n.Mark().line + 1;
@@ -361,6 +361,7 @@ void ReadAllocation(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
     rule.borrowing_limit_milli = r.NonNegative(n, "borrowing_limit", f, false, 3, "borrowing limit");
     rule.lending_limit_milli = r.NonNegative(n, "lending_limit", f, false, 3, "lending limit");
     rule.weight = r.Weight(n, f).value_or(1);
+    rule.demand_milli = r.NonNegative(n, "demand", f, false, 3, "demand");
     if (!rule.team.empty() && !rule.flavor.empty()) doc.allocation.push_back(std::move(rule));
   }
 }

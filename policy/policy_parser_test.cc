@@ -55,6 +55,7 @@ TEST(PolicyParser, ReadsEveryPartOfAValidDocument) {
   EXPECT_EQ(d.allocation[1].guarantee_milli, 30500);
   EXPECT_FALSE(d.allocation[1].borrowing_limit_milli.has_value());
   EXPECT_EQ(d.allocation[1].weight, 3);
+  EXPECT_FALSE(d.allocation[1].demand_milli.has_value());
   EXPECT_EQ(Subtree(d, "research"), (std::vector<std::string>{"research", "vision", "speech", "vision-detect"}));
   EXPECT_EQ(Subtree(d, "vision"), (std::vector<std::string>{"vision", "vision-detect"}));
   EXPECT_TRUE(Subtree(d, "nobody").empty());
@@ -101,6 +102,10 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
       {"bad timestamp", "    from: 2026-02-01T00:00:00Z\n", "    from: next tuesday\n", 34, "prices[1].from",
        "not an RFC 3339 timestamp"},
       {"bad weight", "    weight: 3\n", "    weight: -3\n", 57, "allocation[1].weight", "expected a whole number"},
+      {"negative declared demand", "    weight: 3\n", "    weight: 3\n    demand: -2\n", 58, "allocation[1].demand",
+       "negative demand -2"},
+      {"declared demand above a billion devices", "    weight: 3\n", "    weight: 3\n    demand: 1000000000.001\n", 58,
+       "allocation[1].demand", "above 1000000000 devices"},
       {"bad currency", "currency: USD", "currency: dollars", 2, "currency", "ISO 4217"},
       {"wrong schema version", "version: 1", "version: 2", 1, "version", "expected 1"},
       {"duplicate team", "  - name: speech\n", "  - name: vision\n", 10, "teams[2].name", "already defined at line 7"},
@@ -236,6 +241,15 @@ allocation:
   EXPECT_EQ(parsed.errors[0].line, 15);
   EXPECT_EQ(parsed.errors[0].field, "allocation[1].guarantee");
   EXPECT_THAT(parsed.errors[0].message, HasSubstr("sum to more than")) << parsed.errors[0].message;
+}
+
+TEST(PolicyParser, DeclaredDemandOnAnAllocationRule) {
+  const std::string edited =
+      absl::StrReplaceAll(kTestPolicy, {{"    weight: 3\n", "    weight: 3\n    demand: 12.5\n"}});
+  ParsedPolicy parsed = ParsePolicy(edited);
+  ASSERT_TRUE(parsed.ok()) << parsed.errors[0].message;
+  EXPECT_EQ(parsed.document.allocation[1].demand_milli, 12500);
+  EXPECT_FALSE(parsed.document.allocation[0].demand_milli.has_value());
 }
 
 TEST(PolicyParser, MinimalDocumentTakesDefaults) {

@@ -141,6 +141,14 @@ void CheckAllocation(const PolicyDocument& doc, std::vector<PolicyError>& errors
                         absl::StrCat("team ", a.team, " on flavor ", a.flavor,
                                      " is already set (expected one entry per team and flavor)")});
     }
+    // The allocation engine's bound (a billion devices), so a declared demand
+    // never makes a whole run fail.
+    constexpr int64_t kMaxDemandMilli = 1'000'000'000'000;
+    if (a.demand_milli && *a.demand_milli > kMaxDemandMilli) {
+      errors.push_back({LineOf(a, "demand"), 0, f + ".demand",
+                        absl::StrCat("demand ", FormatDecimal(*a.demand_milli, 3),
+                                     " is above 1000000000 devices (expected at most a billion devices)")});
+    }
     if (a.lending_limit_milli && *a.lending_limit_milli > a.guarantee_milli) {
       errors.push_back(
           {LineOf(a, "lending_limit"), 0, f + ".lending_limit",

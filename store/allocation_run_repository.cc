@@ -1,9 +1,13 @@
 #include "store/allocation_run_repository.h"
 
+#include <algorithm>
 #include <set>
+#include <tuple>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "nlohmann/json.hpp"
 
 namespace fleetcap::store {
 
@@ -19,7 +23,39 @@ bool AllocationRunRecord::operator==(const AllocationRunRecord& o) const {
          inputs_json == o.inputs_json && recommendations == o.recommendations;
 }
 
+namespace {
+
+bool KnownBoundBy(const std::string& bound_by) {
+  for (const char* known : kAllocationBoundBy) {
+    if (bound_by == known) return true;
+  }
+  return false;
+}
+
+absl::Status ValidateInputs(const std::string& inputs_json) {
+  if (inputs_json.size() > kMaxAllocationInputsBytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("inputs_json: ", inputs_json.size(), " bytes, more than ", kMaxAllocationInputsBytes));
+  }
+  const nlohmann::json inputs = nlohmann::json::parse(inputs_json, nullptr, /*allow_exceptions=*/false);
+  if (inputs.is_discarded()) return absl::InvalidArgumentError("inputs_json: not valid JSON");
+  if (!inputs.is_object()) return absl::InvalidArgumentError("inputs_json: not a JSON object");
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status ValidateAllocationRun(const AllocationRunDraft& run) {
+  const absl::Time first = absl::FromCivil(absl::CivilSecond(1, 1, 1, 0, 0, 0), absl::UTCTimeZone());
+  const absl::Time past_last = absl::FromCivil(absl::CivilSecond(10000, 1, 1, 0, 0, 0), absl::UTCTimeZone());
+  if (run.computed_at < first || run.computed_at >= past_last) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("computed_at: ", absl::FormatTime(run.computed_at), " is outside the years 1-9999"));
+  }
+  if (run.policy_version < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("policy_version: negative (", run.policy_version, ")"));
+  }
+  if (absl::Status inputs = ValidateInputs(run.inputs_json); !inputs.ok()) return inputs;
   std::set<std::pair<std::string, std::string>> seen;
   for (size_t i = 0; i < run.recommendations.size(); ++i) {
     const AllocationRecommendationRecord& r = run.recommendations[i];
@@ -38,6 +74,10 @@ absl::Status ValidateAllocationRun(const AllocationRunDraft& run) {
         return absl::InvalidArgumentError(absl::StrCat(where, ".", field, ": negative (", value, ")"));
       }
     }
+    if (!KnownBoundBy(r.bound_by)) {
+      return absl::InvalidArgumentError(absl::StrCat(where, ".bound_by: \"", r.bound_by, "\" is not one of ",
+                                                     absl::StrJoin(kAllocationBoundBy, ", ")));
+    }
     if (!seen.emplace(r.team, r.flavor).second) {
       return absl::InvalidArgumentError(
           absl::StrCat(where, ": team \"", r.team, "\" and flavor \"", r.flavor, "\" repeated"));
@@ -46,14 +86,25 @@ absl::Status ValidateAllocationRun(const AllocationRunDraft& run) {
   return absl::OkStatus();
 }
 
+std::string CanonicalAllocationInputs(const std::string& inputs_json) {
+  // nlohmann::json keeps object keys in a std::map: sorted by bytes.
+  return nlohmann::json::parse(inputs_json, nullptr, /*allow_exceptions=*/false).dump();
+}
+
+absl::Time AllocationRunTime(absl::Time t) { return absl::FromUnixMicros(absl::ToUnixMicros(t)); }
+
 absl::StatusOr<int64_t> MemoryAllocationRunRepository::StoreRun(const AllocationRunDraft& run) {
   if (absl::Status valid = ValidateAllocationRun(run); !valid.ok()) return valid;
   AllocationRunRecord record;
   record.run_id = runs_.empty() ? 1 : runs_.back().run_id + 1;
-  record.computed_at = run.computed_at;
+  record.computed_at = AllocationRunTime(run.computed_at);
   record.policy_version = run.policy_version;
-  record.inputs_json = run.inputs_json;
+  record.inputs_json = CanonicalAllocationInputs(run.inputs_json);
   record.recommendations = run.recommendations;
+  std::sort(record.recommendations.begin(), record.recommendations.end(),
+            [](const AllocationRecommendationRecord& a, const AllocationRecommendationRecord& b) {
+              return std::tie(a.team, a.flavor) < std::tie(b.team, b.flavor);
+            });
   runs_.push_back(std::move(record));
   return runs_.back().run_id;
 }

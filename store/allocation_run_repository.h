@@ -17,6 +17,13 @@
 
 namespace fleetcap::store {
 
+// What can bind a recommendation (the column's CHECK in migration 0018).
+inline constexpr const char* kAllocationBoundBy[] = {"demand", "guarantee", "borrowing_limit", "lending_limit",
+                                                     "fair_share"};
+
+// The largest inputs_json a run may carry: it names versions, not data.
+inline constexpr size_t kMaxAllocationInputsBytes = 64 * 1024;
+
 // One team's recommendation for one flavor, in milli-devices.
 struct AllocationRecommendationRecord {
   std::string team;
@@ -26,7 +33,7 @@ struct AllocationRecommendationRecord {
   int64_t recommended_milli = 0;
   std::optional<int64_t> borrowing_limit_milli;  // none: unlimited
   int64_t lending_limit_milli = 0;
-  std::string bound_by;     // demand, guarantee, borrowing_limit, lending_limit, fair_share
+  std::string bound_by;     // one of kAllocationBoundBy
   std::string explanation;  // how the demand was measured and what bound the result
 
   bool operator==(const AllocationRecommendationRecord& o) const;
@@ -34,12 +41,16 @@ struct AllocationRecommendationRecord {
 
 // A run before it is stored: no id yet.
 struct AllocationRunDraft {
+  // Kept to the microsecond (PostgreSQL's precision), truncated; within the
+  // years 1-9999, the range of the API's google.protobuf.Timestamp.
   absl::Time computed_at;
   int32_t policy_version = 0;
   // The versions of the inputs (e.g. the chargeback watermark per cluster, the
-  // demand lookback), as a JSON object, so a run can be explained later.
+  // demand lookback), as a JSON object, so a run can be explained later. At
+  // most kMaxAllocationInputsBytes; read back in canonical form
+  // (CanonicalAllocationInputs: keys sorted, no spaces).
   std::string inputs_json = "{}";
-  // Ordered by team then flavor (bytes).
+  // In any order; read back ordered by team then flavor (bytes).
   std::vector<AllocationRecommendationRecord> recommendations;
 };
 
@@ -59,7 +70,9 @@ class AllocationRunRepository {
 
   // Stores `run` in one transaction and returns its id, larger than every
   // earlier run's. INVALID_ARGUMENT (naming the field) for a negative milli
-  // amount, an empty team or flavor, or a repeated (team, flavor).
+  // amount or policy_version, an empty team or flavor, a repeated (team, flavor), a bound_by
+  // outside kAllocationBoundBy, inputs_json that is not a JSON object of at
+  // most kMaxAllocationInputsBytes, or computed_at outside the years 1-9999.
   virtual absl::StatusOr<int64_t> StoreRun(const AllocationRunDraft& run) = 0;
 
   // The newest run's id; none before the first run. Cheap: the API's watch
@@ -83,5 +96,13 @@ class MemoryAllocationRunRepository : public AllocationRunRepository {
 
 // The validation StoreRun applies, shared by every implementation.
 absl::Status ValidateAllocationRun(const AllocationRunDraft& run);
+
+// `inputs_json` (a valid JSON object) as every implementation reads it back:
+// keys sorted, no spaces, so a run reads the same from memory and from
+// PostgreSQL's jsonb.
+std::string CanonicalAllocationInputs(const std::string& inputs_json);
+
+// `t` truncated to the microsecond, as every implementation keeps it.
+absl::Time AllocationRunTime(absl::Time t);
 
 }  // namespace fleetcap::store

@@ -14,8 +14,10 @@
 #include "optimizer/commands/allocate_command.h"
 #include "optimizer/commands/optimizer_metrics.h"
 #include "store/migrator.h"
+#include "store/pg_allocation_run_repository.h"
 #include "store/pg_attribution_facts_repository.h"
 #include "store/pg_chargeback_repository.h"
+#include "store/pg_demand_history_repository.h"
 #include "store/pg_optimizer_state_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_rollup_repository.h"
@@ -35,8 +37,11 @@ watermark on, then every --interval (or once, with --once), recomputing
 hours marked since (late telemetry, corrected inventory, a new policy
 version) within --settle-window. `recompute` computes the whole hours
 [--from, --to) again now, whatever the settle window. One instance runs at
-a time; another stands by until it ends (docs/attribution.md). `allocate`
-recommends quotas offline, without a database (docs/allocation.md).)";
+a time; another stands by until it ends (docs/attribution.md). After each
+pass it recommends quotas from measured demand and stores the run when the
+policy or the watermark changed, or every --allocation-interval
+(docs/allocation.md). `allocate` recommends quotas offline, without a
+database.)";
 
 absl::StatusOr<absl::Duration> DurationFlag(const std::string& flag, const std::string& text, bool positive) {
   absl::Duration d;
@@ -58,6 +63,35 @@ absl::StatusOr<absl::Time> HourFlag(const std::string& flag, const std::string& 
     return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", text, " is not a whole hour"));
   }
   return t;
+}
+
+absl::StatusOr<absl::Duration> WholeHoursFlag(const std::string& flag, const std::string& text, bool positive) {
+  FLEETCAP_ASSIGN_OR_RETURN(absl::Duration d, DurationFlag(flag, text, positive));
+  if (d % absl::Hours(1) != absl::ZeroDuration() || d > absl::Hours(2160)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", flag, ": ", text, " is not whole hours up to 2160h (90 days)"));
+  }
+  return d;
+}
+
+absl::Status ParseAllocationFlags(const std::string& lookback, int64_t percentile, const std::string& horizon,
+                                  const std::string& pending_weight, const std::string& interval,
+                                  AllocationPassOptions* out) {
+  FLEETCAP_ASSIGN_OR_RETURN(out->demand.lookback, WholeHoursFlag("allocation-lookback", lookback, true));
+  if (percentile < 1 || percentile > 100) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--allocation-percentile: ", percentile, " is out of range (1..100)"));
+  }
+  out->demand.percentile = static_cast<int>(percentile);
+  FLEETCAP_ASSIGN_OR_RETURN(out->demand.trend_horizon, WholeHoursFlag("allocation-trend-horizon", horizon, false));
+  FLEETCAP_ASSIGN_OR_RETURN(out->demand.pending_full_weight,
+                            DurationFlag("allocation-pending-weight", pending_weight, true));
+  if (out->demand.pending_full_weight < absl::Seconds(1) || out->demand.pending_full_weight > absl::Hours(2160)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--allocation-pending-weight: ", pending_weight, " is out of range (1s..2160h)"));
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(out->interval, DurationFlag("allocation-interval", interval, true));
+  return allocation::ValidateMeasuredDemandOptions(out->demand);
 }
 
 // Waits for the lock on `conn`, logging once that this instance stands by;
@@ -82,6 +116,29 @@ absl::StatusOr<bool> TakeLock(pqxx::connection& conn, const Clock& clock, const 
   }
 }
 
+// One allocation run after a pass. A failure is logged and counted, and the
+// daemon goes on: allocation never stops attribution.
+void RunAllocation(AllocationPass& allocation, std::optional<absl::Time> watermark, OptimizerMetrics& metrics) {
+  const absl::StatusOr<AllocationReport> report = allocation.Run(watermark);
+  metrics.RecordAllocation(report);
+  if (!report.ok()) {
+    Logger("optimizer")->error("allocation failed (the chargeback goes on): {}", report.status().ToString());
+    return;
+  }
+  if (report->unplaced.held_hours > 0 || report->unplaced.pending_pods > 0) {
+    Logger("optimizer")
+        ->warn("allocation: {} held hours and {} pending pods are of no leaf team or flavor of the policy",
+               report->unplaced.held_hours, report->unplaced.pending_pods);
+  }
+  if (report->run_id) {
+    std::cout << "fleetcap-optimizer: allocation run " << *report->run_id << " stored, " << report->recommendations
+              << " recommendations" << std::endl;
+    Logger("optimizer")->info("allocation run {}: {} recommendations", *report->run_id, report->recommendations);
+  } else {
+    std::cout << "fleetcap-optimizer: allocation not run: " << report->skipped << std::endl;
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::string>& input, const Environment& env) {
@@ -90,6 +147,8 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   const bool recompute = !args.empty() && args[0] == "recompute";
   if (recompute) args.erase(args.begin());
   std::string interval = "60s", close_delay = "10m", settle_window = "72h", from, to;
+  std::string lookback = "168h", horizon = "24h", pending_weight = "1h", allocation_interval = "1h";
+  int64_t percentile = options.allocation.demand.percentile;
   int64_t batch_hours = options.run.batch_hours;
   FlagSet flags("fleetcap-optimizer", kUsage, env);
   RegisterDaemonFlags(flags, &options.daemon);
@@ -102,6 +161,14 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
     flags.String("interval", &interval, "the time between passes");
     flags.String("close-delay", &close_delay, "how long after its end an hour is closed (its telemetry settled)");
     flags.String("settle-window", &settle_window, "how far back marked hours are recomputed");
+    flags.String("allocation-lookback", &lookback, "the held history measured demand reads (whole hours)");
+    flags.Int("allocation-percentile", &percentile,
+              "the percentile of hourly held devices in measured demand (1..100)");
+    flags.String("allocation-trend-horizon", &horizon, "how far ahead the held trend is projected (whole hours)");
+    flags.String("allocation-pending-weight", &pending_weight,
+                 "how long a pending pod waits before its request counts in full");
+    flags.String("allocation-interval", &allocation_interval,
+                 "the longest time between allocation runs when the policy and the watermark are unchanged");
   }
   FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));
   if (!options.daemon.help.empty()) return options;
@@ -112,6 +179,8 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   FLEETCAP_ASSIGN_OR_RETURN(options.interval, DurationFlag("interval", interval, true));
   FLEETCAP_ASSIGN_OR_RETURN(options.run.close_delay, DurationFlag("close-delay", close_delay, false));
   FLEETCAP_ASSIGN_OR_RETURN(options.run.settle_window, DurationFlag("settle-window", settle_window, false));
+  FLEETCAP_RETURN_IF_ERROR(
+      ParseAllocationFlags(lookback, percentile, horizon, pending_weight, allocation_interval, &options.allocation));
   if (recompute) {
     RecomputeHours hours;
     FLEETCAP_ASSIGN_OR_RETURN(hours.from, HourFlag("from", from));
@@ -148,6 +217,9 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgUsageRollupRepository rollups(daemon->pool());
   policy::PolicyTimeline policies(chargeback::PoliciesOf(&teams));
   chargeback::ChargebackRun run({{&facts, &teams, &policies}, &rollups, &chargeback, &state}, options.run, &clock);
+  store::PgDemandHistoryRepository history(daemon->pool());
+  store::PgAllocationRunRepository runs(daemon->pool());
+  AllocationPass allocation({&history, &teams, &policies, &runs}, options.allocation, &clock);
 
   if (options.recompute) {
     const RecomputeHours& hours = *options.recompute;
@@ -173,6 +245,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
       Logger("optimizer")
           ->info("pass: {} hours computed, watermark {}", pass->computed.hours,
                  pass->watermark ? FormatRfc3339(*pass->watermark) : std::string("none (no history yet)"));
+      RunAllocation(allocation, pass->watermark, metrics);
     } else if (options.once) {
       return pass.status();
     } else {

@@ -1,8 +1,10 @@
 #pragma once
 // fleetcap-optimizer: computes the chargeback of closed hours from the
 // fleet's watermark, in a loop or --once, and `recompute --from --to` on
-// demand (docs/attribution.md, "The optimizer daemon"); `allocate` solves
-// allocation offline (allocate_command.h).
+// demand (docs/attribution.md, "The optimizer daemon"); after each pass it
+// runs allocation from measured demand and stores the run
+// (allocation_pass.h, docs/allocation.md); `allocate` solves allocation
+// offline (allocate_command.h).
 
 #include <optional>
 #include <string>
@@ -14,6 +16,7 @@
 #include "common/daemon_flags.h"
 #include "common/flags.h"
 #include "optimizer/chargeback/chargeback_run.h"
+#include "optimizer/commands/allocation_pass.h"
 
 namespace fleetcap::optimizer {
 
@@ -29,6 +32,7 @@ struct OptimizerOptions {
   bool once = false;
   absl::Duration interval = absl::Seconds(60);
   std::optional<RecomputeHours> recompute;  // set for `fleetcap-optimizer recompute`
+  AllocationPassOptions allocation;         // the allocation run after each pass
 };
 
 // The options in `args` (the arguments after the program's name; "recompute"

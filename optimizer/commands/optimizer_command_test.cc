@@ -23,6 +23,23 @@ TEST(ParseOptimizerFlags, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(options->run.settle_window, absl::Hours(72));
   EXPECT_FALSE(options->recompute.has_value());
   EXPECT_TRUE(options->daemon.stop_on_signal);
+  EXPECT_EQ(options->allocation.demand.lookback, absl::Hours(168));
+  EXPECT_EQ(options->allocation.demand.percentile, 95);
+  EXPECT_EQ(options->allocation.demand.trend_horizon, absl::Hours(24));
+  EXPECT_EQ(options->allocation.demand.pending_full_weight, absl::Hours(1));
+  EXPECT_EQ(options->allocation.interval, absl::Hours(1));
+}
+
+TEST(ParseOptimizerFlags, ReadsTheAllocationFlags) {
+  auto options =
+      Parse({"--db", "postgresql:///f", "--allocation-lookback", "48h", "--allocation-percentile", "90",
+             "--allocation-trend-horizon", "0h", "--allocation-pending-weight", "30m", "--allocation-interval", "15m"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->allocation.demand.lookback, absl::Hours(48));
+  EXPECT_EQ(options->allocation.demand.percentile, 90);
+  EXPECT_EQ(options->allocation.demand.trend_horizon, absl::ZeroDuration());
+  EXPECT_EQ(options->allocation.demand.pending_full_weight, absl::Minutes(30));
+  EXPECT_EQ(options->allocation.interval, absl::Minutes(15));
 }
 
 TEST(ParseOptimizerFlags, ReadsEveryFlag) {
@@ -72,6 +89,14 @@ TEST(ParseOptimizerFlags, RefusesWhatItCannotUse) {
                   "--to: 2026-01-01T01:00:00Z is not after --from"},
                  {{"recompute", "--db", db, "--once"}, "unknown flag"},
                  {{"--db", db, "extra"}, "unexpected argument \"extra\""},
+                 {{"--db", db, "--allocation-lookback", "90m"}, "--allocation-lookback: 90m is not whole hours"},
+                 {{"--db", db, "--allocation-lookback", "0h"}, "--allocation-lookback: 0h must be longer than zero"},
+                 {{"--db", db, "--allocation-lookback", "2161h"}, "--allocation-lookback: 2161h is not whole hours"},
+                 {{"--db", db, "--allocation-percentile", "0"}, "--allocation-percentile: 0 is out of range"},
+                 {{"--db", db, "--allocation-percentile", "101"}, "--allocation-percentile: 101 is out of range"},
+                 {{"--db", db, "--allocation-trend-horizon", "-1h"}, "--allocation-trend-horizon: -1h must not be"},
+                 {{"--db", db, "--allocation-pending-weight", "0s"}, "--allocation-pending-weight: 0s must be longer"},
+                 {{"--db", db, "--allocation-interval", "often"}, "--allocation-interval: \"often\" is not a duration"},
              });
 }
 

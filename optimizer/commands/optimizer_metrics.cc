@@ -38,7 +38,30 @@ OptimizerMetrics::OptimizerMetrics(prometheus::Registry& registry)
                    .Name("fleetcap_optimizer_recompute_marks_dropped_total")
                    .Help("Hours marked to compute again but older than the settle window, left as they were")
                    .Register(registry)
-                   .Add({})) {}
+                   .Add({})),
+      allocation_runs_(prometheus::BuildCounter()
+                           .Name("fleetcap_optimizer_allocation_runs_total")
+                           .Help("Allocation runs after a pass, by result: stored, unchanged, no_policy or failed")
+                           .Register(registry)),
+      allocation_unplaced_(prometheus::BuildCounter()
+                               .Name("fleetcap_optimizer_allocation_unplaced_total")
+                               .Help("Held hours and pending pods measured demand could not place on a leaf team "
+                                     "and flavor of the policy, by what")
+                               .Register(registry)) {
+  for (const char* result : {"stored", "unchanged", "no_policy", "failed"}) allocation_runs_.Add({{"result", result}});
+  for (const char* what : {"held_hours", "pending_pods"}) allocation_unplaced_.Add({{"what", what}});
+}
+
+void OptimizerMetrics::RecordAllocation(const absl::StatusOr<AllocationReport>& report) {
+  if (!report.ok()) {
+    allocation_runs_.Add({{"result", "failed"}}).Increment();
+    return;
+  }
+  const char* result = report->run_id ? "stored" : report->skipped == "unchanged" ? "unchanged" : "no_policy";
+  allocation_runs_.Add({{"result", result}}).Increment();
+  allocation_unplaced_.Add({{"what", "held_hours"}}).Increment(static_cast<double>(report->unplaced.held_hours));
+  allocation_unplaced_.Add({{"what", "pending_pods"}}).Increment(static_cast<double>(report->unplaced.pending_pods));
+}
 
 void OptimizerMetrics::RecordHours(const chargeback::HoursReport& report) {
   hours_.Increment(static_cast<double>(report.hours));

@@ -1,8 +1,11 @@
 #pragma once
 // The optimizer's own /metrics: how far the chargeback lags behind the
-// newest closed hour, what each pass computed, and what it could not use.
+// newest closed hour, what each pass computed, and what it could not use;
+// how the allocation runs went and the demand they could not place.
 
+#include "absl/status/statusor.h"
 #include "optimizer/chargeback/chargeback_run.h"
+#include "optimizer/commands/allocation_pass.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/registry.h"
@@ -16,6 +19,7 @@ class OptimizerMetrics {
 
   void RecordPass(const chargeback::PassReport& report, absl::Duration took);
   void RecordHours(const chargeback::HoursReport& report);
+  void RecordAllocation(const absl::StatusOr<AllocationReport>& report);
 
  private:
   prometheus::Gauge& lag_;
@@ -25,6 +29,8 @@ class OptimizerMetrics {
   prometheus::Counter& rejected_;
   prometheus::Counter& unpriced_;
   prometheus::Counter& dropped_;
+  prometheus::Family<prometheus::Counter>& allocation_runs_;
+  prometheus::Family<prometheus::Counter>& allocation_unplaced_;
 };
 
 }  // namespace fleetcap::optimizer

@@ -1,0 +1,125 @@
+#include "optimizer/commands/allocation_pass.h"
+
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "common/time_util.h"
+#include "optimizer/allocation/allocation_engine.h"
+#include "optimizer/allocation/policy_problem.h"
+#include "optimizer/allocation/recommendation.h"
+
+namespace fleetcap::optimizer {
+namespace {
+
+using Key = std::pair<std::string, std::string>;  // (team, flavor)
+
+absl::Time HourOf(absl::Time t) { return absl::FromUnixSeconds(absl::ToUnixSeconds(t) / 3600 * 3600); }
+
+std::vector<allocation::HeldHour> HeldOf(const std::vector<store::HeldHourRecord>& records) {
+  std::vector<allocation::HeldHour> held;
+  held.reserve(records.size());
+  for (const auto& r : records) held.push_back({r.team, r.cluster, r.model, r.hour, r.held_milli_seconds});
+  return held;
+}
+
+// The team of each waiting pod, resolved with the policy in force now.
+absl::StatusOr<std::vector<allocation::PendingPod>> PendingOf(const std::vector<store::PendingPodRecord>& records,
+                                                              const policy::TeamResolver& resolver,
+                                                              store::TeamFactsRepository* teams, absl::Time now) {
+  std::vector<allocation::PendingPod> pending;
+  if (records.empty()) return pending;
+  FLEETCAP_ASSIGN_OR_RETURN(auto namespaces, teams->Namespaces("", ""));
+  for (const auto& r : records) {
+    const policy::PodEvidence pod{r.cluster, r.namespace_name, r.team_label};
+    auto ns = namespaces.find({r.cluster, r.namespace_name});
+    policy::NamespaceEvidence evidence;
+    if (ns != namespaces.end()) evidence = {ns->second.labels, ns->second.annotations};
+    const std::string team = resolver.TeamOf(pod, ns == namespaces.end() ? nullptr : &evidence);
+    pending.push_back({team, r.cluster, r.model, r.requested_milli, now - r.pending_from});
+  }
+  return pending;
+}
+
+}  // namespace
+
+std::string AllocationPass::InputsJson(int32_t policy_version, std::optional<absl::Time> watermark) const {
+  const allocation::MeasuredDemandOptions& d = options_.demand;
+  return store::CanonicalAllocationInputs(absl::StrCat(
+      "{\"policy_version\":", policy_version,
+      ",\"chargeback_watermark\":", watermark ? absl::StrCat("\"", FormatRfc3339(*watermark), "\"") : "null",
+      ",\"lookback_hours\":", d.lookback / absl::Hours(1), ",\"percentile\":", d.percentile,
+      ",\"trend_horizon_hours\":", d.trend_horizon / absl::Hours(1),
+      ",\"pending_full_weight_seconds\":", absl::ToInt64Seconds(d.pending_full_weight), "}"));
+}
+
+absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> watermark) {
+  AllocationReport report;
+  FLEETCAP_RETURN_IF_ERROR(stores_.policies->Refresh());
+  const absl::Time now = clock_->Now();
+  const policy::PolicyInForce in_force = stores_.policies->At(now);
+  if (in_force.version == 0) {
+    report.skipped = "no policy";
+    return report;
+  }
+  const std::string inputs = InputsJson(in_force.version, watermark);
+  // The latest run's inputs, read in full only when another run than the one
+  // remembered is the latest (at start, or another writer's).
+  FLEETCAP_ASSIGN_OR_RETURN(std::optional<int64_t> latest_id, stores_.runs->LatestRunId());
+  if (latest_id && (!last_ || last_->run_id != *latest_id)) {
+    FLEETCAP_ASSIGN_OR_RETURN(std::optional<store::AllocationRunRecord> latest, stores_.runs->LatestRun());
+    last_.reset();
+    if (latest) last_ = LastRun{latest->run_id, latest->inputs_json, latest->computed_at};
+  }
+  if (latest_id && last_ && last_->inputs_json == inputs && now - last_->computed_at < options_.interval) {
+    report.skipped = "unchanged";
+    return report;
+  }
+
+  // Held history ends at the watermark: the hours after it have no chargeback yet.
+  const absl::Time end = watermark ? *watermark : HourOf(now);
+  FLEETCAP_ASSIGN_OR_RETURN(auto held, stores_.history->HeldHours(end - options_.demand.lookback, end));
+  FLEETCAP_ASSIGN_OR_RETURN(auto waiting, stores_.history->PendingAt(now, options_.max_pending_pods));
+  const policy::TeamResolver& resolver = *in_force.teams;
+  FLEETCAP_ASSIGN_OR_RETURN(auto pending, PendingOf(waiting, resolver, stores_.teams, now));
+  const policy::PolicyDocument& policy = resolver.policy();
+  const allocation::MeasuredDemandSet measured =
+      allocation::MeasureDemand(policy, end, HeldOf(held), pending, options_.demand);
+  report.unplaced = measured.unplaced;
+
+  allocation::DemandDocument demand;
+  std::map<Key, const allocation::MeasuredDemand*> by_key;
+  for (const auto& d : measured.demand) {
+    demand.demand.push_back({d.team, d.flavor, d.demand_milli, 0});
+    by_key[{d.team, d.flavor}] = &d;
+  }
+  const allocation::PolicyProblem problem = allocation::BuildPolicyProblem(policy, demand);
+  if (!problem.errors.empty()) {
+    return absl::InternalError(absl::StrCat("allocation of policy version ", in_force.version, ": ",
+                                            policy::FormatPolicyErrors("policy", problem.errors.policy),
+                                            policy::FormatPolicyErrors("measured demand", problem.errors.demand)));
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(auto flavors, allocation::Allocate(problem.problem));
+
+  store::AllocationRunDraft draft;
+  draft.computed_at = now;
+  draft.policy_version = in_force.version;
+  draft.inputs_json = inputs;
+  for (const allocation::Recommendation& r : allocation::Recommendations(flavors)) {
+    auto d = by_key.find({r.team, r.flavor});
+    // How the demand was measured, then what bound the result.
+    const std::string how = d == by_key.end() ? "no demand measured" : d->second->explanation;
+    draft.recommendations.push_back({r.team, r.flavor, r.demand_milli, r.guarantee_milli, r.recommended_milli,
+                                     r.borrowing_limit_milli, r.lending_limit_milli, r.bound_by,
+                                     absl::StrCat(how, "; ", r.explanation)});
+  }
+  report.recommendations = static_cast<int64_t>(draft.recommendations.size());
+  FLEETCAP_ASSIGN_OR_RETURN(int64_t id, stores_.runs->StoreRun(draft));
+  report.run_id = id;
+  last_ = LastRun{id, inputs, store::AllocationRunTime(now)};
+  return report;
+}
+
+}  // namespace fleetcap::optimizer

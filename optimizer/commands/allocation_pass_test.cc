@@ -1,0 +1,180 @@
+#include "optimizer/commands/allocation_pass.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "optimizer/allocation/offline_solver.h"
+#include "optimizer/chargeback/fake_team_facts.h"
+#include "optimizer/chargeback/policy_timeline_source.h"
+#include "tests/support/status_matchers.h"
+
+namespace fleetcap::optimizer {
+namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
+
+const absl::Time kStart = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+
+// Two labs share 10 H100s; ml belongs to vision, speech-* to speech.
+constexpr const char* kPolicy = R"(version: 1
+teams:
+  - name: vision
+  - name: speech
+namespaces:
+  - namespace: ml
+    team: vision
+  - pattern: "speech-*"
+    team: speech
+flavors:
+  - name: h100
+    model: H100
+    capacity: 10
+allocation:
+  - team: speech
+    flavor: h100
+    guarantee: 2
+)";
+
+class AllocationPassTest : public ::testing::Test {
+ protected:
+  AllocationPassTest()
+      : clock_(kStart + absl::Hours(10) + absl::Minutes(30)),
+        policies_(chargeback::PoliciesOf(&teams_)),
+        pass_({&history_, &teams_, &policies_, &runs_}, Options(), &clock_) {}
+
+  static AllocationPassOptions Options() {
+    AllocationPassOptions o;
+    o.demand.lookback = absl::Hours(4);
+    o.demand.percentile = 100;
+    o.demand.trend_horizon = absl::ZeroDuration();
+    o.interval = absl::Hours(1);
+    return o;
+  }
+
+  // `milli` held over the whole hour starting `hour`.
+  void Held(const std::string& team, absl::Time hour, int64_t milli) {
+    history_.AddHeld({"c1", "H100", team, hour, milli * 3600});
+  }
+
+  store::AllocationRunRecord Latest() {
+    auto latest = runs_.LatestRun();
+    EXPECT_THAT(latest, IsOk());
+    return latest.ok() && latest->has_value() ? **latest : store::AllocationRunRecord{};
+  }
+
+  SimulatedClock clock_;
+  chargeback::FakeTeamFacts teams_;
+  policy::PolicyTimeline policies_;
+  store::MemoryDemandHistoryRepository history_;
+  store::MemoryAllocationRunRepository runs_;
+  AllocationPass pass_;
+};
+
+TEST_F(AllocationPassTest, StoresTheEnginesResultForTheMeasuredDemand) {
+  teams_.Apply(kPolicy, kStart);
+  const absl::Time watermark = kStart + absl::Hours(10);
+  Held("vision", watermark - absl::Hours(2), 9000);
+  Held("vision", watermark - absl::Hours(1), 7000);
+  Held("speech", watermark - absl::Hours(1), 1000);
+  // A speech pod waits half an hour for 2 H100s: half of its request counts.
+  history_.AddPending(
+      {"c1", "uid-s", "speech-asr", "", "nvidia.com/gpu", "H100", 2000, clock_.Now() - absl::Minutes(30)});
+  auto report = pass_.Run(watermark);
+  ASSERT_THAT(report, IsOk());
+  ASSERT_TRUE(report->run_id.has_value());
+
+  // The same problem solved offline: vision 9 and speech 1 + 1 pending.
+  allocation::SolverInput input{"policy", kPolicy, "demand",
+                                "demand:\n  - {team: vision, flavor: h100, devices: 9}\n"
+                                "  - {team: speech, flavor: h100, devices: 2}\n"};
+  auto expected = allocation::SolveOffline(input);
+  ASSERT_THAT(expected, IsOk());
+  const store::AllocationRunRecord run = Latest();
+  EXPECT_EQ(run.policy_version, 1);
+  EXPECT_EQ(run.computed_at, clock_.Now());
+  EXPECT_EQ(run.inputs_json, pass_.InputsJson(1, watermark));
+  EXPECT_THAT(run.inputs_json, HasSubstr("\"chargeback_watermark\":\"2026-01-01T10:00:00Z\""));
+  ASSERT_EQ(run.recommendations.size(), expected->size());
+  for (size_t i = 0; i < expected->size(); ++i) {
+    const auto& want = (*expected)[i];
+    const auto& got = run.recommendations[i];
+    EXPECT_EQ(got.team, want.team);
+    EXPECT_EQ(got.demand_milli, want.demand_milli);
+    EXPECT_EQ(got.recommended_milli, want.recommended_milli);
+    EXPECT_EQ(got.bound_by, want.bound_by);
+    EXPECT_THAT(got.explanation, HasSubstr(want.explanation));
+  }
+  EXPECT_EQ(run.recommendations[0].team, "speech");
+  EXPECT_THAT(run.recommendations[0].explanation,
+              HasSubstr("p100 held 1.000 + trend 0.000 + pending 1.000 (1 pod, longest 30m) = 2.000 devices; "));
+}
+
+TEST_F(AllocationPassTest, NothingChangedStoresNothingUntilTheIntervalPasses) {
+  teams_.Apply(kPolicy, kStart);
+  const absl::Time watermark = kStart + absl::Hours(10);
+  Held("vision", watermark - absl::Hours(1), 3000);
+  ASSERT_THAT(pass_.Run(watermark), IsOk());
+  auto again = pass_.Run(watermark);
+  ASSERT_THAT(again, IsOk());
+  EXPECT_FALSE(again->run_id.has_value());
+  EXPECT_EQ(again->skipped, "unchanged");
+
+  // The watermark moves: a new run.
+  auto moved = pass_.Run(watermark + absl::Hours(1));
+  ASSERT_THAT(moved, IsOk());
+  EXPECT_EQ(moved->run_id, 2);
+  // A new policy version: a new run.
+  teams_.Apply(absl::StrReplaceAll(kPolicy, {{"guarantee: 2", "guarantee: 3"}}), clock_.Now());
+  auto repolicied = pass_.Run(watermark + absl::Hours(1));
+  ASSERT_THAT(repolicied, IsOk());
+  EXPECT_EQ(repolicied->run_id, 3);
+  EXPECT_EQ(Latest().policy_version, 2);
+  // The interval passes with nothing else changed: a new run (pending pods wait longer).
+  clock_.Advance(absl::Hours(1));
+  auto later = pass_.Run(watermark + absl::Hours(1));
+  ASSERT_THAT(later, IsOk());
+  EXPECT_EQ(later->run_id, 4);
+}
+
+TEST_F(AllocationPassTest, NoPolicyNoRun) {
+  auto report = pass_.Run(std::nullopt);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_EQ(report->skipped, "no policy");
+  auto latest = runs_.LatestRunId();
+  ASSERT_THAT(latest, IsOk());
+  EXPECT_FALSE(latest->has_value());
+}
+
+TEST_F(AllocationPassTest, ARuleWithoutDemandIsRecommendedAndSaysSo) {
+  teams_.Apply(kPolicy, kStart);
+  ASSERT_THAT(pass_.Run(std::nullopt), IsOk());
+  const store::AllocationRunRecord run = Latest();
+  ASSERT_EQ(run.recommendations.size(), 1u);
+  EXPECT_EQ(run.recommendations[0].team, "speech");
+  EXPECT_EQ(run.recommendations[0].demand_milli, 0);
+  EXPECT_THAT(run.recommendations[0].explanation, HasSubstr("no demand measured; "));
+  EXPECT_THAT(run.inputs_json, HasSubstr("\"chargeback_watermark\":null"));
+}
+
+TEST_F(AllocationPassTest, PendingPodsAreResolvedWithTheNamespaceEvidence) {
+  teams_.Apply(absl::StrCat(kPolicy, "team_label_keys: [fleetcap.io/team]\n"), kStart);
+  store::NamespaceLabels ns;
+  ns.name = "shared";
+  ns.labels = {{"fleetcap.io/team", "vision"}};
+  teams_.AddNamespace("c1", ns);
+  history_.AddPending({"c1", "uid-v", "shared", "", "nvidia.com/gpu", "H100", 4000, clock_.Now() - absl::Hours(2)});
+  history_.AddPending({"c1", "uid-x", "other", "", "nvidia.com/gpu", "H100", 4000, clock_.Now() - absl::Hours(2)});
+  auto report = pass_.Run(std::nullopt);
+  ASSERT_THAT(report, IsOk());
+  EXPECT_EQ(report->unplaced.pending_pods, 1);  // uid-x is unassigned's, not a team of the policy
+  const store::AllocationRunRecord run = Latest();
+  ASSERT_EQ(run.recommendations.size(), 2u);
+  EXPECT_EQ(run.recommendations[1].team, "vision");
+  EXPECT_EQ(run.recommendations[1].demand_milli, 4000);
+}
+
+}  // namespace
+}  // namespace fleetcap::optimizer
