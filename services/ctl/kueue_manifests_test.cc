@@ -45,8 +45,8 @@ YAML::Node Find(const std::vector<YAML::Node>& docs, const std::string& kind, co
 // one policy with the team `solo` under the org `org`.
 policy::PolicyDocument PolicyWithFlavors(int count, const std::string& model) {
   policy::PolicyDocument policy;
-  policy.teams.push_back({"org", "", "org", 1, "", 0, {}});
-  policy.teams.push_back({"solo", "org", "team", 1, "", 0, {}});
+  policy.teams.push_back({"org", "", "org", 1, "", "", 0, {}});
+  policy.teams.push_back({"solo", "org", "team", 1, "", "", 0, {}});
   for (int i = 0; i < count; ++i) {
     policy::Flavor f;
     f.name = absl::StrCat("f", i < 10 ? "0" : "", i);
@@ -366,11 +366,11 @@ TEST(KueueManifests, RefusesRowsThePolicyCannotPlaceNamingTeamAndFlavor) {
 
 TEST(KueueManifests, NamesThatCollideAsKubernetesNamesAreAnError) {
   policy::PolicyDocument policy = SchedulerTestPolicy();
-  policy.teams.push_back({"Vision", "research", "team", 1, "", 0, {}});
+  policy.teams.push_back({"Vision", "research", "team", 1, "", "", 0, {}});
   EXPECT_THAT(KueueManifests(SchedulerTestRows(), policy),
               StatusIs(absl::StatusCode::kInvalidArgument, AllOf(HasSubstr("Vision"), HasSubstr("vision"))));
   policy = SchedulerTestPolicy();
-  policy.teams.push_back({"fleetcap", "", "team", 1, "", 0, {}});
+  policy.teams.push_back({"fleetcap", "", "team", 1, "", "", 0, {}});
   EXPECT_THAT(
       KueueManifests(SchedulerTestRows(), policy),
       StatusIs(absl::StatusCode::kInvalidArgument, AllOf(HasSubstr("team fleetcap"), HasSubstr("root cohort"))));

@@ -92,12 +92,12 @@ TEST(VolcanoManifests, TheOutputDoesNotDependOnTheOrderOfTheRows) {
 
 TEST(VolcanoManifests, VolcanosOwnQueueNamesAndCollisionsAreErrors) {
   policy::PolicyDocument policy = SchedulerTestPolicy();
-  policy.teams.push_back({"Default", "", "team", 1, "", 0, {}});
+  policy.teams.push_back({"Default", "", "team", 1, "", "", 0, {}});
   std::vector<RecommendationRow> rows = {{"Default", "t4", 0, 0, 1000, std::nullopt, 0, "demand"}};
   EXPECT_THAT(VolcanoManifests(rows, policy),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("team Default"), HasSubstr("Volcano's default queue"))));
-  policy.teams.push_back({"ads_", "", "team", 1, "", 0, {}});
+  policy.teams.push_back({"ads_", "", "team", 1, "", "", 0, {}});
   rows = {{"ads", "t4", 0, 0, 1000, std::nullopt, 0, "demand"}, {"ads_", "t4", 0, 0, 1000, std::nullopt, 0, "demand"}};
   EXPECT_THAT(VolcanoManifests(rows, policy),
               StatusIs(absl::StatusCode::kInvalidArgument, AllOf(HasSubstr("team ads_"), HasSubstr("as is ads"))));
