@@ -59,6 +59,7 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         Changed(o, absl::StrCat("team ", b.name, " kind"), a.kind, b.kind);
         Changed(o, absl::StrCat("team ", b.name, " weight"), std::to_string(a.weight), std::to_string(b.weight));
         Changed(o, absl::StrCat("team ", b.name, " cost centre"), a.cost_centre, b.cost_centre);
+        Changed(o, absl::StrCat("team ", b.name, " workload class"), a.workload_class, b.workload_class);
       },
       out);
 
@@ -161,6 +162,18 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         Changed(o, rule_name(y) + " borrowing limit", Limit(x.borrowing_limit_milli), Limit(y.borrowing_limit_milli));
         Changed(o, rule_name(y) + " lending limit", Limit(x.lending_limit_milli), Limit(y.lending_limit_milli));
         Changed(o, rule_name(y) + " weight", std::to_string(x.weight), std::to_string(y.weight));
+      },
+      out);
+
+  auto throughput_name = [](const Throughput& t) {
+    return absl::StrCat("throughput of ", t.workload_class, " on ", t.flavor);
+  };
+  DiffKeyed<Throughput>(
+      before.throughput, after.throughput, throughput_name,
+      [&](const Throughput& t) { return absl::StrCat(throughput_name(t), " added: ", FormatDecimal(t.micro, 6)); },
+      [&](const Throughput& t) { return throughput_name(t) + " removed"; },
+      [&](const Throughput& x, const Throughput& y, std::vector<std::string>& o) {
+        Changed(o, throughput_name(y), FormatDecimal(x.micro, 6), FormatDecimal(y.micro, 6));
       },
       out);
   return out;

@@ -24,6 +24,7 @@ struct Team {
   std::string kind = "team";  // org, team or project
   int64_t weight = 1;
   std::string cost_centre;
+  std::string workload_class;  // a class of `throughput`; empty: none
   int line = 0;
   std::map<std::string, int> field_lines;  // key -> line of its value
 };
@@ -99,6 +100,17 @@ struct AllocationRule {
   std::map<std::string, int> field_lines;  // key -> line of its value
 };
 
+// How fast a workload class runs on a flavor (heterogeneity-aware
+// allocation, docs/allocation.md): any unit, the same for one class; only
+// ratios along a class matter. Decimals with up to 6 digits, stored x 10^6.
+struct Throughput {
+  std::string workload_class;
+  std::string flavor;
+  int64_t micro = 0;
+  int line = 0;
+  std::map<std::string, int> field_lines;  // key -> line of its value
+};
+
 struct PolicyDocument {
   int version = kSchemaVersion;
   std::string currency = "USD";
@@ -110,6 +122,7 @@ struct PolicyDocument {
   std::vector<Price> prices;
   Attribution attribution;
   std::vector<AllocationRule> allocation;
+  std::vector<Throughput> throughput;  // a class on a flavor not listed: 0, it does not run there
 };
 
 // The line of `field` in `entry`, or the entry's own line.

@@ -200,7 +200,7 @@ void ReadTeams(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node t = node[i];
     const std::string f = Index("teams", i);
-    if (!r.Map(t, f, {"name", "parent", "kind", "weight", "cost_centre"})) continue;
+    if (!r.Map(t, f, {"name", "parent", "kind", "weight", "cost_centre", "workload_class"})) continue;
     Team team;
     team.field_lines = FieldLines(t);
     team.line = t.Mark().line + 1;
@@ -209,6 +209,7 @@ void ReadTeams(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
     team.kind = r.OneOf(t, "kind", f, {"org", "team", "project"}, "team");
     team.weight = r.Weight(t, f).value_or(1);
     team.cost_centre = r.Text(t, "cost_centre", f);
+    team.workload_class = r.Name(t, "workload_class", f, false);
     if (!team.name.empty()) doc.teams.push_back(std::move(team));
   }
 }
@@ -364,6 +365,24 @@ void ReadAllocation(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   }
 }
 
+void ReadThroughput(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+  if (!r.Seq(node, "throughput")) return;
+  for (size_t i = 0; i < node.size(); ++i) {
+    const YAML::Node n = node[i];
+    const std::string f = Index("throughput", i);
+    if (!r.Map(n, f, {"class", "flavor", "value"})) continue;
+    Throughput t;
+    t.field_lines = FieldLines(n);
+    t.line = n.Mark().line + 1;
+    t.workload_class = r.Name(n, "class", f, true);
+    t.flavor = r.Name(n, "flavor", f, true);
+    auto value = r.NonNegative(n, "value", f, true, 6, "throughput");
+    if (t.workload_class.empty() || t.flavor.empty() || !value) continue;
+    t.micro = *value;
+    doc.throughput.push_back(std::move(t));
+  }
+}
+
 }  // namespace
 
 ParsedPolicy ParsePolicy(absl::string_view text) {
@@ -388,7 +407,7 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
   try {
     if (r.Map(root, "",
               {"version", "currency", "teams", "namespaces", "team_label_keys", "trusted_pods", "flavors", "prices",
-               "attribution", "allocation"})) {
+               "attribution", "allocation", "throughput"})) {
       auto version = r.Scalar(root, "version", "", true);
       if (version && *version != std::to_string(kSchemaVersion)) {
         r.Error(r.MarkOf(root, "version"), "version",
@@ -410,6 +429,7 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
       if (root["prices"].IsDefined()) ReadPrices(r, root["prices"], result.document);
       if (root["attribution"].IsDefined()) ReadAttribution(r, root["attribution"], result.document);
       if (root["allocation"].IsDefined()) ReadAllocation(r, root["allocation"], result.document);
+      if (root["throughput"].IsDefined()) ReadThroughput(r, root["throughput"], result.document);
     }
   } catch (const YAML::Exception& e) {
     r.Error(e.mark, "document", absl::StrCat("unreadable: ", e.msg));

@@ -141,7 +141,7 @@ TEST(PolicyParser, ErrorFormatNamesSourceLineAndField) {
   ASSERT_EQ(parsed.errors.size(), 1u);
   EXPECT_EQ(FormatPolicyError("p.yaml", parsed.errors[0]),
             "p.yaml:4:5: teams[0].colour: unknown key \"colour\" (expected one of name, parent, kind, weight, "
-            "cost_centre)");
+            "cost_centre, workload_class)");
 }
 
 TEST(PolicyParser, RefusesWhatIsNotYamlText) {

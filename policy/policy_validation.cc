@@ -172,6 +172,52 @@ void CheckAllocation(const PolicyDocument& doc, std::vector<PolicyError>& errors
   }
 }
 
+// The throughput matrix: known flavors, one value per class and flavor, and
+// every team's class in it with some throughput somewhere.
+void CheckThroughput(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
+  constexpr int64_t kMaxThroughputMicro = 1'000'000'000'000'000;  // 10^9 in any unit
+  std::set<std::string> flavors;
+  for (const auto& f : doc.flavors) flavors.insert(f.name);
+  std::map<std::pair<std::string, std::string>, int> seen;
+  std::map<std::string, int64_t> class_total;
+  for (size_t i = 0; i < doc.throughput.size(); ++i) {
+    const Throughput& t = doc.throughput[i];
+    const std::string f = Index("throughput", i);
+    if (flavors.count(t.flavor) == 0) {
+      errors.push_back({LineOf(t, "flavor"), 0, f + ".flavor",
+                        absl::StrCat("unknown flavor \"", t.flavor, "\" (expected a flavor defined under flavors)")});
+    }
+    auto [it, inserted] = seen.emplace(std::make_pair(t.workload_class, t.flavor), t.line);
+    if (!inserted) {
+      errors.push_back({t.line, 0, f,
+                        absl::StrCat("class ", t.workload_class, " on flavor ", t.flavor, " is already set at line ",
+                                     it->second, " (expected one entry per class and flavor)")});
+    }
+    if (t.micro > kMaxThroughputMicro) {
+      errors.push_back({LineOf(t, "value"), 0, f + ".value",
+                        absl::StrCat("throughput ", FormatDecimal(t.micro, 6), " is above ",
+                                     FormatDecimal(kMaxThroughputMicro, 6), " (expected a smaller unit)")});
+    }
+    int64_t& total = class_total[t.workload_class];
+    if (__builtin_add_overflow(total, t.micro, &total)) total = std::numeric_limits<int64_t>::max();
+  }
+  for (size_t i = 0; i < doc.teams.size(); ++i) {
+    const Team& team = doc.teams[i];
+    if (team.workload_class.empty()) continue;
+    const std::string f = Index("teams", i) + ".workload_class";
+    auto it = class_total.find(team.workload_class);
+    if (it == class_total.end()) {
+      errors.push_back({LineOf(team, "workload_class"), 0, f,
+                        absl::StrCat("unknown workload class \"", team.workload_class,
+                                     "\" (expected a class listed under throughput)")});
+    } else if (it->second == 0) {
+      errors.push_back({LineOf(team, "workload_class"), 0, f,
+                        absl::StrCat("workload class ", team.workload_class,
+                                     " has no throughput on any flavor (expected a value above 0 somewhere)")});
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<PolicyError> ValidatePolicy(const PolicyDocument& doc) {
@@ -181,6 +227,7 @@ std::vector<PolicyError> ValidatePolicy(const PolicyDocument& doc) {
   CheckTrustedPods(doc, errors);
   CheckPrices(doc, errors);
   CheckAllocation(doc, errors);
+  CheckThroughput(doc, errors);
   return errors;
 }
 

@@ -20,6 +20,8 @@ packages=(
   libyaml-cpp-dev libsnappy-dev zlib1g-dev
   # the allocation tests' independent LP solver (GLPK; tests only)
   libglpk-dev
+  # the heterogeneity-aware allocation's LP solver (COIN-OR Clp)
+  coinor-libclp-dev
   # servers and clients the tests and the demo start
   postgresql-15 postgresql-client-15 curl openssl time
   # telemetry tests and benchmark: a real Prometheus 2.42

@@ -1,6 +1,7 @@
 #include "optimizer/allocation/allocation_engine.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -21,9 +22,9 @@ bool InRange(int64_t v) { return v >= 0 && v <= kMaxMilli; }
 
 // The team's node in the tree, or INVALID_ARGUMENT naming flavor, team and
 // field. Messages are built only on failure: this runs for every team.
-absl::StatusOr<int> CheckTeam(const OrgTree& tree, const std::string& flavor, const TeamDemand& t) {
+absl::StatusOr<int> CheckTeam(const OrgTree& tree, const std::string& flavor, const TeamDemand& t, size_t& cursor) {
   auto where = [&] { return absl::StrCat("flavor ", flavor, ", team ", t.team); };
-  std::optional<int> node = tree.Find(t.team);
+  std::optional<int> node = tree.FindNext(t.team, cursor);
   if (!node) return absl::InvalidArgumentError(absl::StrCat(where(), ": not a team of the org tree"));
   if (!tree.IsLeaf(*node)) {
     return absl::InvalidArgumentError(
@@ -74,9 +75,10 @@ absl::StatusOr<FlavorAllocation> AllocateFlavor(const OrgTree& tree, const Flavo
   std::vector<int> node_of(demand.teams.size());
   std::vector<bool> seen(nodes, false);
   out.teams.reserve(demand.teams.size());
+  size_t cursor = SIZE_MAX;  // OrgTree::FindNext: before the first name
   for (size_t i = 0; i < demand.teams.size(); ++i) {
     const TeamDemand& t = demand.teams[i];
-    FLEETCAP_ASSIGN_OR_RETURN(node_of[i], CheckTeam(tree, demand.flavor, t));
+    FLEETCAP_ASSIGN_OR_RETURN(node_of[i], CheckTeam(tree, demand.flavor, t, cursor));
     if (seen[node_of[i]]) {
       return absl::InvalidArgumentError(
           absl::StrCat("flavor ", demand.flavor, ", team ", t.team, ": appears twice (expected once per flavor)"));

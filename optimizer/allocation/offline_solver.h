@@ -18,6 +18,9 @@ struct SolverInput {
   std::string policy_text;
   std::string demand_source;
   std::string demand_text;
+  // Heterogeneity-aware: divide by the policy's throughput matrix
+  // (heterogeneity_problem.h) instead of per flavor by water-filling.
+  bool heterogeneity = false;
 };
 
 // INVALID_ARGUMENT listing every problem of either document, one a line

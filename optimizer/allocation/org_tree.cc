@@ -62,6 +62,21 @@ absl::StatusOr<OrgTree> OrgTree::Build(const std::vector<OrgNode>& teams) {
   return tree;
 }
 
+std::optional<int> OrgTree::FindNext(const std::string& name, size_t& cursor) const {
+  // The next rank first (names in order), then the same one (a repeat).
+  for (const size_t at : {cursor + 1, cursor}) {
+    if (at < by_name_.size() && nodes_[by_name_[at]].name == name) {
+      cursor = at;
+      return by_name_[at];
+    }
+  }
+  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                             [&](int n, const std::string& v) { return nodes_[n].name < v; });
+  if (it == by_name_.end() || nodes_[*it].name != name) return std::nullopt;
+  cursor = static_cast<size_t>(it - by_name_.begin());
+  return *it;
+}
+
 std::optional<int> OrgTree::Find(const std::string& name) const {
   auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
                              [&](int n, const std::string& v) { return nodes_[n].name < v; });

@@ -30,6 +30,11 @@ class OrgTree {
   // Every node, parents before children (breadth first from the root).
   const std::vector<int>& top_down() const { return top_down_; }
   std::optional<int> Find(const std::string& name) const;
+  // Find for names that usually come in name order (the engine's flavors
+  // list their teams so): `cursor` is the rank where the previous name was
+  // found (start at SIZE_MAX, "before the first"); the next name in order
+  // costs one comparison, any other a binary search.
+  std::optional<int> FindNext(const std::string& name, size_t& cursor) const;
   bool IsLeaf(int node) const { return nodes_[node].children.empty(); }
 
  private:

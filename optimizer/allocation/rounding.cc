@@ -20,26 +20,32 @@ std::vector<int64_t> RoundToTotal(const std::vector<RoundingClaim>& claims, int6
     remainder[i] = std::clamp<int64_t>(std::llround(r), 0, 999999);
     sum += down;
   }
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  // Largest remainder first; equal remainders by name, then position.
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+  // Largest remainder first; equal remainders by name, then position. Only
+  // which claims come first matters, not their order among themselves: each
+  // of the first `missing` claims that can still go up gets one milli-device
+  // (or each of the last `excess` that can go down gives one back), so a
+  // selection (linear) picks them where a sort would cost n log n.
+  auto before = [&](size_t a, size_t b) {
     if (remainder[a] != remainder[b]) return remainder[a] > remainder[b];
-    return *claims[a].name < *claims[b].name;
-  });
-  for (size_t k = 0; k < n && sum < total; ++k) {
-    const size_t i = order[k];
-    if (out[i] < claims[i].upper) {
-      ++out[i];
-      ++sum;
+    const int names = claims[a].name->compare(*claims[b].name);
+    return names != 0 ? names < 0 : a < b;
+  };
+  std::vector<size_t> eligible;
+  if (sum < total) {
+    for (size_t i = 0; i < n; ++i) {
+      if (out[i] < claims[i].upper) eligible.push_back(i);
     }
-  }
-  for (size_t k = n; k > 0 && sum > total; --k) {
-    const size_t i = order[k - 1];
-    if (out[i] > claims[i].lower) {
-      --out[i];
-      --sum;
+    const size_t missing = static_cast<size_t>(std::min<int64_t>(total - sum, static_cast<int64_t>(eligible.size())));
+    std::nth_element(eligible.begin(), eligible.begin() + static_cast<std::ptrdiff_t>(missing), eligible.end(), before);
+    for (size_t k = 0; k < missing; ++k) ++out[eligible[k]];
+  } else if (sum > total) {
+    for (size_t i = 0; i < n; ++i) {
+      if (out[i] > claims[i].lower) eligible.push_back(i);
     }
+    const size_t excess = static_cast<size_t>(std::min<int64_t>(sum - total, static_cast<int64_t>(eligible.size())));
+    const auto cut = eligible.end() - static_cast<std::ptrdiff_t>(excess);
+    std::nth_element(eligible.begin(), cut, eligible.end(), before);
+    for (auto it = cut; it != eligible.end(); ++it) --out[*it];
   }
   return out;
 }

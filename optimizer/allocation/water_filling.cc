@@ -7,22 +7,29 @@
 
 namespace fleetcap::allocation {
 
-std::vector<long double> SplitByWeight(long double amount, const std::vector<int64_t>& caps,
-                                       const std::vector<int64_t>& weights) {
+namespace {
+
+// SplitByWeight into `share` (sized as caps), with `order` as scratch: the
+// tree walk calls it once per node and keeps both buffers between calls.
+void SplitInto(long double amount, const std::vector<int64_t>& caps, const std::vector<int64_t>& weights,
+               std::vector<size_t>& order, std::vector<long double>& share) {
   const size_t n = caps.size();
-  std::vector<long double> share(n, 0.0L);
+  share.assign(n, 0.0L);
   const absl::int128 cap_sum = std::accumulate(caps.begin(), caps.end(), absl::int128(0));
   if (amount >= static_cast<long double>(cap_sum)) {
     for (size_t i = 0; i < n; ++i) share[i] = static_cast<long double>(caps[i]);
-    return share;
+    return;
   }
-  if (amount <= 0) return share;
+  if (amount <= 0) return;
   // Claimants in the order they fill up: by cap/weight (exact, as int128
   // cross products), then by position, which the callers make name order.
-  std::vector<size_t> order(n);
+  order.resize(n);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return absl::int128(caps[a]) * weights[b] < absl::int128(caps[b]) * weights[a];
+  // A total order (position breaks ties), so std::sort, which needs no
+  // buffer, gives what a stable sort by cap/weight alone would.
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const absl::int128 x = absl::int128(caps[a]) * weights[b], y = absl::int128(caps[b]) * weights[a];
+    return x != y ? x < y : a < b;
   });
   long double left = amount;
   absl::int128 weight_left = 0;
@@ -45,6 +52,15 @@ std::vector<long double> SplitByWeight(long double amount, const std::vector<int
     const size_t c = order[k];
     share[c] = left * static_cast<long double>(weights[c]) / static_cast<long double>(weight_left);
   }
+}
+
+}  // namespace
+
+std::vector<long double> SplitByWeight(long double amount, const std::vector<int64_t>& caps,
+                                       const std::vector<int64_t>& weights) {
+  std::vector<size_t> order;
+  std::vector<long double> share;
+  SplitInto(amount, caps, weights, order, share);
   return share;
 }
 
@@ -70,6 +86,8 @@ std::vector<long double> HierarchicalWaterFill(const OrgTree& tree, long double 
   got.push_back(amount);
   got.resize(nodes.size(), 0.0L);
   std::vector<int64_t> child_caps, child_weights;
+  std::vector<size_t> order_scratch;
+  std::vector<long double> split;
   for (int n : order) {
     const auto& children = nodes[n].children;
     if (children.empty() || got[n] <= 0) continue;
@@ -79,7 +97,7 @@ std::vector<long double> HierarchicalWaterFill(const OrgTree& tree, long double 
       child_caps.push_back(cap[c]);
       child_weights.push_back(weights[c]);
     }
-    std::vector<long double> split = SplitByWeight(got[n], child_caps, child_weights);
+    SplitInto(got[n], child_caps, child_weights, order_scratch, split);
     for (size_t i = 0; i < children.size(); ++i) got[children[i]] = split[i];
   }
   return got;

@@ -16,7 +16,7 @@
 namespace fleetcap::optimizer {
 namespace {
 
-constexpr const char* kUsage = R"(--policy FILE --demand FILE [--format table|json]
+constexpr const char* kUsage = R"(--policy FILE --demand FILE [--format table|json] [--heterogeneity]
 
 Recommends per team and flavor a quota from the policy's org tree,
 guarantees, limits and weights and the demand in FILE (demand.yaml:
@@ -50,6 +50,8 @@ absl::StatusOr<AllocateOptions> ParseAllocateFlags(const std::vector<std::string
   flags.String("policy", &options.policy_path, "the policy document (YAML, docs/policy.md)");
   flags.String("demand", &options.demand_path, "the demand document (YAML, docs/allocation.md)");
   flags.String("format", &options.format, "table or json");
+  flags.Bool("heterogeneity", &options.heterogeneity,
+             "divide by the policy's throughput matrix (workload class x flavor) with a linear program");
   FLEETCAP_ASSIGN_OR_RETURN(FlagSet::Parsed parsed, flags.Parse(args));
   if (parsed.help) {
     options.help = flags.Help();
@@ -76,6 +78,7 @@ absl::Status RunAllocate(const AllocateOptions& options, std::ostream& out, cons
   if (!demand.ok()) return CommandLineError(demand.status());
   input.policy_text = std::move(*policy);
   input.demand_text = std::move(*demand);
+  input.heterogeneity = options.heterogeneity;
   auto solved = allocation::SolveOffline(input);
   if (!solved.ok()) return CommandLineError(solved.status());
   if (options.format == "json") {

@@ -17,6 +17,8 @@ struct AllocateOptions {
   std::string demand_path;
   std::string format = "table";  // table or json
   std::string help;              // set on --help: print it and do nothing else
+  bool heterogeneity = false;    // divide by the policy's throughput matrix (Clp); last, so
+                                 // the positional initialisers above keep their meaning
 };
 
 // The options in `args` (after "allocate"), or INVALID_ARGUMENT naming the flag.

@@ -36,6 +36,11 @@ TEST(ParseAllocateFlags, ReadsEveryFlagAndDefaultsToATable) {
   EXPECT_THAT(ParseAllocateFlags({"--help"})->help, HasSubstr("--demand"));
 }
 
+TEST(ParseAllocateFlags, HeterogeneityIsOffUnlessAsked) {
+  EXPECT_FALSE(ParseAllocateFlags({"--policy", "p", "--demand", "d"})->heterogeneity);
+  EXPECT_TRUE(ParseAllocateFlags({"--policy", "p", "--demand", "d", "--heterogeneity"})->heterogeneity);
+}
+
 TEST(ParseAllocateFlags, RefusesMissingAndBadFlags) {
   EXPECT_THAT(ParseAllocateFlags({"--demand", "d"}).status().message(), HasSubstr("--policy: missing"));
   EXPECT_THAT(ParseAllocateFlags({"--policy", "p"}).status().message(), HasSubstr("--demand: missing"));
