@@ -4,7 +4,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
-#include "nlohmann/json.hpp"
 #include "optimizer/allocation/demand_document.h"
 #include "optimizer/allocation/heterogeneity_problem.h"
 #include "optimizer/allocation/policy_problem.h"
@@ -34,26 +33,6 @@ absl::StatusOr<std::vector<Recommendation>> SolveOffline(const SolverInput& inpu
   }
   errors.pop_back();  // the last newline
   return absl::InvalidArgumentError(errors);
-}
-
-std::string RecommendationsJson(const std::vector<Recommendation>& recommendations) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (const Recommendation& r : recommendations) {
-    nlohmann::ordered_json j;
-    j["team"] = r.team;
-    j["flavor"] = r.flavor;
-    j["demand_milli"] = r.demand_milli;
-    j["guarantee_milli"] = r.guarantee_milli;
-    j["recommended_milli"] = r.recommended_milli;
-    if (r.borrowing_limit_milli) j["borrowing_limit_milli"] = *r.borrowing_limit_milli;
-    j["lending_limit_milli"] = r.lending_limit_milli;
-    j["bound_by"] = r.bound_by;
-    j["explanation"] = r.explanation;
-    list.push_back(std::move(j));
-  }
-  nlohmann::ordered_json set;
-  set["recommendations"] = std::move(list);
-  return set.dump(2) + "\n";
 }
 
 std::string RecommendationsTable(const std::vector<Recommendation>& recommendations) {

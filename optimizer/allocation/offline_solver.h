@@ -1,6 +1,7 @@
 #pragma once
 // The solver anyone can call (`fleetcap-optimizer allocate`): a policy and a
-// demand.yaml in, the recommendation set out, with no database. The
+// demand.yaml in, the recommendation set out, with no database (its JSON is
+// recommendation_json.h). The
 // data-driven cases (tests/allocation/cases/) run through it too.
 
 #include <string>
@@ -25,10 +26,6 @@ struct SolverInput {
 // INVALID_ARGUMENT listing every problem of either document, one a line
 // ("SOURCE:LINE:COLUMN: FIELD: MESSAGE").
 absl::StatusOr<std::vector<Recommendation>> SolveOffline(const SolverInput& input);
-
-// {"recommendations": [...]} with the API's field names; int64 quantities as
-// JSON numbers; borrowing_limit_milli absent when unlimited. Ends in a newline.
-std::string RecommendationsJson(const std::vector<Recommendation>& recommendations);
 
 // One row per recommendation, devices as decimals, for people.
 std::string RecommendationsTable(const std::vector<Recommendation>& recommendations);

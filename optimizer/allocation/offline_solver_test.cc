@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "nlohmann/json.hpp"
+#include "optimizer/allocation/recommendation_json.h"
 
 namespace fleetcap::allocation {
 namespace {
@@ -29,26 +30,32 @@ SolverInput Input(std::string demand, std::string policy = kPolicy) {
   return {"policy.yaml", std::move(policy), "demand.yaml", std::move(demand)};
 }
 
-TEST(SolveOffline, JsonHasTheRecommendationFieldsAndOmitsAnUnlimitedBorrowingLimit) {
+TEST(SolveOffline, JsonIsTheApisRecommendationSetAndOmitsAnUnlimitedBorrowingLimit) {
   auto solved =
       SolveOffline(Input("demand:\n  - {team: lab-a, flavor: gpu, devices: 9}\n"
                          "  - {team: lab-b, flavor: gpu, devices: 9}\n"));
   ASSERT_TRUE(solved.ok()) << solved.status();
-  const auto json = nlohmann::json::parse(RecommendationsJson(*solved));
+  RecommendationSetHeader header;
+  header.computed_at = absl::FromUnixSeconds(1'772'366'400);
+  const auto json = nlohmann::json::parse(RecommendationSetJson(header, *solved));
+  EXPECT_EQ(json["runId"], "0");
+  EXPECT_EQ(json["policyVersion"], 0);
+  EXPECT_EQ(json["computedAt"], "2026-03-01T12:00:00Z");
   ASSERT_EQ(json["recommendations"].size(), 2u);
   const auto& a = json["recommendations"][0];
   EXPECT_EQ(a["team"], "lab-a");
   EXPECT_EQ(a["flavor"], "gpu");
-  EXPECT_EQ(a["demand_milli"], 9000);
-  EXPECT_EQ(a["guarantee_milli"], 4000);
-  EXPECT_EQ(a["recommended_milli"], 6000);
-  EXPECT_EQ(a["borrowing_limit_milli"], 2000);
-  EXPECT_EQ(a["lending_limit_milli"], 1000);
-  EXPECT_EQ(a["bound_by"], "borrowing_limit");
+  // int64 fields are strings in proto3 JSON.
+  EXPECT_EQ(a["demandMilli"], "9000");
+  EXPECT_EQ(a["guaranteeMilli"], "4000");
+  EXPECT_EQ(a["recommendedMilli"], "6000");
+  EXPECT_EQ(a["borrowingLimitMilli"], "2000");
+  EXPECT_EQ(a["lendingLimitMilli"], "1000");
+  EXPECT_EQ(a["boundBy"], "borrowing_limit");
   const auto& b = json["recommendations"][1];
-  EXPECT_FALSE(b.contains("borrowing_limit_milli"));
-  EXPECT_EQ(b["recommended_milli"], 4000);
-  EXPECT_EQ(b["lending_limit_milli"], 0);
+  EXPECT_FALSE(b.contains("borrowingLimitMilli"));
+  EXPECT_EQ(b["recommendedMilli"], "4000");
+  EXPECT_EQ(b["lendingLimitMilli"], "0");
 }
 
 TEST(SolveOffline, TableShowsDevicesAsDecimals) {

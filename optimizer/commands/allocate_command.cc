@@ -10,6 +10,7 @@
 #include "common/status_macros.h"
 #include "optimizer/allocation/demand_document.h"
 #include "optimizer/allocation/offline_solver.h"
+#include "optimizer/allocation/recommendation_json.h"
 #include "policy/policy_parser.h"
 
 namespace fleetcap::optimizer {
@@ -21,7 +22,8 @@ Recommends per team and flavor a quota from the policy's org tree,
 guarantees, limits and weights and the demand in FILE (demand.yaml:
 `demand: [{team: T, flavor: F, devices: 12.5}]`, and optionally
 `capacity: [{flavor: F, devices: 64}]` in place of the policy's). Needs no
-database. docs/allocation.md gives the rules.)";
+database. --format json prints the API's RecommendationSet (proto3 JSON,
+runId "0"). docs/allocation.md gives the rules.)";
 
 // The whole file, refusing one larger than `limit` bytes (the parsers'
 // own limit, so the message names the file rather than the document).
@@ -66,7 +68,7 @@ absl::StatusOr<AllocateOptions> ParseAllocateFlags(const std::vector<std::string
   return options;
 }
 
-absl::Status RunAllocate(const AllocateOptions& options, std::ostream& out) {
+absl::Status RunAllocate(const AllocateOptions& options, std::ostream& out, const Clock& clock) {
   allocation::SolverInput input;
   input.policy_source = options.policy_path;
   input.demand_source = options.demand_path;
@@ -79,8 +81,14 @@ absl::Status RunAllocate(const AllocateOptions& options, std::ostream& out) {
   input.heterogeneity = options.heterogeneity;
   auto solved = allocation::SolveOffline(input);
   if (!solved.ok()) return CommandLineError(solved.status());
-  out << (options.format == "json" ? allocation::RecommendationsJson(*solved)
-                                   : allocation::RecommendationsTable(*solved));
+  if (options.format == "json") {
+    // The API's RecommendationSet of a run that was never stored: id and policy version 0.
+    allocation::RecommendationSetHeader header;
+    header.computed_at = clock.Now();
+    out << allocation::RecommendationSetJson(header, *solved);
+  } else {
+    out << allocation::RecommendationsTable(*solved);
+  }
   out.flush();
   if (!out) return absl::DataLossError("writing the recommendations failed");
   return absl::OkStatus();
@@ -94,7 +102,7 @@ int RunAllocateCommand(const std::vector<std::string>& args) {
     std::cout << options->help;
     return kExitOk;
   }
-  return ExitCode(kWho, RunAllocate(*options, std::cout));
+  return ExitCode(kWho, RunAllocate(*options, std::cout, *RealClock::Instance()));
 }
 
 }  // namespace fleetcap::optimizer

@@ -8,6 +8,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/clock.h"
 
 namespace fleetcap::optimizer {
 
@@ -23,10 +24,11 @@ struct AllocateOptions {
 // The options in `args` (after "allocate"), or INVALID_ARGUMENT naming the flag.
 absl::StatusOr<AllocateOptions> ParseAllocateFlags(const std::vector<std::string>& args);
 
-// Reads both files, solves and writes the recommendations to `out`. A file
-// that cannot be read or does not validate is a CommandLineError listing
-// every problem with its file and line.
-absl::Status RunAllocate(const AllocateOptions& options, std::ostream& out);
+// Reads both files, solves and writes the recommendations to `out`: a table,
+// or the API's RecommendationSet as proto3 JSON (run id and policy version
+// 0, computed at `clock`'s now). A file that cannot be read or does not
+// validate is a CommandLineError listing every problem with its file and line.
+absl::Status RunAllocate(const AllocateOptions& options, std::ostream& out, const Clock& clock);
 
 // Parses and runs; returns the exit code.
 int RunAllocateCommand(const std::vector<std::string>& args);

@@ -8,6 +8,7 @@
 
 #include "common/exit.h"
 #include "optimizer/allocation/offline_solver.h"
+#include "optimizer/allocation/recommendation_json.h"
 #include "optimizer/commands/optimizer_command.h"
 
 namespace fleetcap::optimizer {
@@ -16,6 +17,7 @@ namespace {
 using ::testing::HasSubstr;
 
 const std::string kCase = std::string(FLEETCAP_ALLOCATION_CASES) + "/three_level_tree";
+const absl::Time kNow = absl::FromUnixSeconds(1'772'366'400);  // 2026-03-01T12:00:00Z
 
 std::string Read(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -48,24 +50,31 @@ TEST(ParseAllocateFlags, RefusesMissingAndBadFlags) {
               HasSubstr("unexpected argument \"extra\""));
 }
 
-TEST(RunAllocate, WritesWhatTheOfflineSolverGives) {
+TEST(RunAllocate, WritesWhatTheOfflineSolverGivesAsARecommendationSetOfNow) {
+  const SimulatedClock clock(kNow);
   std::ostringstream out;
-  ASSERT_TRUE(RunAllocate({kCase + "/policy.yaml", kCase + "/demand.yaml", "json", ""}, out).ok());
+  ASSERT_TRUE(RunAllocate({kCase + "/policy.yaml", kCase + "/demand.yaml", "json", ""}, out, clock).ok());
   auto solved = allocation::SolveOffline({"p", Read(kCase + "/policy.yaml"), "d", Read(kCase + "/demand.yaml")});
   ASSERT_TRUE(solved.ok()) << solved.status();
-  EXPECT_EQ(out.str(), allocation::RecommendationsJson(*solved));
+  allocation::RecommendationSetHeader header;
+  header.computed_at = kNow;
+  EXPECT_EQ(out.str(), allocation::RecommendationSetJson(header, *solved));
+  EXPECT_THAT(out.str(), HasSubstr("\"runId\": \"0\""));
+  EXPECT_THAT(out.str(), HasSubstr("\"computedAt\": \"2026-03-01T12:00:00Z\""));
   std::ostringstream table;
-  ASSERT_TRUE(RunAllocate({kCase + "/policy.yaml", kCase + "/demand.yaml", "table", ""}, table).ok());
+  ASSERT_TRUE(RunAllocate({kCase + "/policy.yaml", kCase + "/demand.yaml", "table", ""}, table, clock).ok());
   EXPECT_THAT(table.str(), HasSubstr("vision  gpu"));
 }
 
 TEST(RunAllocate, UnreadableOrInvalidFilesAreTheCommandLinesFault) {
   std::ostringstream out, err;
-  const absl::Status missing = RunAllocate({kCase + "/policy.yaml", "/nonexistent/demand.yaml", "json", ""}, out);
+  const SimulatedClock clock(kNow);
+  const absl::Status missing =
+      RunAllocate({kCase + "/policy.yaml", "/nonexistent/demand.yaml", "json", ""}, out, clock);
   EXPECT_THAT(missing.message(), HasSubstr("--demand: /nonexistent/demand.yaml: cannot read"));
   EXPECT_EQ(ExitCode("allocate", missing, kExitFailed, err), kExitUsage);
   // The policy given as the demand: every problem, with the file's name.
-  const absl::Status invalid = RunAllocate({kCase + "/policy.yaml", kCase + "/policy.yaml", "json", ""}, out);
+  const absl::Status invalid = RunAllocate({kCase + "/policy.yaml", kCase + "/policy.yaml", "json", ""}, out, clock);
   EXPECT_THAT(invalid.message(), HasSubstr(kCase + "/policy.yaml:1:1: version: unknown key \"version\""));
   EXPECT_EQ(ExitCode("allocate", invalid, kExitFailed, err), kExitUsage);
   EXPECT_EQ(out.str(), "");

@@ -6,6 +6,7 @@
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
 #include "grpcpp/server_builder.h"
+#include "services/api/allocation_http_routes.h"
 #include "services/api/chargeback_http_routes.h"
 #include "services/api/control_http_routes.h"
 #include "services/api/fleet_http_routes.h"
@@ -49,6 +50,13 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
       server->attribution_facts_.get(), server->team_facts_.get(), server->chargeback_.get());
   server->chargeback_service_ = std::make_unique<ChargebackGrpcService>(
       server->chargeback_query_.get(), server->explain_query_.get(), server->guard_.get());
+  server->allocation_runs_ = std::make_unique<store::PgAllocationRunRepository>(server->pool_);
+  server->recommendations_query_ =
+      std::make_unique<RecommendationsQuery>(server->allocation_runs_.get(), server->active_policy_.get());
+  server->recommendation_watchers_ = std::make_unique<RecommendationWatchers>(
+      server->recommendations_query_.get(), &server->clock_, registry, options.watch_limits);
+  server->allocation_service_ = std::make_unique<AllocationGrpcService>(
+      server->recommendations_query_.get(), server->recommendation_watchers_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -60,6 +68,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   builder.RegisterService(server->audit_service_.get());
   builder.RegisterService(server->usage_service_.get());
   builder.RegisterService(server->chargeback_service_.get());
+  builder.RegisterService(server->allocation_service_.get());
   server->grpc_ = builder.BuildAndStart();
   if (server->grpc_ == nullptr || server->grpc_port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
@@ -70,6 +79,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddUsageRoutes(*server->http_, server->usage_query_.get());
   AddChargebackRoutes(*server->http_, server->chargeback_query_.get());
   AddChargebackExplainRoutes(*server->http_, server->explain_query_.get());
+  AddAllocationRoutes(*server->http_, server->recommendations_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
     FLEETCAP_RETURN_IF_ERROR(server->http_->Start(options.http_listen, options.tls, options.http_limits));
@@ -81,6 +91,8 @@ void ApiServer::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
   http_.reset();
+  // A watch would otherwise hold the gRPC shutdown until its deadline.
+  if (recommendation_watchers_ != nullptr) recommendation_watchers_->Stop();
   if (grpc_ != nullptr) grpc_->Shutdown(absl::ToChronoTime(clock_.Now() + absl::Seconds(5)));
 }
 

@@ -11,6 +11,7 @@
 #include "common/pg_pool.h"
 #include "grpcpp/server.h"
 #include "prometheus/registry.h"
+#include "services/api/allocation_grpc_service.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
 #include "services/api/chargeback_explain_service.h"
@@ -23,6 +24,7 @@
 #include "services/api/team_attribution.h"
 #include "services/api/usage_grpc_service.h"
 #include "services/api/usage_query.h"
+#include "store/pg_allocation_run_repository.h"
 #include "store/pg_attribution_facts_repository.h"
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
@@ -36,6 +38,8 @@ struct ApiServerOptions {
   std::string grpc_listen = "127.0.0.1:8081";
   std::string http_listen = "127.0.0.1:8080";
   HttpLimits http_limits;
+  // WatchRecommendations: how often each stream polls, how many run at once.
+  WatchLimits watch_limits;
   // TLS for gRPC and HTTP: PEM certificate and key; with client_ca, clients
   // must present a certificate signed by it (on both transports).
   TlsFiles tls;
@@ -51,7 +55,8 @@ class ApiServer {
   int grpc_port() const { return grpc_port_; }
   int http_port() const { return http_->port(); }
 
-  // Stops accepting work, lets in-flight requests finish (up to a deadline).
+  // Stops accepting work, ends the recommendation watches, lets in-flight
+  // requests finish (up to a deadline).
   void Shutdown();
 
  private:
@@ -85,6 +90,10 @@ class ApiServer {
   std::unique_ptr<ChargebackQuery> chargeback_query_;
   std::unique_ptr<ChargebackExplainQuery> explain_query_;
   std::unique_ptr<ChargebackGrpcService> chargeback_service_;
+  std::unique_ptr<store::PgAllocationRunRepository> allocation_runs_;
+  std::unique_ptr<RecommendationsQuery> recommendations_query_;
+  std::unique_ptr<RecommendationWatchers> recommendation_watchers_;
+  std::unique_ptr<AllocationGrpcService> allocation_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<HttpGateway> http_;
   int grpc_port_ = 0;

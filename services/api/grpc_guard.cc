@@ -8,21 +8,23 @@ namespace fleetcap::api {
 grpc::Status GrpcGuard::Run(grpc::ServerContext* context, const std::string& method,
                             const std::function<absl::Status(const Scope&)>& body) const {
   const absl::Duration start = clock_->Monotonic();
-  absl::Status status;
+  auto scope = Authorize(context, method);
+  const absl::Status status = scope.ok() ? body(*scope) : scope.status();
+  metrics_->Observe("grpc", method.substr(method.rfind('/') + 1), absl::StatusCodeToString(status.code()),
+                    absl::ToDoubleSeconds(clock_->Monotonic() - start));
+  return ToGrpcStatus(status);
+}
+
+absl::StatusOr<Scope> GrpcGuard::Authorize(grpc::ServerContext* context, const std::string& method) const {
   const auto& metadata = context->client_metadata();
   auto header = metadata.find("authorization");
   const std::string authorization =
       header == metadata.end() ? "" : std::string(header->second.data(), header->second.size());
   auto scope = auth_->Authenticate(authorization);
-  if (!scope.ok()) {
-    status = scope.status();
-  } else {
-    status = Authenticator::Authorize(*scope, AccessFor(method), method.substr(method.rfind('/') + 1));
-    if (status.ok()) status = body(*scope);
-  }
-  metrics_->Observe("grpc", method.substr(method.rfind('/') + 1), absl::StatusCodeToString(status.code()),
-                    absl::ToDoubleSeconds(clock_->Monotonic() - start));
-  return ToGrpcStatus(status);
+  if (!scope.ok()) return scope.status();
+  absl::Status allowed = Authenticator::Authorize(*scope, AccessFor(method), method.substr(method.rfind('/') + 1));
+  if (!allowed.ok()) return allowed;
+  return scope;
 }
 
 }  // namespace fleetcap::api

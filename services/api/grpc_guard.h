@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "common/clock.h"
 #include "grpcpp/server_context.h"
 #include "services/api/api_metrics.h"
@@ -24,6 +25,10 @@ class GrpcGuard {
   // `method` is the full name, "/fleetcap.v1.PolicyService/GetPolicy".
   grpc::Status Run(grpc::ServerContext* context, const std::string& method,
                    const std::function<absl::Status(const Scope&)>& body) const;
+
+  // The caller's scope, authenticated and authorised for `method` as Run
+  // does it: for a stream, which checks again before each message it sends.
+  absl::StatusOr<Scope> Authorize(grpc::ServerContext* context, const std::string& method) const;
 
  private:
   const Authenticator* auth_;

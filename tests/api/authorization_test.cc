@@ -9,6 +9,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "fleetcap/v1/allocation.grpc.pb.h"
 #include "fleetcap/v1/audit.grpc.pb.h"
 #include "fleetcap/v1/chargeback.grpc.pb.h"
 #include "fleetcap/v1/fleet.grpc.pb.h"
@@ -20,6 +21,7 @@
 #include "grpcpp/grpcpp.h"
 #include "pqxx/pqxx"
 #include "services/api/access_table.h"
+#include "store/pg_allocation_run_repository.h"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
@@ -85,6 +87,10 @@ const std::map<std::string, Expect>& Expected() {
       {"GET /v1/audit", {true, false, false, false}},
       {"/fleetcap.v1.ChargebackService/ExplainChargeback", {true, true, false, true}},
       {"GET /v1/chargeback/explain", {true, true, false, true}},
+      // Teams read their own subtree (RecommendationsAreScopedToATeamsSubtree).
+      {"/fleetcap.v1.AllocationService/GetRecommendations", {true, true, true, true}},
+      {"/fleetcap.v1.AllocationService/WatchRecommendations", {true, true, true, true}},
+      {"GET /v1/recommendations", {true, true, true, true}},
   };
   return *table;
 }
@@ -123,6 +129,16 @@ std::string GrpcRequest(const std::string& method) {
     r.mutable_hour()->set_seconds(1767225600);
     return r.SerializeAsString();
   }
+  if (method == "/fleetcap.v1.AllocationService/GetRecommendations") {
+    v1::GetRecommendationsRequest r;
+    r.set_team("vision-detect");
+    return r.SerializeAsString();
+  }
+  if (method == "/fleetcap.v1.AllocationService/WatchRecommendations") {
+    v1::WatchRecommendationsRequest r;
+    r.set_team("vision-detect");
+    return r.SerializeAsString();
+  }
   return "";  // every field at its default
 }
 
@@ -132,6 +148,7 @@ std::string HttpTarget(const std::string& key) {
     return "/v1/chargeback?start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&group_by=team&team=vision-detect";
   }
   if (key == "GET /v1/chargeback/explain") return "/v1/chargeback/explain?team=vision-detect&hour=2026-01-01T00:00:00Z";
+  if (key == "GET /v1/recommendations") return "/v1/recommendations?team=vision-detect";
   if (key == "GET /v1/usage") {
     return "/v1/usage?cluster=c1&namespace=vision-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z";
   }
@@ -163,6 +180,22 @@ class AuthorizationTest : public ::testing::Test {
           "       ('c1', 'p-ads', 'ads-ns', 'p-ads', 'ads', 'Pod', 'p-ads', now())");
       txn.commit();
     }
+    {
+      // One allocation run, so that an allowed watch answers at once.
+      auto pool = PgPool::Open(db_->uri(), 1);
+      ASSERT_THAT(pool, IsOk());
+      store::AllocationRunDraft run;
+      run.computed_at = absl::FromUnixSeconds(1767225600);
+      for (const char* team : {"ads", "research", "vision", "vision-detect"}) {
+        store::AllocationRecommendationRecord r;
+        r.team = team;
+        r.flavor = "a100";
+        r.recommended_milli = 1000;
+        r.bound_by = "demand";
+        run.recommendations.push_back(r);
+      }
+      ASSERT_THAT(store::PgAllocationRunRepository(pool->get()).StoreRun(run), IsOk());
+    }
     auto stub =
         v1::PolicyService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
@@ -179,6 +212,7 @@ class AuthorizationTest : public ::testing::Test {
   }
 
   static grpc::Status Call(const std::string& method, const std::string& authorization) {
+    if (method == "/fleetcap.v1.AllocationService/WatchRecommendations") return Watch(authorization);
     grpc::GenericStub stub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
     if (!authorization.empty()) context.AddMetadata("authorization", authorization);
@@ -190,6 +224,27 @@ class AuthorizationTest : public ::testing::Test {
     stub.UnaryCall(&context, method, grpc::StubOptions(), &request, &response,
                    [&done](grpc::Status s) { done.set_value(std::move(s)); });
     return done.get_future().get();
+  }
+
+  // The stream's outcome: OK once it sends its first set, else how it ended.
+  static grpc::Status Watch(const std::string& authorization, const std::string& team = "vision-detect",
+                            v1::RecommendationSet* first = nullptr) {
+    auto stub =
+        v1::AllocationService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+    grpc::ClientContext context;
+    if (!authorization.empty()) context.AddMetadata("authorization", authorization);
+    context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
+    v1::WatchRecommendationsRequest request;
+    request.set_team(team);
+    auto reader = stub->WatchRecommendations(&context, request);
+    v1::RecommendationSet set;
+    if (reader->Read(&set)) {
+      if (first != nullptr) *first = set;
+      context.TryCancel();
+      (void)reader->Finish();
+      return grpc::Status::OK;
+    }
+    return reader->Finish();
   }
 
   static testing::TestDatabase* db_;
@@ -206,7 +261,8 @@ std::vector<std::string> AllFleetcapMethods() {
   for (const google::protobuf::FileDescriptor* file :
        {v1::GetFleetSummaryRequest::descriptor()->file(), v1::GetPolicyRequest::descriptor()->file(),
         v1::CreateTokenRequest::descriptor()->file(), v1::ListAuditEventsRequest::descriptor()->file(),
-        v1::GetUsageRequest::descriptor()->file(), v1::GetChargebackRequest::descriptor()->file()}) {
+        v1::GetUsageRequest::descriptor()->file(), v1::GetChargebackRequest::descriptor()->file(),
+        v1::GetRecommendationsRequest::descriptor()->file()}) {
     EXPECT_EQ(file->service_count(), 1) << file->name();
     if (file->service_count() == 0) continue;
     const auto* service = file->service(0);
@@ -349,6 +405,68 @@ TEST_F(AuthorizationTest, ATeamExplainsOnlyItsOwnSubtreeAndBadInputNamesTheField
   grpc::Status not_whole = call("planner", "ads", hour + 60);
   EXPECT_EQ(not_whole.error_code(), grpc::StatusCode::INVALID_ARGUMENT);
   EXPECT_THAT(not_whole.error_message(), HasSubstr("hour"));
+}
+
+TEST_F(AuthorizationTest, RecommendationsAreScopedToATeamsSubtree) {
+  auto stub =
+      v1::AllocationService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  auto get = [&](const std::string& role, const std::string& team, v1::RecommendationSet* set) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + tokens_.at(role));
+    v1::GetRecommendationsRequest request;
+    request.set_team(team);
+    return stub->GetRecommendations(&context, request, set);
+  };
+  auto teams = [](const v1::RecommendationSet& set) {
+    std::vector<std::string> out;
+    for (const auto& r : set.recommendations()) out.push_back(r.team());
+    return out;
+  };
+  // Schedulers, planners and admins read every team.
+  for (const char* role : {"scheduler", "planner", "admin"}) {
+    v1::RecommendationSet set;
+    ASSERT_THAT(get(role, "", &set), IsOk()) << role;
+    EXPECT_THAT(teams(set), ::testing::ElementsAre("ads", "research", "vision", "vision-detect")) << role;
+  }
+  // A team token reads its own subtree, with or without naming a team in it.
+  v1::RecommendationSet own;
+  ASSERT_THAT(get("team:vision", "", &own), IsOk());
+  EXPECT_THAT(teams(own), ::testing::ElementsAre("vision", "vision-detect"));
+  v1::RecommendationSet below;
+  ASSERT_THAT(get("team:vision", "vision-detect", &below), IsOk());
+  EXPECT_THAT(teams(below), ::testing::ElementsAre("vision-detect"));
+  // Another team, its own parent and a team that does not exist: denied alike.
+  std::vector<std::string> messages;
+  for (const char* other : {"ads", "research", "no-such-team"}) {
+    v1::RecommendationSet set;
+    grpc::Status status = get("team:vision", other, &set);
+    EXPECT_EQ(status.error_code(), grpc::StatusCode::PERMISSION_DENIED) << other;
+    messages.push_back(status.error_message());
+  }
+  EXPECT_EQ(messages[0], messages[1]);
+  EXPECT_EQ(messages[0], messages[2]);
+  // A scheduler's filter is just a filter.
+  v1::RecommendationSet ads;
+  ASSERT_THAT(get("scheduler", "ads", &ads), IsOk());
+  EXPECT_THAT(teams(ads), ::testing::ElementsAre("ads"));
+
+  // HTTP says the same.
+  auto http_own = testing::HttpGet(api_->http_base() + "/v1/recommendations", tokens_.at("team:vision"));
+  ASSERT_THAT(http_own, IsOk());
+  ASSERT_EQ(http_own->status, 200) << http_own->body;
+  EXPECT_THAT(http_own->body, HasSubstr("\"team\":\"vision-detect\""));
+  EXPECT_THAT(http_own->body, ::testing::Not(HasSubstr("\"team\":\"ads\"")));
+  auto http_other = testing::HttpGet(api_->http_base() + "/v1/recommendations?team=ads", tokens_.at("team:vision"));
+  ASSERT_THAT(http_other, IsOk());
+  EXPECT_EQ(http_other->status, 403) << http_other->body;
+
+  // The stream obeys the same rule.
+  v1::RecommendationSet first;
+  ASSERT_THAT(Watch("Bearer " + tokens_.at("team:vision"), "", &first), IsOk());
+  EXPECT_THAT(teams(first), ::testing::ElementsAre("vision", "vision-detect"));
+  EXPECT_EQ(Watch("Bearer " + tokens_.at("team:vision"), "ads").error_code(), grpc::StatusCode::PERMISSION_DENIED);
+  ASSERT_THAT(Watch("Bearer " + tokens_.at("scheduler"), "", &first), IsOk());
+  EXPECT_THAT(teams(first), ::testing::ElementsAre("ads", "research", "vision", "vision-detect"));
 }
 
 }  // namespace

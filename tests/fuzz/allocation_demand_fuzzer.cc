@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "optimizer/allocation/offline_solver.h"
+#include "optimizer/allocation/recommendation_json.h"
 
 namespace {
 
@@ -37,7 +38,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const Recommendation& r : *solved) {
     if (r.recommended_milli < 0 || r.recommended_milli > r.demand_milli) std::abort();
   }
-  (void)RecommendationsJson(*solved);
+  (void)RecommendationSetJson(RecommendationSetHeader{}, *solved);
   (void)RecommendationsTable(*solved);
   return 0;
 }

@@ -1,0 +1,86 @@
+// The hand-written RecommendationSet JSON, field by field. That it is
+// byte-identical to protobuf's own printing of the message is held by
+// services/ctl/recommendations_json_test.cc, which may use the generated API.
+
+#include "optimizer/allocation/recommendation_json.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace fleetcap::allocation {
+namespace {
+
+const absl::Time kNoon = absl::FromUnixSeconds(1'772'366'400);  // 2026-03-01T12:00:00Z
+
+TEST(ProtoJsonString, EscapesAsProtobufDoes) {
+  EXPECT_EQ(ProtoJsonString("plain"), "\"plain\"");
+  EXPECT_EQ(ProtoJsonString("q\" b\\ <a> & ' /"), R"("q\" b\\ \u003ca\u003e & ' /")");
+  EXPECT_EQ(ProtoJsonString("\b\t\n\f\r\x01\x1f\x7f"), R"("\b\t\n\f\r\u0001\u001f\u007f")");
+  // Non-ASCII text stays as it is, except invisible format characters.
+  EXPECT_EQ(ProtoJsonString("\xc3\xa9 \xe2\x80\x8b \xe2\x80\xa8 \xef\xbb\xbf"), "\"\xc3\xa9 \\u200b \\u2028 \\ufeff\"");
+  // Past U+FFFF: a surrogate pair (U+E0001, LANGUAGE TAG), or the bytes (U+1F600).
+  EXPECT_EQ(ProtoJsonString("\xf3\xa0\x80\x81"), R"("\udb40\udc01")");
+  EXPECT_EQ(ProtoJsonString("\xf0\x9f\x98\x80"), "\"\xf0\x9f\x98\x80\"");
+}
+
+TEST(ProtoJsonTimestamp, UsesZeroThreeSixOrNineFractionalDigits) {
+  EXPECT_EQ(ProtoJsonTimestamp(kNoon), "2026-03-01T12:00:00Z");
+  EXPECT_EQ(ProtoJsonTimestamp(kNoon + absl::Milliseconds(100)), "2026-03-01T12:00:00.100Z");
+  EXPECT_EQ(ProtoJsonTimestamp(kNoon + absl::Microseconds(123456)), "2026-03-01T12:00:00.123456Z");
+  EXPECT_EQ(ProtoJsonTimestamp(kNoon + absl::Nanoseconds(123456789)), "2026-03-01T12:00:00.123456789Z");
+  EXPECT_EQ(ProtoJsonTimestamp(absl::FromCivil(absl::CivilSecond(1, 1, 1, 0, 0, 0), absl::UTCTimeZone())),
+            "0001-01-01T00:00:00Z");
+}
+
+TEST(RecommendationSetJson, AnEmptySetHasItsHeaderAndAnEmptyList) {
+  RecommendationSetHeader header;
+  header.run_id = 12;
+  header.computed_at = kNoon;
+  header.policy_version = 3;
+  EXPECT_EQ(RecommendationSetJson(header, {}),
+            "{\n"
+            " \"runId\": \"12\",\n"
+            " \"policyVersion\": 3,\n"
+            " \"recommendations\": [],\n"
+            " \"computedAt\": \"2026-03-01T12:00:00Z\"\n"
+            "}\n");
+}
+
+TEST(RecommendationSetJson, EveryFieldIsWrittenAndAnUnlimitedBorrowingLimitIsLeftOut) {
+  Recommendation limited{"lab-a", "gpu", 9000, 4000, 6000, 2000, 1000, "borrowing_limit", "capped"};
+  Recommendation unlimited{"lab-b", "gpu", 0, 0, 0, std::nullopt, 0, "demand", ""};
+  RecommendationSetHeader header;
+  header.computed_at = kNoon;
+  EXPECT_EQ(RecommendationSetJson(header, {limited, unlimited}),
+            "{\n"
+            " \"runId\": \"0\",\n"
+            " \"policyVersion\": 0,\n"
+            " \"recommendations\": [\n"
+            "  {\n"
+            "   \"team\": \"lab-a\",\n"
+            "   \"flavor\": \"gpu\",\n"
+            "   \"demandMilli\": \"9000\",\n"
+            "   \"guaranteeMilli\": \"4000\",\n"
+            "   \"recommendedMilli\": \"6000\",\n"
+            "   \"lendingLimitMilli\": \"1000\",\n"
+            "   \"boundBy\": \"borrowing_limit\",\n"
+            "   \"explanation\": \"capped\",\n"
+            "   \"borrowingLimitMilli\": \"2000\"\n"
+            "  },\n"
+            "  {\n"
+            "   \"team\": \"lab-b\",\n"
+            "   \"flavor\": \"gpu\",\n"
+            "   \"demandMilli\": \"0\",\n"
+            "   \"guaranteeMilli\": \"0\",\n"
+            "   \"recommendedMilli\": \"0\",\n"
+            "   \"lendingLimitMilli\": \"0\",\n"
+            "   \"boundBy\": \"demand\",\n"
+            "   \"explanation\": \"\"\n"
+            "  }\n"
+            " ],\n"
+            " \"computedAt\": \"2026-03-01T12:00:00Z\"\n"
+            "}\n");
+}
+
+}  // namespace
+}  // namespace fleetcap::allocation

@@ -1,0 +1,106 @@
+#include "services/api/recommendation_watchers.h"
+
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "google/protobuf/util/message_differencer.h"
+
+namespace fleetcap::api {
+namespace {
+
+// What a caller sees of a run besides its id and time: a newer run that
+// leaves this unchanged is not sent again.
+bool SameContent(const v1::RecommendationSet& a, const v1::RecommendationSet& b) {
+  if (a.policy_version() != b.policy_version()) return false;
+  if (a.recommendations_size() != b.recommendations_size()) return false;
+  for (int i = 0; i < a.recommendations_size(); ++i) {
+    if (!google::protobuf::util::MessageDifferencer::Equals(a.recommendations(i), b.recommendations(i))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+RecommendationWatchers::RecommendationWatchers(const RecommendationsQuery* query, const Clock* clock,
+                                               prometheus::Registry& registry, WatchLimits limits)
+    : query_(query),
+      clock_(clock),
+      limits_(limits),
+      active_gauge_(prometheus::BuildGauge()
+                        .Name("fleetcap_api_recommendation_watchers")
+                        .Help("WatchRecommendations streams running now")
+                        .Register(registry)
+                        .Add({})),
+      refused_(prometheus::BuildCounter()
+                   .Name("fleetcap_api_recommendation_watchers_refused_total")
+                   .Help("WatchRecommendations streams refused because max_watchers were running")
+                   .Register(registry)
+                   .Add({})) {}
+
+absl::Status RecommendationWatchers::Watch(const Scope& scope, const std::string& team, const Stream& stream) {
+  // A bad team is refused before the watch takes a place.
+  FLEETCAP_RETURN_IF_ERROR(query_->Select(scope, team).status());
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopped_) return absl::OkStatus();
+    if (active_ >= limits_.max_watchers) {
+      refused_.Increment();
+      return absl::ResourceExhaustedError(absl::StrCat("WatchRecommendations: already ", active_,
+                                                       " watchers, the most this server serves; retry later"));
+    }
+    ++active_;
+    active_gauge_.Increment();
+  }
+  struct Release {
+    RecommendationWatchers* self;
+    ~Release() {
+      std::lock_guard<std::mutex> lock(self->mu_);
+      --self->active_;
+      self->active_gauge_.Decrement();
+    }
+  } release{this};
+  if (stream.opened) stream.opened();
+
+  std::optional<int64_t> seen_id;             // the newest run looked at
+  std::optional<v1::RecommendationSet> sent;  // the last set sent
+  while (!stream.cancelled()) {
+    FLEETCAP_ASSIGN_OR_RETURN(const std::optional<int64_t> latest, query_->LatestRunId());
+    if (latest.has_value() && latest != seen_id) {
+      FLEETCAP_ASSIGN_OR_RETURN(const Scope now, stream.scope());
+      FLEETCAP_ASSIGN_OR_RETURN(const TeamSelection teams, query_->Select(now, team));
+      auto set = query_->Latest(teams);
+      if (set.ok()) {
+        seen_id = set->run_id();
+        if (!sent.has_value() || !SameContent(*sent, *set)) {
+          if (!stream.send(*set)) return absl::OkStatus();
+          sent = std::move(*set);
+        }
+      } else if (!absl::IsNotFound(set.status())) {
+        return set.status();
+      }
+    }
+    if (WaitForNextPoll()) break;
+  }
+  return absl::OkStatus();
+}
+
+bool RecommendationWatchers::WaitForNextPoll() {
+  std::unique_lock<std::mutex> lock(mu_);
+  return clock_->WaitFor(lock, stopped_cv_, limits_.poll_interval, [this] { return stopped_; });
+}
+
+void RecommendationWatchers::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopped_ = true;
+  }
+  stopped_cv_.notify_all();
+}
+
+int RecommendationWatchers::active() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return active_;
+}
+
+}  // namespace fleetcap::api

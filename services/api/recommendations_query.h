@@ -1,0 +1,59 @@
+#pragma once
+// AllocationService.GetRecommendations as a transport-free operation over
+// the stored allocation runs (store/allocation_run_repository.h). The gRPC
+// service, the HTTP route and the watch (recommendation_watchers.h) are thin
+// adapters over it (docs/allocation.md, "The API").
+//
+// What a caller sees follows from its scope: admins, planners and
+// schedulers every team; a team token its own team and the teams under it in
+// the active policy's org tree (the Scope's subtree), nothing else.
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "fleetcap/v1/allocation.pb.h"
+#include "services/api/active_policy_cache.h"
+#include "services/api/auth.h"
+#include "store/allocation_run_repository.h"
+
+namespace fleetcap::api {
+
+// Which teams' recommendations an answer keeps; none: every team.
+using TeamSelection = std::optional<std::set<std::string>>;
+
+class RecommendationsQuery {
+ public:
+  // Both must outlive the query; `runs` must be thread-safe.
+  RecommendationsQuery(store::AllocationRunRepository* runs, const ActivePolicyCache* policies)
+      : runs_(runs), policies_(policies) {}
+
+  // The teams `scope` reads when it asks for `team` ("" for every team it may
+  // read). INVALID_ARGUMENT when `team` is not a team name; PERMISSION_DENIED
+  // when a team token names a team outside its subtree (the same answer
+  // whether or not that team exists).
+  absl::StatusOr<TeamSelection> Select(const Scope& scope, const std::string& team) const;
+
+  // The newest run, cut to `teams`. NOT_FOUND before the first run.
+  absl::StatusOr<v1::RecommendationSet> Latest(const TeamSelection& teams) const;
+
+  // Select, then Latest.
+  absl::StatusOr<v1::RecommendationSet> Run(const Scope& scope, const v1::GetRecommendationsRequest& request) const;
+
+  // The newest run's id; none before the first run. What the watch polls.
+  absl::StatusOr<std::optional<int64_t>> LatestRunId() const;
+
+ private:
+  store::AllocationRunRepository* runs_;
+  const ActivePolicyCache* policies_;
+};
+
+// A stored run as the API's message, keeping only `teams`' recommendations.
+v1::RecommendationSet ToRecommendationSet(const store::AllocationRunRecord& run, const TeamSelection& teams);
+
+// The request of `GET /v1/recommendations[?team=]`.
+v1::GetRecommendationsRequest RecommendationsRequestFromQuery(const std::map<std::string, std::string>& query);
+
+}  // namespace fleetcap::api

@@ -1,0 +1,55 @@
+#include "services/ctl/recommendations_format.h"
+
+#include <optional>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "google/protobuf/util/json_util.h"
+#include "optimizer/allocation/offline_solver.h"
+#include "proto_time.h"
+
+namespace fleetcap::ctl {
+
+absl::StatusOr<RecommendationsFormat> ParseRecommendationsFormat(const std::string& text) {
+  if (text == "table") return RecommendationsFormat::kTable;
+  if (text == "json") return RecommendationsFormat::kJson;
+  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table or json"));
+}
+
+std::string RenderRecommendations(const v1::RecommendationSet& set, RecommendationsFormat format) {
+  switch (format) {
+    case RecommendationsFormat::kJson:
+      return RecommendationsJson(set);
+    case RecommendationsFormat::kTable:
+      break;
+  }
+  return RecommendationsTable(set);
+}
+
+std::string RecommendationsTable(const v1::RecommendationSet& set) {
+  std::string out =
+      absl::StrCat("run ", set.run_id(), " computed at ", FormatRfc3339(FromProtoTimestamp(set.computed_at())),
+                   " under policy version ", set.policy_version(), "\n");
+  if (set.recommendations().empty()) return out + "no recommendations for the teams asked about\n";
+  // The table `fleetcap-optimizer allocate` prints, so both read alike.
+  std::vector<allocation::Recommendation> rows;
+  for (const v1::Recommendation& r : set.recommendations()) {
+    std::optional<int64_t> borrowing;
+    if (r.has_borrowing_limit_milli()) borrowing = r.borrowing_limit_milli();
+    rows.push_back({r.team(), r.flavor(), r.demand_milli(), r.guarantee_milli(), r.recommended_milli(), borrowing,
+                    r.lending_limit_milli(), r.bound_by(), r.explanation()});
+  }
+  return out + allocation::RecommendationsTable(rows);
+}
+
+std::string RecommendationsJson(const v1::RecommendationSet& set) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  options.add_whitespace = true;
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(set, &json, options);
+  return json;  // with whitespace, protobuf ends it with a newline
+}
+
+}  // namespace fleetcap::ctl
