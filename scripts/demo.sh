@@ -164,6 +164,18 @@ start() {
       sleep 2
     done
     echo
+    # Allocation runs right after the pass: the quotas it recommends per team.
+    while ! grep -qE "allocation (run [0-9]+ stored|not run|failed)" "$state/optimizer.log"; do
+      running optimizer || { tail -n 20 "$state/optimizer.log" >&2; exit 1; }
+      sleep 1
+    done
+    grep -E "allocation (run|not run|failed)" "$state/optimizer.log" | tail -n 1 | sed 's/^/demo: /'
+    if "$ctl" recommendations --server "127.0.0.1:$grpc_port" --token "$admin_token" > "$state/recommendations.txt" 2>&1; then
+      echo "demo: recommended quotas (first rows of $state/recommendations.txt):"
+      head -n 8 "$state/recommendations.txt" | cut -c1-160 | sed 's/^/      /'
+    else
+      sed 's/^/demo: /' "$state/recommendations.txt"
+    fi
   fi
   if [ "$cluster" = openb ]; then
     # Every GPU pod of the trace ends deleted: the ingest has caught up when
@@ -267,6 +279,14 @@ $week_text  what makes up one team's hour:
     $ctl --server 127.0.0.1:$grpc_port chargeback explain --team team-00 --hour $explain_hour
   JSON API:
     curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/chargeback?start=$chargeback_from&end=$chargeback_to&group_by=team'
+
+Allocation (quotas per team and flavor from measured demand; README "How a scheduler reads its quotas"):
+    $ctl --server 127.0.0.1:$grpc_port recommendations
+  as Kueue objects (kueue.x-k8s.io/v1beta2), or Volcano Queues, for kubectl apply -f -:
+    $ctl --server 127.0.0.1:$grpc_port recommendations --format kueue
+    $ctl --server 127.0.0.1:$grpc_port recommendations --format volcano
+  JSON API:
+    curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/recommendations'
 Stop everything with: make demo-stop
 TXT
 }

@@ -14,7 +14,7 @@ namespace fleetcap::ctl {
 absl::StatusOr<RecommendationsFormat> ParseRecommendationsFormat(const std::string& text) {
   if (text == "table") return RecommendationsFormat::kTable;
   if (text == "json") return RecommendationsFormat::kJson;
-  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table or json"));
+  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table, json, kueue or volcano"));
 }
 
 std::string RenderRecommendations(const v1::RecommendationSet& set, RecommendationsFormat format) {

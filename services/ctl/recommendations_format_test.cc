@@ -42,7 +42,8 @@ TEST(ParseRecommendationsFormat, KnowsTableAndJsonAndNamesTheFlag) {
   EXPECT_EQ(*ParseRecommendationsFormat("table"), RecommendationsFormat::kTable);
   EXPECT_EQ(*ParseRecommendationsFormat("json"), RecommendationsFormat::kJson);
   EXPECT_THAT(ParseRecommendationsFormat("yaml"),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format: \"yaml\" is not table or json")));
+              StatusIs(absl::StatusCode::kInvalidArgument,
+                       HasSubstr("--format: \"yaml\" is not table, json, kueue or volcano")));
 }
 
 TEST(RecommendationsTable, IsTheAllocateTableUnderALineNamingTheRun) {

@@ -1,6 +1,8 @@
 // `fleetcapctl recommendations` against a live fleetcap-api serving a run
 // stored as fleetcap-optimizer stores it.
 
+#include <signal.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -8,6 +10,8 @@
 #include "store/pg_allocation_run_repository.h"
 #include "tests/support/api_process.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/subprocess.h"
+#include "tests/support/test_dir.h"
 #include "tests/support/tokens.h"
 
 namespace fleetcap {
@@ -78,13 +82,115 @@ TEST_F(FleetctlRecommendationsTest, JsonIsTheApisRecommendationSetAndATeamTokenS
   EXPECT_TRUE(other.out.empty());
 }
 
+// A policy and a run computed under it, as the scheduler exports read them.
+constexpr char kExportPolicy[] = R"(version: 1
+teams:
+  - name: research
+    kind: org
+  - name: vision
+    parent: research
+  - name: speech
+    parent: research
+flavors:
+  - name: a100
+    model: A100-SXM4-80GB
+    capacity: 20
+allocation:
+  - {team: vision, flavor: a100, guarantee: 8, borrowing_limit: 6}
+)";
+
+TEST_F(FleetctlRecommendationsTest, KueueAndVolcanoManifestsUnderTheRunsPolicy) {
+  testing::TestDir dir{"recommendations"};
+  const std::string policy_file = dir.Write("policy.yaml", kExportPolicy);
+  auto applied = testing::Run({FLEETCAPCTL_BIN, "policy", "apply", policy_file, "--server", api_->grpc_address(),
+                               "--token", api_->admin_token});
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+
+  store::AllocationRunDraft run;
+  run.computed_at = absl::FromUnixSeconds(1'772'366'400);
+  run.policy_version = 1;
+  store::AllocationRecommendationRecord speech;
+  speech.team = "speech";
+  speech.flavor = "a100";
+  speech.demand_milli = speech.recommended_milli = 1500;
+  speech.bound_by = "demand";
+  store::AllocationRecommendationRecord vision;
+  vision.team = "vision";
+  vision.flavor = "a100";
+  vision.demand_milli = 16000;
+  vision.guarantee_milli = vision.lending_limit_milli = 8000;
+  vision.borrowing_limit_milli = 6000;
+  vision.recommended_milli = 14000;
+  vision.bound_by = "borrowing_limit";
+  run.recommendations = {speech, vision};
+  ASSERT_THAT(store::PgAllocationRunRepository(pool()).StoreRun(run), IsOk());
+
+  // An admin's token reads the run's policy version from the API.
+  auto kueue = Ctl({"--format", "kueue"}, api_->admin_token);
+  ASSERT_EQ(kueue.exit_code, 0) << kueue.err;
+  EXPECT_THAT(kueue.out, HasSubstr("apiVersion: kueue.x-k8s.io/v1beta2"));
+  EXPECT_THAT(kueue.out, HasSubstr("kind: Cohort"));
+  EXPECT_THAT(kueue.out, HasSubstr("name: research"));
+  EXPECT_THAT(kueue.out, HasSubstr("kind: ClusterQueue"));
+  EXPECT_THAT(kueue.out, HasSubstr("nominalQuota: \"14\""));
+  EXPECT_THAT(kueue.out, HasSubstr("nominalQuota: \"1500m\""));
+  EXPECT_THAT(kueue.out, HasSubstr("nominalQuota: \"4500m\""));  // the root Cohort: 20 - 1.5 - 14 unassigned
+  EXPECT_THAT(kueue.out, HasSubstr("borrowingLimit: \"0\""));    // vision: (8 + 6) - 14
+
+  // A scheduler's token may not read policies: it names the policy file.
+  auto scheduler = testing::MintToken(db_->uri(), "scheduler");
+  ASSERT_THAT(scheduler, IsOk());
+  auto denied = Ctl({"--format", "kueue"}, *scheduler);
+  EXPECT_EQ(denied.exit_code, 1);
+  EXPECT_THAT(denied.err, HasSubstr("PERMISSION_DENIED"));
+  auto with_file = Ctl({"--format", "kueue", "--policy", policy_file}, *scheduler);
+  ASSERT_EQ(with_file.exit_code, 0) << with_file.err;
+  EXPECT_EQ(with_file.out, kueue.out);
+
+  auto volcano = Ctl({"--format", "volcano", "--policy", policy_file}, *scheduler);
+  ASSERT_EQ(volcano.exit_code, 0) << volcano.err;
+  EXPECT_THAT(volcano.out, HasSubstr("apiVersion: scheduling.volcano.sh/v1beta1"));
+  EXPECT_THAT(volcano.out, HasSubstr("kind: Queue"));
+  EXPECT_THAT(volcano.out, HasSubstr("name: vision"));
+
+  // A resource override that is not FLAVOR=RESOURCE is refused before any call.
+  auto bad = Ctl({"--format", "kueue", "--flavor-resource", "a100"}, api_->admin_token);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("--flavor-resource: \"a100\" is not FLAVOR=RESOURCE"));
+}
+
+TEST_F(FleetctlRecommendationsTest, WatchPrintsTheCurrentSetThenEachNewerRun) {
+  StoreRun();
+  auto watch = testing::Subprocess::Start(
+      {FLEETCAPCTL_BIN, "recommendations", "--watch", "--server", api_->grpc_address(), "--token", api_->admin_token});
+  ASSERT_THAT(watch, IsOk());
+  ASSERT_THAT((*watch)->WaitForLine("run 1 computed at", absl::Seconds(30)), IsOk()) << (*watch)->Stderr();
+  StoreRun();  // run 2: the same quotas, a newer run
+  store::AllocationRunDraft changed;
+  changed.computed_at = absl::FromUnixSeconds(1'772'370'000);
+  changed.policy_version = 2;
+  store::AllocationRecommendationRecord r;
+  r.team = "vision";
+  r.flavor = "a100";
+  r.demand_milli = r.recommended_milli = 4000;
+  r.bound_by = "demand";
+  changed.recommendations = {r};
+  ASSERT_THAT(store::PgAllocationRunRepository(pool()).StoreRun(changed), IsOk());
+  ASSERT_THAT((*watch)->WaitForLine("run 3 computed at", absl::Seconds(30)), IsOk()) << (*watch)->Stdout();
+  // Run 2 changed nothing the token reads: the watch skips it.
+  EXPECT_THAT((*watch)->Stdout(), ::testing::Not(HasSubstr("run 2 computed at")));
+  EXPECT_THAT((*watch)->Stdout(), HasSubstr("run 3 computed at 2026-03-01T13:00:00Z under policy version 2"));
+  testing::RunResult stopped = (*watch)->Stop(SIGTERM);
+  EXPECT_EQ(stopped.exit_code, 128 + SIGTERM);
+}
+
 TEST_F(FleetctlRecommendationsTest, BeforeTheFirstRunAndWithABadFormat) {
   auto none = Ctl({}, api_->admin_token);
   EXPECT_EQ(none.exit_code, 1);
   EXPECT_THAT(none.err, HasSubstr("no allocation run yet"));
   auto bad = Ctl({"--format", "yaml"}, api_->admin_token);
   EXPECT_EQ(bad.exit_code, 2);
-  EXPECT_THAT(bad.err, HasSubstr("--format: \"yaml\" is not table or json"));
+  EXPECT_THAT(bad.err, HasSubstr("--format: \"yaml\" is not table, json, kueue or volcano"));
 }
 
 }  // namespace
