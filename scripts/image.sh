@@ -37,8 +37,9 @@ security_mirror=${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 created=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
 
-# The tools, as Debian packages, installed the way scripts/bootstrap.sh does.
-tools=(mmdebstrap umoci patchelf binutils)
+# The tools (jq for scripts/check_image.sh), as Debian packages, installed the
+# way scripts/bootstrap.sh does.
+tools=(mmdebstrap umoci patchelf binutils jq)
 missing=()
 for p in "${tools[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -106,7 +107,8 @@ echo "image: ${#packages[@]} runtime packages (listed in $out/packages.txt)"
 # runtime packages; documentation, manuals and translations left out; the
 # user and group 65532 (deploy/base/*.yaml securityContext) without a home or
 # login shell; the host's resolv.conf and hostname removed (the runtime
-# provides them). Device nodes are dropped: the runtime makes /dev.
+# provides them); no file is setuid or setgid (nothing in the image needs to
+# become another user). Device nodes are dropped: the runtime makes /dev.
 mmdebstrap --variant=essential \
   --include="$(IFS=,; echo "${packages[*]}")" \
   --dpkgopt='path-exclude=/usr/share/doc/*' \
@@ -120,6 +122,7 @@ mmdebstrap --variant=essential \
   --customize-hook='echo "fleetcap:x:65532:" >> "$1/etc/group"' \
   --customize-hook='rm -f "$1/etc/resolv.conf" "$1/etc/hostname"; : > "$1/etc/machine-id"' \
   --customize-hook='rm -rf "$1"/var/cache/* "$1"/var/log/*.log "$1"/var/lib/apt/lists/*' \
+  --customize-hook='find "$1" -xdev -type f -perm /6000 -exec chmod ug-s {} +' \
   bookworm "$out/rootfs.tar" \
   "deb $mirror bookworm main" \
   "deb $mirror bookworm-updates main" \
@@ -152,8 +155,14 @@ umoci config --image "$image" --created "$created" --history.created "$created" 
   --config.label org.opencontainers.image.base.name=debian:bookworm
 umoci gc --layout "$out/oci"
 
-# The same layout as one oci-archive file, entries sorted and dated.
+# The same image as one oci-archive file, entries sorted and dated. Its only
+# name is fleetcap:TAG, which podman load and ctr import take as the image's
+# name (a bare TAG would load as localhost/TAG).
+archive=$out/archive
+cp -a "$out/oci" "$archive"
+umoci tag --image "$archive:$tag" "fleetcap:$tag"
+umoci rm --image "$archive:$tag"
 tar --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
-  -C "$out/oci" -cf "$out/fleetcap-$tag.oci.tar" .
-rm -rf "$staging" "$out/layer.tar"
+  -C "$archive" -cf "$out/fleetcap-$tag.oci.tar" .
+rm -rf "$staging" "$archive" "$out/layer.tar"
 echo "image: $out/oci:$tag and $out/fleetcap-$tag.oci.tar ($(du -h "$out/fleetcap-$tag.oci.tar" | cut -f1))"
