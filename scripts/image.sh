@@ -36,6 +36,7 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 security_mirror=${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
 export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || echo 0)}
 created=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%dT%H:%M:%SZ)
+revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 
 # The tools (jq for scripts/check_image.sh), as Debian packages, installed the
 # way scripts/bootstrap.sh does.
@@ -88,17 +89,29 @@ done
 # The runtime packages: whichever Debian packages own the shared libraries the
 # executables load here (ldd, dpkg -S), plus ca-certificates for TLS to
 # PostgreSQL and the Kubernetes API. Libraries of the build tree are skipped.
-lib_paths=$(for name in "${!sources[@]}"; do ldd "$bin_dir/${sources[$name]}"; done; ldd "$compat") 
+lib_paths=$(for name in "${!sources[@]}"; do ldd "$bin_dir/${sources[$name]}"; done; ldd "$compat")
+build_tree=$(realpath "$bin_dir")
+mapfile -t libs < <(awk '/=>/ && $3 ~ /^\// {print $3}' <<<"$lib_paths" | sort -u | grep -v -e "^$PWD/" -e "^$build_tree/")
+# dpkg records a library under one of its names: as loaded, resolved, or
+# without /usr (Debian 12's merged /usr has both). One dpkg-query for all.
+declare -A names_of=()
+queries=()
+for lib in "${libs[@]}"; do
+  real=$(readlink -f "$lib")
+  names_of[$lib]="$lib $real ${lib#/usr} ${real#/usr}"
+  queries+=("$lib" "$real" "${lib#/usr}" "${real#/usr}")
+done
+owners=$(dpkg-query -S "${queries[@]}" 2>/dev/null || true)
 packages=(ca-certificates)
-while read -r lib; do
-  [[ -z "$lib" || "$lib" == "$PWD"/* || "$lib" == "$(realpath "$bin_dir")"/* ]] && continue
+for lib in "${libs[@]}"; do
   owner=""
-  for candidate in "$lib" "$(readlink -f "$lib")" "${lib#/usr}" "$(readlink -f "$lib" | sed 's#^/usr##')"; do
-    owner=$(dpkg-query -S "$candidate" 2>/dev/null | head -1 | cut -d: -f1) && [[ -n "$owner" ]] && break
+  for name in ${names_of[$lib]}; do
+    owner=$(awk -F': ' -v p="$name" '$2 == p {print $1; exit}' <<<"$owners" | cut -d, -f1 | cut -d: -f1)
+    [[ -n "$owner" ]] && break
   done
   [[ -n "$owner" ]] || { echo "image: no Debian package owns $lib, which the executables load" >&2; exit 1; }
   packages+=("$owner")
-done < <(awk '/=>/ && $3 ~ /^\// {print $3}' <<<"$lib_paths" | sort -u)
+done
 mapfile -t packages < <(printf '%s\n' "${packages[@]}" | sort -u)
 printf '%s\n' "${packages[@]}" > "$out/packages.txt"
 echo "image: ${#packages[@]} runtime packages (listed in $out/packages.txt)"
@@ -140,7 +153,6 @@ umoci raw add-layer --image "$image" \
   --history.created "$created" --history.created_by "scripts/image.sh" \
   --history.comment "Debian 12 runtime packages and the fleetcap executables" \
   "$out/layer.tar"
-revision=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 umoci config --image "$image" --created "$created" --history.created "$created" \
   --history.created_by "scripts/image.sh (configuration)" \
   --os linux --architecture amd64 \
