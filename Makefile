@@ -1,5 +1,5 @@
 # The README's two commands, and the pieces they are made of.
-.PHONY: test fuzz tsan format demo demo-stop build clean
+.PHONY: test fuzz tsan format demo demo-stop build image clean
 
 test:
 	bash scripts/test.sh
@@ -26,6 +26,15 @@ build:
 	bash scripts/bootstrap.sh
 	cmake --preset release
 	cmake --build --preset release
+
+# The OCI image under build/image (deploy/README.md, "The image"), made from the
+# Debian archive and the release executables without any image registry, then checked.
+image:
+	bash scripts/bootstrap.sh
+	cmake --preset release
+	cmake --build --preset release --target fleetcap-ingest fleetcap-api fleetcap-optimizer fleetcapctl
+	bash scripts/image.sh
+	bash scripts/check_image.sh
 
 clean:
 	rm -rf build
