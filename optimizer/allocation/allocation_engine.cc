@@ -127,7 +127,7 @@ absl::StatusOr<FlavorAllocation> AllocateFlavor(const OrgTree& tree, const Flavo
   const std::vector<int64_t> rounded = RoundToTotal(claims, total);
   for (size_t i = 0; i < out.teams.size(); ++i) {
     out.teams[i].recommended_milli = rounded[i];
-    Explain(out, out.teams[i]);
+    SetBoundBy(out, out.teams[i]);
   }
   return out;
 }

@@ -31,8 +31,7 @@ struct TeamAllocation {
   int64_t withheld_milli = 0;          // h = max(0, (g - l) - f)
   long double exact_milli = 0;         // f + fair share, before rounding
   int64_t recommended_milli = 0;       // exact_milli rounded (RoundToTotal)
-  std::string bound_by;
-  std::string explanation;
+  std::string bound_by;                // the line that explains it: Explanation() (bound_by.h)
 };
 
 struct FlavorAllocation {

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "optimizer/allocation/bound_by.h"
+
 namespace fleetcap::allocation {
 namespace {
 
@@ -67,7 +69,7 @@ TEST(AllocateFlavor, DemandWithinGuarantee) {
   auto a = Solve(kFlat, 10 * k, {Demand("a", 3 * k, 4 * k), Demand("b", 20 * k)});
   EXPECT_EQ(Team(a, "a").recommended_milli, 3 * k);
   EXPECT_EQ(Team(a, "a").bound_by, kBoundByDemand);
-  EXPECT_EQ(Team(a, "a").explanation, "demand 3 within guarantee 4");
+  EXPECT_EQ(Explanation(a, Team(a, "a")), "demand 3 within guarantee 4");
   EXPECT_EQ(Team(a, "b").recommended_milli, 7 * k);
 }
 
@@ -75,7 +77,7 @@ TEST(AllocateFlavor, BorrowingLimitCapsTheTeam) {
   auto a = Solve(kFlat, 20 * k, {Demand("a", 30 * k, 4 * k, 2 * k), Demand("b", 30 * k)});
   EXPECT_EQ(Team(a, "a").recommended_milli, 6 * k);
   EXPECT_EQ(Team(a, "a").bound_by, kBoundByBorrowingLimit);
-  EXPECT_EQ(Team(a, "a").explanation, "demand 30 capped at guarantee 4 + borrowing limit 2");
+  EXPECT_EQ(Explanation(a, Team(a, "a")), "demand 30 capped at guarantee 4 + borrowing limit 2");
   EXPECT_EQ(Team(a, "b").recommended_milli, 14 * k);
 }
 
@@ -84,7 +86,7 @@ TEST(AllocateFlavor, LendingLimitWithholdsIdleGuarantee) {
   auto a = Solve(kFlat, 20 * k, {Demand("a", 1 * k, 8 * k, std::nullopt, 2 * k), Demand("b", 30 * k)});
   EXPECT_EQ(Team(a, "a").recommended_milli, 1 * k);
   EXPECT_EQ(Team(a, "a").withheld_milli, 5 * k);
-  EXPECT_THAT(Team(a, "a").explanation, HasSubstr("withholds 5 of its guarantee (lending limit 2)"));
+  EXPECT_THAT(Explanation(a, Team(a, "a")), HasSubstr("withholds 5 of its guarantee (lending limit 2)"));
   EXPECT_EQ(Team(a, "b").recommended_milli, 14 * k);
   EXPECT_EQ(Team(a, "b").bound_by, kBoundByLendingLimit);
 }
@@ -109,7 +111,7 @@ TEST(AllocateFlavor, OversubscribedGuaranteesShareTheCapacityByWeight) {
   EXPECT_EQ(Team(a, "a").recommended_milli, 5333);  // 8 split 2:1
   EXPECT_EQ(Team(a, "b").recommended_milli, 2667);
   EXPECT_EQ(Team(a, "a").bound_by, kBoundByFairShare);
-  EXPECT_THAT(Team(a, "a").explanation, HasSubstr("guarantees on gpu need 21 of capacity 9"));
+  EXPECT_THAT(Explanation(a, Team(a, "a")), HasSubstr("guarantees on gpu need 21 of capacity 9"));
 }
 
 TEST(AllocateFlavor, NothingIsWithheldWhenTheFloorsExceedTheCapacity) {
@@ -117,7 +119,7 @@ TEST(AllocateFlavor, NothingIsWithheldWhenTheFloorsExceedTheCapacity) {
   auto a = Solve(kFlat, 8 * k, {Demand("a", 2 * k, 8 * k, std::nullopt, 1 * k), Demand("b", 10 * k, 10 * k)});
   ASSERT_TRUE(a.oversubscribed);
   EXPECT_EQ(Team(a, "a").recommended_milli + Team(a, "b").recommended_milli, 8 * k);
-  EXPECT_THAT(Team(a, "a").explanation, Not(HasSubstr("withholds")));
+  EXPECT_THAT(Explanation(a, Team(a, "a")), Not(HasSubstr("withholds")));
 }
 
 TEST(AllocateFlavor, SumNeverExceedsCapacityAndEveryTeamGetsItsFloor) {

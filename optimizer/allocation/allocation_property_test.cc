@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "optimizer/allocation/allocation_engine.h"
+#include "optimizer/allocation/bound_by.h"
 
 namespace fleetcap::allocation {
 namespace {
@@ -285,9 +286,9 @@ TEST(AllocationProperties, SameResultWhateverTheOrderOfTeams) {
     auto second = AllocateFlavor(*reversed_tree, in.flavor);
     ASSERT_TRUE(first.ok() && second.ok());
     std::map<std::string, std::pair<int64_t, std::string>> by_team;
-    for (const auto& t : first->teams) by_team[t.input.team] = {t.recommended_milli, t.explanation};
+    for (const auto& t : first->teams) by_team[t.input.team] = {t.recommended_milli, Explanation(*first, t)};
     for (const auto& t : second->teams) {
-      EXPECT_EQ(by_team[t.input.team], std::make_pair(t.recommended_milli, t.explanation)) << t.input.team;
+      EXPECT_EQ(by_team[t.input.team], std::make_pair(t.recommended_milli, Explanation(*second, t))) << t.input.team;
     }
   }
 }

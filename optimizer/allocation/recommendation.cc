@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "optimizer/allocation/bound_by.h"
+
 namespace fleetcap::allocation {
 
 std::vector<Recommendation> Recommendations(const std::vector<FlavorAllocation>& flavors) {
@@ -9,7 +11,7 @@ std::vector<Recommendation> Recommendations(const std::vector<FlavorAllocation>&
   for (const FlavorAllocation& f : flavors) {
     for (const TeamAllocation& t : f.teams) {
       out.push_back({t.input.team, f.flavor, t.input.demand_milli, t.input.guarantee_milli, t.recommended_milli,
-                     t.input.borrowing_limit_milli, t.lending_limit_milli, t.bound_by, t.explanation});
+                     t.input.borrowing_limit_milli, t.lending_limit_milli, t.bound_by, Explanation(f, t)});
     }
   }
   std::sort(out.begin(), out.end(), [](const Recommendation& a, const Recommendation& b) {
