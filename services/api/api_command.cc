@@ -96,11 +96,12 @@ absl::Status RunApi(const ApiOptions& options) {
   std::unique_ptr<PgPool> read_pool;
   if (!options.db_read.empty()) {
     auto opened = PgPool::Open(options.db_read, options.daemon.db_connections, options.daemon.db_limits);
-    if (!opened.ok()) return absl::Status(opened.status().code(), absl::StrCat("--db-read: ", opened.status().message()));
+    if (!opened.ok())
+      return absl::Status(opened.status().code(), absl::StrCat("--db-read: ", opened.status().message()));
     read_pool = std::move(*opened);
   }
-  FLEETCAP_ASSIGN_OR_RETURN(
-      auto server, ApiServer::Start(options.server, daemon->pool(), *daemon->registry(), read_pool.get()));
+  FLEETCAP_ASSIGN_OR_RETURN(auto server,
+                            ApiServer::Start(options.server, daemon->pool(), *daemon->registry(), read_pool.get()));
   // One line on stdout that scripts and tests read to learn the bound ports.
   std::cout << "fleetcap-api ready grpc=" << server->grpc_port() << " http=" << server->http_port()
             << " metrics=" << daemon->metrics_port() << std::endl;

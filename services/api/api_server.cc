@@ -15,8 +15,7 @@
 namespace fleetcap::api {
 
 absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptions& options, PgPool* pool,
-                                                            prometheus::Registry& registry,
-                                                            PgPool* read_pool) {
+                                                            prometheus::Registry& registry, PgPool* read_pool) {
   std::unique_ptr<ApiServer> server(new ApiServer());
   server->pool_ = pool;
   PgPool* heavy_reads = read_pool != nullptr ? read_pool : pool;

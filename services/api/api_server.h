@@ -48,8 +48,7 @@ class ApiServer {
   // given (--db-read), to `pool` otherwise; everything else, and every write,
   // to `pool`.
   static absl::StatusOr<std::unique_ptr<ApiServer>> Start(const ApiServerOptions& options, PgPool* pool,
-                                                          prometheus::Registry& registry,
-                                                          PgPool* read_pool = nullptr);
+                                                          prometheus::Registry& registry, PgPool* read_pool = nullptr);
   ~ApiServer();
 
   int grpc_port() const { return grpc_port_; }
