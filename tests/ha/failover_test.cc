@@ -50,7 +50,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
-constexpr int kPushMinutes = 40;                            // remote_write requests, one minute each
+constexpr int kPushMinutes = 40;                           // remote_write requests, one minute each
 // How long the API may take to answer again after the primary is lost.
 const absl::Duration kApiRecoveryBound = absl::Seconds(60);
 
@@ -107,10 +107,11 @@ absl::Status PushAll(const testing::IngestProcess& ingest, absl::Duration patien
     while (true) {
       auto posted = testing::PostRemoteWrite(ingest.write_url(), body);
       if (posted.ok() && posted->status == 204) break;
-      if (absl::Now() > deadline) return absl::DeadlineExceededError(absl::StrCat("minute ", minute, " never acknowledged"));
+      if (absl::Now() > deadline)
+        return absl::DeadlineExceededError(absl::StrCat("minute ", minute, " never acknowledged"));
       absl::SleepFor(absl::Milliseconds(100));
     }
-    absl::SleepFor(absl::Milliseconds(100));  // a steady load across the failover
+    absl::SleepFor(absl::Milliseconds(300));  // a steady load across the failover
   }
   return absl::OkStatus();
 }
@@ -235,14 +236,24 @@ class HaFailoverTest : public ::testing::Test {
       EXPECT_THAT(pushed, IsOk());
     }
     EXPECT_THAT(testing::WaitUntilPushWritten(*prometheus, absl::Seconds(90)), IsOk());
-    // The inventory changes are stored once the zoo's pods are.
+    // The inventory changes are stored once the zoo's pods are: their count
+    // is above zero and has not moved for two seconds.
     auto conn = pqxx::connection(db_uri);
+    const std::string zoo_pods = "SELECT count(*) FROM pods WHERE cluster = 'ha' AND pod_uid LIKE 'zoo-pod-%'";
     const absl::Time deadline = absl::Now() + absl::Seconds(60);
-    while (Count(conn, "SELECT count(*) FROM nodes WHERE cluster = 'ha' AND name LIKE 'zoo-%'") == 0 &&
-           absl::Now() < deadline) {
+    int64_t seen = -1;
+    absl::Time steady_since = absl::Now();
+    while (absl::Now() < deadline) {
+      const int64_t now_seen = Count(conn, zoo_pods);
+      if (now_seen != seen) {
+        seen = now_seen;
+        steady_since = absl::Now();
+      } else if (seen > 0 && absl::Now() - steady_since > absl::Seconds(2)) {
+        break;
+      }
       absl::SleepFor(absl::Milliseconds(200));
     }
-    absl::SleepFor(absl::Seconds(2));  // the k8s ingest's last flush
+    EXPECT_GT(seen, 0) << "the inventory changes made during the failover were not stored";
     // No daemon was restarted: each is still the process started above.
     EXPECT_EQ(::kill(prometheus->process->pid(), 0), 0) << "fleetcap-ingest prometheus died";
     EXPECT_EQ(::kill((*k8s)->pid(), 0), 0) << "fleetcap-ingest k8s died";
@@ -291,8 +302,8 @@ TEST_F(HaFailoverTest, KillingThePrimaryLosesNothingAndNoDaemonIsRestarted) {
       killed = *node;
       promoted = killed == "node1" ? "node2" : "node1";
       EXPECT_THAT((*cluster)->WaitForPrimary(promoted), IsOk());
-      std::cout << "ha: " << promoted << " promoted " << absl::FormatDuration(absl::Now() - lost) << " after "
-                << killed << " was killed" << std::endl;
+      std::cout << "ha: " << promoted << " promoted " << absl::FormatDuration(absl::Now() - lost) << " after " << killed
+                << " was killed" << std::endl;
     }
     return lost;
   });
@@ -353,12 +364,13 @@ TEST_F(HaFailoverTest, DbReadServesUsageFromTheStandby) {
 
   // Both nodes in the read URI: libpq prefers the standby.
   const std::string hosts = (*cluster)->uri().substr(0, (*cluster)->uri().find('?'));
-  auto api = testing::StartApi(FLEETCAP_API_BIN, (*cluster)->uri(),
-                               {"--db-read", hosts + "?target_session_attrs=prefer-standby&application_name=fleetcap-api-read"});
+  auto api = testing::StartApi(
+      FLEETCAP_API_BIN, (*cluster)->uri(),
+      {"--db-read", hosts + "?target_session_attrs=prefer-standby&application_name=fleetcap-api-read"});
   ASSERT_THAT(api, IsOk());
-  auto r = testing::HttpGet(api->http_base() +
-                                "/v1/usage?cluster=ha&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&resolution=hour",
-                            api->admin_token);
+  auto r = testing::HttpGet(
+      api->http_base() + "/v1/usage?cluster=ha&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&resolution=hour",
+      api->admin_token);
   ASSERT_THAT(r, IsOk());
   ASSERT_EQ(r->status, 200) << r->body;
   // Every pushed sample: 4 GPUs, 4 scrapes a minute, kPushMinutes minutes.

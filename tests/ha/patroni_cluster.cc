@@ -21,8 +21,8 @@ absl::StatusOr<std::string> PatroniCluster::Script(const std::string& command, c
   if (!node.empty()) argv.push_back(node);
   RunResult r = Run(argv, absl::Seconds(120));
   if (r.exit_code != 0) {
-    return absl::InternalError(absl::StrCat("patroni_cluster.sh ", command, " ", node, " exited ", r.exit_code, ": ",
-                                            r.err));
+    return absl::InternalError(
+        absl::StrCat("patroni_cluster.sh ", command, " ", node, " exited ", r.exit_code, ": ", r.err));
   }
   const std::string first_line = r.out.substr(0, r.out.find('\n'));
   return std::string(absl::StripAsciiWhitespace(first_line));
