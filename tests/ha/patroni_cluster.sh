@@ -129,7 +129,11 @@ bootstrap:
     ttl: 10
     loop_wait: 1
     retry_timeout: 4
-    maximum_lag_on_failover: 1048576
+    # A commit is acknowledged only once the standby has it, so a failover
+    # loses no row a daemon was told is stored; Patroni then promotes only
+    # the synchronous standby, whatever its replay lag.
+    synchronous_mode: true
+    maximum_lag_on_failover: 1073741824
     postgresql:
       use_pg_rewind: true
       parameters:
