@@ -99,6 +99,18 @@ wait_streaming() {
   return 1
 }
 
+# Waits until NODE is the synchronous standby (Patroni's REST /sync answers
+# 200): only then may a switchover go to it. Up to $2 seconds.
+wait_sync() {
+  local node=$1 deadline=$((SECONDS + $2))
+  while [ $SECONDS -lt $deadline ]; do
+    if [ "$(rest_status "$node" sync)" = 200 ]; then return 0; fi
+    sleep 0.2
+  done
+  echo "patroni_cluster.sh: $node is not the synchronous standby after $2s" >&2
+  return 1
+}
+
 uri() {
   echo "postgresql://fleetcap@127.0.0.1:$(pg_port node1),127.0.0.1:$(pg_port node2)/fleetcap?target_session_attrs=read-write&connect_timeout=2"
 }
@@ -178,7 +190,11 @@ start_etcd() {
   echo $! > "$r/etcd.pid"
   local deadline=$((SECONDS + 30))
   until curl -s --max-time 1 "http://127.0.0.1:$client/health" | grep -q '"health":"true"'; do
-    [ $SECONDS -lt $deadline ] || { echo "patroni_cluster.sh: etcd did not start:" >&2; tail -n 20 "$r/etcd.log" >&2; return 1; }
+    if [ $SECONDS -ge $deadline ] || ! kill -0 "$(cat "$r/etcd.pid")" 2>/dev/null; then
+      echo "patroni_cluster.sh: etcd did not start:" >&2
+      tail -n 5 "$r/etcd.log" >&2
+      return 1
+    fi
     sleep 0.2
   done
 }
@@ -201,10 +217,16 @@ start() {
   r=$(mktemp -d /tmp/fleetcap-ha-XXXXXX)
   chmod 755 "$r"
   echo "$r" > "$dir/root"
-  local etcd_client etcd_peer
-  etcd_client=$(free_port)
-  etcd_peer=$(free_port)
-  start_etcd "$r" "$etcd_client" "$etcd_peer"
+  # A port found free may be taken before etcd binds it: try new ones.
+  local etcd_client etcd_peer started=0
+  for _ in 1 2 3; do
+    etcd_client=$(free_port)
+    etcd_peer=$(free_port)
+    if start_etcd "$r" "$etcd_client" "$etcd_peer"; then started=1; break; fi
+    kill -KILL "$(cat "$r/etcd.pid")" 2>/dev/null || true
+    rm -rf "$r/etcd"
+  done
+  [ "$started" = 1 ] || exit 1
   local scope
   scope="fleetcap-$(basename "$r")"
   write_node_config node1 "$scope" "$etcd_client"
@@ -215,6 +237,7 @@ start() {
   wait_primary node1 60 || { tail -n 30 "$r/node1/patroni.out" >&2; exit 1; }
   start_node "$r" node2
   wait_streaming node1 60 || { tail -n 30 "$r/node2/patroni.out" >&2; exit 1; }
+  wait_sync node2 60 || { tail -n 30 "$r/node2/patroni.out" >&2; exit 1; }
   psql_at "$(pg_port node1)" postgres "CREATE DATABASE fleetcap"
   uri
 }
@@ -247,6 +270,7 @@ switchover() {
   from=$(primary) || { echo "patroni_cluster.sh: no primary" >&2; exit 1; }
   to=$(other "$from")
   wait_streaming "$from" 60
+  wait_sync "$to" 60
   patronictl -c "$(root)/$from/patroni.yml" switchover --leader "$from" --candidate "$to" --force >&2
   wait_primary "$to" 60
   echo "$to"
