@@ -41,6 +41,14 @@ if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
   packages+=(nodejs npm)
 fi
 
+# PostgreSQL high availability tests (tests/ha): Patroni 3.0 (with its etcd
+# client), etcd 3.4 and haproxy. The tests start their own on free ports; the
+# packages' system services must not start and hold the default ports
+# (2379/2380, 8008, 80), so the install runs under a policy-rc.d that refuses
+# service starts and the services are disabled afterwards.
+packages+=(patroni python3-etcd etcd-server etcd-client haproxy)
+no_service_starts=(etcd patroni haproxy)
+
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -57,4 +65,13 @@ sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 echo "bootstrap: installing ${missing[*]}"
 $sudo apt-get update -qq
+policy_rc=/usr/sbin/policy-rc.d
+if [ ! -e "$policy_rc" ]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy_rc" >/dev/null
+  $sudo chmod 755 "$policy_rc"
+  trap '$sudo rm -f "$policy_rc"' EXIT
+fi
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ -d /run/systemd/system ]; then
+  for s in "${no_service_starts[@]}"; do $sudo systemctl disable --now "$s" >/dev/null 2>&1 || true; done
+fi

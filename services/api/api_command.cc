@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/daemon.h"
 #include "common/logging.h"
+#include "common/pg_pool.h"
 #include "common/status_macros.h"
 #include "store/migrator.h"
 
@@ -45,6 +46,10 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   flags.String("tls-key", &server.tls.key, "PEM private key of --tls-cert");
   flags.String("tls-client-ca", &server.tls.client_ca,
                "PEM CA that client certificates must chain to; empty: none asked");
+  flags.String("db-read", &options.db_read,
+               "PostgreSQL libpq URI for the heavy reads (usage, chargeback), e.g. with "
+               "target_session_attrs=prefer-standby; empty: --db",
+               "FLEETCAP_DB_READ");
   flags.Int("db-connections", &limits.db_connections, "PostgreSQL connections shared by all requests");
   flags.Int("db-wait", &limits.db_wait_seconds,
             "seconds a request waits for a free database connection before UNAVAILABLE (HTTP 503)");
@@ -85,7 +90,18 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
 
 absl::Status RunApi(const ApiOptions& options) {
   FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
-  FLEETCAP_ASSIGN_OR_RETURN(auto server, ApiServer::Start(options.server, daemon->pool(), *daemon->registry()));
+  // The heavy reads' own pool when --db-read names another server (a standby):
+  // the same size and limits as the main one, and like it, it reconnects a
+  // connection found broken on its next lease.
+  std::unique_ptr<PgPool> read_pool;
+  if (!options.db_read.empty()) {
+    auto opened = PgPool::Open(options.db_read, options.daemon.db_connections, options.daemon.db_limits);
+    if (!opened.ok())
+      return absl::Status(opened.status().code(), absl::StrCat("--db-read: ", opened.status().message()));
+    read_pool = std::move(*opened);
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(auto server,
+                            ApiServer::Start(options.server, daemon->pool(), *daemon->registry(), read_pool.get()));
   // One line on stdout that scripts and tests read to learn the bound ports.
   std::cout << "fleetcap-api ready grpc=" << server->grpc_port() << " http=" << server->http_port()
             << " metrics=" << daemon->metrics_port() << std::endl;

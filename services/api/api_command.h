@@ -18,6 +18,9 @@ struct ApiOptions {
   ApiServerOptions server;
   bool version = false;  // --version: print it and do nothing else
   bool init = false;     // `init`: mint the first admin token instead of serving
+  // --db-read: a second libpq URI for the heavy reads (usage, chargeback),
+  // e.g. a standby's; empty: they use --db.
+  std::string db_read;
   absl::Duration init_ttl = absl::Hours(24 * 365);
 };
 

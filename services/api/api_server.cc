@@ -16,9 +16,10 @@
 namespace fleetcap::api {
 
 absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptions& options, PgPool* pool,
-                                                            prometheus::Registry& registry) {
+                                                            prometheus::Registry& registry, PgPool* read_pool) {
   std::unique_ptr<ApiServer> server(new ApiServer());
   server->pool_ = pool;
+  PgPool* heavy_reads = read_pool != nullptr ? read_pool : pool;
   server->metrics_ = std::make_unique<ApiMetrics>(registry);
   server->inventory_ = std::make_unique<store::PgInventoryRepository>(server->pool_);
   server->team_facts_ = std::make_unique<store::PgTeamFactsRepository>(server->pool_);
@@ -38,11 +39,11 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->token_service_ = std::make_unique<TokenGrpcService>(server->guard_.get(), server->token_ops_.get());
   server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
   FLEETCAP_ASSIGN_OR_RETURN(auto credentials, GrpcServerCredentials(options.tls));
-  server->usage_ = std::make_unique<store::PgUsageRepository>(server->pool_);
+  server->usage_ = std::make_unique<store::PgUsageRepository>(heavy_reads);
   server->usage_query_ = std::make_unique<UsageQuery>(server->usage_.get(), server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
-  server->attribution_facts_ = std::make_unique<store::PgAttributionFactsRepository>(server->pool_);
-  server->chargeback_ = std::make_unique<store::PgChargebackRepository>(server->pool_);
+  server->attribution_facts_ = std::make_unique<store::PgAttributionFactsRepository>(heavy_reads);
+  server->chargeback_ = std::make_unique<store::PgChargebackRepository>(heavy_reads);
   server->active_policy_ = std::make_unique<ActivePolicyCache>(server->policies_.get());
   server->chargeback_query_ =
       std::make_unique<ChargebackQuery>(server->chargeback_.get(), server->active_policy_.get());

@@ -47,9 +47,12 @@ struct ApiServerOptions {
 
 class ApiServer {
  public:
-  // `pool` and `registry` must outlive the server.
+  // `pool`, `registry` and `read_pool` must outlive the server. The heavy
+  // reads (usage, chargeback and its explanation) go to `read_pool` when
+  // given (--db-read), to `pool` otherwise; everything else, and every write,
+  // to `pool`.
   static absl::StatusOr<std::unique_ptr<ApiServer>> Start(const ApiServerOptions& options, PgPool* pool,
-                                                          prometheus::Registry& registry);
+                                                          prometheus::Registry& registry, PgPool* read_pool = nullptr);
   ~ApiServer();
 
   int grpc_port() const { return grpc_port_; }

@@ -1,0 +1,44 @@
+#include "tests/ha/patroni_cluster.h"
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "tests/support/subprocess.h"
+
+namespace fleetcap::testing {
+
+absl::StatusOr<std::unique_ptr<PatroniCluster>> PatroniCluster::Start() {
+  std::unique_ptr<PatroniCluster> cluster(new PatroniCluster());
+  auto uri = cluster->Script("start");
+  if (!uri.ok()) return uri.status();
+  cluster->uri_ = *uri;
+  return cluster;
+}
+
+PatroniCluster::~PatroniCluster() { Run({"/bin/bash", FLEETCAP_PATRONI_CLUSTER_SH, "stop", dir_.path()}); }
+
+absl::StatusOr<std::string> PatroniCluster::Script(const std::string& command, const std::string& node) const {
+  std::vector<std::string> argv = {"/bin/bash", FLEETCAP_PATRONI_CLUSTER_SH, command, dir_.path()};
+  if (!node.empty()) argv.push_back(node);
+  RunResult r = Run(argv, absl::Seconds(120));
+  if (r.exit_code != 0) {
+    return absl::InternalError(
+        absl::StrCat("patroni_cluster.sh ", command, " ", node, " exited ", r.exit_code, ": ", r.err));
+  }
+  const std::string first_line = r.out.substr(0, r.out.find('\n'));
+  return std::string(absl::StripAsciiWhitespace(first_line));
+}
+
+absl::StatusOr<std::string> PatroniCluster::NodeUri(const std::string& node, const std::string& params) const {
+  auto port = Script("port", node);
+  if (!port.ok()) return port.status();
+  return absl::StrCat("postgresql://fleetcap@127.0.0.1:", *port, "/fleetcap", params.empty() ? "" : "?", params);
+}
+
+absl::StatusOr<std::string> PatroniCluster::Primary() const { return Script("primary"); }
+absl::StatusOr<std::string> PatroniCluster::KillPrimary() const { return Script("kill-primary"); }
+absl::Status PatroniCluster::WaitForPrimary(const std::string& node) const {
+  return Script("wait-primary", node).status();
+}
+absl::StatusOr<std::string> PatroniCluster::Switchover() const { return Script("switchover"); }
+
+}  // namespace fleetcap::testing
