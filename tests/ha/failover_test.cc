@@ -39,6 +39,7 @@
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
+#include "tests/support/table_rows.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_dir.h"
 #include "tests/support/trusted_shares.h"
@@ -48,6 +49,7 @@ namespace fleetcap {
 namespace {
 
 using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::TableRows;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
 constexpr int kPushMinutes = 40;                           // remote_write requests, one minute each
@@ -59,23 +61,6 @@ const absl::Duration kApiRecoveryBound = absl::Seconds(60);
 // and a push sent again is logged again) and the hours queued for the rollup
 // (one row per write batch, so their number follows how minutes were batched).
 const std::set<std::string> kBookkeeping = {"api_tokens", "telemetry_push_checkpoints", "usage_hour_changes"};
-
-// The rows of `table`, sorted, as JSON lines without the columns the database
-// fills in itself (now(), sequences): those differ between two runs by design.
-std::string TableRows(pqxx::connection& conn, const std::string& table) {
-  pqxx::read_transaction txn(conn);
-  auto generated = txn.exec_params(
-      "SELECT coalesce(array_agg(a.attname::text), '{}') FROM pg_attrdef d"
-      " JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum"
-      " WHERE d.adrelid = to_regclass($1)"
-      "   AND (pg_get_expr(d.adbin, d.adrelid) LIKE '%now()%' OR pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%')",
-      table);
-  const std::string skipped = generated[0][0].as<std::string>();
-  return txn
-      .exec(absl::StrCat("SELECT coalesce(string_agg(r, E'\\n' ORDER BY r), '') FROM (SELECT (to_jsonb(t) - ",
-                         txn.quote(skipped), "::text[])::text AS r FROM ", txn.quote_name(table), " t) s"))[0][0]
-      .as<std::string>();
-}
 
 int64_t Count(pqxx::connection& conn, const std::string& sql) {
   pqxx::read_transaction txn(conn);

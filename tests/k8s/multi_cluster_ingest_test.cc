@@ -31,6 +31,7 @@
 #include "tests/k8s/fixture/trace_cluster.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
+#include "tests/support/table_rows.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_dir.h"
 #include "tests/support/trusted_shares.h"
@@ -40,6 +41,7 @@ namespace fleetcap {
 namespace {
 
 using ::fleetcap::testing::IsOk;
+using ::fleetcap::testing::TableRows;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
 
@@ -49,24 +51,6 @@ struct FixtureCluster {
   std::string name;
   std::unique_ptr<testing::FakeApiServer> api;
 };
-
-// The rows of `table`, sorted, as JSON lines without the columns whose
-// default is filled by the database (now(), a sequence): those differ between
-// two runs by design.
-std::string TableRows(pqxx::connection& conn, const std::string& table) {
-  pqxx::read_transaction txn(conn);
-  auto generated = txn.exec_params(
-      "SELECT coalesce(array_agg(a.attname::text), '{}') FROM pg_attrdef d"
-      " JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum"
-      " WHERE d.adrelid = to_regclass($1)"
-      "   AND (pg_get_expr(d.adbin, d.adrelid) LIKE '%now()%' OR pg_get_expr(d.adbin, d.adrelid) LIKE 'nextval(%')",
-      table);
-  const std::string skipped = generated[0][0].as<std::string>();
-  return txn
-      .exec(absl::StrCat("SELECT coalesce(string_agg(r, E'\\n' ORDER BY r), '') FROM (SELECT (to_jsonb(t) - ",
-                         txn.quote(skipped), "::text[])::text AS r FROM ", txn.quote_name(table), " t) s"))[0][0]
-      .as<std::string>();
-}
 
 // The rows only one side has, a few of each, for a readable failure.
 std::string RowDifference(const std::string& together, const std::string& one_by_one) {
