@@ -164,18 +164,6 @@ start() {
       sleep 2
     done
     echo
-    # Allocation runs right after the pass: the quotas it recommends per team.
-    while ! grep -qE "allocation (run [0-9]+ stored|not run|failed)" "$state/optimizer.log"; do
-      running optimizer || { tail -n 20 "$state/optimizer.log" >&2; exit 1; }
-      sleep 1
-    done
-    grep -E "allocation (run|not run|failed)" "$state/optimizer.log" | tail -n 1 | sed 's/^/demo: /'
-    if "$ctl" recommendations --server "127.0.0.1:$grpc_port" --token "$admin_token" > "$state/recommendations.txt" 2>&1; then
-      echo "demo: recommended quotas (first rows of $state/recommendations.txt):"
-      head -n 8 "$state/recommendations.txt" | cut -c1-160 | sed 's/^/      /'
-    else
-      sed 's/^/demo: /' "$state/recommendations.txt"
-    fi
   fi
   if [ "$cluster" = openb ]; then
     # Every GPU pod of the trace ends deleted: the ingest has caught up when
@@ -240,6 +228,18 @@ start() {
       sleep 2
     done
     echo
+    # Allocation runs right after the pass: the quotas it recommends per team.
+    while ! grep -qE "allocation (run [0-9]+ stored|not run|failed)" "$state/optimizer.log"; do
+      running optimizer || { tail -n 20 "$state/optimizer.log" >&2; exit 1; }
+      sleep 1
+    done
+    grep -E "allocation (run|not run|failed)" "$state/optimizer.log" | tail -n 1 | sed 's/^/demo: /'
+    if "$ctl" recommendations --server "127.0.0.1:$grpc_port" --token "$admin_token" > "$state/recommendations.txt" 2>&1; then
+      echo "demo: recommended quotas (first rows of $state/recommendations.txt):"
+      head -n 8 "$state/recommendations.txt" | cut -c1-160 | sed 's/^/      /'
+    else
+      sed 's/^/demo: /' "$state/recommendations.txt"
+    fi
   fi
 
   if [ ! -s "$team_file" ]; then
