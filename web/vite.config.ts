@@ -1,0 +1,20 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The dashboard is served by fleetcap-api at `/` and reads only its
+// HTTP/JSON API under `/v1/` (same origin). `npm run dev` proxies /v1 to a
+// local fleetcap-api (FLEETCAP_HTTP, default 127.0.0.1:8080).
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: { '/v1': `http://${process.env.FLEETCAP_HTTP ?? '127.0.0.1:8080'}` },
+  },
+  build: { outDir: 'dist', sourcemap: false },
+  test: {
+    environment: 'jsdom',
+    globals: true,
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+  },
+});
