@@ -19,7 +19,8 @@ PatroniCluster::~PatroniCluster() { Run({"/bin/bash", FLEETCAP_PATRONI_CLUSTER_S
 absl::StatusOr<std::string> PatroniCluster::Script(const std::string& command, const std::string& node) const {
   std::vector<std::string> argv = {"/bin/bash", FLEETCAP_PATRONI_CLUSTER_SH, command, dir_.path()};
   if (!node.empty()) argv.push_back(node);
-  RunResult r = Run(argv, absl::Seconds(120));
+  // start may rebuild a standby that cannot stream (patroni_cluster.sh).
+  RunResult r = Run(argv, command == "start" ? absl::Seconds(300) : absl::Seconds(120));
   if (r.exit_code != 0) {
     return absl::InternalError(
         absl::StrCat("patroni_cluster.sh ", command, " ", node, " exited ", r.exit_code, ": ", r.err));
