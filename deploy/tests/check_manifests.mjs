@@ -66,6 +66,12 @@ function checkCnpgCluster(obj, problems) {
   for (const [key, value] of Object.entries(spec.postgresql?.parameters ?? {})) {
     if (typeof value !== "string") problems.push(`${where}: spec.postgresql.parameters.${key} must be a string`);
   }
+  // With a standby, a commit must reach it before it is acknowledged: the
+  // daemons drop what they hold once the store has committed it, so an
+  // asynchronous standby promoted on failover would lose acknowledged rows.
+  if (spec.instances > 1 && !(Number.isInteger(spec.minSyncReplicas) && spec.minSyncReplicas >= 1)) {
+    problems.push(`${where}: ${spec.instances} instances without minSyncReplicas >= 1 (replication must be synchronous)`);
+  }
   const known = ["instances", "imageName", "primaryUpdateStrategy", "bootstrap", "postgresql", "storage", "resources",
                  "monitoring", "affinity", "minSyncReplicas", "maxSyncReplicas"];
   for (const key of Object.keys(spec)) {
