@@ -3,9 +3,8 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "common/status_macros.h"
 #include "optimizer/allocation/demand_document.h"
-#include "optimizer/allocation/heterogeneity_problem.h"
+#include "optimizer/allocation/policy_engine.h"
 #include "optimizer/allocation/policy_problem.h"
 #include "policy/policy_parser.h"
 #include "policy/text_rules.h"
@@ -21,14 +20,10 @@ absl::StatusOr<std::vector<Recommendation>> SolveOffline(const SolverInput& inpu
     const PolicyProblem problem = BuildPolicyProblem(policy.document, demand.document);
     errors = policy::FormatPolicyErrors(input.policy_source, problem.errors.policy) +
              policy::FormatPolicyErrors(input.demand_source, problem.errors.demand);
-    if (errors.empty() && input.heterogeneity) {
-      FLEETCAP_ASSIGN_OR_RETURN(HeterogeneityProblem lp, BuildHeterogeneityProblem(policy.document, problem.problem));
-      FLEETCAP_ASSIGN_OR_RETURN(HeterogeneityAllocation allocated, AllocateHeterogeneous(lp));
-      return HeterogeneityRecommendations(problem.problem, allocated);
-    }
     if (errors.empty()) {
-      FLEETCAP_ASSIGN_OR_RETURN(std::vector<FlavorAllocation> flavors, Allocate(problem.problem));
-      return Recommendations(flavors);
+      return RecommendPolicyProblem(
+          policy.document, problem.problem,
+          input.heterogeneity ? AllocationEngine::kHeterogeneity : AllocationEngine::kWaterFilling);
     }
   }
   errors.pop_back();  // the last newline

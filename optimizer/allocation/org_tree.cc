@@ -1,10 +1,31 @@
 #include "optimizer/allocation/org_tree.h"
 
 #include <algorithm>
+#include <cstring>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 
 namespace fleetcap::allocation {
+namespace {
+
+// The first 8 bytes of a name as a big-endian number, a shorter name padded
+// with zero bytes. Names whose keys differ compare as their keys (bytes are
+// compared unsigned, as std::string does), so most comparisons of the sort
+// and of the searches are one integer comparison instead of a memcmp call;
+// equal keys fall back to comparing the names.
+uint64_t NameKey(const std::string& name) {
+  const auto* p = reinterpret_cast<const unsigned char*>(name.data());
+  if (name.size() >= 8) {  // one 8-byte load (compilers merge these into a load and a byte swap)
+    return uint64_t{p[0]} << 56 | uint64_t{p[1]} << 48 | uint64_t{p[2]} << 40 | uint64_t{p[3]} << 32 |
+           uint64_t{p[4]} << 24 | uint64_t{p[5]} << 16 | uint64_t{p[6]} << 8 | uint64_t{p[7]};
+  }
+  uint64_t key = 0;
+  for (size_t i = 0; i < name.size(); ++i) key |= uint64_t{p[i]} << (56 - 8 * i);
+  return key;
+}
+
+}  // namespace
 
 absl::StatusOr<OrgTree> OrgTree::Build(const std::vector<OrgNode>& teams) {
   if (teams.size() > kMaxTeams) {
@@ -20,12 +41,20 @@ absl::StatusOr<OrgTree> OrgTree::Build(const std::vector<OrgNode>& teams) {
     }
     tree.nodes_.push_back(Node{t.name, -1, t.weight, {}});
   }
+  std::vector<std::pair<uint64_t, int>> ranked(teams.size());  // (key, node)
+  for (size_t i = 0; i < teams.size(); ++i) ranked[i] = {NameKey(teams[i].name), static_cast<int>(i + 1)};
+  std::sort(ranked.begin(), ranked.end(), [&](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first < b.first : tree.nodes_[a.second].name < tree.nodes_[b.second].name;
+  });
   tree.by_name_.resize(teams.size());
-  for (size_t i = 0; i < teams.size(); ++i) tree.by_name_[i] = static_cast<int>(i + 1);
-  std::sort(tree.by_name_.begin(), tree.by_name_.end(),
-            [&](int a, int b) { return tree.nodes_[a].name < tree.nodes_[b].name; });
+  tree.keys_.resize(teams.size());
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    tree.keys_[i] = ranked[i].first;
+    tree.by_name_[i] = ranked[i].second;
+  }
   for (size_t i = 1; i < tree.by_name_.size(); ++i) {
-    if (tree.nodes_[tree.by_name_[i]].name == tree.nodes_[tree.by_name_[i - 1]].name) {
+    if (tree.keys_[i] == tree.keys_[i - 1] &&
+        tree.nodes_[tree.by_name_[i]].name == tree.nodes_[tree.by_name_[i - 1]].name) {
       return absl::InvalidArgumentError(
           absl::StrCat("org tree: team ", tree.nodes_[tree.by_name_[i]].name, " is defined twice"));
     }
@@ -62,26 +91,50 @@ absl::StatusOr<OrgTree> OrgTree::Build(const std::vector<OrgNode>& teams) {
   return tree;
 }
 
+bool OrgTree::NameAt(size_t rank, uint64_t key, const std::string& name) const {
+  if (rank >= by_name_.size() || keys_[rank] != key) return false;
+  const std::string& at = nodes_[by_name_[rank]].name;
+  // Equal keys and sizes: names of at most 8 bytes are equal, longer ones
+  // differ, if at all, after the 8th.
+  return at.size() == name.size() &&
+         (name.size() <= 8 || std::memcmp(at.data() + 8, name.data() + 8, name.size() - 8) == 0);
+}
+
+size_t OrgTree::LowerBound(uint64_t key, const std::string& name) const {
+  size_t lo = 0, count = by_name_.size();
+  while (count > 0) {
+    const size_t half = count / 2, mid = lo + half;
+    const bool below = keys_[mid] != key ? keys_[mid] < key : nodes_[by_name_[mid]].name < name;
+    if (below) {
+      lo = mid + 1;
+      count -= half + 1;
+    } else {
+      count = half;
+    }
+  }
+  return lo;
+}
+
 std::optional<int> OrgTree::FindNext(const std::string& name, size_t& cursor) const {
+  const uint64_t key = NameKey(name);
   // The next rank first (names in order), then the same one (a repeat).
   for (const size_t at : {cursor + 1, cursor}) {
-    if (at < by_name_.size() && nodes_[by_name_[at]].name == name) {
+    if (NameAt(at, key, name)) {
       cursor = at;
       return by_name_[at];
     }
   }
-  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
-                             [&](int n, const std::string& v) { return nodes_[n].name < v; });
-  if (it == by_name_.end() || nodes_[*it].name != name) return std::nullopt;
-  cursor = static_cast<size_t>(it - by_name_.begin());
-  return *it;
+  const size_t at = LowerBound(key, name);
+  if (!NameAt(at, key, name)) return std::nullopt;
+  cursor = at;
+  return by_name_[at];
 }
 
 std::optional<int> OrgTree::Find(const std::string& name) const {
-  auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
-                             [&](int n, const std::string& v) { return nodes_[n].name < v; });
-  if (it == by_name_.end() || nodes_[*it].name != name) return std::nullopt;
-  return *it;
+  const uint64_t key = NameKey(name);
+  const size_t at = LowerBound(key, name);
+  if (!NameAt(at, key, name)) return std::nullopt;
+  return by_name_[at];
 }
 
 }  // namespace fleetcap::allocation

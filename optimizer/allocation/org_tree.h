@@ -38,9 +38,15 @@ class OrgTree {
   bool IsLeaf(int node) const { return nodes_[node].children.empty(); }
 
  private:
+  // The first rank whose name is not below `name` (key: NameKey(name)).
+  size_t LowerBound(uint64_t key, const std::string& name) const;
+  // Whether the name at `rank` is `name` (key: NameKey(name)).
+  bool NameAt(size_t rank, uint64_t key, const std::string& name) const;
+
   std::vector<Node> nodes_;
   std::vector<int> top_down_;
-  std::vector<int> by_name_;  // node indices (1..), sorted by name
+  std::vector<int> by_name_;    // node indices (1..), sorted by name
+  std::vector<uint64_t> keys_;  // NameKey of each name of by_name_, in its order
 };
 
 }  // namespace fleetcap::allocation

@@ -31,6 +31,7 @@ std::vector<int64_t> RoundToTotal(const std::vector<RoundingClaim>& claims, int6
     return names != 0 ? names < 0 : a < b;
   };
   std::vector<size_t> eligible;
+  if (sum != total) eligible.reserve(n);
   if (sum < total) {
     for (size_t i = 0; i < n; ++i) {
       if (out[i] < claims[i].upper) eligible.push_back(i);

@@ -9,13 +9,13 @@ namespace fleetcap::allocation {
 
 namespace {
 
-// SplitByWeight into `share` (sized as caps), with `order` as scratch: the
-// tree walk calls it once per node and keeps both buffers between calls.
-void SplitInto(long double amount, const std::vector<int64_t>& caps, const std::vector<int64_t>& weights,
-               std::vector<size_t>& order, std::vector<long double>& share) {
-  const size_t n = caps.size();
-  share.assign(n, 0.0L);
-  const absl::int128 cap_sum = std::accumulate(caps.begin(), caps.end(), absl::int128(0));
+// SplitByWeight of the `n` claimants at `caps` and `weights` into `share`
+// (all three runs of n; `share` all zero on entry: it is left so when there
+// is nothing to split), with `order` as scratch: the tree walk calls it once
+// per node on the node's children, which sit side by side in its arrays.
+void SplitInto(long double amount, const int64_t* caps, const int64_t* weights, size_t n, std::vector<size_t>& order,
+               long double* share) {
+  const absl::int128 cap_sum = std::accumulate(caps, caps + n, absl::int128(0));
   if (amount >= static_cast<long double>(cap_sum)) {
     for (size_t i = 0; i < n; ++i) share[i] = static_cast<long double>(caps[i]);
     return;
@@ -59,8 +59,8 @@ void SplitInto(long double amount, const std::vector<int64_t>& caps, const std::
 std::vector<long double> SplitByWeight(long double amount, const std::vector<int64_t>& caps,
                                        const std::vector<int64_t>& weights) {
   std::vector<size_t> order;
-  std::vector<long double> share;
-  SplitInto(amount, caps, weights, order, share);
+  std::vector<long double> share(caps.size());
+  SplitInto(amount, caps.data(), weights.data(), caps.size(), order, share.data());
   return share;
 }
 
@@ -70,36 +70,45 @@ std::vector<long double> HierarchicalWaterFill(const OrgTree& tree, long double 
   const auto& nodes = tree.nodes();
   const auto& order = tree.top_down();
   if (nodes.empty()) return {};  // no root: nothing to hand out
+  // The walk works on positions in `order` rather than on nodes: it is
+  // breadth first, so every node's children sit side by side there (the
+  // children of the node at position i start where those of position i - 1
+  // end), and each split reads its children's caps and weights, and writes
+  // their amounts, in place: no gathering into scratch vectors per node.
+  const size_t count = order.size();  // every node: OrgTree::Build refuses cycles
+  std::vector<size_t> first_child(count);
+  std::vector<int64_t> cap(count, 0), weight(count);
+  size_t next = 1;
+  for (size_t i = 0; i < count; ++i) {
+    first_child[i] = next;
+    next += nodes[order[i]].children.size();
+    weight[i] = weights[order[i]];
+  }
   // A subtree's cap: the sum of its leaves' caps (bounded by kMaxTeams * kMaxMilli).
-  std::vector<int64_t> cap(nodes.size(), 0);
-  for (auto it = order.rbegin(); it != order.rend(); ++it) {
-    const int n = *it;
-    if (tree.IsLeaf(n)) {
-      cap[n] = n == 0 ? 0 : leaf_caps[n];
+  for (size_t i = count; i-- > 0;) {
+    const int n = order[i];
+    const size_t children = nodes[n].children.size();
+    if (children == 0) {
+      cap[i] = n == 0 ? 0 : leaf_caps[n];
+    } else {
+      for (size_t c = first_child[i]; c < first_child[i] + children; ++c) cap[i] += cap[c];
     }
-    if (n != 0) cap[nodes[n].parent] += cap[n];
   }
   // The root gets the amount (built by push_back: gcc -O2 cannot see that
   // a vector sized by nodes.size() is not empty, and warns).
-  std::vector<long double> got;
-  got.reserve(nodes.size());
-  got.push_back(amount);
-  got.resize(nodes.size(), 0.0L);
-  std::vector<int64_t> child_caps, child_weights;
+  std::vector<long double> got_at;
+  got_at.reserve(count);
+  got_at.push_back(amount);
+  got_at.resize(count, 0.0L);
   std::vector<size_t> order_scratch;
-  std::vector<long double> split;
-  for (int n : order) {
-    const auto& children = nodes[n].children;
-    if (children.empty() || got[n] <= 0) continue;
-    child_caps.clear();
-    child_weights.clear();
-    for (int c : children) {
-      child_caps.push_back(cap[c]);
-      child_weights.push_back(weights[c]);
-    }
-    SplitInto(got[n], child_caps, child_weights, order_scratch, split);
-    for (size_t i = 0; i < children.size(); ++i) got[children[i]] = split[i];
+  for (size_t i = 0; i < count; ++i) {
+    const size_t children = nodes[order[i]].children.size();
+    if (children == 0 || got_at[i] <= 0) continue;
+    const size_t first = first_child[i];
+    SplitInto(got_at[i], &cap[first], &weight[first], children, order_scratch, &got_at[first]);
   }
+  std::vector<long double> got(nodes.size());
+  for (size_t i = 0; i < count; ++i) got[order[i]] = got_at[i];
   return got;
 }
 

@@ -7,9 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
-#include "optimizer/allocation/allocation_engine.h"
+#include "optimizer/allocation/policy_engine.h"
 #include "optimizer/allocation/policy_problem.h"
-#include "optimizer/allocation/recommendation.h"
 
 namespace fleetcap::optimizer {
 namespace {
@@ -45,10 +44,11 @@ absl::StatusOr<std::vector<allocation::PendingPod>> PendingOf(const std::vector<
 
 }  // namespace
 
-std::string AllocationPass::InputsJson(int32_t policy_version, std::optional<absl::Time> watermark) const {
+std::string AllocationPass::InputsJson(int32_t policy_version, std::optional<absl::Time> watermark,
+                                       allocation::AllocationEngine engine) const {
   const allocation::MeasuredDemandOptions& d = options_.demand;
   return store::CanonicalAllocationInputs(absl::StrCat(
-      "{\"policy_version\":", policy_version,
+      "{\"policy_version\":", policy_version, ",\"engine\":\"", allocation::EngineName(engine), "\"",
       ",\"chargeback_watermark\":", watermark ? absl::StrCat("\"", FormatRfc3339(*watermark), "\"") : "null",
       ",\"lookback_hours\":", d.lookback / absl::Hours(1), ",\"percentile\":", d.percentile,
       ",\"trend_horizon_hours\":", d.trend_horizon / absl::Hours(1),
@@ -64,7 +64,10 @@ absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> w
     report.skipped = "no policy";
     return report;
   }
-  const std::string inputs = InputsJson(in_force.version, watermark);
+  const policy::TeamResolver& resolver = *in_force.teams;
+  const policy::PolicyDocument& policy = resolver.policy();
+  const allocation::AllocationEngine engine = allocation::EngineForPolicy(policy);
+  const std::string inputs = InputsJson(in_force.version, watermark, engine);
   // The latest run's inputs, read in full only when another run than the one
   // remembered is the latest (at start, or another writer's).
   FLEETCAP_ASSIGN_OR_RETURN(std::optional<int64_t> latest_id, stores_.runs->LatestRunId());
@@ -82,9 +85,7 @@ absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> w
   const absl::Time end = watermark ? *watermark : HourOf(now);
   FLEETCAP_ASSIGN_OR_RETURN(auto held, stores_.history->HeldHours(end - options_.demand.lookback, end));
   FLEETCAP_ASSIGN_OR_RETURN(auto waiting, stores_.history->PendingAt(now, options_.max_pending_pods));
-  const policy::TeamResolver& resolver = *in_force.teams;
   FLEETCAP_ASSIGN_OR_RETURN(auto pending, PendingOf(waiting, resolver, stores_.teams, now));
-  const policy::PolicyDocument& policy = resolver.policy();
   const allocation::MeasuredDemandSet measured =
       allocation::MeasureDemand(policy, end, HeldOf(held), pending, options_.demand);
   report.unplaced = measured.unplaced;
@@ -101,13 +102,13 @@ absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> w
                                             policy::FormatPolicyErrors("policy", problem.errors.policy),
                                             policy::FormatPolicyErrors("measured demand", problem.errors.demand)));
   }
-  FLEETCAP_ASSIGN_OR_RETURN(auto flavors, allocation::Allocate(problem.problem));
+  FLEETCAP_ASSIGN_OR_RETURN(auto recommendations, allocation::RecommendPolicyProblem(policy, problem.problem, engine));
 
   store::AllocationRunDraft draft;
   draft.computed_at = now;
   draft.policy_version = in_force.version;
   draft.inputs_json = inputs;
-  for (const allocation::Recommendation& r : allocation::Recommendations(flavors)) {
+  for (const allocation::Recommendation& r : recommendations) {
     auto d = by_key.find({r.team, r.flavor});
     // How the demand was measured, then what bound the result.
     const std::string how = d == by_key.end() ? "no demand measured" : d->second->explanation;

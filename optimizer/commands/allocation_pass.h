@@ -17,6 +17,7 @@
 #include "absl/time/time.h"
 #include "common/clock.h"
 #include "optimizer/allocation/measured_demand.h"
+#include "optimizer/allocation/policy_engine.h"
 #include "policy/policy_timeline.h"
 #include "store/allocation_run_repository.h"
 #include "store/demand_history_repository.h"
@@ -56,8 +57,10 @@ class AllocationPass {
   absl::StatusOr<AllocationReport> Run(std::optional<absl::Time> watermark);
 
   // The inputs a run records (a JSON object in the store's canonical form),
-  // equal for equal inputs.
-  std::string InputsJson(int32_t policy_version, std::optional<absl::Time> watermark) const;
+  // equal for equal inputs; `engine` is the one the policy chose
+  // (allocation::EngineForPolicy).
+  std::string InputsJson(int32_t policy_version, std::optional<absl::Time> watermark,
+                         allocation::AllocationEngine engine) const;
 
  private:
   struct LastRun {

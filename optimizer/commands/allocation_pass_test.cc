@@ -54,9 +54,30 @@ class AllocationPassTest : public ::testing::Test {
     return o;
   }
 
-  // `milli` held over the whole hour starting `hour`.
-  void Held(const std::string& team, absl::Time hour, int64_t milli) {
-    history_.AddHeld({"c1", "H100", team, hour, milli * 3600});
+  // `milli` of `model` held over the whole hour starting `hour`.
+  void Held(const std::string& team, absl::Time hour, int64_t milli, const std::string& model = "H100") {
+    history_.AddHeld({"c1", model, team, hour, milli * 3600});
+  }
+
+  // The latest run's recommendations equal SolveOffline's for `policy` and
+  // `demand_yaml` (team, flavor, demand, result, bound_by, explanation).
+  void ExpectLatestEqualsOffline(const std::string& policy, const std::string& demand_yaml, bool heterogeneity) {
+    allocation::SolverInput input{"policy", policy, "demand", demand_yaml};
+    input.heterogeneity = heterogeneity;
+    auto expected = allocation::SolveOffline(input);
+    ASSERT_THAT(expected, IsOk());
+    const store::AllocationRunRecord run = Latest();
+    ASSERT_EQ(run.recommendations.size(), expected->size());
+    for (size_t i = 0; i < expected->size(); ++i) {
+      const auto& want = (*expected)[i];
+      const auto& got = run.recommendations[i];
+      EXPECT_EQ(got.team, want.team);
+      EXPECT_EQ(got.flavor, want.flavor);
+      EXPECT_EQ(got.demand_milli, want.demand_milli);
+      EXPECT_EQ(got.recommended_milli, want.recommended_milli) << got.team << " on " << got.flavor;
+      EXPECT_EQ(got.bound_by, want.bound_by);
+      EXPECT_THAT(got.explanation, HasSubstr(want.explanation));
+    }
   }
 
   store::AllocationRunRecord Latest() {
@@ -95,7 +116,8 @@ TEST_F(AllocationPassTest, StoresTheEnginesResultForTheMeasuredDemand) {
   const store::AllocationRunRecord run = Latest();
   EXPECT_EQ(run.policy_version, 1);
   EXPECT_EQ(run.computed_at, clock_.Now());
-  EXPECT_EQ(run.inputs_json, pass_.InputsJson(1, watermark));
+  EXPECT_EQ(run.inputs_json, pass_.InputsJson(1, watermark, allocation::AllocationEngine::kWaterFilling));
+  EXPECT_THAT(run.inputs_json, HasSubstr("\"engine\":\"water_filling\""));
   EXPECT_THAT(run.inputs_json, HasSubstr("\"chargeback_watermark\":\"2026-01-01T10:00:00Z\""));
   ASSERT_EQ(run.recommendations.size(), expected->size());
   for (size_t i = 0; i < expected->size(); ++i) {
@@ -174,6 +196,71 @@ TEST_F(AllocationPassTest, PendingPodsAreResolvedWithTheNamespaceEvidence) {
   ASSERT_EQ(run.recommendations.size(), 2u);
   EXPECT_EQ(run.recommendations[1].team, "vision");
   EXPECT_EQ(run.recommendations[1].demand_milli, 4000);
+}
+
+// Two labs on 4 V100s and 4 K80s; vision's model runs 4x faster on a V100,
+// speech's the same on both.
+constexpr const char* kThroughputPolicy = R"(version: 1
+teams:
+  - {name: vision, workload_class: resnet}
+  - {name: speech, workload_class: lstm}
+flavors:
+  - {name: fast, model: V100, capacity: 4}
+  - {name: slow, model: K80, capacity: 4}
+throughput:
+  - {class: resnet, flavor: fast, value: 4}
+  - {class: resnet, flavor: slow, value: 1}
+  - {class: lstm, flavor: fast, value: 2.5}
+  - {class: lstm, flavor: slow, value: 2.5}
+)";
+
+// What the held hours of HoldBothFlavors measure, as a demand.yaml.
+constexpr const char* kThroughputDemand = R"(demand:
+  - {team: speech, flavor: fast, devices: 2}
+  - {team: speech, flavor: slow, devices: 2}
+  - {team: vision, flavor: fast, devices: 3}
+  - {team: vision, flavor: slow, devices: 1}
+)";
+
+TEST_F(AllocationPassTest, AThroughputMatrixUsesTheHeterogeneityLpAsTheOfflineSolverDoes) {
+  teams_.Apply(kThroughputPolicy, kStart);
+  const absl::Time watermark = kStart + absl::Hours(10);
+  Held("vision", watermark - absl::Hours(1), 3000, "V100");
+  Held("vision", watermark - absl::Hours(1), 1000, "K80");
+  Held("speech", watermark - absl::Hours(1), 2000, "V100");
+  Held("speech", watermark - absl::Hours(1), 2000, "K80");
+  auto report = pass_.Run(watermark);
+  ASSERT_THAT(report, IsOk());
+  ASSERT_TRUE(report->run_id.has_value());
+
+  const store::AllocationRunRecord run = Latest();
+  EXPECT_EQ(run.inputs_json, pass_.InputsJson(1, watermark, allocation::AllocationEngine::kHeterogeneity));
+  EXPECT_THAT(run.inputs_json, HasSubstr("\"engine\":\"heterogeneity\""));
+  ExpectLatestEqualsOffline(kThroughputPolicy, kThroughputDemand, /*heterogeneity=*/true);
+  // Each lab on the flavor it gains most on (water-filling would split both flavors).
+  ASSERT_EQ(run.recommendations.size(), 4u);
+  EXPECT_EQ(run.recommendations[2].team, "vision");
+  EXPECT_EQ(run.recommendations[2].flavor, "fast");
+  EXPECT_EQ(run.recommendations[2].recommended_milli, 4000);
+  EXPECT_EQ(run.recommendations[1].team, "speech");
+  EXPECT_EQ(run.recommendations[1].flavor, "slow");
+  EXPECT_EQ(run.recommendations[1].recommended_milli, 4000);
+}
+
+TEST_F(AllocationPassTest, AThroughputMatrixWithALeafTeamWithoutAClassStaysWithWaterFilling) {
+  // The LP needs every team's class: without one for speech, the daemon
+  // divides per flavor rather than fail every run.
+  const std::string policy =
+      absl::StrReplaceAll(kThroughputPolicy, {{"{name: speech, workload_class: lstm}", "{name: speech}"}});
+  teams_.Apply(policy, kStart);
+  const absl::Time watermark = kStart + absl::Hours(10);
+  Held("vision", watermark - absl::Hours(1), 3000, "V100");
+  Held("vision", watermark - absl::Hours(1), 1000, "K80");
+  Held("speech", watermark - absl::Hours(1), 2000, "V100");
+  Held("speech", watermark - absl::Hours(1), 2000, "K80");
+  ASSERT_THAT(pass_.Run(watermark), IsOk());
+  EXPECT_THAT(Latest().inputs_json, HasSubstr("\"engine\":\"water_filling\""));
+  ExpectLatestEqualsOffline(policy, kThroughputDemand, /*heterogeneity=*/false);
 }
 
 }  // namespace
