@@ -1,5 +1,6 @@
 #include "store/session_lock.h"
 
+#include "absl/strings/str_cat.h"
 #include "pqxx/nontransaction"
 
 namespace fleetcap::store {
@@ -18,6 +19,18 @@ absl::StatusOr<bool> TrySessionLock(pqxx::connection& conn, const std::string& n
   try {
     pqxx::nontransaction txn(conn);
     return txn.exec_params1("SELECT pg_try_advisory_lock(hashtext($1))", name)[0].as<bool>();
+  } catch (const std::exception& e) {
+    return PgError(context, e);
+  }
+}
+
+absl::Status ReleaseSessionLock(pqxx::connection& conn, const std::string& name, const std::string& context) {
+  try {
+    pqxx::nontransaction txn(conn);
+    if (!txn.exec_params1("SELECT pg_advisory_unlock(hashtext($1))", name)[0].as<bool>()) {
+      return absl::FailedPreconditionError(absl::StrCat(context, ": this session does not hold the lock ", name));
+    }
+    return absl::OkStatus();
   } catch (const std::exception& e) {
     return PgError(context, e);
   }

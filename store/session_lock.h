@@ -19,4 +19,8 @@ absl::Status HoldSessionLock(pqxx::connection& conn, const std::string& name, co
 // no other session holds it, without waiting: whether it was taken.
 absl::StatusOr<bool> TrySessionLock(pqxx::connection& conn, const std::string& name, const std::string& context);
 
+// Releases the advisory lock named `name` that `conn`'s session holds
+// (FAILED_PRECONDITION if it holds none), so that another session may take it.
+absl::Status ReleaseSessionLock(pqxx::connection& conn, const std::string& name, const std::string& context);
+
 }  // namespace fleetcap::store

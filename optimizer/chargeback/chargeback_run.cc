@@ -11,6 +11,7 @@
 #include "common/time_util.h"
 #include "optimizer/attribution/attribution_engine.h"
 #include "optimizer/attribution/price_schedule.h"
+#include "optimizer/chargeback/fixed_lines.h"
 #include "optimizer/chargeback/hours.h"
 
 namespace fleetcap::chargeback {
@@ -73,20 +74,48 @@ absl::Time EarliestChange(const policy::PolicyDocument& older, const policy::Pol
   return earliest;
 }
 
-absl::StatusOr<HoursReport> ChargebackRun::ComputeHours(absl::Time start, absl::Time end) {
+namespace {
+
+absl::Status CheckHours(const char* what, absl::Time start, absl::Time end) {
   if (!IsHour(start) || !IsHour(end) || !(start < end)) {
-    return absl::InvalidArgumentError(absl::StrCat("hours to compute [", FormatRfc3339(start), ", ", FormatRfc3339(end),
+    return absl::InvalidArgumentError(absl::StrCat(what, " [", FormatRfc3339(start), ", ", FormatRfc3339(end),
                                                    "): must be whole hours, start before end"));
   }
-  FLEETCAP_ASSIGN_OR_RETURN(auto clusters, stores_.sources.facts->Clusters());
-  for (const auto& c : clusters) FLEETCAP_RETURN_IF_ERROR(stores_.rollups->RollUp(c.cluster, start, end));
-  FLEETCAP_ASSIGN_OR_RETURN(LoadedWindow window, LoadWindow(stores_.sources, start, end));
+  return absl::OkStatus();
+}
 
-  // Every cluster is replaced, lines or not, so that stale lines vanish.
-  std::map<std::string, std::vector<store::ChargebackLineRecord>> lines;
-  std::map<std::string, std::vector<store::OverHeldRecord>> over_held;
-  lines[kFleet];
-  for (const auto& cluster : window.clusters) lines[cluster];
+std::vector<absl::Time> HoursBetween(absl::Time from, absl::Time to) {
+  std::vector<absl::Time> hours;
+  for (absl::Time h = from; h < to; h += absl::Hours(1)) hours.push_back(h);
+  return hours;
+}
+
+}  // namespace
+
+absl::StatusOr<HoursReport> ChargebackRun::ComputeHours(absl::Time start, absl::Time end) {
+  FLEETCAP_RETURN_IF_ERROR(CheckHours("hours to compute", start, end));
+  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<std::string> clusters, Clusters());
+  HoursReport report;
+  for (const auto& cluster : clusters) {
+    FLEETCAP_ASSIGN_OR_RETURN(HoursReport computed, ComputeClusterHours(cluster, start, end));
+    Accumulate(computed, &report);
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(HoursReport fixed, ComputeFixedHours(start, end));
+  Accumulate(fixed, &report);
+  report.hours = (end - start) / absl::Hours(1);
+  return report;
+}
+
+absl::StatusOr<HoursReport> ChargebackRun::ComputeClusterHours(const std::string& cluster, absl::Time start,
+                                                               absl::Time end) {
+  FLEETCAP_RETURN_IF_ERROR(CheckHours("hours to compute", start, end));
+  FLEETCAP_RETURN_IF_ERROR(stores_.rollups->RollUp(cluster, start, end));
+  FLEETCAP_ASSIGN_OR_RETURN(LoadedWindow window, LoadClusterWindow(stores_.sources, cluster, start, end));
+
+  // The cluster is replaced, lines or not, so that stale lines vanish. The
+  // engine's `fixed` lines of this cluster alone are not the fleet's: left out.
+  std::vector<store::ChargebackLineRecord> lines;
+  std::vector<store::OverHeldRecord> over_held;
   HoursReport report;
   report.hours = (end - start) / absl::Hours(1);
   std::vector<attribution::RejectedFact> rejected;
@@ -94,24 +123,23 @@ absl::StatusOr<HoursReport> ChargebackRun::ComputeHours(absl::Time start, absl::
     FLEETCAP_ASSIGN_OR_RETURN(attribution::AttributionReport engine,
                               attribution::Attribute(piece.input, *window.teams, [&](attribution::HourLines&& hour) {
                                 for (auto& line : hour.lines) {
-                                  std::string cluster = line.cluster;
-                                  lines[cluster].push_back(RecordOf(std::move(line)));
+                                  if (line.cluster != cluster) continue;
+                                  report.total_cost_micro += line.total_cost_micro;
+                                  lines.push_back(RecordOf(std::move(line)));
                                 }
                               }));
-    report.total_cost_micro += engine.total_cost_micro;
     for (auto& o : engine.over_held) {
-      over_held[o.cluster].push_back({o.cluster, o.device_id, o.from, o.to, o.held_milli, std::move(o.pod_uids)});
+      over_held.push_back({o.cluster, o.device_id, o.from, o.to, o.held_milli, std::move(o.pod_uids)});
       ++report.over_held_spans;
     }
     for (const auto& u : engine.unpriced) report.unpriced_device_seconds += u.device_seconds;
     rejected.insert(rejected.end(), engine.rejected.begin(), engine.rejected.end());
   }
-  for (const auto& [cluster, cluster_lines] : lines) {
-    report.lines += static_cast<int64_t>(cluster_lines.size());
-    FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->ReplaceHours(cluster, start, end, cluster_lines, over_held[cluster]));
-  }
+  report.lines = static_cast<int64_t>(lines.size());
+  FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->ReplaceHours(cluster, start, end, lines, over_held));
   report.rejected_facts = static_cast<int64_t>(rejected.size());
-  const std::string window_text = absl::StrCat("[", FormatRfc3339(start), ", ", FormatRfc3339(end), ")");
+  const std::string window_text =
+      absl::StrCat("[", FormatRfc3339(start), ", ", FormatRfc3339(end), ") of cluster ", cluster);
   if (!rejected.empty()) {
     Logger("optimizer")
         ->warn("hours {}: {} facts left out, e.g. {}: {}", window_text, rejected.size(), rejected[0].fact,
@@ -131,124 +159,273 @@ absl::StatusOr<HoursReport> ChargebackRun::ComputeHours(absl::Time start, absl::
   return report;
 }
 
-absl::Status ChargebackRun::MarkNewPolicyVersions(absl::Time now, PassReport* report) {
+absl::StatusOr<HoursReport> ChargebackRun::ComputeFixedHours(absl::Time start, absl::Time end) {
+  FLEETCAP_RETURN_IF_ERROR(CheckHours("hours of fixed lines to compute", start, end));
+  FLEETCAP_RETURN_IF_ERROR(stores_.sources.policies->Refresh());
+  // What every team was charged each hour on its workload lines, all clusters.
+  store::ChargebackFilter filter;
+  filter.start = start;
+  filter.end = end;
+  filter.line_kind = "workload";
+  store::ChargebackGroupBy by_team;
+  by_team.team = true;
+  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<store::ChargebackSum> sums,
+                            stores_.charges->Lines(filter, by_team, store::ChargebackResolution::kHour));
+  std::map<absl::Time, std::map<std::string, int64_t>> charged;  // hour -> team -> charge
+  for (const auto& s : sums) charged[s.start][s.team] += s.total_cost_micro;
+
+  HoursReport report;
+  std::vector<store::ChargebackLineRecord> lines;
+  for (absl::Time hour = start; hour < end; hour += absl::Hours(1)) {
+    const policy::PolicyInForce in_force = stores_.sources.policies->At(hour);
+    for (auto& line : FixedLines(hour, in_force.teams->policy().attribution, charged[hour])) {
+      report.total_cost_micro += line.total_cost_micro;
+      lines.push_back(std::move(line));
+    }
+  }
+  report.lines = static_cast<int64_t>(lines.size());
+  FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->ReplaceHours(kFleet, start, end, lines, {}));
+  return report;
+}
+
+absl::StatusOr<std::vector<std::string>> ChargebackRun::Clusters() const {
+  FLEETCAP_ASSIGN_OR_RETURN(auto clusters, stores_.sources.facts->Clusters());
+  std::vector<std::string> names;
+  for (const auto& c : clusters) names.push_back(c.cluster);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+PassReport ChargebackRun::BeginPass() const {
+  PassReport report;
+  report.now = clock_->Now();
+  report.closed_through = ClosedThrough(report.now, options_.close_delay);
+  return report;
+}
+
+absl::Status ChargebackRun::MarkPolicyChanges(PassReport* report) {
   FLEETCAP_ASSIGN_OR_RETURN(const int32_t last, stores_.state->LastPolicyVersion());
   FLEETCAP_RETURN_IF_ERROR(stores_.sources.policies->Refresh());
   const std::vector<policy::PolicyInForce> versions =
       stores_.sources.policies->During(absl::InfinitePast(), absl::InfiniteFuture());
   const int32_t newest = versions.empty() ? 0 : versions.back().version;
   if (newest <= last) return absl::OkStatus();
-  FLEETCAP_ASSIGN_OR_RETURN(const auto watermark, stores_.chargeback->Watermark(kFleet));
-  if (watermark.has_value()) {
-    const absl::Time settled = HourOf(now - options_.settle_window);
-    const policy::PolicyDocument none;
-    for (size_t i = 0; i < versions.size(); ++i) {
-      if (versions[i].version <= last) continue;
-      const policy::PolicyDocument& older = i == 0 ? none : versions[i - 1].teams->policy();
-      const absl::Time from =
-          std::max(HourOf(EarliestChange(older, versions[i].teams->policy(), versions[i].from)), settled);
-      std::vector<absl::Time> hours;
-      for (absl::Time h = from; h < *watermark; h += absl::Hours(1)) hours.push_back(h);
+  // Each cluster's hours up to the closed hour, not only to its watermark:
+  // another instance may be computing a batch of it with the older version
+  // right now, and advance its watermark past the hours marked. A mark at or
+  // past the cluster's watermark when its pass takes it is left to the
+  // catch-up, which reads the new version. The fleet's own hours are marked
+  // up to its watermark: only this instance, holding the fleet lock, moves it.
+  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<std::string> clusters, Clusters());
+  std::vector<std::string> computed;  // the clusters with hours computed
+  for (const std::string& name : clusters) {
+    FLEETCAP_ASSIGN_OR_RETURN(const auto w, stores_.chargeback->Watermark(name));
+    if (w.has_value()) computed.push_back(name);
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(const auto fleet, stores_.chargeback->Watermark(kFleet));
+  const absl::Time settled = HourOf(report->now - options_.settle_window);
+  const policy::PolicyDocument none;
+  for (size_t i = 0; i < versions.size(); ++i) {
+    if (versions[i].version <= last) continue;
+    const policy::PolicyDocument& older = i == 0 ? none : versions[i - 1].teams->policy();
+    const absl::Time from =
+        std::max(HourOf(EarliestChange(older, versions[i].teams->policy(), versions[i].from)), settled);
+    const std::string reason = absl::StrCat("policy version ", versions[i].version);
+    int64_t marked = 0;
+    for (const std::string& name : computed) {
+      const std::vector<absl::Time> hours = HoursBetween(from, report->closed_through);
       if (hours.empty()) continue;
-      FLEETCAP_RETURN_IF_ERROR(
-          stores_.chargeback->MarkForRecompute(kFleet, hours, absl::StrCat("policy version ", versions[i].version)));
-      report->hours_marked += static_cast<int64_t>(hours.size());
-      Logger("optimizer")
-          ->info("policy version {} changes charges from {}: {} computed hours marked to compute again",
-                 versions[i].version, FormatRfc3339(from), hours.size());
+      FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->MarkForRecompute(name, hours, reason));
+      marked += static_cast<int64_t>(hours.size());
     }
+    if (fleet.has_value()) {
+      const std::vector<absl::Time> hours = HoursBetween(from, *fleet);
+      if (!hours.empty()) FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->MarkForRecompute(kFleet, hours, reason));
+    }
+    if (marked == 0) continue;
+    report->hours_marked += marked;
+    Logger("optimizer")
+        ->info("policy version {} changes charges from {}: {} computed cluster hours marked to compute again",
+               versions[i].version, FormatRfc3339(from), marked);
   }
   return stores_.state->SeenPolicyVersion(newest);
 }
 
-absl::Status ChargebackRun::RecomputeMarked(absl::Time now, PassReport* report) {
-  FLEETCAP_ASSIGN_OR_RETURN(auto clusters, stores_.sources.facts->Clusters());
-  std::vector<std::string> names = {kFleet};
-  for (const auto& c : clusters) names.push_back(c.cluster);
+absl::Status ChargebackRun::RecomputeMarked(const std::string& cluster, PassReport* report) {
   std::map<absl::Time, std::string> marked;  // hour -> its first reason
-  for (const auto& name : names) {
-    for (;;) {
-      FLEETCAP_ASSIGN_OR_RETURN(auto marks, stores_.chargeback->TakeRecompute(name, 1000));
-      for (auto& m : marks) marked.emplace(m.hour, std::move(m.reason));
-      if (marks.size() < 1000) break;
-    }
+  for (;;) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto marks, stores_.chargeback->TakeRecompute(cluster, 1000));
+    for (auto& m : marks) marked.emplace(m.hour, std::move(m.reason));
+    if (marks.size() < 1000) break;
   }
   if (marked.empty()) return absl::OkStatus();
-  FLEETCAP_ASSIGN_OR_RETURN(const auto watermark, stores_.chargeback->Watermark(kFleet));
-  const absl::Time settled = HourOf(now - options_.settle_window);
+  // A cluster without a watermark of its own starts at the fleet's
+  // (StartOf): its hours before it are recomputed from marks.
+  FLEETCAP_ASSIGN_OR_RETURN(const auto own, stores_.chargeback->Watermark(cluster));
+  FLEETCAP_ASSIGN_OR_RETURN(const auto fleet, stores_.chargeback->Watermark(kFleet));
+  const std::optional<absl::Time> watermark = own.has_value() ? own : fleet;
+  const absl::Time settled = HourOf(report->now - options_.settle_window);
   std::vector<absl::Time> hours;
   const std::pair<const absl::Time, std::string>* dropped_sample = nullptr;
+  int64_t dropped = 0;
   for (const auto& mark : marked) {
     if (mark.first < settled) {
-      ++report->marks_dropped;
+      ++dropped;
       if (dropped_sample == nullptr) dropped_sample = &mark;
     } else if (watermark.has_value() && mark.first < *watermark) {
       hours.push_back(mark.first);
     }  // at or past the watermark: the catch-up computes it anyway
   }
+  report->marks_dropped += dropped;
   if (dropped_sample != nullptr) {
     Logger("optimizer")
         ->warn(
-            "{} hours marked to compute again are older than the settle window ({}) and left as they are, e.g. {} "
-            "({}); `fleetcap-optimizer recompute` changes them",
-            report->marks_dropped, absl::FormatDuration(options_.settle_window), FormatRfc3339(dropped_sample->first),
+            "{} hours of cluster {} marked to compute again are older than the settle window ({}) and left as they "
+            "are, e.g. {} ({}); `fleetcap-optimizer recompute` changes them",
+            dropped, cluster, absl::FormatDuration(options_.settle_window), FormatRfc3339(dropped_sample->first),
             dropped_sample->second);
   }
   const std::vector<HourWindow> windows = ContiguousWindows(hours, options_.batch_hours);
   for (size_t w = 0; w < windows.size(); ++w) {
-    auto computed = ComputeHours(windows[w].start, windows[w].end);
+    auto computed = ComputeClusterHours(cluster, windows[w].start, windows[w].end);
     if (!computed.ok()) {
       // The marks were taken: put back those not recomputed, for the next pass.
       for (size_t rest = w; rest < windows.size(); ++rest) {
         for (absl::Time h = windows[rest].start; h < windows[rest].end; h += absl::Hours(1)) {
-          (void)stores_.chargeback->MarkForRecompute(kFleet, {h}, marked[h]);
+          (void)stores_.chargeback->MarkForRecompute(cluster, {h}, marked[h]);
         }
       }
       return computed.status();
     }
-    for (absl::Time h = windows[w].start; h < windows[w].end; h += absl::Hours(1)) ++report->recomputed[marked[h]];
+    // The teams' charges of these hours changed, so do the fleet's fixed
+    // lines of them: marked for the fleet whatever its watermark, since the
+    // fleet's pass may be spreading them from the lines just replaced.
+    for (absl::Time h = windows[w].start; h < windows[w].end; h += absl::Hours(1)) {
+      ++report->recomputed[marked[h]];
+      FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->MarkForRecompute(kFleet, {h}, marked[h]));
+    }
     Accumulate(*computed, &report->computed);
   }
   return absl::OkStatus();
 }
 
-absl::Status ChargebackRun::CatchUp(absl::Time closed_through, const std::atomic<bool>* stop, PassReport* report) {
-  FLEETCAP_ASSIGN_OR_RETURN(auto watermark, stores_.chargeback->Watermark(kFleet));
-  absl::Time start;
-  if (watermark.has_value()) {
-    start = *watermark;
-  } else {
-    // Before the first: from the first hour any device was in service.
-    FLEETCAP_ASSIGN_OR_RETURN(auto clusters, stores_.sources.facts->Clusters());
-    std::optional<absl::Time> first;
-    for (const auto& c : clusters) {
-      if (c.first_in_service.has_value() && (!first.has_value() || *c.first_in_service < *first)) {
-        first = c.first_in_service;
-      }
-    }
-    if (!first.has_value()) return absl::OkStatus();  // no history yet
-    start = HourOf(*first);
+absl::StatusOr<std::optional<absl::Time>> ChargebackRun::StartOf(const std::string& cluster,
+                                                                 std::optional<absl::Time> first_in_service) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto watermark, stores_.chargeback->Watermark(cluster));
+  if (watermark.has_value()) return watermark;
+  if (!first_in_service.has_value()) return std::optional<absl::Time>();  // no history yet
+  FLEETCAP_ASSIGN_OR_RETURN(auto fleet, stores_.chargeback->Watermark(kFleet));
+  if (fleet.has_value()) return fleet;
+  return std::optional<absl::Time>(HourOf(*first_in_service));
+}
+
+absl::Status ChargebackRun::CatchUp(const std::string& cluster, const std::atomic<bool>* stop, PassReport* report) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto clusters, stores_.sources.facts->Clusters());
+  std::optional<absl::Time> first_in_service;
+  for (const auto& c : clusters) {
+    if (c.cluster == cluster) first_in_service = c.first_in_service;
   }
-  while (start < closed_through && (stop == nullptr || !stop->load())) {
-    const absl::Time end = std::min(start + absl::Hours(options_.batch_hours), closed_through);
-    FLEETCAP_ASSIGN_OR_RETURN(HoursReport computed, ComputeHours(start, end));
-    FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->AdvanceWatermark(kFleet, end));
+  FLEETCAP_ASSIGN_OR_RETURN(auto from, StartOf(cluster, first_in_service));
+  if (!from.has_value()) return absl::OkStatus();
+  absl::Time start = *from;
+  while (start < report->closed_through && (stop == nullptr || !stop->load())) {
+    const absl::Time end = std::min(start + absl::Hours(options_.batch_hours), report->closed_through);
+    FLEETCAP_ASSIGN_OR_RETURN(HoursReport computed, ComputeClusterHours(cluster, start, end));
+    FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->AdvanceWatermark(cluster, end));
     Accumulate(computed, &report->computed);
     Logger("optimizer")
-        ->info("computed hours [{}, {}): {} lines", FormatRfc3339(start), FormatRfc3339(end), computed.lines);
+        ->info("computed hours [{}, {}) of cluster {}: {} lines", FormatRfc3339(start), FormatRfc3339(end), cluster,
+               computed.lines);
     start = end;
   }
   return absl::OkStatus();
 }
 
+absl::Status ChargebackRun::ClusterPass(const std::string& cluster, const std::atomic<bool>* stop, PassReport* report) {
+  FLEETCAP_RETURN_IF_ERROR(RecomputeMarked(cluster, report));
+  return CatchUp(cluster, stop, report);
+}
+
+absl::Status ChargebackRun::RecomputeFixedMarked(PassReport* report) {
+  std::set<absl::Time> marked;
+  for (;;) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto marks, stores_.chargeback->TakeRecompute(kFleet, 1000));
+    for (const auto& m : marks) marked.insert(m.hour);
+    if (marks.size() < 1000) break;
+  }
+  if (marked.empty()) return absl::OkStatus();
+  FLEETCAP_ASSIGN_OR_RETURN(const auto watermark, stores_.chargeback->Watermark(kFleet));
+  const absl::Time settled = HourOf(report->now - options_.settle_window);
+  // Hours the fixed lines have not reached yet go back to the queue: the
+  // catch-up spreads them from the lines stored when it gets there, and the
+  // mark makes sure a recomputation stored meanwhile is spread again.
+  std::vector<absl::Time> hours, later;
+  for (const absl::Time h : marked) {
+    if (h < settled) continue;
+    (watermark.has_value() && h < *watermark ? hours : later).push_back(h);
+  }
+  if (!later.empty()) {
+    FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->MarkForRecompute(kFleet, later, "cluster recomputed"));
+  }
+  const std::vector<HourWindow> windows = ContiguousWindows(hours, options_.batch_hours);
+  for (size_t w = 0; w < windows.size(); ++w) {
+    auto computed = ComputeFixedHours(windows[w].start, windows[w].end);
+    if (!computed.ok()) {
+      for (size_t rest = w; rest < windows.size(); ++rest) {
+        (void)stores_.chargeback->MarkForRecompute(kFleet, HoursBetween(windows[rest].start, windows[rest].end),
+                                                   "fixed lines not recomputed");
+      }
+      return computed.status();
+    }
+    Accumulate(*computed, &report->computed);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ChargebackRun::CatchUpFixed(const std::atomic<bool>* stop, PassReport* report) {
+  // Up to the hour every cluster with history has computed.
+  FLEETCAP_ASSIGN_OR_RETURN(auto clusters, stores_.sources.facts->Clusters());
+  std::optional<absl::Time> through, first;
+  for (const auto& c : clusters) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto from, StartOf(c.cluster, c.first_in_service));
+    if (!from.has_value()) continue;
+    through = through.has_value() ? std::min(*through, *from) : *from;
+    if (c.first_in_service.has_value()) {
+      const absl::Time hour = HourOf(*c.first_in_service);
+      first = first.has_value() ? std::min(*first, hour) : hour;
+    }
+  }
+  if (!through.has_value()) return absl::OkStatus();  // no history yet
+  through = std::min(*through, report->closed_through);
+  FLEETCAP_ASSIGN_OR_RETURN(auto watermark, stores_.chargeback->Watermark(kFleet));
+  if (!watermark.has_value() && !first.has_value()) return absl::OkStatus();
+  absl::Time start = watermark.has_value() ? *watermark : *first;
+  while (start < *through && (stop == nullptr || !stop->load())) {
+    const absl::Time end = std::min(start + absl::Hours(options_.batch_hours), *through);
+    FLEETCAP_ASSIGN_OR_RETURN(HoursReport computed, ComputeFixedHours(start, end));
+    FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->AdvanceWatermark(kFleet, end));
+    Accumulate(computed, &report->computed);
+    Logger("optimizer")
+        ->info("computed the fixed lines of hours [{}, {}): {} lines", FormatRfc3339(start), FormatRfc3339(end),
+               computed.lines);
+    start = end;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ChargebackRun::FleetPass(const std::atomic<bool>* stop, PassReport* report) {
+  FLEETCAP_RETURN_IF_ERROR(RecomputeFixedMarked(report));
+  FLEETCAP_RETURN_IF_ERROR(CatchUpFixed(stop, report));
+  FLEETCAP_ASSIGN_OR_RETURN(report->watermark, stores_.chargeback->Watermark(kFleet));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<PassReport> ChargebackRun::Pass(const std::atomic<bool>* stop) {
-  PassReport report;
-  const absl::Time now = clock_->Now();
-  report.closed_through = ClosedThrough(now, options_.close_delay);
-  FLEETCAP_RETURN_IF_ERROR(MarkNewPolicyVersions(now, &report));
-  FLEETCAP_RETURN_IF_ERROR(RecomputeMarked(now, &report));
-  FLEETCAP_RETURN_IF_ERROR(CatchUp(report.closed_through, stop, &report));
-  FLEETCAP_ASSIGN_OR_RETURN(report.watermark, stores_.chargeback->Watermark(kFleet));
+  PassReport report = BeginPass();
+  FLEETCAP_RETURN_IF_ERROR(MarkPolicyChanges(&report));
+  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<std::string> clusters, Clusters());
+  for (const auto& cluster : clusters) FLEETCAP_RETURN_IF_ERROR(ClusterPass(cluster, stop, &report));
+  FLEETCAP_RETURN_IF_ERROR(FleetPass(stop, &report));
   return report;
 }
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "optimizer/attribution/attribution_engine.h"
 #include "optimizer/chargeback/fake_team_facts.h"
 #include "optimizer/chargeback/fake_usage_rollups.h"
 #include "optimizer/chargeback/hours.h"
@@ -93,7 +95,8 @@ class ChargebackRunTest : public ::testing::Test {
   store::MemoryChargebackRepository chargeback_{&clock_};
   store::MemoryOptimizerStateRepository state_;
   RunOptions options_{absl::Minutes(10), 24, absl::Hours(24)};
-  ChargebackRun run_{{{&facts_, &teams_, &timeline_}, &rollups_, &chargeback_, &state_}, options_, &clock_};
+  ChargebackRun run_{
+      {{&facts_, &teams_, &timeline_}, &rollups_, &chargeback_, &state_, &chargeback_}, options_, &clock_};
 };
 
 TEST(Hours, AnHourClosesOnlyAfterTheCloseDelay) {
@@ -216,6 +219,86 @@ TEST_F(ChargebackRunTest, RejectedFactsAndUnpricedTimeAreCountedAndCostOnlyThems
   EXPECT_EQ(pass->computed.rejected_facts, 1);
   EXPECT_EQ(pass->computed.unpriced_device_seconds, 2 * 3600);
   EXPECT_EQ(pass->computed.total_cost_micro, 49 * 3'600'000 + 49 * 1'000'000);
+}
+
+// Two teams in two clusters, a fixed cost that does not divide evenly into
+// hours, idle shared within each cluster: the lines stored cluster by cluster
+// and the fixed lines spread afterwards from the stored workload lines are
+// exactly those of one engine run over the whole fleet.
+TEST_F(ChargebackRunTest, ClusterByClusterLinesEqualOneFleetWideEngineRun) {
+  teams_.Apply(R"(version: 2
+teams:
+  - name: research
+  - name: product
+namespaces:
+  - namespace: ml
+    team: research
+  - namespace: web
+    team: product
+prices:
+  - model: H100
+    from: 2025-01-01T00:00:00Z
+    per_device_hour: "3.60"
+  - model: H100
+    cluster: c2
+    from: 2025-01-01T00:00:00Z
+    per_device_hour: "2.10"
+attribution:
+  fixed_monthly_costs:
+    - name: support
+      amount: "1000.01"
+    - name: network
+      amount: "0.07"
+)",
+               kT0 - absl::Hours(12));
+  store::InventoryChanges c2;
+  c2.cluster = "c2";
+  c2.types = {{"H100", "nvidia", "nvidia.com/gpu"}};
+  c2.devices = {{"GPU-0", "node-a", 0, "H100", kT0, std::nullopt},
+                {"GPU-1", "node-a", 1, "H100", kT0 + absl::Minutes(17), std::nullopt}};
+  c2.pods = {APod("uid-b", "web"), APod("uid-c", "ml"), APod("uid-d", "web")};
+  c2.pods[0].node = c2.pods[1].node = c2.pods[2].node = "node-a";
+  c2.holds = {{"uid-b", "GPU-0", 250, kT0, std::nullopt},
+              {"uid-c", "GPU-1", 1000, H(3) + absl::Minutes(5), H(20)},
+              {"uid-d", "GPU-0", 333, H(7), std::nullopt}};
+  ASSERT_TRUE(inventory_.Apply(c2).ok());
+
+  auto pass = Pass();
+  ASSERT_TRUE(pass.ok()) << pass.status();
+  ASSERT_EQ(pass->watermark, H(49));
+
+  // The same hours in one engine run over the whole fleet, as before the work was shared.
+  auto window = LoadWindow({&facts_, &teams_, &timeline_}, H(0), H(49));
+  ASSERT_TRUE(window.ok()) << window.status();
+  std::map<std::vector<std::string>, std::vector<int64_t>> expected;
+  int64_t fixed_lines = 0;
+  for (const WindowPiece& piece : window->pieces) {
+    auto engine = attribution::Attribute(piece.input, *window->teams, [&](attribution::HourLines&& hour) {
+      for (const auto& l : hour.lines) {
+        if (l.line_kind == "fixed") ++fixed_lines;
+        expected[{FormatRfc3339(l.hour), l.cluster, l.team, l.namespace_name, l.workload, l.model, l.line_kind}] = {
+            l.held_milli_seconds, l.used_milli_seconds, l.direct_cost_micro,
+            l.idle_cost_micro,    l.shared_cost_micro,  l.total_cost_micro};
+      }
+    });
+    ASSERT_TRUE(engine.ok()) << engine.status();
+  }
+  EXPECT_GT(fixed_lines, 49);  // both teams get fixed lines in most hours
+
+  store::ChargebackFilter filter;
+  filter.start = H(0);
+  filter.end = H(49);
+  store::ChargebackGroupBy every{true, true, true, true, true, true};
+  auto stored = chargeback_.Lines(filter, every, store::ChargebackResolution::kHour);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  std::map<std::vector<std::string>, std::vector<int64_t>> actual;
+  for (const auto& l : *stored) {
+    actual[{FormatRfc3339(l.start), l.cluster, l.team, l.namespace_name, l.workload, l.model, l.line_kind}] = {
+        l.held_milli_seconds, l.used_milli_seconds, l.direct_cost_micro,
+        l.idle_cost_micro,    l.shared_cost_micro,  l.total_cost_micro};
+  }
+  EXPECT_EQ(actual.size(), expected.size());
+  EXPECT_EQ(actual, expected);
 }
 
 TEST_F(ChargebackRunTest, ComputeHoursRewritesTheHoursAskedWhateverTheSettleWindow) {

@@ -35,7 +35,11 @@ void AppendFacts(const std::string& cluster, const store::AttributionFactsRecord
   for (const auto& u : record.usage) input->usage.push_back({cluster, u.pod_uid, u.device_id, u.minute, u.used_milli});
 }
 
-absl::StatusOr<LoadedWindow> LoadWindow(const FactsSources& sources, absl::Time start, absl::Time end) {
+namespace {
+
+// `only` (when set) limits the window to that cluster.
+absl::StatusOr<LoadedWindow> Load(const FactsSources& sources, const std::string* only, absl::Time start,
+                                  absl::Time end) {
   if (!IsHour(start) || !IsHour(end) || !(start < end)) {
     return absl::InvalidArgumentError(absl::StrCat("chargeback window [", FormatRfc3339(start), ", ",
                                                    FormatRfc3339(end), "): must be whole hours, start before end"));
@@ -43,15 +47,21 @@ absl::StatusOr<LoadedWindow> LoadWindow(const FactsSources& sources, absl::Time 
   FLEETCAP_RETURN_IF_ERROR(sources.policies->Refresh());
   LoadedWindow window;
 
-  // Facts of the whole fleet, in one input.
+  // Facts of the whole fleet (or of the one cluster), in one input.
   attribution::AttributionInput facts;
   facts.start = start;
   facts.end = end;
-  FLEETCAP_ASSIGN_OR_RETURN(auto clusters, sources.facts->Clusters());
-  for (const auto& c : clusters) {
-    window.clusters.push_back(c.cluster);
-    FLEETCAP_ASSIGN_OR_RETURN(auto record, sources.facts->Facts(c.cluster, start, end));
-    AppendFacts(c.cluster, record, &facts);
+  std::vector<std::string> names;
+  if (only != nullptr) {
+    names.push_back(*only);
+  } else {
+    FLEETCAP_ASSIGN_OR_RETURN(auto clusters, sources.facts->Clusters());
+    for (const auto& c : clusters) names.push_back(c.cluster);
+  }
+  for (const auto& name : names) {
+    window.clusters.push_back(name);
+    FLEETCAP_ASSIGN_OR_RETURN(auto record, sources.facts->Facts(name, start, end));
+    AppendFacts(name, record, &facts);
   }
   facts.prices = sources.policies->At(absl::InfiniteFuture()).teams->policy().prices;
 
@@ -100,6 +110,17 @@ absl::StatusOr<LoadedWindow> LoadWindow(const FactsSources& sources, absl::Time 
     }
   }
   return window;
+}
+
+}  // namespace
+
+absl::StatusOr<LoadedWindow> LoadWindow(const FactsSources& sources, absl::Time start, absl::Time end) {
+  return Load(sources, nullptr, start, end);
+}
+
+absl::StatusOr<LoadedWindow> LoadClusterWindow(const FactsSources& sources, const std::string& cluster,
+                                               absl::Time start, absl::Time end) {
+  return Load(sources, &cluster, start, end);
 }
 
 }  // namespace fleetcap::chargeback

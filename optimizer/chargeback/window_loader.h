@@ -1,9 +1,9 @@
 #pragma once
 // Stored facts and policy versions -> what the attribution engine reads, for
-// a window of whole hours of the whole fleet (docs/attribution.md, "The
+// a window of whole hours of the fleet or of one cluster (docs/attribution.md, "The
 // optimizer daemon"):
-// - every cluster's devices, holds and per-minute use, in one input, since
-//   fixed monthly costs are spread over the teams of the whole fleet;
+// - every cluster's devices, holds and per-minute use, in one input (or one
+//   cluster's: LoadClusterWindow);
 // - teams resolved by the version in force at each second
 //   (attribution::PolicyTimelineTeams);
 // - the attribution options (basis, idle, shared namespaces, fixed costs) of
@@ -51,6 +51,13 @@ struct LoadedWindow {
 // The facts of every cluster over the whole hours [start, end), start < end
 // (INVALID_ARGUMENT otherwise); a store error as it comes.
 absl::StatusOr<LoadedWindow> LoadWindow(const FactsSources& sources, absl::Time start, absl::Time end);
+
+// The same for `cluster` alone (`clusters` is just it): a cluster's lines
+// depend on its own facts only (idle and shared costs stay within a cluster,
+// model and hour), so a cluster is computed by itself when the optimizer
+// shares work by cluster. Only the `fixed` lines need the whole fleet.
+absl::StatusOr<LoadedWindow> LoadClusterWindow(const FactsSources& sources, const std::string& cluster,
+                                               absl::Time start, absl::Time end);
 
 // The attribution facts of one cluster's stored records.
 void AppendFacts(const std::string& cluster, const store::AttributionFactsRecord& record,

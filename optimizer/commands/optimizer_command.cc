@@ -1,8 +1,11 @@
 #include "optimizer/commands/optimizer_command.h"
 
+#include <unistd.h>
+
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/clock.h"
 #include "common/daemon.h"
 #include "common/exit.h"
@@ -13,6 +16,7 @@
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "optimizer/commands/allocate_command.h"
 #include "optimizer/commands/optimizer_metrics.h"
+#include "optimizer/commands/work_sharing.h"
 #include "store/migrator.h"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_attribution_facts_repository.h"
@@ -21,12 +25,9 @@
 #include "store/pg_optimizer_state_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_rollup_repository.h"
-#include "store/session_lock.h"
 
 namespace fleetcap::optimizer {
 namespace {
-
-constexpr const char* kLockName = "fleetcap-optimizer";
 
 constexpr const char* kUsage = R"([--once] [flags]
        fleetcap-optimizer recompute --from T --to T [flags]
@@ -36,12 +37,13 @@ Computes the chargeback of every closed hour of the fleet from the
 watermark on, then every --interval (or once, with --once), recomputing
 hours marked since (late telemetry, corrected inventory, a new policy
 version) within --settle-window. `recompute` computes the whole hours
-[--from, --to) again now, whatever the settle window. One instance runs at
-a time; another stands by until it ends (docs/attribution.md). After each
-pass it recommends quotas from measured demand and stores the run when the
-policy or the watermark changed, or every --allocation-interval
-(docs/allocation.md). `allocate` recommends quotas offline, without a
-database.)";
+[--from, --to) again now, whatever the settle window. Several instances
+share the work by cluster: each computes the clusters no other is computing,
+and one of them the fleet's fixed lines (docs/scaling.md). After each pass
+the instance doing the fleet's work recommends quotas from measured demand
+and stores the run when the policy or the watermark changed, or every
+--allocation-interval (docs/allocation.md). `allocate` recommends quotas
+offline, without a database.)";
 
 absl::StatusOr<absl::Duration> DurationFlag(const std::string& flag, const std::string& text, bool positive) {
   absl::Duration d;
@@ -94,28 +96,6 @@ absl::Status ParseAllocationFlags(const std::string& lookback, int64_t percentil
   return allocation::ValidateMeasuredDemandOptions(out->demand);
 }
 
-// Waits for the lock on `conn`, logging once that this instance stands by;
-// false if asked to stop first.
-absl::StatusOr<bool> TakeLock(pqxx::connection& conn, const Clock& clock, const std::atomic<bool>* stop) {
-  bool logged = false;
-  for (;;) {
-    FLEETCAP_ASSIGN_OR_RETURN(bool taken, store::TrySessionLock(conn, kLockName, "taking the optimizer lock"));
-    if (taken) {
-      if (logged) Logger("optimizer")->info("took the optimizer lock: running");
-      return true;
-    }
-    if (!logged) {
-      Logger("optimizer")->info("another fleetcap-optimizer holds the lock: standing by until it ends");
-      logged = true;
-    }
-    if (stop == nullptr) {
-      clock.SleepFor(absl::Seconds(1));
-    } else if (clock.SleepUnlessStopped(absl::Seconds(1), *stop)) {
-      return false;
-    }
-  }
-}
-
 // One allocation run after a pass. A failure is logged and counted, and the
 // daemon goes on: allocation never stops attribution.
 void RunAllocation(AllocationPass& allocation, std::optional<absl::Time> watermark, OptimizerMetrics& metrics) {
@@ -137,6 +117,39 @@ void RunAllocation(AllocationPass& allocation, std::optional<absl::Time> waterma
   } else {
     std::cout << "fleetcap-optimizer: allocation not run: " << report->skipped << std::endl;
   }
+}
+
+// `recompute`: each cluster's hours under its lock, then the fixed lines
+// under the fleet lock, waiting for instances that hold them to finish their
+// pass (the fleet lock: to end).
+absl::Status Recompute(const RecomputeHours& hours, int batch_hours, chargeback::ChargebackRun& run, WorkLocks& locks,
+                       OptimizerMetrics& metrics) {
+  FLEETCAP_RETURN_IF_ERROR(locks.WaitFleet());
+  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<std::string> clusters, run.Clusters());
+  int64_t total = 0;
+  for (absl::Time start = hours.from; start < hours.to;) {
+    const absl::Time end = std::min(start + absl::Hours(batch_hours), hours.to);
+    for (const std::string& cluster : clusters) {
+      FLEETCAP_RETURN_IF_ERROR(locks.WaitCluster(cluster));
+      absl::StatusOr<chargeback::HoursReport> report = run.ComputeClusterHours(cluster, start, end);
+      FLEETCAP_RETURN_IF_ERROR(locks.ReleaseCluster(cluster));
+      if (!report.ok()) return report.status();
+      metrics.RecordHours(*report);
+    }
+    FLEETCAP_ASSIGN_OR_RETURN(chargeback::HoursReport fixed, run.ComputeFixedHours(start, end));
+    metrics.RecordHours(fixed);
+    total += (end - start) / absl::Hours(1);
+    start = end;
+  }
+  std::cout << "recomputed " << total << " hours [" << FormatRfc3339(hours.from) << ", " << FormatRfc3339(hours.to)
+            << ")\n";
+  return absl::OkStatus();
+}
+
+std::string HostName() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown";
+  return name;
 }
 
 }  // namespace
@@ -192,7 +205,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
     options.daemon.stop_on_signal = false;  // a one-shot: SIGTERM ends it at once
   }
   FLEETCAP_RETURN_IF_ERROR(RequireDb(options.daemon));
-  options.daemon.db_connections = 3;  // the lock's session, the work, a spare
+  options.daemon.db_connections = 3;  // the locks' session, the work, a spare
   return options;
 }
 
@@ -205,10 +218,9 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   RealClock clock;
   const std::atomic<bool>* stop = options.recompute ? nullptr : daemon->stop_requested();
 
-  // Held for the whole run: two instances never compute the same hours.
-  FLEETCAP_ASSIGN_OR_RETURN(PgPool::Lease lock, daemon->pool()->Acquire());
-  FLEETCAP_ASSIGN_OR_RETURN(bool locked, TakeLock(*lock, clock, stop));
-  if (!locked) return absl::OkStatus();  // stopped while standing by
+  // Every lock of this instance is on this one session (work_sharing.h).
+  FLEETCAP_ASSIGN_OR_RETURN(PgPool::Lease lock_session, daemon->pool()->Acquire());
+  WorkLocks locks(&*lock_session);
 
   store::PgAttributionFactsRepository facts(daemon->pool());
   store::PgTeamFactsRepository teams(daemon->pool());
@@ -216,36 +228,31 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgOptimizerStateRepository state(daemon->pool());
   store::PgUsageRollupRepository rollups(daemon->pool());
   policy::PolicyTimeline policies(chargeback::PoliciesOf(&teams));
-  chargeback::ChargebackRun run({{&facts, &teams, &policies}, &rollups, &chargeback, &state}, options.run, &clock);
+  chargeback::ChargebackRun run({{&facts, &teams, &policies}, &rollups, &chargeback, &state, &chargeback}, options.run,
+                                &clock);
   store::PgDemandHistoryRepository history(daemon->pool());
   store::PgAllocationRunRepository runs(daemon->pool());
   AllocationPass allocation({&history, &teams, &policies, &runs}, options.allocation, &clock);
 
-  if (options.recompute) {
-    const RecomputeHours& hours = *options.recompute;
-    int64_t total = 0;
-    for (absl::Time start = hours.from; start < hours.to;) {
-      const absl::Time end = std::min(start + absl::Hours(options.run.batch_hours), hours.to);
-      FLEETCAP_ASSIGN_OR_RETURN(chargeback::HoursReport report, run.ComputeHours(start, end));
-      metrics.RecordHours(report);
-      total += report.hours;
-      start = end;
-    }
-    std::cout << "recomputed " << total << " hours [" << FormatRfc3339(hours.from) << ", " << FormatRfc3339(hours.to)
-              << ")\n";
-    return absl::OkStatus();
-  }
+  if (options.recompute) return Recompute(*options.recompute, options.run.batch_hours, run, locks, metrics);
 
+  const uint64_t offset = InstanceOffset(HostName(), static_cast<int64_t>(getpid()));
   for (;;) {
     const absl::Duration began = clock.Monotonic();
-    auto pass = run.Pass(stop);
+    auto pass = SharedPass(run, locks, offset, stop, [&](const std::string& cluster, int64_t hours) {
+      metrics.RecordClusterPass(cluster, hours);
+    });
     if (pass.ok()) {
-      metrics.RecordPass(*pass, clock.Monotonic() - began);
-      std::cout << "fleetcap-optimizer: pass done, " << pass->computed.hours << " hours computed" << std::endl;
+      metrics.RecordPass(pass->pass, pass->fleet, clock.Monotonic() - began);
+      std::cout << "fleetcap-optimizer: pass done, " << pass->pass.computed.hours << " hours computed" << std::endl;
       Logger("optimizer")
-          ->info("pass: {} hours computed, watermark {}", pass->computed.hours,
-                 pass->watermark ? FormatRfc3339(*pass->watermark) : std::string("none (no history yet)"));
-      RunAllocation(allocation, pass->watermark, metrics);
+          ->info("pass: {} cluster hours computed, clusters [{}], busy with another instance [{}], {}",
+                 pass->pass.computed.hours, absl::StrJoin(pass->clusters, ", "), absl::StrJoin(pass->busy, ", "),
+                 pass->fleet
+                     ? absl::StrCat("fleet watermark ", pass->pass.watermark ? FormatRfc3339(*pass->pass.watermark)
+                                                                             : std::string("none (no history yet)"))
+                     : std::string("the fleet's work is another instance's"));
+      if (pass->fleet) RunAllocation(allocation, pass->pass.watermark, metrics);
     } else if (options.once) {
       return pass.status();
     } else {

@@ -10,9 +10,24 @@ OptimizerMetrics::OptimizerMetrics(prometheus::Registry& registry)
                .Help("The end of the newest closed hour minus the fleet's chargeback watermark")
                .Register(registry)
                .Add({})),
+      fleet_lock_(prometheus::BuildGauge()
+                      .Name("fleetcap_optimizer_fleet_lock_held")
+                      .Help("1 while this instance holds the fleet lock and does the fleet's work (fixed lines, "
+                            "policy marks, allocation), else 0")
+                      .Register(registry)
+                      .Add({})),
+      cluster_passes_(prometheus::BuildCounter()
+                          .Name("fleetcap_optimizer_cluster_passes_total")
+                          .Help("Cluster passes this instance did (under the cluster's lock), by cluster")
+                          .Register(registry)),
+      cluster_hours_(prometheus::BuildCounter()
+                         .Name("fleetcap_optimizer_cluster_hours_computed_total")
+                         .Help("Hours of a cluster's chargeback this instance computed, recomputations included, by "
+                               "cluster")
+                         .Register(registry)),
       hours_(prometheus::BuildCounter()
                  .Name("fleetcap_optimizer_hours_computed_total")
-                 .Help("Fleet hours of chargeback computed, recomputations included")
+                 .Help("Cluster hours of chargeback computed, recomputations included")
                  .Register(registry)
                  .Add({})),
       recomputations_(prometheus::BuildCounter()
@@ -69,17 +84,24 @@ void OptimizerMetrics::RecordHours(const chargeback::HoursReport& report) {
   unpriced_.Increment(static_cast<double>(report.unpriced_device_seconds));
 }
 
-void OptimizerMetrics::RecordPass(const chargeback::PassReport& report, absl::Duration took) {
+void OptimizerMetrics::RecordClusterPass(const std::string& cluster, int64_t hours) {
+  cluster_passes_.Add({{"cluster", cluster}}).Increment();
+  cluster_hours_.Add({{"cluster", cluster}}).Increment(static_cast<double>(hours));
+}
+
+void OptimizerMetrics::RecordPass(const chargeback::PassReport& report, bool fleet, absl::Duration took) {
+  fleet_lock_.Set(fleet ? 1 : 0);
+  pass_seconds_.Set(absl::ToDoubleSeconds(took));
   RecordHours(report.computed);
   for (const auto& [reason, hours] : report.recomputed) {
     recomputations_.Add({{"reason", reason}}).Increment(static_cast<double>(hours));
   }
   dropped_.Increment(static_cast<double>(report.marks_dropped));
+  if (!fleet) return;
   const absl::Duration lag = report.watermark.has_value()
                                  ? std::max(report.closed_through - *report.watermark, absl::ZeroDuration())
                                  : absl::ZeroDuration();
   lag_.Set(absl::ToDoubleSeconds(lag));
-  pass_seconds_.Set(absl::ToDoubleSeconds(took));
 }
 
 }  // namespace fleetcap::optimizer

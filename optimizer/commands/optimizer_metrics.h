@@ -1,7 +1,10 @@
 #pragma once
 // The optimizer's own /metrics: how far the chargeback lags behind the
 // newest closed hour, what each pass computed, and what it could not use;
+// which clusters this instance computed and whether it does the fleet's work;
 // how the allocation runs went and the demand they could not place.
+
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "optimizer/chargeback/chargeback_run.h"
@@ -17,12 +20,20 @@ class OptimizerMetrics {
   // Registers every family at zero, so a scrape before the first pass sees them.
   explicit OptimizerMetrics(prometheus::Registry& registry);
 
-  void RecordPass(const chargeback::PassReport& report, absl::Duration took);
+  // `fleet`: whether this instance did the fleet's work (the lag is the
+  // fleet's watermark's, known only to it).
+  void RecordPass(const chargeback::PassReport& report, bool fleet, absl::Duration took);
+  // This instance computed `cluster` in a pass (work shared by cluster):
+  // `hours` of it, recomputations included.
+  void RecordClusterPass(const std::string& cluster, int64_t hours);
   void RecordHours(const chargeback::HoursReport& report);
   void RecordAllocation(const absl::StatusOr<AllocationReport>& report);
 
  private:
   prometheus::Gauge& lag_;
+  prometheus::Gauge& fleet_lock_;
+  prometheus::Family<prometheus::Counter>& cluster_passes_;
+  prometheus::Family<prometheus::Counter>& cluster_hours_;
   prometheus::Counter& hours_;
   prometheus::Family<prometheus::Counter>& recomputations_;
   prometheus::Gauge& pass_seconds_;
