@@ -7,6 +7,12 @@ const std::map<std::string, Access>& AccessTable() {
       // FleetService: the whole fleet.
       {"/fleetcap.v1.FleetService/GetFleetSummary", Access::kRead},
       {"GET /v1/fleet/summary", Access::kRead},
+      // The capacity series and the waiting pods: the whole fleet for planners; teams held and used of
+      // their own subtree, and their own subtree's pods (CapacitySeriesQuery, PendingDemandQuery).
+      {"/fleetcap.v1.FleetService/GetCapacitySeries", Access::kTeamRead},
+      {"GET /v1/fleet/capacity", Access::kTeamRead},
+      {"/fleetcap.v1.FleetService/ListPendingDemand", Access::kTeamRead},
+      {"GET /v1/fleet/pending", Access::kTeamRead},
       // UsageService: the whole fleet for planners; teams their own namespaces (UsageQuery::Authorize).
       {"/fleetcap.v1.UsageService/GetUsage", Access::kTeamRead},
       {"GET /v1/usage", Access::kTeamRead},
