@@ -23,11 +23,14 @@ const std::map<std::string, Access>& AccessTable() {
       // ExplainChargeback: planners and admins any team; team tokens their own subtree (ChargebackExplainQuery).
       {"/fleetcap.v1.ChargebackService/ExplainChargeback", Access::kTeamRead},
       {"GET /v1/chargeback/explain", Access::kTeamRead},
+      // The report as CSV or FOCUS, under the same rules as GET /v1/chargeback.
+      {"GET /v1/chargeback/export", Access::kTeamRead},
       // AllocationService: schedulers, planners and admins every team; teams their own subtree
       // (RecommendationsQuery::Select), the stream as the single read.
       {"/fleetcap.v1.AllocationService/GetRecommendations", Access::kRecommendations},
       {"/fleetcap.v1.AllocationService/WatchRecommendations", Access::kRecommendations},
       {"GET /v1/recommendations", Access::kRecommendations},
+      {"GET /v1/recommendations/manifests", Access::kRecommendations},
       // PolicyService: planners read, admins change; teams read their own subtree.
       {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},

@@ -61,6 +61,8 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->allocation_runs_ = std::make_unique<store::PgAllocationRunRepository>(server->pool_);
   server->recommendations_query_ =
       std::make_unique<RecommendationsQuery>(server->allocation_runs_.get(), server->active_policy_.get());
+  server->manifests_ =
+      std::make_unique<RecommendationManifests>(server->recommendations_query_.get(), server->policies_.get());
   server->recommendation_watchers_ = std::make_unique<RecommendationWatchers>(
       server->recommendations_query_.get(), &server->clock_, registry, options.watch_limits);
   server->allocation_service_ = std::make_unique<AllocationGrpcService>(
@@ -88,7 +90,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddUsageRoutes(*server->http_, server->usage_query_.get());
   AddChargebackRoutes(*server->http_, server->chargeback_query_.get());
   AddChargebackExplainRoutes(*server->http_, server->explain_query_.get());
-  AddAllocationRoutes(*server->http_, server->recommendations_query_.get());
+  AddAllocationRoutes(*server->http_, server->recommendations_query_.get(), server->manifests_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
     FLEETCAP_RETURN_IF_ERROR(server->http_->Start(options.http_listen, options.tls, options.http_limits));

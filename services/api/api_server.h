@@ -22,6 +22,7 @@
 #include "services/api/fleet_grpc_service.h"
 #include "services/api/fleet_summary.h"
 #include "services/api/http_gateway.h"
+#include "services/api/recommendation_manifests.h"
 #include "services/api/pending_demand.h"
 #include "services/api/team_attribution.h"
 #include "services/api/usage_grpc_service.h"
@@ -103,6 +104,7 @@ class ApiServer {
   std::unique_ptr<PendingDemandQuery> pending_query_;
   std::unique_ptr<store::PgAllocationRunRepository> allocation_runs_;
   std::unique_ptr<RecommendationsQuery> recommendations_query_;
+  std::unique_ptr<RecommendationManifests> manifests_;
   std::unique_ptr<RecommendationWatchers> recommendation_watchers_;
   std::unique_ptr<AllocationGrpcService> allocation_service_;
   std::unique_ptr<grpc::Server> grpc_;
