@@ -10,7 +10,8 @@
 namespace fleetcap::store {
 
 absl::Status CheckCapacityFilter(const CapacityFilter& filter) {
-  if (filter.width <= absl::ZeroDuration()) return absl::InvalidArgumentError("capacity: bucket width must be positive");
+  if (filter.width <= absl::ZeroDuration())
+    return absl::InvalidArgumentError("capacity: bucket width must be positive");
   if (filter.end < filter.start) return absl::InvalidArgumentError("capacity: the window ends before it starts");
   if ((filter.end - filter.start) % filter.width != absl::ZeroDuration()) {
     return absl::InvalidArgumentError("capacity: the window is not a whole number of buckets");

@@ -54,7 +54,8 @@ absl::StatusOr<std::vector<CapacityPoint>> PgCapacityRepository::DeviceTime(cons
                          absl::ToInt64Milliseconds(filter.width), filter.cluster, filter.model)) {
       const int64_t milli = r[3].as<int64_t>();
       if (milli > 0) {
-        out.push_back({absl::FromUnixMillis(r[2].as<int64_t>()), r[0].as<std::string>(), r[1].as<std::string>(), milli});
+        out.push_back(
+            {absl::FromUnixMillis(r[2].as<int64_t>()), r[0].as<std::string>(), r[1].as<std::string>(), milli});
       }
     }
     txn.commit();

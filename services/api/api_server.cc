@@ -52,8 +52,8 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->demand_history_ = std::make_unique<store::PgDemandHistoryRepository>(server->pool_);
   server->pending_query_ =
       std::make_unique<PendingDemandQuery>(server->demand_history_.get(), server->teams_.get(), &server->clock_);
-  server->fleet_service_ = std::make_unique<FleetGrpcService>(
-      server->fleet_query_.get(), server->capacity_query_.get(), server->pending_query_.get(), server->guard_.get());
+  server->fleet_service_ = std::make_unique<FleetGrpcService>(server->fleet_query_.get(), server->capacity_query_.get(),
+                                                              server->pending_query_.get(), server->guard_.get());
   server->explain_query_ = std::make_unique<ChargebackExplainQuery>(
       server->attribution_facts_.get(), server->team_facts_.get(), server->chargeback_.get());
   server->chargeback_service_ = std::make_unique<ChargebackGrpcService>(

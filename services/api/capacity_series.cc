@@ -38,8 +38,8 @@ absl::Status CheckWindow(const v1::GetCapacitySeriesRequest& request, CheckedReq
   checked->start = FromProtoTimestamp(request.start());
   checked->end = FromProtoTimestamp(request.end());
   if (checked->end <= checked->start) {
-    return absl::InvalidArgumentError(absl::StrCat("end: ", FormatRfc3339(checked->end), " is not after start ",
-                                                   FormatRfc3339(checked->start)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("end: ", FormatRfc3339(checked->end), " is not after start ", FormatRfc3339(checked->start)));
   }
   if (checked->end - checked->start > kMaxChargebackWindow) {
     return absl::InvalidArgumentError(absl::StrCat("end: ", FormatRfc3339(checked->end), " is more than ",
@@ -175,10 +175,10 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
   group_by.model = checked.group_by.model;
   group_by.cluster = checked.group_by.cluster;
   group_by.team = checked.group_by.team;
-  FLEETCAP_ASSIGN_OR_RETURN(
-      const auto sums,
-      lines_->Lines(filter, group_by,
-                    checked.resolution == v1::DAY ? store::ChargebackResolution::kDay : store::ChargebackResolution::kHour));
+  FLEETCAP_ASSIGN_OR_RETURN(const auto sums,
+                            lines_->Lines(filter, group_by,
+                                          checked.resolution == v1::DAY ? store::ChargebackResolution::kDay
+                                                                        : store::ChargebackResolution::kHour));
   for (const store::ChargebackSum& sum : sums) {
     // The idle and fixed lines hold nothing; a team token never sees their teams.
     if (sum.held_milli_seconds == 0 && sum.used_milli_seconds == 0) continue;
@@ -200,10 +200,9 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
     devices.model = request.model();
     FLEETCAP_ASSIGN_OR_RETURN(const auto points, capacity_->DeviceTime(devices));
     for (const store::CapacityPoint& point : points) {
-      v1::CapacityBucket& bucket =
-          BucketOf(series,
-                   {checked.group_by.model ? point.model : "", checked.group_by.cluster ? point.cluster : "", ""},
-                   point.start);
+      v1::CapacityBucket& bucket = BucketOf(
+          series, {checked.group_by.model ? point.model : "", checked.group_by.cluster ? point.cluster : "", ""},
+          point.start);
       int64_t total = 0;
       FLEETCAP_RETURN_IF_ERROR(
           Add(point.milli_seconds, bucket.capacity_milli_seconds(), "capacity_milli_seconds", &total));
@@ -214,8 +213,8 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
   int64_t points = 0;
   for (const auto& [key, buckets] : series) points += static_cast<int64_t>(buckets.size());
   if (points > max_points_) {
-    return absl::InvalidArgumentError(absl::StrCat("group_by: the answer has ", points, " points (groups x buckets), more than ",
-                                                   max_points_,
+    return absl::InvalidArgumentError(absl::StrCat("group_by: the answer has ", points,
+                                                   " points (groups x buckets), more than ", max_points_,
                                                    "; group by fewer fields, filter, or use a coarser resolution"));
   }
   for (auto& [key, buckets] : series) {
@@ -244,7 +243,8 @@ absl::StatusOr<v1::GetCapacitySeriesRequest> CapacitySeriesRequestFromQuery(cons
   }
   const std::string resolution = get("resolution");
   if (resolution.size() > 16) {
-    return absl::InvalidArgumentError(absl::StrCat("resolution: ", resolution.size(), " bytes; give minute, hour or day"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("resolution: ", resolution.size(), " bytes; give minute, hour or day"));
   }
   FLEETCAP_ASSIGN_OR_RETURN(const auto parsed, ParseResolution("resolution", resolution));
   request.set_resolution(parsed);

@@ -16,7 +16,7 @@ using ::fleetcap::testing::StatusIs;
 using ::testing::HasSubstr;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
-constexpr int64_t kHour = 3'600'000;                           // one device for an hour, in milli-device-seconds
+constexpr int64_t kHour = 3'600'000;                          // one device for an hour, in milli-device-seconds
 
 constexpr const char* kPolicy = R"(version: 1
 teams:
@@ -76,17 +76,16 @@ class CapacitySeriesQueryTest : public ::testing::Test {
     devices_.AddDevice("c1", "A100", kT0 + absl::Minutes(30));
     devices_.AddDevice("c1", "T4", kT0 - absl::Hours(5));
     devices_.AddDevice("c2", "A100", kT0 - absl::Hours(5), kT0 + absl::Hours(1));
-    ASSERT_THAT(lines_.ReplaceHours("c1", kT0, kT0 + absl::Hours(2),
-                                    {Line(kT0, "c1", "A100", "vision", kHour, kHour / 2),
-                                     Line(kT0, "c1", "A100", "ads", 2 * kHour, kHour),
-                                     Line(kT0, "c1", "A100", "idle", 0, 0, "idle"),
-                                     Line(kT0, "c1", "T4", "ads", kHour / 4, 0),
-                                     Line(kT0 + absl::Hours(1), "c1", "A100", "vision", kHour, kHour)},
-                                    {}),
-                IsOk());
     ASSERT_THAT(
-        lines_.ReplaceHours("c2", kT0, kT0 + absl::Hours(1), {Line(kT0, "c2", "A100", "vision", kHour, 0)}, {}),
+        lines_.ReplaceHours(
+            "c1", kT0, kT0 + absl::Hours(2),
+            {Line(kT0, "c1", "A100", "vision", kHour, kHour / 2), Line(kT0, "c1", "A100", "ads", 2 * kHour, kHour),
+             Line(kT0, "c1", "A100", "idle", 0, 0, "idle"), Line(kT0, "c1", "T4", "ads", kHour / 4, 0),
+             Line(kT0 + absl::Hours(1), "c1", "A100", "vision", kHour, kHour)},
+            {}),
         IsOk());
+    ASSERT_THAT(lines_.ReplaceHours("c2", kT0, kT0 + absl::Hours(1), {Line(kT0, "c2", "A100", "vision", kHour, 0)}, {}),
+                IsOk());
   }
 
   store::MemoryAuditRepository audit_;
@@ -192,8 +191,10 @@ TEST_F(CapacitySeriesQueryTest, ATeamTokenReadsOnlyItsSubtreeAndNeverTheFleetsCa
 }
 
 TEST_F(CapacitySeriesQueryTest, BadInputNamesTheField) {
-  EXPECT_THAT(query_.Run(Scope{}, v1::GetCapacitySeriesRequest{}), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("start")));
-  EXPECT_THAT(query_.Run(Scope{}, Request(kT0, kT0, {})), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("end")));
+  EXPECT_THAT(query_.Run(Scope{}, v1::GetCapacitySeriesRequest{}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("start")));
+  EXPECT_THAT(query_.Run(Scope{}, Request(kT0, kT0, {})),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("end")));
   EXPECT_THAT(query_.Run(Scope{}, Request(kT0 + absl::Minutes(1), kT0 + absl::Hours(1), {})),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("start")));
   EXPECT_THAT(query_.Run(Scope{}, Request(kT0, kT0 + absl::Hours(1), {}, v1::DAY)),

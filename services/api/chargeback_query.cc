@@ -144,7 +144,7 @@ v1::ChargebackLine ToLine(const store::ChargebackSum& sum) {
 // outlive the team that earned them), cut to what `scope` may read. Empty
 // means every team; only callers that may read everything get that.
 absl::StatusOr<std::vector<std::string>> ChargebackTeams(const Scope& scope, const std::string& team,
-                                               const ActivePolicy& policy) {
+                                                         const ActivePolicy& policy) {
   const bool team_token = scope.role == Role::kTeam;
   if (team.empty() && !team_token) return std::vector<std::string>{};
   if (team_token && !team.empty() && !TeamTokenReads(scope, team)) return OutOfScope("team");

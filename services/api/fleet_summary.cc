@@ -23,7 +23,7 @@ absl::Status TooLarge(absl::string_view field) {
 // Milli-devices used on average per model over the last closed hour before
 // `at` (as the chargeback computed it; an hour not computed yet reads 0).
 absl::StatusOr<std::map<std::string, int64_t>> UsedByModel(const store::ChargebackReadRepository& lines,
-                                                            const std::string& cluster, absl::Time at) {
+                                                           const std::string& cluster, absl::Time at) {
   store::ChargebackFilter filter;
   filter.end = absl::FromCivil(absl::CivilHour(absl::ToCivilHour(at, absl::UTCTimeZone())), absl::UTCTimeZone());
   filter.start = filter.end - absl::Hours(1);
@@ -42,7 +42,9 @@ absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummar
   FLEETCAP_ASSIGN_OR_RETURN(auto at, InstantOf(request, *clock_));
   FLEETCAP_ASSIGN_OR_RETURN(auto counts, inventory_->SummarizeAt(request.cluster(), at));
   std::map<std::string, int64_t> used;
-  if (lines_ != nullptr) FLEETCAP_ASSIGN_OR_RETURN(used, UsedByModel(*lines_, request.cluster(), at));
+  if (lines_ != nullptr) {
+    FLEETCAP_ASSIGN_OR_RETURN(used, UsedByModel(*lines_, request.cluster(), at));
+  }
 
   v1::FleetSummary summary;
   summary.set_cluster(request.cluster());

@@ -42,8 +42,8 @@ TEST_F(FleetSummaryTest, DefaultsToNowAndTotalsTheModels) {
 
 TEST_F(FleetSummaryTest, UsedMilliIsTheLastClosedHoursUseOfEachModel) {
   // The clock is at 01:30: the last closed hour is 00:00-01:00.
-  const absl::Time hour = absl::FromCivil(absl::ToCivilHour(clock_.Now(), absl::UTCTimeZone()), absl::UTCTimeZone()) -
-                          absl::Hours(1);
+  const absl::Time hour =
+      absl::FromCivil(absl::ToCivilHour(clock_.Now(), absl::UTCTimeZone()), absl::UTCTimeZone()) - absl::Hours(1);
   auto line = [&](absl::Time at, const std::string& model, int64_t used) {
     store::ChargebackLineRecord l;
     l.hour = at;

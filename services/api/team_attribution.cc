@@ -35,8 +35,8 @@ absl::StatusOr<std::map<std::string, int64_t>> TeamAttribution::HeldByTeamAt(con
   return held;
 }
 
-absl::StatusOr<std::vector<std::string>> TeamAttribution::TeamsOfPodsAt(
-    const std::vector<store::PodTeamEvidence>& pods, absl::Time at) {
+absl::StatusOr<std::vector<std::string>> TeamAttribution::TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods,
+                                                                        absl::Time at) {
   std::vector<std::string> teams;
   if (pods.empty()) return teams;
   FLEETCAP_RETURN_IF_ERROR(timeline_.Refresh());

@@ -73,15 +73,15 @@ class FleetCapacityApiTest : public ::testing::Test {
     auto conn = served_->db->Connect();
     pqxx::read_transaction txn(*conn);
     std::map<Key, int64_t> out;
-    for (const auto& r : txn.exec_params(
-             "SELECT d.model, d.cluster, extract(epoch FROM b)::bigint,"
-             " sum(extract(epoch FROM least(coalesce(d.in_service_to, 'infinity'), b + $3::interval)"
-             "                        - greatest(d.in_service_from, b)) * 1000)::bigint"
-             " FROM generate_series($1::timestamptz, $2::timestamptz - $3::interval, $3::interval) b"
-             " JOIN devices d ON d.in_service_from < b + $3::interval"
-             "  AND (d.in_service_to IS NULL OR d.in_service_to > b)"
-             " GROUP BY 1, 2, 3",
-             start, end, width)) {
+    for (const auto& r :
+         txn.exec_params("SELECT d.model, d.cluster, extract(epoch FROM b)::bigint,"
+                         " sum(extract(epoch FROM least(coalesce(d.in_service_to, 'infinity'), b + $3::interval)"
+                         "                        - greatest(d.in_service_from, b)) * 1000)::bigint"
+                         " FROM generate_series($1::timestamptz, $2::timestamptz - $3::interval, $3::interval) b"
+                         " JOIN devices d ON d.in_service_from < b + $3::interval"
+                         "  AND (d.in_service_to IS NULL OR d.in_service_to > b)"
+                         " GROUP BY 1, 2, 3",
+                         start, end, width)) {
       out[{r[0].as<std::string>(), r[1].as<std::string>(), "", r[2].as<int64_t>()}] = r[3].as<int64_t>();
     }
     return out;
@@ -91,8 +91,8 @@ class FleetCapacityApiTest : public ::testing::Test {
     std::map<Key, Figures> out;
     for (const auto& g : series.groups()) {
       for (const auto& b : g.buckets()) {
-        out[{g.model(), g.cluster(), g.team(), b.start().seconds()}] = {
-            b.capacity_milli_seconds(), b.held_milli_seconds(), b.used_milli_seconds()};
+        out[{g.model(), g.cluster(), g.team(), b.start().seconds()}] = {b.capacity_milli_seconds(),
+                                                                        b.held_milli_seconds(), b.used_milli_seconds()};
       }
     }
     return out;
