@@ -119,4 +119,12 @@ absl::StatusOr<std::optional<AllocationRunRecord>> MemoryAllocationRunRepository
   return std::optional<AllocationRunRecord>(runs_.back());
 }
 
+absl::StatusOr<std::optional<AllocationRunRecord>> MemoryAllocationRunRepository::RunBefore(int64_t run_id) {
+  // Ids grow with every run, so the runs are in id order.
+  for (auto it = runs_.rbegin(); it != runs_.rend(); ++it) {
+    if (it->run_id < run_id) return std::optional<AllocationRunRecord>(*it);
+  }
+  return std::optional<AllocationRunRecord>();
+}
+
 }  // namespace fleetcap::store

@@ -81,6 +81,10 @@ class AllocationRunRepository {
 
   // The newest run with its recommendations; none before the first run.
   virtual absl::StatusOr<std::optional<AllocationRunRecord>> LatestRun() = 0;
+  // The newest run stored before run `run_id` (the largest id below it);
+  // none when there is no such run. What "the change since the previous
+  // run" compares with.
+  virtual absl::StatusOr<std::optional<AllocationRunRecord>> RunBefore(int64_t run_id) = 0;
 };
 
 // In memory, for unit tests. Not thread-safe.
@@ -89,6 +93,7 @@ class MemoryAllocationRunRepository : public AllocationRunRepository {
   absl::StatusOr<int64_t> StoreRun(const AllocationRunDraft& run) override;
   absl::StatusOr<std::optional<int64_t>> LatestRunId() override;
   absl::StatusOr<std::optional<AllocationRunRecord>> LatestRun() override;
+  absl::StatusOr<std::optional<AllocationRunRecord>> RunBefore(int64_t run_id) override;
 
  private:
   std::vector<AllocationRunRecord> runs_;

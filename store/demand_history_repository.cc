@@ -13,7 +13,7 @@ bool HeldHourRecord::operator==(const HeldHourRecord& o) const {
 bool PendingPodRecord::operator==(const PendingPodRecord& o) const {
   return cluster == o.cluster && pod_uid == o.pod_uid && namespace_name == o.namespace_name &&
          team_label == o.team_label && resource_name == o.resource_name && model == o.model &&
-         requested_milli == o.requested_milli && pending_from == o.pending_from;
+         requested_milli == o.requested_milli && pending_from == o.pending_from && pod_name == o.pod_name;
 }
 
 absl::StatusOr<std::vector<HeldHourRecord>> MemoryDemandHistoryRepository::HeldHours(absl::Time start, absl::Time end) {

@@ -37,6 +37,7 @@ struct PendingPodRecord {
   std::string model;  // the model it selects, "" for any
   int64_t requested_milli = 0;
   absl::Time pending_from;
+  std::string pod_name = "";  // "" when the pod itself was never stored
 
   bool operator==(const PendingPodRecord& o) const;
 };

@@ -1,5 +1,7 @@
 #include "store/pg_allocation_run_repository.h"
 
+#include <limits>
+
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -68,12 +70,21 @@ absl::StatusOr<std::optional<int64_t>> PgAllocationRunRepository::LatestRunId() 
 }
 
 absl::StatusOr<std::optional<AllocationRunRecord>> PgAllocationRunRepository::LatestRun() {
+  return NewestBefore(std::numeric_limits<int64_t>::max());
+}
+
+absl::StatusOr<std::optional<AllocationRunRecord>> PgAllocationRunRepository::RunBefore(int64_t run_id) {
+  return NewestBefore(run_id);
+}
+
+absl::StatusOr<std::optional<AllocationRunRecord>> PgAllocationRunRepository::NewestBefore(int64_t run_id) {
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     SnapshotRead txn(*lease);
-    const pqxx::result runs = txn.exec(
+    const pqxx::result runs = txn.exec_params(
         "SELECT run_id, (extract(epoch FROM computed_at) * 1000000)::bigint, policy_version, inputs::text"
-        " FROM allocation_runs ORDER BY run_id DESC LIMIT 1");
+        " FROM allocation_runs WHERE run_id < $1 ORDER BY run_id DESC LIMIT 1",
+        run_id);
     if (runs.empty()) return std::optional<AllocationRunRecord>();
     AllocationRunRecord run;
     run.run_id = runs[0][0].as<int64_t>();
@@ -103,7 +114,7 @@ absl::StatusOr<std::optional<AllocationRunRecord>> PgAllocationRunRepository::La
     }
     return std::optional<AllocationRunRecord>(std::move(run));
   } catch (const std::exception& e) {
-    return PgError("allocation runs: reading the newest run", e);
+    return PgError(absl::StrCat("allocation runs: reading the newest run before ", run_id), e);
   }
 }
 

@@ -20,8 +20,12 @@ class PgAllocationRunRepository : public AllocationRunRepository {
   absl::StatusOr<int64_t> StoreRun(const AllocationRunDraft& run) override;
   absl::StatusOr<std::optional<int64_t>> LatestRunId() override;
   absl::StatusOr<std::optional<AllocationRunRecord>> LatestRun() override;
+  absl::StatusOr<std::optional<AllocationRunRecord>> RunBefore(int64_t run_id) override;
 
  private:
+  // The newest run whose id is below `run_id`, with its recommendations.
+  absl::StatusOr<std::optional<AllocationRunRecord>> NewestBefore(int64_t run_id);
+
   PgPool* pool_;
 };
 

@@ -43,18 +43,20 @@ absl::StatusOr<std::vector<PendingPodRecord>> PgDemandHistoryRepository::Pending
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::read_transaction txn(*lease);
-    for (const auto& r : txn.exec_params(
-             absl::StrCat("SELECT d.cluster, d.pod_uid, coalesce(p.namespace, ''), coalesce(p.team, ''),"
-                          " d.resource_name, d.model, d.requested_milli, ",
-                          Us("d.pending_from"),
-                          " FROM pending_demand d LEFT JOIN pods p ON p.cluster = d.cluster AND p.pod_uid = d.pod_uid"
-                          " WHERE d.pending_from <= $1::timestamptz"
-                          " AND (d.pending_to IS NULL OR d.pending_to > $1::timestamptz)"
-                          " AND (p.deleted_at IS NULL OR p.deleted_at > $1::timestamptz)"
-                          " ORDER BY d.pending_from, d.cluster, d.pod_uid LIMIT $2"),
-             FormatRfc3339(at), limit)) {
+    for (const auto& r :
+         txn.exec_params(absl::StrCat("SELECT d.cluster, d.pod_uid, coalesce(p.namespace, ''), coalesce(p.team, ''),"
+                                      " d.resource_name, d.model, d.requested_milli, ",
+                                      Us("d.pending_from"),
+                                      ", coalesce(p.name, '') FROM pending_demand d LEFT JOIN pods p ON p.cluster = "
+                                      "d.cluster AND p.pod_uid = d.pod_uid"
+                                      " WHERE d.pending_from <= $1::timestamptz"
+                                      " AND (d.pending_to IS NULL OR d.pending_to > $1::timestamptz)"
+                                      " AND (p.deleted_at IS NULL OR p.deleted_at > $1::timestamptz)"
+                                      " ORDER BY d.pending_from, d.cluster, d.pod_uid LIMIT $2"),
+                         FormatRfc3339(at), limit)) {
       out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<std::string>(),
-                     r[4].as<std::string>(), r[5].as<std::string>(), r[6].as<int64_t>(), Micros(r[7])});
+                     r[4].as<std::string>(), r[5].as<std::string>(), r[6].as<int64_t>(), Micros(r[7]),
+                     r[8].as<std::string>()});
     }
     txn.commit();
   } catch (const std::exception& e) {

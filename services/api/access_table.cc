@@ -7,6 +7,12 @@ const std::map<std::string, Access>& AccessTable() {
       // FleetService: the whole fleet.
       {"/fleetcap.v1.FleetService/GetFleetSummary", Access::kRead},
       {"GET /v1/fleet/summary", Access::kRead},
+      // The capacity series and the waiting pods: the whole fleet for planners; teams held and used of
+      // their own subtree, and their own subtree's pods (CapacitySeriesQuery, PendingDemandQuery).
+      {"/fleetcap.v1.FleetService/GetCapacitySeries", Access::kTeamRead},
+      {"GET /v1/fleet/capacity", Access::kTeamRead},
+      {"/fleetcap.v1.FleetService/ListPendingDemand", Access::kTeamRead},
+      {"GET /v1/fleet/pending", Access::kTeamRead},
       // UsageService: the whole fleet for planners; teams their own namespaces (UsageQuery::Authorize).
       {"/fleetcap.v1.UsageService/GetUsage", Access::kTeamRead},
       {"GET /v1/usage", Access::kTeamRead},
@@ -17,11 +23,14 @@ const std::map<std::string, Access>& AccessTable() {
       // ExplainChargeback: planners and admins any team; team tokens their own subtree (ChargebackExplainQuery).
       {"/fleetcap.v1.ChargebackService/ExplainChargeback", Access::kTeamRead},
       {"GET /v1/chargeback/explain", Access::kTeamRead},
+      // The report as CSV or FOCUS, under the same rules as GET /v1/chargeback.
+      {"GET /v1/chargeback/export", Access::kTeamRead},
       // AllocationService: schedulers, planners and admins every team; teams their own subtree
       // (RecommendationsQuery::Select), the stream as the single read.
       {"/fleetcap.v1.AllocationService/GetRecommendations", Access::kRecommendations},
       {"/fleetcap.v1.AllocationService/WatchRecommendations", Access::kRecommendations},
       {"GET /v1/recommendations", Access::kRecommendations},
+      {"GET /v1/recommendations/manifests", Access::kRecommendations},
       // PolicyService: planners read, admins change; teams read their own subtree.
       {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},

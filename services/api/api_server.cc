@@ -24,8 +24,6 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->inventory_ = std::make_unique<store::PgInventoryRepository>(server->pool_);
   server->team_facts_ = std::make_unique<store::PgTeamFactsRepository>(server->pool_);
   server->teams_ = std::make_unique<TeamAttribution>(server->team_facts_.get());
-  server->fleet_query_ =
-      std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_, server->teams_.get());
   server->policies_ = std::make_unique<store::PgPolicyRepository>(server->pool_);
   server->tokens_ = std::make_unique<store::PgTokenRepository>(server->pool_);
   server->audit_ = std::make_unique<store::PgAuditRepository>(server->pool_);
@@ -34,7 +32,6 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->policy_ops_ = std::make_unique<PolicyOperations>(server->policies_.get(), &server->clock_);
   server->token_ops_ = std::make_unique<TokenOperations>(server->tokens_.get(), &server->clock_);
   server->audit_ops_ = std::make_unique<AuditOperations>(server->audit_.get());
-  server->fleet_service_ = std::make_unique<FleetGrpcService>(server->fleet_query_.get(), server->guard_.get());
   server->policy_service_ = std::make_unique<PolicyGrpcService>(server->guard_.get(), server->policy_ops_.get());
   server->token_service_ = std::make_unique<TokenGrpcService>(server->guard_.get(), server->token_ops_.get());
   server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
@@ -47,6 +44,16 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->active_policy_ = std::make_unique<ActivePolicyCache>(server->policies_.get());
   server->chargeback_query_ =
       std::make_unique<ChargebackQuery>(server->chargeback_.get(), server->active_policy_.get());
+  server->fleet_query_ = std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_,
+                                                             server->teams_.get(), server->chargeback_.get());
+  server->capacity_ = std::make_unique<store::PgCapacityRepository>(heavy_reads);
+  server->capacity_query_ = std::make_unique<CapacitySeriesQuery>(server->capacity_.get(), server->chargeback_.get(),
+                                                                  server->active_policy_.get());
+  server->demand_history_ = std::make_unique<store::PgDemandHistoryRepository>(server->pool_);
+  server->pending_query_ =
+      std::make_unique<PendingDemandQuery>(server->demand_history_.get(), server->teams_.get(), &server->clock_);
+  server->fleet_service_ = std::make_unique<FleetGrpcService>(server->fleet_query_.get(), server->capacity_query_.get(),
+                                                              server->pending_query_.get(), server->guard_.get());
   server->explain_query_ = std::make_unique<ChargebackExplainQuery>(
       server->attribution_facts_.get(), server->team_facts_.get(), server->chargeback_.get());
   server->chargeback_service_ = std::make_unique<ChargebackGrpcService>(
@@ -54,6 +61,8 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->allocation_runs_ = std::make_unique<store::PgAllocationRunRepository>(server->pool_);
   server->recommendations_query_ =
       std::make_unique<RecommendationsQuery>(server->allocation_runs_.get(), server->active_policy_.get());
+  server->manifests_ =
+      std::make_unique<RecommendationManifests>(server->recommendations_query_.get(), server->policies_.get());
   server->recommendation_watchers_ = std::make_unique<RecommendationWatchers>(
       server->recommendations_query_.get(), &server->clock_, registry, options.watch_limits);
   server->allocation_service_ = std::make_unique<AllocationGrpcService>(
@@ -76,11 +85,12 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   }
 
   server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get(), &server->clock_);
-  AddFleetRoutes(*server->http_, server->fleet_query_.get());
+  AddFleetRoutes(*server->http_, server->fleet_query_.get(), server->capacity_query_.get(),
+                 server->pending_query_.get());
   AddUsageRoutes(*server->http_, server->usage_query_.get());
   AddChargebackRoutes(*server->http_, server->chargeback_query_.get());
   AddChargebackExplainRoutes(*server->http_, server->explain_query_.get());
-  AddAllocationRoutes(*server->http_, server->recommendations_query_.get());
+  AddAllocationRoutes(*server->http_, server->recommendations_query_.get(), server->manifests_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.http_listen.empty()) {
     FLEETCAP_RETURN_IF_ERROR(server->http_->Start(options.http_listen, options.tls, options.http_limits));

@@ -14,6 +14,7 @@
 #include "services/api/allocation_grpc_service.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
+#include "services/api/capacity_series.h"
 #include "services/api/chargeback_explain_service.h"
 #include "services/api/chargeback_grpc_service.h"
 #include "services/api/chargeback_query.h"
@@ -21,13 +22,17 @@
 #include "services/api/fleet_grpc_service.h"
 #include "services/api/fleet_summary.h"
 #include "services/api/http_gateway.h"
+#include "services/api/pending_demand.h"
+#include "services/api/recommendation_manifests.h"
 #include "services/api/team_attribution.h"
 #include "services/api/usage_grpc_service.h"
 #include "services/api/usage_query.h"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_attribution_facts_repository.h"
+#include "store/pg_capacity_repository.h"
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
+#include "store/pg_demand_history_repository.h"
 #include "store/pg_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_repository.h"
@@ -93,8 +98,13 @@ class ApiServer {
   std::unique_ptr<ChargebackQuery> chargeback_query_;
   std::unique_ptr<ChargebackExplainQuery> explain_query_;
   std::unique_ptr<ChargebackGrpcService> chargeback_service_;
+  std::unique_ptr<store::PgCapacityRepository> capacity_;
+  std::unique_ptr<CapacitySeriesQuery> capacity_query_;
+  std::unique_ptr<store::PgDemandHistoryRepository> demand_history_;
+  std::unique_ptr<PendingDemandQuery> pending_query_;
   std::unique_ptr<store::PgAllocationRunRepository> allocation_runs_;
   std::unique_ptr<RecommendationsQuery> recommendations_query_;
+  std::unique_ptr<RecommendationManifests> manifests_;
   std::unique_ptr<RecommendationWatchers> recommendation_watchers_;
   std::unique_ptr<AllocationGrpcService> allocation_service_;
   std::unique_ptr<grpc::Server> grpc_;

@@ -7,6 +7,7 @@
 
 #include "prometheus/registry.h"
 #include "services/api/access_table.h"
+#include "services/api/allocation_http_routes.h"
 #include "services/api/chargeback_http_routes.h"
 #include "services/api/control_http_routes.h"
 #include "services/api/fleet_http_routes.h"
@@ -160,12 +161,15 @@ TEST_F(AuthTest, EveryHttpRouteIsInTheAccessTable) {
   prometheus::Registry registry;
   ApiMetrics metrics(registry);
   HttpGateway gateway(&metrics, &auth_, &clock_);
-  AddFleetRoutes(gateway, nullptr);
+  AddFleetRoutes(gateway, nullptr, nullptr, nullptr);
+  AddAllocationRoutes(gateway, nullptr, nullptr);
   AuditOperations audit_ops(&audit_);
   AddControlRoutes(gateway, &policy_ops_, &token_ops_, &audit_ops);
   AddChargebackRoutes(gateway, nullptr);
   const std::vector<std::string> keys = gateway.RouteKeys();
   EXPECT_NE(std::find(keys.begin(), keys.end(), "GET /v1/chargeback"), keys.end());
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "GET /v1/fleet/capacity"), keys.end());
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "GET /v1/recommendations/manifests"), keys.end());
   EXPECT_GE(keys.size(), 11u);
   for (const auto& key : keys) EXPECT_EQ(AccessTable().count(key), 1u) << key;
 }

@@ -115,30 +115,6 @@ absl::StatusOr<CheckedRequest> Check(const v1::GetChargebackRequest& request) {
   return checked;
 }
 
-// The teams whose lines the answer sums: `team` and those under it in the
-// active policy (just `team` when the policy does not know it: lines may
-// outlive the team that earned them), cut to what `scope` may read. Empty
-// means every team; only callers that may read everything get that.
-absl::StatusOr<std::vector<std::string>> Teams(const Scope& scope, const std::string& team,
-                                               const ActivePolicy& policy) {
-  const bool team_token = scope.role == Role::kTeam;
-  if (team.empty() && !team_token) return std::vector<std::string>{};
-  if (team_token && !team.empty() && !TeamTokenReads(scope, team)) return OutOfScope("team");
-  std::vector<std::string> teams;
-  if (team.empty()) {
-    teams = scope.teams;
-  } else {
-    if (policy.valid) teams = policy::Subtree(policy.document, team);
-    if (teams.empty()) teams = {team};
-  }
-  if (team_token) {
-    teams.erase(
-        std::remove_if(teams.begin(), teams.end(), [&](const std::string& t) { return !TeamTokenReads(scope, t); }),
-        teams.end());
-  }
-  return teams;
-}
-
 v1::ChargebackLine ToLine(const store::ChargebackSum& sum) {
   v1::ChargebackLine line;
   *line.mutable_start() = ToProtoTimestamp(sum.start);
@@ -162,6 +138,30 @@ v1::ChargebackLine ToLine(const store::ChargebackSum& sum) {
 }
 
 }  // namespace
+
+// The teams whose lines the answer sums: `team` and those under it in the
+// active policy (just `team` when the policy does not know it: lines may
+// outlive the team that earned them), cut to what `scope` may read. Empty
+// means every team; only callers that may read everything get that.
+absl::StatusOr<std::vector<std::string>> ChargebackTeams(const Scope& scope, const std::string& team,
+                                                         const ActivePolicy& policy) {
+  const bool team_token = scope.role == Role::kTeam;
+  if (team.empty() && !team_token) return std::vector<std::string>{};
+  if (team_token && !team.empty() && !TeamTokenReads(scope, team)) return OutOfScope("team");
+  std::vector<std::string> teams;
+  if (team.empty()) {
+    teams = scope.teams;
+  } else {
+    if (policy.valid) teams = policy::Subtree(policy.document, team);
+    if (teams.empty()) teams = {team};
+  }
+  if (team_token) {
+    teams.erase(
+        std::remove_if(teams.begin(), teams.end(), [&](const std::string& t) { return !TeamTokenReads(scope, t); }),
+        teams.end());
+  }
+  return teams;
+}
 
 absl::StatusOr<v1::ChargebackResolution> ParseChargebackResolution(const std::string& field, const std::string& text) {
   const std::string t = absl::AsciiStrToLower(text);
@@ -206,7 +206,7 @@ absl::StatusOr<v1::ChargebackReport> ChargebackQuery::Run(const Scope& scope,
   v1::ChargebackReport report;
   // Without a policy applied (or a valid one), the document's default currency.
   report.set_currency(policy->valid ? policy->document.currency : policy::PolicyDocument{}.currency);
-  FLEETCAP_ASSIGN_OR_RETURN(checked.filter.teams, Teams(scope, request.team(), *policy));
+  FLEETCAP_ASSIGN_OR_RETURN(checked.filter.teams, ChargebackTeams(scope, request.team(), *policy));
   // A team token left with no team it may read reads nothing (an empty
   // selector would select every team).
   if (scope.role == Role::kTeam && checked.filter.teams.empty()) return report;

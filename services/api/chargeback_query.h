@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -48,6 +49,15 @@ class ChargebackQuery {
   const ActivePolicyCache* policies_;
   int64_t max_lines_;
 };
+
+// The teams whose chargeback lines `scope` reads when it asks for `team`:
+// `team` and those under it in the active policy (just `team` when the policy
+// does not know it), cut to what `scope` may read; never the `idle` or
+// `unassigned` lines for a team token. Empty means every team; only callers
+// that may read everything get that. PERMISSION_DENIED when a team token
+// names a team outside its subtree.
+absl::StatusOr<std::vector<std::string>> ChargebackTeams(const Scope& scope, const std::string& team,
+                                                         const ActivePolicy& policy);
 
 // The request of `GET /v1/chargeback?start=&end=&group_by=&resolution=&team=&cluster=&namespace=&workload=
 // &model=&line_kind=`; `group_by` is a comma-separated list (the gateway joins repeated ones with commas).

@@ -13,4 +13,24 @@ grpc::Status FleetGrpcService::GetFleetSummary(grpc::ServerContext* context, con
   });
 }
 
+grpc::Status FleetGrpcService::GetCapacitySeries(grpc::ServerContext* context,
+                                                 const v1::GetCapacitySeriesRequest* request,
+                                                 v1::CapacitySeries* response) {
+  return guard_->Run(context, "/fleetcap.v1.FleetService/GetCapacitySeries", [&](const Scope& scope) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto result, capacity_->Run(scope, *request));
+    *response = std::move(result);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status FleetGrpcService::ListPendingDemand(grpc::ServerContext* context,
+                                                 const v1::ListPendingDemandRequest* request,
+                                                 v1::PendingDemand* response) {
+  return guard_->Run(context, "/fleetcap.v1.FleetService/ListPendingDemand", [&](const Scope& scope) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto result, pending_->Run(scope, *request));
+    *response = std::move(result);
+    return absl::OkStatus();
+  });
+}
+
 }  // namespace fleetcap::api

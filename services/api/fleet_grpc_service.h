@@ -1,21 +1,33 @@
 #pragma once
-// gRPC FleetService: a thin adapter over FleetSummaryQuery, behind GrpcGuard.
+// gRPC FleetService: a thin adapter over FleetSummaryQuery,
+// CapacitySeriesQuery and PendingDemandQuery, behind GrpcGuard.
 
 #include "fleetcap/v1/fleet.grpc.pb.h"
+#include "services/api/capacity_series.h"
 #include "services/api/fleet_summary.h"
 #include "services/api/grpc_guard.h"
+#include "services/api/pending_demand.h"
 
 namespace fleetcap::api {
 
 class FleetGrpcService final : public v1::FleetService::Service {
  public:
-  FleetGrpcService(const FleetSummaryQuery* query, const GrpcGuard* guard) : query_(query), guard_(guard) {}
+  // All must outlive the service.
+  FleetGrpcService(const FleetSummaryQuery* query, const CapacitySeriesQuery* capacity,
+                   const PendingDemandQuery* pending, const GrpcGuard* guard)
+      : query_(query), capacity_(capacity), pending_(pending), guard_(guard) {}
 
   grpc::Status GetFleetSummary(grpc::ServerContext* context, const v1::GetFleetSummaryRequest* request,
                                v1::FleetSummary* response) override;
+  grpc::Status GetCapacitySeries(grpc::ServerContext* context, const v1::GetCapacitySeriesRequest* request,
+                                 v1::CapacitySeries* response) override;
+  grpc::Status ListPendingDemand(grpc::ServerContext* context, const v1::ListPendingDemandRequest* request,
+                                 v1::PendingDemand* response) override;
 
  private:
   const FleetSummaryQuery* query_;
+  const CapacitySeriesQuery* capacity_;
+  const PendingDemandQuery* pending_;
   const GrpcGuard* guard_;
 };
 

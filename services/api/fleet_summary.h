@@ -9,16 +9,19 @@
 #include "common/clock.h"
 #include "fleetcap/v1/fleet.pb.h"
 #include "services/api/team_attribution.h"
+#include "store/chargeback_repository.h"
 #include "store/inventory_repository.h"
 
 namespace fleetcap::api {
 
 class FleetSummaryQuery {
  public:
-  // All must outlive the query. The repository must be thread-safe. Without
-  // `teams` the summary has no per-team lines.
-  FleetSummaryQuery(store::InventoryRepository* inventory, const Clock* clock, TeamAttribution* teams = nullptr)
-      : inventory_(inventory), clock_(clock), teams_(teams) {}
+  // All must outlive the query. The repositories must be thread-safe. Without
+  // `teams` the summary has no per-team lines; without `lines` (the
+  // chargeback) every model's used_milli is 0.
+  FleetSummaryQuery(store::InventoryRepository* inventory, const Clock* clock, TeamAttribution* teams = nullptr,
+                    const store::ChargebackReadRepository* lines = nullptr)
+      : inventory_(inventory), clock_(clock), teams_(teams), lines_(lines) {}
 
   // INVALID_ARGUMENT for a malformed `at`; NOT_FOUND for an unknown cluster.
   absl::StatusOr<v1::FleetSummary> Run(const v1::GetFleetSummaryRequest& request) const;
@@ -27,6 +30,7 @@ class FleetSummaryQuery {
   store::InventoryRepository* inventory_;
   const Clock* clock_;
   TeamAttribution* teams_;
+  const store::ChargebackReadRepository* lines_;
 };
 
 // The request of `GET /v1/fleet/summary?cluster=&at=`, `at` in RFC 3339.

@@ -5,6 +5,7 @@
 
 #include <limits>
 
+#include "store/memory_chargeback_repository.h"
 #include "store/memory_inventory_repository.h"
 #include "store/test_inventory.h"
 #include "tests/support/status_matchers.h"
@@ -37,6 +38,38 @@ TEST_F(FleetSummaryTest, DefaultsToNowAndTotalsTheModels) {
   EXPECT_EQ(summary->models(1).held_milli(), 1250);
   EXPECT_EQ(summary->devices(), 3);
   EXPECT_EQ(summary->held_milli(), 2250);
+}
+
+TEST_F(FleetSummaryTest, UsedMilliIsTheLastClosedHoursUseOfEachModel) {
+  // The clock is at 01:30: the last closed hour is 00:00-01:00.
+  const absl::Time hour =
+      absl::FromCivil(absl::ToCivilHour(clock_.Now(), absl::UTCTimeZone()), absl::UTCTimeZone()) - absl::Hours(1);
+  auto line = [&](absl::Time at, const std::string& model, int64_t used) {
+    store::ChargebackLineRecord l;
+    l.hour = at;
+    l.cluster = "c1";
+    l.team = "vision";
+    l.namespace_name = "ns";
+    l.workload = "Job/" + model;
+    l.model = model;
+    l.line_kind = "workload";
+    l.held_milli_seconds = 3'600'000;
+    l.used_milli_seconds = used;
+    return l;
+  };
+  store::MemoryChargebackRepository lines;
+  // A100: half a device used on average; T4: the hour before does not count.
+  ASSERT_THAT(lines.ReplaceHours("c1", hour - absl::Hours(1), hour + absl::Hours(1),
+                                 {line(hour, "A100", 1'800'000), line(hour - absl::Hours(1), "T4", 3'600'000)}, {}),
+              IsOk());
+  FleetSummaryQuery with_use(&repo_, &clock_, nullptr, &lines);
+  v1::GetFleetSummaryRequest request;
+  request.set_cluster("c1");
+  auto summary = with_use.Run(request);
+  ASSERT_THAT(summary, IsOk());
+  ASSERT_EQ(summary->models_size(), 2);
+  EXPECT_EQ(summary->models(0).used_milli(), 500);
+  EXPECT_EQ(summary->models(1).used_milli(), 0);
 }
 
 TEST_F(FleetSummaryTest, ExplicitInstantFromQueryString) {

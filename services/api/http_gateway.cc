@@ -95,9 +95,10 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
     response = (*admission.route)(admission.scope, admission.query, *body);
   }
   mg_printf(conn,
-            "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
+            "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
             "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
-            response.status, mg_get_response_code_text(conn, response.status), response.body.size());
+            response.status, mg_get_response_code_text(conn, response.status), response.content_type.c_str(),
+            response.body.size());
   mg_write(conn, response.body.data(), response.body.size());
   // Unknown paths share one label so scanners cannot blow up the metric's cardinality.
   const bool known = gateway->routes_.count(request.path) > 0;

@@ -17,6 +17,9 @@ namespace fleetcap::api {
 struct HttpResponse {
   int status = 200;
   std::string body;
+  // What the body is: JSON for every answer of the API, but for the
+  // exports (CSV, YAML manifests).
+  std::string content_type = "application/json";
 };
 
 using HttpQuery = std::map<std::string, std::string>;

@@ -9,13 +9,17 @@
 namespace fleetcap::api {
 namespace {
 
-// What a caller sees of a run besides its id and time: a newer run that
+// What a caller sees of a run besides its id and time, and the comparison
+// with the run before it (which changes with every run): a newer run that
 // leaves this unchanged is not sent again.
 bool SameContent(const v1::RecommendationSet& a, const v1::RecommendationSet& b) {
   if (a.policy_version() != b.policy_version()) return false;
   if (a.recommendations_size() != b.recommendations_size()) return false;
   for (int i = 0; i < a.recommendations_size(); ++i) {
-    if (!google::protobuf::util::MessageDifferencer::Equals(a.recommendations(i), b.recommendations(i))) return false;
+    v1::Recommendation x = a.recommendations(i), y = b.recommendations(i);
+    x.clear_previous_recommended_milli();
+    y.clear_previous_recommended_milli();
+    if (!google::protobuf::util::MessageDifferencer::Equals(x, y)) return false;
   }
   return true;
 }

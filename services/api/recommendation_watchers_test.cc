@@ -37,6 +37,10 @@ class LockedRuns : public store::AllocationRunRepository {
     std::lock_guard<std::mutex> lock(mu_);
     return runs_.LatestRun();
   }
+  absl::StatusOr<std::optional<store::AllocationRunRecord>> RunBefore(int64_t run_id) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return runs_.RunBefore(run_id);
+  }
 
  private:
   std::mutex mu_;

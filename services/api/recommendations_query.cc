@@ -38,7 +38,8 @@ absl::StatusOr<v1::RecommendationSet> RecommendationsQuery::Latest(const TeamSel
     return absl::NotFoundError(
         "recommendations: no allocation run yet; fleetcap-optimizer stores one after attribution");
   }
-  return ToRecommendationSet(*run, teams);
+  FLEETCAP_ASSIGN_OR_RETURN(const auto previous, runs_->RunBefore(run->run_id));
+  return ToRecommendationSet(*run, teams, previous.has_value() ? &*previous : nullptr);
 }
 
 absl::StatusOr<v1::RecommendationSet> RecommendationsQuery::Run(const Scope& scope,
@@ -49,9 +50,15 @@ absl::StatusOr<v1::RecommendationSet> RecommendationsQuery::Run(const Scope& sco
 
 absl::StatusOr<std::optional<int64_t>> RecommendationsQuery::LatestRunId() const { return runs_->LatestRunId(); }
 
-v1::RecommendationSet ToRecommendationSet(const store::AllocationRunRecord& run, const TeamSelection& teams) {
+v1::RecommendationSet ToRecommendationSet(const store::AllocationRunRecord& run, const TeamSelection& teams,
+                                          const store::AllocationRunRecord* previous) {
+  std::map<std::pair<std::string, std::string>, int64_t> before;
+  if (previous != nullptr) {
+    for (const auto& r : previous->recommendations) before[{r.team, r.flavor}] = r.recommended_milli;
+  }
   v1::RecommendationSet set;
   set.set_run_id(run.run_id);
+  if (previous != nullptr) set.set_previous_run_id(previous->run_id);
   *set.mutable_computed_at() = ToProtoTimestamp(run.computed_at);
   set.set_policy_version(run.policy_version);
   for (const store::AllocationRecommendationRecord& r : run.recommendations) {
@@ -66,6 +73,7 @@ v1::RecommendationSet ToRecommendationSet(const store::AllocationRunRecord& run,
     out->set_lending_limit_milli(r.lending_limit_milli);
     out->set_bound_by(r.bound_by);
     out->set_explanation(r.explanation);
+    if (auto b = before.find({r.team, r.flavor}); b != before.end()) out->set_previous_recommended_milli(b->second);
   }
   return set;
 }

@@ -36,7 +36,8 @@ class RecommendationsQuery {
   // whether or not that team exists).
   absl::StatusOr<TeamSelection> Select(const Scope& scope, const std::string& team) const;
 
-  // The newest run, cut to `teams`. NOT_FOUND before the first run.
+  // The newest run, cut to `teams`, with what the run before it recommended
+  // for the same (team, flavor). NOT_FOUND before the first run.
   absl::StatusOr<v1::RecommendationSet> Latest(const TeamSelection& teams) const;
 
   // Select, then Latest.
@@ -50,8 +51,11 @@ class RecommendationsQuery {
   const ActivePolicyCache* policies_;
 };
 
-// A stored run as the API's message, keeping only `teams`' recommendations.
-v1::RecommendationSet ToRecommendationSet(const store::AllocationRunRecord& run, const TeamSelection& teams);
+// A stored run as the API's message, keeping only `teams`' recommendations;
+// with `previous` (the run before it), each recommendation says what that
+// run recommended for the same (team, flavor).
+v1::RecommendationSet ToRecommendationSet(const store::AllocationRunRecord& run, const TeamSelection& teams,
+                                          const store::AllocationRunRecord* previous = nullptr);
 
 // The request of `GET /v1/recommendations[?team=]`.
 v1::GetRecommendationsRequest RecommendationsRequestFromQuery(const std::map<std::string, std::string>& query);

@@ -125,6 +125,33 @@ TEST_F(RecommendationsQueryTest, TheSetCarriesTheRunAndEveryField) {
   EXPECT_EQ(set->recommendations(1).borrowing_limit_milli(), 0);
 }
 
+TEST_F(RecommendationsQueryTest, EachRecommendationSaysWhatThePreviousRunRecommended) {
+  StoreRun();
+  auto first = query_.Run(WithRole(Role::kScheduler), {});
+  ASSERT_THAT(first, IsOk());
+  EXPECT_EQ(first->previous_run_id(), 0);
+  for (const auto& r : first->recommendations()) EXPECT_FALSE(r.has_previous_recommended_milli()) << r.team();
+
+  store::AllocationRunDraft second;
+  second.computed_at = kT0 + absl::Hours(1);
+  second.policy_version = 1;
+  second.recommendations = {Record("ads", 3000), Record("vision", 2000), Record("newcomer", 1000)};
+  ASSERT_THAT(runs_.StoreRun(second), IsOk());
+  auto set = query_.Run(WithRole(Role::kScheduler), {});
+  ASSERT_THAT(set, IsOk());
+  EXPECT_EQ(set->run_id(), 2);
+  EXPECT_EQ(set->previous_run_id(), 1);
+  ASSERT_EQ(set->recommendations_size(), 3);
+  EXPECT_EQ(set->recommendations(0).team(), "ads");
+  EXPECT_EQ(set->recommendations(0).previous_recommended_milli(), 4000);
+  // New in this run: no previous figure, not a zero.
+  EXPECT_EQ(set->recommendations(1).team(), "newcomer");
+  EXPECT_FALSE(set->recommendations(1).has_previous_recommended_milli());
+  EXPECT_EQ(set->recommendations(2).team(), "vision");
+  EXPECT_TRUE(set->recommendations(2).has_previous_recommended_milli());
+  EXPECT_EQ(set->recommendations(2).previous_recommended_milli(), 2000);
+}
+
 TEST_F(RecommendationsQueryTest, SchedulersPlannersAndAdminsReadEveryTeam) {
   StoreRun();
   for (Role role : {Role::kScheduler, Role::kPlanner, Role::kAdmin}) {

@@ -35,6 +35,23 @@ absl::StatusOr<std::map<std::string, int64_t>> TeamAttribution::HeldByTeamAt(con
   return held;
 }
 
+absl::StatusOr<std::vector<std::string>> TeamAttribution::TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods,
+                                                                        absl::Time at) {
+  std::vector<std::string> teams;
+  if (pods.empty()) return teams;
+  FLEETCAP_RETURN_IF_ERROR(timeline_.Refresh());
+  FLEETCAP_ASSIGN_OR_RETURN(auto namespaces, facts_->Namespaces("", ""));
+  const policy::PolicyInForce in_force = timeline_.At(at);
+  for (const auto& pod : pods) {
+    auto ns = namespaces.find({pod.cluster, pod.namespace_name});
+    policy::NamespaceEvidence evidence;
+    if (ns != namespaces.end()) evidence = EvidenceOf(ns->second);
+    teams.push_back(in_force.teams->TeamOf({pod.cluster, pod.namespace_name, pod.team_label},
+                                           ns == namespaces.end() ? nullptr : &evidence));
+  }
+  return teams;
+}
+
 absl::StatusOr<std::set<std::string>> TeamAttribution::TeamsOfNamespace(const std::string& cluster,
                                                                         const std::string& namespace_name,
                                                                         absl::Time start, absl::Time end) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
@@ -27,6 +28,11 @@ class TeamAttribution {
   // Every team that usage of `namespace_name` in `cluster` over [start, end)
   // is attributed to: the namespace's own team and that of each of its pods,
   // under each policy version in force during the window.
+  // The team of each pod (its cluster, namespace and own team label, in
+  // `pods`' order) under the policy in force at `at`.
+  absl::StatusOr<std::vector<std::string>> TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods,
+                                                         absl::Time at);
+
   absl::StatusOr<std::set<std::string>> TeamsOfNamespace(const std::string& cluster, const std::string& namespace_name,
                                                          absl::Time start, absl::Time end);
 

@@ -90,6 +90,14 @@ const std::map<std::string, Expect>& Expected() {
       {"/fleetcap.v1.AllocationService/GetRecommendations", {true, true, true, true}},
       {"/fleetcap.v1.AllocationService/WatchRecommendations", {true, true, true, true}},
       {"GET /v1/recommendations", {true, true, true, true}},
+      {"GET /v1/recommendations/manifests", {true, true, true, true}},
+      // Teams read held and used of their own subtree, and its waiting pods
+      // (ATeamsFleetViewIsItsOwnSubtree); schedulers get no fleet data.
+      {"/fleetcap.v1.FleetService/GetCapacitySeries", {true, true, false, true}},
+      {"/fleetcap.v1.FleetService/ListPendingDemand", {true, true, false, true}},
+      {"GET /v1/fleet/capacity", {true, true, false, true}},
+      {"GET /v1/fleet/pending", {true, true, false, true}},
+      {"GET /v1/chargeback/export", {true, true, false, true}},
   };
   return *table;
 }
@@ -128,6 +136,13 @@ std::string GrpcRequest(const std::string& method) {
     r.mutable_hour()->set_seconds(1767225600);
     return r.SerializeAsString();
   }
+  if (method == "/fleetcap.v1.FleetService/GetCapacitySeries") {
+    v1::GetCapacitySeriesRequest r;
+    r.mutable_start()->set_seconds(1767225600);
+    r.mutable_end()->set_seconds(1767225600 + 3600);
+    r.add_group_by("team");
+    return r.SerializeAsString();
+  }
   if (method == "/fleetcap.v1.AllocationService/GetRecommendations") {
     v1::GetRecommendationsRequest r;
     r.set_team("vision-detect");
@@ -148,6 +163,13 @@ std::string HttpTarget(const std::string& key) {
   }
   if (key == "GET /v1/chargeback/explain") return "/v1/chargeback/explain?team=vision-detect&hour=2026-01-01T00:00:00Z";
   if (key == "GET /v1/recommendations") return "/v1/recommendations?team=vision-detect";
+  if (key == "GET /v1/recommendations/manifests") return "/v1/recommendations/manifests?format=volcano";
+  if (key == "GET /v1/fleet/capacity") {
+    return "/v1/fleet/capacity?start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&group_by=team";
+  }
+  if (key == "GET /v1/chargeback/export") {
+    return "/v1/chargeback/export?format=csv&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&team=vision-detect";
+  }
   if (key == "GET /v1/usage") {
     return "/v1/usage?cluster=c1&namespace=vision-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z";
   }
@@ -177,6 +199,11 @@ class AuthorizationTest : public ::testing::Test {
           "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at) "
           "VALUES ('c1', 'p-vision', 'vision-ns', 'p-vision', 'vision-detect', 'Pod', 'p-vision', now()), "
           "       ('c1', 'p-ads', 'ads-ns', 'p-ads', 'ads', 'Pod', 'p-ads', now())");
+      // Both pods wait for a GPU.
+      txn.exec(
+          "INSERT INTO pending_demand (cluster, pod_uid, resource_name, model, requested_milli, pending_from) "
+          "VALUES ('c1', 'p-vision', 'nvidia.com/gpu', '', 1000, now() - interval '1 hour'), "
+          "       ('c1', 'p-ads', 'nvidia.com/gpu', '', 2000, now() - interval '1 hour')");
       txn.commit();
     }
     {
@@ -477,6 +504,48 @@ TEST_F(AuthorizationTest, RecommendationsAreScopedToATeamsSubtree) {
   EXPECT_EQ(Watch("Bearer " + tokens_.at("team:vision"), "ads").error_code(), grpc::StatusCode::PERMISSION_DENIED);
   ASSERT_THAT(Watch("Bearer " + tokens_.at("scheduler"), "", &first), IsOk());
   EXPECT_THAT(teams(first), ::testing::ElementsAre("ads", "research", "vision", "vision-detect"));
+}
+
+TEST_F(AuthorizationTest, ATeamsFleetViewIsItsOwnSubtree) {
+  const std::string team = tokens_.at("team:vision");
+  const std::string base = api_->http_base();
+  const std::string window = "start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z";
+  // The capacity series: grouped by team, or a team inside the subtree.
+  EXPECT_EQ(testing::HttpGet(base + "/v1/fleet/capacity?" + window + "&group_by=team", team)->status, 200);
+  EXPECT_EQ(testing::HttpGet(base + "/v1/fleet/capacity?" + window + "&team=vision-detect", team)->status, 200);
+  // The fleet's capacity by model or cluster, another team, its parent, a team that does not exist: refused alike.
+  std::vector<std::string> bodies;
+  for (const char* query : {"&group_by=model", "&group_by=cluster", "&group_by=team&team=ads", "&team=research",
+                            "&group_by=team&team=no-such-team"}) {
+    auto denied = testing::HttpGet(base + "/v1/fleet/capacity?" + window + query, team);
+    ASSERT_THAT(denied, IsOk());
+    EXPECT_EQ(denied->status, 403) << query << ": " << denied->body;
+    if (std::string(query).find("team=") != std::string::npos) bodies.push_back(denied->body);
+  }
+  EXPECT_EQ(bodies[0], bodies[1]);
+  EXPECT_EQ(bodies[0], bodies[2]);
+  EXPECT_EQ(testing::HttpGet(base + "/v1/fleet/capacity?" + window + "&group_by=model", tokens_.at("planner"))->status,
+            200);
+
+  // Waiting pods: a team sees its own, planners every one.
+  auto own = testing::HttpGet(base + "/v1/fleet/pending", team);
+  ASSERT_THAT(own, IsOk());
+  ASSERT_EQ(own->status, 200) << own->body;
+  EXPECT_THAT(own->body, HasSubstr("\"team\":\"vision-detect\""));
+  EXPECT_THAT(own->body, ::testing::Not(HasSubstr("ads")));
+  auto all = testing::HttpGet(base + "/v1/fleet/pending?cluster=c1", tokens_.at("planner"));
+  ASSERT_THAT(all, IsOk());
+  ASSERT_EQ(all->status, 200) << all->body;
+  EXPECT_THAT(all->body, HasSubstr("\"team\":\"ads\""));
+  EXPECT_THAT(all->body, HasSubstr("\"requestedMilli\":\"3000\""));
+
+  // The chargeback export answers a team only for its subtree.
+  auto export_other = testing::HttpGet(base + "/v1/chargeback/export?format=csv&" + window + "&team=ads", team);
+  ASSERT_THAT(export_other, IsOk());
+  EXPECT_EQ(export_other->status, 403) << export_other->body;
+  auto export_own = testing::HttpGet(base + "/v1/chargeback/export?format=csv&" + window, team);
+  ASSERT_THAT(export_own, IsOk());
+  EXPECT_EQ(export_own->status, 200) << export_own->body;
 }
 
 }  // namespace

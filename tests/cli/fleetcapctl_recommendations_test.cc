@@ -9,6 +9,7 @@
 #include "nlohmann/json.hpp"
 #include "store/pg_allocation_run_repository.h"
 #include "tests/support/api_process.h"
+#include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_dir.h"
@@ -149,6 +150,14 @@ TEST_F(FleetctlRecommendationsTest, KueueAndVolcanoManifestsUnderTheRunsPolicy) 
 
   auto volcano = Ctl({"--format", "volcano", "--policy", policy_file}, *scheduler);
   ASSERT_EQ(volcano.exit_code, 0) << volcano.err;
+  // The API serves the same bytes, to the scheduler too (it reads the run's policy itself).
+  for (const auto& [format, printed] :
+       std::vector<std::pair<std::string, std::string>>{{"kueue", kueue.out}, {"volcano", volcano.out}}) {
+    auto http = testing::HttpGet(api_->http_base() + "/v1/recommendations/manifests?format=" + format, *scheduler);
+    ASSERT_THAT(http, IsOk());
+    ASSERT_EQ(http->status, 200) << http->body;
+    EXPECT_EQ(http->body, printed) << format;
+  }
   EXPECT_THAT(volcano.out, HasSubstr("apiVersion: scheduling.volcano.sh/v1beta1"));
   EXPECT_THAT(volcano.out, HasSubstr("kind: Queue"));
   EXPECT_THAT(volcano.out, HasSubstr("name: vision"));

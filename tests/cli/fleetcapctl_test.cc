@@ -196,6 +196,30 @@ TEST_F(ChargebackCtlTest, CsvRowsAreTheApisLinesWithExactAmounts) {
   EXPECT_EQ(std::to_string(total), api["totalCostMicro"].get<std::string>());
 }
 
+TEST_F(ChargebackCtlTest, TheApisExportIsTheSameBytesAsTheCli) {
+  for (const std::string format : {"csv", "focus"}) {
+    for (const std::string role : {"planner", "team:vision"}) {
+      auto cli = Chargeback(format, {}, role);
+      ASSERT_EQ(cli.exit_code, 0) << cli.err;
+      auto http = testing::HttpGet(served_->api.http_base() + "/v1/chargeback/export?format=" + format +
+                                       "&start=2026-01-31T20:00:00Z&end=2026-02-01T04:00:00Z"
+                                       "&group_by=team,model&resolution=day",
+                                   served_->tokens.at(role));
+      ASSERT_THAT(http, IsOk());
+      ASSERT_EQ(http->status, 200) << http->body;
+      EXPECT_FALSE(cli.out.empty());
+      EXPECT_EQ(http->body, cli.out) << format << " as " << role;
+    }
+  }
+  auto bad = testing::HttpGet(served_->api.http_base() +
+                                  "/v1/chargeback/export?format=xlsx"
+                                  "&start=2026-01-31T20:00:00Z&end=2026-02-01T04:00:00Z",
+                              served_->tokens.at("planner"));
+  ASSERT_THAT(bad, IsOk());
+  EXPECT_EQ(bad->status, 400);
+  EXPECT_THAT(bad->body, HasSubstr("format"));
+}
+
 TEST_F(ChargebackCtlTest, FocusRowsBillTheApisTotal) {
   auto result = Chargeback("focus");
   ASSERT_EQ(result.exit_code, 0) << result.err;

@@ -87,8 +87,8 @@ TEST_F(PgDemandHistoryTest, PendingAtIsTheWaitsOpenThenOldestFirstWithTheTeamEvi
   auto pending = history.PendingAt(at, 10);
   ASSERT_THAT(pending, IsOk());
   const std::vector<PendingPodRecord> expected = {
-      {"c1", "older", "asr", "", "nvidia.com/gpu", "", 1000, kT0 + absl::Minutes(30)},
-      {"c1", "waiting", "ml", "vision", "nvidia.com/gpu", "H100", 2000, kT0 + absl::Minutes(90)},
+      {"c1", "older", "asr", "", "nvidia.com/gpu", "", 1000, kT0 + absl::Minutes(30), "older-pod"},
+      {"c1", "waiting", "ml", "vision", "nvidia.com/gpu", "H100", 2000, kT0 + absl::Minutes(90), "waiting-pod"},
   };
   EXPECT_EQ(*pending, expected);
   auto bounded = history.PendingAt(at, 1);

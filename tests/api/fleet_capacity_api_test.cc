@@ -1,0 +1,213 @@
+// FleetService.GetCapacitySeries over GET /v1/fleet/capacity against the real
+// fleetcap-api on PostgreSQL, over the chargeback lines of
+// tests/support/served_chargeback.h and devices written here: held and used
+// equal the chargeback report for the same window and grouping, capacity a
+// direct SQL sum over the devices' service intervals, computed another way.
+
+#include <map>
+#include <tuple>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "fleetcap/v1/chargeback.pb.h"
+#include "fleetcap/v1/fleet.pb.h"
+#include "google/protobuf/util/json_util.h"
+#include "pqxx/pqxx"
+#include "proto_time.h"
+#include "tests/support/http_get.h"
+#include "tests/support/served_chargeback.h"
+#include "tests/support/status_matchers.h"
+
+namespace fleetcap {
+namespace {
+
+using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
+
+// (model, cluster, team, bucket start) -> (capacity, held, used)
+using Key = std::tuple<std::string, std::string, std::string, int64_t>;
+using Figures = std::tuple<int64_t, int64_t, int64_t>;
+
+class FleetCapacityApiTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto served = testing::ServeChargeback(FLEETCAP_API_BIN);
+    ASSERT_THAT(served, IsOk());
+    served_ = std::move(*served);
+    auto conn = served_->db->Connect();
+    pqxx::work txn(*conn);
+    txn.exec(
+        "INSERT INTO accelerator_types (model, vendor, resource_name) VALUES ('A100', 'nvidia', 'nvidia.com/gpu'),"
+        " ('H100', 'nvidia', 'nvidia.com/gpu'), ('T4', 'nvidia', 'nvidia.com/gpu') ON CONFLICT DO NOTHING");
+    txn.exec("INSERT INTO clusters (cluster) VALUES ('c1'), ('c2') ON CONFLICT DO NOTHING");
+    // Intervals that start and end inside hours, one still in service, one
+    // that went and came back, and one before the window.
+    txn.exec(
+        "INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from, in_service_to) VALUES"
+        " ('c1', 'g0', 'n1', 0, 'A100', '2026-01-30T00:00:00Z', NULL),"
+        " ('c1', 'g1', 'n1', 1, 'A100', '2026-01-31T21:15:30Z', '2026-02-01T02:40:00Z'),"
+        " ('c1', 'g1', 'n1', 1, 'A100', '2026-02-01T03:10:00Z', NULL),"
+        " ('c1', 'h0', 'n2', 0, 'H100', '2026-01-31T19:00:00Z', '2026-02-01T01:00:00Z'),"
+        " ('c2', 't0', 'n3', 0, 'T4', '2026-01-31T22:30:00Z', NULL),"
+        " ('c2', 't1', 'n3', 1, 'T4', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')");
+    txn.commit();
+  }
+  static void TearDownTestSuite() { served_.reset(); }
+
+  static absl::StatusOr<testing::HttpResult> Get(const std::string& target, const std::string& role = "planner") {
+    return testing::HttpGet(served_->api.http_base() + target, served_->tokens.at(role));
+  }
+
+  template <typename Message>
+  static Message Parse(const std::string& body) {
+    Message m;
+    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(body, &m).ok()) << body;
+    return m;
+  }
+
+  // Device time per (model, cluster, bucket) straight from the intervals:
+  // every device interval against every bucket.
+  static std::map<Key, int64_t> CapacityBySql(const std::string& start, const std::string& end,
+                                              const std::string& width) {
+    auto conn = served_->db->Connect();
+    pqxx::read_transaction txn(*conn);
+    std::map<Key, int64_t> out;
+    for (const auto& r :
+         txn.exec_params("SELECT d.model, d.cluster, extract(epoch FROM b)::bigint,"
+                         " sum(extract(epoch FROM least(coalesce(d.in_service_to, 'infinity'), b + $3::interval)"
+                         "                        - greatest(d.in_service_from, b)) * 1000)::bigint"
+                         " FROM generate_series($1::timestamptz, $2::timestamptz - $3::interval, $3::interval) b"
+                         " JOIN devices d ON d.in_service_from < b + $3::interval"
+                         "  AND (d.in_service_to IS NULL OR d.in_service_to > b)"
+                         " GROUP BY 1, 2, 3",
+                         start, end, width)) {
+      out[{r[0].as<std::string>(), r[1].as<std::string>(), "", r[2].as<int64_t>()}] = r[3].as<int64_t>();
+    }
+    return out;
+  }
+
+  static std::map<Key, Figures> Flatten(const v1::CapacitySeries& series) {
+    std::map<Key, Figures> out;
+    for (const auto& g : series.groups()) {
+      for (const auto& b : g.buckets()) {
+        out[{g.model(), g.cluster(), g.team(), b.start().seconds()}] = {b.capacity_milli_seconds(),
+                                                                        b.held_milli_seconds(), b.used_milli_seconds()};
+      }
+    }
+    return out;
+  }
+
+  // Held and used per (model, cluster, team, period) of the chargeback
+  // report, leaving out what holds nothing (idle and fixed lines).
+  static std::map<Key, std::pair<int64_t, int64_t>> Chargeback(const std::string& query) {
+    auto http = Get("/v1/chargeback?" + query);
+    EXPECT_THAT(http, IsOk());
+    EXPECT_EQ(http->status, 200) << http->body;
+    const auto report = Parse<v1::ChargebackReport>(http->body);
+    std::map<Key, std::pair<int64_t, int64_t>> out;
+    for (const auto& l : report.lines()) {
+      if (l.held_milli_seconds() == 0 && l.used_milli_seconds() == 0) continue;
+      auto& sums = out[{l.model(), l.cluster(), l.team(), l.start().seconds()}];
+      sums.first += l.held_milli_seconds();
+      sums.second += l.used_milli_seconds();
+    }
+    return out;
+  }
+
+  static std::unique_ptr<testing::ServedChargeback> served_;
+};
+std::unique_ptr<testing::ServedChargeback> FleetCapacityApiTest::served_;
+
+constexpr char kWindow[] = "start=2026-01-31T20:00:00Z&end=2026-02-01T04:00:00Z";
+
+TEST_F(FleetCapacityApiTest, HourlyByModelAndClusterEqualsTheChargebackAndTheDevices) {
+  auto http = Get(std::string("/v1/fleet/capacity?") + kWindow + "&resolution=hour&group_by=cluster,model");
+  ASSERT_THAT(http, IsOk());
+  ASSERT_EQ(http->status, 200) << http->body;
+  const auto series = Parse<v1::CapacitySeries>(http->body);
+  EXPECT_EQ(series.resolution(), v1::HOUR);
+  EXPECT_THAT(series.group_by(), ::testing::ElementsAre("model", "cluster"));
+  const auto got = Flatten(series);
+  const auto held = Chargeback(std::string(kWindow) + "&resolution=hour&group_by=cluster,model");
+  const auto capacity = CapacityBySql("2026-01-31T20:00:00Z", "2026-02-01T04:00:00Z", "1 hour");
+  ASSERT_FALSE(held.empty());
+  ASSERT_FALSE(capacity.empty());
+  std::map<Key, Figures> expected;
+  for (const auto& [key, sums] : held) {
+    std::get<1>(expected[key]) = sums.first;
+    std::get<2>(expected[key]) = sums.second;
+  }
+  for (const auto& [key, milli] : capacity) std::get<0>(expected[key]) = milli;
+  EXPECT_EQ(got, expected);
+  // Groups come ordered by model, then cluster.
+  std::vector<std::string> order;
+  for (const auto& g : series.groups()) order.push_back(g.model() + "/" + g.cluster());
+  EXPECT_THAT(order, ::testing::ElementsAre("A100/c1", "H100/c1", "T4/c2"));
+}
+
+TEST_F(FleetCapacityApiTest, DailyWholeFleetEqualsTheDailyChargeback) {
+  const std::string window = "start=2026-01-31T00:00:00Z&end=2026-02-02T00:00:00Z";
+  auto http = Get("/v1/fleet/capacity?" + window + "&resolution=DAY");
+  ASSERT_THAT(http, IsOk());
+  ASSERT_EQ(http->status, 200) << http->body;
+  const auto got = Flatten(Parse<v1::CapacitySeries>(http->body));
+  std::map<Key, Figures> expected;
+  for (const auto& [key, sums] : Chargeback(window + "&resolution=day")) {
+    const Key whole{"", "", "", std::get<3>(key)};
+    std::get<1>(expected[whole]) += sums.first;
+    std::get<2>(expected[whole]) += sums.second;
+  }
+  for (const auto& [key, milli] : CapacityBySql("2026-01-31T00:00:00Z", "2026-02-02T00:00:00Z", "1 day")) {
+    std::get<0>(expected[{"", "", "", std::get<3>(key)}]) += milli;
+  }
+  ASSERT_EQ(expected.size(), 2u);
+  EXPECT_EQ(got, expected);
+}
+
+TEST_F(FleetCapacityApiTest, ATeamReadsItsSubtreeByTeamAndNothingElse) {
+  auto own = Get(std::string("/v1/fleet/capacity?") + kWindow + "&group_by=team", "team:vision");
+  ASSERT_THAT(own, IsOk());
+  ASSERT_EQ(own->status, 200) << own->body;
+  const auto series = Parse<v1::CapacitySeries>(own->body);
+  std::map<Key, Figures> expected;
+  for (const auto& [key, sums] : Chargeback(std::string(kWindow) + "&resolution=hour&group_by=team&team=vision")) {
+    std::get<1>(expected[key]) += sums.first;
+    std::get<2>(expected[key]) += sums.second;
+  }
+  EXPECT_EQ(Flatten(series), expected);
+  for (const auto& g : series.groups()) EXPECT_THAT(g.team(), ::testing::AnyOf("vision", "vision-detect"));
+  // The fleet by model, another team, its parent: refused, by HTTP status and message.
+  for (const std::string& target : {std::string("&group_by=model"), std::string("&group_by=team&team=ads"),
+                                    std::string("&team=research"), std::string("")}) {
+    auto denied = Get(std::string("/v1/fleet/capacity?") + kWindow + target, "team:vision");
+    ASSERT_THAT(denied, IsOk());
+    EXPECT_EQ(denied->status, 403) << target << ": " << denied->body;
+  }
+  // Schedulers get no capacity at all.
+  auto scheduler = Get(std::string("/v1/fleet/capacity?") + kWindow, "scheduler");
+  ASSERT_THAT(scheduler, IsOk());
+  EXPECT_EQ(scheduler->status, 403);
+}
+
+TEST_F(FleetCapacityApiTest, BadParametersAreRefusedNamingThem) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"end=2026-02-01T04:00:00Z", "start"},
+      {std::string(kWindow) + "&resolution=week", "resolution"},
+      {std::string(kWindow) + "&resolution=minute", "resolution"},
+      {std::string(kWindow) + "&group_by=namespace", "group_by"},
+      {std::string(kWindow) + "&resolution=day", "start"},
+      {"start=2026-01-31T20:30:00Z&end=2026-02-01T04:00:00Z", "start"},
+      {"start=2024-01-01T00:00:00Z&end=2026-02-01T00:00:00Z", "end"},
+      {std::string(kWindow) + "&colour=red", "colour"},
+  };
+  for (const auto& [query, field] : cases) {
+    auto http = Get("/v1/fleet/capacity?" + query);
+    ASSERT_THAT(http, IsOk());
+    EXPECT_EQ(http->status, 400) << query << ": " << http->body;
+    EXPECT_THAT(http->body, HasSubstr(field)) << query;
+  }
+}
+
+}  // namespace
+}  // namespace fleetcap
