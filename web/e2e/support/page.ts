@@ -20,14 +20,18 @@ export interface OpenPage {
   errors: string[];
 }
 
-// Records, from the first byte of every document, when the ready marker first
-// appears (performance.now(): milliseconds since the navigation started).
+// Records, from the first byte of every document, when each ready marker
+// first appears (performance.now(): milliseconds since the navigation
+// started), by the data-testid of the element carrying it.
 function installReadyProbe(): void {
-  const w = window as unknown as { __fleetcapReadyAt?: number };
+  const w = window as unknown as { __fleetcapReadyAt?: Record<string, number> };
+  const seen: Record<string, number> = {};
+  w.__fleetcapReadyAt = seen;
   const check = () => {
-    if (w.__fleetcapReadyAt === undefined && document.querySelector('[data-ready="true"]') !== null) {
-      w.__fleetcapReadyAt = performance.now();
-    }
+    document.querySelectorAll('[data-ready="true"]').forEach((element) => {
+      const name = element.getAttribute('data-testid') ?? '';
+      if (seen[name] === undefined) seen[name] = performance.now();
+    });
   };
   new MutationObserver(check).observe(document, {
     subtree: true,
@@ -66,13 +70,16 @@ export async function go(page: Page, path: string): Promise<void> {
   }
 }
 
-// Milliseconds from the start of the navigation to `path` until the ready
-// marker appeared, waiting at most `timeoutMs` for it.
-export async function timeToReady(page: Page, path: string, timeoutMs = 30_000): Promise<number> {
+// Milliseconds from the start of the navigation to `path` until the chart
+// named `testId` carried the ready marker, waiting at most `timeoutMs`.
+export async function timeToReady(page: Page, path: string, testId: string, timeoutMs = 30_000): Promise<number> {
   await go(page, path);
-  await page.waitForSelector(READY_SELECTOR, { timeout: timeoutMs });
-  const at = await page.evaluate(() => (window as unknown as { __fleetcapReadyAt?: number }).__fleetcapReadyAt);
-  if (at === undefined) throw new Error(`${path}: the ready marker appeared but its time was not recorded`);
+  await page.waitForSelector(`[data-testid="${testId}"]${READY_SELECTOR}`, { timeout: timeoutMs });
+  const at = await page.evaluate(
+    (name) => (window as unknown as { __fleetcapReadyAt?: Record<string, number> }).__fleetcapReadyAt?.[name],
+    testId,
+  );
+  if (at === undefined) throw new Error(`${path}: ${testId} became ready but its time was not recorded`);
   return at;
 }
 
@@ -118,4 +125,13 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = join(dir, `${name.replace(/[^A-Za-z0-9_-]+/g, '-')}.png`);
   await page.screenshot({ path: file, fullPage: true });
   return file;
+}
+
+// The exact value (data-value) of the figure named `testId`, once it is shown.
+export async function figure(page: Page, testId: string, timeoutMs = 15_000): Promise<string> {
+  const element = page.getByTestId(testId);
+  await element.waitFor({ timeout: timeoutMs });
+  const value = await element.getAttribute('data-value');
+  if (value === null) throw new Error(`${testId}: shown without a data-value`);
+  return value;
 }

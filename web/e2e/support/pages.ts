@@ -11,3 +11,7 @@ export const SIGN_IN = {
   tokenLabel: /token/i,
   submitName: /sign in/i,
 };
+
+// The Fleet page's main chart (capacity vs held vs used), whose ready marker
+// ends the "ready within 1 s of navigation" measurement.
+export const FLEET_MAIN_CHART = 'fleet-capacity-chart';
