@@ -8,6 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     environment: 'node',
+    globals: true,
     include: ['e2e/**/*.e2e.ts'],
     fileParallelism: false,
     testTimeout: 60_000,
