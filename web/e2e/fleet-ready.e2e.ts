@@ -4,6 +4,7 @@
 // FLEETCAP_E2E_OUT_DIR/timings.json and docs/benchmarks.md; this is a
 // measurement, not a pass mark (the machine is shared).
 
+import { apiOk } from './support/api';
 import { launchBrowser, type Browser } from './support/browser';
 import { e2eEnv } from './support/env';
 import { newPage, timeToReady } from './support/page';
@@ -28,9 +29,14 @@ function ninetyDays(): string {
 test('the Fleet page over 90 days becomes ready, and how fast is recorded', async () => {
   const path = ninetyDays();
   const runs: number[] = [];
+  const capacityCalls = new Set<string>();
   // The first load fills the HTTP cache with the hashed assets, as a returning user has them.
   for (let i = 0; i < 4; i++) {
     const { page, errors } = await newPage(browser.context, e2eEnv().plannerToken);
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/v1/fleet/capacity') capacityCalls.add(url.pathname + url.search);
+    });
     runs.push(await timeToReady(page, path, FLEET_MAIN_CHART));
     expect(errors).toEqual([]);
     await page.close();
@@ -40,6 +46,17 @@ test('the Fleet page over 90 days becomes ready, and how fast is recorded', asyn
     runs,
     `navigation start to ${FLEET_MAIN_CHART} data-ready="true" on ${path} (first run with a cold asset cache)`,
   );
-  console.log(`fleet page ready (90 d hourly, all models): ${timing.milliseconds.join(', ')} ms; median ${timing.median} ms`);
+  console.log(`fleet page ready (90 d hourly): ${timing.milliseconds.join(', ')} ms; median ${timing.median} ms`);
   expect(timing.median).toBeGreaterThan(0);
+
+  // The baseline beside it: the page's capacity series calls alone, from Node, same token.
+  expect(capacityCalls.size).toBeGreaterThan(0);
+  const api: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const began = performance.now();
+    for (const call of capacityCalls) await apiOk(call, e2eEnv().plannerToken);
+    api.push(performance.now() - began);
+  }
+  const baseline = recordTiming('fleet_capacity_api_90d_hourly', api, `the page's calls from Node: ${[...capacityCalls].join(' ')}`);
+  console.log(`its capacity series from the API alone: ${baseline.milliseconds.join(', ')} ms; median ${baseline.median} ms`);
 });
