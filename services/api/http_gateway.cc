@@ -32,7 +32,10 @@ absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls, 
   const std::string threads = std::to_string(limits.threads);
   // civetweb bounds the time from a connection's first byte to the end of its headers.
   const std::string read_timeout_ms = std::to_string(absl::ToInt64Milliseconds(limits.read_timeout));
-  std::vector<const char*> options = {"num_threads", threads.c_str(), "request_timeout_ms", read_timeout_ms.c_str()};
+  // decode_url no: the path reaches us as sent, so the dashboard's files
+  // (static_files.h) decode it once and see a %00 or %2e%2e for what it is.
+  std::vector<const char*> options = {"num_threads",           threads.c_str(), "request_timeout_ms",
+                                      read_timeout_ms.c_str(), "decode_url",    "no"};
   if (tls.enabled()) {
     auto prepared = CivetwebTls::Prepare(tls, "--tls");
     if (absl::IsFailedPrecondition(prepared.status())) {

@@ -42,7 +42,9 @@ TEST(StaticRelativePath, RefusesTraversalAndHostileBytes) {
        }) {
     auto relative = StaticRelativePath(path);
     EXPECT_FALSE(relative.ok()) << "\"" << path << "\" gave \"" << relative.value_or("") << "\"";
-    if (!relative.ok()) EXPECT_THAT(relative.status().message(), HasSubstr("path")) << path;
+    if (!relative.ok()) {
+      EXPECT_THAT(relative.status().message(), HasSubstr("path")) << path;
+    }
   }
   EXPECT_FALSE(StaticRelativePath("/" + std::string(2000, 'a')).ok());
 }
@@ -101,7 +103,9 @@ TEST_F(StaticFilesTest, SymbolicLinksOutOfTheRootAreNotFollowed) {
     StaticResponse response = Get(path);
     EXPECT_NE(response.body, "outside the web root") << path;
     EXPECT_THAT(response.status, ::testing::AnyOf(404, 200)) << path;
-    if (response.status == 200) EXPECT_THAT(response.body, HasSubstr("<title>app</title>")) << path;
+    if (response.status == 200) {
+      EXPECT_THAT(response.body, HasSubstr("<title>app</title>")) << path;
+    }
   }
   // Under /assets/ a miss is a 404, never the page.
   EXPECT_EQ(Get("/assets/up/secret.txt").status, 404);
