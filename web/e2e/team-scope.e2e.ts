@@ -18,7 +18,7 @@ afterAll(async () => {
 
 interface WhoAmI {
   role?: string;
-  team?: string;
+  teams?: string[];
 }
 interface ChargebackLine {
   team?: string;
@@ -30,7 +30,9 @@ interface ChargebackReport {
 test('the team token is what the harness says it is', async () => {
   const env = e2eEnv();
   const self = await apiOk<WhoAmI>('/v1/tokens/self', env.teamToken);
-  expect(self.team).toBe(env.team);
+  expect(self.role).toBe(`team:${env.team}`);
+  expect(self.teams).toContain(env.team);
+  expect(self.teams).not.toContain(env.otherTeam);
 });
 
 test("the API refuses the other team's chargeback to the team token, not to a planner", async () => {
