@@ -12,7 +12,9 @@
 #          remote_write from fleetcap-telemetry-replay, which plays the DCGM
 #          exporters with the published genai GPU duty cycle), and
 #          fleetcap-optimizer computing the chargeback of every closed hour,
-#          and prints where to look. The trace is
+#          and prints where to look, the dashboard's URL first (fleetcap-api
+#          serves the built web app, with a planner and a team token to sign
+#          in with). The trace is
 #          placed so that it ends within the current hour: "the last 30 days"
 #          of chargeback show its final month. Where the published trace is absent it serves a
 #          synthetic cluster with the trace's shapes instead.
@@ -62,6 +64,8 @@ start() {
   cmake --preset release >/dev/null
   cmake --build --preset release --target fleetcap-api fleetcap-ingest fleetcapctl fleetcap-k8s-fixture \
     fleetcap-optimizer fleetcap-telemetry-replay
+  # The dashboard, which fleetcap-api serves at / (--web-root).
+  bash scripts/web.sh build
   mkdir -p "$state"
 
   local db cluster source at start_at chargeback_from chargeback_to explain_hour
@@ -126,7 +130,7 @@ start() {
   fi
 
   if start_process api "$bin/services/api/fleetcap-api" --db "$db" --migrate \
-      --grpc-listen "127.0.0.1:$grpc_port" --http-listen "127.0.0.1:$http_port" --metrics-listen "127.0.0.1:0"; then
+      --grpc-listen "127.0.0.1:$grpc_port" --http-listen "127.0.0.1:$http_port" --metrics-listen "127.0.0.1:0" --web-root "$root/web/dist"; then
     wait_for api "fleetcap-api ready" 30
   fi
 
@@ -247,6 +251,12 @@ start() {
       --server "127.0.0.1:$grpc_port" --token "$admin_token" 2>/dev/null > "$team_file")
   fi
   team_token=$(cat "$team_file")
+  local planner_file="$state/planner.token" planner_token
+  if [ ! -s "$planner_file" ]; then
+    (umask 077; "$ctl" token create --role planner --description "make demo: the dashboard" \
+      --server "127.0.0.1:$grpc_port" --token "$admin_token" 2>/dev/null > "$planner_file")
+  fi
+  planner_token=$(cat "$planner_file")
   local week_text=""
   if [ "$cluster" = openb ]; then
     week_text="  the last 7 days, with $telemetry_note:
@@ -257,8 +267,13 @@ start() {
 
   cat <<TXT
 
+Dashboard:  http://127.0.0.1:$http_port/   (paste a token on its sign-in page)
+  planner (the whole fleet):       $planner_token
+  team:team-00 (its bill only):    $team_token
+
 Tokens (also in $state/):
   admin:         $admin_token
+  planner:       $planner_token
   team:team-00:  $team_token
   export FLEETCAP_TOKEN=$admin_token   # fleetcapctl reads it; then: fleetcapctl policy history
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make test`: installs what is missing, builds, runs every unit and
-# integration test (debug), then the unit tests (with the fuzz targets' corpus
+# `make test`: installs what is missing, builds, runs the web app's unit
+# tests and build, every unit and integration test (debug, with the
+# dashboard's end-to-end test web_e2e_test), then the unit tests (with the fuzz targets' corpus
 # and regression replays) again under ASan + UBSan, then the threaded parts
 # under ThreadSanitizer (scripts/tsan.sh).
 set -euo pipefail
@@ -10,6 +11,11 @@ bash scripts/bootstrap.sh
 
 jobs=$(nproc)
 started=$(date +%s)
+
+# The dashboard: its unit tests and its production build (web/dist, which
+# the end-to-end test web_e2e_test serves through fleetcap-api).
+bash scripts/web.sh test
+bash scripts/web.sh build
 
 cmake --preset debug
 cmake --build --preset debug -- -j"$jobs"

@@ -46,6 +46,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   flags.String("tls-key", &server.tls.key, "PEM private key of --tls-cert");
   flags.String("tls-client-ca", &server.tls.client_ca,
                "PEM CA that client certificates must chain to; empty: none asked");
+  flags.String("web-root", &server.web_root,
+               "the built dashboard (web/dist) to serve at / on --http-listen; empty: none", "FLEETCAP_WEB_ROOT");
   flags.String("db-read", &options.db_read,
                "PostgreSQL libpq URI for the heavy reads (usage, chargeback), e.g. with "
                "target_session_attrs=prefer-standby; empty: --db",

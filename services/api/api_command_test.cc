@@ -64,6 +64,15 @@ TEST(ParseApiFlags, DefaultLimits) {
   EXPECT_EQ(parsed->daemon.db_limits.statement_timeout, absl::Seconds(30));
 }
 
+TEST(ParseApiFlags, WebRootFromTheFlagOrTheEnvironment) {
+  EXPECT_EQ(Parse({})->server.web_root, "");
+  EXPECT_EQ(Parse({"--web-root", "web/dist"})->server.web_root, "web/dist");
+  auto env = [](const std::string& name) { return name == "FLEETCAP_WEB_ROOT" ? std::string("/srv/dash") : ""; };
+  auto parsed = ParseApiFlags({}, env);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->server.web_root, "/srv/dash");
+}
+
 TEST(ParseApiFlags, InitTakesItsTokenLifetime) {
   auto parsed = Parse({"init", "--ttl-days", "2"});
   ASSERT_TRUE(parsed.ok()) << parsed.status();

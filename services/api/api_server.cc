@@ -92,6 +92,10 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddChargebackExplainRoutes(*server->http_, server->explain_query_.get());
   AddAllocationRoutes(*server->http_, server->recommendations_query_.get(), server->manifests_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
+  if (!options.web_root.empty()) {
+    FLEETCAP_ASSIGN_OR_RETURN(server->web_files_, StaticFiles::Open(options.web_root));
+    server->http_->ServeStaticFiles(server->web_files_.get());
+  }
   if (!options.http_listen.empty()) {
     FLEETCAP_RETURN_IF_ERROR(server->http_->Start(options.http_listen, options.tls, options.http_limits));
   }

@@ -24,6 +24,7 @@
 #include "services/api/http_gateway.h"
 #include "services/api/pending_demand.h"
 #include "services/api/recommendation_manifests.h"
+#include "services/api/static_files.h"
 #include "services/api/team_attribution.h"
 #include "services/api/usage_grpc_service.h"
 #include "services/api/usage_query.h"
@@ -48,6 +49,8 @@ struct ApiServerOptions {
   // TLS for gRPC and HTTP: PEM certificate and key; with client_ca, clients
   // must present a certificate signed by it (on both transports).
   TlsFiles tls;
+  // --web-root: the built dashboard (web/dist) served at "/"; empty: none.
+  std::string web_root;
 };
 
 class ApiServer {
@@ -108,6 +111,7 @@ class ApiServer {
   std::unique_ptr<RecommendationWatchers> recommendation_watchers_;
   std::unique_ptr<AllocationGrpcService> allocation_service_;
   std::unique_ptr<grpc::Server> grpc_;
+  std::unique_ptr<StaticFiles> web_files_;  // --web-root
   std::unique_ptr<HttpGateway> http_;
   int grpc_port_ = 0;
   bool shut_down_ = false;

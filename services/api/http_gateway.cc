@@ -32,7 +32,10 @@ absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls, 
   const std::string threads = std::to_string(limits.threads);
   // civetweb bounds the time from a connection's first byte to the end of its headers.
   const std::string read_timeout_ms = std::to_string(absl::ToInt64Milliseconds(limits.read_timeout));
-  std::vector<const char*> options = {"num_threads", threads.c_str(), "request_timeout_ms", read_timeout_ms.c_str()};
+  // decode_url no: the path reaches us as sent, so the dashboard's files
+  // (static_files.h) decode it once and see a %00 or %2e%2e for what it is.
+  std::vector<const char*> options = {"num_threads",           threads.c_str(), "request_timeout_ms",
+                                      read_timeout_ms.c_str(), "decode_url",    "no"};
   if (tls.enabled()) {
     auto prepared = CivetwebTls::Prepare(tls, "--tls");
     if (absl::IsFailedPrecondition(prepared.status())) {
@@ -79,6 +82,21 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
   request.query_string = info->query_string != nullptr ? info->query_string : "";
   const char* authorization = mg_get_header(conn, "Authorization");
   request.authorization = authorization != nullptr ? authorization : "";
+  // Every connection closes after its answer (see below).
+  if (auto file =
+          gateway->ServeStatic(request.method, request.path, info->request_uri != nullptr ? info->request_uri : "");
+      file) {
+    mg_disable_connection_keep_alive(conn);
+    mg_printf(conn,
+              "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nCache-Control: %s\r\n"
+              "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+              file->status, mg_get_response_code_text(conn, file->status), file->content_type.c_str(),
+              file->body.size(), file->cache_control.c_str());
+    if (request.method != "HEAD") mg_write(conn, file->body.data(), file->body.size());
+    gateway->metrics_->Observe("http", "static", std::to_string(file->status),
+                               absl::ToDoubleSeconds(gateway->clock_->Monotonic() - start));
+    return file->status;
+  }
   HttpResponse response;
   // Every connection closes after its answer; telling civetweb so also stops it
   // from reading whatever body is left unread (however long it was going to be).
@@ -105,6 +123,14 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
   gateway->metrics_->Observe("http", known ? request.path : "unknown", std::to_string(response.status),
                              absl::ToDoubleSeconds(gateway->clock_->Monotonic() - start));
   return response.status;
+}
+
+std::optional<StaticResponse> HttpGateway::ServeStatic(const std::string& method, const std::string& path,
+                                                       const std::string& raw_path) const {
+  if (IsApiPath(path)) return std::nullopt;
+  if (static_files_ != nullptr) return static_files_->Serve(method, raw_path);
+  if (path == "/") return StaticFiles::NotServedHint();
+  return std::nullopt;
 }
 
 absl::StatusOr<std::string> HttpGateway::ReadBody(mg_connection* conn) const {

@@ -33,6 +33,7 @@
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
 #include "services/api/http_json.h"
+#include "services/api/static_files.h"
 
 struct mg_context;
 struct mg_connection;
@@ -79,6 +80,11 @@ class HttpGateway {
   void AddRoute(const std::string& method, const std::string& path, ScopedRoute route,
                 std::set<std::string> list_parameters = {});
 
+  // Serves `files` (not owned; nullptr: none) for every path outside /v1/,
+  // without a token. Without files, "/" answers how to serve the dashboard.
+  // Only before Start().
+  void ServeStaticFiles(const StaticFiles* files) { static_files_ = files; }
+
   // Listens on `listen` (HOST:PORT; port 0 picks one) with the routes added so far.
   absl::Status Start(const std::string& listen, const TlsFiles& tls = {}, const HttpLimits& limits = {});
   int port() const { return port_; }
@@ -103,6 +109,9 @@ class HttpGateway {
 
  private:
   static int Dispatch(mg_connection* conn, void* self);
+  // The dashboard's files (or the hint at "/"), when `path` is one of theirs; else nullopt.
+  std::optional<StaticResponse> ServeStatic(const std::string& method, const std::string& path,
+                                            const std::string& raw_path) const;
   // The body of an admitted request, within kMaxBodyBytes and the read timeout.
   absl::StatusOr<std::string> ReadBody(mg_connection* conn) const;
 
@@ -113,6 +122,7 @@ class HttpGateway {
   std::map<std::string, std::set<std::string>> list_parameters_;      // "METHOD /path" -> repeatable parameters
   HttpLimits limits_;
   std::unique_ptr<SocketDeadlines> deadlines_;  // cuts off bodies that arrive too slowly
+  const StaticFiles* static_files_ = nullptr;   // --web-root
   mg_context* ctx_ = nullptr;
   int port_ = 0;
 };

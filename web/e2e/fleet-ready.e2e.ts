@@ -1,0 +1,62 @@
+// "The Fleet page with 90 days x hourly x all models ready within 1 s of
+// navigation": from the start of the navigation to the data-ready marker on
+// its main chart, in headless Chromium over the demo data. The figures go to
+// FLEETCAP_E2E_OUT_DIR/timings.json and docs/benchmarks.md; this is a
+// measurement, not a pass mark (the machine is shared).
+
+import { apiOk } from './support/api';
+import { launchBrowser, type Browser } from './support/browser';
+import { e2eEnv } from './support/env';
+import { newPage, timeToReady } from './support/page';
+import { FLEET_MAIN_CHART } from './support/pages';
+import { recordTiming } from './support/timings';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// The last 90 days of the data, hourly.
+function ninetyDays(): string {
+  const end = new Date(e2eEnv().end);
+  const start = new Date(end.getTime() - 90 * 86_400_000);
+  return `/fleet?start=${encodeURIComponent(start.toISOString())}&end=${encodeURIComponent(end.toISOString())}`;
+}
+
+test('the Fleet page over 90 days becomes ready, and how fast is recorded', async () => {
+  const path = ninetyDays();
+  const runs: number[] = [];
+  const capacityCalls = new Set<string>();
+  // The first load fills the HTTP cache with the hashed assets, as a returning user has them.
+  for (let i = 0; i < 4; i++) {
+    const { page, errors } = await newPage(browser.context, e2eEnv().plannerToken);
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/v1/fleet/capacity') capacityCalls.add(url.pathname + url.search);
+    });
+    runs.push(await timeToReady(page, path, FLEET_MAIN_CHART));
+    expect(errors).toEqual([]);
+    await page.close();
+  }
+  const timing = recordTiming(
+    'fleet_ready_90d_hourly',
+    runs,
+    `navigation start to ${FLEET_MAIN_CHART} data-ready="true" on ${path} (first run with a cold asset cache)`,
+  );
+  console.log(`fleet page ready (90 d hourly): ${timing.milliseconds.join(', ')} ms; median ${timing.median} ms`);
+  expect(timing.median).toBeGreaterThan(0);
+
+  // The baseline beside it: the page's capacity series calls alone, from Node, same token.
+  expect(capacityCalls.size).toBeGreaterThan(0);
+  const api: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const began = performance.now();
+    for (const call of capacityCalls) await apiOk(call, e2eEnv().plannerToken);
+    api.push(performance.now() - began);
+  }
+  const baseline = recordTiming('fleet_capacity_api_90d_hourly', api, `the page's calls from Node: ${[...capacityCalls].join(' ')}`);
+  console.log(`its capacity series from the API alone: ${baseline.milliseconds.join(', ')} ms; median ${baseline.median} ms`);
+});
