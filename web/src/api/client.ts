@@ -5,13 +5,13 @@ import { readToken } from './token';
 
 export type QueryParams = Record<string, string | undefined>;
 
+// Same origin: the dashboard is served by fleetcap-api itself.
 export function apiUrl(path: string, params: QueryParams = {}): string {
-  const query = new URLSearchParams();
+  const url = new URL(path, window.location.origin);
   for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined && value !== '') query.set(key, value);
+    if (value !== undefined && value !== '') url.searchParams.set(key, value);
   }
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
+  return url.toString();
 }
 
 async function send(path: string, params: QueryParams, accept: string, token?: string): Promise<Response> {
