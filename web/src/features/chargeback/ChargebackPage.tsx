@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router-dom';
 import { chargeback, chargebackExport } from '../../api/endpoints';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -37,15 +37,19 @@ export default function ChargebackPage() {
   const explainWorkload = drill.level === 'workload' ? params.get('explain') : null;
   const [exportError, setExportError] = useState<unknown>(null);
 
+  // Keep the previous answer on screen while a new range loads, but not
+  // across drill levels, whose rows mean something else.
+  const sameLevel = <T,>(data: T | undefined, previousQuery?: { queryKey: readonly unknown[] }) =>
+    (previousQuery?.queryKey[1] as { group_by?: string } | undefined)?.group_by === query.group_by ? data : undefined;
   const report = useQuery({
     queryKey: ['chargeback', query],
     queryFn: () => chargeback(query),
-    placeholderData: keepPreviousData,
+    placeholderData: sameLevel,
   });
   const before = useQuery({
     queryKey: ['chargeback', previous],
     queryFn: () => chargeback(previous),
-    placeholderData: keepPreviousData,
+    placeholderData: sameLevel,
   });
 
   const goTo = (next: Record<string, string | null>) => {
@@ -209,7 +213,7 @@ export default function ChargebackPage() {
               caption={`Cost by ${drill.level}`}
               columns={columns}
               rows={rows}
-              rowKey={(row) => row.name}
+              rowKey={(row) => `${row.line.team}/${row.line.namespace}/${row.line.workload}`}
               testId="chargeback-table"
             />
           </>
