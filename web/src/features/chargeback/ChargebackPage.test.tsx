@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
-import { plannerToken, testRange, testRangeQuery } from '../../test/fixtures';
+import { plannerToken, teamToken, testRange, testRangeQuery } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
 import { recorded } from '../../test/server';
 import * as download from '../../components/download';
@@ -73,4 +73,11 @@ test('CSV and FOCUS exports ask for what is on screen', async () => {
   expect(saved.mock.calls[0]![1]).toBe('csv-header\nrow');
   expect(saved.mock.calls[1]![0]).toMatch(/^chargeback-focus-ml-2026-11-27\.csv$/);
   saved.mockRestore();
+});
+
+test("a team token asking for another team by URL is told so, and nothing is requested", async () => {
+  renderApp(`/chargeback?${testRangeQuery}&team=web`, teamToken);
+  expect(await screen.findByTestId('outside-scope')).toHaveTextContent('Your token sees team ml and its sub-teams only');
+  expect(screen.queryByTestId('chargeback-table')).toBeNull();
+  expect(recorded('/v1/chargeback')).toHaveLength(0);
 });

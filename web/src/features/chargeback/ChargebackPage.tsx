@@ -11,6 +11,7 @@ import { TimeRangePicker } from '../../components/TimeRangePicker';
 import { big, formatDeviceHours, formatMoney, formatRatio } from '../../format/numbers';
 import { previousRange } from '../../time/range';
 import { useTimeRange } from '../../time/useTimeRange';
+import { useSession } from '../../auth/session';
 import type { ChargebackLine, ChargebackReport } from '../../api/types';
 import { chargebackParams, drillFromParams, lineName, type Level } from './drill';
 import { ExplainPanel } from './ExplainPanel';
@@ -36,6 +37,10 @@ export default function ChargebackPage() {
   const previous = { ...query, ...previousRange(range) };
   const explainWorkload = drill.level === 'workload' ? params.get('explain') : null;
   const [exportError, setExportError] = useState<unknown>(null);
+  // A team token cannot read a team outside its subtree (the API says 403);
+  // say so here rather than send a request bound to be refused.
+  const { scope } = useSession();
+  const outside = scope !== null && scope.team !== null && drill.team !== null && !scope.teams.includes(drill.team);
 
   // Keep the previous answer on screen while a new range loads, but not
   // across drill levels, whose rows mean something else.
@@ -45,11 +50,13 @@ export default function ChargebackPage() {
     queryKey: ['chargeback', query],
     queryFn: () => chargeback(query),
     placeholderData: sameLevel,
+    enabled: scope !== null && !outside,
   });
   const before = useQuery({
     queryKey: ['chargeback', previous],
     queryFn: () => chargeback(previous),
     placeholderData: sameLevel,
+    enabled: scope !== null && !outside,
   });
 
   const goTo = (next: Record<string, string | null>) => {
@@ -183,43 +190,50 @@ export default function ChargebackPage() {
         {drill.namespace && <> › {drill.namespace}</>}
       </nav>
       <div className="controls">
-        <button type="button" onClick={() => void exportAs('csv')}>
+        <button type="button" disabled={outside} onClick={() => void exportAs('csv')}>
           Export CSV
         </button>
-        <button type="button" onClick={() => void exportAs('focus')}>
+        <button type="button" disabled={outside} onClick={() => void exportAs('focus')}>
           Export FOCUS
         </button>
       </div>
       {exportError !== null && <ErrorMessage error={exportError} what="the export" />}
-      <QueryView query={report} what="the chargeback report" height={300}>
-        {(data) => (
-          <>
-            <p>
-              Total <Figure testId="chargeback-total" value={big(data.totalCostMicro)} text={formatMoney(data.totalCostMicro, currencyOf(data))} />
-              {before.data && (
-                <>
-                  {' '}
-                  against{' '}
-                  <Figure
-                    testId="chargeback-previous-total"
-                    value={big(before.data.totalCostMicro)}
-                    text={formatMoney(before.data.totalCostMicro, currencyOf(data))}
-                  />{' '}
-                  in the previous period of the same length ({change(big(data.totalCostMicro), big(before.data.totalCostMicro))}).
-                </>
-              )}
-            </p>
-            <DataTable
-              caption={`Cost by ${drill.level}`}
-              columns={columns}
-              rows={rows}
-              rowKey={(row) => `${row.line.team}/${row.line.namespace}/${row.line.workload}`}
-              testId="chargeback-table"
-            />
-          </>
-        )}
-      </QueryView>
-      {explainWorkload !== null && drill.team && drill.namespace && (
+      {outside ? (
+        <p role="alert" data-testid="outside-scope">
+          Your token sees team {scope?.team} and its sub-teams only; the team in the address is not one of them.{' '}
+          <Link to={`?${withoutDrill(params)}`}>Show your teams</Link>
+        </p>
+      ) : (
+        <QueryView query={report} what="the chargeback report" height={300}>
+          {(data) => (
+            <>
+              <p>
+                Total <Figure testId="chargeback-total" value={big(data.totalCostMicro)} text={formatMoney(data.totalCostMicro, currencyOf(data))} />
+                {before.data && (
+                  <>
+                    {' '}
+                    against{' '}
+                    <Figure
+                      testId="chargeback-previous-total"
+                      value={big(before.data.totalCostMicro)}
+                      text={formatMoney(before.data.totalCostMicro, currencyOf(data))}
+                    />{' '}
+                    in the previous period of the same length ({change(big(data.totalCostMicro), big(before.data.totalCostMicro))}).
+                  </>
+                )}
+              </p>
+              <DataTable
+                caption={`Cost by ${drill.level}`}
+                columns={columns}
+                rows={rows}
+                rowKey={(row) => `${row.line.team}/${row.line.namespace}/${row.line.workload}`}
+                testId="chargeback-table"
+              />
+            </>
+          )}
+        </QueryView>
+      )}
+      {!outside && explainWorkload !== null && drill.team && drill.namespace && (
         <ExplainPanel
           team={drill.team}
           namespace={drill.namespace}

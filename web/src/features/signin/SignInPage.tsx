@@ -33,7 +33,7 @@ export default function SignInPage() {
   };
 
   return (
-    <section className="signin">
+    <main className="signin">
       <h1>Sign in to fleetcap</h1>
       <form onSubmit={submit}>
         <label htmlFor="token">API token</label>
@@ -51,6 +51,6 @@ export default function SignInPage() {
       </form>
       <p>The token is kept in this browser tab only and is never put in the address.</p>
       {error !== null && <ErrorMessage error={error} what="your session" />}
-    </section>
+    </main>
   );
 }
