@@ -40,9 +40,9 @@ export function Layout() {
           Sign out
         </button>
       </header>
-      {scope && <ScopeBanner scope={scope} />}
-      {scopeError !== null && scopeError !== undefined && <ErrorMessage error={scopeError} what="your token's scope" />}
       <main>
+        {scope && <ScopeBanner scope={scope} />}
+        {scopeError !== null && scopeError !== undefined && <ErrorMessage error={scopeError} what="your token's scope" />}
         <Suspense fallback={<Skeleton label="page" />}>
           <Outlet />
         </Suspense>
