@@ -1,3 +1,24 @@
-export function App() {
-  return <h1>fleetcap</h1>;
+import { Suspense, useState } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, RouterProvider, type createMemoryRouter } from 'react-router-dom';
+import { SessionProvider } from './auth/session';
+import { Skeleton } from './components/Skeleton';
+import { createQueryClient } from './queryClient';
+import { routes } from './routes';
+
+type Router = ReturnType<typeof createBrowserRouter> | ReturnType<typeof createMemoryRouter>;
+
+// Tests pass a memory router and a fresh query client.
+export function App({ router, queryClient }: { router?: Router; queryClient?: QueryClient }) {
+  const [client] = useState(() => queryClient ?? createQueryClient());
+  const [appRouter] = useState(() => router ?? createBrowserRouter(routes));
+  return (
+    <QueryClientProvider client={client}>
+      <SessionProvider>
+        <Suspense fallback={<Skeleton label="page" />}>
+          <RouterProvider router={appRouter} />
+        </Suspense>
+      </SessionProvider>
+    </QueryClientProvider>
+  );
 }

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Benchmark: how long the built Fleet page takes, in headless Chromium, from
+// navigation start to its capacity chart's data-ready marker, for 90 days x
+// hourly x MODELS accelerator models (the issue's target), against 24 hours
+// of the same models as the baseline in the same run. The API is replaced
+// by a local server answering synthetic series of that size, so the figure
+// is the page's own cost (download, parse, draw), not the server's.
+//
+//   npm run build && node scripts/bench-fleet-chart.mjs [--models 12] [--runs 5]
+//
+// Chromium: FLEETCAP_CHROMIUM or /usr/bin/chromium (Debian's package).
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(`--${name}`);
+  const value = i >= 0 ? Number(args[i + 1]) : fallback;
+  if (!Number.isInteger(value) || value < 1 || value > 1000) throw new Error(`--${name}: give a whole number 1..1000`);
+  return value;
+};
+const models = option('models', 12);
+const runs = option('runs', 5);
+const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../dist');
+const end = Date.parse('2026-12-01T00:00:00Z');
+const hourMs = 3_600_000;
+const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
+
+function series(url) {
+  const start = Date.parse(url.searchParams.get('start'));
+  const stop = Date.parse(url.searchParams.get('end'));
+  const groupBy = (url.searchParams.get('group_by') ?? '').split(',');
+  const groups = [];
+  for (let m = 0; m < models; m++) {
+    const buckets = [];
+    for (let t = start; t < stop; t += hourMs) {
+      const devices = 8 + m;
+      const held = Math.round(devices * 1000 * (0.5 + 0.4 * Math.sin(t / 86_400_000 + m)));
+      buckets.push({
+        start: new Date(t).toISOString().replace('.000Z', 'Z'),
+        capacityMilliSeconds: String(devices * 1000 * 3600),
+        heldMilliSeconds: String(held * 3600),
+        usedMilliSeconds: String(Math.round(held * 0.6) * 3600),
+      });
+    }
+    groups.push({ model: `model-${m}`, cluster: groupBy.includes('cluster') ? `cluster-${m % 3}` : '', buckets });
+  }
+  return { groups };
+}
+
+const answers = {
+  '/v1/tokens/self': () => ({ tokenId: 'bench', role: 'planner' }),
+  '/v1/fleet/capacity': series,
+  '/v1/fleet/summary': () => ({ devices: '8', heldMilli: '4000', models: [{ model: 'model-0', devices: '8', heldMilli: '4000' }] }),
+  '/v1/fleet/pending': () => ({}),
+};
+
+const server = createServer((request, response) => {
+  const url = new URL(request.url, 'http://localhost');
+  const answer = answers[url.pathname];
+  if (answer) {
+    response.writeHead(200, { 'Content-Type': 'application/json' });
+    return response.end(JSON.stringify(answer(url)));
+  }
+  let file = join(dist, url.pathname);
+  if (!file.startsWith(dist) || !statSync(file, { throwIfNoEntry: false })?.isFile()) file = join(dist, 'index.html');
+  response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+  response.end(readFileSync(file));
+});
+await new Promise((ready) => server.listen(0, '127.0.0.1', ready));
+const base = `http://127.0.0.1:${server.address().port}`;
+
+const profile = mkdtempSync(join(tmpdir(), 'fleetcap-bench-'));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: process.env.FLEETCAP_CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+async function timeToReady(hours) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(() => {
+    window.sessionStorage.setItem('fleetcap.token', 'fct_bench');
+    new MutationObserver(() => {
+      if (window.__readyAt === undefined && document.querySelector('[data-testid="fleet-capacity-chart"][data-ready="true"]')) {
+        window.__readyAt = performance.now();
+      }
+    }).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+  const start = new Date(end - hours * hourMs).toISOString();
+  await page.goto(`${base}/fleet?start=${start}&end=${new Date(end).toISOString()}`);
+  await page.waitForSelector('[data-testid="fleet-capacity-chart"][data-ready="true"]', { timeout: 60_000 });
+  const at = await page.evaluate(() => window.__readyAt);
+  await page.close();
+  if (errors.length > 0) throw new Error(`console errors: ${errors.join('; ')}`);
+  return at;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+try {
+  await timeToReady(24); // warm the asset cache, as a returning user has it
+  const figures = {};
+  for (const [name, hours] of [['24h (baseline)', 24], ['90d hourly', 2160]]) {
+    const times = [];
+    for (let i = 0; i < runs; i++) times.push(await timeToReady(hours));
+    figures[name] = times;
+    console.log(
+      `fleet page ready, ${name}, ${models} models x ${hours} hourly points: median ${median(times).toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`,
+    );
+  }
+} finally {
+  await context.close();
+  server.close();
+  rmSync(profile, { recursive: true, force: true });
+}

@@ -1,0 +1,57 @@
+import { http, HttpResponse } from 'msw';
+import { server, authHeaders, resetRecorded } from '../test/server';
+import { apiGet } from './client';
+import { ApiError } from './errors';
+import { tokenStorageKey } from './token';
+
+const failWith = (status: number, message: string) =>
+  server.use(http.get('*/v1/fleet/summary', () => HttpResponse.json({ code: 0, status: 'X', message }, { status })));
+
+async function failure(): Promise<ApiError> {
+  try {
+    await apiGet('/v1/fleet/summary');
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('the call did not fail');
+}
+
+test('sends the session token as a bearer header and never in the URL', async () => {
+  resetRecorded();
+  window.sessionStorage.setItem(tokenStorageKey, 'fct_abc');
+  await apiGet('/v1/fleet/summary', { cluster: 'east', at: undefined });
+  expect(authHeaders).toEqual(['Bearer fct_abc']);
+});
+
+test('401, 403 and 503 become sentences a person understands', async () => {
+  failWith(401, 'unknown token');
+  const unauthenticated = await failure();
+  expect(unauthenticated.kind).toBe('unauthenticated');
+  expect(unauthenticated.message).toMatch(/token was not accepted.*Sign in again/);
+
+  failWith(403, 'team:ml may not call GetFleetSummary');
+  const forbidden = await failure();
+  expect(forbidden.message).toMatch(/may not see this/);
+  expect(forbidden.detail).toBe('team:ml may not call GetFleetSummary');
+
+  failWith(503, 'database unavailable');
+  expect((await failure()).message).toMatch(/unavailable right now/);
+});
+
+test('a bad request names the server message (input and field); a network failure says so', async () => {
+  failWith(400, 'at: "yesterday" is not an RFC 3339 time');
+  expect((await failure()).message).toBe('The request was refused: at: "yesterday" is not an RFC 3339 time');
+
+  server.use(http.get('*/v1/fleet/summary', () => HttpResponse.error()));
+  const network = await failure();
+  expect(network.kind).toBe('network');
+  expect(network.message).toMatch(/Could not reach the fleetcap service/);
+});
+
+test('a non-JSON error body is cut short', async () => {
+  server.use(http.get('*/v1/fleet/summary', () => new HttpResponse('<html>' + 'x'.repeat(1000), { status: 502 })));
+  const error = await failure();
+  expect(error.kind).toBe('unavailable');
+  expect(error.detail.length).toBe(200);
+});

@@ -1,0 +1,58 @@
+// The one HTTP client of the dashboard: every call goes through apiGet /
+// apiGetText, which add the bearer token and turn failures into ApiError.
+import { ApiError, kindForStatus } from './errors';
+import { readToken } from './token';
+
+export type QueryParams = Record<string, string | undefined>;
+
+// Same origin: the dashboard is served by fleetcap-api itself.
+export function apiUrl(path: string, params: QueryParams = {}): string {
+  const url = new URL(path, window.location.origin);
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') url.searchParams.set(key, value);
+  }
+  return url.toString();
+}
+
+async function send(path: string, params: QueryParams, accept: string, token?: string): Promise<Response> {
+  const bearer = token ?? readToken();
+  const headers: Record<string, string> = { Accept: accept };
+  if (bearer) headers['Authorization'] = `Bearer ${bearer}`;
+  let response: Response;
+  try {
+    response = await fetch(apiUrl(path, params), { headers });
+  } catch (cause) {
+    throw new ApiError('network', 0, cause instanceof Error ? cause.message : String(cause));
+  }
+  if (!response.ok) throw new ApiError(kindForStatus(response.status), response.status, await errorDetail(response));
+  return response;
+}
+
+// The gateway answers errors as {"code", "status", "message"}; anything
+// else (a proxy's HTML page) is cut short rather than shown whole.
+async function errorDetail(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body: unknown = JSON.parse(text);
+    if (body && typeof body === 'object' && 'message' in body && typeof body.message === 'string') {
+      return body.message;
+    }
+  } catch {
+    // not JSON
+  }
+  return text.slice(0, 200) || `HTTP ${response.status}`;
+}
+
+export async function apiGet<T>(path: string, params: QueryParams = {}, token?: string): Promise<T> {
+  const response = await send(path, params, 'application/json', token);
+  try {
+    return (await response.json()) as T;
+  } catch (cause) {
+    throw new ApiError('server', response.status, `${path}: the answer is not JSON (${String(cause)})`);
+  }
+}
+
+export async function apiGetText(path: string, params: QueryParams = {}): Promise<string> {
+  const response = await send(path, params, 'text/*');
+  return response.text();
+}

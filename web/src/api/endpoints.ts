@@ -1,0 +1,30 @@
+// The routes the dashboard reads, typed (docs/dashboard.md lists which
+// page number comes from which call).
+import { apiGet, apiGetText, type QueryParams } from './client';
+import type {
+  CapacitySeries,
+  ChargebackExplanation,
+  ChargebackReport,
+  FleetSummary,
+  ListPolicyVersionsResponse,
+  PendingDemand,
+  PolicyVersion,
+  RecommendationSet,
+  WhoAmIResponse,
+} from './types';
+
+export const whoAmI = (token?: string) => apiGet<WhoAmIResponse>('/v1/tokens/self', {}, token);
+export const fleetSummary = (params: QueryParams = {}) => apiGet<FleetSummary>('/v1/fleet/summary', params);
+export const capacitySeries = (params: QueryParams) => apiGet<CapacitySeries>('/v1/fleet/capacity', params);
+export const pendingDemand = (params: QueryParams = {}) => apiGet<PendingDemand>('/v1/fleet/pending', params);
+export const chargeback = (params: QueryParams) => apiGet<ChargebackReport>('/v1/chargeback', params);
+export const chargebackExplain = (params: QueryParams) =>
+  apiGet<ChargebackExplanation>('/v1/chargeback/explain', params);
+export const chargebackExport = (format: 'csv' | 'focus', params: QueryParams) =>
+  apiGetText('/v1/chargeback/export', { format, ...params });
+export const recommendations = () => apiGet<RecommendationSet>('/v1/recommendations');
+export const recommendationManifests = (format: 'kueue' | 'volcano') =>
+  apiGetText('/v1/recommendations/manifests', { format });
+export const activePolicy = (version?: number) =>
+  apiGet<PolicyVersion>('/v1/policy', version ? { version: String(version) } : {});
+export const policyHistory = () => apiGet<ListPolicyVersionsResponse>('/v1/policy/history');

@@ -1,0 +1,9 @@
+import type { EChartsCoreOption } from 'echarts/core';
+
+export interface ChartProps {
+  // What the chart shows, for screen readers (role="img" aria-label).
+  label: string;
+  option: EChartsCoreOption;
+  height?: number;
+  testId?: string;
+}

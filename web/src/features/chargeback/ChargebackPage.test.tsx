@@ -1,0 +1,83 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import { plannerToken, teamToken, testRange, testRangeQuery } from '../../test/fixtures';
+import { renderApp } from '../../test/render';
+import { recorded } from '../../test/server';
+import * as download from '../../components/download';
+
+test('cost by team: exact totals, device-hours, efficiency, idle share and the previous period', async () => {
+  renderApp(`/chargeback?${testRangeQuery}`, plannerToken);
+  expect(await screen.findByRole('heading', { level: 1, name: 'Chargeback' })).toBeInTheDocument();
+  // Beyond 2^53 micro-units: summed and printed without floats.
+  expect(await screen.findByTestId('chargeback-total')).toHaveTextContent('USD 9,007,199,258.24');
+  expect(screen.getByTestId('chargeback-total')).toHaveAttribute('data-value', '9007199258240993');
+  expect(screen.getByTestId('chargeback-previous-total')).toHaveTextContent('USD 5.00');
+  expect(screen.getByTestId('chargeback-row-total-ml')).toHaveTextContent('USD 9,007,199,255.74');
+  expect(screen.getByTestId('chargeback-row-held-ml')).toHaveTextContent('200.0');
+  expect(screen.getByTestId('chargeback-row-used-ml')).toHaveTextContent('100.0');
+  const table = screen.getByTestId('chargeback-table');
+  const web = within(table).getByRole('row', { name: /web/ });
+  expect(web).toHaveTextContent('100.0%'); // efficiency
+  expect(web).toHaveTextContent('-50.0%'); // 2.50 against 5.00 before
+  expect(within(table).getByRole('row', { name: /^ml/ })).toHaveTextContent('new');
+
+  const calls = recorded('/v1/chargeback').map((u) => Object.fromEntries(u.searchParams));
+  expect(calls).toContainEqual({ ...testRange, group_by: 'team', resolution: 'none' });
+  expect(calls).toContainEqual({ start: '2026-11-20T19:00:00Z', end: testRange.start, group_by: 'team', resolution: 'none' });
+});
+
+test('drill-down team -> namespace -> workload adds a group_by field and a filter each time, in the URL', async () => {
+  const { router } = renderApp(`/chargeback?${testRangeQuery}`, plannerToken);
+  await userEvent.click(await screen.findByRole('button', { name: 'ml' }));
+  await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('team')).toBe('ml'));
+  await userEvent.click(await screen.findByRole('button', { name: 'ml-train' }));
+  expect(await screen.findByTestId('chargeback-row-total-trainer')).toHaveTextContent('USD 2.00');
+  const params = new URLSearchParams(router.state.location.search);
+  expect(params.get('namespace')).toBe('ml-train');
+  const calls = recorded('/v1/chargeback').map((u) => Object.fromEntries(u.searchParams));
+  expect(calls).toContainEqual({ ...testRange, group_by: 'team,namespace', resolution: 'none', team: 'ml' });
+  expect(calls).toContainEqual({
+    ...testRange,
+    group_by: 'team,namespace,workload',
+    resolution: 'none',
+    team: 'ml',
+    namespace: 'ml-train',
+  });
+});
+
+test('a workload explanation shows its lines in the newest hour it has', async () => {
+  renderApp(`/chargeback?${testRangeQuery}&team=ml&namespace=ml-train&explain=trainer`, plannerToken);
+  const panel = await screen.findByTestId('explain-panel');
+  expect(await within(panel).findByTestId('explain-line-total')).toHaveTextContent('USD 1.00');
+  // Only the workload's own line of the team's hour.
+  expect(within(panel).getAllByTestId('explain-line-total')).toHaveLength(1);
+  expect(within(panel).getByText(/every line matches the stored one/)).toBeInTheDocument();
+  const explain = recorded('/v1/chargeback/explain').map((u) => Object.fromEntries(u.searchParams));
+  expect(explain).toEqual([{ team: 'ml-research', hour: '2026-12-03T11:00:00Z' }]);
+});
+
+test('CSV and FOCUS exports ask for what is on screen', async () => {
+  const saved = vi.spyOn(download, 'downloadText').mockImplementation(() => undefined);
+  renderApp(`/chargeback?${testRangeQuery}&team=ml`, plannerToken);
+  await screen.findByTestId('chargeback-table');
+  await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Export FOCUS' }));
+  await waitFor(() => expect(saved).toHaveBeenCalledTimes(2));
+  const exports = recorded('/v1/chargeback/export').map((u) => Object.fromEntries(u.searchParams));
+  const onScreen = { ...testRange, group_by: 'team,namespace', resolution: 'none', team: 'ml' };
+  expect(exports).toEqual([
+    { format: 'csv', ...onScreen },
+    { format: 'focus', ...onScreen },
+  ]);
+  expect(saved.mock.calls[0]![1]).toBe('csv-header\nrow');
+  expect(saved.mock.calls[1]![0]).toMatch(/^chargeback-focus-ml-2026-11-27\.csv$/);
+  saved.mockRestore();
+});
+
+test("a team token asking for another team by URL is told so, and nothing is requested", async () => {
+  renderApp(`/chargeback?${testRangeQuery}&team=web`, teamToken);
+  expect(await screen.findByTestId('outside-scope')).toHaveTextContent('Your token sees team ml and its sub-teams only');
+  expect(screen.queryByTestId('chargeback-table')).toBeNull();
+  expect(recorded('/v1/chargeback')).toHaveLength(0);
+});

@@ -1,0 +1,258 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router-dom';
+import { chargeback, chargebackExport } from '../../api/endpoints';
+import { DataTable, type Column } from '../../components/DataTable';
+import { downloadText } from '../../components/download';
+import { ErrorMessage } from '../../components/ErrorMessage';
+import { Figure } from '../../components/Figure';
+import { QueryView } from '../../components/QueryView';
+import { TimeRangePicker } from '../../components/TimeRangePicker';
+import { big, formatDeviceHours, formatMoney, formatRatio } from '../../format/numbers';
+import { previousRange } from '../../time/range';
+import { useTimeRange } from '../../time/useTimeRange';
+import { useSession } from '../../auth/session';
+import type { ChargebackLine, ChargebackReport } from '../../api/types';
+import { chargebackParams, drillFromParams, lineName, type Level } from './drill';
+import { ExplainPanel } from './ExplainPanel';
+
+interface Row {
+  name: string;
+  line: ChargebackLine;
+  previousTotal: bigint | null;
+}
+
+function change(now: bigint, before: bigint | null): string {
+  if (before === null) return 'new';
+  if (before === 0n) return now === 0n ? '0.0%' : '–';
+  const text = formatRatio(now - before, before < 0n ? -before : before);
+  return now >= before ? `+${text}` : text;
+}
+
+export default function ChargebackPage() {
+  const range = useTimeRange();
+  const [params, setParams] = useSearchParams();
+  const drill = drillFromParams(params);
+  const query = chargebackParams(drill, range);
+  const previous = { ...query, ...previousRange(range) };
+  const explainWorkload = drill.level === 'workload' ? params.get('explain') : null;
+  const [exportError, setExportError] = useState<unknown>(null);
+  // A team token cannot read a team outside its subtree (the API says 403);
+  // say so here rather than send a request bound to be refused.
+  const { scope } = useSession();
+  const outside = scope !== null && scope.team !== null && drill.team !== null && !scope.teams.includes(drill.team);
+
+  // Keep the previous answer on screen while a new range loads, but not
+  // across drill levels, whose rows mean something else.
+  const sameLevel = <T,>(data: T | undefined, previousQuery?: { queryKey: readonly unknown[] }) =>
+    (previousQuery?.queryKey[1] as { group_by?: string } | undefined)?.group_by === query.group_by ? data : undefined;
+  const report = useQuery({
+    queryKey: ['chargeback', query],
+    queryFn: () => chargeback(query),
+    placeholderData: sameLevel,
+    enabled: scope !== null && !outside,
+  });
+  const before = useQuery({
+    queryKey: ['chargeback', previous],
+    queryFn: () => chargeback(previous),
+    placeholderData: sameLevel,
+    enabled: scope !== null && !outside,
+  });
+
+  const goTo = (next: Record<string, string | null>) => {
+    const p = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(next)) {
+      if (value === null) p.delete(key);
+      else p.set(key, value);
+    }
+    setParams(p);
+  };
+
+  const columns = useMemo<Column<Row>[]>(() => {
+    const level: Level = drill.level;
+    const id = (row: Row) => row.name;
+    return [
+      {
+        id: 'name',
+        header: level === 'team' ? 'Team' : level === 'namespace' ? 'Namespace' : 'Workload',
+        cell: (row) =>
+          level === 'team' ? (
+            <button type="button" className="link" onClick={() => goTo({ team: row.line.team ?? '', namespace: null, explain: null })}>
+              {row.name}
+            </button>
+          ) : level === 'namespace' ? (
+            <button type="button" className="link" onClick={() => goTo({ namespace: row.line.namespace ?? '', explain: null })}>
+              {row.name}
+            </button>
+          ) : (
+            <>
+              {row.name}{' '}
+              <button type="button" className="link" onClick={() => goTo({ explain: row.line.workload ?? '' })}>
+                Explain
+              </button>
+            </>
+          ),
+      },
+      {
+        id: 'total',
+        header: 'Cost',
+        numeric: true,
+        cell: (row) => (
+          <Figure testId={`chargeback-row-total-${id(row)}`} value={big(row.line.totalCostMicro)} text={formatMoney(row.line.totalCostMicro, currencyOf(report.data))} />
+        ),
+      },
+      {
+        id: 'held',
+        header: 'Held device-hours',
+        numeric: true,
+        cell: (row) => (
+          <Figure testId={`chargeback-row-held-${id(row)}`} value={big(row.line.heldMilliSeconds)} text={formatDeviceHours(row.line.heldMilliSeconds)} />
+        ),
+      },
+      {
+        id: 'used',
+        header: 'Used device-hours',
+        numeric: true,
+        cell: (row) => (
+          <Figure testId={`chargeback-row-used-${id(row)}`} value={big(row.line.usedMilliSeconds)} text={formatDeviceHours(row.line.usedMilliSeconds)} />
+        ),
+      },
+      {
+        id: 'efficiency',
+        header: 'Efficiency',
+        numeric: true,
+        cell: (row) => formatRatio(big(row.line.usedMilliSeconds), big(row.line.heldMilliSeconds)),
+      },
+      {
+        id: 'idle',
+        header: 'Idle share',
+        numeric: true,
+        cell: (row) => (
+          <Figure
+            testId={`chargeback-row-idle-${id(row)}`}
+            value={big(row.line.idleCostMicro)}
+            text={formatRatio(big(row.line.idleCostMicro), big(row.line.totalCostMicro))}
+          />
+        ),
+      },
+      {
+        id: 'previous',
+        header: 'Previous period',
+        numeric: true,
+        cell: (row) => (row.previousTotal === null ? '–' : formatMoney(row.previousTotal, currencyOf(report.data))),
+      },
+      { id: 'change', header: 'Change', numeric: true, cell: (row) => change(big(row.line.totalCostMicro), row.previousTotal) },
+    ];
+    // goTo reads the current params; the columns change with the level and data.
+  }, [drill.level, params, report.data]);
+
+  const rows = useMemo<Row[]>(() => {
+    const lines = report.data?.lines ?? [];
+    const previousByName = new Map<string, bigint>();
+    for (const line of before.data?.lines ?? []) {
+      const name = lineName(line, drill.level);
+      previousByName.set(name, (previousByName.get(name) ?? 0n) + big(line.totalCostMicro));
+    }
+    return lines
+      .map((line) => {
+        const name = lineName(line, drill.level);
+        return { name, line, previousTotal: previousByName.get(name) ?? null };
+      })
+      .sort((a, b) => {
+        const d = big(b.line.totalCostMicro) - big(a.line.totalCostMicro);
+        return d > 0n ? 1 : d < 0n ? -1 : a.name.localeCompare(b.name);
+      });
+  }, [report.data, before.data, drill.level]);
+
+  const exportAs = async (format: 'csv' | 'focus') => {
+    setExportError(null);
+    try {
+      const text = await chargebackExport(format, query);
+      const where = [drill.team, drill.namespace].filter(Boolean).join('-');
+      downloadText(`chargeback-${format}${where ? `-${where}` : ''}-${range.start.slice(0, 10)}.csv`, text, 'text/csv');
+    } catch (cause) {
+      setExportError(cause);
+    }
+  };
+
+  return (
+    <section>
+      <h1>Chargeback</h1>
+      <TimeRangePicker range={range} />
+      <nav aria-label="Drill-down" className="breadcrumb">
+        <Link to={`?${withoutDrill(params)}`}>All teams</Link>
+        {drill.team && (
+          <>
+            {' › '}
+            <Link to={`?${withoutDrill(params, { team: drill.team })}`}>{drill.team}</Link>
+          </>
+        )}
+        {drill.namespace && <> › {drill.namespace}</>}
+      </nav>
+      <div className="controls">
+        <button type="button" disabled={outside} onClick={() => void exportAs('csv')}>
+          Export CSV
+        </button>
+        <button type="button" disabled={outside} onClick={() => void exportAs('focus')}>
+          Export FOCUS
+        </button>
+      </div>
+      {exportError !== null && <ErrorMessage error={exportError} what="the export" />}
+      {outside ? (
+        <p role="alert" data-testid="outside-scope">
+          Your token sees team {scope?.team} and its sub-teams only; the team in the address is not one of them.{' '}
+          <Link to={`?${withoutDrill(params)}`}>Show your teams</Link>
+        </p>
+      ) : (
+        <QueryView query={report} what="the chargeback report" height={300}>
+          {(data) => (
+            <>
+              <p>
+                Total <Figure testId="chargeback-total" value={big(data.totalCostMicro)} text={formatMoney(data.totalCostMicro, currencyOf(data))} />
+                {before.data && (
+                  <>
+                    {' '}
+                    against{' '}
+                    <Figure
+                      testId="chargeback-previous-total"
+                      value={big(before.data.totalCostMicro)}
+                      text={formatMoney(before.data.totalCostMicro, currencyOf(data))}
+                    />{' '}
+                    in the previous period of the same length ({change(big(data.totalCostMicro), big(before.data.totalCostMicro))}).
+                  </>
+                )}
+              </p>
+              <DataTable
+                caption={`Cost by ${drill.level}`}
+                columns={columns}
+                rows={rows}
+                rowKey={(row) => `${row.line.team}/${row.line.namespace}/${row.line.workload}`}
+                testId="chargeback-table"
+              />
+            </>
+          )}
+        </QueryView>
+      )}
+      {!outside && explainWorkload !== null && drill.team && drill.namespace && (
+        <ExplainPanel
+          team={drill.team}
+          namespace={drill.namespace}
+          workload={explainWorkload}
+          range={range}
+          onClose={() => goTo({ explain: null })}
+        />
+      )}
+    </section>
+  );
+}
+
+function currencyOf(report: ChargebackReport | undefined): string {
+  return report?.currency || 'USD';
+}
+
+function withoutDrill(params: URLSearchParams, keep: Record<string, string> = {}): string {
+  const p = new URLSearchParams(params);
+  for (const key of ['team', 'namespace', 'explain']) p.delete(key);
+  for (const [key, value] of Object.entries(keep)) p.set(key, value);
+  return p.toString();
+}

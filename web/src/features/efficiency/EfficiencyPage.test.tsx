@@ -1,0 +1,36 @@
+import { screen, within } from '@testing-library/react';
+import { plannerToken, testRange, testRangeQuery } from '../../test/fixtures';
+import { renderApp } from '../../test/render';
+import { recorded } from '../../test/server';
+
+test('idle waste by team in money, exact', async () => {
+  renderApp(`/efficiency?${testRangeQuery}`, plannerToken);
+  expect(await screen.findByRole('heading', { level: 1, name: 'Efficiency' })).toBeInTheDocument();
+  // ml used half of what it held: half its direct cost, rounded down to the micro-unit.
+  const unused = await screen.findByTestId('efficiency-unused-ml');
+  expect(unused).toHaveAttribute('data-value', '4503599627370496');
+  expect(unused).toHaveTextContent('USD 4,503,599,627.37');
+  expect(screen.getByTestId('efficiency-idle-ml')).toHaveTextContent('USD 1.00');
+  expect(screen.getByTestId('efficiency-unused-web')).toHaveTextContent('USD 0.00');
+  expect(JSON.parse((await screen.findByTestId('efficiency-chart')).getAttribute('data-series')!)).toEqual([
+    ['held but unused', 2],
+    ['idle received', 2],
+  ]);
+});
+
+test('the least efficient workloads come first and link to their chargeback line and explanation', async () => {
+  renderApp(`/efficiency?${testRangeQuery}`, plannerToken);
+  const table = await screen.findByTestId('efficiency-workloads');
+  const rows = within(table).getAllByRole('row').slice(1);
+  expect(rows[0]).toHaveTextContent('ml/ml-train/trainer');
+  expect(rows[1]).toHaveTextContent('ml/ml-train/notebook');
+  expect(within(table).getByTestId('efficiency-workload-unused-ml/ml-train/trainer')).toHaveTextContent('1.8');
+  const line = within(rows[0]!).getByRole('link', { name: 'ml/ml-train/trainer' });
+  expect(line).toHaveAttribute('href', `/chargeback?${testRangeQuery}&team=ml&namespace=ml-train`);
+  expect(within(rows[0]!).getByRole('link', { name: 'Explain' })).toHaveAttribute(
+    'href',
+    `/chargeback?${testRangeQuery}&team=ml&namespace=ml-train&explain=trainer`,
+  );
+  const calls = recorded('/v1/chargeback').map((u) => Object.fromEntries(u.searchParams));
+  expect(calls).toContainEqual({ ...testRange, group_by: 'team,namespace,workload', resolution: 'none', line_kind: 'workload' });
+});

@@ -1,0 +1,40 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { plannerToken, teamToken } from '../../test/fixtures';
+import { renderApp } from '../../test/render';
+import { recorded } from '../../test/server';
+import { lineDiff } from './lineDiff';
+
+test('the active policy, its history and the diff of the two newest versions', async () => {
+  renderApp('/policy', plannerToken);
+  expect(await screen.findByTestId('policy-version')).toHaveTextContent('2');
+  expect(screen.getByTestId('policy-document')).toHaveTextContent('weight: 3');
+  expect(await screen.findByTestId('policy-history')).toHaveTextContent('more weight to ml');
+  const diff = await screen.findByTestId('policy-diff');
+  expect(diff.querySelector('.removed')).toHaveTextContent('- weight: 1');
+  expect(diff.querySelector('.added')).toHaveTextContent('+ weight: 3');
+});
+
+test('choosing versions compares them', async () => {
+  renderApp('/policy', plannerToken);
+  await screen.findByTestId('policy-diff');
+  await userEvent.selectOptions(screen.getByLabelText('From'), '2');
+  await waitFor(() => expect(screen.getByTestId('policy-diff').querySelector('.added,.removed')).toBeNull());
+  expect(recorded('/v1/policy').map((u) => u.searchParams.get('version'))).toEqual(expect.arrayContaining([null, '1', '2']));
+});
+
+test('a team token is told the policy is for planners, without a refused call', async () => {
+  renderApp('/policy', teamToken);
+  expect(await screen.findByText(/visible to planners and admins/)).toBeInTheDocument();
+  expect(recorded('/v1/policy')).toHaveLength(0);
+});
+
+test('lineDiff keeps common lines and marks the rest', () => {
+  expect(lineDiff('a\nb\nc', 'a\nc\nd')).toEqual([
+    { op: ' ', text: 'a' },
+    { op: '-', text: 'b' },
+    { op: ' ', text: 'c' },
+    { op: '+', text: 'd' },
+  ]);
+  expect(lineDiff('x\n'.repeat(3000), 'y\n'.repeat(3000))).toBeNull();
+});

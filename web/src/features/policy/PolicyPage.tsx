@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { activePolicy, policyHistory } from '../../api/endpoints';
+import { useSession } from '../../auth/session';
+import { DataTable, type Column } from '../../components/DataTable';
+import { Figure } from '../../components/Figure';
+import { QueryView } from '../../components/QueryView';
+import { formatTime } from '../../format/numbers';
+import type { PolicyVersion } from '../../api/types';
+import { lineDiff } from './lineDiff';
+
+const historyColumns: Column<PolicyVersion>[] = [
+  { id: 'version', header: 'Version', numeric: true, cell: (v) => String(v.version ?? 0) },
+  { id: 'applied', header: 'Applied at', cell: (v) => formatTime(v.appliedAt) },
+  { id: 'by', header: 'Applied by', cell: (v) => v.appliedBy },
+  { id: 'message', header: 'Message', cell: (v) => v.message },
+  { id: 'base', header: 'Replaced', numeric: true, cell: (v) => String(v.baseVersion ?? 0) },
+];
+
+function PolicyDiff({ versions }: { versions: number[] }) {
+  const [from, setFrom] = useState(versions[1] ?? versions[0] ?? 0);
+  const [to, setTo] = useState(versions[0] ?? 0);
+  const before = useQuery({ queryKey: ['policy', from], queryFn: () => activePolicy(from), enabled: from > 0 });
+  const after = useQuery({ queryKey: ['policy', to], queryFn: () => activePolicy(to), enabled: to > 0 });
+  const diff = before.data && after.data ? lineDiff(before.data.document ?? '', after.data.document ?? '') : null;
+  const select = (label: string, value: number, set: (v: number) => void) => (
+    <label>
+      {label}
+      <select value={value} onChange={(e) => set(Number(e.target.value))}>
+        {versions.map((v) => (
+          <option key={v} value={v}>
+            version {v}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <>
+      <div className="controls">
+        {select('From', from, setFrom)}
+        {select('To', to, setTo)}
+      </div>
+      <QueryView query={before} what={`policy version ${from}`} height={120}>
+        {() => (
+          <QueryView query={after} what={`policy version ${to}`} height={120}>
+            {() =>
+              diff === null ? (
+                <p>The documents are too large to compare here.</p>
+              ) : (
+                <pre className="diff" data-testid="policy-diff" aria-label={`Changes from version ${from} to ${to}`}>
+                  {diff.map((line, index) => (
+                    <span key={index} className={line.op === '+' ? 'added' : line.op === '-' ? 'removed' : undefined}>
+                      {line.op} {line.text}
+                      {'\n'}
+                    </span>
+                  ))}
+                </pre>
+              )
+            }
+          </QueryView>
+        )}
+      </QueryView>
+    </>
+  );
+}
+
+export default function PolicyPage() {
+  const { scope } = useSession();
+  // Policy documents are for planners and admins (team tokens get 403).
+  const allowed = scope !== null && scope.team === null;
+  const active = useQuery({ queryKey: ['policy', 0], queryFn: () => activePolicy(), enabled: allowed });
+  const history = useQuery({ queryKey: ['policy-history'], queryFn: () => policyHistory(), enabled: allowed });
+
+  if (scope !== null && !allowed) {
+    return (
+      <section>
+        <h1>Policy</h1>
+        <p>The policy is visible to planners and admins. Your team&apos;s quotas are on Recommendations.</p>
+      </section>
+    );
+  }
+  return (
+    <section>
+      <h1>Policy</h1>
+      <h2>Active policy</h2>
+      <QueryView query={active} what="the active policy" height={200}>
+        {(p) => (
+          <>
+            <p>
+              Version <Figure testId="policy-version" value={String(p.version ?? 0)} text={String(p.version ?? 0)} />, applied{' '}
+              {formatTime(p.appliedAt)} by {p.appliedBy}
+              {p.message ? `: “${p.message}”` : ''}.
+            </p>
+            <pre className="document" data-testid="policy-document" tabIndex={0} aria-label="Active policy document">
+              {p.document}
+            </pre>
+          </>
+        )}
+      </QueryView>
+      <h2>History</h2>
+      <QueryView query={history} what="the policy history" height={160}>
+        {(h) => {
+          const versions = h.versions ?? [];
+          return (
+            <>
+              <DataTable caption="Policy versions, newest first" columns={historyColumns} rows={versions} rowKey={(v) => String(v.version)} testId="policy-history" />
+              <h2>Compare two versions</h2>
+              {versions.length < 2 ? (
+                <p>There is only one version.</p>
+              ) : (
+                <PolicyDiff versions={versions.map((v) => v.version ?? 0)} />
+              )}
+            </>
+          );
+        }}
+      </QueryView>
+    </section>
+  );
+}

@@ -1,0 +1,66 @@
+// Exact number formatting. Money arrives as integer micro-units and device
+// time as milli-device-seconds, both int64 JSON strings: sums and roundings
+// are done with BigInt so no float ever touches an amount.
+
+const grouping = new Intl.NumberFormat('en-US');
+
+// A JSON int64 (string, absent when zero) as a BigInt; bad text is an error
+// rather than a silent zero, since it would hide a wrong total.
+export function big(value: string | undefined): bigint {
+  if (value === undefined || value === '') return 0n;
+  if (!/^-?\d{1,20}$/.test(value)) throw new Error(`not an integer: ${JSON.stringify(value.slice(0, 40))}`);
+  return BigInt(value);
+}
+
+export function sumBig(values: Iterable<string | undefined>): bigint {
+  let total = 0n;
+  for (const value of values) total += big(value);
+  return total;
+}
+
+// value / divisor rounded half away from zero, with `decimals` places.
+export function divideRounded(value: bigint, divisor: bigint, decimals: number): string {
+  const negative = value < 0n !== divisor < 0n && value !== 0n;
+  const scale = 10n ** BigInt(decimals);
+  const abs = (n: bigint) => (n < 0n ? -n : n);
+  const scaled = (abs(value) * scale * 2n + abs(divisor)) / (abs(divisor) * 2n);
+  const whole = scaled / scale;
+  const fraction = (scaled % scale).toString().padStart(decimals, '0');
+  const text = grouping.format(whole) + (decimals > 0 ? `.${fraction}` : '');
+  return negative && scaled !== 0n ? `-${text}` : text;
+}
+
+// Micro-units as "USD 1,234.57" (cents, rounded half away from zero).
+export function formatMoney(micro: bigint | string | undefined, currency = 'USD'): string {
+  const value = typeof micro === 'bigint' ? micro : big(micro);
+  return `${currency} ${divideRounded(value, 1_000_000n, 2)}`;
+}
+
+// Milli-device-seconds as device-hours with one decimal.
+export function formatDeviceHours(milliSeconds: bigint | string | undefined): string {
+  const value = typeof milliSeconds === 'bigint' ? milliSeconds : big(milliSeconds);
+  return divideRounded(value, 3_600_000n, 1);
+}
+
+// Milli-devices as devices with up to three decimals ("2.5", "8").
+export function formatDevices(milli: bigint | string | undefined): string {
+  const value = typeof milli === 'bigint' ? milli : big(milli);
+  const text = divideRounded(value, 1000n, 3);
+  return text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+}
+
+// part / whole as a percentage with one decimal; "–" when whole is zero.
+export function formatRatio(part: bigint, whole: bigint): string {
+  if (whole === 0n) return '–';
+  return `${divideRounded(part * 100n, whole, 1)}%`;
+}
+
+// A 0..1 double (the API's efficiency) as a percentage with one decimal.
+export function formatFraction(value: number | undefined): string {
+  return `${((value ?? 0) * 100).toFixed(1)}%`;
+}
+
+export function formatTime(rfc3339: string | undefined): string {
+  if (!rfc3339) return '–';
+  return rfc3339.replace('T', ' ').replace(/(\.\d+)?Z$/, ' UTC');
+}
