@@ -97,6 +97,10 @@ export function generateApiTypes(protoDir = defaultProtoDir) {
     .filter((name) => name.endsWith('.proto'))
     .sort();
   const root = new protobuf.Root();
+  // Imports name files from the protos' root (`fleetcap/v1/usage.proto`), as protoc's -I does.
+  const importRoot = join(protoDir, '..', '..');
+  root.resolvePath = (origin, target) =>
+    target.startsWith('fleetcap/') ? join(importRoot, target) : protobuf.util.path.resolve(origin, target);
   root.loadSync(
     files.map((name) => join(protoDir, name)),
     { keepCase: true, alternateCommentMode: true },

@@ -26,6 +26,9 @@ export interface RecommendationSet {
   policyVersion?: number;
   // Ordered by team, then flavor (bytes).
   recommendations?: Recommendation[];
+  // The stored run before this one, which previous_recommended_milli compares
+  // with; 0 when there is none (the first run, or an offline solve).
+  previousRunId?: string;
 }
 
 export interface Recommendation {
@@ -46,6 +49,10 @@ export interface Recommendation {
   boundBy?: string;
   // How the demand was measured and what bound the result, for people.
   explanation?: string;
+  // What the previous stored run recommended for the same team and flavor;
+  // absent when the previous run had no such line (new in this run) or there
+  // is no previous run.
+  previousRecommendedMilli?: string;
 }
 
 // ---- audit.proto
@@ -274,6 +281,10 @@ export interface ModelSummary {
   devices?: string;
   // Milli-devices held by pods at the instant (1000 = one whole device).
   heldMilli?: string;
+  // Milli-devices used on average over the last closed hour before the
+  // instant: held x measured utilisation, as chargeback's used device time
+  // (used_milli_seconds / 3600).
+  usedMilli?: string;
 }
 
 export interface TeamSummary {
@@ -293,6 +304,75 @@ export interface FleetSummary {
   heldMilli?: string;
   // One entry per team holding devices at the instant, ordered by team name.
   teams?: TeamSummary[];
+}
+
+export interface GetCapacitySeriesRequest {
+  // Required; the window is [start, end). Whole hours for HOUR, whole UTC
+  // days for DAY, whole minutes for MINUTE.
+  start?: string;
+  end?: string;
+  // MINUTE | HOUR | DAY; unspecified is HOUR. MINUTE only for windows of at
+  // most 24 hours.
+  resolution?: Resolution;
+  // Any of "model", "cluster", "team" (HTTP: group_by=cluster,model).
+  groupBy?: string[];
+  // Optional filters.
+  cluster?: string;
+  model?: string;
+  team?: string;
+}
+
+export interface CapacityBucket {
+  start?: string;
+  // Devices in service x seconds x 1000 (0 when grouped or filtered by team:
+  // capacity belongs to no team).
+  capacityMilliSeconds?: string;
+  // Milli-devices held by pods x seconds.
+  heldMilliSeconds?: string;
+  // Held x measured utilisation, as chargeback's used device time.
+  usedMilliSeconds?: string;
+}
+
+export interface CapacitySeriesGroup {
+  // Filled for the group_by keys asked, empty otherwise.
+  model?: string;
+  cluster?: string;
+  team?: string;
+  // In time order, only buckets with data.
+  buckets?: CapacityBucket[];
+}
+
+export interface CapacitySeries {
+  start?: string;
+  end?: string;
+  resolution?: Resolution;
+  groupBy?: string[];
+  // Ordered by (model, cluster, team).
+  groups?: CapacitySeriesGroup[];
+}
+
+export interface ListPendingDemandRequest {
+  // A cluster name; empty means every cluster.
+  cluster?: string;
+}
+
+export interface PendingPod {
+  cluster?: string;
+  namespace?: string;
+  // The pod's name (its uid when the inventory never stored the pod).
+  pod?: string;
+  // Resolved with the policy in force now ("unassigned" when no rule maps it).
+  team?: string;
+  // The model it selects, empty for any.
+  model?: string;
+  requestedMilli?: string;
+  pendingSince?: string;
+}
+
+export interface PendingDemand {
+  pods?: PendingPod[];
+  // The sum of the pods' requested_milli.
+  requestedMilli?: string;
 }
 
 // ---- policy.proto
