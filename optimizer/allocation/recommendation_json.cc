@@ -144,6 +144,7 @@ std::string RecommendationSetJson(const RecommendationSetHeader& header,
     }
     out += " ],\n";
   }
+  Member(1, "previousRunId", Int64(header.previous_run_id), false, &out);
   Member(1, "computedAt", ProtoJsonString(ProtoJsonTimestamp(header.computed_at)), true, &out);
   out += "}\n";
   return out;

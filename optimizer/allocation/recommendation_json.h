@@ -21,6 +21,7 @@ struct RecommendationSetHeader {
   int64_t run_id = 0;
   absl::Time computed_at;  // within the years 1-9999, as google.protobuf.Timestamp
   int32_t policy_version = 0;
+  int64_t previous_run_id = 0;  // 0: no run before this one (an offline solve)
 };
 
 // Strings must be valid UTF-8 (team and flavor names are ASCII; explanations

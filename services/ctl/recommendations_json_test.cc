@@ -119,6 +119,7 @@ TEST(AllocateJson, TheHeaderReadsBackAtEveryPrecisionAndRange) {
     allocation::RecommendationSetHeader header;
     header.run_id = std::numeric_limits<int64_t>::max();
     header.policy_version = std::numeric_limits<int32_t>::max();
+    header.previous_run_id = std::numeric_limits<int64_t>::max() - 1;
     header.computed_at = t;
     v1::RecommendationSet parsed;
     ExpectProtobufPrintsTheSame(allocation::RecommendationSetJson(header, {}), &parsed);

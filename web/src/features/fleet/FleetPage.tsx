@@ -10,6 +10,7 @@ import { rangeHours } from '../../time/range';
 import { useTimeRange } from '../../time/useTimeRange';
 import { heatCells, heatmapOption, stackedOption, type Figure, type GroupKey } from './capacityChart';
 import { PendingTable } from './PendingTable';
+import { wholeDays } from './dayWindow';
 import { SnapshotTable } from './SnapshotTable';
 
 const groupKeys: GroupKey[] = ['model', 'cluster', 'team'];
@@ -37,18 +38,20 @@ export default function FleetPage() {
     setParams(next, { replace: true });
   };
 
+  const seriesWindow = resolution === 'day' ? wholeDays(range) : range;
   const series = useQuery({
-    queryKey: ['capacity', range.start, range.end, resolution, groupBy],
-    queryFn: () => capacitySeries({ start: range.start, end: range.end, resolution, group_by: groupBy }),
+    queryKey: ['capacity', seriesWindow.start, seriesWindow.end, resolution, groupBy],
+    queryFn: () => capacitySeries({ start: seriesWindow.start, end: seriesWindow.end, resolution, group_by: groupBy }),
     placeholderData: keepPreviousData,
     enabled: scope !== null,
   });
   // The heatmap sums the whole range (or per day): daily buckets are enough
   // and 24 times fewer than hourly ones.
   const heatGroup = isTeam ? 'team' : 'cluster,model';
+  const heatWindow = wholeDays(range);
   const heat = useQuery({
-    queryKey: ['capacity', range.start, range.end, 'day', heatGroup],
-    queryFn: () => capacitySeries({ start: range.start, end: range.end, resolution: 'day', group_by: heatGroup }),
+    queryKey: ['capacity', heatWindow.start, heatWindow.end, 'day', heatGroup],
+    queryFn: () => capacitySeries({ start: heatWindow.start, end: heatWindow.end, resolution: 'day', group_by: heatGroup }),
     placeholderData: keepPreviousData,
     enabled: scope !== null,
   });
