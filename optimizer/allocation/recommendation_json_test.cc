@@ -37,11 +37,13 @@ TEST(RecommendationSetJson, AnEmptySetHasItsHeaderAndAnEmptyList) {
   header.run_id = 12;
   header.computed_at = kNoon;
   header.policy_version = 3;
+  header.previous_run_id = 11;
   EXPECT_EQ(RecommendationSetJson(header, {}),
             "{\n"
             " \"runId\": \"12\",\n"
             " \"policyVersion\": 3,\n"
             " \"recommendations\": [],\n"
+            " \"previousRunId\": \"11\",\n"
             " \"computedAt\": \"2026-03-01T12:00:00Z\"\n"
             "}\n");
 }
@@ -78,6 +80,7 @@ TEST(RecommendationSetJson, EveryFieldIsWrittenAndAnUnlimitedBorrowingLimitIsLef
             "   \"explanation\": \"\"\n"
             "  }\n"
             " ],\n"
+            " \"previousRunId\": \"0\",\n"
             " \"computedAt\": \"2026-03-01T12:00:00Z\"\n"
             "}\n");
 }
