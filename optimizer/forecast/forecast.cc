@@ -15,9 +15,52 @@ namespace {
 // Below this many points a fitted trend is mostly noise: the mean is safer.
 constexpr size_t kMinTrendPoints = 8;
 
-// Standard normal quantiles of the band's edges.
-constexpr double kZ95 = 1.6448536269514729;
-constexpr double kZ90 = 1.2815515655446004;
+// The band's edges in standard deviations of the h-step error: the normal
+// distribution's, or the shape of the model's own one-step errors.
+struct BandEdges {
+  double q05 = -1.6448536269514729;
+  double q10 = -1.2815515655446004;
+  double q90 = 1.2815515655446004;
+  double q95 = 1.6448536269514729;
+};
+
+// Below this many one-step errors their quantiles are too rough to use.
+constexpr size_t kMinResidualsForEmpiricalBand = 50;
+
+double Quantile(std::vector<double>& v, double q) {
+  // Linear interpolation between order statistics (Hyndman and Fan type 7).
+  const double position = q * static_cast<double>(v.size() - 1);
+  const size_t below = static_cast<size_t>(position);
+  std::nth_element(v.begin(), v.begin() + below, v.end());
+  const double low = v[below];
+  if (below + 1 >= v.size()) return low;
+  const double high = *std::min_element(v.begin() + below + 1, v.end());
+  return low + (position - below) * (high - low);
+}
+
+// Operational series have heavier tails than the normal (long quiet runs,
+// sudden jumps), and calm and busy spells: a normal band from all the
+// history's errors is too wide most hours. So the band takes its edges from
+// the empirical quantiles of the recent one-step errors (the last four
+// seasons, at least kMinResidualsForEmpiricalBand), in units of the fit's RMS
+// error, and the h-step spread from the model's variance.
+BandEdges EmpiricalEdges(const std::vector<double>& all_residuals, int season_points, double rmse) {
+  const size_t recent = std::min(all_residuals.size(), std::max(kMinResidualsForEmpiricalBand,
+                                                                4 * static_cast<size_t>(std::max(season_points, 1))));
+  std::vector<double> residuals(all_residuals.end() - static_cast<std::ptrdiff_t>(recent), all_residuals.end());
+  if (residuals.size() < kMinResidualsForEmpiricalBand || !(rmse > 0)) return BandEdges{};
+  BandEdges e;
+  e.q05 = Quantile(residuals, 0.05) / rmse;
+  e.q10 = Quantile(residuals, 0.10) / rmse;
+  e.q90 = Quantile(residuals, 0.90) / rmse;
+  e.q95 = Quantile(residuals, 0.95) / rmse;
+  // The median forecast stays the model's mean; the band keeps it inside.
+  e.q05 = std::min(e.q05, 0.0);
+  e.q10 = std::min(std::max(e.q10, e.q05), 0.0);
+  e.q90 = std::max(e.q90, 0.0);
+  e.q95 = std::max(e.q95, e.q90);
+  return e;
+}
 
 struct ModelChoice {
   ModelKind kind = ModelKind::kMean;
@@ -30,8 +73,8 @@ ModelChoice ChooseModel(size_t n, const ForecastOptions& options) {
   if (options.season_points > 0) {
     const size_t m = static_cast<size_t>(options.season_points);
     if (n >= MinimumPoints(options.season_points)) return {ModelKind::kSeasonalHoltWinters, options.season_points, ""};
-    choice.fallback_reason = absl::StrCat("series of ", n, " points is shorter than two seasons (", 2 * m,
-                                          " points): no seasonality");
+    choice.fallback_reason =
+        absl::StrCat("series of ", n, " points is shorter than two seasons (", 2 * m, " points): no seasonality");
   } else if (n >= MinimumPoints(kHoursPerWeek)) {
     return {ModelKind::kWeeklyHoltWinters, kHoursPerWeek, ""};
   } else if (n >= MinimumPoints(kHoursPerDay)) {
@@ -70,7 +113,8 @@ double NaiveInSampleMae(const std::vector<double>& y, int season) {
 
 // Fills the quantiles from per-hour means and standard deviations of a normal
 // forecast error, clamped at 0 (neither held devices nor demand go negative).
-void FillQuantiles(const std::vector<double>& mean, const std::vector<double>& stddev, Forecast& f) {
+void FillQuantiles(const std::vector<double>& mean, const std::vector<double>& stddev, const BandEdges& edges,
+                   Forecast& f) {
   const size_t h = mean.size();
   f.p05.resize(h);
   f.p10.resize(h);
@@ -80,11 +124,11 @@ void FillQuantiles(const std::vector<double>& mean, const std::vector<double>& s
   for (size_t i = 0; i < h; ++i) {
     const double mu = mean[i];
     const double sd = stddev[i];
-    f.p05[i] = std::max(0.0, mu - kZ95 * sd);
-    f.p10[i] = std::max(0.0, mu - kZ90 * sd);
+    f.p05[i] = std::max(0.0, mu + edges.q05 * sd);
+    f.p10[i] = std::max(0.0, mu + edges.q10 * sd);
     f.p50[i] = std::max(0.0, mu);
-    f.p90[i] = std::max(0.0, mu + kZ90 * sd);
-    f.p95[i] = std::max(0.0, mu + kZ95 * sd);
+    f.p90[i] = std::max(0.0, mu + edges.q90 * sd);
+    f.p95[i] = std::max(0.0, mu + edges.q95 * sd);
   }
 }
 
@@ -97,7 +141,7 @@ Forecast MeanForecast(const std::vector<double>& y, int horizon) {
   Forecast f;
   // The error of a future point around an estimated mean: sigma^2 (1 + 1/n).
   FillQuantiles(std::vector<double>(horizon, mean), std::vector<double>(horizon, sigma * std::sqrt(1.0 + 1.0 / n)),
-                f);
+                BandEdges{}, f);
   f.fit.points_used = static_cast<int>(y.size());
   f.fit.in_sample_rmse = sigma;
   double sae = 0;
@@ -112,14 +156,15 @@ Forecast HoltWintersForecast(const std::vector<double>& y, int season_points, in
   std::vector<double> stddev;
   ProjectHoltWinters(model, horizon, mean, stddev);
   Forecast f;
-  FillQuantiles(mean, stddev, f);
+  const double count = static_cast<double>(std::max<size_t>(model.errors.count, 1));
+  const double rmse = std::sqrt(model.errors.sse / count);
+  FillQuantiles(mean, stddev, EmpiricalEdges(model.residuals, model.season_points, rmse), f);
   f.fit.alpha = model.parameters.alpha;
   f.fit.beta = model.parameters.beta;
   f.fit.gamma = model.parameters.gamma;
   f.fit.season_points = model.season_points;
-  f.fit.points_used = static_cast<int>(y.size());
-  const double count = static_cast<double>(std::max<size_t>(model.errors.count, 1));
-  f.fit.in_sample_rmse = std::sqrt(model.errors.sse / count);
+  f.fit.points_used = static_cast<int>(model.points_fitted);
+  f.fit.in_sample_rmse = rmse;
   f.fit.in_sample_mae = model.errors.sae / count;
   f.fit.objective_evaluations = model.evaluations;
   return f;
@@ -192,7 +237,7 @@ absl::StatusOr<Forecast> ForecastSeasonalNaive(const HourlySeries& series, const
     stddev[h - 1] = sigma * std::sqrt(static_cast<double>(k + 1));
   }
   Forecast f;
-  FillQuantiles(mean, stddev, f);
+  FillQuantiles(mean, stddev, BandEdges{}, f);
   f.start = series.start + absl::Hours(static_cast<int64_t>(n));
   f.model = ModelKind::kSeasonalNaive;
   f.model_name = std::string(ModelName(f.model));

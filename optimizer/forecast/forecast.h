@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include "absl/strings/string_view.h"
 #include <vector>
+#include "absl/strings/string_view.h"
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -64,7 +64,10 @@ struct FitInfo {
   double beta = 0;   // trend smoothing
   double gamma = 0;  // season smoothing
   int season_points = 0;
-  int points_used = 0;  // history points the fit saw
+  // History points the smoothing parameters were fitted on: the most recent
+  // six seasons, at least six weeks (the whole history when shorter); the
+  // model's state is then run over the whole history.
+  int points_used = 0;
   // One-step-ahead errors over the fitted part of the history (after the
   // points that initialise the model).
   double in_sample_rmse = 0;

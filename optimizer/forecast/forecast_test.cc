@@ -65,6 +65,7 @@ TEST(ForecastHourlyTest, NinetyDayDefaultHorizonCarriesTheTrend) {
   auto f = ForecastHourly(history, ForecastOptions{});
   ASSERT_THAT(f, IsOk());
   ASSERT_EQ(f->p50.size(), 90u * 24);
+  EXPECT_EQ(f->fit.points_used, 6 * 168);  // fitted on the last six weeks of the eight
   // Same hour of the week, 12 weeks apart: the trend adds 0.05 * 2016 = 100.8.
   const double gain = f->p50[12 * 168 + 10] - f->p50[10];
   EXPECT_NEAR(gain, 100.8, 15.0);

@@ -1,5 +1,6 @@
 #include "optimizer/forecast/holt_winters.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -24,13 +25,17 @@ SmoothingParameters FromSearchSpace(const std::vector<double>& u, bool seasonal)
 // Where the search starts: a slowly moving level, a nearly fixed trend and
 // season, the usual starting point for hourly operational series.
 constexpr double kStartAlpha = 0.2;
-constexpr double kStartBetaShare = 0.05;   // of alpha
-constexpr double kStartGammaShare = 0.1;   // of 1 - alpha
+constexpr double kStartBetaShare = 0.05;  // of alpha
+constexpr double kStartGammaShare = 0.1;  // of 1 - alpha
 constexpr int kEvaluationBudget = 90;
 
 double Mean(absl::Span<const double> y) { return std::accumulate(y.begin(), y.end(), 0.0) / y.size(); }
 
 }  // namespace
+
+size_t FitWindowPoints(int season_points) {
+  return std::max(kMinFitWindowPoints, kFitWindowSeasons * static_cast<size_t>(std::max(season_points, 0)));
+}
 
 size_t MinimumPoints(int season_points) { return season_points > 0 ? 2 * static_cast<size_t>(season_points) : 2; }
 
@@ -62,8 +67,8 @@ ModelState InitialState(absl::Span<const double> y, int season_points, size_t* f
   return state;
 }
 
-RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const SmoothingParameters& p,
-                             ModelState& state) {
+RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const SmoothingParameters& p, ModelState& state,
+                             std::vector<double>* residuals) {
   RecursionErrors errors;
   double level = state.level;
   double trend = state.trend;
@@ -71,7 +76,22 @@ RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const Smo
   size_t phase = state.next_phase;
   double sse = 0;
   double sae = 0;
-  if (m == 0) {
+  if (residuals != nullptr) {
+    // The fit's hot loop stays free of the branch; this pass runs once.
+    residuals->clear();
+    for (size_t t = first; t < y.size(); ++t) {
+      const double e = y[t] - (level + trend + (m > 0 ? state.season[phase] : 0.0));
+      residuals->push_back(e);
+      sse += e * e;
+      sae += std::abs(e);
+      level += trend + p.alpha * e;
+      trend += p.beta * e;
+      if (m > 0) {
+        state.season[phase] += p.gamma * e;
+        if (++phase == m) phase = 0;
+      }
+    }
+  } else if (m == 0) {
     for (size_t t = first; t < y.size(); ++t) {
       const double e = y[t] - (level + trend);
       sse += e * e;
@@ -102,15 +122,20 @@ RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const Smo
 
 FittedModel FitHoltWinters(absl::Span<const double> y, int season_points) {
   const bool seasonal = season_points > 0;
+  // The parameters are fitted on the recent history only: it is what the
+  // next months resemble most, and it bounds a fit's cost whatever the
+  // history's length (the fleet-wide benchmark's budget, docs/forecast.md).
+  const size_t window = std::min(y.size(), FitWindowPoints(season_points));
+  const absl::Span<const double> recent = y.subspan(y.size() - window);
   size_t first = 0;
-  const ModelState initial = InitialState(y, season_points, &first);
+  const ModelState initial = InitialState(recent, season_points, &first);
 
   std::vector<double> start = {Logit(kStartAlpha), Logit(kStartBetaShare)};
   if (seasonal) start.push_back(Logit(kStartGammaShare));
   ModelState scratch;
   auto objective = [&](const std::vector<double>& u) {
     scratch = initial;  // reuses scratch's season storage after the first call
-    return RunRecursion(y, first, FromSearchSpace(u, seasonal), scratch).sse;
+    return RunRecursion(recent, first, FromSearchSpace(u, seasonal), scratch).sse;
   };
   NelderMeadOptions options;
   options.max_evaluations = kEvaluationBudget;
@@ -119,14 +144,16 @@ FittedModel FitHoltWinters(absl::Span<const double> y, int season_points) {
   FittedModel model;
   model.season_points = seasonal ? season_points : 0;
   model.parameters = FromSearchSpace(best.x, seasonal);
-  model.state = initial;
-  model.errors = RunRecursion(y, first, model.parameters, model.state);
+  // The state is then run over the whole history with those parameters.
+  size_t whole_first = 0;
+  model.state = InitialState(y, season_points, &whole_first);
+  model.errors = RunRecursion(y, whole_first, model.parameters, model.state, &model.residuals);
+  model.points_fitted = window;
   model.evaluations = best.evaluations + 1;
   return model;
 }
 
-void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<double>& mean,
-                        std::vector<double>& stddev) {
+void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<double>& mean, std::vector<double>& stddev) {
   mean.resize(horizon);
   stddev.resize(horizon);
   const ModelState& s = model.state;

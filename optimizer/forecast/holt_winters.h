@@ -36,6 +36,12 @@ size_t MinimumPoints(int season_points);
 // index the recursion continues from. Requires MinimumPoints(season) points.
 ModelState InitialState(absl::Span<const double> y, int season_points, size_t* first);
 
+// The parameters are fitted on the last FitWindowPoints of the history: six
+// seasons (two initialise, four are scored), and at least six weeks of hours.
+inline constexpr size_t kFitWindowSeasons = 6;
+inline constexpr size_t kMinFitWindowPoints = 6 * 168;
+size_t FitWindowPoints(int season_points);
+
 struct RecursionErrors {
   double sse = 0;  // sum of squared one-step errors
   double sae = 0;  // sum of absolute one-step errors
@@ -43,26 +49,28 @@ struct RecursionErrors {
 };
 
 // Runs the recursion over y[first..], updating `state`; HUGE_VAL sse if it
-// diverges.
-RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const SmoothingParameters& p,
-                             ModelState& state);
+// diverges. With `residuals`, appends each one-step error to it.
+RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const SmoothingParameters& p, ModelState& state,
+                             std::vector<double>* residuals = nullptr);
 
 struct FittedModel {
   int season_points = 0;
   SmoothingParameters parameters;
-  ModelState state;  // after the last point of the history
-  RecursionErrors errors;
+  ModelState state;               // after the last point of the history
+  RecursionErrors errors;         // over the whole history
+  size_t points_fitted = 0;       // the recent points the parameters were fitted on
+  std::vector<double> residuals;  // one-step errors of the fitted parameters, in time order
   int evaluations = 0;
 };
 
-// Fits the parameters by Nelder-Mead on the one-step SSE over y, from a fixed
-// start with a fixed evaluation budget (deterministic).
+// Fits the parameters by Nelder-Mead on the one-step SSE over the last
+// FitWindowPoints of y, from a fixed start with a fixed evaluation budget
+// (deterministic), then runs the model over all of y.
 FittedModel FitHoltWinters(absl::Span<const double> y, int season_points);
 
 // Point forecasts for hours 1..horizon after the history, and each one's
 // standard deviation from the model's analytic h-step variance:
 // sigma^2 * (1 + sum_{j<h} c_j^2), c_j = alpha + beta*j + gamma*[j mod m == 0].
-void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<double>& mean,
-                        std::vector<double>& stddev);
+void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<double>& mean, std::vector<double>& stddev);
 
 }  // namespace fleetcap::forecast
