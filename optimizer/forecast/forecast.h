@@ -29,6 +29,9 @@ struct HourlySeries {
 // Bounds on hostile input: a series longer than ten years of hours or a
 // horizon beyond two years is refused rather than computed.
 inline constexpr int kMaxSeriesPoints = 10 * 366 * 24;
+// No fleet holds a trillion devices; a larger value is corrupt input, and
+// squares of it would overflow the fit's sums.
+inline constexpr double kMaxSeriesValue = 1e12;
 inline constexpr int kMaxHorizonHours = 2 * 366 * 24;
 inline constexpr int kHoursPerDay = 24;
 inline constexpr int kHoursPerWeek = 7 * 24;
@@ -101,8 +104,8 @@ struct Forecast {
 // Fits the richest model the series' length allows (weekly Holt-Winters,
 // else daily, else Holt linear, else the mean; docs/forecast.md) and
 // forecasts options.horizon_hours ahead. INVALID_ARGUMENT, naming the field,
-// for an empty or too long series, a NaN, infinite or negative value
-// (`values[i]`), a start that is not a whole hour, or a horizon out of range.
+// for an empty or too long series, a NaN, infinite, negative or implausibly
+// large (> kMaxSeriesValue) value (`values[i]`), a start that is not a whole hour, or a horizon out of range.
 // Deterministic: the same input gives the same output bit for bit.
 absl::StatusOr<Forecast> ForecastHourly(const HourlySeries& series, const ForecastOptions& options);
 

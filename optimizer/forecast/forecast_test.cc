@@ -171,6 +171,9 @@ TEST(ForecastHourlyTest, HostileInputIsRefusedNamingTheField) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("series.values[2]")));
   EXPECT_THAT(ForecastHourly(HourlySeries{kStart, {1, -0.5}}, o),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("series.values[1]: -0.5")));
+  EXPECT_THAT(
+      ForecastHourly(HourlySeries{kStart, {1, 1e300, 2}}, o),
+      StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("series.values[1]: 1e+300 is more than the limit")));
   EXPECT_THAT(ForecastHourly(HourlySeries{kStart, std::vector<double>(kMaxSeriesPoints + 1, 1.0)}, o),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("more than the limit")));
   EXPECT_THAT(ForecastHourly(HourlySeries{kStart + absl::Minutes(30), {1, 2}}, o),

@@ -24,6 +24,10 @@ absl::Status CheckSeries(const HourlySeries& series, absl::string_view name) {
       return absl::InvalidArgumentError(
           absl::StrCat(name, ".values[", i, "]: ", v, " is not a finite non-negative number"));
     }
+    if (v > kMaxSeriesValue) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, ".values[", i, "]: ", v, " is more than the limit of ", kMaxSeriesValue));
+    }
   }
   return absl::OkStatus();
 }

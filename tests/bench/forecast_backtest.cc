@@ -19,10 +19,10 @@ using fleetcap::testing::NamedSeries;
 using fleetcap::testing::SeriesScore;
 
 void Report(const char* title, const std::vector<NamedSeries>& series, const BacktestPlan& plan) {
-  std::printf("\n%s: first origin %d points, horizon %d, step %d, MASE scaled by the %d-point seasonal naive\n",
-              title, plan.first_origin, plan.horizon, plan.step, plan.scale_season);
-  std::printf("%-22s %6s %7s %-22s %10s %10s %9s %9s %9s %9s\n", "series", "points", "origins", "model",
-              "MASE model", "MASE naive", "90 model", "90 naive", "80 model", "80 naive");
+  std::printf("\n%s: first origin %d points, horizon %d, step %d, MASE scaled by the %d-point seasonal naive\n", title,
+              plan.first_origin, plan.horizon, plan.step, plan.scale_season);
+  std::printf("%-22s %6s %7s %-22s %10s %10s %9s %9s %9s %9s\n", "series", "points", "origins", "model", "MASE model",
+              "MASE naive", "90 model", "90 naive", "80 model", "80 naive");
   std::vector<SeriesScore> scores;
   for (const NamedSeries& s : series) {
     SeriesScore score = fleetcap::testing::BacktestSeries(s, plan);
@@ -37,11 +37,12 @@ void Report(const char* title, const std::vector<NamedSeries>& series, const Bac
     scores.push_back(std::move(score));
   }
   const auto summary = fleetcap::testing::Summarise(scores);
-  std::printf("%s summary: %d series, model beats seasonal naive on %d; median MASE %.3f (naive %.3f); "
-              "[p05, p95] coverage %.1f%% (naive %.1f%%); [p10, p90] coverage %.1f%% (naive %.1f%%)\n",
-              title, summary.series, summary.model_wins, summary.median_model_mase, summary.median_naive_mase,
-              100 * summary.model_coverage, 100 * summary.naive_coverage, 100 * summary.model_coverage_80,
-              100 * summary.naive_coverage_80);
+  std::printf(
+      "%s summary: %d series, model beats seasonal naive on %d; median MASE %.3f (naive %.3f); "
+      "[p05, p95] coverage %.1f%% (naive %.1f%%); [p10, p90] coverage %.1f%% (naive %.1f%%)\n",
+      title, summary.series, summary.model_wins, summary.median_model_mase, summary.median_naive_mase,
+      100 * summary.model_coverage, 100 * summary.naive_coverage, 100 * summary.model_coverage_80,
+      100 * summary.naive_coverage_80);
 }
 
 }  // namespace
@@ -60,8 +61,8 @@ int main(int argc, char** argv) {
   auto genai = fleetcap::testing::GenaiDutyCycle(data + "/genai/pod_gpu_duty_cycle_anon.tar.gz",
                                                  fleetcap::testing::kGenaiMinPodHours);
   if (!openb.ok() || !genai.ok()) {
-    std::fprintf(stderr, "forecast_backtest: data not available (%s; %s): skipped\n",
-                 openb.status().ToString().c_str(), genai.status().ToString().c_str());
+    std::fprintf(stderr, "forecast_backtest: data not available (%s; %s): skipped\n", openb.status().ToString().c_str(),
+                 genai.status().ToString().c_str());
     return 77;
   }
   Report("openb held GPUs per model (hourly)", *openb, fleetcap::testing::OpenbPlan());

@@ -148,8 +148,9 @@ int main(int argc, char** argv) {
     if (!ParseInt(argc, argv, i, "--teams", o.teams) && !ParseInt(argc, argv, i, "--flavors", o.flavors) &&
         !ParseInt(argc, argv, i, "--days", o.days) && !ParseInt(argc, argv, i, "--horizon-days", o.horizon_days) &&
         !ParseInt(argc, argv, i, "--threads", o.threads)) {
-      std::fprintf(stderr, "usage: forecast_bench [--teams N] [--flavors N] [--days N] [--horizon-days N] "
-                           "[--threads N]\n");
+      std::fprintf(stderr,
+                   "usage: forecast_bench [--teams N] [--flavors N] [--days N] [--horizon-days N] "
+                   "[--threads N]\n");
       return 2;
     }
   }

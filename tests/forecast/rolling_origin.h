@@ -12,7 +12,7 @@
 namespace fleetcap::testing {
 
 struct BacktestPlan {
-  int season_points = 0;  // ForecastOptions::season_points (0: the hourly automatic choice)
+  int season_points = 0;   // ForecastOptions::season_points (0: the hourly automatic choice)
   int scale_season = 168;  // the season of the naive forecast that scales MASE
   int first_origin = 672;  // points of history at the first origin
   int horizon = 168;       // points forecast and scored at each origin
@@ -44,8 +44,8 @@ inline constexpr double kGenaiMinPodHours = 20.0;
 SeriesScore BacktestSeries(const NamedSeries& series, const BacktestPlan& plan);
 
 struct BacktestSummary {
-  int series = 0;           // series with at least one scored origin
-  int model_wins = 0;       // series where model MASE < naive MASE
+  int series = 0;      // series with at least one scored origin
+  int model_wins = 0;  // series where model MASE < naive MASE
   double median_model_mase = 0;
   double median_naive_mase = 0;
   double model_coverage = 0;  // pooled over every held-out point
