@@ -1,0 +1,34 @@
+#pragma once
+// The real series the forecast engine is backtested on (docs/forecast.md,
+// "Backtest"), derived at run time from the published traces, never copied:
+//  - openb: GPUs held per GPU model per hour, from the pod list placed on the
+//    node list by the replay's next-fit contract (ingest/openb/next_fit_placer.h);
+//  - genai: GPU duty cycle in 5-minute means, the fleet's and each pod's that
+//    spans the whole trace.
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace fleetcap::testing {
+
+struct NamedSeries {
+  std::string name;  // "openb/T4", "genai/fleet", "genai/pod-1a2b3c4d"
+  std::vector<double> values;
+};
+
+// Mean GPUs held in each hour of the trace's observed window (from its first
+// deletion to its end, about 34 days), per model of the node the pod was
+// placed on. `openb_dir` holds the node list and openb_pod_list_default.csv.
+absl::StatusOr<std::vector<NamedSeries>> OpenbHeldGpusByModel(const std::string& openb_dir);
+
+inline constexpr int kGenaiBucketSeconds = 300;
+
+// 5-minute means of pod_gpu_duty_cycle_anon.csv (read from the .tar.gz with
+// tar): first the fleet's mean over every reading in the bucket, then one
+// series per pod whose readings span at least `min_pod_hours`; a bucket a pod
+// has no reading in repeats its previous mean.
+absl::StatusOr<std::vector<NamedSeries>> GenaiDutyCycle(const std::string& tar_gz_path, double min_pod_hours);
+
+}  // namespace fleetcap::testing
