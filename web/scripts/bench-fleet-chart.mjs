@@ -6,17 +6,21 @@
 // by a local server answering synthetic series of that size, so the figure
 // is the page's own cost (download, parse, draw), not the server's.
 //
-//   npm run build && node scripts/bench-fleet-chart.mjs [--models 12] [--runs 5]
+//   npm run build && node scripts/bench-fleet-chart.mjs [--models 12] [--runs 5] [--timeline]
 //
+// It ends with one `SUMMARY` line (medians and the load average), to compare
+// runs; --timeline also prints, for the last 90-day run, when each request
+// started and ended, to see what waits for what.
 // Chromium: FLEETCAP_CHROMIUM or /usr/bin/chromium (Debian's package).
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const args = process.argv.slice(2);
+const timeline = args.includes('--timeline');
 const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   const value = i >= 0 ? Number(args[i + 1]) : fallback;
@@ -34,17 +38,19 @@ function series(url) {
   const start = Date.parse(url.searchParams.get('start'));
   const stop = Date.parse(url.searchParams.get('end'));
   const groupBy = (url.searchParams.get('group_by') ?? '').split(',');
+  // The page asks for hourly buckets for the stacked chart and daily ones for the heatmap.
+  const step = url.searchParams.get('resolution') === 'day' ? 24 * hourMs : hourMs;
   const groups = [];
   for (let m = 0; m < models; m++) {
     const buckets = [];
-    for (let t = start; t < stop; t += hourMs) {
+    for (let t = start; t < stop; t += step) {
       const devices = 8 + m;
       const held = Math.round(devices * 1000 * (0.5 + 0.4 * Math.sin(t / 86_400_000 + m)));
       buckets.push({
         start: new Date(t).toISOString().replace('.000Z', 'Z'),
-        capacityMilliSeconds: String(devices * 1000 * 3600),
-        heldMilliSeconds: String(held * 3600),
-        usedMilliSeconds: String(Math.round(held * 0.6) * 3600),
+        capacityMilliSeconds: String(devices * 1000 * (step / 1000)),
+        heldMilliSeconds: String(held * (step / 1000)),
+        usedMilliSeconds: String(Math.round(held * 0.6) * (step / 1000)),
       });
     }
     groups.push({ model: `model-${m}`, cluster: groupBy.includes('cluster') ? `cluster-${m % 3}` : '', buckets });
@@ -59,16 +65,22 @@ const answers = {
   '/v1/fleet/pending': () => ({}),
 };
 
+// Each answer is made once: the server's own time stays out of the figure
+// (it serves in one thread beside the page's chunks).
+const answered = new Map();
 const server = createServer((request, response) => {
   const url = new URL(request.url, 'http://localhost');
   const answer = answers[url.pathname];
   if (answer) {
+    if (!answered.has(url.href)) answered.set(url.href, JSON.stringify(answer(url)));
     response.writeHead(200, { 'Content-Type': 'application/json' });
-    return response.end(JSON.stringify(answer(url)));
+    return response.end(answered.get(url.href));
   }
   let file = join(dist, url.pathname);
   if (!file.startsWith(dist) || !statSync(file, { throwIfNoEntry: false })?.isFile()) file = join(dist, 'index.html');
-  response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+  // As fleetcap-api serves them: hashed assets are cached for good, the page is revalidated.
+  const cacheControl = url.pathname.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+  response.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream', 'Cache-Control': cacheControl });
   response.end(readFileSync(file));
 });
 await new Promise((ready) => server.listen(0, '127.0.0.1', ready));
@@ -98,23 +110,45 @@ async function timeToReady(hours) {
   await page.goto(`${base}/fleet?start=${start}&end=${new Date(end).toISOString()}`);
   await page.waitForSelector('[data-testid="fleet-capacity-chart"][data-ready="true"]', { timeout: 60_000 });
   const at = await page.evaluate(() => window.__readyAt);
+  const requests = timeline
+    ? await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => `${Math.round(e.startTime)}-${Math.round(e.responseEnd)} ms ${e.name.replace(location.origin, '').slice(0, 48)} (${e.transferSize} bytes)`),
+      )
+    : [];
   await page.close();
   if (errors.length > 0) throw new Error(`console errors: ${errors.join('; ')}`);
-  return at;
+  return { at, requests };
 }
+
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 try {
+  const loadBefore = load();
   await timeToReady(24); // warm the asset cache, as a returning user has it
-  const figures = {};
+  const medians = [];
+  let last = null;
   for (const [name, hours] of [['24h (baseline)', 24], ['90d hourly', 2160]]) {
     const times = [];
-    for (let i = 0; i < runs; i++) times.push(await timeToReady(hours));
-    figures[name] = times;
+    for (let i = 0; i < runs; i++) {
+      last = await timeToReady(hours);
+      times.push(last.at);
+    }
+    medians.push(median(times));
     console.log(
       `fleet page ready, ${name}, ${models} models x ${hours} hourly points: median ${median(times).toFixed(0)} ms (runs: ${times.map((t) => t.toFixed(0)).join(', ')})`,
     );
   }
+  if (timeline) {
+    console.log(`the last 90-day run, ready at ${last.at.toFixed(0)} ms; its requests (start-end after navigation start):`);
+    for (const line of last.requests) console.log(`  ${line}`);
+  }
+  console.log(
+    `SUMMARY fleet page ready: 24 h median ${medians[0].toFixed(0)} ms, 90 d hourly median ${medians[1].toFixed(0)} ms ` +
+      `(${models} models, ${runs} runs each; load average ${loadBefore} before, ${load()} after)`,
+  );
 } finally {
   await context.close();
   server.close();

@@ -30,15 +30,16 @@ interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+// The one definition of the whoami query: the session reads it, and a route
+// that prefetches its data asks for it first (sharing the same request).
+export function whoAmIQuery(token: string) {
+  return { queryKey: ['whoami', token], queryFn: () => whoAmI(), staleTime: 5 * 60_000 };
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(() => readToken());
-  const who = useQuery({
-    queryKey: ['whoami', token],
-    queryFn: () => whoAmI(),
-    enabled: token !== null,
-    staleTime: 5 * 60_000,
-  });
+  const who = useQuery({ ...whoAmIQuery(token ?? ''), enabled: token !== null });
 
   const signIn = useCallback(
     (next: string, answer: WhoAmIResponse) => {
