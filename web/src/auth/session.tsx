@@ -5,20 +5,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { whoAmI } from '../api/endpoints';
 import { clearToken, readToken, writeToken } from '../api/token';
 import type { WhoAmIResponse } from '../api/types';
+import { scopeOf, type Scope } from './scope';
 
-export interface Scope {
-  role: string;
-  // The team of a team token (role "team:NAME"), else null.
-  team: string | null;
-  // The teams a team token may read: its subtree.
-  teams: string[];
-}
-
-export function scopeOf(who: WhoAmIResponse): Scope {
-  const role = who.role ?? '';
-  const team = role.startsWith('team:') ? role.slice('team:'.length) : null;
-  return { role, team, teams: who.teams ?? [] };
-}
+export { scopeOf, type Scope } from './scope';
 
 interface Session {
   token: string | null;

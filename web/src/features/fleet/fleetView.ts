@@ -3,7 +3,7 @@
 // make the same queries (same keys) and the page finds the prefetched
 // answers in the cache.
 import { capacitySeries } from '../../api/endpoints';
-import type { Scope } from '../../auth/session';
+import type { Scope } from '../../auth/scope';
 import { rangeHours, type TimeRange } from '../../time/range';
 import type { Figure, GroupKey } from './capacityChart';
 import { wholeDays } from './dayWindow';

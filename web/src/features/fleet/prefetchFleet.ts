@@ -8,6 +8,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { readToken } from '../../api/token';
 import { scopeOf, whoAmIQuery } from '../../auth/session';
 import { rangeFromParams } from '../../time/range';
+import { takeEarlyFleetRequests } from './earlyFleetRequests';
 import { fleetView, heatQuery, seriesQuery } from './fleetView';
 
 export async function prefetchFleet(queryClient: QueryClient, url: URL, nowMs: number): Promise<void> {
@@ -15,6 +16,17 @@ export async function prefetchFleet(queryClient: QueryClient, url: URL, nowMs: n
   const token = readToken();
   // Signed out: the page sends to sign-in and asks for nothing.
   if (token === null) return;
+  // Sent before React was evaluated (a first navigation straight to /fleet):
+  // their answers go to the cache under their own keys.
+  const early = takeEarlyFleetRequests(token);
+  if (early !== null) {
+    const who = await queryClient.fetchQuery({ ...whoAmIQuery(token), queryFn: () => early.who }).catch(() => null);
+    const answers = who === null ? [] : await early.series.catch(() => []);
+    const series = Promise.all(answers.map(({ queryKey, answer }) => queryClient.prefetchQuery({ queryKey, queryFn: () => answer })));
+    loadChart();
+    await series;
+    return;
+  }
   // The scope decides which series the page may ask for (a team token only
   // by team), so the series wait for it; a failure is the page's to show.
   const who = await queryClient.fetchQuery(whoAmIQuery(token)).catch(() => null);
