@@ -12,7 +12,7 @@
 // previous commit) in the same run, each run of one build followed by the
 // same run of the other, so that both see the same load on a shared machine.
 // It ends with one `SUMMARY` line per build (medians and the load average);
-// --timeline also prints, for the last 90-day run of this build, when each
+// --timeline also prints, for the last 90-day run of each build, when each
 // request started and ended, to see what waits for what.
 // Chromium: FLEETCAP_CHROMIUM or /usr/bin/chromium (Debian's package).
 import { createServer } from 'node:http';
@@ -151,7 +151,7 @@ try {
   const loadBefore = load();
   // Warm each build's asset cache, as a returning user has it.
   for (const build of builds) await timeToReady(build.base, 24);
-  let last = null;
+  const last = builds.map(() => null);
   for (const [name, hours] of [['24h (baseline)', 24], ['90d hourly', 2160]]) {
     const times = builds.map(() => []);
     const busy = builds.map(() => []);
@@ -160,7 +160,7 @@ try {
         const run = await timeToReady(build.base, hours);
         times[b].push(run.at);
         busy[b].push(run.busy);
-        if (b === 0) last = run;
+        last[b] = run;
       }
     }
     for (const [b, build] of builds.entries()) {
@@ -171,9 +171,9 @@ try {
       );
     }
   }
-  if (timeline) {
-    console.log(`this build's last 90-day run, ready at ${last.at.toFixed(0)} ms; its requests (start-end after navigation start):`);
-    for (const line of last.requests) console.log(`  ${line}`);
+  for (const [b, build] of timeline ? builds.entries() : []) {
+    console.log(`${build.name}, the last 90-day run, ready at ${last[b].at.toFixed(0)} ms; its requests (start-end after navigation start):`);
+    for (const line of last[b].requests) console.log(`  ${line}`);
   }
   const loadAfter = load();
   for (const build of builds) {
