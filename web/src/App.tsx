@@ -4,14 +4,14 @@ import { createBrowserRouter, RouterProvider, type createMemoryRouter } from 're
 import { SessionProvider } from './auth/session';
 import { Skeleton } from './components/Skeleton';
 import { createQueryClient } from './queryClient';
-import { routes } from './routes';
+import { createRoutes } from './routes';
 
 type Router = ReturnType<typeof createBrowserRouter> | ReturnType<typeof createMemoryRouter>;
 
 // Tests pass a memory router and a fresh query client.
 export function App({ router, queryClient }: { router?: Router; queryClient?: QueryClient }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
-  const [appRouter] = useState(() => router ?? createBrowserRouter(routes));
+  const [appRouter] = useState(() => router ?? createBrowserRouter(createRoutes(client)));
   return (
     <QueryClientProvider client={client}>
       <SessionProvider>

@@ -1,3 +1,5 @@
+// First, so that it runs before React is evaluated.
+import './earlyRequests';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

@@ -5,20 +5,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { whoAmI } from '../api/endpoints';
 import { clearToken, readToken, writeToken } from '../api/token';
 import type { WhoAmIResponse } from '../api/types';
+import { scopeOf, type Scope } from './scope';
 
-export interface Scope {
-  role: string;
-  // The team of a team token (role "team:NAME"), else null.
-  team: string | null;
-  // The teams a team token may read: its subtree.
-  teams: string[];
-}
-
-export function scopeOf(who: WhoAmIResponse): Scope {
-  const role = who.role ?? '';
-  const team = role.startsWith('team:') ? role.slice('team:'.length) : null;
-  return { role, team, teams: who.teams ?? [] };
-}
+export { scopeOf, type Scope } from './scope';
 
 interface Session {
   token: string | null;
@@ -30,15 +19,16 @@ interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+// The one definition of the whoami query: the session reads it, and a route
+// that prefetches its data asks for it first (sharing the same request).
+export function whoAmIQuery(token: string) {
+  return { queryKey: ['whoami', token], queryFn: () => whoAmI(), staleTime: 5 * 60_000 };
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState<string | null>(() => readToken());
-  const who = useQuery({
-    queryKey: ['whoami', token],
-    queryFn: () => whoAmI(),
-    enabled: token !== null,
-    staleTime: 5 * 60_000,
-  });
+  const who = useQuery({ ...whoAmIQuery(token ?? ''), enabled: token !== null });
 
   const signIn = useCallback(
     (next: string, answer: WhoAmIResponse) => {

@@ -4,15 +4,19 @@ import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from './server';
 
 // jsdom has no canvas: charts are replaced by an element that exposes what
-// they were asked to draw (series names and point counts).
+// they were asked to draw (series names and point counts; a typed array holds
+// its points flat, `dimensions` numbers to a point).
+type MockSeries = { name?: string; data?: ArrayLike<unknown>; dimensions?: unknown[] };
+const pointCount = (s: MockSeries) =>
+  ArrayBuffer.isView(s.data) ? s.data.length / (s.dimensions?.length ?? 1) : (s.data?.length ?? 0);
 vi.mock('../components/EChart', () => ({
-  default: ({ option, testId, label }: { option: { series?: { name?: string; data?: unknown[] }[] }; testId?: string; label: string }) => (
+  default: ({ option, testId, label }: { option: { series?: MockSeries[] }; testId?: string; label: string }) => (
     <div
       role="img"
       aria-label={label}
       data-testid={testId}
       data-ready="true"
-      data-series={JSON.stringify((option.series ?? []).map((s) => [s.name ?? '', s.data?.length ?? 0]))}
+      data-series={JSON.stringify((option.series ?? []).map((s) => [s.name ?? '', pointCount(s)]))}
     />
   ),
 }));

@@ -1,36 +1,23 @@
 import { useMemo } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
-import { capacitySeries, fleetSummary, pendingDemand } from '../../api/endpoints';
+import { fleetSummary, pendingDemand } from '../../api/endpoints';
 import { useSession } from '../../auth/session';
 import { Chart } from '../../components/Chart';
 import { QueryView } from '../../components/QueryView';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
-import { rangeHours } from '../../time/range';
 import { useTimeRange } from '../../time/useTimeRange';
-import { heatCells, heatmapOption, stackedOption, type Figure, type GroupKey } from './capacityChart';
+import { heatCells, heatmapOption, stackedOption } from './capacityChart';
+import { fleetView, heatQuery, seriesQuery } from './fleetView';
 import { PendingTable } from './PendingTable';
-import { wholeDays } from './dayWindow';
 import { SnapshotTable } from './SnapshotTable';
-
-const groupKeys: GroupKey[] = ['model', 'cluster', 'team'];
-const figures: Figure[] = ['held', 'used', 'capacity'];
-
-function choice<T extends string>(value: string | null, allowed: T[], fallback: T): T {
-  return allowed.includes(value as T) ? (value as T) : fallback;
-}
 
 export default function FleetPage() {
   const range = useTimeRange();
   const { scope } = useSession();
   const [params, setParams] = useSearchParams();
-  // A team token sees capacity series only grouped by team (its subtree).
-  const isTeam = scope?.team != null;
-  const allowedGroups = isTeam ? (['team'] as GroupKey[]) : groupKeys;
-  const groupBy = choice(params.get('group'), allowedGroups, allowedGroups[0]!);
-  const figure = choice(params.get('figure'), isTeam ? (['held', 'used'] as Figure[]) : figures, 'held');
-  // Hourly up to 90 days; beyond that daily buckets keep the chart readable.
-  const resolution = rangeHours(range) > 2160 ? 'day' : 'hour';
+  const view = fleetView(params, range, scope);
+  const { isTeam, allowedGroups, allowedFigures, groupBy, figure, resolution } = view;
 
   const setParam = (key: string, value: string) => {
     const next = new URLSearchParams(params);
@@ -38,23 +25,9 @@ export default function FleetPage() {
     setParams(next, { replace: true });
   };
 
-  const seriesWindow = resolution === 'day' ? wholeDays(range) : range;
-  const series = useQuery({
-    queryKey: ['capacity', seriesWindow.start, seriesWindow.end, resolution, groupBy],
-    queryFn: () => capacitySeries({ start: seriesWindow.start, end: seriesWindow.end, resolution, group_by: groupBy }),
-    placeholderData: keepPreviousData,
-    enabled: scope !== null,
-  });
-  // The heatmap sums the whole range (or per day): daily buckets are enough
-  // and 24 times fewer than hourly ones.
-  const heatGroup = isTeam ? 'team' : 'cluster,model';
-  const heatWindow = wholeDays(range);
-  const heat = useQuery({
-    queryKey: ['capacity', heatWindow.start, heatWindow.end, 'day', heatGroup],
-    queryFn: () => capacitySeries({ start: heatWindow.start, end: heatWindow.end, resolution: 'day', group_by: heatGroup }),
-    placeholderData: keepPreviousData,
-    enabled: scope !== null,
-  });
+  // The /fleet route prefetches both (prefetchFleet.ts): usually they are in the cache already.
+  const series = useQuery({ ...seriesQuery(view), placeholderData: keepPreviousData, enabled: scope !== null });
+  const heat = useQuery({ ...heatQuery(view), placeholderData: keepPreviousData, enabled: scope !== null });
   const summary = useQuery({ queryKey: ['fleet-summary'], queryFn: () => fleetSummary(), enabled: scope !== null && !isTeam });
   const pending = useQuery({ queryKey: ['pending'], queryFn: () => pendingDemand(), enabled: scope !== null });
 
@@ -86,7 +59,7 @@ export default function FleetPage() {
         <label>
           Stacked figure
           <select value={figure} onChange={(e) => setParam('figure', e.target.value)}>
-            {(isTeam ? (['held', 'used'] as Figure[]) : figures).map((f) => (
+            {allowedFigures.map((f) => (
               <option key={f} value={f}>
                 {f}
               </option>

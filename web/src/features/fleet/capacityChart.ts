@@ -1,7 +1,10 @@
 // Turns a CapacitySeries into echarts options. Device time per bucket is
 // shown as device-hours (floats are fine for drawing; no amount is summed
-// here). Points are [time ms, value] pairs in one array per series, drawn
-// on canvas with sampling, so 90 days x hourly x every model stays smooth.
+// here). 90 days x hourly x every model is 25,000 points or more, so the
+// stacked chart is built for echarts' fast path: one time grid shared by
+// every series, each series one Float64Array of [time ms, value] pairs
+// (echarts neither copies nor re-parses typed arrays), values rounded to
+// milli-device-hours, and drawn on canvas with LTTB sampling.
 import type { EChartsCoreOption } from 'echarts/core';
 import { big } from '../../format/numbers';
 import type { CapacityBucket, CapacitySeries, CapacitySeriesGroup } from '../../api/types';
@@ -22,46 +25,83 @@ export function groupName(group: CapacitySeriesGroup, groupBy: GroupKey[]): stri
 }
 
 // For drawing only: per-bucket device time is far below 2^53, and a chart
-// needs no exact sum, so plain numbers spare 100,000 BigInt parses.
+// needs no exact sum, so plain numbers spare 100,000 BigInt parses. Rounded
+// to a milli-device-hour (3.6 device-seconds, far below a pixel): echarts
+// stacks with a precision-safe addition whose cost grows with the digits.
 function deviceHours(value: string | undefined): number {
-  return value === undefined ? 0 : Number(value) / msPerDeviceHour;
+  return value === undefined ? 0 : Math.round(Number(value) / (msPerDeviceHour / 1000)) / 1000;
 }
 
-// Per bucket start, the sum over groups of one figure (for drawing).
-export function totalsByTime(series: CapacitySeries, figure: Figure): [number, number][] {
-  const sums = new Map<string, number>();
-  for (const group of series.groups ?? []) {
+// The series on one time grid: every bucket start of any group, in order.
+// The API leaves out a group's buckets without data, and echarts stacks
+// series on a time axis by index, so each series has a value (0 where its
+// group has no bucket) at every time of the grid.
+export interface AlignedFigure {
+  times: number[];
+  // Per group of the answer, in its order: the figure at each grid time.
+  values: Float64Array[];
+}
+
+export function alignFigure(series: CapacitySeries, figure: Figure): AlignedFigure {
+  const groups = series.groups ?? [];
+  // Every group repeats the same start strings: each is parsed once.
+  const msOf = new Map<string, number>();
+  for (const group of groups) {
     for (const bucket of group.buckets ?? []) {
-      const t = bucket.start ?? '';
-      sums.set(t, (sums.get(t) ?? 0) + deviceHours(bucket[fieldOf[figure]] as string | undefined));
+      const start = bucket.start ?? '';
+      if (!msOf.has(start)) msOf.set(start, Date.parse(start));
     }
   }
-  return [...sums.entries()].map(([t, v]) => [Date.parse(t), v] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const times = [...new Set(msOf.values())].sort((a, b) => a - b);
+  const indexOf = new Map(times.map((t, i) => [t, i]));
+  const values = groups.map((group) => {
+    const row = new Float64Array(times.length);
+    for (const bucket of group.buckets ?? []) {
+      row[indexOf.get(msOf.get(bucket.start ?? '')!)!]! += deviceHours(bucket[fieldOf[figure]] as string | undefined);
+    }
+    return row;
+  });
+  return { times, values };
+}
+
+// [t0, v0, t1, v1, ...]: the layout echarts reads a typed array in, with
+// `dimensions` of length 2.
+function points(times: number[], value: (i: number) => number): Float64Array {
+  const flat = new Float64Array(times.length * 2);
+  for (let i = 0; i < times.length; i++) {
+    flat[2 * i] = times[i]!;
+    flat[2 * i + 1] = value(i);
+  }
+  return flat;
 }
 
 export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figure: Figure): EChartsCoreOption {
   const groups = series.groups ?? [];
-  const lines: object[] = groups.map((group) => ({
+  const { times, values } = alignFigure(series, figure);
+  const lines: object[] = groups.map((group, g) => ({
     name: groupName(group, groupBy),
     type: 'line',
+    dimensions: ['time', 'device-hours'],
     stack: figure,
     areaStyle: {},
     showSymbol: false,
     sampling: 'lttb',
     lineStyle: { width: 1 },
     emphasis: { focus: 'series' },
-    data: (group.buckets ?? []).map((b) => [Date.parse(b.start ?? ''), deviceHours(b[fieldOf[figure]] as string | undefined)]),
+    data: points(times, (i) => values[g]![i]!),
   }));
   // Capacity is 0 when grouped by team: the fleet's line only makes sense otherwise.
   if (!groupBy.includes('team') && figure !== 'capacity') {
+    const capacity = alignFigure(series, 'capacity');
     lines.push({
       name: 'capacity (all)',
       type: 'line',
+      dimensions: ['time', 'device-hours'],
       showSymbol: false,
       sampling: 'lttb',
       lineStyle: { width: 2, type: 'dashed', color: '#222' },
       itemStyle: { color: '#222' },
-      data: totalsByTime(series, 'capacity'),
+      data: points(capacity.times, (i) => capacity.values.reduce((sum, row) => sum + row[i]!, 0)),
     });
   }
   return {
