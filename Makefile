@@ -1,5 +1,5 @@
 # The README's two commands, and the pieces they are made of.
-.PHONY: test fuzz tsan format demo demo-stop build image clean
+.PHONY: test fuzz tsan format demo demo-check demo-stop build image clean
 
 test:
 	bash scripts/test.sh
@@ -18,6 +18,10 @@ format:
 
 demo:
 	bash scripts/demo.sh start
+
+# Opens the running demo's dashboard as its printout says (scripts/demo.sh check).
+demo-check:
+	bash scripts/demo.sh check
 
 demo-stop:
 	bash scripts/demo.sh stop

@@ -19,12 +19,18 @@
 #          of chargeback show its final month. Where the published trace is absent it serves a
 #          synthetic cluster with the trace's shapes instead.
 #          Run twice, it reuses what runs.
+#   check: opens the running demo's dashboard the way its printout says, in
+#          headless Chromium (web/e2e/demo.e2e.ts): the sign-in page at the
+#          printed URL, the planner token showing a fleet with history up to
+#          the present, the team token showing its own bill.
 #   stop:  stops everything start started.
 #
 # FLEETCAP_DATA (default ../shared/data) holds the published traces (openb/,
 # and genai/ for the telemetry, skipped with a message when absent);
 # FLEETCAP_DEMO_SPEED (200000) is how many trace seconds pass each second;
-# FLEETCAP_HTTP_PORT (8080) and FLEETCAP_GRPC_PORT (8081) choose the ports.
+# FLEETCAP_HTTP_PORT (8080) and FLEETCAP_GRPC_PORT (8081) choose the ports;
+# FLEETCAP_DEMO_PRESET (release) the CMake preset built and run (`debug` reuses
+# the build tree of `make test`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -33,7 +39,12 @@ data="${FLEETCAP_DATA:-$root/../shared/data}"
 speed="${FLEETCAP_DEMO_SPEED:-200000}"
 http_port="${FLEETCAP_HTTP_PORT:-8080}"
 grpc_port="${FLEETCAP_GRPC_PORT:-8081}"
-bin="$root/build/release"
+preset="${FLEETCAP_DEMO_PRESET:-release}"
+case "$preset" in
+  release|debug) ;;
+  *) echo "demo: FLEETCAP_DEMO_PRESET: \"$preset\" is not release or debug" >&2; exit 2 ;;
+esac
+bin="$root/build/$preset"
 
 running() { [ -f "$state/$1.pid" ] && kill -0 "$(cat "$state/$1.pid")" 2>/dev/null; }
 
@@ -61,8 +72,8 @@ start_process() {  # NAME command...
 
 start() {
   bash scripts/bootstrap.sh
-  cmake --preset release >/dev/null
-  cmake --build --preset release --target fleetcap-api fleetcap-ingest fleetcapctl fleetcap-k8s-fixture \
+  cmake --preset "$preset" >/dev/null
+  cmake --build --preset "$preset" --target fleetcap-api fleetcap-ingest fleetcapctl fleetcap-k8s-fixture \
     fleetcap-optimizer fleetcap-telemetry-replay
   # The dashboard, which fleetcap-api serves at / (--web-root).
   bash scripts/web.sh build
@@ -302,8 +313,30 @@ Allocation (quotas per team and flavor from measured demand; README "How a sched
     $ctl --server 127.0.0.1:$grpc_port recommendations --format volcano
   JSON API:
     curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/recommendations'
+Check the dashboard as printed (headless Chromium): make demo-check
 Stop everything with: make demo-stop
 TXT
+}
+
+check() {
+  local planner_file="$state/planner.token" team_file="$state/team-00.token"
+  running api || { echo "demo: fleetcap-api is not running: make demo first" >&2; exit 1; }
+  [ -s "$planner_file" ] && [ -s "$team_file" ] || { echo "demo: no tokens under $state: make demo first" >&2; exit 1; }
+  # The window the checks' environment names: the placed trace up to the next
+  # whole hour (the synthetic cluster's month without the trace).
+  local start_s end_s
+  start_s=$(cat "$state/trace-start" 2>/dev/null || date -u -d 2026-01-01T00:00:00Z +%s)
+  end_s=$(( $(date -u +%s) / 3600 * 3600 + 3600 ))
+  FLEETCAP_E2E_BASE_URL="http://127.0.0.1:$http_port" \
+  FLEETCAP_E2E_PLANNER_TOKEN="$(cat "$planner_file")" \
+  FLEETCAP_E2E_TEAM_TOKEN="$(cat "$team_file")" \
+  FLEETCAP_E2E_TEAM=team-00 \
+  FLEETCAP_E2E_OTHER_TEAM=team-07 \
+  FLEETCAP_E2E_START="$(date -u -d "@$start_s" +%Y-%m-%dT%H:%M:%SZ)" \
+  FLEETCAP_E2E_END="$(date -u -d "@$end_s" +%Y-%m-%dT%H:%M:%SZ)" \
+  FLEETCAP_E2E_OUT_DIR="$state/check" \
+    npm --prefix web run e2e -- e2e/demo.e2e.ts
+  echo "demo: the dashboard opens as printed; screenshots in $state/check/screenshots"
 }
 
 stop() {
@@ -323,6 +356,7 @@ stop() {
 
 case "${1:-}" in
   start) start ;;
+  check) check ;;
   stop) stop ;;
-  *) echo "usage: $0 start|stop" >&2; exit 2 ;;
+  *) echo "usage: $0 start|check|stop" >&2; exit 2 ;;
 esac

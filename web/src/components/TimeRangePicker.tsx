@@ -12,9 +12,15 @@ const fromInput = (local: string) => (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(loc
 
 export function TimeRangePicker({ range }: { range: TimeRange }) {
   const [params, setParams] = useSearchParams();
-  const [custom, setCustom] = useState(range.preset === null);
-  const [start, setStart] = useState(toInput(range.start));
-  const [end, setEnd] = useState(toInput(range.end));
+  // The custom form shows for a custom range in the URL, or once asked for;
+  // a preset chosen (or reached with Back) closes it.
+  const [editing, setEditing] = useState(false);
+  const custom = editing || range.preset === null;
+  // What is typed in the custom form; until then it shows the range on
+  // screen (which Back, a link or another choice may have changed).
+  const [draft, setDraft] = useState<{ start: string; end: string } | null>(null);
+  const start = draft?.start ?? toInput(range.start);
+  const end = draft?.end ?? toInput(range.end);
   const [problem, setProblem] = useState<string | null>(null);
 
   const choosePreset = (preset: string) => {
@@ -22,8 +28,16 @@ export function TimeRangePicker({ range }: { range: TimeRange }) {
     next.delete('start');
     next.delete('end');
     next.set('range', preset);
-    setCustom(false);
+    setEditing(false);
+    setDraft(null);
+    setProblem(null);
     setParams(next);
+  };
+
+  const openCustom = () => {
+    setDraft(null);
+    setProblem(null);
+    setEditing(true);
   };
 
   const applyCustom = (event: FormEvent) => {
@@ -33,6 +47,8 @@ export function TimeRangePicker({ range }: { range: TimeRange }) {
     if (!s || !e) return setProblem('Give both the start and the end.');
     if (Date.parse(e) <= Date.parse(s)) return setProblem('The end must be after the start.');
     setProblem(null);
+    setDraft(null);
+    setEditing(false);
     const next = new URLSearchParams(params);
     next.delete('range');
     next.set('start', s);
@@ -53,7 +69,7 @@ export function TimeRangePicker({ range }: { range: TimeRange }) {
             {presetLabels[preset]}
           </button>
         ))}
-        <button type="button" aria-pressed={custom} onClick={() => setCustom(true)}>
+        <button type="button" aria-pressed={custom} onClick={openCustom}>
           Custom
         </button>
       </div>
@@ -61,11 +77,11 @@ export function TimeRangePicker({ range }: { range: TimeRange }) {
         <form onSubmit={applyCustom} className="custom-range">
           <label>
             Start (UTC)
-            <input type="datetime-local" value={start} onChange={(e) => setStart(e.target.value)} />
+            <input type="datetime-local" value={start} onChange={(e) => setDraft({ start: e.target.value, end })} />
           </label>
           <label>
             End (UTC)
-            <input type="datetime-local" value={end} onChange={(e) => setEnd(e.target.value)} />
+            <input type="datetime-local" value={end} onChange={(e) => setDraft({ start, end: e.target.value })} />
           </label>
           <button type="submit">Apply</button>
           {problem && <span role="alert">{problem}</span>}

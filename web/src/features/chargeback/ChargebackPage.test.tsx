@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { vi } from 'vitest';
-import { plannerToken, teamToken, testRange, testRangeQuery } from '../../test/fixtures';
+import { delay, http, HttpResponse } from 'msw';
+import { plannerToken, teamToken, testRange, testRangeQuery, whoTeam } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
-import { recorded } from '../../test/server';
+import { recorded, server } from '../../test/server';
 import * as download from '../../components/download';
 
 test('cost by team: exact totals, device-hours, efficiency, idle share and the previous period', async () => {
@@ -80,4 +81,20 @@ test("a team token asking for another team by URL is told so, and nothing is req
   expect(await screen.findByTestId('outside-scope')).toHaveTextContent('Your token sees team ml and its sub-teams only');
   expect(screen.queryByTestId('chargeback-table')).toBeNull();
   expect(recorded('/v1/chargeback')).toHaveLength(0);
+});
+
+test("a team token's drill URL into another team's workload asks for neither its lines nor its explanation", async () => {
+  // The page is drawn before the token's scope arrives: it must wait for it.
+  server.use(
+    http.get('*/v1/tokens/self', async () => {
+      await delay(500);
+      return HttpResponse.json(whoTeam);
+    }),
+  );
+  renderApp(`/chargeback?${testRangeQuery}&team=web&namespace=web-prod&explain=frontend`, teamToken);
+  expect(await screen.findByTestId('outside-scope')).toBeInTheDocument();
+  expect(screen.queryByTestId('explain-panel')).toBeNull();
+  expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
+  const asked = [...recorded('/v1/chargeback'), ...recorded('/v1/chargeback/explain'), ...recorded('/v1/chargeback/export')];
+  expect(asked.filter((url) => url.searchParams.get('team') === 'web')).toEqual([]);
 });

@@ -40,6 +40,7 @@ export default function ChargebackPage() {
   // A team token cannot read a team outside its subtree (the API says 403);
   // say so here rather than send a request bound to be refused.
   const { scope } = useSession();
+  // Until the scope is known, nothing is asked for: not the report, not an explanation.
   const outside = scope !== null && scope.team !== null && drill.team !== null && !scope.teams.includes(drill.team);
 
   // Keep the previous answer on screen while a new range loads, but not
@@ -233,7 +234,7 @@ export default function ChargebackPage() {
           )}
         </QueryView>
       )}
-      {!outside && explainWorkload !== null && drill.team && drill.namespace && (
+      {scope !== null && !outside && explainWorkload !== null && drill.team && drill.namespace && (
         <ExplainPanel
           team={drill.team}
           namespace={drill.namespace}
