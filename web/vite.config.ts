@@ -18,5 +18,8 @@ export default defineConfig({
     globals: true,
     setupFiles: ['./src/test/setup.tsx'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // A file's first test also pays for jsdom and the page's imports; on a busy
+    // two-core machine that alone has passed the 5 s default.
+    testTimeout: 20_000,
   },
 });
