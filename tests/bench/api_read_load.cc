@@ -12,6 +12,8 @@
 // integration tests do. Exits 1 when any request failed or a query got no
 // answer, so the benchmark cannot report figures of error pages.
 
+#include <curl/curl.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -102,6 +104,8 @@ int Main(int argc, char** argv) {
     return 1;
   }
 
+  // Once, before the threads: libcurl's lazy global set-up is not safe to race.
+  curl_global_init(CURL_GLOBAL_ALL);
   std::vector<ClientRecord> records(static_cast<size_t>(clients));
   std::atomic<uint64_t> next{0};
   const absl::Time began = absl::Now();
@@ -124,9 +128,9 @@ int Main(int argc, char** argv) {
         if (!r.ok() || r->status != 200) {
           ++record.errors[q];
           if (record.first_error.empty()) {
-            record.first_error = absl::StrCat(queries[q].name, " at ", bases[b], ": ",
-                                              r.ok() ? absl::StrCat("HTTP ", r->status, " ", r->body.substr(0, 200))
-                                                     : r.status().ToString());
+            record.first_error = absl::StrCat(
+                queries[q].name, " at ", bases[b], ": ",
+                r.ok() ? absl::StrCat("HTTP ", r->status, " ", r->body.substr(0, 200)) : r.status().ToString());
           }
           continue;
         }
@@ -140,7 +144,8 @@ int Main(int argc, char** argv) {
 
   std::printf("%lld clients, %zu replicas, %.1f s; latency in ms\n\n", static_cast<long long>(clients), bases.size(),
               elapsed);
-  std::printf("| query | requests | requests/s | p50 | p90 | p99 | max | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf(
+      "| query | requests | requests/s | p50 | p90 | p99 | max | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
   std::vector<double> all;
   int64_t all_errors = 0;
   bool unanswered = false;

@@ -25,7 +25,8 @@
 #      sends CLIENTS threads of reads to the API replicas in turn for SECONDS s
 #      (fleet summary, capacity series, a node's usage, a cluster's usage);
 #   3. checks: every cluster's nodes and devices in service equal its fixture's,
-#      and the samples stored (usage_minute) equal the samples each replay sent.
+#      and the samples stored (usage_minute's pod rows) equal the samples each
+#      replay sent.
 # Exits 1 when a check fails or any read failed.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -117,6 +118,7 @@ stop() {
 }
 
 now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 rfc3339() { date -u -d "@$1" +%Y-%m-%dT%H:%M:%SZ; }
 
@@ -127,6 +129,10 @@ until_s=$(($(date -u +%s) / 60 * 60))
 since_s=$((until_s - minutes * 60))
 fixture_start=$(rfc3339 $((until_s - 7200)))
 hour_s=$((until_s / 3600 * 3600))
+# usage_minute has partitions from the current UTC day on (the ingest makes them), so the window may not
+# start on the day before.
+[ $((since_s / 86400)) = $((until_s / 86400)) ] ||
+  die "the telemetry window would begin before 00:00 UTC; run again after $((minutes + 1)) minutes past midnight"
 
 # The duty cycle the replays play (value,timestamp_anon,container_ip): made
 # up here, 16 containers x 120 readings, so that the benchmark needs no data.
@@ -163,7 +169,7 @@ run() {
   local label=$1 n=$2 r=$3 k a
   local db="${uri%/*}/$label"
   psql "$uri" -qc "CREATE DATABASE $label" >/dev/null
-  "$api_bin" init --db "$db" --migrate >/dev/null
+  "$api_bin" init --db "$db" --migrate >"$work/init_$label.out" 2>&1 || { cat "$work/init_$label.out" >&2; die "init"; }
   # The synthetic clusters' GPU shares stand for a sharing scheduler's: trusted
   # (docs/policy.md, "Trusted pod metadata"), as in the initial-sync benchmark.
   psql "$db" -qc "INSERT INTO policies (version, document, applied_by, message)
@@ -182,7 +188,7 @@ run() {
   for ((k = 1; k <= n; k++)); do wait_line "k8s_${label}_$k" "synced cluster" 1800 >/dev/null; done
   synced_at=$(now)
   local sync_s
-  sync_s=$(echo "$synced_at - $began" | bc -l)
+  sync_s=$(calc "$synced_at - $began")
   printf 'scale_bench: %s: %d inventory objects (nodes + pods) synced in %.1f s\n' "$label" "$objects" "$sync_s"
 
   # 2. Load: telemetry into every cluster's receiver and reads on every replica, at once.
@@ -248,7 +254,7 @@ run() {
   local load_after
   load_after=$(loadavg)
   local write_s
-  write_s=$(echo "$written_at - $began" | bc -l)
+  write_s=$(calc "$written_at - $began")
 
   # 3. Checks: inventory equal to the fixtures', every sample sent stored.
   local sent=0 stored=0 c_sent c_stored c_nodes c_devices
@@ -257,7 +263,7 @@ run() {
     IFS='|' read -r c_nodes c_devices c_stored < <(psql "$db" -tAc "SELECT
       (SELECT count(*) FROM nodes WHERE cluster = 'c$k' AND in_service_to IS NULL),
       (SELECT count(*) FROM devices WHERE cluster = 'c$k' AND in_service_to IS NULL),
-      (SELECT coalesce(sum(samples), 0) FROM usage_minute WHERE cluster = 'c$k')")
+      (SELECT coalesce(sum(samples), 0) FROM usage_minute WHERE cluster = 'c$k' AND pod_uid <> '')")
     sent=$((sent + c_sent))
     stored=$((stored + c_stored))
     local verdict=ok
@@ -285,8 +291,8 @@ run() {
   all=$(grep '^| all |' "$work/reads_$label.out" || echo "| all | 0 | 0 | 0 | 0 | 0 | 0 | 0 |")
   IFS='|' read -r _ _ _ rps p50 _ p99 _ _ <<<"$all"
   summary+=("$(printf '| %s | %d | %d | %d | %.1f s | %.0f | %d | %.1f s | %.0f | %s | %s | %s | %s |' \
-    "$label" "$n" "$r" "$objects" "$sync_s" "$(echo "$objects / $sync_s" | bc -l)" "$sent" "$write_s" \
-    "$(echo "$sent / $write_s" | bc -l)" "$(echo $rps)" "$(echo $p50)" "$(echo $p99)" "$load_before")")
+    "$label" "$n" "$r" "$objects" "$sync_s" "$(calc "$objects / $sync_s")" "$sent" "$write_s" \
+    "$(calc "$sent / $write_s")" "$(echo $rps)" "$(echo $p50)" "$(echo $p99)" "$load_before")")
 
   for ((a = 1; a <= r; a++)); do stop "api_${label}_$a"; done
   for ((k = 1; k <= n; k++)); do stop "prom_${label}_$k" "k8s_${label}_$k"; done
