@@ -8,7 +8,7 @@
 //
 //   tar -xzOf genai/pod_gpu_duty_cycle_anon.tar.gz | fleetcap-telemetry-replay --db URI
 //       --cluster openb --duty-cycle - --remote-write-url http://127.0.0.1:PORT/api/v1/write
-//       [--days 7] [--until T] [--unless-stored] [--wait-written http://127.0.0.1:PORT/metrics]
+//       [--days 7 | --minutes M] [--until T] [--unless-stored] [--wait-written http://127.0.0.1:PORT/metrics]
 //
 // Exits 0 once every request was accepted (and, with --wait-written, the
 // ingest wrote every minute), 1 on failure, 2 on a bad command line.
@@ -67,7 +67,7 @@ double Unwritten(const std::string& metrics_url) {
 
 int Run(int argc, char** argv) {
   std::string db, cluster, duty_cycle, url, until_text, wait_written;
-  int64_t days = 7, batch_samples = ReplayOptions{}.batch_samples;
+  int64_t days = 7, minutes = 0, batch_samples = ReplayOptions{}.batch_samples;
   bool unless_stored = false;
   FlagSet flags("fleetcap-telemetry-replay", kUsage);
   flags.String("db", &db, "PostgreSQL URI of the store holding the cluster's holds", "FLEETCAP_DB");
@@ -76,6 +76,7 @@ int Run(int argc, char** argv) {
   flags.String("remote-write-url", &url, "fleetcap-ingest prometheus's remote_write URL");
   flags.String("until", &until_text, "RFC 3339: the window's end (default: now, to the minute)");
   flags.Int("days", &days, "the window's length in days, ending at --until");
+  flags.Int("minutes", &minutes, "the window's length in minutes instead of --days (a load of chosen size)");
   flags.Int("batch-samples", &batch_samples, "samples per request (whole minutes; at least this many)");
   flags.Bool("unless-stored", &unless_stored, "do nothing when usage_minute has pod rows in the window");
   flags.String("wait-written", &wait_written,
@@ -98,6 +99,7 @@ int Run(int argc, char** argv) {
   if (duty_cycle.empty()) return usage_error("--duty-cycle: empty");
   if (url.empty()) return usage_error("--remote-write-url: empty");
   if (days < 1 || days > 400) return usage_error("--days: must be within 1..400");
+  if (minutes < 0 || minutes > 400 * 24 * 60) return usage_error("--minutes: must be within 0..576000");
   if (batch_samples < 1 || batch_samples > 1'000'000) return usage_error("--batch-samples: must be within 1..1000000");
   const Clock& clock = *RealClock::Instance();
   absl::Time until = absl::FromUnixSeconds(absl::ToUnixSeconds(clock.Now()) / 60 * 60);
@@ -106,7 +108,7 @@ int Run(int argc, char** argv) {
     if (!parsed_until.ok()) return usage_error(std::string(parsed_until.status().message()));
     until = *parsed_until;
   }
-  const absl::Time since = until - absl::Hours(24 * days);
+  const absl::Time since = until - (minutes > 0 ? absl::Minutes(minutes) : absl::Hours(24 * days));
 
   // Read whole before anything else, even when nothing is to be pushed: a
   // pipe feeding it (tar -xzO) then never fails for want of a reader.
