@@ -26,6 +26,7 @@
 #include "services/api/planning_grpc_service.h"
 #include "services/api/recommendation_manifests.h"
 #include "services/api/scenario_operations.h"
+#include "optimizer/whatif/engine_forecaster.h"
 #include "services/api/static_files.h"
 #include "services/api/team_attribution.h"
 #include "services/api/usage_grpc_service.h"
@@ -114,6 +115,7 @@ class ApiServer {
   std::unique_ptr<RecommendationWatchers> recommendation_watchers_;
   std::unique_ptr<AllocationGrpcService> allocation_service_;
   std::unique_ptr<store::PgScenarioRepository> scenarios_saved_;
+  whatif::EngineForecaster scenario_forecaster_;  // projects held time for what-if scenarios
   std::unique_ptr<ScenarioOperations> scenarios_;
   std::unique_ptr<PlanningGrpcService> planning_service_;
   std::unique_ptr<grpc::Server> grpc_;

@@ -90,15 +90,15 @@ std::string FlavorTable(const v1::ScenarioComparison& c) {
 }  // namespace
 
 std::string WhatIfTable(const v1::ScenarioComparison& c) {
-  const auto time = [](const google::protobuf::Timestamp& t) { return FormatRfc3339(FromProtoTimestamp(t)); };
+  const auto rfc3339 = [](const google::protobuf::Timestamp& t) { return FormatRfc3339(FromProtoTimestamp(t)); };
   std::string out = absl::StrCat(
       "baseline: policy ", PolicyName(c.baseline().policy_version()), "; scenario (columns marked '): policy ",
-      PolicyName(c.scenario().policy_version()), "\n", "held history up to ", time(c.history_end()),
-      "; recommendations with every change in force at ", time(c.recommendations_at()), "\n\n");
+      PolicyName(c.scenario().policy_version()), "\n", "held history up to ", rfc3339(c.history_end()),
+      "; recommendations with every change in force at ", rfc3339(c.recommendations_at()), "\n\n");
   absl::StrAppend(&out, "Recommendations (devices)\n", RecommendationsTable(c), "\n");
-  absl::StrAppend(&out, "Projected bill, ", time(c.month_start()), " to ", time(c.month_end()), " (", c.currency(),
+  absl::StrAppend(&out, "Projected bill, ", rfc3339(c.month_start()), " to ", rfc3339(c.month_end()), " (", c.currency(),
                   ")\n", BillTable(c), "\n");
-  absl::StrAppend(&out, "Flavors (utilisation over that month; capacity runs out before ", time(c.horizon_end()), ")\n",
+  absl::StrAppend(&out, "Flavors (utilisation over that month; capacity runs out before ", rfc3339(c.horizon_end()), ")\n",
                   FlavorTable(c));
   return out;
 }
