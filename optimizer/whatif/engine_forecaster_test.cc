@@ -59,8 +59,7 @@ prices:
 )";
   for (int64_t h = 0; h < s.history_hours; ++h) {
     const int64_t devices = h % 24 == 14 ? 9 : 2;
-    s.held.push_back({"team-a", "c1", "H100", s.history_end - absl::Hours(s.history_hours - h),
-                      devices * 1000 * 3600});
+    s.held.push_back({"team-a", "c1", "H100", s.history_end - absl::Hours(s.history_hours - h), devices * 1000 * 3600});
   }
   ParsedScenario parsed =
       ParseScenario("version: 1\ncapacity:\n  - flavor: h100\n    remove: 2\n    from: 2026-12-20T00:00:00Z\n");

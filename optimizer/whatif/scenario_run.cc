@@ -208,6 +208,26 @@ std::optional<absl::Time> FirstExceeding(const std::vector<int64_t>& demand, con
   return std::nullopt;
 }
 
+// Projections of one RunScenario, by series: the baseline and the scenario
+// share every series the scenario does not change, and fitting a seasonal
+// model is the expensive part of a run.
+class Projections {
+ public:
+  Projections(const HeldForecaster* forecaster, int64_t horizon_hours)
+      : forecaster_(forecaster), horizon_hours_(horizon_hours) {}
+
+  const HeldProjection& Of(const std::vector<int64_t>& history) {
+    auto it = done_.find(history);
+    if (it == done_.end()) it = done_.emplace(history, ProjectHeld(forecaster_, history, horizon_hours_)).first;
+    return it->second;
+  }
+
+ private:
+  const HeldForecaster* forecaster_;
+  int64_t horizon_hours_;
+  std::map<std::vector<int64_t>, HeldProjection> done_;
+};
+
 struct SideInputs {
   const PlanningState* state;
   const PolicyInUse* policy;
@@ -217,7 +237,7 @@ struct SideInputs {
 };
 
 absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioComparison& frame, const Window& w,
-                                     const HeldForecaster* forecaster) {
+                                     Projections& projections) {
   const PlanningState& state = *in.state;
   const policy::PolicyDocument& p = in.policy->document;
   ScenarioSide side;
@@ -230,7 +250,7 @@ absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioCompari
   // Each team's projected p50 over the month, per flavor.
   std::map<std::string, std::vector<std::pair<std::string, std::vector<int64_t>>>> by_flavor;
   for (const auto& [key, history] : series) {
-    HeldProjection projection = ProjectHeld(forecaster, history, w.horizon_hours);
+    const HeldProjection& projection = projections.Of(history);
     ++models[projection.model];
     std::vector<int64_t> month(projection.p50_milli.begin() + w.month_offset,
                                projection.p50_milli.begin() + w.month_offset + w.month_hours);
@@ -291,7 +311,7 @@ absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioCompari
     for (const auto& d : pending_only.demand) {
       if (d.flavor == f.name) pending_milli += d.pending_milli;
     }
-    const HeldProjection projection = ProjectHeld(forecaster, total, w.horizon_hours);
+    const HeldProjection& projection = projections.Of(total);
     outlook.model = any ? projection.model : kRecentAverageModel;
     outlook.exhausted_p50 =
         FirstExceeding(projection.p50_milli, capacity, pending_milli, now_offset, state.history_end);
@@ -347,10 +367,11 @@ absl::StatusOr<ScenarioComparison> RunScenario(const PlanningState& state, const
   const std::vector<CapacityChange> no_capacity;
   const std::vector<PriceChange> no_prices;
   SideInputs base{&state, &baseline_policy, &no_capacity, &no_prices, {state.held, state.pending}};
-  FLEETCAP_ASSIGN_OR_RETURN(c.baseline, RunSide(base, c, w, forecaster));
+  Projections projections(forecaster, w.horizon_hours);
+  FLEETCAP_ASSIGN_OR_RETURN(c.baseline, RunSide(base, c, w, projections));
   SideInputs changed{&state, &scenario_policy, &scenario.capacity, &scenario.prices,
                      ScaledDemand(state, scenario_policy.document, scenario.demand)};
-  FLEETCAP_ASSIGN_OR_RETURN(c.scenario, RunSide(changed, c, w, forecaster));
+  FLEETCAP_ASSIGN_OR_RETURN(c.scenario, RunSide(changed, c, w, projections));
   return c;
 }
 

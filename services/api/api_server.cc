@@ -72,7 +72,8 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->scenarios_ = std::make_unique<ScenarioOperations>(
       planning_state::PlanningStores{server->demand_history_.get(), server->team_facts_.get(), server->policies_.get(),
                                      server->chargeback_.get()},
-      planning_state::PlanningStateOptions{}, server->scenarios_saved_.get(), /*forecaster=*/nullptr, &server->clock_);
+      planning_state::PlanningStateOptions{}, server->scenarios_saved_.get(), &server->scenario_forecaster_,
+      &server->clock_);
   server->planning_service_ = std::make_unique<PlanningGrpcService>(server->scenarios_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);

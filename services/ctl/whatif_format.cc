@@ -96,10 +96,10 @@ std::string WhatIfTable(const v1::ScenarioComparison& c) {
       PolicyName(c.scenario().policy_version()), "\n", "held history up to ", rfc3339(c.history_end()),
       "; recommendations with every change in force at ", rfc3339(c.recommendations_at()), "\n\n");
   absl::StrAppend(&out, "Recommendations (devices)\n", RecommendationsTable(c), "\n");
-  absl::StrAppend(&out, "Projected bill, ", rfc3339(c.month_start()), " to ", rfc3339(c.month_end()), " (", c.currency(),
-                  ")\n", BillTable(c), "\n");
-  absl::StrAppend(&out, "Flavors (utilisation over that month; capacity runs out before ", rfc3339(c.horizon_end()), ")\n",
-                  FlavorTable(c));
+  absl::StrAppend(&out, "Projected bill, ", rfc3339(c.month_start()), " to ", rfc3339(c.month_end()), " (",
+                  c.currency(), ")\n", BillTable(c), "\n");
+  absl::StrAppend(&out, "Flavors (utilisation over that month; capacity runs out before ", rfc3339(c.horizon_end()),
+                  ")\n", FlavorTable(c));
   return out;
 }
 
