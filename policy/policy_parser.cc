@@ -9,193 +9,13 @@
 #include "common/time_util.h"
 #include "policy/policy_validation.h"
 #include "policy/text_rules.h"
+#include "policy/yaml_reader.h"
 #include "yaml-cpp/yaml.h"
 
 namespace fleetcap::policy {
 namespace {
 
-// Reads YAML nodes into the document, collecting errors instead of stopping.
-class Reader {
- public:
-  std::vector<PolicyError> errors;
-
-  void Error(const YAML::Mark& mark, const std::string& field, const std::string& message) {
-    errors.push_back({mark.line >= 0 ? mark.line + 1 : 0, mark.column >= 0 ? mark.column + 1 : 0, field, message});
-  }
-
-  // A map whose keys are all in `allowed`, each once; otherwise an error per
-  // unknown key and per repeat (yaml-cpp would silently use the first).
-  bool Map(const YAML::Node& n, const std::string& field, std::initializer_list<const char*> allowed) {
-    if (!n.IsMap()) {
-      Error(n.Mark(), field, "expected a mapping");
-      return false;
-    }
-    std::map<std::string, int> first_line;
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      const std::string key = it->first.IsScalar() ? it->first.Scalar() : "";
-      const int line = it->first.Mark().line + 1;
-      if (auto [seen, inserted] = first_line.emplace(key, line); !inserted) {
-        Error(it->first.Mark(), field.empty() ? key : absl::StrCat(field, ".", key),
-              absl::StrCat("key \"", Shown(key), "\" appears at lines ", seen->second, " and ", line,
-                           " (expected each key once)"));
-        continue;
-      }
-      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return key == a; })) {
-        Error(it->first.Mark(), field.empty() ? key : absl::StrCat(field, ".", key),
-              absl::StrCat("unknown key \"", key, "\" (expected one of ", absl::StrJoin(allowed, ", "), ")"));
-      }
-    }
-    return true;
-  }
-
-  bool Seq(const YAML::Node& n, const std::string& field) {
-    if (!n.IsSequence()) {
-      Error(n.Mark(), field, "expected a list");
-      return false;
-    }
-    return true;
-  }
-
-  // The scalar text at map[key]; nullopt (with an error when required) if absent or not a scalar.
-  std::optional<std::string> Scalar(const YAML::Node& map, const char* key, const std::string& field, bool required) {
-    const YAML::Node v = map[key];
-    const std::string path = absl::StrCat(field, field.empty() ? "" : ".", key);
-    if (!v.IsDefined() || v.IsNull()) {
-      if (required) Error(map.Mark(), path, "missing (required)");
-      return std::nullopt;
-    }
-    if (!v.IsScalar()) {
-      Error(v.Mark(), path, "expected a single value");
-      return std::nullopt;
-    }
-    return v.Scalar();
-  }
-
-  YAML::Mark MarkOf(const YAML::Node& map, const char* key) {
-    const YAML::Node v = map[key];
-    return v.IsDefined() ? v.Mark() : map.Mark();
-  }
-
-  std::string Name(const YAML::Node& map, const char* key, const std::string& field, bool required,
-                   const std::string& fallback = "") {
-    auto v = Scalar(map, key, field, required);
-    if (!v) return fallback;
-    if (!IsName(*v)) {
-      Error(MarkOf(map, key), absl::StrCat(field, ".", key),
-            absl::StrCat("\"", Shown(*v),
-                         "\" is not a name (expected 1-63 letters, digits, '.', '_' or '-', "
-                         "starting with a letter or digit)"));
-      return fallback;
-    }
-    return *v;
-  }
-
-  std::string Glob(const YAML::Node& map, const char* key, const std::string& field, const std::string& fallback) {
-    auto v = Scalar(map, key, field, false);
-    if (!v) return fallback;
-    if (!IsGlob(*v)) {
-      Error(MarkOf(map, key), absl::StrCat(field, ".", key),
-            absl::StrCat("\"", Shown(*v),
-                         "\" is not a pattern (expected 1-63 letters, digits, '.', '_', '-', "
-                         "'*' or '?')"));
-      return fallback;
-    }
-    return *v;
-  }
-
-  std::string OneOf(const YAML::Node& map, const char* key, const std::string& field,
-                    std::initializer_list<const char*> values, const std::string& fallback) {
-    auto v = Scalar(map, key, field, false);
-    if (!v) return fallback;
-    if (std::none_of(values.begin(), values.end(), [&](const char* a) { return *v == a; })) {
-      Error(MarkOf(map, key), absl::StrCat(field, ".", key),
-            absl::StrCat("\"", Shown(*v), "\" is not one of ", absl::StrJoin(values, ", ")));
-      return fallback;
-    }
-    return *v;
-  }
-
-  // A decimal with `decimals` digits; negative values are errors (`what` names the quantity).
-  std::optional<int64_t> NonNegative(const YAML::Node& map, const char* key, const std::string& field, bool required,
-                                     int decimals, const std::string& what) {
-    auto v = Scalar(map, key, field, required);
-    if (!v) return std::nullopt;
-    const std::string path = absl::StrCat(field, ".", key);
-    auto parsed = ParseDecimal(*v, decimals);
-    if (!parsed.ok()) {
-      Error(MarkOf(map, key), path, std::string(parsed.status().message()));
-      return std::nullopt;
-    }
-    if (*parsed < 0) {
-      Error(MarkOf(map, key), path, absl::StrCat("negative ", what, " ", *v, " (expected 0 or more)"));
-      return std::nullopt;
-    }
-    return *parsed;
-  }
-
-  std::optional<int64_t> Weight(const YAML::Node& map, const std::string& field) {
-    auto v = Scalar(map, "weight", field, false);
-    if (!v) return std::nullopt;
-    auto parsed = ParseDecimal(*v, 0);
-    if (!parsed.ok() || *parsed <= 0 || *parsed > 1000000) {
-      Error(MarkOf(map, "weight"), field + ".weight",
-            absl::StrCat("\"", Shown(*v), "\" is not a weight (expected a whole number from 1 to 1000000)"));
-      return std::nullopt;
-    }
-    return *parsed;
-  }
-
-  std::optional<absl::Time> Time(const YAML::Node& map, const char* key, const std::string& field, bool required) {
-    auto v = Scalar(map, key, field, required);
-    if (!v) return std::nullopt;
-    auto t = ParseRfc3339(absl::StrCat(field, ".", key), *v);
-    if (!t.ok()) {
-      Error(MarkOf(map, key), absl::StrCat(field, ".", key),
-            absl::StrCat("\"", Shown(*v), "\" is not an RFC 3339 timestamp (expected e.g. 2026-01-01T00:00:00Z)"));
-      return std::nullopt;
-    }
-    return *t;
-  }
-
-  std::optional<bool> Bool(const YAML::Node& map, const char* key, const std::string& field) {
-    auto v = Scalar(map, key, field, false);
-    if (!v) return std::nullopt;
-    if (*v == "true") return true;
-    if (*v == "false") return false;
-    Error(MarkOf(map, key), absl::StrCat(field, ".", key), absl::StrCat("\"", Shown(*v), "\" is not true or false"));
-    return std::nullopt;
-  }
-
-  std::string Text(const YAML::Node& map, const char* key, const std::string& field) {
-    auto v = Scalar(map, key, field, false);
-    if (!v) return "";
-    const std::string path = absl::StrCat(field, ".", key);
-    if (auto status = CheckFreeText(path, *v, 256, false); !status.ok()) {
-      Error(MarkOf(map, key), path, std::string(status.message().substr(path.size() + 2)));
-      return "";
-    }
-    return *v;
-  }
-
-  // Error messages quote input; long input is cut so a 1 MB name cannot make a 1 MB message.
-  static std::string Shown(const std::string& v) {
-    if (v.size() <= 80) return v;
-    return absl::StrCat(v.substr(0, 40), "...(", v.size(), " bytes)");
-  }
-};
-
-std::string Index(const std::string& list, size_t i) { return absl::StrCat(list, "[", i, "]"); }
-
-// Where each key's value sits, so later checks can point at the field itself.
-std::map<std::string, int> FieldLines(const YAML::Node& map) {
-  std::map<std::string, int> lines;
-  for (auto it = map.begin(); it != map.end(); ++it) {
-    if (it->first.IsScalar()) lines[it->first.Scalar()] = it->second.Mark().line + 1;
-  }
-  return lines;
-}
-
-void ReadTeams(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+void ReadTeams(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
   if (!r.Seq(node, "teams")) return;
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node t = node[i];
@@ -214,7 +34,7 @@ void ReadTeams(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   }
 }
 
-void ReadNamespaces(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+void ReadNamespaces(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
   if (!r.Seq(node, "namespaces")) return;
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node n = node[i];
@@ -235,7 +55,7 @@ void ReadNamespaces(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   }
 }
 
-void ReadLabelKeys(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+void ReadLabelKeys(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
   if (!r.Seq(node, "team_label_keys")) return;
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node k = node[i];
@@ -248,7 +68,7 @@ void ReadLabelKeys(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   }
 }
 
-void ReadTrustedPods(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+void ReadTrustedPods(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
   if (!r.Seq(node, "trusted_pods")) return;
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node n = node[i];
@@ -269,7 +89,7 @@ void ReadTrustedPods(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   }
 }
 
-void ReadFlavors(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+void ReadFlavors(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
   if (!r.Seq(node, "flavors")) return;
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node n = node[i];
@@ -287,7 +107,7 @@ void ReadFlavors(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   }
 }
 
-void ReadPrices(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+void ReadPrices(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
   if (!r.Seq(node, "prices")) return;
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node n = node[i];
@@ -312,7 +132,7 @@ void ReadPrices(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   }
 }
 
-void ReadAttribution(Reader& r, const YAML::Node& n, PolicyDocument& doc) {
+void ReadAttribution(YamlReader& r, const YAML::Node& n, PolicyDocument& doc) {
   const std::string f = "attribution";
   if (!r.Map(n, f, {"basis", "idle", "idle_scope", "shared_spread", "shared_namespaces", "fixed_monthly_costs"})) {
     return;
@@ -346,7 +166,7 @@ void ReadAttribution(Reader& r, const YAML::Node& n, PolicyDocument& doc) {
   }
 }
 
-void ReadAllocation(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+void ReadAllocation(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
   if (!r.Seq(node, "allocation")) return;
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node n = node[i];
@@ -366,7 +186,7 @@ void ReadAllocation(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
   }
 }
 
-void ReadThroughput(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
+void ReadThroughput(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
   if (!r.Seq(node, "throughput")) return;
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node n = node[i];
@@ -388,23 +208,11 @@ void ReadThroughput(Reader& r, const YAML::Node& node, PolicyDocument& doc) {
 
 ParsedPolicy ParsePolicy(absl::string_view text) {
   ParsedPolicy result;
-  if (text.size() > kMaxPolicyBytes) {
-    result.errors.push_back(
-        {0, 0, "document", absl::StrCat(text.size(), " bytes, expected at most ", kMaxPolicyBytes)});
-    return result;
-  }
-  if (!IsValidUtf8(text) || text.find('\0') != absl::string_view::npos) {
-    result.errors.push_back({0, 0, "document", "not valid UTF-8 text (NUL bytes and broken sequences are refused)"});
-    return result;
-  }
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::Exception& e) {
-    result.errors.push_back({e.mark.line + 1, e.mark.column + 1, "document", absl::StrCat("not valid YAML: ", e.msg)});
-    return result;
-  }
-  Reader r;
+  std::optional<YAML::Node> loaded = LoadYamlDocument(text, kMaxPolicyBytes, &result.errors);
+  if (!loaded) return result;
+  const YAML::Node root = *loaded;
+  std::vector<PolicyError> errors;
+  YamlReader r(&errors);
   try {
     if (r.Map(root, "",
               {"version", "currency", "teams", "namespaces", "team_label_keys", "trusted_pods", "flavors", "prices",
@@ -437,7 +245,7 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
   }
   // Cross-checks run even after reading errors, so one pass shows everything;
   // entries that could not be read at all are left out of them.
-  result.errors = std::move(r.errors);
+  result.errors = std::move(errors);
   for (auto& e : ValidatePolicy(result.document)) result.errors.push_back(std::move(e));
   std::stable_sort(result.errors.begin(), result.errors.end(),
                    [](const PolicyError& a, const PolicyError& b) { return a.line < b.line; });

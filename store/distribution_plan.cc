@@ -56,6 +56,8 @@ const std::vector<PlannedTable>& DistributionPlan() {
       Reference("optimizer_state"),
       Reference("allocation_runs"),
       Reference("allocation_recommendations"),
+      // Saved what-if scenarios: few rows, written by planners through the API.
+      Reference("scenarios"),
       // Written through the coordinator only, never joined with facts.
       CoordinatorLocal("audit_log"),
       CoordinatorLocal("schema_migrations"),

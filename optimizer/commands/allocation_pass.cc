@@ -9,6 +9,7 @@
 #include "common/time_util.h"
 #include "optimizer/allocation/policy_engine.h"
 #include "optimizer/allocation/policy_problem.h"
+#include "optimizer/planning_state/demand_history_loader.h"
 
 namespace fleetcap::optimizer {
 namespace {
@@ -16,31 +17,6 @@ namespace {
 using Key = std::pair<std::string, std::string>;  // (team, flavor)
 
 absl::Time HourOf(absl::Time t) { return absl::FromUnixSeconds(absl::ToUnixSeconds(t) / 3600 * 3600); }
-
-std::vector<allocation::HeldHour> HeldOf(const std::vector<store::HeldHourRecord>& records) {
-  std::vector<allocation::HeldHour> held;
-  held.reserve(records.size());
-  for (const auto& r : records) held.push_back({r.team, r.cluster, r.model, r.hour, r.held_milli_seconds});
-  return held;
-}
-
-// The team of each waiting pod, resolved with the policy in force now.
-absl::StatusOr<std::vector<allocation::PendingPod>> PendingOf(const std::vector<store::PendingPodRecord>& records,
-                                                              const policy::TeamResolver& resolver,
-                                                              store::TeamFactsRepository* teams, absl::Time now) {
-  std::vector<allocation::PendingPod> pending;
-  if (records.empty()) return pending;
-  FLEETCAP_ASSIGN_OR_RETURN(auto namespaces, teams->Namespaces("", ""));
-  for (const auto& r : records) {
-    const policy::PodEvidence pod{r.cluster, r.namespace_name, r.team_label};
-    auto ns = namespaces.find({r.cluster, r.namespace_name});
-    policy::NamespaceEvidence evidence;
-    if (ns != namespaces.end()) evidence = {ns->second.labels, ns->second.annotations};
-    const std::string team = resolver.TeamOf(pod, ns == namespaces.end() ? nullptr : &evidence);
-    pending.push_back({team, r.cluster, r.model, r.requested_milli, now - r.pending_from});
-  }
-  return pending;
-}
 
 }  // namespace
 
@@ -83,11 +59,12 @@ absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> w
 
   // Held history ends at the watermark: the hours after it have no chargeback yet.
   const absl::Time end = watermark ? *watermark : HourOf(now);
-  FLEETCAP_ASSIGN_OR_RETURN(auto held, stores_.history->HeldHours(end - options_.demand.lookback, end));
-  FLEETCAP_ASSIGN_OR_RETURN(auto waiting, stores_.history->PendingAt(now, options_.max_pending_pods));
-  FLEETCAP_ASSIGN_OR_RETURN(auto pending, PendingOf(waiting, resolver, stores_.teams, now));
+  FLEETCAP_ASSIGN_OR_RETURN(
+      planning_state::DemandHistory history,
+      planning_state::LoadDemandHistory(stores_.history, stores_.teams, resolver, end - options_.demand.lookback, end,
+                                        now, options_.max_pending_pods));
   const allocation::MeasuredDemandSet measured =
-      allocation::MeasureDemand(policy, end, HeldOf(held), pending, options_.demand);
+      allocation::MeasureDemand(policy, end, history.held, history.pending, options_.demand);
   report.unplaced = measured.unplaced;
 
   allocation::DemandDocument demand;

@@ -31,6 +31,16 @@ const std::map<std::string, Access>& AccessTable() {
       {"/fleetcap.v1.AllocationService/WatchRecommendations", Access::kRecommendations},
       {"GET /v1/recommendations", Access::kRecommendations},
       {"GET /v1/recommendations/manifests", Access::kRecommendations},
+      // PlanningService's what-if scenarios: planners and admins (a scenario compares the whole fleet's
+      // quotas and bills); a run writes nothing, a save only the scenario.
+      {"/fleetcap.v1.PlanningService/RunScenario", Access::kRead},
+      {"/fleetcap.v1.PlanningService/SaveScenario", Access::kRead},
+      {"/fleetcap.v1.PlanningService/ListScenarios", Access::kRead},
+      {"/fleetcap.v1.PlanningService/GetScenario", Access::kRead},
+      {"POST /v1/scenarios/run", Access::kRead},
+      {"POST /v1/scenarios", Access::kRead},
+      {"GET /v1/scenarios", Access::kRead},
+      {"GET /v1/scenario", Access::kRead},
       // PolicyService: planners read, admins change; teams read their own subtree.
       {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},

@@ -10,6 +10,7 @@
 #include "common/clock.h"
 #include "common/pg_pool.h"
 #include "grpcpp/server.h"
+#include "optimizer/whatif/engine_forecaster.h"
 #include "prometheus/registry.h"
 #include "services/api/allocation_grpc_service.h"
 #include "services/api/api_metrics.h"
@@ -23,7 +24,9 @@
 #include "services/api/fleet_summary.h"
 #include "services/api/http_gateway.h"
 #include "services/api/pending_demand.h"
+#include "services/api/planning_grpc_service.h"
 #include "services/api/recommendation_manifests.h"
+#include "services/api/scenario_operations.h"
 #include "services/api/static_files.h"
 #include "services/api/team_attribution.h"
 #include "services/api/usage_grpc_service.h"
@@ -35,6 +38,7 @@
 #include "store/pg_control_repositories.h"
 #include "store/pg_demand_history_repository.h"
 #include "store/pg_inventory_repository.h"
+#include "store/pg_scenario_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_repository.h"
 
@@ -110,6 +114,10 @@ class ApiServer {
   std::unique_ptr<RecommendationManifests> manifests_;
   std::unique_ptr<RecommendationWatchers> recommendation_watchers_;
   std::unique_ptr<AllocationGrpcService> allocation_service_;
+  std::unique_ptr<store::PgScenarioRepository> scenarios_saved_;
+  whatif::EngineForecaster scenario_forecaster_;  // projects held time for what-if scenarios
+  std::unique_ptr<ScenarioOperations> scenarios_;
+  std::unique_ptr<PlanningGrpcService> planning_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<StaticFiles> web_files_;  // --web-root
   std::unique_ptr<HttpGateway> http_;

@@ -12,6 +12,7 @@
 #include "fleetcap/v1/audit.grpc.pb.h"
 #include "fleetcap/v1/chargeback.grpc.pb.h"
 #include "fleetcap/v1/fleet.grpc.pb.h"
+#include "fleetcap/v1/planning.grpc.pb.h"
 #include "fleetcap/v1/policy.grpc.pb.h"
 #include "fleetcap/v1/token.grpc.pb.h"
 #include "fleetcap/v1/usage.grpc.pb.h"
@@ -98,6 +99,15 @@ const std::map<std::string, Expect>& Expected() {
       {"GET /v1/fleet/capacity", {true, true, false, true}},
       {"GET /v1/fleet/pending", {true, true, false, true}},
       {"GET /v1/chargeback/export", {true, true, false, true}},
+      // What-if scenarios: planners and admins only (a scenario compares the whole fleet).
+      {"/fleetcap.v1.PlanningService/RunScenario", {true, true, false, false}},
+      {"/fleetcap.v1.PlanningService/SaveScenario", {true, true, false, false}},
+      {"/fleetcap.v1.PlanningService/ListScenarios", {true, true, false, false}},
+      {"/fleetcap.v1.PlanningService/GetScenario", {true, true, false, false}},
+      {"POST /v1/scenarios/run", {true, true, false, false}},
+      {"POST /v1/scenarios", {true, true, false, false}},
+      {"GET /v1/scenarios", {true, true, false, false}},
+      {"GET /v1/scenario", {true, true, false, false}},
   };
   return *table;
 }
@@ -299,7 +309,7 @@ std::vector<std::string> AllFleetcapMethods() {
        {v1::GetFleetSummaryRequest::descriptor()->file(), v1::GetPolicyRequest::descriptor()->file(),
         v1::CreateTokenRequest::descriptor()->file(), v1::ListAuditEventsRequest::descriptor()->file(),
         v1::GetUsageRequest::descriptor()->file(), v1::GetChargebackRequest::descriptor()->file(),
-        v1::GetRecommendationsRequest::descriptor()->file()}) {
+        v1::GetRecommendationsRequest::descriptor()->file(), v1::RunScenarioRequest::descriptor()->file()}) {
     EXPECT_EQ(file->service_count(), 1) << file->name();
     if (file->service_count() == 0) continue;
     const auto* service = file->service(0);

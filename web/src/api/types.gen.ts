@@ -375,6 +375,104 @@ export interface PendingDemand {
   requestedMilli?: string;
 }
 
+// ---- planning.proto
+
+export interface RunScenarioRequest {
+  // The scenario document (YAML, at most 64 KiB). INVALID_ARGUMENT lists
+  // every problem, each as "scenario:LINE:COLUMN: FIELD: MESSAGE".
+  scenarioYaml?: string;
+}
+
+export interface SaveScenarioRequest {
+  // 1..128 bytes; names need not be unique (each save gets its own id).
+  name?: string;
+  scenarioYaml?: string;
+}
+
+export interface ListScenariosRequest {
+  // Only scenarios saved before this id (paging); 0 for the newest.
+  beforeId?: string;
+  // 1..1000; 0 for 100.
+  limit?: number;
+}
+
+export interface GetScenarioRequest {
+  id?: string;
+}
+
+export interface TeamBill {
+  team?: string;
+  // Held device time x price over the projected month (micro-units).
+  micro?: string;
+  heldMilliHours?: string;
+}
+
+export interface FlavorOutlook {
+  flavor?: string;
+  // At recommendations_at.
+  capacityMilli?: string;
+  // Projected over the month (p50, within capacity), and the month's capacity.
+  heldMilliHours?: string;
+  capacityMilliHours?: string;
+  // held / capacity in parts per million.
+  utilisationPpm?: string;
+  // The first UTC day (its midnight) the p50 and p90 demand exceed capacity;
+  // unset when not within the horizon.
+  exhaustedP50?: string;
+  exhaustedP90?: string;
+  // What projected the flavor's demand: the forecast engine's model, or
+  // "recent_average".
+  model?: string;
+}
+
+export interface ScenarioSide {
+  // The policy version in use; 0 for the active policy with a patch.
+  policyVersion?: number;
+  // Ordered by team, then flavor; previous_recommended_milli is not set.
+  recommendations?: Recommendation[];
+  // Ordered by team. bills + idle_micro = total_micro exactly.
+  bills?: TeamBill[];
+  idleMicro?: string;
+  totalMicro?: string;
+  // In the policy's order.
+  flavors?: FlavorOutlook[];
+  // Team x flavor series projected by each model, by model name.
+  projectionModels?: string;
+}
+
+export interface ScenarioComparison {
+  // Recommendations are computed with every capacity change in force.
+  recommendationsAt?: string;
+  // The projected bill's month (the next calendar month, UTC), [start, end).
+  monthStart?: string;
+  monthEnd?: string;
+  // Exhaustion is looked for before this (90 days ahead).
+  horizonEnd?: string;
+  currency?: string;
+  baseline?: ScenarioSide;
+  scenario?: ScenarioSide;
+  // The state the scenario was applied to: its held history ends here.
+  historyEnd?: string;
+}
+
+export interface SavedScenario {
+  id?: string;
+  name?: string;
+  // The active policy version when it was saved.
+  policyVersion?: number;
+  savedAt?: string;
+  // "token:<id>" of the planner or admin who saved it.
+  savedBy?: string;
+  // GetScenario and SaveScenario only: the document and its result as saved.
+  scenarioYaml?: string;
+  result?: ScenarioComparison;
+}
+
+export interface ScenarioList {
+  // Newest first, without scenario_yaml and result.
+  scenarios?: SavedScenario[];
+}
+
 // ---- policy.proto
 
 export interface PolicyVersion {

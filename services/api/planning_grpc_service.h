@@ -1,0 +1,30 @@
+#pragma once
+// gRPC PlanningService: a thin adapter over ScenarioOperations, behind GrpcGuard.
+
+#include "fleetcap/v1/planning.grpc.pb.h"
+#include "services/api/grpc_guard.h"
+#include "services/api/scenario_operations.h"
+
+namespace fleetcap::api {
+
+class PlanningGrpcService final : public v1::PlanningService::Service {
+ public:
+  // Both must outlive the service.
+  PlanningGrpcService(const ScenarioOperations* scenarios, const GrpcGuard* guard)
+      : scenarios_(scenarios), guard_(guard) {}
+
+  grpc::Status RunScenario(grpc::ServerContext* context, const v1::RunScenarioRequest* request,
+                           v1::ScenarioComparison* response) override;
+  grpc::Status SaveScenario(grpc::ServerContext* context, const v1::SaveScenarioRequest* request,
+                            v1::SavedScenario* response) override;
+  grpc::Status ListScenarios(grpc::ServerContext* context, const v1::ListScenariosRequest* request,
+                             v1::ScenarioList* response) override;
+  grpc::Status GetScenario(grpc::ServerContext* context, const v1::GetScenarioRequest* request,
+                           v1::SavedScenario* response) override;
+
+ private:
+  const ScenarioOperations* scenarios_;
+  const GrpcGuard* guard_;
+};
+
+}  // namespace fleetcap::api

@@ -1,0 +1,115 @@
+#include "services/ctl/whatif_format.h"
+
+#include <map>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "google/protobuf/util/json_util.h"
+#include "policy/text_rules.h"
+#include "proto_time.h"
+#include "services/ctl/exact_decimal.h"
+#include "services/ctl/table.h"
+
+namespace fleetcap::ctl {
+namespace {
+
+std::string Devices(int64_t milli) { return policy::FormatDecimal(milli, 3); }
+
+std::string SignedDevices(int64_t milli) { return milli > 0 ? "+" + Devices(milli) : Devices(milli); }
+
+std::string SignedMoney(int64_t micro) { return micro > 0 ? "+" + Money(micro) : Money(micro); }
+
+// Parts per million as a percentage with two decimals: 772727 -> "77.27%".
+std::string Percent(int64_t ppm) { return FixedPoint(ppm * 100, 2) + "%"; }
+
+std::string Day(const v1::FlavorOutlook& f, bool p90) {
+  const bool has = p90 ? f.has_exhausted_p90() : f.has_exhausted_p50();
+  if (!has) return "-";
+  return FormatRfc3339(FromProtoTimestamp(p90 ? f.exhausted_p90() : f.exhausted_p50())).substr(0, 10);
+}
+
+std::string PolicyName(int32_t version) { return version == 0 ? "patched" : absl::StrCat("v", version); }
+
+template <typename T>
+using Pair = std::pair<const T*, const T*>;  // (baseline, scenario); either may be absent
+
+std::string RecommendationsTable(const v1::ScenarioComparison& c) {
+  std::map<std::pair<std::string, std::string>, Pair<v1::Recommendation>> rows;
+  for (const auto& r : c.baseline().recommendations()) rows[{r.team(), r.flavor()}].first = &r;
+  for (const auto& r : c.scenario().recommendations()) rows[{r.team(), r.flavor()}].second = &r;
+  if (rows.empty()) return "no recommendations\n";
+  Table t({"TEAM", "FLAVOR", "DEMAND", "DEMAND'", "QUOTA", "QUOTA'", "CHANGE", "BOUND BY'"});
+  for (const auto& [key, pair] : rows) {
+    const int64_t before = pair.first ? pair.first->recommended_milli() : 0;
+    const int64_t after = pair.second ? pair.second->recommended_milli() : 0;
+    t.AddRow({key.first, key.second, pair.first ? Devices(pair.first->demand_milli()) : "-",
+              pair.second ? Devices(pair.second->demand_milli()) : "-", pair.first ? Devices(before) : "-",
+              pair.second ? Devices(after) : "-", SignedDevices(after - before),
+              pair.second ? pair.second->bound_by() : "-"});
+  }
+  return t.Render();
+}
+
+std::string BillTable(const v1::ScenarioComparison& c) {
+  std::map<std::string, Pair<v1::TeamBill>> rows;
+  for (const auto& b : c.baseline().bills()) rows[b.team()].first = &b;
+  for (const auto& b : c.scenario().bills()) rows[b.team()].second = &b;
+  Table t({"TEAM", "BASELINE", "SCENARIO", "CHANGE"});
+  for (const auto& [team, pair] : rows) {
+    const int64_t before = pair.first ? pair.first->micro() : 0;
+    const int64_t after = pair.second ? pair.second->micro() : 0;
+    t.AddRow({team, Money(before), Money(after), SignedMoney(after - before)});
+  }
+  t.AddRow({"idle", Money(c.baseline().idle_micro()), Money(c.scenario().idle_micro()),
+            SignedMoney(c.scenario().idle_micro() - c.baseline().idle_micro())});
+  t.AddRow({"total", Money(c.baseline().total_micro()), Money(c.scenario().total_micro()),
+            SignedMoney(c.scenario().total_micro() - c.baseline().total_micro())});
+  return t.Render();
+}
+
+std::string FlavorTable(const v1::ScenarioComparison& c) {
+  std::map<std::string, Pair<v1::FlavorOutlook>> rows;
+  for (const auto& f : c.baseline().flavors()) rows[f.flavor()].first = &f;
+  for (const auto& f : c.scenario().flavors()) rows[f.flavor()].second = &f;
+  if (rows.empty()) return "no flavors\n";
+  Table t({"FLAVOR", "CAPACITY", "CAPACITY'", "UTILISATION", "UTILISATION'", "P50 RUNS OUT", "P50 RUNS OUT'",
+           "P90 RUNS OUT", "P90 RUNS OUT'", "MODEL'"});
+  for (const auto& [flavor, pair] : rows) {
+    const auto* b = pair.first;
+    const auto* s = pair.second;
+    t.AddRow({flavor, b ? Devices(b->capacity_milli()) : "-", s ? Devices(s->capacity_milli()) : "-",
+              b ? Percent(b->utilisation_ppm()) : "-", s ? Percent(s->utilisation_ppm()) : "-",
+              b ? Day(*b, false) : "-", s ? Day(*s, false) : "-", b ? Day(*b, true) : "-", s ? Day(*s, true) : "-",
+              s ? s->model() : "-"});
+  }
+  return t.Render();
+}
+
+}  // namespace
+
+std::string WhatIfTable(const v1::ScenarioComparison& c) {
+  const auto rfc3339 = [](const google::protobuf::Timestamp& t) { return FormatRfc3339(FromProtoTimestamp(t)); };
+  std::string out = absl::StrCat(
+      "baseline: policy ", PolicyName(c.baseline().policy_version()), "; scenario (columns marked '): policy ",
+      PolicyName(c.scenario().policy_version()), "\n", "held history up to ", rfc3339(c.history_end()),
+      "; recommendations with every change in force at ", rfc3339(c.recommendations_at()), "\n\n");
+  absl::StrAppend(&out, "Recommendations (devices)\n", RecommendationsTable(c), "\n");
+  absl::StrAppend(&out, "Projected bill, ", rfc3339(c.month_start()), " to ", rfc3339(c.month_end()), " (",
+                  c.currency(), ")\n", BillTable(c), "\n");
+  absl::StrAppend(&out, "Flavors (utilisation over that month; capacity runs out before ", rfc3339(c.horizon_end()),
+                  ")\n", FlavorTable(c));
+  return out;
+}
+
+std::string WhatIfJson(const google::protobuf::Message& message) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  options.add_whitespace = true;
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
+  return json;
+}
+
+}  // namespace fleetcap::ctl
