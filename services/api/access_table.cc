@@ -31,6 +31,10 @@ const std::map<std::string, Access>& AccessTable() {
       {"/fleetcap.v1.AllocationService/WatchRecommendations", Access::kRecommendations},
       {"GET /v1/recommendations", Access::kRecommendations},
       {"GET /v1/recommendations/manifests", Access::kRecommendations},
+      // PlanningService: planners and admins every forecast; teams their own subtree's, never a flavor's
+      // total (ForecastQuery::Run).
+      {"/fleetcap.v1.PlanningService/GetForecast", Access::kTeamRead},
+      {"GET /v1/forecast", Access::kTeamRead},
       // PolicyService: planners read, admins change; teams read their own subtree.
       {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},

@@ -10,6 +10,7 @@
 #include "services/api/chargeback_http_routes.h"
 #include "services/api/control_http_routes.h"
 #include "services/api/fleet_http_routes.h"
+#include "services/api/planning_http_routes.h"
 #include "services/api/tls_credentials.h"
 #include "services/api/usage_http_routes.h"
 
@@ -67,6 +68,10 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
       server->recommendations_query_.get(), &server->clock_, registry, options.watch_limits);
   server->allocation_service_ = std::make_unique<AllocationGrpcService>(
       server->recommendations_query_.get(), server->recommendation_watchers_.get(), server->guard_.get());
+  server->forecasts_ = std::make_unique<store::PgForecastRepository>(server->pool_);
+  server->forecast_query_ = std::make_unique<ForecastQuery>(server->forecasts_.get());
+  server->planning_service_ =
+      std::make_unique<PlanningGrpcService>(server->forecast_query_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -79,6 +84,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   builder.RegisterService(server->usage_service_.get());
   builder.RegisterService(server->chargeback_service_.get());
   builder.RegisterService(server->allocation_service_.get());
+  builder.RegisterService(server->planning_service_.get());
   server->grpc_ = builder.BuildAndStart();
   if (server->grpc_ == nullptr || server->grpc_port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
@@ -91,6 +97,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddChargebackRoutes(*server->http_, server->chargeback_query_.get());
   AddChargebackExplainRoutes(*server->http_, server->explain_query_.get());
   AddAllocationRoutes(*server->http_, server->recommendations_query_.get(), server->manifests_.get());
+  AddPlanningRoutes(*server->http_, server->forecast_query_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.web_root.empty()) {
     FLEETCAP_ASSIGN_OR_RETURN(server->web_files_, StaticFiles::Open(options.web_root));

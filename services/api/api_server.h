@@ -23,6 +23,7 @@
 #include "services/api/fleet_summary.h"
 #include "services/api/http_gateway.h"
 #include "services/api/pending_demand.h"
+#include "services/api/planning_grpc_service.h"
 #include "services/api/recommendation_manifests.h"
 #include "services/api/static_files.h"
 #include "services/api/team_attribution.h"
@@ -34,6 +35,7 @@
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_demand_history_repository.h"
+#include "store/pg_forecast_repository.h"
 #include "store/pg_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_repository.h"
@@ -110,6 +112,9 @@ class ApiServer {
   std::unique_ptr<RecommendationManifests> manifests_;
   std::unique_ptr<RecommendationWatchers> recommendation_watchers_;
   std::unique_ptr<AllocationGrpcService> allocation_service_;
+  std::unique_ptr<store::PgForecastRepository> forecasts_;
+  std::unique_ptr<ForecastQuery> forecast_query_;
+  std::unique_ptr<PlanningGrpcService> planning_service_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<StaticFiles> web_files_;  // --web-root
   std::unique_ptr<HttpGateway> http_;
