@@ -44,14 +44,14 @@ absl::StatusOr<Exhaustion> FindExhaustion(const Forecast& forecast, const Capaci
     const std::string field = absl::StrCat("capacity.steps[", i, "]");
     if (absl::Status s = CheckCapacity(capacity.steps[i].capacity, field + ".capacity"); !s.ok()) return s;
     if (i > 0 && !(capacity.steps[i - 1].from < capacity.steps[i].from)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(field, ".from: ", absl::FormatTime(capacity.steps[i].from), " is not after steps[", i - 1,
-                       "].from (steps must be in increasing time order)"));
+      return absl::InvalidArgumentError(absl::StrCat(field, ".from: ", absl::FormatTime(capacity.steps[i].from),
+                                                     " is not after steps[", i - 1,
+                                                     "].from (steps must be in increasing time order)"));
     }
   }
   if (forecast.p50.size() != forecast.p90.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("forecast: p50 has ", forecast.p50.size(), " hours but p90 has ",
-                                                   forecast.p90.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("forecast: p50 has ", forecast.p50.size(), " hours but p90 has ", forecast.p90.size()));
   }
   Exhaustion out;
   out.p50_day = DayOf(FirstHourOver(forecast.p50, forecast.start, capacity), forecast.start);

@@ -30,8 +30,8 @@ ModelChoice ChooseModel(size_t n, const ForecastOptions& options) {
   if (options.season_points > 0) {
     const size_t m = static_cast<size_t>(options.season_points);
     if (n >= MinimumPoints(options.season_points)) return {ModelKind::kSeasonalHoltWinters, options.season_points, ""};
-    choice.fallback_reason = absl::StrCat("series of ", n, " points is shorter than two seasons (", 2 * m,
-                                          " points): no seasonality");
+    choice.fallback_reason =
+        absl::StrCat("series of ", n, " points is shorter than two seasons (", 2 * m, " points): no seasonality");
   } else if (n >= MinimumPoints(kHoursPerWeek)) {
     return {ModelKind::kWeeklyHoltWinters, kHoursPerWeek, ""};
   } else if (n >= MinimumPoints(kHoursPerDay)) {
@@ -96,8 +96,7 @@ Forecast MeanForecast(const std::vector<double>& y, int horizon) {
   const double sigma = std::sqrt(ss / n);
   Forecast f;
   // The error of a future point around an estimated mean: sigma^2 (1 + 1/n).
-  FillQuantiles(std::vector<double>(horizon, mean), std::vector<double>(horizon, sigma * std::sqrt(1.0 + 1.0 / n)),
-                f);
+  FillQuantiles(std::vector<double>(horizon, mean), std::vector<double>(horizon, sigma * std::sqrt(1.0 + 1.0 / n)), f);
   f.fit.points_used = static_cast<int>(y.size());
   f.fit.in_sample_rmse = sigma;
   double sae = 0;

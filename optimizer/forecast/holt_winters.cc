@@ -24,8 +24,8 @@ SmoothingParameters FromSearchSpace(const std::vector<double>& u, bool seasonal)
 // Where the search starts: a slowly moving level, a nearly fixed trend and
 // season, the usual starting point for hourly operational series.
 constexpr double kStartAlpha = 0.2;
-constexpr double kStartBetaShare = 0.05;   // of alpha
-constexpr double kStartGammaShare = 0.1;   // of 1 - alpha
+constexpr double kStartBetaShare = 0.05;  // of alpha
+constexpr double kStartGammaShare = 0.1;  // of 1 - alpha
 constexpr int kEvaluationBudget = 90;
 
 double Mean(absl::Span<const double> y) { return std::accumulate(y.begin(), y.end(), 0.0) / y.size(); }
@@ -125,8 +125,7 @@ FittedModel FitHoltWinters(absl::Span<const double> y, int season_points) {
   return model;
 }
 
-void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<double>& mean,
-                        std::vector<double>& stddev) {
+void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<double>& mean, std::vector<double>& stddev) {
   mean.resize(horizon);
   stddev.resize(horizon);
   const ModelState& s = model.state;

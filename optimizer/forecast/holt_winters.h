@@ -44,8 +44,7 @@ struct RecursionErrors {
 
 // Runs the recursion over y[first..], updating `state`; HUGE_VAL sse if it
 // diverges.
-RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const SmoothingParameters& p,
-                             ModelState& state);
+RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const SmoothingParameters& p, ModelState& state);
 
 struct FittedModel {
   int season_points = 0;
@@ -62,7 +61,6 @@ FittedModel FitHoltWinters(absl::Span<const double> y, int season_points);
 // Point forecasts for hours 1..horizon after the history, and each one's
 // standard deviation from the model's analytic h-step variance:
 // sigma^2 * (1 + sum_{j<h} c_j^2), c_j = alpha + beta*j + gamma*[j mod m == 0].
-void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<double>& mean,
-                        std::vector<double>& stddev);
+void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<double>& mean, std::vector<double>& stddev);
 
 }  // namespace fleetcap::forecast

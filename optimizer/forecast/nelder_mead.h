@@ -10,8 +10,8 @@
 namespace fleetcap::forecast {
 
 struct NelderMeadOptions {
-  double initial_step = 1.0;      // simplex edge around the start, per dimension
-  int max_evaluations = 100;      // the budget; the search stops when it is spent
+  double initial_step = 1.0;         // simplex edge around the start, per dimension
+  int max_evaluations = 100;         // the budget; the search stops when it is spent
   double relative_tolerance = 1e-7;  // stop when the simplex's values agree this closely
 };
 

@@ -15,8 +15,8 @@ absl::Status CheckSeries(const HourlySeries& series, absl::string_view name) {
   }
   if (series.values.empty()) return absl::InvalidArgumentError(absl::StrCat(name, ".values: empty"));
   if (series.values.size() > static_cast<size_t>(kMaxSeriesPoints)) {
-    return absl::InvalidArgumentError(absl::StrCat(name, ".values: ", series.values.size(),
-                                                   " hours, more than the limit of ", kMaxSeriesPoints));
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, ".values: ", series.values.size(), " hours, more than the limit of ", kMaxSeriesPoints));
   }
   for (size_t i = 0; i < series.values.size(); ++i) {
     const double v = series.values[i];
@@ -30,13 +30,13 @@ absl::Status CheckSeries(const HourlySeries& series, absl::string_view name) {
 
 absl::Status CheckOptions(const ForecastOptions& options) {
   if (options.horizon_hours < 1 || options.horizon_hours > kMaxHorizonHours) {
-    return absl::InvalidArgumentError(absl::StrCat("options.horizon_hours: ", options.horizon_hours,
-                                                   " is outside 1..", kMaxHorizonHours));
+    return absl::InvalidArgumentError(
+        absl::StrCat("options.horizon_hours: ", options.horizon_hours, " is outside 1..", kMaxHorizonHours));
   }
   // A season longer than half the longest series could never be used.
   if (options.season_points < 0 || options.season_points > kMaxSeriesPoints / 2) {
-    return absl::InvalidArgumentError(absl::StrCat("options.season_points: ", options.season_points,
-                                                   " is outside 0..", kMaxSeriesPoints / 2));
+    return absl::InvalidArgumentError(
+        absl::StrCat("options.season_points: ", options.season_points, " is outside 0..", kMaxSeriesPoints / 2));
   }
   return absl::OkStatus();
 }

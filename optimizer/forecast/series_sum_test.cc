@@ -27,8 +27,7 @@ TEST(SumSeriesTest, RefusesAnEmptyListAndNamesTheBadSeries) {
 }
 
 TEST(SumSeriesTest, RefusesSeriesThatTogetherSpanTooLong) {
-  auto sum = SumSeries({HourlySeries{kStart, {1}},
-                        HourlySeries{kStart + absl::Hours(kMaxSeriesPoints), {1}}});
+  auto sum = SumSeries({HourlySeries{kStart, {1}}, HourlySeries{kStart + absl::Hours(kMaxSeriesPoints), {1}}});
   EXPECT_THAT(sum, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("more than the limit")));
 }
 
