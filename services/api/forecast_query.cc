@@ -66,8 +66,8 @@ absl::StatusOr<v1::Forecast> ForecastQuery::Run(const Scope& scope, const v1::Ge
   FLEETCAP_RETURN_IF_ERROR(CheckName("team", request.team()));
   const int32_t horizon = request.horizon_hours() == 0 ? kMaxForecastHorizonHours : request.horizon_hours();
   if (horizon < 1 || horizon > kMaxForecastHorizonHours) {
-    return absl::InvalidArgumentError(absl::StrCat("horizon_hours: ", request.horizon_hours(),
-                                                   " is out of range (1..", kMaxForecastHorizonHours, ", 90 days)"));
+    return absl::InvalidArgumentError(absl::StrCat("horizon_hours: ", request.horizon_hours(), " is out of range (1..",
+                                                   kMaxForecastHorizonHours, ", 90 days)"));
   }
   const std::string what = request.what().empty() ? "held" : request.what();
   if (what != "held" && what != "pending") {
@@ -81,9 +81,9 @@ absl::StatusOr<v1::Forecast> ForecastQuery::Run(const Scope& scope, const v1::Ge
   if (!run) return absl::NotFoundError("no forecast yet: fleetcap-optimizer stores the first one after its first pass");
   FLEETCAP_ASSIGN_OR_RETURN(auto series, forecasts_->Series(run->run_id, {request.flavor(), request.team(), what}));
   if (!series) {
-    return absl::NotFoundError(absl::StrCat("forecast run ", run->run_id, " has no ", what, " series of flavor \"",
-                                            request.flavor(), "\"",
-                                            request.team().empty() ? "" : absl::StrCat(" and team \"", request.team(), "\"")));
+    return absl::NotFoundError(
+        absl::StrCat("forecast run ", run->run_id, " has no ", what, " series of flavor \"", request.flavor(), "\"",
+                     request.team().empty() ? "" : absl::StrCat(" and team \"", request.team(), "\"")));
   }
   const int64_t hours = std::min<int64_t>(horizon, run->horizon_hours);
   const bool daily = hours > kForecastHourlyUpToHours;
@@ -97,12 +97,17 @@ absl::StatusOr<v1::Forecast> ForecastQuery::Run(const Scope& scope, const v1::Ge
   answer.set_horizon_hours(static_cast<int32_t>(hours));
   answer.set_resolution(daily ? v1::DAY : v1::HOUR);
   answer.set_model(series->model);
-  for (const auto& [name, value] : series->fit) (*answer.mutable_fit())[name] = value;
+  for (const auto& [name, value] : series->fit) {  // a std::map: by name
+    v1::FitParameter* parameter = answer.add_fit();
+    parameter->set_name(name);
+    parameter->set_value(value);
+  }
   answer.set_fallback_reason(series->fallback_reason);
 
   // The history's tail: `hours` hours, widened to whole days when daily.
   int64_t tail_hours = hours;
-  if (daily) tail_hours += (run->forecast_start - DayOf(run->forecast_start - absl::Hours(hours))) / absl::Hours(1) - hours;
+  if (daily)
+    tail_hours += (run->forecast_start - DayOf(run->forecast_start - absl::Hours(hours))) / absl::Hours(1) - hours;
   const std::vector<int64_t> history = Tail(series->history, tail_hours);
   const absl::Time history_from = run->forecast_start - absl::Hours(static_cast<int64_t>(history.size()));
   Buckets(history_from, history, daily, Peak, [&](absl::Time t, int64_t v) {

@@ -83,7 +83,9 @@ TEST_F(ForecastQueryTest, AShortHorizonIsHourlyWithTheHistoryTailCapacityAndExha
   EXPECT_EQ(f->horizon_hours(), 48);
   EXPECT_EQ(f->what(), "held");
   EXPECT_EQ(f->model(), "holt_winters_weekly");
-  EXPECT_EQ(f->fit().at("alpha"), 0.25);
+  ASSERT_EQ(f->fit_size(), 1);
+  EXPECT_EQ(f->fit(0).name(), "alpha");
+  EXPECT_EQ(f->fit(0).value(), 0.25);
   ASSERT_EQ(f->history_size(), 48);
   EXPECT_EQ(FromProtoTimestamp(f->history(0).start()), kStart - absl::Hours(48));
   EXPECT_EQ(f->history(47).milli(), kHorizon - 1);  // the last hour before the forecast
@@ -110,7 +112,7 @@ TEST_F(ForecastQueryTest, ALongHorizonIsDailyPeaksOverWholeDays) {
   EXPECT_EQ(FromProtoTimestamp(f->forecast(0).start()), absl::FromUnixSeconds(1'767'225'600));
   EXPECT_EQ(f->forecast(0).p50_milli(), 10'005);  // the peak of the day's first six hours
   EXPECT_EQ(f->forecast(1).p50_milli(), 10'029);
-  EXPECT_EQ(FromProtoTimestamp(f->history(0).start()) , absl::FromUnixSeconds(1'767'225'600 - 90 * 86400));
+  EXPECT_EQ(FromProtoTimestamp(f->history(0).start()), absl::FromUnixSeconds(1'767'225'600 - 90 * 86400));
   // The lowest hour of a day for capacity.
   EXPECT_EQ(f->capacity_forecast(1).milli(), 10'006);
   ASSERT_TRUE(f->exhaustion().has_p50_day());
@@ -140,18 +142,21 @@ TEST_F(ForecastQueryTest, ATeamReadsItsSubtreeWithoutCapacity) {
 
 TEST_F(ForecastQueryTest, AMissingSeriesIsNotFound) {
   StoreRun();
-  EXPECT_THAT(query_.Run(Planner(), Request("ads", 24, "pending")),
-              StatusIs(absl::StatusCode::kNotFound, HasSubstr("no pending series of flavor \"h100\" and team \"ads\"")));
+  EXPECT_THAT(
+      query_.Run(Planner(), Request("ads", 24, "pending")),
+      StatusIs(absl::StatusCode::kNotFound, HasSubstr("no pending series of flavor \"h100\" and team \"ads\"")));
 }
 
 TEST_F(ForecastQueryTest, BadRequestsNameTheField) {
   StoreRun();
   v1::GetForecastRequest no_flavor = Request("", 24);
   no_flavor.clear_flavor();
-  EXPECT_THAT(query_.Run(Planner(), no_flavor), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("flavor: missing")));
+  EXPECT_THAT(query_.Run(Planner(), no_flavor),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("flavor: missing")));
   EXPECT_THAT(query_.Run(Planner(), Request("", 2161)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("horizon_hours: 2161 is out of range")));
-  EXPECT_THAT(query_.Run(Planner(), Request("", -1)), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("horizon_hours")));
+  EXPECT_THAT(query_.Run(Planner(), Request("", -1)),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("horizon_hours")));
   EXPECT_THAT(query_.Run(Planner(), Request("", 24, "wanted")),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("what: \"wanted\" is not one of held, pending")));
   EXPECT_THAT(query_.Run(Planner(), Request(std::string(300, 't'), 24)),

@@ -38,9 +38,11 @@ std::vector<Row> Rows(const v1::Forecast& f) {
     return it == capacity.end() ? std::string() : Devices(it->second);
   };
   std::vector<Row> rows;
-  for (const auto& h : f.history()) rows.push_back({Time(h.start()), "history", Devices(h.milli()), "", capacity_at(h.start())});
+  for (const auto& h : f.history())
+    rows.push_back({Time(h.start()), "history", Devices(h.milli()), "", capacity_at(h.start())});
   for (const auto& b : f.forecast()) {
-    rows.push_back({Time(b.start()), "forecast", Devices(b.p50_milli()), Devices(b.p90_milli()), capacity_at(b.start())});
+    rows.push_back(
+        {Time(b.start()), "forecast", Devices(b.p50_milli()), Devices(b.p90_milli()), capacity_at(b.start())});
   }
   return rows;
 }
@@ -80,10 +82,8 @@ std::string ForecastTable(const v1::Forecast& f) {
                   f.resolution() == v1::DAY ? "day (each day's peak hour)" : "hour", "\n");
   absl::StrAppend(&out, "model ", f.model());
   if (!f.fit().empty()) {
-    // Sorted by name: a proto map has no order of its own.
-    std::map<std::string, double> fit(f.fit().begin(), f.fit().end());
     std::vector<std::string> parts;
-    for (const auto& [name, value] : fit) parts.push_back(absl::StrFormat("%s=%.6g", name, value));
+    for (const v1::FitParameter& p : f.fit()) parts.push_back(absl::StrFormat("%s=%.6g", p.name(), p.value()));
     absl::StrAppend(&out, " (", absl::StrJoin(parts, " "), ")");
   }
   absl::StrAppend(&out, "\n");

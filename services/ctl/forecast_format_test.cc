@@ -25,8 +25,11 @@ v1::Forecast Sample(bool with_capacity) {
   f.set_horizon_hours(2);
   f.set_resolution(v1::HOUR);
   f.set_model("holt_winters_daily");
-  (*f.mutable_fit())["beta"] = 0.05;
-  (*f.mutable_fit())["alpha"] = 0.25;
+  for (const auto& [name, value] : {std::pair<const char*, double>{"alpha", 0.25}, {"beta", 0.05}}) {
+    v1::FitParameter* p = f.add_fit();
+    p->set_name(name);
+    p->set_value(value);
+  }
   f.set_fallback_reason("series of 40 hours is shorter than two weeks");
   for (int i = 0; i < 2; ++i) {
     auto* h = f.add_history();
@@ -101,8 +104,8 @@ TEST(ForecastFormatTest, FormatsAreTableJsonAndCsv) {
   EXPECT_THAT(ParseForecastFormat("csv"), IsOk());
   EXPECT_THAT(ParseForecastFormat("json"), IsOk());
   EXPECT_THAT(ParseForecastFormat("table"), IsOk());
-  EXPECT_THAT(ParseForecastFormat("yaml"),
-              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format: \"yaml\" is not one of table, json, csv")));
+  EXPECT_THAT(ParseForecastFormat("yaml"), StatusIs(absl::StatusCode::kInvalidArgument,
+                                                    HasSubstr("--format: \"yaml\" is not one of table, json, csv")));
 }
 
 TEST(ForecastRequestTest, FlagsBecomeTheRequest) {
@@ -118,8 +121,10 @@ TEST(ForecastRequestTest, FlagsBecomeTheRequest) {
 }
 
 TEST(ForecastRequestTest, BadFlagsAreNamed) {
-  EXPECT_THAT(ForecastRequest("", "", "90d", "held"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--flavor")));
-  EXPECT_THAT(ForecastRequest("h100", "", "90d", "used"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--what")));
+  EXPECT_THAT(ForecastRequest("", "", "90d", "held"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--flavor")));
+  EXPECT_THAT(ForecastRequest("h100", "", "90d", "used"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--what")));
   for (const char* bad : {"91d", "0d", "2161h", "1w", "d", "-3d", "+3d", "3.5d", ""}) {
     EXPECT_THAT(ForecastRequest("h100", "", bad, "held"),
                 StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--horizon")))
