@@ -78,8 +78,8 @@ absl::StatusOr<std::vector<std::string>> TeamsOfWaits(const std::vector<store::P
 absl::Status ValidateForecastPassOptions(const ForecastPassOptions& o) {
   if (o.interval < absl::Hours(1) || o.interval % absl::Hours(1) != absl::ZeroDuration() ||
       o.interval > absl::Hours(24 * 31)) {
-    return absl::InvalidArgumentError(absl::StrCat("--forecast-interval: ", absl::FormatDuration(o.interval),
-                                                   " is not whole hours from 1h to 744h"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--forecast-interval: ", absl::FormatDuration(o.interval), " is not whole hours from 1h to 744h"));
   }
   if (o.lookback < absl::Hours(1) || o.lookback % absl::Hours(1) != absl::ZeroDuration() ||
       o.lookback > absl::Hours(store::kMaxForecastHours)) {
@@ -91,7 +91,8 @@ absl::Status ValidateForecastPassOptions(const ForecastPassOptions& o) {
         absl::StrCat("--forecast-horizon: ", o.horizon_hours, " hours is out of range (1h..2160h)"));
   }
   if (o.keep_runs < 2 || o.keep_runs > 1000) {
-    return absl::InvalidArgumentError(absl::StrCat("--forecast-keep-runs: ", o.keep_runs, " is out of range (2..1000)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--forecast-keep-runs: ", o.keep_runs, " is out of range (2..1000)"));
   }
   if (o.max_pending_waits < 0) {
     return absl::InvalidArgumentError(absl::StrCat("max_pending_waits: negative (", o.max_pending_waits, ")"));
@@ -196,8 +197,7 @@ absl::StatusOr<ForecastReport> ForecastPass::Run(std::optional<absl::Time> water
     absl::StatusOr<forecast::Forecast> f = forecast::ForecastHourly(series, forecast_options);
     if (!f.ok()) {
       ++report.failed;
-      Logger("optimizer")
-          ->warn("forecast of flavor {} team \"{}\" {}: {}", flavor, team, what, f.status().ToString());
+      Logger("optimizer")->warn("forecast of flavor {} team \"{}\" {}: {}", flavor, team, what, f.status().ToString());
       continue;
     }
     s.model = f->model_name;

@@ -30,7 +30,7 @@
 namespace fleetcap::optimizer {
 
 struct ForecastPassOptions {
-  absl::Duration interval = absl::Hours(24);  // a run per whole interval since the epoch: 24h is once per UTC day
+  absl::Duration interval = absl::Hours(24);    // a run per whole interval since the epoch: 24h is once per UTC day
   absl::Duration lookback = absl::Hours(2160);  // the history the models are fitted on (whole hours, up to 90 days)
   int32_t horizon_hours = 2160;                 // how far ahead (1..2160)
   int64_t keep_runs = 7;                        // stored runs kept (at least 2, so a reader never loses its run)

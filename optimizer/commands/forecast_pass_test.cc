@@ -87,8 +87,8 @@ TEST_F(ForecastPassTest, ForecastsEachTeamAndTheFlavorsTotalFromTheHistory) {
   for (int i = 0; i < 3; ++i) capacity_.AddDevice("c1", "H100", kStart);
   capacity_.AddDevice("c1", "H100", kStart + absl::Hours(48));  // a fourth from the third day
   // A speech pod waits 90 minutes for two H100s, in the last two hours.
-  waits_.Add({{"c1", "uid-s", "speech-asr", "", "nvidia.com/gpu", "H100", 2000, watermark - absl::Minutes(90)},
-              std::nullopt});
+  waits_.Add(
+      {{"c1", "uid-s", "speech-asr", "", "nvidia.com/gpu", "H100", 2000, watermark - absl::Minutes(90)}, std::nullopt});
   auto report = pass_.Run(watermark);
   ASSERT_THAT(report, IsOk());
   ASSERT_TRUE(report->run_id.has_value()) << report->skipped;
@@ -186,13 +186,16 @@ TEST_F(ForecastPassTest, WithoutPolicyOrHistoryNothingIsStored) {
 TEST(ForecastPassOptionsTest, OutOfRangeOptionsNameTheirFlag) {
   ForecastPassOptions o;
   o.keep_runs = 1;
-  EXPECT_THAT(ValidateForecastPassOptions(o), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--forecast-keep-runs")));
+  EXPECT_THAT(ValidateForecastPassOptions(o),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--forecast-keep-runs")));
   o = {};
   o.horizon_hours = 2161;
-  EXPECT_THAT(ValidateForecastPassOptions(o), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--forecast-horizon")));
+  EXPECT_THAT(ValidateForecastPassOptions(o),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--forecast-horizon")));
   o = {};
   o.lookback = absl::Minutes(90);
-  EXPECT_THAT(ValidateForecastPassOptions(o), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--forecast-lookback")));
+  EXPECT_THAT(ValidateForecastPassOptions(o),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--forecast-lookback")));
   EXPECT_THAT(ValidateForecastPassOptions(ForecastPassOptions{}), IsOk());
 }
 
