@@ -546,7 +546,9 @@ TEST_F(AuthorizationTest, ForecastsAreScopedToATeamsSubtree) {
   ASSERT_THAT(own, IsOk());
   ASSERT_EQ(own->status, 200) << own->body;
   EXPECT_THAT(own->body, HasSubstr("\"team\":\"vision-detect\""));
-  EXPECT_THAT(own->body, ::testing::Not(HasSubstr("capacity")));
+  EXPECT_THAT(own->body, HasSubstr("\"capacityHistory\":[]"));
+  EXPECT_THAT(own->body, HasSubstr("\"capacityForecast\":[]"));
+  EXPECT_THAT(own->body, ::testing::Not(HasSubstr("exhaustion")));
   // The flavor's total, another team, its parent, a team that does not exist: refused alike.
   std::vector<std::string> bodies;
   for (const char* query : {"", "&team=ads", "&team=research", "&team=no-such-team"}) {
@@ -561,7 +563,7 @@ TEST_F(AuthorizationTest, ForecastsAreScopedToATeamsSubtree) {
   auto total = testing::HttpGet(base + "&horizon=24h", tokens_.at("planner"));
   ASSERT_THAT(total, IsOk());
   ASSERT_EQ(total->status, 200) << total->body;
-  EXPECT_THAT(total->body, HasSubstr("\"capacityForecast\""));
+  EXPECT_THAT(total->body, HasSubstr("\"capacityForecast\":[{"));
 
   // The same rule over gRPC.
   auto stub =
