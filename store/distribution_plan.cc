@@ -58,7 +58,11 @@ const std::vector<PlannedTable>& DistributionPlan() {
       Reference("allocation_recommendations"),
       // Saved what-if scenarios: few rows, written by planners through the API.
       Reference("scenarios"),
-      // Written through the coordinator only, never joined with facts.
+      // Written through the coordinator only, never joined with facts. The
+      // forecasts are the optimizer's output for the API, read a series at a
+      // time by key and large (arrays of points), so not copied to every node.
+      CoordinatorLocal("forecast_runs"),
+      CoordinatorLocal("forecast_series"),
       CoordinatorLocal("audit_log"),
       CoordinatorLocal("schema_migrations"),
   };

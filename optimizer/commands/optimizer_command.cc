@@ -18,10 +18,13 @@
 #include "optimizer/commands/optimizer_metrics.h"
 #include "optimizer/commands/work_sharing.h"
 #include "store/migrator.h"
+#include "store/pending_waits_repository.h"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_attribution_facts_repository.h"
+#include "store/pg_capacity_repository.h"
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_demand_history_repository.h"
+#include "store/pg_forecast_repository.h"
 #include "store/pg_optimizer_state_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_rollup_repository.h"
@@ -42,8 +45,10 @@ share the work by cluster: each computes the clusters no other is computing,
 and one of them the fleet's fixed lines (docs/scaling.md). After each pass
 the instance doing the fleet's work recommends quotas from measured demand
 and stores the run when the policy or the watermark changed, or every
---allocation-interval (docs/allocation.md). `allocate` recommends quotas
-offline, without a database.)";
+--allocation-interval (docs/allocation.md). Once a UTC day (every
+--forecast-interval) the same instance forecasts held and pending demand per
+team and flavor and stores the run (docs/planning.md). `allocate` recommends
+quotas offline, without a database.)";
 
 absl::StatusOr<absl::Duration> DurationFlag(const std::string& flag, const std::string& text, bool positive) {
   absl::Duration d;
@@ -119,6 +124,37 @@ void RunAllocation(AllocationPass& allocation, std::optional<absl::Time> waterma
   }
 }
 
+absl::Status ParseForecastFlags(const std::string& interval, const std::string& lookback, const std::string& horizon,
+                                int64_t keep_runs, ForecastPassOptions* out) {
+  FLEETCAP_ASSIGN_OR_RETURN(out->interval, WholeHoursFlag("forecast-interval", interval, true));
+  FLEETCAP_ASSIGN_OR_RETURN(out->lookback, WholeHoursFlag("forecast-lookback", lookback, true));
+  FLEETCAP_ASSIGN_OR_RETURN(absl::Duration ahead, WholeHoursFlag("forecast-horizon", horizon, true));
+  out->horizon_hours = static_cast<int32_t>(ahead / absl::Hours(1));
+  out->keep_runs = keep_runs;
+  return ValidateForecastPassOptions(*out);
+}
+
+// One forecast run after a pass, when its interval has come. A failure is
+// logged and the daemon goes on: forecasts never stop attribution.
+void RunForecast(ForecastPass& forecast, std::optional<absl::Time> watermark) {
+  const absl::StatusOr<ForecastReport> report = forecast.Run(watermark);
+  if (!report.ok()) {
+    Logger("optimizer")->error("forecast failed (the chargeback goes on): {}", report.status().ToString());
+    return;
+  }
+  if (report->failed > 0) {
+    Logger("optimizer")->warn("forecast: {} series refused by the engine and left out", report->failed);
+  }
+  if (report->run_id) {
+    std::cout << "fleetcap-optimizer: forecast run " << *report->run_id << " stored, " << report->series << " series"
+              << std::endl;
+    Logger("optimizer")
+        ->info("forecast run {}: {} series, {} old runs deleted", *report->run_id, report->series, report->pruned);
+  } else {
+    std::cout << "fleetcap-optimizer: forecast not run: " << report->skipped << std::endl;
+  }
+}
+
 // `recompute`: each cluster's hours under its lock, then the fixed lines
 // under the fleet lock, waiting for instances that hold them to finish their
 // pass (the fleet lock: to end).
@@ -163,6 +199,8 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   std::string lookback = "168h", horizon = "24h", pending_weight = "1h", allocation_interval = "1h";
   int64_t percentile = options.allocation.demand.percentile;
   int64_t batch_hours = options.run.batch_hours;
+  std::string forecast_interval = "24h", forecast_lookback = "2160h", forecast_horizon = "2160h";
+  int64_t forecast_keep_runs = options.forecast.keep_runs;
   FlagSet flags("fleetcap-optimizer", kUsage, env);
   RegisterDaemonFlags(flags, &options.daemon);
   flags.Int("batch-hours", &batch_hours, "the most hours computed in one engine run (1..744)");
@@ -182,6 +220,13 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
                  "how long a pending pod waits before its request counts in full");
     flags.String("allocation-interval", &allocation_interval,
                  "the longest time between allocation runs when the policy and the watermark are unchanged");
+    flags.String("forecast-interval", &forecast_interval,
+                 "how often demand is forecast, on whole multiples since the epoch (24h: once per UTC day)");
+    flags.String("forecast-lookback", &forecast_lookback,
+                 "the held and pending history forecasts are fitted on "
+                 "(whole hours, up to 2160h)");
+    flags.String("forecast-horizon", &forecast_horizon, "how far ahead demand is forecast (whole hours, up to 2160h)");
+    flags.Int("forecast-keep-runs", &forecast_keep_runs, "the stored forecast runs kept, older ones deleted (2..1000)");
   }
   FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));
   if (!options.daemon.help.empty()) return options;
@@ -194,6 +239,8 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   FLEETCAP_ASSIGN_OR_RETURN(options.run.settle_window, DurationFlag("settle-window", settle_window, false));
   FLEETCAP_RETURN_IF_ERROR(
       ParseAllocationFlags(lookback, percentile, horizon, pending_weight, allocation_interval, &options.allocation));
+  FLEETCAP_RETURN_IF_ERROR(ParseForecastFlags(forecast_interval, forecast_lookback, forecast_horizon,
+                                              forecast_keep_runs, &options.forecast));
   if (recompute) {
     RecomputeHours hours;
     FLEETCAP_ASSIGN_OR_RETURN(hours.from, HourFlag("from", from));
@@ -233,6 +280,10 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgDemandHistoryRepository history(daemon->pool());
   store::PgAllocationRunRepository runs(daemon->pool());
   AllocationPass allocation({&history, &teams, &policies, &runs}, options.allocation, &clock);
+  store::PgPendingWaitsRepository waits(daemon->pool());
+  store::PgCapacityRepository capacity(daemon->pool());
+  store::PgForecastRepository forecasts(daemon->pool());
+  ForecastPass forecast({&history, &waits, &capacity, &teams, &policies, &forecasts}, options.forecast, &clock);
 
   if (options.recompute) return Recompute(*options.recompute, options.run.batch_hours, run, locks, metrics);
 
@@ -252,7 +303,10 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
                      ? absl::StrCat("fleet watermark ", pass->pass.watermark ? FormatRfc3339(*pass->pass.watermark)
                                                                              : std::string("none (no history yet)"))
                      : std::string("the fleet's work is another instance's"));
-      if (pass->fleet) RunAllocation(allocation, pass->pass.watermark, metrics);
+      if (pass->fleet) {
+        RunAllocation(allocation, pass->pass.watermark, metrics);
+        RunForecast(forecast, pass->pass.watermark);
+      }
     } else if (options.once) {
       return pass.status();
     } else {

@@ -3,7 +3,8 @@
 // fleet's watermark, in a loop or --once, and `recompute --from --to` on
 // demand (docs/attribution.md, "The optimizer daemon"); after each pass it
 // runs allocation from measured demand and stores the run
-// (allocation_pass.h, docs/allocation.md); `allocate` solves allocation
+// (allocation_pass.h, docs/allocation.md), and once a UTC day forecasts
+// demand and stores the run (forecast_pass.h, docs/planning.md); `allocate` solves allocation
 // offline (allocate_command.h).
 
 #include <optional>
@@ -17,6 +18,7 @@
 #include "common/flags.h"
 #include "optimizer/chargeback/chargeback_run.h"
 #include "optimizer/commands/allocation_pass.h"
+#include "optimizer/commands/forecast_pass.h"
 
 namespace fleetcap::optimizer {
 
@@ -33,6 +35,7 @@ struct OptimizerOptions {
   absl::Duration interval = absl::Seconds(60);
   std::optional<RecomputeHours> recompute;  // set for `fleetcap-optimizer recompute`
   AllocationPassOptions allocation;         // the allocation run after each pass
+  ForecastPassOptions forecast;             // the daily forecast run after it
 };
 
 // The options in `args` (the arguments after the program's name; "recompute"

@@ -42,6 +42,22 @@ TEST(ParseOptimizerFlags, ReadsTheAllocationFlags) {
   EXPECT_EQ(options->allocation.interval, absl::Minutes(15));
 }
 
+TEST(ParseOptimizerFlags, ForecastsDailyOverNinetyDaysByDefaultAndReadsItsFlags) {
+  auto defaults = Parse({"--db", "postgresql:///f"});
+  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  EXPECT_EQ(defaults->forecast.interval, absl::Hours(24));
+  EXPECT_EQ(defaults->forecast.lookback, absl::Hours(2160));
+  EXPECT_EQ(defaults->forecast.horizon_hours, 2160);
+  EXPECT_EQ(defaults->forecast.keep_runs, 7);
+  auto options = Parse({"--db", "postgresql:///f", "--forecast-interval", "6h", "--forecast-lookback", "336h",
+                        "--forecast-horizon", "48h", "--forecast-keep-runs", "3"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->forecast.interval, absl::Hours(6));
+  EXPECT_EQ(options->forecast.lookback, absl::Hours(336));
+  EXPECT_EQ(options->forecast.horizon_hours, 48);
+  EXPECT_EQ(options->forecast.keep_runs, 3);
+}
+
 TEST(ParseOptimizerFlags, ReadsEveryFlag) {
   auto options = Parse({"--db", "postgresql:///f", "--once", "--interval", "5s", "--close-delay", "0s", "--batch-hours",
                         "6", "--settle-window", "1h"});
@@ -97,6 +113,12 @@ TEST(ParseOptimizerFlags, RefusesWhatItCannotUse) {
                  {{"--db", db, "--allocation-trend-horizon", "-1h"}, "--allocation-trend-horizon: -1h must not be"},
                  {{"--db", db, "--allocation-pending-weight", "0s"}, "--allocation-pending-weight: 0s must be longer"},
                  {{"--db", db, "--allocation-interval", "often"}, "--allocation-interval: \"often\" is not a duration"},
+                 {{"--db", db, "--forecast-interval", "30m"}, "--forecast-interval: 30m is not whole hours"},
+                 {{"--db", db, "--forecast-interval", "745h"}, "--forecast-interval: 745h is not whole hours from 1h"},
+                 {{"--db", db, "--forecast-lookback", "2161h"}, "--forecast-lookback: 2161h is not whole hours"},
+                 {{"--db", db, "--forecast-horizon", "0h"}, "--forecast-horizon: 0h must be longer than zero"},
+                 {{"--db", db, "--forecast-horizon", "91d"}, "--forecast-horizon: \"91d\" is not a duration"},
+                 {{"--db", db, "--forecast-keep-runs", "1"}, "--forecast-keep-runs: 1 is out of range (2..1000)"},
              });
 }
 

@@ -41,6 +41,10 @@ const std::map<std::string, Access>& AccessTable() {
       {"POST /v1/scenarios", Access::kRead},
       {"GET /v1/scenarios", Access::kRead},
       {"GET /v1/scenario", Access::kRead},
+      // PlanningService: planners and admins every forecast; teams their own subtree's, never a flavor's
+      // total (ForecastQuery::Run).
+      {"/fleetcap.v1.PlanningService/GetForecast", Access::kTeamRead},
+      {"GET /v1/forecast", Access::kTeamRead},
       // PolicyService: planners read, admins change; teams read their own subtree.
       {"/fleetcap.v1.PolicyService/GetPolicy", Access::kRead},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", Access::kRead},

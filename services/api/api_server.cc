@@ -10,6 +10,7 @@
 #include "services/api/chargeback_http_routes.h"
 #include "services/api/control_http_routes.h"
 #include "services/api/fleet_http_routes.h"
+#include "services/api/planning_http_routes.h"
 #include "services/api/scenario_http_routes.h"
 #include "services/api/tls_credentials.h"
 #include "services/api/usage_http_routes.h"
@@ -68,13 +69,16 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
       server->recommendations_query_.get(), &server->clock_, registry, options.watch_limits);
   server->allocation_service_ = std::make_unique<AllocationGrpcService>(
       server->recommendations_query_.get(), server->recommendation_watchers_.get(), server->guard_.get());
+  server->forecasts_ = std::make_unique<store::PgForecastRepository>(server->pool_);
+  server->forecast_query_ = std::make_unique<ForecastQuery>(server->forecasts_.get());
   server->scenarios_saved_ = std::make_unique<store::PgScenarioRepository>(server->pool_);
   server->scenarios_ = std::make_unique<ScenarioOperations>(
       planning_state::PlanningStores{server->demand_history_.get(), server->team_facts_.get(), server->policies_.get(),
                                      server->chargeback_.get()},
       planning_state::PlanningStateOptions{}, server->scenarios_saved_.get(), &server->scenario_forecaster_,
       &server->clock_);
-  server->planning_service_ = std::make_unique<PlanningGrpcService>(server->scenarios_.get(), server->guard_.get());
+  server->planning_service_ = std::make_unique<PlanningGrpcService>(server->forecast_query_.get(),
+                                                                    server->scenarios_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
   grpc::reflection::InitProtoReflectionServerBuilderPlugin();
@@ -100,6 +104,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   AddChargebackRoutes(*server->http_, server->chargeback_query_.get());
   AddChargebackExplainRoutes(*server->http_, server->explain_query_.get());
   AddAllocationRoutes(*server->http_, server->recommendations_query_.get(), server->manifests_.get());
+  AddPlanningRoutes(*server->http_, server->forecast_query_.get());
   AddScenarioRoutes(*server->http_, server->scenarios_.get());
   AddControlRoutes(*server->http_, server->policy_ops_.get(), server->token_ops_.get(), server->audit_ops_.get());
   if (!options.web_root.empty()) {

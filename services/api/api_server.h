@@ -37,6 +37,7 @@
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_demand_history_repository.h"
+#include "store/pg_forecast_repository.h"
 #include "store/pg_inventory_repository.h"
 #include "store/pg_scenario_repository.h"
 #include "store/pg_team_facts_repository.h"
@@ -114,6 +115,8 @@ class ApiServer {
   std::unique_ptr<RecommendationManifests> manifests_;
   std::unique_ptr<RecommendationWatchers> recommendation_watchers_;
   std::unique_ptr<AllocationGrpcService> allocation_service_;
+  std::unique_ptr<store::PgForecastRepository> forecasts_;
+  std::unique_ptr<ForecastQuery> forecast_query_;
   std::unique_ptr<store::PgScenarioRepository> scenarios_saved_;
   whatif::EngineForecaster scenario_forecaster_;  // projects held time for what-if scenarios
   std::unique_ptr<ScenarioOperations> scenarios_;

@@ -11,6 +11,7 @@
 #include "services/api/chargeback_http_routes.h"
 #include "services/api/control_http_routes.h"
 #include "services/api/fleet_http_routes.h"
+#include "services/api/planning_http_routes.h"
 #include "services/api/policy_operations.h"
 #include "services/api/token_operations.h"
 #include "services/api/token_secret.h"
@@ -166,10 +167,12 @@ TEST_F(AuthTest, EveryHttpRouteIsInTheAccessTable) {
   AuditOperations audit_ops(&audit_);
   AddControlRoutes(gateway, &policy_ops_, &token_ops_, &audit_ops);
   AddChargebackRoutes(gateway, nullptr);
+  AddPlanningRoutes(gateway, nullptr);
   const std::vector<std::string> keys = gateway.RouteKeys();
   EXPECT_NE(std::find(keys.begin(), keys.end(), "GET /v1/chargeback"), keys.end());
   EXPECT_NE(std::find(keys.begin(), keys.end(), "GET /v1/fleet/capacity"), keys.end());
   EXPECT_NE(std::find(keys.begin(), keys.end(), "GET /v1/recommendations/manifests"), keys.end());
+  EXPECT_NE(std::find(keys.begin(), keys.end(), "GET /v1/forecast"), keys.end());
   EXPECT_GE(keys.size(), 11u);
   for (const auto& key : keys) EXPECT_EQ(AccessTable().count(key), 1u) << key;
 }

@@ -18,6 +18,12 @@ grpc::Status Call(const GrpcGuard* guard, grpc::ServerContext* context, const ch
 
 }  // namespace
 
+grpc::Status PlanningGrpcService::GetForecast(grpc::ServerContext* context, const v1::GetForecastRequest* request,
+                                              v1::Forecast* response) {
+  return Call(guard_, context, "/fleetcap.v1.PlanningService/GetForecast", *request, response,
+              [&](const Scope& s, const v1::GetForecastRequest& r) { return forecasts_->Run(s, r); });
+}
+
 grpc::Status PlanningGrpcService::RunScenario(grpc::ServerContext* context, const v1::RunScenarioRequest* request,
                                               v1::ScenarioComparison* response) {
   return Call(guard_, context, "/fleetcap.v1.PlanningService/RunScenario", *request, response,

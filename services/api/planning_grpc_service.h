@@ -1,7 +1,8 @@
 #pragma once
-// gRPC PlanningService: a thin adapter over ScenarioOperations, behind GrpcGuard.
+// gRPC PlanningService: a thin adapter over ForecastQuery and ScenarioOperations, behind GrpcGuard.
 
 #include "fleetcap/v1/planning.grpc.pb.h"
+#include "services/api/forecast_query.h"
 #include "services/api/grpc_guard.h"
 #include "services/api/scenario_operations.h"
 
@@ -9,10 +10,12 @@ namespace fleetcap::api {
 
 class PlanningGrpcService final : public v1::PlanningService::Service {
  public:
-  // Both must outlive the service.
-  PlanningGrpcService(const ScenarioOperations* scenarios, const GrpcGuard* guard)
-      : scenarios_(scenarios), guard_(guard) {}
+  // All must outlive the service.
+  PlanningGrpcService(const ForecastQuery* forecasts, const ScenarioOperations* scenarios, const GrpcGuard* guard)
+      : forecasts_(forecasts), scenarios_(scenarios), guard_(guard) {}
 
+  grpc::Status GetForecast(grpc::ServerContext* context, const v1::GetForecastRequest* request,
+                           v1::Forecast* response) override;
   grpc::Status RunScenario(grpc::ServerContext* context, const v1::RunScenarioRequest* request,
                            v1::ScenarioComparison* response) override;
   grpc::Status SaveScenario(grpc::ServerContext* context, const v1::SaveScenarioRequest* request,
@@ -23,6 +26,7 @@ class PlanningGrpcService final : public v1::PlanningService::Service {
                            v1::SavedScenario* response) override;
 
  private:
+  const ForecastQuery* forecasts_;
   const ScenarioOperations* scenarios_;
   const GrpcGuard* guard_;
 };

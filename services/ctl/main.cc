@@ -12,6 +12,7 @@
 #include "services/ctl/control_commands.h"
 #include "services/ctl/explain_commands.h"
 #include "services/ctl/fleet_commands.h"
+#include "services/ctl/forecast_commands.h"
 #include "services/ctl/recommendations_commands.h"
 #include "services/ctl/usage_commands.h"
 #include "services/ctl/whatif_commands.h"
@@ -30,6 +31,7 @@ std::vector<fleetcap::ctl::Command> AllCommands() {
   for (auto& c : fleetcap::ctl::ChargebackCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::RecommendationsCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::WhatIfCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::ForecastCommands()) commands.push_back(std::move(c));
   return commands;
 }
 

@@ -22,6 +22,7 @@
 #include "pqxx/pqxx"
 #include "services/api/access_table.h"
 #include "store/pg_allocation_run_repository.h"
+#include "store/pg_forecast_repository.h"
 #include "tests/support/api_process.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
@@ -99,6 +100,10 @@ const std::map<std::string, Expect>& Expected() {
       {"GET /v1/fleet/capacity", {true, true, false, true}},
       {"GET /v1/fleet/pending", {true, true, false, true}},
       {"GET /v1/chargeback/export", {true, true, false, true}},
+      // Teams read their own subtree's forecasts, never a flavor's total
+      // (ForecastsAreScopedToATeamsSubtree); schedulers get none.
+      {"/fleetcap.v1.PlanningService/GetForecast", {true, true, false, true}},
+      {"GET /v1/forecast", {true, true, false, true}},
       // What-if scenarios: planners and admins only (a scenario compares the whole fleet).
       {"/fleetcap.v1.PlanningService/RunScenario", {true, true, false, false}},
       {"/fleetcap.v1.PlanningService/SaveScenario", {true, true, false, false}},
@@ -163,6 +168,12 @@ std::string GrpcRequest(const std::string& method) {
     r.set_team("vision-detect");
     return r.SerializeAsString();
   }
+  if (method == "/fleetcap.v1.PlanningService/GetForecast") {
+    v1::GetForecastRequest r;
+    r.set_flavor("a100");
+    r.set_team("vision-detect");
+    return r.SerializeAsString();
+  }
   return "";  // every field at its default
 }
 
@@ -177,6 +188,7 @@ std::string HttpTarget(const std::string& key) {
   if (key == "GET /v1/fleet/capacity") {
     return "/v1/fleet/capacity?start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&group_by=team";
   }
+  if (key == "GET /v1/forecast") return "/v1/forecast?flavor=a100&team=vision-detect";
   if (key == "GET /v1/chargeback/export") {
     return "/v1/chargeback/export?format=csv&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&team=vision-detect";
   }
@@ -231,6 +243,25 @@ class AuthorizationTest : public ::testing::Test {
         run.recommendations.push_back(r);
       }
       ASSERT_THAT(store::PgAllocationRunRepository(pool->get()).StoreRun(run), IsOk());
+      // One forecast run: the flavor's total and capacity, and two teams' series.
+      store::ForecastRunDraft forecasts;
+      forecasts.header.computed_at = absl::FromUnixSeconds(1767225600);
+      forecasts.header.history_start = absl::FromUnixSeconds(1767225600 - 2 * 3600);
+      forecasts.header.forecast_start = absl::FromUnixSeconds(1767225600);
+      forecasts.header.horizon_hours = 24;
+      for (const auto& [team, what] : std::vector<std::pair<std::string, std::string>>{
+               {"", "held"}, {"", "capacity"}, {"vision-detect", "held"}, {"ads", "held"}}) {
+        store::ForecastSeriesRecord s;
+        s.flavor = "a100";
+        s.team = team;
+        s.what = what;
+        s.model = "mean";
+        s.history = {1000, 2000};
+        s.p50.assign(24, 1500);
+        s.p90.assign(24, 2500);
+        forecasts.series.push_back(s);
+      }
+      ASSERT_THAT(store::PgForecastRepository(pool->get()).StoreRun(forecasts), IsOk());
     }
     auto stub =
         v1::PolicyService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
@@ -514,6 +545,48 @@ TEST_F(AuthorizationTest, RecommendationsAreScopedToATeamsSubtree) {
   EXPECT_EQ(Watch("Bearer " + tokens_.at("team:vision"), "ads").error_code(), grpc::StatusCode::PERMISSION_DENIED);
   ASSERT_THAT(Watch("Bearer " + tokens_.at("scheduler"), "", &first), IsOk());
   EXPECT_THAT(teams(first), ::testing::ElementsAre("ads", "research", "vision", "vision-detect"));
+}
+
+TEST_F(AuthorizationTest, ForecastsAreScopedToATeamsSubtree) {
+  const std::string team = tokens_.at("team:vision");
+  const std::string base = api_->http_base() + "/v1/forecast?flavor=a100";
+  // Its own subtree's series, without the fleet's capacity.
+  auto own = testing::HttpGet(base + "&team=vision-detect&horizon=24h", team);
+  ASSERT_THAT(own, IsOk());
+  ASSERT_EQ(own->status, 200) << own->body;
+  EXPECT_THAT(own->body, HasSubstr("\"team\":\"vision-detect\""));
+  EXPECT_THAT(own->body, HasSubstr("\"capacityHistory\":[]"));
+  EXPECT_THAT(own->body, HasSubstr("\"capacityForecast\":[]"));
+  EXPECT_THAT(own->body, ::testing::Not(HasSubstr("exhaustion")));
+  // The flavor's total, another team, its parent, a team that does not exist: refused alike.
+  std::vector<std::string> bodies;
+  for (const char* query : {"", "&team=ads", "&team=research", "&team=no-such-team"}) {
+    auto denied = testing::HttpGet(base + query, team);
+    ASSERT_THAT(denied, IsOk());
+    EXPECT_EQ(denied->status, 403) << query << ": " << denied->body;
+    if (*query != '\0') bodies.push_back(denied->body);
+  }
+  EXPECT_THAT(bodies[0], HasSubstr("outside the scope"));
+  EXPECT_EQ(testing::HttpGet(base + "&team=ads", tokens_.at("planner"))->status, 200);
+  // A planner reads the flavor's total with its capacity.
+  auto total = testing::HttpGet(base + "&horizon=24h", tokens_.at("planner"));
+  ASSERT_THAT(total, IsOk());
+  ASSERT_EQ(total->status, 200) << total->body;
+  EXPECT_THAT(total->body, HasSubstr("\"capacityForecast\":[{"));
+
+  // The same rule over gRPC.
+  auto stub =
+      v1::PlanningService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  auto call = [&](const std::string& who) {
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + tokens_.at(who));
+    v1::GetForecastRequest request;
+    request.set_flavor("a100");
+    v1::Forecast forecast;
+    return stub->GetForecast(&context, request, &forecast).error_code();
+  };
+  EXPECT_EQ(call("team:vision"), grpc::StatusCode::PERMISSION_DENIED);
+  EXPECT_EQ(call("planner"), grpc::StatusCode::OK);
 }
 
 TEST_F(AuthorizationTest, ATeamsFleetViewIsItsOwnSubtree) {

@@ -377,6 +377,82 @@ export interface PendingDemand {
 
 // ---- planning.proto
 
+export interface GetForecastRequest {
+  // The policy's flavor (as in the recommendations); required.
+  flavor?: string;
+  // One team; empty for the flavor's total.
+  team?: string;
+  // How far ahead, in whole hours, 1..2160 (90 days); 0 for 2160.
+  horizonHours?: number;
+  // "held" (device time held, the default when empty) or "pending" (what
+  // pods waited for and did not get).
+  what?: string;
+}
+
+// A demand or capacity figure over one bucket, in milli-devices (1000 = one
+// device): the bucket's hourly values' peak when the bucket is a day.
+export interface ForecastValue {
+  start?: string;
+  milli?: string;
+}
+
+export interface ForecastBand {
+  start?: string;
+  // The median forecast and the 90th percentile (the band's top).
+  p50Milli?: string;
+  p90Milli?: string;
+}
+
+// When demand first exceeds the flavor's capacity: a UTC day (its
+// midnight), or unset when not within the stored horizon.
+export interface Exhaustion {
+  p50Day?: string;
+  p90Day?: string;
+}
+
+// One figure of a model's fit, e.g. "alpha" (level smoothing) or
+// "in_sample_mase".
+export interface FitParameter {
+  name?: string;
+  value?: number;
+}
+
+export interface Forecast {
+  // The stored run, growing with every run, and when it was computed.
+  runId?: string;
+  computedAt?: string;
+  flavor?: string;
+  // Empty for the flavor's total.
+  team?: string;
+  // "held" or "pending".
+  what?: string;
+  horizonHours?: number;
+  // HOUR for horizons up to 14 days (336 hours), else DAY: each point is
+  // then the day's peak hour, as capacity runs out at the peak.
+  resolution?: Resolution;
+  // The history the model was fitted on, its last `horizon_hours` (whole
+  // buckets), ending where the forecast starts.
+  history?: ForecastValue[];
+  // The forecast from the end of the history over the horizon.
+  forecast?: ForecastBand[];
+  // The flavor's devices in service over the history, and projected (the
+  // last hour's capacity, held flat) over the horizon; a day's bucket is the
+  // day's lowest hour. Empty for a team token: capacity belongs to no team,
+  // as in FleetService.GetCapacitySeries.
+  capacityHistory?: ForecastValue[];
+  capacityForecast?: ForecastValue[];
+  // For held demand only, and not for a team token (it compares with
+  // capacity); unset otherwise.
+  exhaustion?: Exhaustion;
+  // The model that made the forecast ("holt_winters_weekly",
+  // "holt_winters_daily", "holt_linear", "mean", ...; docs/forecast.md) and
+  // its fitted parameters and in-sample figures, ordered by name.
+  model?: string;
+  fit?: FitParameter[];
+  // Why a simpler model than the seasonal one was used; empty when it was not.
+  fallbackReason?: string;
+}
+
 export interface RunScenarioRequest {
   // The scenario document (YAML, at most 64 KiB). INVALID_ARGUMENT lists
   // every problem, each as "scenario:LINE:COLUMN: FIELD: MESSAGE".
