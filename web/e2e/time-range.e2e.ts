@@ -40,6 +40,10 @@ async function shownWindow(page: Page): Promise<{ start: string; end: string }> 
 // The page shows `preset`'s window (either side of an hour boundary
 // crossed while the check ran) and that window's chargeback total.
 async function expectPresetShown(page: Page, preset: Preset, token: string): Promise<ChargebackReport> {
+  // The URL changes first; the page shows the new window on its next render.
+  const isPreset = (w: { start: string; end: string }) =>
+    [presetWindow(preset), presetWindow(preset, Date.now() - 60_000)].some((p) => p.start === w.start && p.end === w.end);
+  await expect.poll(async () => isPreset(await shownWindow(page)), { timeout: 15_000 }).toBe(true);
   const shown = await shownWindow(page);
   expect([presetWindow(preset), presetWindow(preset, Date.now() - 60_000)]).toContainEqual(shown);
   const report = await chargebackAt(shown, {}, token);
@@ -81,12 +85,13 @@ test("choosing 24 h, 30 d and a custom range puts it in the URL and shows the AP
   const url = new URL(page.url());
   expect(url.searchParams.get('end')).toBe(end);
   expect(url.searchParams.get('range')).toBeNull();
-  expect(await shownWindow(page)).toEqual({ start, end });
+  // The URL changes first; the page shows the new window on its next render.
+  await expect.poll(() => shownWindow(page), { timeout: 15_000 }).toEqual({ start, end });
   const custom = await chargebackAt({ start, end }, {}, env.plannerToken);
   await expect.poll(() => figure(page, 'chargeback-total'), { timeout: 15_000 }).toBe(custom.totalCostMicro ?? '0');
   await page.reload();
-  expect(await shownWindow(page)).toEqual({ start, end });
-  expect(await figure(page, 'chargeback-total')).toBe(custom.totalCostMicro ?? '0');
+  await expect.poll(() => shownWindow(page), { timeout: 15_000 }).toEqual({ start, end });
+  await expect.poll(() => figure(page, 'chargeback-total'), { timeout: 15_000 }).toBe(custom.totalCostMicro ?? '0');
   await screenshot(page, 'chargeback-custom-range');
   expect(errors).toEqual([]);
   await page.close();
@@ -123,6 +128,9 @@ test("the range is kept from page to page, and each page shows the API's figures
   await pages.getByRole('link', { name: 'Efficiency' }).click();
   await page.waitForURL((url) => url.pathname === '/efficiency');
   expect(new URL(page.url()).searchParams.get('range')).toBe('30d');
+  await expect
+    .poll(async () => [presetWindow('30d'), presetWindow('30d', Date.now() - 60_000)].map((w) => w.start).includes((await shownWindow(page)).start), { timeout: 15_000 })
+    .toBe(true);
   const month = await shownWindow(page);
   expect([presetWindow('30d'), presetWindow('30d', Date.now() - 60_000)]).toContainEqual(month);
   const teams = await apiOk<TeamLines>(
@@ -145,7 +153,7 @@ test("the range is kept from page to page, and each page shows the API's figures
   const url = new URL(page.url());
   expect([url.searchParams.get('start'), url.searchParams.get('end')]).toEqual([start, end]);
   const custom = await chargebackAt({ start, end }, {}, env.plannerToken);
-  expect(await figure(page, 'chargeback-total')).toBe(custom.totalCostMicro ?? '0');
+  await expect.poll(() => figure(page, 'chargeback-total'), { timeout: 15_000 }).toBe(custom.totalCostMicro ?? '0');
   expect(errors).toEqual([]);
   await page.close();
 });
