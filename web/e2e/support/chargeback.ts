@@ -2,29 +2,11 @@
 // query for each level (docs/dashboard.md, "Chargeback"): the same call with
 // one more group_by field and one more filter.
 
+// The answer's types are the app's own, generated from the protos.
+import type { ChargebackLine, ChargebackReport } from '../../src/api/types.gen';
 import { apiOk } from './api';
 
-export interface ChargebackLine {
-  start?: string;
-  team?: string;
-  cluster?: string;
-  namespace?: string;
-  workload?: string;
-  model?: string;
-  lineKind?: string;
-  heldMilliSeconds?: string;
-  usedMilliSeconds?: string;
-  directCostMicro?: string;
-  idleCostMicro?: string;
-  sharedCostMicro?: string;
-  totalCostMicro?: string;
-}
-
-export interface ChargebackReport {
-  lines?: ChargebackLine[];
-  totalCostMicro?: string;
-  currency?: string;
-}
+export type { ChargebackLine, ChargebackReport };
 
 export interface DrillLevel {
   team?: string;
