@@ -1,17 +1,29 @@
 #include "tests/ha/patroni_cluster.h"
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "tests/support/subprocess.h"
 
 namespace fleetcap::testing {
 
 absl::StatusOr<std::unique_ptr<PatroniCluster>> PatroniCluster::Start() {
-  std::unique_ptr<PatroniCluster> cluster(new PatroniCluster());
-  auto uri = cluster->Script("start");
-  if (!uri.ok()) return uri.status();
-  cluster->uri_ = *uri;
-  return cluster;
+  // A port found free can be taken by another test's process before Patroni
+  // or PostgreSQL binds it: that start fails with "Address already in use",
+  // and a fresh cluster on new ports is the remedy. Any other failure is the
+  // test's to report.
+  absl::Status failed;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    std::unique_ptr<PatroniCluster> cluster(new PatroniCluster());
+    auto uri = cluster->Script("start");
+    if (uri.ok()) {
+      cluster->uri_ = *uri;
+      return cluster;
+    }
+    failed = uri.status();
+    if (!absl::StrContains(failed.message(), "Address already in use")) break;
+  }
+  return failed;
 }
 
 PatroniCluster::~PatroniCluster() { Run({"/bin/bash", FLEETCAP_PATRONI_CLUSTER_SH, "stop", dir_.path()}); }
