@@ -136,8 +136,12 @@ absl::Status ParseForecastFlags(const std::string& interval, const std::string& 
 
 // One forecast run after a pass, when its interval has come. A failure is
 // logged and the daemon goes on: forecasts never stop attribution.
-void RunForecast(ForecastPass& forecast, std::optional<absl::Time> watermark) {
+void RunForecast(ForecastPass& forecast, std::optional<absl::Time> watermark, OptimizerMetrics& metrics,
+                 const Clock& clock) {
+  const absl::Time began = clock.Now();
+  const absl::Duration start = clock.Monotonic();
   const absl::StatusOr<ForecastReport> report = forecast.Run(watermark);
+  metrics.RecordForecast(report, began, clock.Monotonic() - start);
   if (!report.ok()) {
     Logger("optimizer")->error("forecast failed (the chargeback goes on): {}", report.status().ToString());
     return;
@@ -310,7 +314,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
                      : std::string("the fleet's work is another instance's"));
       if (pass->fleet) {
         RunAllocation(allocation, pass->pass.watermark, metrics);
-        RunForecast(forecast, pass->pass.watermark);
+        RunForecast(forecast, pass->pass.watermark, metrics, clock);
       }
     } else if (options.once) {
       return pass.status();
