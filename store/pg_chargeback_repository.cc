@@ -164,10 +164,13 @@ absl::Status PgChargebackRepository::MarkForRecompute(const std::string& cluster
           absl::StrCat("chargeback: recompute of ", cluster, " hour: ", FormatRfc3339(hour), " is not a whole hour"));
     }
   }
+  // By hour, as the marking triggers lock them (migration 0024): never a deadlock with them.
+  std::vector<absl::Time> by_hour = hours;
+  std::sort(by_hour.begin(), by_hour.end());
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::work txn(*lease);
-    for (absl::Time hour : hours) {
+    for (absl::Time hour : by_hour) {
       txn.exec_params(
           "INSERT INTO chargeback_recompute (cluster, hour, reason) VALUES ($1, $2::timestamptz, $3)"
           " ON CONFLICT (cluster, hour) DO UPDATE SET generation = chargeback_recompute.generation + 1"

@@ -16,7 +16,11 @@ ALTER TABLE chargeback_recompute
 
 -- Marking a leased hour again bumps its generation: the facts changed after
 -- the holder read them, so its completion must leave the mark pending. An
--- unleased mark stays as it is (first reason, no write).
+-- unleased mark stays as it is (first reason, no write): such hours are left
+-- out before the insert, since ON CONFLICT DO UPDATE locks every conflicting
+-- row, and a lock per marked hour would make concurrent writers of an hour
+-- wait for each other. The hours go in by hour, so that two statements that
+-- do lock rows lock them in one order and never deadlock.
 CREATE OR REPLACE FUNCTION fleetcap_mark_recompute(cluster_name text, spans tstzmultirange, mark_reason text) RETURNS void
 LANGUAGE sql AS $$
   INSERT INTO chargeback_recompute (cluster, hour, reason)
@@ -26,6 +30,9 @@ LANGUAGE sql AS $$
          generate_series(date_trunc('hour', lower(r), 'UTC'), upper(r) - interval '1 microsecond',
                          interval '1 hour') h(hour)
    WHERE w.through IS NOT NULL AND NOT isempty(r)
+     AND NOT EXISTS (SELECT 1 FROM chargeback_recompute m
+                      WHERE m.cluster = cluster_name AND m.hour = h.hour AND m.taken_until IS NULL)
+   ORDER BY 2
   ON CONFLICT (cluster, hour) DO UPDATE SET generation = chargeback_recompute.generation + 1
    WHERE chargeback_recompute.taken_until IS NOT NULL
 $$;
@@ -40,6 +47,9 @@ BEGIN
   INSERT INTO chargeback_recompute (cluster, hour, reason)
   SELECT h.cluster, h.hour, 'late telemetry' FROM hours h
    WHERE h.hour < (SELECT max(w.through) FROM chargeback_watermarks w WHERE w.cluster IN ('', h.cluster))
+     AND NOT EXISTS (SELECT 1 FROM chargeback_recompute m
+                      WHERE m.cluster = h.cluster AND m.hour = h.hour AND m.taken_until IS NULL)
+   ORDER BY h.cluster, h.hour
   ON CONFLICT (cluster, hour) DO UPDATE SET generation = chargeback_recompute.generation + 1
    WHERE chargeback_recompute.taken_until IS NOT NULL;
   RETURN NULL;
