@@ -367,63 +367,152 @@ inline void TheWatermarkNeverGoesBackwards(ChargebackWriteRepository& writer) {
   EXPECT_EQ(writer.Watermark("c1")->value_or(absl::InfinitePast()), kT0 + absl::Hours(6));
 }
 
-inline void RecomputeMarksAreTakenOnce(ChargebackWriteRepository& writer) {
+// The hours of `marks`.
+inline std::vector<absl::Time> HoursOf(const std::vector<RecomputeMark>& marks) {
+  std::vector<absl::Time> hours;
+  for (const RecomputeMark& m : marks) hours.push_back(m.hour);
+  return hours;
+}
+
+// The hours of `cluster` any lease at `now` gets: those still stored and not leased then.
+inline std::vector<absl::Time> Pending(ChargebackWriteRepository& writer, const std::string& cluster, absl::Time now) {
+  auto leased = writer.LeaseRecompute(cluster, 100, "observer", now, absl::Seconds(1));
+  EXPECT_TRUE(leased.ok()) << leased.status();
+  return leased.ok() ? HoursOf(*leased) : std::vector<absl::Time>{};
+}
+
+inline void RecomputeMarksAreLeasedToOneHolderUntilTheLeaseEnds(ChargebackWriteRepository& writer) {
   const absl::Time h1 = kT0 + absl::Hours(1), h2 = kT0 + absl::Hours(2), h3 = kT0 + absl::Hours(3);
+  const absl::Time now = kT0 + absl::Hours(10);
   ASSERT_TRUE(writer.MarkForRecompute("c1", {h3, h1}, "late telemetry").ok());
   ASSERT_TRUE(writer.MarkForRecompute("c1", {h1, h2}, "new price").ok());
   ASSERT_TRUE(writer.MarkForRecompute("c2", {h1}, "new policy").ok());
   EXPECT_EQ(writer.MarkForRecompute("c1", {h1 + absl::Minutes(1)}, "x").code(), absl::StatusCode::kInvalidArgument);
-  auto first = writer.TakeRecompute("c1", 2);
+  auto first = writer.LeaseRecompute("c1", 2, "a", now, absl::Minutes(5));
   ASSERT_TRUE(first.ok()) << first.status();
   ASSERT_EQ(first->size(), 2u);
   EXPECT_EQ((*first)[0].hour, h1);
   EXPECT_EQ((*first)[0].reason, "late telemetry");  // marked first
   EXPECT_EQ((*first)[1].hour, h2);
   EXPECT_EQ((*first)[1].reason, "new price");
-  auto rest = writer.TakeRecompute("c1", 10);
+  // Another holder gets the rest, and nothing before the lease ends.
+  auto rest = writer.LeaseRecompute("c1", 10, "b", now + absl::Minutes(1), absl::Minutes(5));
   ASSERT_TRUE(rest.ok()) << rest.status();
-  ASSERT_EQ(rest->size(), 1u);
-  EXPECT_EQ((*rest)[0].hour, h3);
-  EXPECT_TRUE(writer.TakeRecompute("c1", 10)->empty());
-  ASSERT_EQ(writer.TakeRecompute("c2", 10)->size(), 1u);
+  EXPECT_EQ(HoursOf(*rest), std::vector<absl::Time>{h3});
+  EXPECT_TRUE(writer.LeaseRecompute("c1", 10, "b", now + absl::Minutes(4), absl::Minutes(5))->empty());
+  // Holder a died: at the end of its lease its marks are leased again.
+  auto again = writer.LeaseRecompute("c1", 10, "b", now + absl::Minutes(5), absl::Minutes(5));
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(HoursOf(*again), (std::vector<absl::Time>{h1, h2}));
+  EXPECT_EQ((*again)[0].reason, "late telemetry");
+  EXPECT_NE((*again)[0].lease, (*first)[0].lease);
+  // Other clusters' marks are their own.
+  EXPECT_EQ(Pending(writer, "c2", now), std::vector<absl::Time>{h1});
+}
+
+inline void ACompletedMarkIsGoneAndOneMarkedAgainDuringItsLeaseIsPending(ChargebackWriteRepository& writer) {
+  const absl::Time h1 = kT0 + absl::Hours(1), h2 = kT0 + absl::Hours(2);
+  const absl::Time now = kT0 + absl::Hours(10);
+  ASSERT_TRUE(writer.MarkForRecompute("c1", {h1, h2}, "late telemetry").ok());
+  auto leased = writer.LeaseRecompute("c1", 10, "a", now, absl::Minutes(5));
+  ASSERT_TRUE(leased.ok()) << leased.status();
+  ASSERT_EQ(leased->size(), 2u);
+  // The facts of h2 change while a recomputes it from what it read before.
+  ASSERT_TRUE(writer.MarkForRecompute("c1", {h2}, "corrected inventory").ok());
+  ASSERT_TRUE(writer.CompleteRecompute("c1", *leased).ok());
+  // h1 is gone; h2 is pending at once, before a's lease would have ended.
+  EXPECT_EQ(Pending(writer, "c1", now + absl::Minutes(1)), std::vector<absl::Time>{h2});
+}
+
+inline void AStaleHolderNeitherCompletesNorReleasesAMarkLeasedAgain(ChargebackWriteRepository& writer) {
+  const absl::Time h1 = kT0 + absl::Hours(1);
+  const absl::Time now = kT0 + absl::Hours(10);
+  ASSERT_TRUE(writer.MarkForRecompute("c1", {h1}, "late telemetry").ok());
+  auto stale = writer.LeaseRecompute("c1", 10, "a", now, absl::Minutes(1));
+  ASSERT_TRUE(stale.ok()) << stale.status();
+  ASSERT_EQ(stale->size(), 1u);
+  // a's lease ran out; b leases h1 and is recomputing it when a comes back.
+  auto current = writer.LeaseRecompute("c1", 10, "b", now + absl::Minutes(2), absl::Minutes(5));
+  ASSERT_TRUE(current.ok()) << current.status();
+  ASSERT_EQ(current->size(), 1u);
+  ASSERT_TRUE(writer.CompleteRecompute("c1", *stale).ok());
+  ASSERT_TRUE(writer.ReleaseRecompute("c1", *stale).ok());
+  EXPECT_TRUE(Pending(writer, "c1", now + absl::Minutes(3)).empty());                     // still b's
+  EXPECT_EQ(Pending(writer, "c1", now + absl::Minutes(7)), std::vector<absl::Time>{h1});  // and not removed
+}
+
+inline void AReleasedMarkIsPendingAgainAtOnce(ChargebackWriteRepository& writer) {
+  const absl::Time h1 = kT0 + absl::Hours(1), h2 = kT0 + absl::Hours(2);
+  const absl::Time now = kT0 + absl::Hours(10);
+  ASSERT_TRUE(writer.MarkForRecompute("c1", {h1, h2}, "late telemetry").ok());
+  auto leased = writer.LeaseRecompute("c1", 10, "a", now, absl::Minutes(5));
+  ASSERT_TRUE(leased.ok()) << leased.status();
+  ASSERT_EQ(leased->size(), 2u);
+  ASSERT_TRUE(writer.ReleaseRecompute("c1", {(*leased)[1]}).ok());
+  EXPECT_EQ(Pending(writer, "c1", now), std::vector<absl::Time>{h2});
+}
+
+inline void ALeaseNamesItsBadArgument(ChargebackWriteRepository& writer) {
+  const absl::Time now = kT0 + absl::Hours(10);
+  auto negative = writer.LeaseRecompute("c1", -1, "a", now, absl::Minutes(5));
+  EXPECT_EQ(negative.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(negative.status().message().find("limit: -1"), std::string::npos) << negative.status();
+  auto nobody = writer.LeaseRecompute("c1", 10, "", now, absl::Minutes(5));
+  EXPECT_EQ(nobody.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(nobody.status().message().find("holder: empty"), std::string::npos) << nobody.status();
+  auto zero = writer.LeaseRecompute("c1", 10, "a", now, absl::ZeroDuration());
+  EXPECT_EQ(zero.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(zero.status().message().find("lease: 0 must be longer than zero"), std::string::npos) << zero.status();
 }
 
 }  // namespace fleetcap::store::chargeback_contract
 
 // Instantiates the contract as tests of fixture `Fixture`, whose `writer()`
 // and `reader()` are fresh repositories over one store per test.
-#define FLEETCAP_CHARGEBACK_CONTRACT_TESTS(Fixture)                                                               \
-  TEST_F(Fixture, ReplacingAnHourTwiceLeavesOneCopy) {                                                            \
-    ::fleetcap::store::chargeback_contract::ReplacingAnHourTwiceLeavesOneCopy(writer(), reader());                \
-  }                                                                                                               \
-  TEST_F(Fixture, RollupsEqualTheSumOfHoursAfterReplacements) {                                                   \
-    ::fleetcap::store::chargeback_contract::RollupsEqualTheSumOfHoursAfterReplacements(writer(), reader());       \
-  }                                                                                                               \
-  TEST_F(Fixture, EveryGroupingAndResolution) {                                                                   \
-    ::fleetcap::store::chargeback_contract::EveryGroupingAndResolution(writer(), reader());                       \
-  }                                                                                                               \
-  TEST_F(Fixture, FiltersSelectTheLines) {                                                                        \
-    ::fleetcap::store::chargeback_contract::FiltersSelectTheLines(writer(), reader());                            \
-  }                                                                                                               \
-  TEST_F(Fixture, ReadsWithoutNamespaceOrWorkloadAfterReplacementsAndFilters) {                                   \
-    ::fleetcap::store::chargeback_contract::ReadsWithoutNamespaceOrWorkloadAfterReplacementsAndFilters(writer(),  \
-                                                                                                       reader()); \
-  }                                                                                                               \
-  TEST_F(Fixture, AnEmptyWindowHasNoLines) {                                                                      \
-    ::fleetcap::store::chargeback_contract::AnEmptyWindowHasNoLines(writer(), reader());                          \
-  }                                                                                                               \
-  TEST_F(Fixture, SumsPastInt64AreAnError) {                                                                      \
-    ::fleetcap::store::chargeback_contract::SumsPastInt64AreAnError(writer(), reader());                          \
-  }                                                                                                               \
-  TEST_F(Fixture, ABadReplacementChangesNothing) {                                                                \
-    ::fleetcap::store::chargeback_contract::ABadReplacementChangesNothing(writer(), reader());                    \
-  }                                                                                                               \
-  TEST_F(Fixture, OverHeldDevicesAreReplacedWithTheirHours) {                                                     \
-    ::fleetcap::store::chargeback_contract::OverHeldDevicesAreReplacedWithTheirHours(writer(), reader());         \
-  }                                                                                                               \
-  TEST_F(Fixture, TheWatermarkNeverGoesBackwards) {                                                               \
-    ::fleetcap::store::chargeback_contract::TheWatermarkNeverGoesBackwards(writer());                             \
-  }                                                                                                               \
-  TEST_F(Fixture, RecomputeMarksAreTakenOnce) {                                                                   \
-    ::fleetcap::store::chargeback_contract::RecomputeMarksAreTakenOnce(writer());                                 \
+#define FLEETCAP_CHARGEBACK_CONTRACT_TESTS(Fixture)                                                                 \
+  TEST_F(Fixture, ReplacingAnHourTwiceLeavesOneCopy) {                                                              \
+    ::fleetcap::store::chargeback_contract::ReplacingAnHourTwiceLeavesOneCopy(writer(), reader());                  \
+  }                                                                                                                 \
+  TEST_F(Fixture, RollupsEqualTheSumOfHoursAfterReplacements) {                                                     \
+    ::fleetcap::store::chargeback_contract::RollupsEqualTheSumOfHoursAfterReplacements(writer(), reader());         \
+  }                                                                                                                 \
+  TEST_F(Fixture, EveryGroupingAndResolution) {                                                                     \
+    ::fleetcap::store::chargeback_contract::EveryGroupingAndResolution(writer(), reader());                         \
+  }                                                                                                                 \
+  TEST_F(Fixture, FiltersSelectTheLines) {                                                                          \
+    ::fleetcap::store::chargeback_contract::FiltersSelectTheLines(writer(), reader());                              \
+  }                                                                                                                 \
+  TEST_F(Fixture, ReadsWithoutNamespaceOrWorkloadAfterReplacementsAndFilters) {                                     \
+    ::fleetcap::store::chargeback_contract::ReadsWithoutNamespaceOrWorkloadAfterReplacementsAndFilters(writer(),    \
+                                                                                                       reader());   \
+  }                                                                                                                 \
+  TEST_F(Fixture, AnEmptyWindowHasNoLines) {                                                                        \
+    ::fleetcap::store::chargeback_contract::AnEmptyWindowHasNoLines(writer(), reader());                            \
+  }                                                                                                                 \
+  TEST_F(Fixture, SumsPastInt64AreAnError) {                                                                        \
+    ::fleetcap::store::chargeback_contract::SumsPastInt64AreAnError(writer(), reader());                            \
+  }                                                                                                                 \
+  TEST_F(Fixture, ABadReplacementChangesNothing) {                                                                  \
+    ::fleetcap::store::chargeback_contract::ABadReplacementChangesNothing(writer(), reader());                      \
+  }                                                                                                                 \
+  TEST_F(Fixture, OverHeldDevicesAreReplacedWithTheirHours) {                                                       \
+    ::fleetcap::store::chargeback_contract::OverHeldDevicesAreReplacedWithTheirHours(writer(), reader());           \
+  }                                                                                                                 \
+  TEST_F(Fixture, TheWatermarkNeverGoesBackwards) {                                                                 \
+    ::fleetcap::store::chargeback_contract::TheWatermarkNeverGoesBackwards(writer());                               \
+  }                                                                                                                 \
+  TEST_F(Fixture, RecomputeMarksAreLeasedToOneHolderUntilTheLeaseEnds) {                                            \
+    ::fleetcap::store::chargeback_contract::RecomputeMarksAreLeasedToOneHolderUntilTheLeaseEnds(writer());          \
+  }                                                                                                                 \
+  TEST_F(Fixture, ACompletedMarkIsGoneAndOneMarkedAgainDuringItsLeaseIsPending) {                                   \
+    ::fleetcap::store::chargeback_contract::ACompletedMarkIsGoneAndOneMarkedAgainDuringItsLeaseIsPending(writer()); \
+  }                                                                                                                 \
+  TEST_F(Fixture, AStaleHolderNeitherCompletesNorReleasesAMarkLeasedAgain) {                                        \
+    ::fleetcap::store::chargeback_contract::AStaleHolderNeitherCompletesNorReleasesAMarkLeasedAgain(writer());      \
+  }                                                                                                                 \
+  TEST_F(Fixture, AReleasedMarkIsPendingAgainAtOnce) {                                                              \
+    ::fleetcap::store::chargeback_contract::AReleasedMarkIsPendingAgainAtOnce(writer());                            \
+  }                                                                                                                 \
+  TEST_F(Fixture, ALeaseNamesItsBadArgument) {                                                                      \
+    ::fleetcap::store::chargeback_contract::ALeaseNamesItsBadArgument(writer());                                    \
   }

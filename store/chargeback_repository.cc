@@ -91,6 +91,22 @@ absl::Status CheckReplacement(const std::string& cluster, absl::Time start, absl
   return absl::OkStatus();
 }
 
+absl::Status CheckLease(const std::string& cluster, int limit, const std::string& holder, absl::Duration lease) {
+  if (limit < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("chargeback: lease of recompute marks of ", cluster, " limit: ", limit, " is negative"));
+  }
+  if (holder.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("chargeback: lease of recompute marks of ", cluster, " holder: empty"));
+  }
+  if (lease <= absl::ZeroDuration()) {
+    return absl::InvalidArgumentError(absl::StrCat("chargeback: lease of recompute marks of ", cluster, " lease: ",
+                                                   absl::FormatDuration(lease), " must be longer than zero"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckWindow(const ChargebackFilter& filter) {
   if (filter.start > filter.end) {
     return absl::InvalidArgumentError(absl::StrCat("chargeback: window end ", FormatRfc3339(filter.end),

@@ -55,11 +55,16 @@ struct OverHeldRecord {
   bool operator==(const OverHeldRecord& o) const;
 };
 
-// An hour marked to compute again, and why.
+// An hour marked to compute again, and why. A leased mark also carries the
+// row's counts when it was leased: `generation` (the marks that arrived while
+// it was leased) and `lease` (its leases), by which CompleteRecompute knows
+// whether it was marked again since, and whether the lease is still this one.
 struct RecomputeMark {
   absl::Time hour;
   std::string reason;
   absl::Time noted_at;
+  int64_t generation = 0;
+  int64_t lease = 0;
 };
 
 class ChargebackWriteRepository {
@@ -82,12 +87,31 @@ class ChargebackWriteRepository {
   virtual absl::Status AdvanceWatermark(const std::string& cluster, absl::Time through) = 0;
 
   // Marks whole `hours` of `cluster` to compute again; an hour marked already
-  // keeps its first reason.
+  // keeps its first reason. Marking a leased hour again makes it pending once
+  // its holder completes it: the facts changed after the holder read them.
   virtual absl::Status MarkForRecompute(const std::string& cluster, const std::vector<absl::Time>& hours,
                                         const std::string& reason) = 0;
-  // Takes (and unmarks) up to `limit` marked hours of `cluster`, oldest first:
-  // each mark is taken once.
-  virtual absl::StatusOr<std::vector<RecomputeMark>> TakeRecompute(const std::string& cluster, int limit) = 0;
+
+  // Recompute marks are leased, not taken: a mark stays stored until the
+  // hour is recomputed and stored, so an instance that dies in between (killed,
+  // its node lost) leaves its marks to the next once its lease runs out.
+  //
+  // Leases to `holder` (who, for the operator) up to `limit` marked hours of
+  // `cluster`, oldest first, until `now + lease`: those not leased, or whose
+  // lease ended by `now`. A leased mark is given to no other lease before its
+  // lease ends. INVALID_ARGUMENT for a negative `limit`, an empty `holder` or
+  // a `lease` not longer than zero.
+  virtual absl::StatusOr<std::vector<RecomputeMark>> LeaseRecompute(const std::string& cluster, int limit,
+                                                                    const std::string& holder, absl::Time now,
+                                                                    absl::Duration lease) = 0;
+  // The hours of leased `marks` are recomputed and stored: removes each mark
+  // still under the lease it came with and not marked again since; one marked
+  // again is unleased instead, pending for the next pass. A mark leased again
+  // since (its lease ran out) is left to its new holder.
+  virtual absl::Status CompleteRecompute(const std::string& cluster, const std::vector<RecomputeMark>& marks) = 0;
+  // Ends the lease of `marks` still under it without removing them: pending
+  // again at once (hours the holder leaves to a later pass).
+  virtual absl::Status ReleaseRecompute(const std::string& cluster, const std::vector<RecomputeMark>& marks) = 0;
 };
 
 enum class ChargebackResolution { kHour, kDay, kMonth, kNone };
@@ -159,6 +183,8 @@ absl::Time MonthStart(absl::Time t);
 absl::Status CheckReplacement(const std::string& cluster, absl::Time start, absl::Time end,
                               const std::vector<ChargebackLineRecord>& lines,
                               const std::vector<OverHeldRecord>& over_held);
+// OK when LeaseRecompute may lease with these arguments.
+absl::Status CheckLease(const std::string& cluster, int limit, const std::string& holder, absl::Duration lease);
 // OK when `filter`'s window is one Lines can read (start <= end).
 absl::Status CheckWindow(const ChargebackFilter& filter);
 // Which table Lines reads: hourly, daily or monthly lines.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 
 namespace fleetcap::store {
@@ -104,20 +105,57 @@ absl::Status MemoryChargebackRepository::MarkForRecompute(const std::string& clu
   const absl::Time now = clock_->Now();
   std::lock_guard<std::mutex> lock(mu_);
   auto& marks = clusters_[cluster].recompute;
-  for (absl::Time hour : hours) marks.emplace(hour, RecomputeMark{hour, reason, now});
+  for (absl::Time hour : hours) {
+    auto [it, added] = marks.emplace(hour, StoredMark{RecomputeMark{hour, reason, now}, "", std::nullopt});
+    if (!added && it->second.taken_until.has_value()) ++it->second.mark.generation;
+  }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<RecomputeMark>> MemoryChargebackRepository::TakeRecompute(const std::string& cluster,
-                                                                                     int limit) {
+absl::StatusOr<std::vector<RecomputeMark>> MemoryChargebackRepository::LeaseRecompute(
+    const std::string& cluster, int limit, const std::string& holder, absl::Time now, absl::Duration lease) {
+  FLEETCAP_RETURN_IF_ERROR(CheckLease(cluster, limit, holder, lease));
   std::lock_guard<std::mutex> lock(mu_);
-  std::vector<RecomputeMark> taken;
-  auto& marks = clusters_[cluster].recompute;
-  while (!marks.empty() && static_cast<int>(taken.size()) < limit) {
-    taken.push_back(marks.begin()->second);
-    marks.erase(marks.begin());
+  std::vector<RecomputeMark> leased;
+  for (auto& [hour, stored] : clusters_[cluster].recompute) {
+    if (static_cast<int>(leased.size()) >= limit) break;
+    if (stored.taken_until.has_value() && *stored.taken_until > now) continue;
+    ++stored.mark.lease;
+    stored.taken_by = holder;
+    stored.taken_until = now + lease;
+    leased.push_back(stored.mark);
   }
-  return taken;
+  return leased;
+}
+
+absl::Status MemoryChargebackRepository::CompleteRecompute(const std::string& cluster,
+                                                           const std::vector<RecomputeMark>& marks) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& stored = clusters_[cluster].recompute;
+  for (const RecomputeMark& m : marks) {
+    auto it = stored.find(m.hour);
+    if (it == stored.end() || it->second.mark.lease != m.lease) continue;  // gone, or another holder's now
+    if (it->second.mark.generation == m.generation) {
+      stored.erase(it);
+    } else {
+      it->second.taken_by.clear();
+      it->second.taken_until.reset();
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status MemoryChargebackRepository::ReleaseRecompute(const std::string& cluster,
+                                                          const std::vector<RecomputeMark>& marks) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto& stored = clusters_[cluster].recompute;
+  for (const RecomputeMark& m : marks) {
+    auto it = stored.find(m.hour);
+    if (it == stored.end() || it->second.mark.lease != m.lease) continue;
+    it->second.taken_by.clear();
+    it->second.taken_until.reset();
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<ChargebackSum>> MemoryChargebackRepository::Lines(const ChargebackFilter& filter,

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -27,7 +28,11 @@ class MemoryChargebackRepository : public ChargebackWriteRepository, public Char
   absl::Status AdvanceWatermark(const std::string& cluster, absl::Time through) override;
   absl::Status MarkForRecompute(const std::string& cluster, const std::vector<absl::Time>& hours,
                                 const std::string& reason) override;
-  absl::StatusOr<std::vector<RecomputeMark>> TakeRecompute(const std::string& cluster, int limit) override;
+  absl::StatusOr<std::vector<RecomputeMark>> LeaseRecompute(const std::string& cluster, int limit,
+                                                            const std::string& holder, absl::Time now,
+                                                            absl::Duration lease) override;
+  absl::Status CompleteRecompute(const std::string& cluster, const std::vector<RecomputeMark>& marks) override;
+  absl::Status ReleaseRecompute(const std::string& cluster, const std::vector<RecomputeMark>& marks) override;
 
   absl::StatusOr<std::vector<ChargebackSum>> Lines(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
                                                    ChargebackResolution resolution) const override;
@@ -37,11 +42,17 @@ class MemoryChargebackRepository : public ChargebackWriteRepository, public Char
  private:
   // (hour, team, namespace, workload, model, line_kind)
   using LineKey = std::tuple<absl::Time, std::string, std::string, std::string, std::string, std::string>;
+  // A stored mark (its generation and lease counts in `mark`) and its lease.
+  struct StoredMark {
+    RecomputeMark mark;
+    std::string taken_by;
+    std::optional<absl::Time> taken_until;
+  };
   struct ClusterState {
     std::map<LineKey, ChargebackLineRecord> lines;
     std::vector<OverHeldRecord> over_held;
     std::optional<absl::Time> watermark;
-    std::map<absl::Time, RecomputeMark> recompute;
+    std::map<absl::Time, StoredMark> recompute;
   };
 
   const Clock* const clock_;

@@ -164,13 +164,17 @@ absl::Status PgChargebackRepository::MarkForRecompute(const std::string& cluster
           absl::StrCat("chargeback: recompute of ", cluster, " hour: ", FormatRfc3339(hour), " is not a whole hour"));
     }
   }
+  // By hour, as the marking triggers lock them (migration 0024): never a deadlock with them.
+  std::vector<absl::Time> by_hour = hours;
+  std::sort(by_hour.begin(), by_hour.end());
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::work txn(*lease);
-    for (absl::Time hour : hours) {
+    for (absl::Time hour : by_hour) {
       txn.exec_params(
           "INSERT INTO chargeback_recompute (cluster, hour, reason) VALUES ($1, $2::timestamptz, $3)"
-          " ON CONFLICT (cluster, hour) DO NOTHING",
+          " ON CONFLICT (cluster, hour) DO UPDATE SET generation = chargeback_recompute.generation + 1"
+          " WHERE chargeback_recompute.taken_until IS NOT NULL",
           cluster, FormatRfc3339(hour), reason);
     }
     txn.commit();
@@ -180,25 +184,91 @@ absl::Status PgChargebackRepository::MarkForRecompute(const std::string& cluster
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<RecomputeMark>> PgChargebackRepository::TakeRecompute(const std::string& cluster,
-                                                                                 int limit) {
-  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
-  std::vector<RecomputeMark> taken;
+absl::StatusOr<std::vector<RecomputeMark>> PgChargebackRepository::LeaseRecompute(const std::string& cluster, int limit,
+                                                                                  const std::string& holder,
+                                                                                  absl::Time now,
+                                                                                  absl::Duration lease) {
+  FLEETCAP_RETURN_IF_ERROR(CheckLease(cluster, limit, holder, lease));
+  FLEETCAP_ASSIGN_OR_RETURN(auto pg, pool_->Acquire());
+  std::vector<RecomputeMark> leased;
   try {
-    pqxx::work txn(*lease);
-    // SKIP LOCKED: two takers never take the same mark.
+    pqxx::work txn(*pg);
+    // SKIP LOCKED: two instances leasing at once never lease the same mark.
     auto rows = txn.exec_params(
-        "DELETE FROM chargeback_recompute WHERE (cluster, hour) IN (SELECT cluster, hour FROM chargeback_recompute"
-        " WHERE cluster = $1 ORDER BY hour LIMIT $2 FOR UPDATE SKIP LOCKED)"
-        " RETURNING extract(epoch FROM hour)::bigint, reason, extract(epoch FROM noted_at)::bigint",
-        cluster, std::max(limit, 0));
+        "UPDATE chargeback_recompute SET lease = lease + 1, taken_by = $3, taken_until = $5::timestamptz"
+        " WHERE cluster = $1 AND hour IN (SELECT hour FROM chargeback_recompute WHERE cluster = $1"
+        "  AND (taken_until IS NULL OR taken_until <= $4::timestamptz) ORDER BY hour LIMIT $2 FOR UPDATE SKIP LOCKED)"
+        " RETURNING extract(epoch FROM hour)::bigint, reason, extract(epoch FROM noted_at)::bigint, generation, lease",
+        cluster, limit, holder, FormatRfc3339(now), FormatRfc3339(now + lease));
     txn.commit();
-    for (const auto& row : rows) taken.push_back({Seconds(row[0]), row[1].as<std::string>(), Seconds(row[2])});
+    for (const auto& row : rows) {
+      leased.push_back(
+          {Seconds(row[0]), row[1].as<std::string>(), Seconds(row[2]), row[3].as<int64_t>(), row[4].as<int64_t>()});
+    }
   } catch (const std::exception& e) {
-    return PgError("chargeback: taking hours to recompute", e);
+    return PgError("chargeback: leasing hours to recompute", e);
   }
-  std::sort(taken.begin(), taken.end(), [](const RecomputeMark& a, const RecomputeMark& b) { return a.hour < b.hour; });
-  return taken;
+  std::sort(leased.begin(), leased.end(),
+            [](const RecomputeMark& a, const RecomputeMark& b) { return a.hour < b.hour; });
+  return leased;
+}
+
+namespace {
+
+// `marks` as the arrays (hour in Unix seconds, generation, lease) that
+// kLeasedMarks unnests: one statement however many marks.
+std::tuple<std::string, std::string, std::string> MarkArrays(const std::vector<RecomputeMark>& marks) {
+  std::vector<int64_t> hours, generations, leases;
+  for (const RecomputeMark& m : marks) {
+    hours.push_back(absl::ToUnixSeconds(m.hour));
+    generations.push_back(m.generation);
+    leases.push_back(m.lease);
+  }
+  return {absl::StrCat("{", absl::StrJoin(hours, ","), "}"), absl::StrCat("{", absl::StrJoin(generations, ","), "}"),
+          absl::StrCat("{", absl::StrJoin(leases, ","), "}")};
+}
+
+constexpr const char* kLeasedMarks =
+    " unnest($2::bigint[], $3::bigint[], $4::bigint[]) m(hour, generation, lease)"
+    " WHERE r.cluster = $1 AND r.hour = to_timestamp(m.hour) AND r.lease = m.lease";
+
+}  // namespace
+
+absl::Status PgChargebackRepository::CompleteRecompute(const std::string& cluster,
+                                                       const std::vector<RecomputeMark>& marks) {
+  if (marks.empty()) return absl::OkStatus();
+  const auto [hours, generations, leases] = MarkArrays(marks);
+  FLEETCAP_ASSIGN_OR_RETURN(auto pg, pool_->Acquire());
+  try {
+    pqxx::work txn(*pg);
+    txn.exec_params(
+        absl::StrCat("DELETE FROM chargeback_recompute r USING", kLeasedMarks, " AND r.generation = m.generation"),
+        cluster, hours, generations, leases);
+    txn.exec_params(absl::StrCat("UPDATE chargeback_recompute r SET taken_by = NULL, taken_until = NULL FROM",
+                                 kLeasedMarks, " AND r.generation <> m.generation"),
+                    cluster, hours, generations, leases);
+    txn.commit();
+  } catch (const std::exception& e) {
+    return PgError("chargeback: completing hours recomputed", e);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status PgChargebackRepository::ReleaseRecompute(const std::string& cluster,
+                                                      const std::vector<RecomputeMark>& marks) {
+  if (marks.empty()) return absl::OkStatus();
+  const auto [hours, generations, leases] = MarkArrays(marks);
+  FLEETCAP_ASSIGN_OR_RETURN(auto pg, pool_->Acquire());
+  try {
+    pqxx::work txn(*pg);
+    txn.exec_params(
+        absl::StrCat("UPDATE chargeback_recompute r SET taken_by = NULL, taken_until = NULL FROM", kLeasedMarks),
+        cluster, hours, generations, leases);
+    txn.commit();
+  } catch (const std::exception& e) {
+    return PgError("chargeback: releasing hours to recompute", e);
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const ChargebackFilter& f,

@@ -28,7 +28,11 @@ class PgChargebackRepository : public ChargebackWriteRepository, public Chargeba
   absl::Status AdvanceWatermark(const std::string& cluster, absl::Time through) override;
   absl::Status MarkForRecompute(const std::string& cluster, const std::vector<absl::Time>& hours,
                                 const std::string& reason) override;
-  absl::StatusOr<std::vector<RecomputeMark>> TakeRecompute(const std::string& cluster, int limit) override;
+  absl::StatusOr<std::vector<RecomputeMark>> LeaseRecompute(const std::string& cluster, int limit,
+                                                            const std::string& holder, absl::Time now,
+                                                            absl::Duration lease) override;
+  absl::Status CompleteRecompute(const std::string& cluster, const std::vector<RecomputeMark>& marks) override;
+  absl::Status ReleaseRecompute(const std::string& cluster, const std::vector<RecomputeMark>& marks) override;
 
   absl::StatusOr<std::vector<ChargebackSum>> Lines(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
                                                    ChargebackResolution resolution) const override;

@@ -259,9 +259,12 @@ absl::StatusOr<std::vector<SeriesIdentity>> PgUsageRepository::IdentifySeries(co
     }
     // A series joins the inventory once, when first seen: the pod's uid by
     // namespace and name (else "namespace/pod"), and the device's node and
-    // model when the exporter did not label them.
+    // model when the exporter did not label them. A series seen again moves
+    // its last_seen (what retention prunes by) only when that advances it by
+    // more than an hour: a write per series an hour at most, however often
+    // it is seen.
     txn.exec_params(
-        "INSERT INTO telemetry_series (cluster, device_id, namespace, pod, field, pod_uid, node, model)"
+        "INSERT INTO telemetry_series (cluster, device_id, namespace, pod, field, pod_uid, node, model, last_seen)"
         " SELECT DISTINCT ON (i.device_id, i.namespace, i.pod, i.field)"
         "  $1, i.device_id, i.namespace, i.pod, i.field,"
         "  CASE WHEN i.pod = '' THEN '' ELSE coalesce("
@@ -270,9 +273,12 @@ absl::StatusOr<std::vector<SeriesIdentity>> PgUsageRepository::IdentifySeries(co
         "  coalesce(nullif(i.node, ''), (SELECT d.node FROM devices d WHERE d.cluster = $1"
         "    AND d.device_id = i.device_id ORDER BY d.in_service_from DESC LIMIT 1), ''),"
         "  coalesce(nullif(i.model, ''), (SELECT d.model FROM devices d WHERE d.cluster = $1"
-        "    AND d.device_id = i.device_id ORDER BY d.in_service_from DESC LIMIT 1), '')"
-        " FROM series_in i ON CONFLICT (cluster, device_id, namespace, pod, field) DO NOTHING",
-        cluster);
+        "    AND d.device_id = i.device_id ORDER BY d.in_service_from DESC LIMIT 1), ''),"
+        "  $2::timestamptz"
+        " FROM series_in i ON CONFLICT (cluster, device_id, namespace, pod, field) DO UPDATE"
+        " SET last_seen = EXCLUDED.last_seen"
+        " WHERE telemetry_series.last_seen < EXCLUDED.last_seen - interval '1 hour'",
+        cluster, FormatRfc3339(ClockOf(options_).Now()));
     auto rows = txn.exec_params(
         "SELECT DISTINCT s.device_id, s.namespace, s.pod, s.field, s.pod_uid, s.node, s.model"
         " FROM telemetry_series s JOIN series_in i ON s.cluster = $1 AND s.device_id = i.device_id"

@@ -21,6 +21,11 @@ absl::StatusOr<int> MaintainUsagePartitions(pqxx::connection& conn, absl::Time n
     auto changed = txn.exec_params("SELECT fleetcap_maintain_usage_partitions($1::timestamptz, $2, $3)",
                                    FormatRfc3339(now), policy.days_ahead, policy.retention_days)[0][0]
                        .as<int>();
+    // The series not seen within the retention window: every minute of them
+    // is gone or going with the partitions dropped above. Hourly, a scan of
+    // the series table (one row per device, pod and field), not of minutes.
+    txn.exec_params("DELETE FROM telemetry_series WHERE last_seen < $1::timestamptz - make_interval(days => $2)",
+                    FormatRfc3339(now), policy.retention_days);
     txn.commit();
     return changed;
   } catch (const std::exception& e) {

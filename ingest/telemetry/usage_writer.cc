@@ -27,6 +27,13 @@ store::PushProgress ProgressOf(const ClosedBatch& batch, const std::string& log_
 }  // namespace
 
 absl::StatusOr<std::vector<StoredSeries>> UsageWriter::Identify(const std::vector<CanonicalSeries>& series) {
+  // Forgotten hourly, all at once: the next write asks for its series in one
+  // statement, which moves their last_seen, and a series that stopped being
+  // written is no longer kept alive by this writer.
+  const Clock& clock = options_.clock != nullptr ? *options_.clock : *RealClock::Instance();
+  const absl::Duration now = clock.Monotonic();
+  if (!series_.empty() && now - series_since_ >= kSeriesIdentitiesKept) series_.clear();
+  if (series_.empty()) series_since_ = now;
   std::vector<store::SeriesName> missing;
   std::vector<SeriesId> missing_ids;
   std::set<SeriesId> seen;

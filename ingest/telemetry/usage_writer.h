@@ -19,7 +19,9 @@
 // nothing is set aside because the store was away.
 //
 // Series join the inventory once, when first seen; their identities are
-// kept here so that each is asked of the store once.
+// kept here so that each is asked of the store about once an hour: asking
+// again keeps the series' last_seen, by which retention deletes the series
+// of pods long gone (store/usage_partitions.h).
 // Thread-compatible: one writer per thread.
 
 #include <cstdint>
@@ -30,6 +32,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
+#include "common/clock.h"
 #include "ingest/telemetry/canonical.h"
 #include "ingest/telemetry/minute_aggregator.h"
 #include "ingest/telemetry/minute_window.h"
@@ -47,7 +51,11 @@ struct PushState {
 
 struct UsageWriterOptions {
   TelemetryMetrics* metrics = nullptr;  // counts the rows set aside, when given
+  const Clock* clock = nullptr;         // when the identities kept are forgotten; nullptr: the real one
 };
+
+// How long the identities of series are kept before they are asked of the store again.
+inline constexpr absl::Duration kSeriesIdentitiesKept = absl::Hours(1);
 
 class UsageWriter {
  public:
@@ -84,6 +92,7 @@ class UsageWriter {
   std::string cluster_;
   UsageWriterOptions options_;
   std::map<SeriesId, store::SeriesIdentity> series_;  // identities already known
+  absl::Duration series_since_;                       // when series_ began to fill, on the clock's Monotonic()
 };
 
 }  // namespace fleetcap::telemetry

@@ -251,30 +251,48 @@ absl::Status ChargebackRun::MarkPolicyChanges(PassReport* report) {
   return stores_.state->SeenPolicyVersion(newest);
 }
 
-absl::Status ChargebackRun::RecomputeMarked(const std::string& cluster, PassReport* report) {
-  std::map<absl::Time, std::string> marked;  // hour -> its first reason
+absl::StatusOr<std::vector<store::RecomputeMark>> ChargebackRun::LeaseMarks(const std::string& cluster) {
+  std::vector<store::RecomputeMark> leased;
   for (;;) {
-    FLEETCAP_ASSIGN_OR_RETURN(auto marks, stores_.chargeback->TakeRecompute(cluster, 1000));
-    for (auto& m : marks) marked.emplace(m.hour, std::move(m.reason));
-    if (marks.size() < 1000) break;
+    FLEETCAP_ASSIGN_OR_RETURN(auto marks, stores_.chargeback->LeaseRecompute(cluster, kLeaseBatch, options_.holder,
+                                                                             clock_->Now(), options_.recompute_lease));
+    leased.insert(leased.end(), marks.begin(), marks.end());
+    if (marks.size() < static_cast<size_t>(kLeaseBatch)) break;
   }
-  if (marked.empty()) return absl::OkStatus();
+  std::sort(leased.begin(), leased.end(),
+            [](const store::RecomputeMark& a, const store::RecomputeMark& b) { return a.hour < b.hour; });
+  return leased;
+}
+
+// The marks are leased, and completed (removed) only after their hours are
+// stored: an instance that dies before leaves them to the next once the lease
+// runs out, and one that fails leaves them to its next pass the same way. A
+// death between storing and completing only recomputes the hours twice. The
+// marks arriving meanwhile (the facts changed after they were read) survive
+// completion (ChargebackWriteRepository::CompleteRecompute).
+absl::Status ChargebackRun::RecomputeMarked(const std::string& cluster, PassReport* report) {
+  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<store::RecomputeMark> leased, LeaseMarks(cluster));
+  if (leased.empty()) return absl::OkStatus();
   // A cluster without a watermark of its own starts at the fleet's
   // (StartOf): its hours before it are recomputed from marks.
   FLEETCAP_ASSIGN_OR_RETURN(const auto own, stores_.chargeback->Watermark(cluster));
   FLEETCAP_ASSIGN_OR_RETURN(const auto fleet, stores_.chargeback->Watermark(kFleet));
   const std::optional<absl::Time> watermark = own.has_value() ? own : fleet;
   const absl::Time settled = HourOf(report->now - options_.settle_window);
-  std::vector<absl::Time> hours;
-  const std::pair<const absl::Time, std::string>* dropped_sample = nullptr;
+  std::map<absl::Time, store::RecomputeMark> to_compute;
+  std::vector<store::RecomputeMark> done;  // dropped, or at or past the watermark: the catch-up computes those
+  const store::RecomputeMark* dropped_sample = nullptr;
   int64_t dropped = 0;
-  for (const auto& mark : marked) {
-    if (mark.first < settled) {
+  for (const store::RecomputeMark& mark : leased) {
+    if (mark.hour < settled) {
       ++dropped;
       if (dropped_sample == nullptr) dropped_sample = &mark;
-    } else if (watermark.has_value() && mark.first < *watermark) {
-      hours.push_back(mark.first);
-    }  // at or past the watermark: the catch-up computes it anyway
+      done.push_back(mark);
+    } else if (watermark.has_value() && mark.hour < *watermark) {
+      to_compute.emplace(mark.hour, mark);
+    } else {
+      done.push_back(mark);
+    }
   }
   report->marks_dropped += dropped;
   if (dropped_sample != nullptr) {
@@ -282,29 +300,27 @@ absl::Status ChargebackRun::RecomputeMarked(const std::string& cluster, PassRepo
         ->warn(
             "{} hours of cluster {} marked to compute again are older than the settle window ({}) and left as they "
             "are, e.g. {} ({}); `fleetcap-optimizer recompute` changes them",
-            dropped, cluster, absl::FormatDuration(options_.settle_window), FormatRfc3339(dropped_sample->first),
-            dropped_sample->second);
+            dropped, cluster, absl::FormatDuration(options_.settle_window), FormatRfc3339(dropped_sample->hour),
+            dropped_sample->reason);
   }
-  const std::vector<HourWindow> windows = ContiguousWindows(hours, options_.batch_hours);
-  for (size_t w = 0; w < windows.size(); ++w) {
-    auto computed = ComputeClusterHours(cluster, windows[w].start, windows[w].end);
-    if (!computed.ok()) {
-      // The marks were taken: put back those not recomputed, for the next pass.
-      for (size_t rest = w; rest < windows.size(); ++rest) {
-        for (absl::Time h = windows[rest].start; h < windows[rest].end; h += absl::Hours(1)) {
-          (void)stores_.chargeback->MarkForRecompute(cluster, {h}, marked[h]);
-        }
-      }
-      return computed.status();
-    }
+  FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->CompleteRecompute(cluster, done));
+  std::vector<absl::Time> hours;
+  for (const auto& [hour, mark] : to_compute) hours.push_back(hour);
+  for (const HourWindow& window : ContiguousWindows(hours, options_.batch_hours)) {
+    FLEETCAP_ASSIGN_OR_RETURN(HoursReport computed, ComputeClusterHours(cluster, window.start, window.end));
     // The teams' charges of these hours changed, so do the fleet's fixed
     // lines of them: marked for the fleet whatever its watermark, since the
-    // fleet's pass may be spreading them from the lines just replaced.
-    for (absl::Time h = windows[w].start; h < windows[w].end; h += absl::Hours(1)) {
-      ++report->recomputed[marked[h]];
-      FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->MarkForRecompute(kFleet, {h}, marked[h]));
+    // fleet's pass may be spreading them from the lines just replaced. Before
+    // the completion, so that a death in between marks them again.
+    std::vector<store::RecomputeMark> completed;
+    for (absl::Time h = window.start; h < window.end; h += absl::Hours(1)) {
+      const store::RecomputeMark& mark = to_compute.at(h);
+      ++report->recomputed[mark.reason];
+      FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->MarkForRecompute(kFleet, {h}, mark.reason));
+      completed.push_back(mark);
     }
-    Accumulate(*computed, &report->computed);
+    FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->CompleteRecompute(cluster, completed));
+    Accumulate(computed, &report->computed);
   }
   return absl::OkStatus();
 }
@@ -347,37 +363,34 @@ absl::Status ChargebackRun::ClusterPass(const std::string& cluster, const std::a
 }
 
 absl::Status ChargebackRun::RecomputeFixedMarked(PassReport* report) {
-  std::set<absl::Time> marked;
-  for (;;) {
-    FLEETCAP_ASSIGN_OR_RETURN(auto marks, stores_.chargeback->TakeRecompute(kFleet, 1000));
-    for (const auto& m : marks) marked.insert(m.hour);
-    if (marks.size() < 1000) break;
-  }
-  if (marked.empty()) return absl::OkStatus();
+  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<store::RecomputeMark> leased, LeaseMarks(kFleet));
+  if (leased.empty()) return absl::OkStatus();
   FLEETCAP_ASSIGN_OR_RETURN(const auto watermark, stores_.chargeback->Watermark(kFleet));
   const absl::Time settled = HourOf(report->now - options_.settle_window);
-  // Hours the fixed lines have not reached yet go back to the queue: the
+  // Hours the fixed lines have not reached yet stay marked, released: the
   // catch-up spreads them from the lines stored when it gets there, and the
   // mark makes sure a recomputation stored meanwhile is spread again.
-  std::vector<absl::Time> hours, later;
-  for (const absl::Time h : marked) {
-    if (h < settled) continue;
-    (watermark.has_value() && h < *watermark ? hours : later).push_back(h);
-  }
-  if (!later.empty()) {
-    FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->MarkForRecompute(kFleet, later, "cluster recomputed"));
-  }
-  const std::vector<HourWindow> windows = ContiguousWindows(hours, options_.batch_hours);
-  for (size_t w = 0; w < windows.size(); ++w) {
-    auto computed = ComputeFixedHours(windows[w].start, windows[w].end);
-    if (!computed.ok()) {
-      for (size_t rest = w; rest < windows.size(); ++rest) {
-        (void)stores_.chargeback->MarkForRecompute(kFleet, HoursBetween(windows[rest].start, windows[rest].end),
-                                                   "fixed lines not recomputed");
-      }
-      return computed.status();
+  std::map<absl::Time, store::RecomputeMark> to_compute;
+  std::vector<store::RecomputeMark> dropped, later;
+  for (const store::RecomputeMark& mark : leased) {
+    if (mark.hour < settled) {
+      dropped.push_back(mark);
+    } else if (watermark.has_value() && mark.hour < *watermark) {
+      to_compute.emplace(mark.hour, mark);
+    } else {
+      later.push_back(mark);
     }
-    Accumulate(*computed, &report->computed);
+  }
+  FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->CompleteRecompute(kFleet, dropped));
+  FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->ReleaseRecompute(kFleet, later));
+  std::vector<absl::Time> hours;
+  for (const auto& [hour, mark] : to_compute) hours.push_back(hour);
+  for (const HourWindow& window : ContiguousWindows(hours, options_.batch_hours)) {
+    FLEETCAP_ASSIGN_OR_RETURN(HoursReport computed, ComputeFixedHours(window.start, window.end));
+    std::vector<store::RecomputeMark> completed;
+    for (absl::Time h = window.start; h < window.end; h += absl::Hours(1)) completed.push_back(to_compute.at(h));
+    FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->CompleteRecompute(kFleet, completed));
+    Accumulate(computed, &report->computed);
   }
   return absl::OkStatus();
 }

@@ -1,6 +1,7 @@
 #pragma once
 // One pass of the optimizer (docs/attribution.md, "The optimizer daemon"):
-// recompute the hours marked (within the settle window), mark the hours a
+// recompute the hours marked (within the settle window; the marks leased,
+// removed only once their hours are stored), mark the hours a
 // new policy version changes, then compute the closed hours from the
 // watermark in batches, advancing it after each.
 //
@@ -39,6 +40,11 @@ struct RunOptions {
   absl::Duration close_delay = absl::Minutes(10);
   int batch_hours = 24;
   absl::Duration settle_window = absl::Hours(72);
+  // How long the recompute marks a pass leases stay its own: past it, another
+  // instance takes the marks of a pass that died. Longer than a pass takes to
+  // recompute its marked hours, or two instances may compute them at once.
+  absl::Duration recompute_lease = absl::Minutes(15);
+  std::string holder = "optimizer";  // who leases the marks (host:pid), for the operator
 };
 
 struct RunStores {
@@ -109,6 +115,8 @@ class ChargebackRun {
   absl::StatusOr<HoursReport> ComputeFixedHours(absl::Time start, absl::Time end);
 
  private:
+  // The marks of `cluster` (kFleet: of the fixed lines) this pass leases, all of them, by hour.
+  absl::StatusOr<std::vector<store::RecomputeMark>> LeaseMarks(const std::string& cluster);
   absl::Status RecomputeMarked(const std::string& cluster, PassReport* report);
   absl::Status CatchUp(const std::string& cluster, const std::atomic<bool>* stop, PassReport* report);
   absl::Status RecomputeFixedMarked(PassReport* report);
@@ -119,6 +127,8 @@ class ChargebackRun {
   // the hour its first device entered service; nullopt without history.
   absl::StatusOr<std::optional<absl::Time>> StartOf(const std::string& cluster,
                                                     std::optional<absl::Time> first_in_service);
+
+  static constexpr int kLeaseBatch = 1000;  // marks leased in one statement
 
   RunStores stores_;
   RunOptions options_;

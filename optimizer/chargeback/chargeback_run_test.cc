@@ -182,6 +182,35 @@ TEST_F(ChargebackRunTest, MarkedHoursWithinTheSettleWindowAreRecomputedOlderOnes
   EXPECT_EQ(Sum(Sums(H(39), H(40))), 3'600'000 + 1'000'000);
 }
 
+// Another instance leased the marks and died before storing the hours: they
+// stay marked, untouched while its lease lasts, and recomputed after it.
+TEST_F(ChargebackRunTest, MarksLeasedByAnInstanceThatDiedAreRecomputedOnceItsLeaseRunsOut) {
+  ASSERT_TRUE(Pass().ok());
+  store::InventoryChanges late;
+  late.cluster = "c1";
+  late.devices = {{"GPU-1", "node-1", 1, "H100", kT0, std::nullopt}};
+  ASSERT_TRUE(inventory_.Apply(late).ok());
+  ASSERT_TRUE(chargeback_.MarkForRecompute("c1", {H(40), H(41)}, "corrected inventory").ok());
+  auto dead = chargeback_.LeaseRecompute("c1", 10, "dead:1", clock_.Now(), options_.recompute_lease);
+  ASSERT_TRUE(dead.ok()) << dead.status();
+  ASSERT_EQ(dead->size(), 2u);
+
+  auto during = Pass();
+  ASSERT_TRUE(during.ok()) << during.status();
+  EXPECT_TRUE(during->recomputed.empty());
+  EXPECT_EQ(Sum(Sums(H(40), H(42))), 2 * (3'600'000 + 1'000'000));  // as they were
+
+  clock_.Advance(options_.recompute_lease);
+  auto after = Pass();
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(after->recomputed, (std::map<std::string, int64_t>{{"corrected inventory", 2}}));
+  EXPECT_EQ(Sum(Sums(H(40), H(42))), 2 * (2 * 3'600'000 + 1'000'000));
+  // Completed: the next pass has nothing to recompute.
+  auto next = Pass();
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_TRUE(next->recomputed.empty());
+}
+
 TEST_F(ChargebackRunTest, ANewPolicyVersionRecomputesFromItsEarliestChange) {
   ASSERT_TRUE(Pass().ok());
   teams_.Apply(Policy("7.20", "2026-01-02T21:00:00Z"), clock_.Now());  // a price from hour 45

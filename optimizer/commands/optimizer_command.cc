@@ -136,8 +136,12 @@ absl::Status ParseForecastFlags(const std::string& interval, const std::string& 
 
 // One forecast run after a pass, when its interval has come. A failure is
 // logged and the daemon goes on: forecasts never stop attribution.
-void RunForecast(ForecastPass& forecast, std::optional<absl::Time> watermark) {
+void RunForecast(ForecastPass& forecast, std::optional<absl::Time> watermark, OptimizerMetrics& metrics,
+                 const Clock& clock) {
+  const absl::Time began = clock.Now();
+  const absl::Duration start = clock.Monotonic();
   const absl::StatusOr<ForecastReport> report = forecast.Run(watermark);
+  metrics.RecordForecast(report, began, clock.Monotonic() - start);
   if (!report.ok()) {
     Logger("optimizer")->error("forecast failed (the chargeback goes on): {}", report.status().ToString());
     return;
@@ -195,7 +199,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   std::vector<std::string> args = input;
   const bool recompute = !args.empty() && args[0] == "recompute";
   if (recompute) args.erase(args.begin());
-  std::string interval = "60s", close_delay = "10m", settle_window = "72h", from, to;
+  std::string interval = "60s", close_delay = "10m", settle_window = "72h", recompute_lease = "15m", from, to;
   std::string lookback = "168h", horizon = "24h", pending_weight = "1h", allocation_interval = "1h";
   int64_t percentile = options.allocation.demand.percentile;
   int64_t batch_hours = options.run.batch_hours;
@@ -212,6 +216,8 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
     flags.String("interval", &interval, "the time between passes");
     flags.String("close-delay", &close_delay, "how long after its end an hour is closed (its telemetry settled)");
     flags.String("settle-window", &settle_window, "how far back marked hours are recomputed");
+    flags.String("recompute-lease", &recompute_lease,
+                 "how long the marked hours a pass recomputes stay its own (another instance takes them after)");
     flags.String("allocation-lookback", &lookback, "the held history measured demand reads (whole hours)");
     flags.Int("allocation-percentile", &percentile,
               "the percentile of hourly held devices in measured demand (1..100)");
@@ -237,6 +243,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   FLEETCAP_ASSIGN_OR_RETURN(options.interval, DurationFlag("interval", interval, true));
   FLEETCAP_ASSIGN_OR_RETURN(options.run.close_delay, DurationFlag("close-delay", close_delay, false));
   FLEETCAP_ASSIGN_OR_RETURN(options.run.settle_window, DurationFlag("settle-window", settle_window, false));
+  FLEETCAP_ASSIGN_OR_RETURN(options.run.recompute_lease, DurationFlag("recompute-lease", recompute_lease, true));
   FLEETCAP_RETURN_IF_ERROR(
       ParseAllocationFlags(lookback, percentile, horizon, pending_weight, allocation_interval, &options.allocation));
   FLEETCAP_RETURN_IF_ERROR(ParseForecastFlags(forecast_interval, forecast_lookback, forecast_horizon,
@@ -275,7 +282,9 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgOptimizerStateRepository state(daemon->pool());
   store::PgUsageRollupRepository rollups(daemon->pool());
   policy::PolicyTimeline policies(chargeback::PoliciesOf(&teams));
-  chargeback::ChargebackRun run({{&facts, &teams, &policies}, &rollups, &chargeback, &state, &chargeback}, options.run,
+  chargeback::RunOptions run_options = options.run;
+  run_options.holder = absl::StrCat(HostName(), ":", getpid());
+  chargeback::ChargebackRun run({{&facts, &teams, &policies}, &rollups, &chargeback, &state, &chargeback}, run_options,
                                 &clock);
   store::PgDemandHistoryRepository history(daemon->pool());
   store::PgAllocationRunRepository runs(daemon->pool());
@@ -305,7 +314,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
                      : std::string("the fleet's work is another instance's"));
       if (pass->fleet) {
         RunAllocation(allocation, pass->pass.watermark, metrics);
-        RunForecast(forecast, pass->pass.watermark);
+        RunForecast(forecast, pass->pass.watermark, metrics, clock);
       }
     } else if (options.once) {
       return pass.status();

@@ -21,6 +21,7 @@ TEST(ParseOptimizerFlags, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(options->run.close_delay, absl::Minutes(10));
   EXPECT_EQ(options->run.batch_hours, 24);
   EXPECT_EQ(options->run.settle_window, absl::Hours(72));
+  EXPECT_EQ(options->run.recompute_lease, absl::Minutes(15));
   EXPECT_FALSE(options->recompute.has_value());
   EXPECT_TRUE(options->daemon.stop_on_signal);
   EXPECT_EQ(options->allocation.demand.lookback, absl::Hours(168));
@@ -60,13 +61,14 @@ TEST(ParseOptimizerFlags, ForecastsDailyOverNinetyDaysByDefaultAndReadsItsFlags)
 
 TEST(ParseOptimizerFlags, ReadsEveryFlag) {
   auto options = Parse({"--db", "postgresql:///f", "--once", "--interval", "5s", "--close-delay", "0s", "--batch-hours",
-                        "6", "--settle-window", "1h"});
+                        "6", "--settle-window", "1h", "--recompute-lease", "2m"});
   ASSERT_TRUE(options.ok()) << options.status();
   EXPECT_TRUE(options->once);
   EXPECT_EQ(options->interval, absl::Seconds(5));
   EXPECT_EQ(options->run.close_delay, absl::ZeroDuration());
   EXPECT_EQ(options->run.batch_hours, 6);
   EXPECT_EQ(options->run.settle_window, absl::Hours(1));
+  EXPECT_EQ(options->run.recompute_lease, absl::Minutes(2));
 }
 
 TEST(ParseOptimizerFlags, RecomputeTakesWholeHours) {
@@ -93,6 +95,7 @@ TEST(ParseOptimizerFlags, RefusesWhatItCannotUse) {
                  {{"--db", db, "--interval", "0s"}, "--interval: 0s must be longer than zero"},
                  {{"--db", db, "--close-delay", "-1m"}, "--close-delay: -1m must not be negative"},
                  {{"--db", db, "--settle-window", "3d"}, "--settle-window: \"3d\" is not a duration"},
+                 {{"--db", db, "--recompute-lease", "0s"}, "--recompute-lease: 0s must be longer than zero"},
                  {{"--db", db, "--batch-hours", "0"}, "--batch-hours: 0 is out of range"},
                  {{"--db", db, "--batch-hours", "745"}, "--batch-hours: 745 is out of range"},
                  {{"--db", db, "--from", "2026-01-01T00:00:00Z"}, "unknown flag"},

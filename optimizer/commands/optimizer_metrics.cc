@@ -62,8 +62,35 @@ OptimizerMetrics::OptimizerMetrics(prometheus::Registry& registry)
                                .Name("fleetcap_optimizer_allocation_unplaced_total")
                                .Help("Held hours and pending pods measured demand could not place on a leaf team "
                                      "and flavor of the policy, by what")
-                               .Register(registry)) {
+                               .Register(registry)),
+      forecast_runs_(prometheus::BuildCounter()
+                         .Name("fleetcap_optimizer_forecast_runs_total")
+                         .Help("Forecast runs after a pass, by result: stored, not_run (done this interval, no "
+                               "policy or no history yet) or failed")
+                         .Register(registry)),
+      forecast_seconds_(prometheus::BuildGauge()
+                            .Name("fleetcap_optimizer_forecast_seconds")
+                            .Help("How long the last forecast run that was not skipped took, stored or failed")
+                            .Register(registry)
+                            .Add({})),
+      forecast_series_(prometheus::BuildCounter()
+                           .Name("fleetcap_optimizer_forecast_series_total")
+                           .Help("Series forecast and stored, each flavor's capacity included")
+                           .Register(registry)
+                           .Add({})),
+      forecast_series_failed_(prometheus::BuildCounter()
+                                  .Name("fleetcap_optimizer_forecast_series_failed_total")
+                                  .Help("Series the forecast engine refused, left out of their run")
+                                  .Register(registry)
+                                  .Add({})),
+      forecast_last_success_(prometheus::BuildGauge()
+                                 .Name("fleetcap_optimizer_forecast_last_success_timestamp_seconds")
+                                 .Help("When the last forecast run that was stored began, in Unix seconds (0: none "
+                                       "since this instance started)")
+                                 .Register(registry)
+                                 .Add({})) {
   for (const char* result : {"stored", "unchanged", "no_policy", "failed"}) allocation_runs_.Add({{"result", result}});
+  for (const char* result : {"stored", "not_run", "failed"}) forecast_runs_.Add({{"result", result}});
   for (const char* what : {"held_hours", "pending_pods"}) allocation_unplaced_.Add({{"what", what}});
 }
 
@@ -76,6 +103,23 @@ void OptimizerMetrics::RecordAllocation(const absl::StatusOr<AllocationReport>& 
   allocation_runs_.Add({{"result", result}}).Increment();
   allocation_unplaced_.Add({{"what", "held_hours"}}).Increment(static_cast<double>(report->unplaced.held_hours));
   allocation_unplaced_.Add({{"what", "pending_pods"}}).Increment(static_cast<double>(report->unplaced.pending_pods));
+}
+
+void OptimizerMetrics::RecordForecast(const absl::StatusOr<ForecastReport>& report, absl::Time began,
+                                      absl::Duration took) {
+  if (report.ok() && !report->run_id) {
+    forecast_runs_.Add({{"result", "not_run"}}).Increment();
+    return;
+  }
+  forecast_seconds_.Set(absl::ToDoubleSeconds(took));
+  if (!report.ok()) {
+    forecast_runs_.Add({{"result", "failed"}}).Increment();
+    return;
+  }
+  forecast_runs_.Add({{"result", "stored"}}).Increment();
+  forecast_series_.Increment(static_cast<double>(report->series));
+  forecast_series_failed_.Increment(static_cast<double>(report->failed));
+  forecast_last_success_.Set(static_cast<double>(absl::ToUnixSeconds(began)));
 }
 
 void OptimizerMetrics::RecordHours(const chargeback::HoursReport& report) {

@@ -2,13 +2,15 @@
 // The optimizer's own /metrics: how far the chargeback lags behind the
 // newest closed hour, what each pass computed, and what it could not use;
 // which clusters this instance computed and whether it does the fleet's work;
-// how the allocation runs went and the demand they could not place.
+// how the allocation runs went and the demand they could not place; how the
+// forecast runs went, how long they took and when one last succeeded.
 
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "optimizer/chargeback/chargeback_run.h"
 #include "optimizer/commands/allocation_pass.h"
+#include "optimizer/commands/forecast_pass.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/registry.h"
@@ -28,6 +30,9 @@ class OptimizerMetrics {
   void RecordClusterPass(const std::string& cluster, int64_t hours);
   void RecordHours(const chargeback::HoursReport& report);
   void RecordAllocation(const absl::StatusOr<AllocationReport>& report);
+  // A forecast run that began at `began` (wall time) and took `took`; one
+  // not run (done this interval, no policy or history) counts only as such.
+  void RecordForecast(const absl::StatusOr<ForecastReport>& report, absl::Time began, absl::Duration took);
 
  private:
   prometheus::Gauge& lag_;
@@ -42,6 +47,11 @@ class OptimizerMetrics {
   prometheus::Counter& dropped_;
   prometheus::Family<prometheus::Counter>& allocation_runs_;
   prometheus::Family<prometheus::Counter>& allocation_unplaced_;
+  prometheus::Family<prometheus::Counter>& forecast_runs_;
+  prometheus::Gauge& forecast_seconds_;
+  prometheus::Counter& forecast_series_;
+  prometheus::Counter& forecast_series_failed_;
+  prometheus::Gauge& forecast_last_success_;
 };
 
 }  // namespace fleetcap::optimizer

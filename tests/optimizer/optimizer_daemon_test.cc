@@ -7,8 +7,10 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "common/clock.h"
 #include "common/time_util.h"
+#include "pqxx/pqxx"
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_live_inventory_repository.h"
@@ -99,6 +101,29 @@ class OptimizerDaemonTest : public testing::MigratedDatabaseTest {
     return total;
   }
 
+  // The recompute marks of `cluster` still stored, leased or not.
+  int64_t Marks(const std::string& cluster) {
+    return pqxx::nontransaction(*conn_)
+        .exec_params1("SELECT count(*) FROM chargeback_recompute WHERE cluster = $1", cluster)[0]
+        .as<int64_t>();
+  }
+
+  // Waits (up to a minute) until some connection waits for `ReplaceHours`'
+  // lock of a cluster: the optimizer has computed the hours and is about to
+  // store them.
+  bool WaitForReplaceHoursBlocked() {
+    for (int i = 0; i < 600; ++i) {
+      const int64_t waiting = pqxx::nontransaction(*conn_)
+                                  .exec1(
+                                      "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                      " AND wait_event = 'advisory' AND query LIKE '%fleetcap.chargeback:%'")[0]
+                                  .as<int64_t>();
+      if (waiting > 0) return true;
+      absl::SleepFor(absl::Milliseconds(100));
+    }
+    return false;
+  }
+
   absl::Time h0_;
 };
 
@@ -152,6 +177,50 @@ TEST_F(OptimizerDaemonTest, RecomputeRewritesTheHoursAsked) {
   EXPECT_EQ(Total(h0_, h0_ + absl::Hours(1)), 5'400'000);  // not asked: as it was
   EXPECT_EQ(Total(h0_ + absl::Hours(1), h0_ + absl::Hours(3)), 2 * 3 * kMicroPerHour);
   EXPECT_EQ(Total(h0_ + absl::Hours(3), h0_ + absl::Hours(4)), 2 * kMicroPerHour);
+}
+
+// An instance SIGKILLed after it took the marked hours and before it stored
+// them must not lose them: the next instance recomputes those hours.
+TEST_F(OptimizerDaemonTest, HoursMarkedByAnInstanceKilledWhileRecomputingAreRecomputedByTheNext) {
+  ASSERT_EQ(testing::Run(Optimizer({"--once"})).exit_code, 0);
+  const absl::Time closed = HourOf(RealClock::Instance()->Now());
+  // An inventory correction: GPU-2 was in service all along. The triggers
+  // mark every computed hour of c1.
+  store::InventoryChanges late;
+  late.cluster = "c1";
+  late.devices = {{"GPU-2", "node-1", 2, "H100", h0_, std::nullopt}};
+  store::PgLiveInventoryRepository inventory(pool());
+  ASSERT_THAT(inventory.Apply(late), IsOk());
+  ASSERT_GT(Marks("c1"), 0);
+
+  // Holding the lock ReplaceHours takes for c1 stops the first instance
+  // between taking the marks and storing the recomputed hours; there it dies.
+  pqxx::nontransaction(*conn_).exec("SELECT pg_advisory_lock(hashtext('fleetcap.chargeback:c1'))");
+  auto killed = testing::Subprocess::Start(Optimizer({"--once", "--recompute-lease", "1s"}));
+  ASSERT_THAT(killed, IsOk());
+  ASSERT_TRUE(WaitForReplaceHoursBlocked()) << (*killed)->Stderr();
+  EXPECT_EQ((*killed)->Stop(SIGKILL).exit_code, 128 + SIGKILL);
+  pqxx::nontransaction(*conn_).exec("SELECT pg_advisory_unlock(hashtext('fleetcap.chargeback:c1'))");
+  EXPECT_EQ(Total(h0_ + absl::Hours(1), h0_ + absl::Hours(2)), 2 * kMicroPerHour);  // not stored
+  ASSERT_GT(Marks("c1"), 0) << "the killed instance took the marks with it";
+
+  // Once its lease has run out, the next instance takes the marks again.
+  for (int i = 0; i < 600; ++i) {
+    if (pqxx::nontransaction(*conn_)
+            .exec1("SELECT count(*) FROM chargeback_recompute WHERE taken_until > now()")[0]
+            .as<int64_t>() == 0) {
+      break;
+    }
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  auto next = testing::Run(Optimizer({"--once"}));
+  ASSERT_EQ(next.exit_code, 0) << next.err;
+  EXPECT_EQ(Total(h0_, h0_ + absl::Hours(1)), 5'400'000 + kMicroPerHour);
+  EXPECT_EQ(Total(h0_ + absl::Hours(1), h0_ + absl::Hours(2)), 3 * kMicroPerHour);
+  const int64_t device_seconds =
+      2 * (closed - h0_) / absl::Seconds(1) + (closed - h0_ - absl::Minutes(30)) / absl::Seconds(1);
+  EXPECT_EQ(Total(h0_, closed), device_seconds * kMicroPerHour / 3600);
+  EXPECT_EQ(Marks("c1"), 0);
 }
 
 TEST_F(OptimizerDaemonTest, RecomputeRefusesHoursThatAreNotWhole) {

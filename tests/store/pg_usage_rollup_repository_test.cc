@@ -13,6 +13,7 @@
 
 #include "pqxx/pqxx"
 #include "store/pg_attribution_facts_repository.h"
+#include "store/pg_chargeback_repository.h"
 #include "store/pg_usage_repository.h"
 #include "store/usage_contract.h"
 #include "tests/support/test_database.h"
@@ -181,6 +182,36 @@ TEST_F(PgUsageRollupTest, AMarkKeepsItsFirstReason) {
   Exec("INSERT INTO chargeback_recompute (cluster, hour, reason) VALUES ('c1', '" + HourText(0) + "', 'new price')");
   Write({PodRow("GPU-0", "uid-a", "a", kT0, 0.5)});
   EXPECT_EQ(Marks(), (std::map<int, std::string>{{0, "new price"}}));
+}
+
+// Late telemetry of an hour an optimizer has leased and is recomputing from
+// the minutes it read before: the completion must leave the hour pending
+// (migration 0024), or the late minute would never be charged.
+TEST_F(PgUsageRollupTest, LateTelemetryOfALeasedHourSurvivesItsCompletion) {
+  SetFleetWatermark(3);
+  Write({PodRow("GPU-0", "uid-a", "a", kT0, 0.5), PodRow("GPU-0", "uid-a", "a", kT0 + kHour, 0.5)});
+  ASSERT_EQ(Marks(), (std::map<int, std::string>{{0, "late telemetry"}, {1, "late telemetry"}}));
+  PgChargebackRepository chargeback(pool());
+  const absl::Time now = Hour(10);
+  auto leased = chargeback.LeaseRecompute("c1", 10, "a", now, absl::Minutes(5));
+  ASSERT_TRUE(leased.ok()) << leased.status();
+  ASSERT_EQ(leased->size(), 2u);
+  Write({PodRow("GPU-0", "uid-a", "a", kT0 + kHour + 5 * kMinute, 0.25)});  // hour 1, while it is recomputed
+  ASSERT_TRUE(chargeback.CompleteRecompute("c1", *leased).ok());
+  EXPECT_EQ(Marks(), (std::map<int, std::string>{{1, "late telemetry"}}));
+  auto again = chargeback.LeaseRecompute("c1", 10, "b", now + absl::Minutes(1), absl::Minutes(5));
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_EQ((*again)[0].hour, Hour(1));
+  // A mark not leased is not written again: its generation stays.
+  ASSERT_TRUE(chargeback.CompleteRecompute("c1", *again).ok());
+  Write({PodRow("GPU-0", "uid-a", "a", kT0 + 2 * kHour, 0.5)});
+  Write({PodRow("GPU-0", "uid-a", "a", kT0 + 2 * kHour + kMinute, 0.5)});
+  EXPECT_EQ(pqxx::nontransaction(*conn_)
+                .exec("SELECT generation FROM chargeback_recompute WHERE cluster = 'c1' AND hour = '" + HourText(2) +
+                      "'")[0][0]
+                .as<int64_t>(),
+            0);
 }
 
 class PgInventoryCorrectionMarksTest : public PgUsageRollupTest {

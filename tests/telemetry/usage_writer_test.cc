@@ -286,6 +286,69 @@ TEST_F(UsageWriterTest, AMinuteBeforeTheRetentionHorizonIsSetAside) {
   EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 1);
 }
 
+// The pods of the stored series of c1, by pod.
+std::vector<std::string> SeriesPods(pqxx::connection& conn) {
+  std::vector<std::string> pods;
+  for (const auto& row :
+       pqxx::nontransaction(conn).exec("SELECT pod FROM telemetry_series WHERE cluster = 'c1' ORDER BY pod, field")) {
+    pods.push_back(row[0].as<std::string>());
+  }
+  return pods;
+}
+
+// The Unix seconds of the last_seen of c1's series of `pod`.
+int64_t LastSeen(pqxx::connection& conn, const std::string& pod) {
+  return pqxx::nontransaction(conn)
+      .exec_params1(
+          "SELECT extract(epoch FROM last_seen)::bigint FROM telemetry_series WHERE cluster = 'c1'"
+          " AND pod = $1",
+          pod)[0]
+      .as<int64_t>();
+}
+
+// A fleet whose pods churn: retention deletes the series of a pod gone for
+// longer than it, and keeps the series a long-running writer still writes
+// (it asks the store for them again hourly, which keeps them seen).
+TEST_F(UsageWriterTest, RetentionDeletesTheSeriesOfAPodGoneAndKeepsOneStillWritten) {
+  SimulatedClock clock(absl::FromUnixMillis(kT0));
+  store::UsageStoreOptions store_options;
+  store_options.clock = &clock;
+  store::PgUsageRepository store(pool_.get(), store_options);
+  UsageWriterOptions writer_options;
+  writer_options.clock = &clock;
+  UsageWriter writer(&store, "c1", writer_options);
+  ASSERT_THAT(writer.Identify({Make("GPU-0", "train-0", Field::kUtil, {}), Make("GPU-1", "train-1", Field::kUtil, {})}),
+              IsOk());
+  // Ten days on, only train-1 is still written.
+  for (int hour = 1; hour <= 240; ++hour) {
+    clock.Advance(absl::Hours(1));
+    ASSERT_THAT(writer.Identify({Make("GPU-1", "train-1", Field::kUtil, {})}), IsOk());
+  }
+  ASSERT_THAT(store::MaintainUsagePartitions(*conn_, clock.Now(), {0, 5}), IsOk());
+  EXPECT_EQ(SeriesPods(*conn_), std::vector<std::string>{"train-1"});
+  // The series of a pod that comes back is registered afresh.
+  ASSERT_THAT(writer.Identify({Make("GPU-0", "train-0", Field::kUtil, {})}), IsOk());
+  EXPECT_EQ(SeriesPods(*conn_), (std::vector<std::string>{"train-0", "train-1"}));
+}
+
+// Seeing a series again writes its last_seen only once that moves it by more
+// than an hour, so a busy writer costs a row update per series an hour at most.
+TEST_F(UsageWriterTest, ASeriesSeenAgainMovesItsLastSeenOnlyPastAnHour) {
+  SimulatedClock clock(absl::FromUnixMillis(kT0));
+  store::UsageStoreOptions store_options;
+  store_options.clock = &clock;
+  store::PgUsageRepository store(pool_.get(), store_options);
+  const store::SeriesName series{"GPU-0", "ml", "train-0", "util", "node-1", "H100"};
+  ASSERT_THAT(store.IdentifySeries("c1", {series}), IsOk());
+  EXPECT_EQ(LastSeen(*conn_, "train-0"), kT0 / 1000);
+  clock.Advance(absl::Minutes(59));
+  ASSERT_THAT(store.IdentifySeries("c1", {series}), IsOk());
+  EXPECT_EQ(LastSeen(*conn_, "train-0"), kT0 / 1000);
+  clock.Advance(absl::Minutes(2));
+  ASSERT_THAT(store.IdentifySeries("c1", {series}), IsOk());
+  EXPECT_EQ(LastSeen(*conn_, "train-0"), kT0 / 1000 + 61 * 60);
+}
+
 // Retention drops a partition this writer created: its cache of existing
 // partitions no longer holds, and every later write of that day failed.
 TEST_F(UsageWriterTest, APartitionDroppedByRetentionIsCreatedAgain) {
