@@ -28,6 +28,7 @@ struct CheckedRequest {
   v1::Resolution resolution = v1::HOUR;
   absl::Duration width;
   Grouping group_by;
+  v1::CapacitySeriesLayout layout = v1::BUCKETS;
 };
 
 absl::Status CheckWindow(const v1::GetCapacitySeriesRequest& request, CheckedRequest* checked) {
@@ -111,11 +112,27 @@ absl::Status CheckFilter(const char* field, const std::string& value) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", value.size(), " bytes, more than a name (253)"));
 }
 
+absl::Status CheckLayout(const v1::GetCapacitySeriesRequest& request, CheckedRequest* checked) {
+  switch (request.layout()) {
+    case v1::CAPACITY_SERIES_LAYOUT_UNSPECIFIED:
+    case v1::BUCKETS:
+      checked->layout = v1::BUCKETS;
+      return absl::OkStatus();
+    case v1::COLUMNAR:
+      checked->layout = v1::COLUMNAR;
+      return absl::OkStatus();
+    default:
+      return absl::InvalidArgumentError(
+          absl::StrCat("layout: ", static_cast<int>(request.layout()), " is not BUCKETS or COLUMNAR"));
+  }
+}
+
 absl::StatusOr<CheckedRequest> Check(const v1::GetCapacitySeriesRequest& request) {
   CheckedRequest checked;
   FLEETCAP_RETURN_IF_ERROR(CheckWindow(request, &checked));
   FLEETCAP_RETURN_IF_ERROR(CheckResolution(request, &checked));
   FLEETCAP_RETURN_IF_ERROR(CheckGroupBy(request, &checked.group_by));
+  FLEETCAP_RETURN_IF_ERROR(CheckLayout(request, &checked));
   FLEETCAP_RETURN_IF_ERROR(CheckFilter("cluster", request.cluster()));
   FLEETCAP_RETURN_IF_ERROR(CheckFilter("model", request.model()));
   FLEETCAP_RETURN_IF_ERROR(CheckFilter("team", request.team()));
@@ -138,6 +155,41 @@ absl::Status Add(int64_t add, int64_t current, const char* field, int64_t* out) 
   return absl::OkStatus();
 }
 
+// The points an answer carries: the buckets with data (BUCKETS), or every
+// bucket of the axis for every group (COLUMNAR).
+int64_t PointsOf(const Series& series, const CheckedRequest& checked) {
+  if (checked.layout == v1::COLUMNAR) {
+    return static_cast<int64_t>(series.size()) * ((checked.end - checked.start) / checked.width);
+  }
+  int64_t points = 0;
+  for (const auto& [key, buckets] : series) points += static_cast<int64_t>(buckets.size());
+  return points;
+}
+
+// The group's buckets as three arrays on the answer's axis (bucket i starts
+// at start + i x width), 0 where the group has no bucket.
+void FillColumns(const std::map<absl::Time, v1::CapacityBucket>& buckets, const CheckedRequest& checked,
+                 v1::CapacitySeriesGroup* group) {
+  const int64_t count = (checked.end - checked.start) / checked.width;
+  for (auto* column : {group->mutable_capacity_milli_seconds(), group->mutable_held_milli_seconds(),
+                       group->mutable_used_milli_seconds()}) {
+    column->Resize(static_cast<int>(count), 0);
+  }
+  for (const auto& [start, bucket] : buckets) {
+    const int index = static_cast<int>((start - checked.start) / checked.width);
+    group->set_capacity_milli_seconds(index, bucket.capacity_milli_seconds());
+    group->set_held_milli_seconds(index, bucket.held_milli_seconds());
+    group->set_used_milli_seconds(index, bucket.used_milli_seconds());
+  }
+}
+
+absl::StatusOr<v1::CapacitySeriesLayout> ParseLayout(const std::string& text) {
+  const std::string lower = absl::AsciiStrToLower(text);
+  if (lower.empty() || lower == "buckets") return v1::BUCKETS;
+  if (lower == "columnar") return v1::COLUMNAR;
+  return absl::InvalidArgumentError(absl::StrCat("layout: \"", text.substr(0, 32), "\" is not buckets or columnar"));
+}
+
 }  // namespace
 
 absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
@@ -153,6 +205,8 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
   *answer.mutable_start() = ToProtoTimestamp(checked.start);
   *answer.mutable_end() = ToProtoTimestamp(checked.end);
   answer.set_resolution(checked.resolution);
+  answer.set_layout(checked.layout);
+  answer.set_step_seconds(static_cast<int32_t>(absl::ToInt64Seconds(checked.width)));
   for (const char* key : {"model", "cluster", "team"}) {
     if ((std::string(key) == "model" && checked.group_by.model) ||
         (std::string(key) == "cluster" && checked.group_by.cluster) ||
@@ -210,8 +264,7 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
     }
   }
 
-  int64_t points = 0;
-  for (const auto& [key, buckets] : series) points += static_cast<int64_t>(buckets.size());
+  const int64_t points = PointsOf(series, checked);
   if (points > max_points_) {
     return absl::InvalidArgumentError(absl::StrCat("group_by: the answer has ", points,
                                                    " points (groups x buckets), more than ", max_points_,
@@ -222,14 +275,18 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
     group->set_model(std::get<0>(key));
     group->set_cluster(std::get<1>(key));
     group->set_team(std::get<2>(key));
-    for (auto& [start, bucket] : buckets) *group->add_buckets() = std::move(bucket);
+    if (checked.layout == v1::COLUMNAR) {
+      FillColumns(buckets, checked, group);
+    } else {
+      for (auto& [start, bucket] : buckets) *group->add_buckets() = std::move(bucket);
+    }
   }
   return answer;
 }
 
 absl::StatusOr<v1::GetCapacitySeriesRequest> CapacitySeriesRequestFromQuery(const HttpQuery& query) {
   FLEETCAP_RETURN_IF_ERROR(
-      OnlyKnownParameters(query, {"start", "end", "resolution", "group_by", "cluster", "model", "team"}));
+      OnlyKnownParameters(query, {"start", "end", "resolution", "group_by", "cluster", "model", "team", "layout"}));
   auto get = [&](const char* key) -> std::string {
     const std::string* value = QueryValue(query, key);
     return value == nullptr ? "" : *value;
@@ -257,6 +314,8 @@ absl::StatusOr<v1::GetCapacitySeriesRequest> CapacitySeriesRequestFromQuery(cons
   request.set_cluster(get("cluster"));
   request.set_model(get("model"));
   request.set_team(get("team"));
+  FLEETCAP_ASSIGN_OR_RETURN(const auto layout, ParseLayout(get("layout")));
+  request.set_layout(layout);
   return request;
 }
 

@@ -11,6 +11,11 @@
 // used of its own subtree: it must group by team or name a team in its
 // subtree; the fleet's capacity by model or cluster is for planners and
 // admins.
+//
+// Two layouts of the same figures: BUCKETS (a bucket object per group and
+// bucket with data) and COLUMNAR (one time axis, three arrays per group
+// aligned to it, 0 where a group has no data), which long hourly series are
+// asked in: no timestamp and no field names per bucket to encode and parse.
 
 #include <cstdint>
 #include <string>
@@ -53,7 +58,7 @@ class CapacitySeriesQuery {
 };
 
 // The request of `GET /v1/fleet/capacity?start=&end=&resolution=minute|hour|day&group_by=model,cluster,team
-// &cluster=&model=&team=`; INVALID_ARGUMENT naming the parameter.
+// &cluster=&model=&team=&layout=buckets|columnar`; INVALID_ARGUMENT naming the parameter.
 absl::StatusOr<v1::GetCapacitySeriesRequest> CapacitySeriesRequestFromQuery(const HttpQuery& query);
 
 }  // namespace fleetcap::api

@@ -208,6 +208,59 @@ TEST_F(CapacitySeriesQueryTest, BadInputNamesTheField) {
   EXPECT_THAT(query_.Run(Scope{}, long_name), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("cluster")));
 }
 
+TEST_F(CapacitySeriesQueryTest, ColumnarPutsEveryGroupOnOneTimeAxisWithZerosWhereItHasNoData) {
+  // Three hours by cluster: c2 has data in the first hour only (its A100 left at 01:00).
+  auto request = Request(kT0, kT0 + absl::Hours(3), {"cluster"});
+  request.set_layout(v1::COLUMNAR);
+  auto series = query_.Run(Scope{}, request);
+  ASSERT_THAT(series, IsOk());
+  EXPECT_EQ(series->layout(), v1::COLUMNAR);
+  EXPECT_EQ(series->step_seconds(), 3'600);
+  ASSERT_EQ(series->groups_size(), 2);
+  const auto& c1 = series->groups(0);
+  const auto& c2 = series->groups(1);
+  EXPECT_EQ(c1.cluster(), "c1");
+  EXPECT_EQ(c1.buckets_size(), 0);
+  // c1: 2 A100s + half an hour of the third + a T4, then 3 A100s + a T4.
+  EXPECT_THAT(c1.capacity_milli_seconds(), ::testing::ElementsAre(3 * kHour + kHour / 2, 4 * kHour, 4 * kHour));
+  EXPECT_THAT(c1.held_milli_seconds(), ::testing::ElementsAre(3 * kHour + kHour / 4, kHour, 0));
+  EXPECT_THAT(c1.used_milli_seconds(), ::testing::ElementsAre(kHour + kHour / 2, kHour, 0));
+  EXPECT_EQ(c2.cluster(), "c2");
+  EXPECT_THAT(c2.capacity_milli_seconds(), ::testing::ElementsAre(kHour, 0, 0));
+  EXPECT_THAT(c2.held_milli_seconds(), ::testing::ElementsAre(kHour, 0, 0));
+  EXPECT_THAT(c2.used_milli_seconds(), ::testing::ElementsAre(0, 0, 0));
+
+  // The same figures as the bucket layout, bucket by bucket.
+  request.set_layout(v1::BUCKETS);
+  auto buckets = query_.Run(Scope{}, request);
+  ASSERT_THAT(buckets, IsOk());
+  EXPECT_EQ(buckets->layout(), v1::BUCKETS);
+  for (int g = 0; g < 2; ++g) {
+    const auto& columns = series->groups(g);
+    for (const auto& b : buckets->groups(g).buckets()) {
+      const int i = static_cast<int>((FromProtoTimestamp(b.start()) - kT0) / absl::Hours(1));
+      EXPECT_EQ(columns.capacity_milli_seconds(i), b.capacity_milli_seconds()) << g << "/" << i;
+      EXPECT_EQ(columns.held_milli_seconds(i), b.held_milli_seconds()) << g << "/" << i;
+      EXPECT_EQ(columns.used_milli_seconds(i), b.used_milli_seconds()) << g << "/" << i;
+    }
+  }
+  // An unknown layout names the field.
+  request.set_layout(static_cast<v1::CapacitySeriesLayout>(7));
+  EXPECT_THAT(query_.Run(Scope{}, request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("layout")));
+}
+
+TEST_F(CapacitySeriesQueryTest, AColumnarAnswerCountsEveryBucketOfItsAxisAgainstTheBound) {
+  // By cluster over three hours: c1 has 3 buckets with data and c2 one
+  // (four points), but the columnar answer carries 2 x 3.
+  auto request = Request(kT0, kT0 + absl::Hours(3), {"cluster"});
+  CapacitySeriesQuery four(&devices_, &lines_, &cache_, /*max_points=*/4);
+  EXPECT_THAT(four.Run(Scope{}, request), IsOk());
+  request.set_layout(v1::COLUMNAR);
+  EXPECT_THAT(four.Run(Scope{}, request), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("group_by")));
+  CapacitySeriesQuery six(&devices_, &lines_, &cache_, /*max_points=*/6);
+  EXPECT_THAT(six.Run(Scope{}, request), IsOk());
+}
+
 TEST_F(CapacitySeriesQueryTest, AnAnswerPastTheBoundIsRefusedNamingGroupBy) {
   // Two models over two hours: four points.
   CapacitySeriesQuery four(&devices_, &lines_, &cache_, /*max_points=*/4);
@@ -239,6 +292,14 @@ TEST(CapacitySeriesRequestFromQueryTest, ParsesTheHttpParametersAndNamesBadOnes)
                                               {"end", "2026-01-02T00:00:00Z"},
                                               {"group_by", "team,model,cluster,team"}}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("group_by")));
+  auto columnar = CapacitySeriesRequestFromQuery(
+      {{"start", "2026-01-01T00:00:00Z"}, {"end", "2026-01-02T00:00:00Z"}, {"layout", "columnar"}});
+  ASSERT_THAT(columnar, IsOk());
+  EXPECT_EQ(columnar->layout(), v1::COLUMNAR);
+  EXPECT_EQ(request->layout(), v1::BUCKETS);
+  EXPECT_THAT(CapacitySeriesRequestFromQuery(
+                  {{"start", "2026-01-01T00:00:00Z"}, {"end", "2026-01-02T00:00:00Z"}, {"layout", "rows"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("layout")));
 }
 
 }  // namespace

@@ -98,6 +98,26 @@ class FleetCapacityApiTest : public ::testing::Test {
     return out;
   }
 
+  // A COLUMNAR answer in Flatten's terms: the buckets on its time axis,
+  // leaving out those where the group has nothing (as BUCKETS does).
+  static std::map<Key, Figures> FlattenColumns(const v1::CapacitySeries& series) {
+    std::map<Key, Figures> out;
+    const int64_t start = series.start().seconds();
+    const int64_t count = (series.end().seconds() - start) / series.step_seconds();
+    for (const auto& g : series.groups()) {
+      EXPECT_EQ(g.buckets_size(), 0);
+      EXPECT_EQ(g.capacity_milli_seconds_size(), count);
+      EXPECT_EQ(g.held_milli_seconds_size(), count);
+      EXPECT_EQ(g.used_milli_seconds_size(), count);
+      for (int i = 0; i < g.held_milli_seconds_size(); ++i) {
+        const Figures figures{g.capacity_milli_seconds(i), g.held_milli_seconds(i), g.used_milli_seconds(i)};
+        if (figures == Figures{0, 0, 0}) continue;
+        out[{g.model(), g.cluster(), g.team(), start + i * series.step_seconds()}] = figures;
+      }
+    }
+    return out;
+  }
+
   // Held and used per (model, cluster, team, period) of the chargeback
   // report, leaving out what holds nothing (idle and fixed lines).
   static std::map<Key, std::pair<int64_t, int64_t>> Chargeback(const std::string& query) {
@@ -190,6 +210,41 @@ TEST_F(FleetCapacityApiTest, ATeamReadsItsSubtreeByTeamAndNothingElse) {
   EXPECT_EQ(scheduler->status, 403);
 }
 
+TEST_F(FleetCapacityApiTest, BothLayoutsOfTheSameQueryCarryTheSameNumbers) {
+  const std::string daily = "start=2026-01-31T00:00:00Z&end=2026-02-02T00:00:00Z&resolution=day";
+  const std::vector<std::pair<std::string, std::string>> queries = {
+      {std::string(kWindow) + "&resolution=hour&group_by=cluster,model", "planner"},
+      {std::string(kWindow) + "&resolution=hour&group_by=model", "planner"},
+      {std::string(kWindow) + "&resolution=hour", "planner"},
+      {daily + "&group_by=cluster,model", "planner"},
+      {daily + "&group_by=team", "planner"},
+      {std::string(kWindow) + "&group_by=team", "team:vision"},
+  };
+  for (const auto& [query, role] : queries) {
+    auto buckets = Get("/v1/fleet/capacity?" + query, role);
+    auto columns = Get("/v1/fleet/capacity?" + query + "&layout=columnar", role);
+    ASSERT_THAT(buckets, IsOk());
+    ASSERT_THAT(columns, IsOk());
+    ASSERT_EQ(buckets->status, 200) << query << ": " << buckets->body;
+    ASSERT_EQ(columns->status, 200) << query << ": " << columns->body;
+    const auto old_shape = Parse<v1::CapacitySeries>(buckets->body);
+    const auto columnar = Parse<v1::CapacitySeries>(columns->body);
+    EXPECT_EQ(old_shape.layout(), v1::BUCKETS) << query;
+    EXPECT_EQ(columnar.layout(), v1::COLUMNAR) << query;
+    EXPECT_EQ(columnar.step_seconds(), query.find("resolution=day") != std::string::npos ? 86'400 : 3'600);
+    const auto expected = Flatten(old_shape);
+    ASSERT_FALSE(expected.empty()) << query;
+    EXPECT_EQ(FlattenColumns(columnar), expected) << query;
+    // The same groups, in the same order.
+    ASSERT_EQ(columnar.groups_size(), old_shape.groups_size()) << query;
+    for (int g = 0; g < columnar.groups_size(); ++g) {
+      EXPECT_EQ(columnar.groups(g).model(), old_shape.groups(g).model());
+      EXPECT_EQ(columnar.groups(g).cluster(), old_shape.groups(g).cluster());
+      EXPECT_EQ(columnar.groups(g).team(), old_shape.groups(g).team());
+    }
+  }
+}
+
 TEST_F(FleetCapacityApiTest, BadParametersAreRefusedNamingThem) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"end=2026-02-01T04:00:00Z", "start"},
@@ -200,6 +255,7 @@ TEST_F(FleetCapacityApiTest, BadParametersAreRefusedNamingThem) {
       {"start=2026-01-31T20:30:00Z&end=2026-02-01T04:00:00Z", "start"},
       {"start=2024-01-01T00:00:00Z&end=2026-02-01T00:00:00Z", "end"},
       {std::string(kWindow) + "&colour=red", "colour"},
+      {std::string(kWindow) + "&layout=rows", "layout"},
   };
   for (const auto& [query, field] : cases) {
     auto http = Get("/v1/fleet/capacity?" + query);

@@ -19,6 +19,11 @@
 #   6. a planner token and a team:team-00 token (fleetcapctl token create);
 #   7. the checks, with FLEETCAP_E2E_* set (web/e2e/support/env.ts).
 #
+# FLEETCAP_E2E_BASELINE_WEB_ROOT (optional): another build of the app (a
+# built dist/, e.g. of the previous commit), served by a second fleetcap-api
+# on the same database, so that the Fleet page's timing measures both builds
+# in the same run (FLEETCAP_E2E_BASELINE_URL; web/e2e/fleet-ready.e2e.ts).
+#
 # Screenshots and timings.json go to FLEETCAP_E2E_OUT_DIR; the processes'
 # logs to its logs/. Exits 77 (skipped) when the published openb trace is absent.
 #
@@ -110,6 +115,19 @@ base_url="http://127.0.0.1:$(sed -E 's/.*http=([0-9]+).*/\1/' <<<"$ready")"
 admin_token=$("$FLEETCAP_API_BIN" init --db "$db" 2>>"$logs/api.log")
 ctl() { "$FLEETCAPCTL_BIN" --server "$grpc" --token "$admin_token" "$@"; }
 ctl policy apply docs/examples/openb-policy.yaml --message "web e2e: openb teams and prices" >>"$logs/ctl.log"
+baseline_url=""
+if [ -n "${FLEETCAP_E2E_BASELINE_WEB_ROOT:-}" ]; then
+  [ -f "$FLEETCAP_E2E_BASELINE_WEB_ROOT/index.html" ] || {
+    echo "web_e2e: FLEETCAP_E2E_BASELINE_WEB_ROOT: no index.html in $FLEETCAP_E2E_BASELINE_WEB_ROOT" >&2
+    exit 2
+  }
+  step "starting a second fleetcap-api serving the baseline app $FLEETCAP_E2E_BASELINE_WEB_ROOT"
+  "$FLEETCAP_API_BIN" --db "$db" --grpc-listen 127.0.0.1:0 --http-listen 127.0.0.1:0 --metrics-listen 127.0.0.1:0 \
+    --web-root "$FLEETCAP_E2E_BASELINE_WEB_ROOT" >"$logs/api-baseline.log" 2>&1 &
+  pids+=($!)
+  wait_for_line "$logs/api-baseline.log" "fleetcap-api ready" 60 "${pids[-1]}"
+  baseline_url="http://127.0.0.1:$(grep -m1 "fleetcap-api ready" "$logs/api-baseline.log" | sed -E 's/.*http=([0-9]+).*/\1/')"
+fi
 
 # 3. The trace, ending within the current hour.
 step "replaying the openb trace"
@@ -163,6 +181,7 @@ FLEETCAP_E2E_OTHER_TEAM="$other_team" \
 FLEETCAP_E2E_START="$start_at" \
 FLEETCAP_E2E_END="$end_at" \
 FLEETCAP_E2E_OUT_DIR="$out" \
+FLEETCAP_E2E_BASELINE_URL="$baseline_url" \
 FLEETCAP_CHROMIUM="$chromium" \
   npm --prefix web run e2e
 step "done; screenshots and timings.json in $out"

@@ -22,10 +22,12 @@ afterAll(async () => {
 
 const hourMs = 3_600_000;
 
+// The page's calls ask for the COLUMNAR layout: one time axis, per group one
+// array per figure aligned to it.
 interface CapacitySeries {
-  groups?: Array<{
-    buckets?: Array<{ start?: string; capacityMilliSeconds?: string; heldMilliSeconds?: string }>;
-  }>;
+  start?: string;
+  stepSeconds?: number;
+  groups?: Array<{ capacityMilliSeconds?: string[]; heldMilliSeconds?: string[] }>;
 }
 
 // Opens the bare URL, is sent to sign in, and signs in with `token` through the form.
@@ -38,12 +40,14 @@ async function signInAtRoot(page: Page, token: string): Promise<void> {
 }
 
 // The newest bucket start at which `pick` of some group is above zero.
-function newest(series: CapacitySeries, pick: (b: { capacityMilliSeconds?: string; heldMilliSeconds?: string }) => string | undefined): number {
+function newest(series: CapacitySeries, pick: (g: { capacityMilliSeconds?: string[]; heldMilliSeconds?: string[] }) => string[] | undefined): number {
   let latest = -Infinity;
+  const start = Date.parse(series.start ?? '');
+  const stepMs = (series.stepSeconds ?? 0) * 1000;
   for (const group of series.groups ?? []) {
-    for (const bucket of group.buckets ?? []) {
-      if (BigInt(pick(bucket) ?? '0') > 0n) latest = Math.max(latest, Date.parse(bucket.start ?? ''));
-    }
+    (pick(group) ?? []).forEach((value, i) => {
+      if (BigInt(value) > 0n) latest = Math.max(latest, start + i * stepMs);
+    });
   }
   return latest;
 }
@@ -72,8 +76,8 @@ test('the planner token opens, at the bare URL, a fleet whose history reaches th
   const thisHour = Math.floor(Date.now() / hourMs) * hourMs;
   expect(Date.parse(call.searchParams.get('end') ?? '')).toBeGreaterThanOrEqual(thisHour);
   const series = await apiOk<CapacitySeries>(capacityCalls[0] as string, env.plannerToken);
-  expect(newest(series, (b) => b.capacityMilliSeconds)).toBeGreaterThanOrEqual(thisHour - hourMs);
-  expect(newest(series, (b) => b.heldMilliSeconds)).toBeGreaterThanOrEqual(thisHour - 24 * hourMs);
+  expect(newest(series, (g) => g.capacityMilliSeconds)).toBeGreaterThanOrEqual(thisHour - hourMs);
+  expect(newest(series, (g) => g.heldMilliSeconds)).toBeGreaterThanOrEqual(thisHour - 24 * hourMs);
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -42,10 +42,16 @@ const end = Date.parse('2026-12-01T00:00:00Z');
 const hourMs = 3_600_000;
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
+const iso = (t) => new Date(t).toISOString().replace('.000Z', 'Z');
+
+// Answers in the layout asked for (layout=columnar: one time axis and three
+// arrays per group; otherwise a bucket object per group and time), as
+// fleetcap-api does: a build from before the columnar layout gets buckets.
 function series(url) {
   const start = Date.parse(url.searchParams.get('start'));
   const stop = Date.parse(url.searchParams.get('end'));
   const groupBy = (url.searchParams.get('group_by') ?? '').split(',');
+  const columnar = url.searchParams.get('layout') === 'columnar';
   // The page asks for hourly buckets for the stacked chart and daily ones for the heatmap.
   const step = url.searchParams.get('resolution') === 'day' ? 24 * hourMs : hourMs;
   const groups = [];
@@ -55,15 +61,24 @@ function series(url) {
       const devices = 8 + m;
       const held = Math.round(devices * 1000 * (0.5 + 0.4 * Math.sin(t / 86_400_000 + m)));
       buckets.push({
-        start: new Date(t).toISOString().replace('.000Z', 'Z'),
+        start: iso(t),
         capacityMilliSeconds: String(devices * 1000 * (step / 1000)),
         heldMilliSeconds: String(held * (step / 1000)),
         usedMilliSeconds: String(Math.round(held * 0.6) * (step / 1000)),
       });
     }
-    groups.push({ model: `model-${m}`, cluster: groupBy.includes('cluster') ? `cluster-${m % 3}` : '', buckets });
+    const group = { model: `model-${m}`, cluster: groupBy.includes('cluster') ? `cluster-${m % 3}` : '', team: '' };
+    if (columnar) {
+      for (const figure of ['capacityMilliSeconds', 'heldMilliSeconds', 'usedMilliSeconds']) {
+        group[figure] = buckets.map((b) => b[figure]);
+      }
+      groups.push({ ...group, buckets: [] });
+    } else {
+      groups.push({ ...group, buckets });
+    }
   }
-  return { groups };
+  if (!columnar) return { groups };
+  return { start: iso(start), end: iso(stop), layout: 'COLUMNAR', stepSeconds: step / 1000, groups };
 }
 
 const answers = {

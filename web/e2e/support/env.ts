@@ -14,6 +14,8 @@ export interface E2eEnv {
   end: string;
   outDir: string; // screenshots/ and timings.json
   chromium: string; // the browser executable (Debian's chromium)
+  // Optional: another build of the app served over the same data, timed beside this one.
+  baselineUrl?: string;
 }
 
 function required(name: string): string {
@@ -43,6 +45,7 @@ export function e2eEnv(): E2eEnv {
     end: rfc3339('FLEETCAP_E2E_END'),
     outDir: required('FLEETCAP_E2E_OUT_DIR'),
     chromium: process.env.FLEETCAP_CHROMIUM || '/usr/bin/chromium',
+    baselineUrl: process.env.FLEETCAP_E2E_BASELINE_URL?.replace(/\/+$/, '') || undefined,
   };
   return cached;
 }

@@ -62,9 +62,9 @@ export async function newPage(context: BrowserContext, token?: string): Promise<
   return { page, errors };
 }
 
-// Navigates to `path` (with its query) on the server under test.
-export async function go(page: Page, path: string): Promise<void> {
-  const response = await page.goto(e2eEnv().baseUrl + path, { waitUntil: 'load' });
+// Navigates to `path` (with its query) on the server under test (or another, `baseUrl`).
+export async function go(page: Page, path: string, baseUrl = e2eEnv().baseUrl): Promise<void> {
+  const response = await page.goto(baseUrl + path, { waitUntil: 'load' });
   if (response === null || response.status() !== 200) {
     throw new Error(`GET ${path}: HTTP ${response?.status() ?? 'no response'}`);
   }
@@ -72,8 +72,14 @@ export async function go(page: Page, path: string): Promise<void> {
 
 // Milliseconds from the start of the navigation to `path` until the chart
 // named `testId` carried the ready marker, waiting at most `timeoutMs`.
-export async function timeToReady(page: Page, path: string, testId: string, timeoutMs = 30_000): Promise<number> {
-  await go(page, path);
+export async function timeToReady(
+  page: Page,
+  path: string,
+  testId: string,
+  timeoutMs = 30_000,
+  baseUrl = e2eEnv().baseUrl,
+): Promise<number> {
+  await go(page, path, baseUrl);
   await page.waitForSelector(`[data-testid="${testId}"]${READY_SELECTOR}`, { timeout: timeoutMs });
   const at = await page.evaluate(
     (name) => (window as unknown as { __fleetcapReadyAt?: Record<string, number> }).__fleetcapReadyAt?.[name],

@@ -320,7 +320,13 @@ export interface GetCapacitySeriesRequest {
   cluster?: string;
   model?: string;
   team?: string;
+  // How the answer is laid out; unspecified is BUCKETS (HTTP:
+  // layout=buckets|columnar).
+  layout?: CapacitySeriesLayout;
 }
+
+// The shape of a CapacitySeries' groups. The figures are the same in both.
+export type CapacitySeriesLayout = 'CAPACITY_SERIES_LAYOUT_UNSPECIFIED' | 'BUCKETS' | 'COLUMNAR';
 
 export interface CapacityBucket {
   start?: string;
@@ -338,8 +344,12 @@ export interface CapacitySeriesGroup {
   model?: string;
   cluster?: string;
   team?: string;
-  // In time order, only buckets with data.
+  // BUCKETS: in time order, only buckets with data.
   buckets?: CapacityBucket[];
+  // COLUMNAR: one value per bucket of the answer's time axis, in time order.
+  capacityMilliSeconds?: string[];
+  heldMilliSeconds?: string[];
+  usedMilliSeconds?: string[];
 }
 
 export interface CapacitySeries {
@@ -349,6 +359,10 @@ export interface CapacitySeries {
   groupBy?: string[];
   // Ordered by (model, cluster, team).
   groups?: CapacitySeriesGroup[];
+  // The layout of groups (BUCKETS or COLUMNAR, never unspecified).
+  layout?: CapacitySeriesLayout;
+  // The width of a bucket: 3,600 for HOUR, 86,400 for DAY.
+  stepSeconds?: number;
 }
 
 export interface ListPendingDemandRequest {

@@ -26,10 +26,14 @@ echarts.use([
   CanvasRenderer,
 ]);
 
-export default function EChart({ label, option, height = 320, testId }: ChartProps) {
+export default function EChart({ label, option, height = 320, testId, onReady }: ChartProps) {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const [ready, setReady] = useState(false);
+  // The latest callback, read when a frame is drawn: a new function on each
+  // render must not set the option again.
+  const onReadyRef = useRef(onReady);
+  onReadyRef.current = onReady;
 
   useEffect(() => {
     if (!element.current) return undefined;
@@ -49,7 +53,10 @@ export default function EChart({ label, option, height = 320, testId }: ChartPro
     if (!instance) return;
     setReady(false);
     // `finished`: the frame with this option is drawn (animation is off).
-    const done = () => setReady(true);
+    const done = () => {
+      setReady(true);
+      onReadyRef.current?.();
+    };
     instance.on('finished', done);
     instance.setOption({ animation: false, ...option }, { notMerge: true });
     return () => {

@@ -6,4 +6,6 @@ export interface ChartProps {
   option: EChartsCoreOption;
   height?: number;
   testId?: string;
+  // Called each time an option has been drawn.
+  onReady?: () => void;
 }

@@ -28,31 +28,36 @@ export const fleetSummary: FleetSummary = {
   teams: [{ team: 'ml', heldMilli: '42500' }],
 };
 
-function hourly(start: string, hours: number, capacity: number, held: number, used: number) {
-  const t0 = Date.parse(start);
-  return Array.from({ length: hours }, (_, i) => ({
-    start: new Date(t0 + i * 3_600_000).toISOString().replace('.000Z', 'Z'),
-    capacityMilliSeconds: String(capacity * 3_600_000),
-    heldMilliSeconds: String(held * 3_600_000),
-    usedMilliSeconds: String(used * 3_600_000),
-  }));
+// The COLUMNAR layout the Fleet page asks for: devices per hour, as
+// milli-device-seconds on the answer's hourly axis.
+function hourly(hours: number, capacity: number, held: number, used: number) {
+  const column = (devices: number) => Array.from({ length: hours }, () => String(devices * 3_600_000));
+  return { capacityMilliSeconds: column(capacity), heldMilliSeconds: column(held), usedMilliSeconds: column(used) };
 }
 
 export const capacityByModel: CapacitySeries = {
+  start: '2026-12-01T00:00:00Z',
+  end: '2026-12-02T00:00:00Z',
   resolution: 'HOUR',
   groupBy: ['model'],
+  layout: 'COLUMNAR',
+  stepSeconds: 3600,
   groups: [
-    { model: 'A100-80GB', buckets: hourly('2026-12-01T00:00:00Z', 24, 16, 12, 6) },
-    { model: 'H100-SXM5-80GB', buckets: hourly('2026-12-01T00:00:00Z', 24, 32, 30, 27) },
+    { model: 'A100-80GB', ...hourly(24, 16, 12, 6) },
+    { model: 'H100-SXM5-80GB', ...hourly(24, 32, 30, 27) },
   ],
 };
 
 export const capacityByClusterModel: CapacitySeries = {
+  start: '2026-12-01T00:00:00Z',
+  end: '2026-12-01T02:00:00Z',
   resolution: 'HOUR',
   groupBy: ['cluster', 'model'],
+  layout: 'COLUMNAR',
+  stepSeconds: 3600,
   groups: [
-    { cluster: 'east', model: 'A100-80GB', buckets: hourly('2026-12-01T00:00:00Z', 2, 16, 12, 4) },
-    { cluster: 'west', model: 'H100-SXM5-80GB', buckets: hourly('2026-12-01T00:00:00Z', 2, 32, 30, 24) },
+    { cluster: 'east', model: 'A100-80GB', ...hourly(2, 16, 12, 4) },
+    { cluster: 'west', model: 'H100-SXM5-80GB', ...hourly(2, 32, 30, 24) },
   ],
 };
 

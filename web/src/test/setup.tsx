@@ -9,17 +9,24 @@ import { server } from './server';
 type MockSeries = { name?: string; data?: ArrayLike<unknown>; dimensions?: unknown[] };
 const pointCount = (s: MockSeries) =>
   ArrayBuffer.isView(s.data) ? s.data.length / (s.dimensions?.length ?? 1) : (s.data?.length ?? 0);
-vi.mock('../components/EChart', () => ({
-  default: ({ option, testId, label }: { option: { series?: MockSeries[] }; testId?: string; label: string }) => (
-    <div
-      role="img"
-      aria-label={label}
-      data-testid={testId}
-      data-ready="true"
-      data-series={JSON.stringify((option.series ?? []).map((s) => [s.name ?? '', pointCount(s)]))}
-    />
-  ),
-}));
+// It is "drawn" (onReady) once rendered.
+vi.mock('../components/EChart', async () => {
+  const { useEffect } = await import('react');
+  return {
+    default: ({ option, testId, label, onReady }: { option: { series?: MockSeries[] }; testId?: string; label: string; onReady?: () => void }) => {
+      useEffect(() => onReady?.(), [option, onReady]);
+      return (
+        <div
+          role="img"
+          aria-label={label}
+          data-testid={testId}
+          data-ready="true"
+          data-series={JSON.stringify((option.series ?? []).map((s) => [s.name ?? '', pointCount(s)]))}
+        />
+      );
+    },
+  };
+});
 
 // The first render of a page loads its lazy chunk, slow on a busy machine.
 configure({ asyncUtilTimeout: 5000 });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { plannerToken, teamToken } from '../../test/fixtures';
+import { capacityByClusterModel, capacityByModel, plannerToken, teamToken } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
 import { recorded, server } from '../../test/server';
 
@@ -41,9 +41,34 @@ test('the capacity chart draws one stacked series per model plus the fleet capac
     end: '2026-12-02T00:00:00Z',
     resolution: 'hour',
     group_by: 'model',
+    layout: 'columnar',
   });
-  expect(capacity.some((p) => p.group_by === 'cluster,model')).toBe(true);
   expect(await screen.findByTestId('fleet-heatmap')).toHaveAttribute('data-ready', 'true');
+  expect(recorded('/v1/fleet/capacity').some((u) => u.searchParams.get('group_by') === 'cluster,model')).toBe(true);
+});
+
+test("the heatmap's series is asked for only once the main chart is drawn", async () => {
+  let release: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  // This handler comes before the recording one: it records the calls itself.
+  const asked: (string | null)[] = [];
+  server.use(
+    http.get('*/v1/fleet/capacity', async ({ request }) => {
+      const groupBy = new URL(request.url).searchParams.get('group_by');
+      asked.push(groupBy);
+      if (groupBy === 'model') await gate;
+      return HttpResponse.json((groupBy === 'model' ? capacityByModel : capacityByClusterModel) as Record<string, unknown>);
+    }),
+  );
+  renderApp(`/fleet?${range}`, plannerToken);
+  expect(await screen.findByText('Loading the capacity series…')).toBeInTheDocument();
+  // Give a wrongly eager page the time to ask.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(asked).toEqual(['model']);
+  release();
+  expect(await screen.findByTestId('fleet-capacity-chart')).toBeInTheDocument();
+  expect(await screen.findByTestId('fleet-heatmap')).toHaveAttribute('data-ready', 'true');
+  expect(asked).toEqual(['model', 'cluster,model']);
 });
 
 test('the time-range picker writes the range to the URL and the page asks the API for it', async () => {

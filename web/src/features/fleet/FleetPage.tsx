@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { fleetSummary, pendingDemand } from '../../api/endpoints';
@@ -25,9 +25,16 @@ export default function FleetPage() {
     setParams(next, { replace: true });
   };
 
-  // The /fleet route prefetches both (prefetchFleet.ts): usually they are in the cache already.
+  // The /fleet route prefetches the main series (prefetchFleet.ts): usually it is in the cache already.
   const series = useQuery({ ...seriesQuery(view), placeholderData: keepPreviousData, enabled: scope !== null });
-  const heat = useQuery({ ...heatQuery(view), placeholderData: keepPreviousData, enabled: scope !== null });
+  // The heatmap's series is asked for once the main chart is drawn (or could
+  // not be): it would otherwise share the server and the main thread with it.
+  const [mainDrawn, setMainDrawn] = useState(false);
+  const heat = useQuery({
+    ...heatQuery(view),
+    placeholderData: keepPreviousData,
+    enabled: scope !== null && (mainDrawn || series.isError),
+  });
   const summary = useQuery({ queryKey: ['fleet-summary'], queryFn: () => fleetSummary(), enabled: scope !== null && !isTeam });
   const pending = useQuery({ queryKey: ['pending'], queryFn: () => pendingDemand(), enabled: scope !== null });
 
@@ -35,7 +42,7 @@ export default function FleetPage() {
   const heatmap = useMemo(() => {
     if (!heat.data) return null;
     return isTeam
-      ? heatmapOption(heatCells(heat.data, (_g, b) => (b.start ?? '').slice(0, 10), (g) => g.team || '(none)', 'held'), 'day', 'team')
+      ? heatmapOption(heatCells(heat.data, (_g, startMs) => new Date(startMs).toISOString().slice(0, 10), (g) => g.team || '(none)', 'held'), 'day', 'team')
       : heatmapOption(heatCells(heat.data, (g) => g.model || '(none)', (g) => g.cluster || '(none)', 'capacity'), 'model', 'cluster');
   }, [heat.data, isTeam]);
 
@@ -75,6 +82,7 @@ export default function FleetPage() {
               option={stacked}
               height={360}
               testId="fleet-capacity-chart"
+              onReady={() => setMainDrawn(true)}
             />
           )
         }

@@ -1,24 +1,41 @@
 import type { CapacitySeries } from '../../api/types';
-import { alignFigure, stackedOption } from './capacityChart';
+import { alignFigure, bucketTimes, heatCells, stackedOption } from './capacityChart';
 
 const hour = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00Z`;
 const deviceHours = (n: number) => String(n * 3_600_000);
 
-// Model B has no bucket at 01:00 (the API leaves out buckets without data).
+// The COLUMNAR layout over three hours; model B has no data at 01:00 (0 there).
 const series: CapacitySeries = {
+  start: hour(0),
+  end: hour(3),
+  stepSeconds: 3600,
+  layout: 'COLUMNAR',
   groups: [
     {
       model: 'A',
-      buckets: [0, 1, 2].map((h) => ({ start: hour(h), heldMilliSeconds: deviceHours(h + 1), capacityMilliSeconds: deviceHours(8) })),
+      heldMilliSeconds: [1, 2, 3].map(deviceHours),
+      capacityMilliSeconds: [8, 8, 8].map(deviceHours),
+      usedMilliSeconds: ['0', '0', '0'],
     },
     {
       model: 'B',
-      buckets: [0, 2].map((h) => ({ start: hour(h), heldMilliSeconds: deviceHours(10), capacityMilliSeconds: deviceHours(4) })),
+      heldMilliSeconds: [10, 0, 10].map(deviceHours),
+      capacityMilliSeconds: [4, 0, 4].map(deviceHours),
+      usedMilliSeconds: ['0', '0', '0'],
     },
   ],
 };
 
-test('every group gets a value at every time of the answer, 0 where it has no bucket', () => {
+test('the time axis is every bucket of [start, end) at the answer step', () => {
+  expect(bucketTimes(series)).toEqual([0, 1, 2].map((h) => Date.parse(hour(h))));
+  expect(bucketTimes({ ...series, stepSeconds: 86_400, end: '2026-12-04T00:00:00Z' })).toEqual(
+    [1, 2, 3].map((d) => Date.parse(`2026-12-0${d}T00:00:00Z`)),
+  );
+  // Without a step there is no axis rather than an endless one.
+  expect(bucketTimes({ ...series, stepSeconds: 0 })).toEqual([]);
+});
+
+test('every group gets a value at every time of the answer, 0 where it has no data', () => {
   const { times, values } = alignFigure(series, 'held');
   expect(times).toEqual([0, 1, 2].map((h) => Date.parse(hour(h))));
   expect([...values[0]!]).toEqual([1, 2, 3]);
@@ -26,7 +43,7 @@ test('every group gets a value at every time of the answer, 0 where it has no bu
 });
 
 test('values are device-hours rounded to a milli-device-hour', () => {
-  const odd: CapacitySeries = { groups: [{ model: 'A', buckets: [{ start: hour(0), heldMilliSeconds: '1234567' }] }] };
+  const odd: CapacitySeries = { start: hour(0), end: hour(1), stepSeconds: 3600, groups: [{ model: 'A', heldMilliSeconds: ['1234567'] }] };
   // 1,234,567 milli-device-seconds = 0.342935... device-hours
   expect([...alignFigure(odd, 'held').values[0]!]).toEqual([0.343]);
 });
@@ -39,4 +56,30 @@ test('the stacked chart has one aligned series per group and the fleet capacity 
   expect(option.series[1]!.stack).toBe('held');
   expect([...option.series[2]!.data]).toEqual([t(0), 12, t(1), 8, t(2), 12]);
   expect(option.series[2]!.stack).toBeUndefined();
+});
+
+test('heatmap cells sum the columns exactly and leave out buckets without data', () => {
+  // Daily, two days: used above 2^53 in total checks the sums never pass through floats.
+  const daily: CapacitySeries = {
+    start: '2026-12-01T00:00:00Z',
+    end: '2026-12-04T00:00:00Z',
+    stepSeconds: 86_400,
+    groups: [
+      {
+        team: 'ml',
+        capacityMilliSeconds: ['0', '0', '0'],
+        heldMilliSeconds: ['9007199254740993', '0', '4'],
+        usedMilliSeconds: ['9007199254740993', '0', '1'],
+      },
+    ],
+  };
+  const byDay = heatCells(daily, (_g, ms) => new Date(ms).toISOString().slice(0, 10), (g) => g.team!, 'held');
+  // 2026-12-02 has no data: no cell, so no empty column for it.
+  expect(byDay).toEqual([
+    { x: '2026-12-01', y: 'ml', percent: 100 },
+    { x: '2026-12-03', y: 'ml', percent: 25 },
+  ]);
+  const whole = heatCells(series, (g) => g.model!, () => 'fleet', 'capacity');
+  expect(whole.map((c) => c.x)).toEqual(['A', 'B']);
+  expect(whole.map((c) => c.percent)).toEqual([0, 0]);
 });

@@ -1,19 +1,21 @@
-// Turns a CapacitySeries into echarts options. Device time per bucket is
-// shown as device-hours (floats are fine for drawing; no amount is summed
-// here). 90 days x hourly x every model is 25,000 points or more, so the
-// stacked chart is built for echarts' fast path: one time grid shared by
+// Turns a CapacitySeries (asked for in the COLUMNAR layout: one time axis,
+// three arrays per group aligned to it) into echarts options. Device time per
+// bucket is shown as device-hours (floats are fine for drawing; no amount is
+// summed here). 90 days x hourly x every model is 25,000 points or more, so
+// the stacked chart is built for echarts' fast path: one time grid shared by
 // every series, each series one Float64Array of [time ms, value] pairs
 // (echarts neither copies nor re-parses typed arrays), values rounded to
 // milli-device-hours, and drawn on canvas with LTTB sampling.
 import type { EChartsCoreOption } from 'echarts/core';
 import { big } from '../../format/numbers';
-import type { CapacityBucket, CapacitySeries, CapacitySeriesGroup } from '../../api/types';
+import type { CapacitySeries, CapacitySeriesGroup } from '../../api/types';
 
 export type GroupKey = 'model' | 'cluster' | 'team';
 export type Figure = 'held' | 'used' | 'capacity';
 
 const msPerDeviceHour = 3_600_000;
-const fieldOf: Record<Figure, keyof CapacityBucket> = {
+type Column = 'capacityMilliSeconds' | 'heldMilliSeconds' | 'usedMilliSeconds';
+const columnOf: Record<Figure, Column> = {
   held: 'heldMilliSeconds',
   used: 'usedMilliSeconds',
   capacity: 'capacityMilliSeconds',
@@ -32,10 +34,19 @@ function deviceHours(value: string | undefined): number {
   return value === undefined ? 0 : Math.round(Number(value) / (msPerDeviceHour / 1000)) / 1000;
 }
 
-// The series on one time grid: every bucket start of any group, in order.
-// The API leaves out a group's buckets without data, and echarts stacks
-// series on a time axis by index, so each series has a value (0 where its
-// group has no bucket) at every time of the grid.
+// The answer's time axis: bucket i starts at start + i x stepSeconds, for
+// every bucket of [start, end).
+export function bucketTimes(series: CapacitySeries): number[] {
+  const start = Date.parse(series.start ?? '');
+  const end = Date.parse(series.end ?? '');
+  const stepMs = (series.stepSeconds ?? 0) * 1000;
+  if (!Number.isFinite(start) || !Number.isFinite(end) || !(stepMs > 0)) return [];
+  return Array.from({ length: Math.max(0, Math.round((end - start) / stepMs)) }, (_, i) => start + i * stepMs);
+}
+
+// The series on the answer's one time grid. echarts stacks series on a time
+// axis by index, so each series has a value (0 where its group has no data)
+// at every time of the grid: the columnar answer has exactly that.
 export interface AlignedFigure {
   times: number[];
   // Per group of the answer, in its order: the figure at each grid time.
@@ -43,22 +54,11 @@ export interface AlignedFigure {
 }
 
 export function alignFigure(series: CapacitySeries, figure: Figure): AlignedFigure {
-  const groups = series.groups ?? [];
-  // Every group repeats the same start strings: each is parsed once.
-  const msOf = new Map<string, number>();
-  for (const group of groups) {
-    for (const bucket of group.buckets ?? []) {
-      const start = bucket.start ?? '';
-      if (!msOf.has(start)) msOf.set(start, Date.parse(start));
-    }
-  }
-  const times = [...new Set(msOf.values())].sort((a, b) => a - b);
-  const indexOf = new Map(times.map((t, i) => [t, i]));
-  const values = groups.map((group) => {
+  const times = bucketTimes(series);
+  const values = (series.groups ?? []).map((group) => {
+    const column = group[columnOf[figure]] ?? [];
     const row = new Float64Array(times.length);
-    for (const bucket of group.buckets ?? []) {
-      row[indexOf.get(msOf.get(bucket.start ?? '')!)!]! += deviceHours(bucket[fieldOf[figure]] as string | undefined);
-    }
+    for (let i = 0; i < times.length; i++) row[i] = deviceHours(column[i]);
     return row;
   });
   return { times, values };
@@ -124,21 +124,30 @@ export interface HeatCell {
 
 // Utilisation per (x, y): used over capacity (by cluster x model) or over
 // held (team x day, where capacity is not attributed to teams).
+// A bucket where the group has no data (all three figures 0) makes no cell,
+// as the API leaves such buckets out of its BUCKETS layout. Sums are exact
+// (BigInt); only the percentage is a float.
 export function heatCells(
   series: CapacitySeries,
-  x: (group: CapacitySeriesGroup, bucket: CapacityBucket) => string,
+  x: (group: CapacitySeriesGroup, startMs: number) => string,
   y: (group: CapacitySeriesGroup) => string,
   base: 'capacity' | 'held',
 ): HeatCell[] {
+  const times = bucketTimes(series);
   const sums = new Map<string, { x: string; y: string; used: bigint; base: bigint }>();
   for (const group of series.groups ?? []) {
-    for (const bucket of group.buckets ?? []) {
-      const cx = x(group, bucket);
+    const capacity = group.capacityMilliSeconds ?? [];
+    const held = group.heldMilliSeconds ?? [];
+    const used = group.usedMilliSeconds ?? [];
+    for (let i = 0; i < times.length; i++) {
+      const [c, h, u] = [big(capacity[i]), big(held[i]), big(used[i])];
+      if (c === 0n && h === 0n && u === 0n) continue;
+      const cx = x(group, times[i]!);
       const cy = y(group);
       const key = `${cx}\u0000${cy}`;
       const cell = sums.get(key) ?? { x: cx, y: cy, used: 0n, base: 0n };
-      cell.used += big(bucket.usedMilliSeconds);
-      cell.base += big(base === 'capacity' ? bucket.capacityMilliSeconds : bucket.heldMilliSeconds);
+      cell.used += u;
+      cell.base += base === 'capacity' ? c : h;
       sums.set(key, cell);
     }
   }

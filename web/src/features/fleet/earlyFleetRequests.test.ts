@@ -12,18 +12,17 @@ const sent = (path: string, token: string) =>
 
 beforeEach(() => resetRecorded());
 
-test('a planner on /fleet: whoami, then the hourly series by model and the daily heatmap by cluster and model', async () => {
+test('a planner on /fleet: whoami, then the hourly series by model, columnar, and not yet the heatmap', async () => {
   window.sessionStorage.setItem(tokenStorageKey, fixtures.plannerToken);
   startEarlyFleetRequests({ pathname: '/fleet', search }, now);
   const early = takeEarlyFleetRequests(fixtures.plannerToken)!;
   expect(await early.who).toEqual(fixtures.whoPlanner);
   const answers = await early.series;
-  expect(answers.map((a) => a.queryKey)).toEqual([
-    ['capacity', '2026-12-01T00:00:00Z', '2026-12-02T00:00:00Z', 'hour', 'model'],
-    ['capacity', '2026-12-01T00:00:00Z', '2026-12-02T00:00:00Z', 'day', 'cluster,model'],
-  ]);
+  expect(answers.map((a) => a.queryKey)).toEqual([['capacity', '2026-12-01T00:00:00Z', '2026-12-02T00:00:00Z', 'hour', 'model']]);
   expect(await answers[0]!.answer).toEqual(fixtures.capacityByModel);
-  expect(sent('/v1/fleet/capacity', fixtures.plannerToken).map((u) => u.searchParams.get('group_by'))).toEqual(['model', 'cluster,model']);
+  const calls = sent('/v1/fleet/capacity', fixtures.plannerToken);
+  expect(calls.map((u) => u.searchParams.get('group_by'))).toEqual(['model']);
+  expect(calls.map((u) => u.searchParams.get('layout'))).toEqual(['columnar']);
 });
 
 test('a team token asks only for its teams, never for a grouping it may not see', async () => {
@@ -31,7 +30,7 @@ test('a team token asks only for its teams, never for a grouping it may not see'
   startEarlyFleetRequests({ pathname: '/fleet', search: `${search}&group=model` }, now);
   const answers = await takeEarlyFleetRequests(fixtures.teamToken)!.series;
   await Promise.all(answers.map((a) => a.answer));
-  expect(sent('/v1/fleet/capacity', fixtures.teamToken).map((u) => u.searchParams.get('group_by'))).toEqual(['team', 'team']);
+  expect(sent('/v1/fleet/capacity', fixtures.teamToken).map((u) => u.searchParams.get('group_by'))).toEqual(['team']);
 });
 
 test('nothing is sent off /fleet or signed out, and the requests are handed over once, to the same token only', async () => {

@@ -1,6 +1,7 @@
 // Started by the /fleet route as navigation begins, while the page's chunk
-// loads: the token's scope (whoami), then the page's two capacity series,
-// then the chart library. Waiting for the page to render before asking made
+// loads: the token's scope (whoami), then the page's main capacity series,
+// then the chart library (the heatmap's series waits for the main chart to
+// be drawn: FleetPage.tsx). Waiting for the page to render before asking made
 // each of these wait for the one before it. echarts comes last on purpose:
 // evaluating its 600 KB holds the main thread for a while, and the series
 // requests should be on their way (the server working) before it does.
@@ -9,7 +10,7 @@ import { readToken } from '../../api/token';
 import { scopeOf, whoAmIQuery } from '../../auth/session';
 import { rangeFromParams } from '../../time/range';
 import { takeEarlyFleetRequests } from './earlyFleetRequests';
-import { fleetView, heatQuery, seriesQuery } from './fleetView';
+import { fleetView, seriesQuery } from './fleetView';
 
 export async function prefetchFleet(queryClient: QueryClient, url: URL, nowMs: number): Promise<void> {
   const loadChart = () => void import('../../components/EChart');
@@ -32,7 +33,7 @@ export async function prefetchFleet(queryClient: QueryClient, url: URL, nowMs: n
   const who = await queryClient.fetchQuery(whoAmIQuery(token)).catch(() => null);
   if (who === null) return loadChart();
   const view = fleetView(url.searchParams, rangeFromParams(url.searchParams, nowMs), scopeOf(who));
-  const series = Promise.all([queryClient.prefetchQuery(seriesQuery(view)), queryClient.prefetchQuery(heatQuery(view))]);
+  const series = queryClient.prefetchQuery(seriesQuery(view));
   loadChart();
   await series;
 }
