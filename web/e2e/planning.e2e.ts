@@ -45,7 +45,7 @@ test("a flavor's forecast and every flavor's exhaustion dates are the API's", as
   const { page, errors } = await newPage(browser.context, env.plannerToken);
   await go(page, '/planning');
   await page.getByTestId('planning-forecast-chart').and(page.locator('[data-ready="true"]')).waitFor({ timeout: 30_000 });
-  const flavor = await page.getByLabel('Flavor').inputValue();
+  const flavor = await page.getByTestId('planning-flavor').inputValue();
   const api = await apiOk<Forecast>(forecastPath(flavor), env.plannerToken);
   expect((api.forecast ?? []).length).toBeGreaterThan(0);
   expect(await figure(page, 'forecast-p50-end')).toBe(api.forecast?.at(-1)?.p50Milli ?? '0');
@@ -113,7 +113,7 @@ test('a scenario runs against the baseline with the API’s bill, is refused wit
   // Saved: listed by the API with the page's result, and opened again from its link.
   await page.getByRole('button', { name: 'Start from the example' }).click();
   const name = `e2e ${new Date().toISOString()}`;
-  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Name', { exact: true }).fill(name);
   await page.getByRole('button', { name: 'Save' }).click();
   const savedText = await page.getByTestId('scenario-saved').innerText({ timeout: scenarioTimeout });
   const id = /scenario (\d+)/.exec(savedText)?.[1];
@@ -149,8 +149,8 @@ test("a team token sees its own forecast only: not the flavor's total, another t
   await go(page, '/planning');
   await page.getByTestId('planning-scope').waitFor();
   await page.getByTestId('planning-forecast-chart').waitFor({ timeout: 30_000 });
-  const flavor = await page.getByLabel('Flavor').inputValue();
-  expect(await page.getByLabel('Team').inputValue()).toBe(env.team);
+  const flavor = await page.getByTestId('planning-flavor').inputValue();
+  expect(await page.getByTestId('planning-team').inputValue()).toBe(env.team);
   const own = await apiOk<Forecast>(forecastPath(flavor, env.team), env.teamToken);
   expect(await figure(page, 'forecast-p50-end')).toBe(own.forecast?.at(-1)?.p50Milli ?? '0');
   expect(own.exhaustion).toBeUndefined();

@@ -60,7 +60,7 @@ export function ForecastSection({
       <div className="controls">
         <label>
           Flavor
-          <select value={flavor ?? ''} onChange={(e) => setParam('flavor', e.target.value)}>
+          <select data-testid="planning-flavor" value={flavor ?? ''} onChange={(e) => setParam('flavor', e.target.value)}>
             {choices.flavors.map((f) => (
               <option key={f} value={f}>
                 {f}
@@ -70,7 +70,7 @@ export function ForecastSection({
         </label>
         <label>
           Team
-          <select value={team ?? ''} onChange={(e) => setParam('team', e.target.value || null)}>
+          <select data-testid="planning-team" value={team ?? ''} onChange={(e) => setParam('team', e.target.value || null)}>
             {!teamToken && <option value="">all teams (the flavor’s total)</option>}
             {choices.teams.map((t) => (
               <option key={t} value={t}>
