@@ -89,8 +89,8 @@ export function forecastChartOption(f: Forecast) {
   }
   return {
     tooltip: { trigger: 'axis', formatter: tooltip },
-    legend: { data: Object.values(forecastSeriesNames).filter((n) => n !== 'capacity' || capacity.length > 0) },
-    grid: { left: 64, right: 24, top: 40, bottom: 40 },
+    legend: { top: 0, data: Object.values(forecastSeriesNames).filter((n) => n !== 'capacity' || capacity.length > 0) },
+    grid: { left: 64, right: 24, top: 48, bottom: 32 },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: 'devices' },
     series,

@@ -21,9 +21,14 @@ export function formatMilliHours(milliHours: string | undefined): string {
   return divideRounded(big(milliHours), 1000n, 1);
 }
 
+// A fitted figure to four significant digits; a vanishing one (a smoothing
+// parameter fitted to ~0) in exponent form rather than as a row of zeros.
+export function formatFitValue(value: number): string {
+  if (value !== 0 && Math.abs(value) < 1e-3) return value.toExponential(2);
+  return value.toLocaleString('en-US', { maximumSignificantDigits: 4 });
+}
+
 // A model's fit as "alpha 0.31, beta 0.02, …" (the API orders it by name).
 export function formatFit(fit: Array<{ name?: string; value?: number }> | undefined): string {
-  return (fit ?? [])
-    .map((p) => `${p.name ?? ''} ${(p.value ?? 0).toLocaleString('en-US', { maximumSignificantDigits: 4 })}`)
-    .join(', ');
+  return (fit ?? []).map((p) => `${p.name ?? ''} ${formatFitValue(p.value ?? 0)}`).join(', ');
 }

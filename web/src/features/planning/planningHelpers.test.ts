@@ -1,7 +1,7 @@
 import { policyListNames } from './policyNames';
 import { lineRange, scenarioProblems } from './scenarioProblems';
 import { forecastParams, planningViewFrom } from './planningView';
-import { formatDay, formatPpm } from './planningFormat';
+import { formatDay, formatFit, formatPpm } from './planningFormat';
 
 test("the policy's flavor and team names, top-level list items only", () => {
   const document = [
@@ -51,4 +51,10 @@ test('days and utilisation as shown', () => {
   expect(formatDay(undefined)).toBe('not within the horizon');
   expect(formatPpm('640625')).toBe('64.1%');
   expect(formatPpm(undefined)).toBe('0.0%');
+});
+
+test("a model's fit reads as figures, a vanishing one in exponent form", () => {
+  expect(formatFit([{ name: 'alpha', value: 1 }, { name: 'beta', value: 8.805e-22 }, { name: 'gamma' }, { name: 'in_sample_rmse', value: 1075.04 }])).toBe(
+    'alpha 1, beta 8.81e-22, gamma 0, in_sample_rmse 1,075',
+  );
 });
