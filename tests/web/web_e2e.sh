@@ -15,7 +15,9 @@
 #      (default 2): the genai duty cycle played by fleetcap-telemetry-replay
 #      into `fleetcap-ingest prometheus` over remote_write;
 #   5. one optimizer pass (`fleetcap-optimizer --once --close-delay 0s`):
-#      the chargeback of every hour, then the allocation run;
+#      the chargeback of every hour, then the allocation run and the
+#      forecast run (the first pass always forecasts: none is stored yet),
+#      which the Planning page's checks need: the step fails without it;
 #   6. a planner token and a team:team-00 token (fleetcapctl token create);
 #   7. the checks, with FLEETCAP_E2E_* set (web/e2e/support/env.ts).
 #
@@ -26,6 +28,8 @@
 #
 # Screenshots and timings.json go to FLEETCAP_E2E_OUT_DIR; the processes'
 # logs to its logs/. Exits 77 (skipped) when the published openb trace is absent.
+# FLEETCAP_E2E_FILES (e.g. "planning team-scope") runs only the check files
+# whose names contain one of its words, for working on one page.
 #
 # Environment (set by tests/CMakeLists.txt): FLEETCAP_TEST_PG_DIR, FLEETCAP_API_BIN,
 # FLEETCAP_INGEST_BIN, FLEETCAPCTL_BIN, FLEETCAP_OPTIMIZER_BIN,
@@ -160,11 +164,16 @@ else
   echo "web_e2e: no genai duty cycle at $duty_cycle: no telemetry, every hour is charged as held"
 fi
 
-# 5. One optimizer pass: chargeback of every closed hour, then allocation.
-step "one optimizer pass (chargeback and allocation)"
+# 5. One optimizer pass: chargeback of every closed hour, then allocation and forecast.
+step "one optimizer pass (chargeback, allocation and forecast)"
 "$FLEETCAP_OPTIMIZER_BIN" --once --close-delay 0s --db "$db" --metrics-listen 127.0.0.1:0 \
   >"$logs/optimizer.log" 2>&1 || { tail -n 20 "$logs/optimizer.log" >&2; exit 1; }
-grep -E "pass done|allocation" "$logs/optimizer.log" | sed 's/^/web_e2e:   /' || true
+grep -E "pass done|allocation|forecast" "$logs/optimizer.log" | sed 's/^/web_e2e:   /' || true
+if ! grep -q "forecast run [0-9]* stored" "$logs/optimizer.log"; then
+  echo "web_e2e: the optimizer pass stored no forecast, which the Planning page's checks read; $logs/optimizer.log:" >&2
+  grep -i "forecast" "$logs/optimizer.log" >&2 || tail -n 20 "$logs/optimizer.log" >&2
+  exit 1
+fi
 
 # 6. The tokens the checks sign in with.
 step "tokens: planner and team:$team"
@@ -183,5 +192,5 @@ FLEETCAP_E2E_END="$end_at" \
 FLEETCAP_E2E_OUT_DIR="$out" \
 FLEETCAP_E2E_BASELINE_URL="$baseline_url" \
 FLEETCAP_CHROMIUM="$chromium" \
-  npm --prefix web run e2e
+  npm --prefix web run e2e -- ${FLEETCAP_E2E_FILES:-}
 step "done; screenshots and timings.json in $out"

@@ -64,6 +64,8 @@ function fieldType(field) {
   else if (field.resolvedType) type = field.resolvedType.name;
   else type = scalarTypes[field.type];
   if (!type) throw new Error(`${field.fullName}: no JSON mapping for type ${field.type}`);
+  // A map is a JSON object; its keys are strings whatever the key type.
+  if (field.map) return `Record<string, ${type}>`;
   return field.repeated ? `${type}[]` : type;
 }
 

@@ -10,6 +10,7 @@ const pages = [
   ['/chargeback', 'Chargeback'],
   ['/efficiency', 'Efficiency'],
   ['/recommendations', 'Recommendations'],
+  ['/planning', 'Planning'],
   ['/policy', 'Policy'],
 ] as const;
 

@@ -11,6 +11,7 @@ const FleetPage = lazy(loadFleetPage);
 const ChargebackPage = lazy(() => import('./features/chargeback/ChargebackPage'));
 const EfficiencyPage = lazy(() => import('./features/efficiency/EfficiencyPage'));
 const RecommendationsPage = lazy(() => import('./features/recommendations/RecommendationsPage'));
+const PlanningPage = lazy(() => import('./features/planning/PlanningPage'));
 const PolicyPage = lazy(() => import('./features/policy/PolicyPage'));
 
 // The Fleet page's chunk, data and chart library are all asked for as
@@ -41,6 +42,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
       { path: '/chargeback', element: <ChargebackPage /> },
       { path: '/efficiency', element: <EfficiencyPage />, loader: preloadChart },
       { path: '/recommendations', element: <RecommendationsPage /> },
+      { path: '/planning', element: <PlanningPage />, loader: preloadChart },
       { path: '/policy', element: <PolicyPage /> },
     ],
   },

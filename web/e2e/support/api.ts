@@ -23,3 +23,16 @@ export async function apiOk<T = unknown>(path: string, token: string): Promise<T
   if (answer.status !== 200) throw new Error(`GET ${path}: HTTP ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body;
 }
+
+// A JSON body POSTed as the page posts it; the answer as apiGet reads it.
+export async function apiPost<T = unknown>(path: string, body: unknown, token: string): Promise<ApiAnswer<T>> {
+  const response = await fetch(e2eEnv().baseUrl + path, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  let answer: unknown = text;
+  if ((response.headers.get('content-type') ?? '').startsWith('application/json')) answer = JSON.parse(text);
+  return { status: response.status, body: answer as T };
+}

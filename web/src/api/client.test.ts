@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { server, authHeaders, resetRecorded } from '../test/server';
-import { apiGet } from './client';
+import { apiGet, apiPost } from './client';
 import { ApiError } from './errors';
 import { tokenStorageKey } from './token';
 
@@ -54,4 +54,29 @@ test('a non-JSON error body is cut short', async () => {
   const error = await failure();
   expect(error.kind).toBe('unavailable');
   expect(error.detail.length).toBe(200);
+});
+
+test('a POST sends its body as JSON with the bearer token, and its failure is an ApiError', async () => {
+  resetRecorded();
+  window.sessionStorage.setItem(tokenStorageKey, 'fct_abc');
+  let received: unknown = null;
+  server.use(
+    http.post('*/v1/scenarios/run', async ({ request }) => {
+      received = {
+        auth: request.headers.get('authorization'),
+        type: request.headers.get('content-type'),
+        body: await request.json(),
+      };
+      return HttpResponse.json({ code: 3, status: 'INVALID_ARGUMENT', message: 'scenario:2:1: budget: unknown key' }, { status: 400 });
+    }),
+  );
+  const error = await apiPost('/v1/scenarios/run', { scenarioYaml: 'version: 1\nbudget: 3\n' }).catch((e: unknown) => e);
+  expect(received).toEqual({
+    auth: 'Bearer fct_abc',
+    type: 'application/json',
+    body: { scenarioYaml: 'version: 1\nbudget: 3\n' },
+  });
+  expect(error).toBeInstanceOf(ApiError);
+  expect((error as ApiError).kind).toBe('bad_request');
+  expect((error as ApiError).detail).toBe('scenario:2:1: budget: unknown key');
 });

@@ -1,5 +1,5 @@
 // The one HTTP client of the dashboard: every call goes through apiGet /
-// apiGetText, which add the bearer token and turn failures into ApiError.
+// apiGetText / apiPost, which add the bearer token and turn failures into ApiError.
 import { ApiError, kindForStatus } from './errors';
 import { readToken } from './token';
 
@@ -14,13 +14,25 @@ export function apiUrl(path: string, params: QueryParams = {}): string {
   return url.toString();
 }
 
-async function send(path: string, params: QueryParams, accept: string, token?: string): Promise<Response> {
+async function send(
+  path: string,
+  params: QueryParams,
+  accept: string,
+  token?: string,
+  body?: unknown,
+): Promise<Response> {
   const bearer = token ?? readToken();
   const headers: Record<string, string> = { Accept: accept };
   if (bearer) headers['Authorization'] = `Bearer ${bearer}`;
+  const init: RequestInit = { headers };
+  if (body !== undefined) {
+    init.method = 'POST';
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
   let response: Response;
   try {
-    response = await fetch(apiUrl(path, params), { headers });
+    response = await fetch(apiUrl(path, params), init);
   } catch (cause) {
     throw new ApiError('network', 0, cause instanceof Error ? cause.message : String(cause));
   }
@@ -43,13 +55,21 @@ async function errorDetail(response: Response): Promise<string> {
   return text.slice(0, 200) || `HTTP ${response.status}`;
 }
 
-export async function apiGet<T>(path: string, params: QueryParams = {}, token?: string): Promise<T> {
-  const response = await send(path, params, 'application/json', token);
+async function json<T>(path: string, response: Response): Promise<T> {
   try {
     return (await response.json()) as T;
   } catch (cause) {
     throw new ApiError('server', response.status, `${path}: the answer is not JSON (${String(cause)})`);
   }
+}
+
+export async function apiGet<T>(path: string, params: QueryParams = {}, token?: string): Promise<T> {
+  return json<T>(path, await send(path, params, 'application/json', token));
+}
+
+// A JSON body POSTed (the API's proto3 JSON request), its JSON answer read.
+export async function apiPost<T>(path: string, body: unknown): Promise<T> {
+  return json<T>(path, await send(path, {}, 'application/json', undefined, body));
 }
 
 export async function apiGetText(path: string, params: QueryParams = {}): Promise<string> {

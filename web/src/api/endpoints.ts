@@ -1,15 +1,19 @@
 // The routes the dashboard reads, typed (docs/dashboard.md lists which
 // page number comes from which call).
-import { apiGet, apiGetText, type QueryParams } from './client';
+import { apiGet, apiGetText, apiPost, type QueryParams } from './client';
 import type {
   CapacitySeries,
   ChargebackExplanation,
   ChargebackReport,
   FleetSummary,
+  Forecast,
   ListPolicyVersionsResponse,
   PendingDemand,
   PolicyVersion,
   RecommendationSet,
+  SavedScenario,
+  ScenarioComparison,
+  ScenarioList,
   WhoAmIResponse,
 } from './types';
 
@@ -28,3 +32,10 @@ export const recommendationManifests = (format: 'kueue' | 'volcano') =>
 export const activePolicy = (version?: number) =>
   apiGet<PolicyVersion>('/v1/policy', version ? { version: String(version) } : {});
 export const policyHistory = () => apiGet<ListPolicyVersionsResponse>('/v1/policy/history');
+export const forecast = (params: QueryParams) => apiGet<Forecast>('/v1/forecast', params);
+export const runScenario = (scenarioYaml: string) =>
+  apiPost<ScenarioComparison>('/v1/scenarios/run', { scenarioYaml });
+export const saveScenario = (name: string, scenarioYaml: string) =>
+  apiPost<SavedScenario>('/v1/scenarios', { name, scenarioYaml });
+export const listScenarios = () => apiGet<ScenarioList>('/v1/scenarios');
+export const getScenario = (id: string) => apiGet<SavedScenario>('/v1/scenario', { id });

@@ -17,3 +17,8 @@ test('field names follow proto3 JSON and int64 fields are strings', () => {
   expect(text).toContain("export type Resolution = 'RESOLUTION_UNSPECIFIED' | 'MINUTE' | 'HOUR' | 'DAY';");
   expect(text).toContain('  recommendations?: Recommendation[];');
 });
+
+test('a map field is a JSON object of its values, not one value', () => {
+  // ScenarioSide.projection_models is map<string, int64>.
+  expect(generateApiTypes()).toContain('  projectionModels?: Record<string, string>;');
+});

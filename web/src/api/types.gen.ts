@@ -527,7 +527,7 @@ export interface ScenarioSide {
   // In the policy's order.
   flavors?: FlavorOutlook[];
   // Team x flavor series projected by each model, by model name.
-  projectionModels?: string;
+  projectionModels?: Record<string, string>;
 }
 
 export interface ScenarioComparison {

@@ -6,9 +6,13 @@ import type {
   ChargebackLine,
   ChargebackReport,
   FleetSummary,
+  Forecast,
   PendingDemand,
   PolicyVersion,
   RecommendationSet,
+  SavedScenario,
+  ScenarioComparison,
+  ScenarioSide,
   WhoAmIResponse,
 } from '../api/types';
 
@@ -154,3 +158,98 @@ export const policyVersions: PolicyVersion[] = [
   { version: 2, document: 'teams:\n  - name: ml\n    weight: 3\n', appliedAt: '2026-12-02T09:00:00Z', appliedBy: 'token:t0', message: 'more weight to ml', baseVersion: 1 },
   { version: 1, document: 'teams:\n  - name: ml\n    weight: 1\n', appliedAt: '2026-12-01T09:00:00Z', appliedBy: 'init' },
 ];
+
+// ---- Planning: a stored forecast and a what-if comparison.
+
+const days = (start: string, n: number, value: (i: number) => Record<string, string>) =>
+  Array.from({ length: n }, (_, i) => ({
+    start: new Date(Date.parse(start) + i * 86_400_000).toISOString().replace('.000Z', 'Z'),
+    ...value(i),
+  }));
+
+// A daily forecast over 4 days of history and 5 ahead. The flavor's total
+// (team null) has capacity and runs out within the horizon, the p90 a day
+// before the p50; a team's series has neither, and a fallback model.
+export function forecastFor(flavor: string, team: string | null): Forecast {
+  return {
+    runId: '12',
+    computedAt: '2026-12-05T01:00:00Z',
+    flavor,
+    team: team ?? undefined,
+    what: 'held',
+    horizonHours: 2160,
+    resolution: 'DAY',
+    history: days('2026-12-01T00:00:00Z', 4, (i) => ({ milli: String(20_000 + i * 1000) })),
+    forecast: days('2026-12-05T00:00:00Z', 5, (i) => ({ p50Milli: String(24_000 + i * 2500), p90Milli: String(26_000 + i * 3000) })),
+    ...(team === null
+      ? {
+          capacityHistory: days('2026-12-01T00:00:00Z', 4, () => ({ milli: '32000' })),
+          capacityForecast: days('2026-12-05T00:00:00Z', 5, () => ({ milli: '32000' })),
+          exhaustion: { p50Day: '2026-12-09T00:00:00Z', p90Day: '2026-12-08T00:00:00Z' },
+        }
+      : {}),
+    model: team === null ? 'holt_winters_weekly' : 'holt_linear',
+    fit: [
+      { name: 'alpha', value: 0.31 },
+      { name: 'in_sample_mase', value: 0.82 },
+    ],
+    fallbackReason: team === null ? undefined : 'fewer than 336 hours of history (96): no weekly season',
+  };
+}
+
+export const planningPolicyDocument =
+  'version: 1\nteams:\n  - name: ml\n  - name: web\nflavors:\n  - name: h100\n    model: H100\n  - name: t4\n    model: T4\n';
+
+const side = (over: Partial<ScenarioSide>): ScenarioSide => ({
+  policyVersion: 2,
+  recommendations: [
+    { team: 'ml', flavor: 'h100', demandMilli: '20500', recommendedMilli: '20500', boundBy: 'demand' },
+    { team: 'web', flavor: 't4', demandMilli: '2000', recommendedMilli: '4000', boundBy: 'guarantee' },
+  ],
+  flavors: [
+    { flavor: 'h100', capacityMilli: '32000', heldMilliHours: '15252000', capacityMilliHours: '23808000', utilisationPpm: '640625', exhaustedP50: '2027-02-03T00:00:00Z', model: 'holt_winters_weekly' },
+    { flavor: 't4', capacityMilli: '8000', heldMilliHours: '1488000', capacityMilliHours: '5952000', utilisationPpm: '250000', model: 'recent_average' },
+  ],
+  projectionModels: { holt_winters_weekly: '1', recent_average: '1' },
+  ...over,
+});
+
+// Totals above 2^53 micro-units: the bill is summed and shown without floats.
+export const scenarioComparison: ScenarioComparison = {
+  recommendationsAt: '2027-02-01T00:00:00Z',
+  monthStart: '2027-01-01T00:00:00Z',
+  monthEnd: '2027-02-01T00:00:00Z',
+  horizonEnd: '2027-03-05T00:00:00Z',
+  historyEnd: '2026-12-05T00:00:00Z',
+  currency: 'USD',
+  baseline: side({
+    bills: [
+      { team: 'ml', micro: '9007199254740993', heldMilliHours: '15252000' },
+      { team: 'web', micro: '1250000', heldMilliHours: '1488000' },
+    ],
+    idleMicro: '500000',
+    totalMicro: '9007199256490993',
+  }),
+  scenario: side({
+    recommendations: [
+      { team: 'ml', flavor: 'h100', demandMilli: '41000', recommendedMilli: '28000', boundBy: 'fair_share' },
+      { team: 'web', flavor: 't4', demandMilli: '2000', recommendedMilli: '4000', boundBy: 'guarantee' },
+    ],
+    bills: [
+      { team: 'ml', micro: '18014398509481986', heldMilliHours: '23808000' },
+      { team: 'web', micro: '1250000', heldMilliHours: '1488000' },
+    ],
+    idleMicro: '0',
+    totalMicro: '18014398510731986',
+    flavors: [
+      { flavor: 'h100', capacityMilli: '32000', heldMilliHours: '23808000', capacityMilliHours: '23808000', utilisationPpm: '1000000', exhaustedP50: '2026-12-20T00:00:00Z', exhaustedP90: '2026-12-12T00:00:00Z', model: 'holt_winters_weekly' },
+      { flavor: 't4', capacityMilli: '8000', heldMilliHours: '1488000', capacityMilliHours: '5952000', utilisationPpm: '250000', model: 'recent_average' },
+    ],
+  }),
+};
+
+export const savedScenarios: SavedScenario[] = [
+  { id: '3', name: 'retire G2s', policyVersion: 2, savedAt: '2026-12-04T10:00:00Z', savedBy: 'token:t1' },
+];
+
+export const savedScenarioYaml = 'version: 1\ndescription: retire G2s\n';

@@ -2,16 +2,66 @@
 // what it needs with server.use(...). Requests are recorded for assertions.
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
+import type { SavedScenario } from '../api/types';
 import * as fixtures from './fixtures';
 
 export const requests: URL[] = [];
 export const authHeaders: (string | null)[] = [];
+// Scenarios saved in this test (POST /v1/scenarios), newest last.
+const savedHere: SavedScenario[] = [];
 
 export function recorded(path: string): URL[] {
   return requests.filter((url) => url.pathname === path);
 }
 
 const json = (body: unknown) => HttpResponse.json(body as Record<string, unknown>);
+const refuse = (status: number, code: number, name: string, message: string) =>
+  HttpResponse.json({ code, status: name, message }, { status });
+
+// GET /v1/forecast as the API rules it: a team token reads its subtree's
+// series only, never a flavor's total (403 either way); t4 has no stored run.
+function forecastAnswer(request: Request) {
+  const params = new URL(request.url).searchParams;
+  const team = params.get('team');
+  if (request.headers.get('authorization') === `Bearer ${fixtures.teamToken}`) {
+    if (team === null || !(fixtures.whoTeam.teams ?? []).includes(team)) {
+      return refuse(403, 7, 'PERMISSION_DENIED', `team ${team ?? '(total)'}: outside the token's teams`);
+    }
+  }
+  const flavor = params.get('flavor') ?? '';
+  if (flavor === 't4') return refuse(404, 5, 'NOT_FOUND', `no forecast series for flavor ${flavor}`);
+  return json(fixtures.forecastFor(flavor, team));
+}
+
+// POST /v1/scenarios/run and /v1/scenarios: a document with a `pool:` key is
+// refused as the API refuses it, every problem on its own line.
+async function scenarioAnswer(request: Request, save: boolean) {
+  const body = (await request.json()) as { name?: string; scenarioYaml?: string };
+  if (request.headers.get('authorization') === `Bearer ${fixtures.teamToken}`) {
+    return refuse(403, 7, 'PERMISSION_DENIED', 'scenarios are for planners and admins');
+  }
+  if ((body.scenarioYaml ?? '').includes('pool:')) {
+    return refuse(
+      400,
+      3,
+      'INVALID_ARGUMENT',
+      'scenario:6:5: capacity[0].pool: unknown key "pool" (expected one of flavor, add, remove, from)\n' +
+        'scenario:3: demand[0].team: unknown team "ghost" (not in policy version 2)',
+    );
+  }
+  if (!save) return json(fixtures.scenarioComparison);
+  const saved: SavedScenario = {
+    id: String(10 + savedHere.length),
+    name: body.name,
+    policyVersion: 2,
+    savedAt: '2026-12-05T12:00:00Z',
+    savedBy: 'token:t1',
+    scenarioYaml: body.scenarioYaml,
+    result: fixtures.scenarioComparison,
+  };
+  savedHere.push(saved);
+  return json(saved);
+}
 
 export const handlers = [
   http.all('*', ({ request }) => {
@@ -47,6 +97,18 @@ export const handlers = [
     return json(fixtures.policyVersions.find((v) => v.version === (version || 2)));
   }),
   http.get('*/v1/policy/history', () => json({ versions: fixtures.policyVersions })),
+  http.get('*/v1/forecast', ({ request }) => forecastAnswer(request)),
+  http.post('*/v1/scenarios/run', ({ request }) => scenarioAnswer(request, false)),
+  http.post('*/v1/scenarios', ({ request }) => scenarioAnswer(request, true)),
+  http.get('*/v1/scenarios', () =>
+    json({ scenarios: [...[...savedHere].reverse().map(({ scenarioYaml: _, result: __, ...rest }) => rest), ...fixtures.savedScenarios] }),
+  ),
+  http.get('*/v1/scenario', ({ request }) => {
+    const id = new URL(request.url).searchParams.get('id');
+    const found = [...savedHere, ...fixtures.savedScenarios].find((s) => s.id === id);
+    if (!found) return refuse(404, 5, 'NOT_FOUND', `scenario ${id}: not found`);
+    return json({ scenarioYaml: fixtures.savedScenarioYaml, result: fixtures.scenarioComparison, ...found });
+  }),
 ];
 
 export const server = setupServer(...handlers);
@@ -54,4 +116,5 @@ export const server = setupServer(...handlers);
 export function resetRecorded(): void {
   requests.length = 0;
   authHeaders.length = 0;
+  savedHere.length = 0;
 }
