@@ -187,6 +187,24 @@ inline void EveryGroupingAndResolution(ChargebackWriteRepository& writer, Charge
   EXPECT_EQ(by_team[2].start, kT0);
 }
 
+inline void DeviceTimeOnlySumsHeldAndUsedAlone(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  const std::vector<ChargebackLineRecord> lines = WriteFleet(writer);
+  for (ChargebackFilter window :
+       {Window(kT0, kFeb + absl::Hours(24)), Window(kT0 + absl::Hours(1), kFeb + absl::Hours(4))}) {
+    window.device_time_only = true;
+    for (const auto& g :
+         {GroupBy(false, false, false, false, true, false), GroupBy(true, true, false, false, true, false),
+          GroupBy(true, false, true, true, false, true)}) {
+      for (auto resolution : {ChargebackResolution::kHour, ChargebackResolution::kDay}) {
+        std::vector<ChargebackSum> expected = Expected(lines, window, g, resolution);
+        for (ChargebackSum& s : expected)
+          s.direct_cost_micro = s.idle_cost_micro = s.shared_cost_micro = s.total_cost_micro = 0;
+        EXPECT_EQ(SumsOf(reader, window, g, resolution), expected) << "resolution " << static_cast<int>(resolution);
+      }
+    }
+  }
+}
+
 inline void FiltersSelectTheLines(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
   const std::vector<ChargebackLineRecord> lines = WriteFleet(writer);
   const auto all = GroupBy(true, true, true, true, true, true);
@@ -478,6 +496,9 @@ inline void ALeaseNamesItsBadArgument(ChargebackWriteRepository& writer) {
   }                                                                                                                 \
   TEST_F(Fixture, EveryGroupingAndResolution) {                                                                     \
     ::fleetcap::store::chargeback_contract::EveryGroupingAndResolution(writer(), reader());                         \
+  }                                                                                                                 \
+  TEST_F(Fixture, DeviceTimeOnlySumsHeldAndUsedAlone) {                                                             \
+    ::fleetcap::store::chargeback_contract::DeviceTimeOnlySumsHeldAndUsedAlone(writer(), reader());                 \
   }                                                                                                                 \
   TEST_F(Fixture, FiltersSelectTheLines) {                                                                          \
     ::fleetcap::store::chargeback_contract::FiltersSelectTheLines(writer(), reader());                              \

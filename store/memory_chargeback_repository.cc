@@ -180,6 +180,9 @@ absl::StatusOr<std::vector<ChargebackSum>> MemoryChargebackRepository::Lines(con
       if (auto status = Add(l, &it->second); !status.ok()) return status;
     }
   }
+  if (filter.device_time_only) {
+    for (auto& [key, s] : sums) s.direct_cost_micro = s.idle_cost_micro = s.shared_cost_micro = s.total_cost_micro = 0;
+  }
   std::vector<ChargebackSum> out;
   out.reserve(sums.size());
   for (auto& [key, s] : sums) out.push_back(std::move(s));

@@ -22,6 +22,9 @@ constexpr const char* kSummed =
     "fleetcap_sum_int64(held_milli_seconds), fleetcap_sum_int64(used_milli_seconds),"
     " fleetcap_sum_int64(direct_cost_micro), fleetcap_sum_int64(idle_cost_micro),"
     " fleetcap_sum_int64(shared_cost_micro), fleetcap_sum_int64(total_cost_micro)";
+// The same columns with the money left at 0 (ChargebackFilter::device_time_only).
+constexpr const char* kDeviceTimeSummed =
+    "fleetcap_sum_int64(held_milli_seconds), fleetcap_sum_int64(used_milli_seconds), 0, 0, 0, 0";
 
 // The store refused a sum past bigint (SQLSTATE 22003, numeric value out of range).
 bool OutOfRange(const pqxx::sql_error& e) { return e.sqlstate() == "22003"; }
@@ -341,8 +344,9 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
         absl::StrCat(
             "SELECT extract(epoch FROM ", period, ")::bigint, ", key(g.team, "team"), ", ", key(g.cluster, "cluster"),
             ", ", key(g.namespace_name, "namespace"), ", ", key(g.workload, "workload"), ", ", key(g.model, "model"),
-            ", ", key(g.line_kind, "line_kind"), ", ", kSummed, ", bool_or(no_telemetry) FROM ", source, " WHERE ",
-            time, " >= $1::timestamptz AND ", time, " < $2::timestamptz", team_filter, " AND ($3 = '' OR cluster = $3)",
+            ", ", key(g.line_kind, "line_kind"), ", ", f.device_time_only ? kDeviceTimeSummed : kSummed,
+            ", bool_or(no_telemetry) FROM ", source, " WHERE ", time, " >= $1::timestamptz AND ", time,
+            " < $2::timestamptz", team_filter, " AND ($3 = '' OR cluster = $3)",
             by_team ? " AND $4 = '' AND $5 = ''" : " AND ($4 = '' OR namespace = $4) AND ($5 = '' OR workload = $5)",
             " AND ($6 = '' OR model = $6) AND ($7 = '' OR line_kind = $7)"
             " GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY ",
