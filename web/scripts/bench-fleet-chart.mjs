@@ -6,7 +6,7 @@
 // by a local server answering synthetic series of that size, so the figure
 // is the page's own cost (download, parse, draw), not the server's.
 //
-//   npm run build && node scripts/bench-fleet-chart.mjs [--models 12] [--runs 5] [--timeline] [--baseline DIR]
+//   npm run build && node scripts/bench-fleet-chart.mjs [--models 12] [--runs 5] [--timeline] [--profile] [--baseline DIR]
 //
 // --baseline DIR measures another build of the app (its dist/, e.g. of the
 // previous commit) in the same run, each run of one build followed by the
@@ -24,6 +24,8 @@ import { chromium } from 'playwright-core';
 
 const args = process.argv.slice(2);
 const timeline = args.includes('--timeline');
+// --profile: a CPU profile of the last 90-day run of this build, summed by function (self time).
+const profiling = args.includes('--profile');
 const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   const value = i >= 0 ? Number(args[i + 1]) : fallback;
@@ -123,7 +125,19 @@ const context = await chromium.launchPersistentContext(profile, {
   args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
-async function timeToReady(base, hours) {
+// The functions that took the most main-thread time in a CPU profile, by self time.
+function topFunctions(profile, count = 25) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map();
+  profile.samples.forEach((id, i) => {
+    const { functionName, url, lineNumber, columnNumber } = byId.get(id).callFrame;
+    const key = `${functionName || '(anonymous)'} ${url.replace(/^.*\//, '')}:${lineNumber + 1}:${columnNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, count);
+}
+
+async function timeToReady(base, hours, profile = false) {
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -142,8 +156,14 @@ async function timeToReady(base, hours) {
   const cdp = await context.newCDPSession(page);
   await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const start = new Date(end - hours * hourMs).toISOString();
+  if (profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   await page.goto(`${base}/fleet?start=${start}&end=${new Date(end).toISOString()}`);
   await page.waitForSelector('[data-testid="fleet-capacity-chart"][data-ready="true"]', { timeout: 60_000 });
+  const top = profile ? topFunctions((await cdp.send('Profiler.stop')).profile) : [];
   const at = await page.evaluate(() => window.__readyAt);
   const { metrics } = await cdp.send('Performance.getMetrics');
   const busy = 1000 * (metrics.find((m) => m.name === 'TaskDuration')?.value ?? NaN);
@@ -156,7 +176,7 @@ async function timeToReady(base, hours) {
     : [];
   await page.close();
   if (errors.length > 0) throw new Error(`console errors: ${errors.join('; ')}`);
-  return { at, busy, requests };
+  return { at, busy, requests, top };
 }
 
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
@@ -172,7 +192,7 @@ try {
     const busy = builds.map(() => []);
     for (let i = 0; i < runs; i++) {
       for (const [b, build] of builds.entries()) {
-        const run = await timeToReady(build.base, hours);
+        const run = await timeToReady(build.base, hours, profiling && b === 0 && hours === 2160 && i === runs - 1);
         times[b].push(run.at);
         busy[b].push(run.busy);
         last[b] = run;
@@ -189,6 +209,10 @@ try {
   for (const [b, build] of timeline ? builds.entries() : []) {
     console.log(`${build.name}, the last 90-day run, ready at ${last[b].at.toFixed(0)} ms; its requests (start-end after navigation start):`);
     for (const line of last[b].requests) console.log(`  ${line}`);
+  }
+  if (profiling) {
+    console.log(`this build, the last 90-day run: the functions with the most main-thread time (self, ms):`);
+    for (const [name, ms] of last[0].top) console.log(`  ${ms.toFixed(1).padStart(7)} ${name}`);
   }
   const loadAfter = load();
   for (const build of builds) {

@@ -1,8 +1,7 @@
-import { Suspense, useState } from 'react';
+import { useState } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider, type createMemoryRouter } from 'react-router-dom';
 import { SessionProvider } from './auth/session';
-import { Skeleton } from './components/Skeleton';
 import { createQueryClient } from './queryClient';
 import { createRoutes } from './routes';
 
@@ -15,9 +14,7 @@ export function App({ router, queryClient }: { router?: Router; queryClient?: Qu
   return (
     <QueryClientProvider client={client}>
       <SessionProvider>
-        <Suspense fallback={<Skeleton label="page" />}>
-          <RouterProvider router={appRouter} />
-        </Suspense>
+        <RouterProvider router={appRouter} />
       </SessionProvider>
     </QueryClientProvider>
   );

@@ -1,9 +1,7 @@
-import { Suspense } from 'react';
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from './auth/session';
 import { ErrorMessage } from './components/ErrorMessage';
 import { ScopeBanner } from './components/ScopeBanner';
-import { Skeleton } from './components/Skeleton';
 
 const pages = [
   ['/fleet', 'Fleet'],
@@ -44,9 +42,7 @@ export function Layout() {
       <main>
         {scope && <ScopeBanner scope={scope} />}
         {scopeError !== null && scopeError !== undefined && <ErrorMessage error={scopeError} what="your token's scope" />}
-        <Suspense fallback={<Skeleton label="page" />}>
-          <Outlet />
-        </Suspense>
+        <Outlet />
       </main>
     </div>
   );

@@ -1,18 +1,20 @@
 // Every route of the dashboard in one place; each page is its own chunk.
-import { lazy } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router-dom';
+import { preloadChart } from './components/Chart';
+import { loadable } from './components/loadable';
+import { Skeleton } from './components/Skeleton';
 import { prefetchFleet } from './features/fleet/prefetchFleet';
 import { Layout } from './Layout';
 
-const SignInPage = lazy(() => import('./features/signin/SignInPage'));
-const loadFleetPage = () => import('./features/fleet/FleetPage');
-const FleetPage = lazy(loadFleetPage);
-const ChargebackPage = lazy(() => import('./features/chargeback/ChargebackPage'));
-const EfficiencyPage = lazy(() => import('./features/efficiency/EfficiencyPage'));
-const RecommendationsPage = lazy(() => import('./features/recommendations/RecommendationsPage'));
-const PlanningPage = lazy(() => import('./features/planning/PlanningPage'));
-const PolicyPage = lazy(() => import('./features/policy/PolicyPage'));
+const page = (load: Parameters<typeof loadable<object>>[0]) => loadable(load, () => <Skeleton label="page" />);
+const SignInPage = page(() => import('./features/signin/SignInPage'));
+const FleetPage = page(() => import('./features/fleet/FleetPage'));
+const ChargebackPage = page(() => import('./features/chargeback/ChargebackPage'));
+const EfficiencyPage = page(() => import('./features/efficiency/EfficiencyPage'));
+const RecommendationsPage = page(() => import('./features/recommendations/RecommendationsPage'));
+const PlanningPage = page(() => import('./features/planning/PlanningPage'));
+const PolicyPage = page(() => import('./features/policy/PolicyPage'));
 
 // The Fleet page's chunk, data and chart library are all asked for as
 // navigation starts (prefetchFleet.ts, small enough to be in the first
@@ -20,7 +22,7 @@ const PolicyPage = lazy(() => import('./features/policy/PolicyPage'));
 // for them, so the page renders (skeletons first) as soon as its chunk is here.
 function fleetLoader(queryClient: QueryClient) {
   return ({ request }: LoaderFunctionArgs) => {
-    void loadFleetPage();
+    FleetPage.preload().catch(() => undefined);
     void prefetchFleet(queryClient, new URL(request.url), Date.now());
     return null;
   };
@@ -28,22 +30,22 @@ function fleetLoader(queryClient: QueryClient) {
 
 // A page with a chart whose data needs no other answer first: the chart
 // chunk downloads and is evaluated while the page's chunk and data load.
-function preloadChart() {
-  void import('./components/EChart');
+function chartLoader() {
+  preloadChart();
   return null;
 }
 
 export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
-  { path: '/signin', element: <SignInPage /> },
+  { path: '/signin', element: <SignInPage.Component /> },
   {
     element: <Layout />,
     children: [
-      { path: '/fleet', element: <FleetPage />, loader: fleetLoader(queryClient) },
-      { path: '/chargeback', element: <ChargebackPage /> },
-      { path: '/efficiency', element: <EfficiencyPage />, loader: preloadChart },
-      { path: '/recommendations', element: <RecommendationsPage /> },
-      { path: '/planning', element: <PlanningPage />, loader: preloadChart },
-      { path: '/policy', element: <PolicyPage /> },
+      { path: '/fleet', element: <FleetPage.Component />, loader: fleetLoader(queryClient) },
+      { path: '/chargeback', element: <ChargebackPage.Component /> },
+      { path: '/efficiency', element: <EfficiencyPage.Component />, loader: chartLoader },
+      { path: '/recommendations', element: <RecommendationsPage.Component /> },
+      { path: '/planning', element: <PlanningPage.Component />, loader: chartLoader },
+      { path: '/policy', element: <PolicyPage.Component /> },
     ],
   },
   { path: '*', element: <Navigate to="/fleet" replace /> },

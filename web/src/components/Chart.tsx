@@ -3,17 +3,16 @@
 // with a chart asks for it as navigation starts (routes.tsx), at the moment
 // that suits the page (the Fleet page after its data requests are out, as
 // evaluating echarts holds the main thread for a while). A chart rendered
-// before that simply waits for it.
-import { lazy, Suspense } from 'react';
+// before that shows its skeleton until the chunk is in.
 import type { ChartProps } from './chartTypes';
+import { loadable } from './loadable';
 import { Skeleton } from './Skeleton';
 
-const EChart = lazy(() => import('./EChart'));
+const echart = loadable<ChartProps>(
+  () => import('./EChart'),
+  (props) => <Skeleton label={props.label} height={props.height} />,
+);
 
-export function Chart(props: ChartProps) {
-  return (
-    <Suspense fallback={<Skeleton label={props.label} height={props.height} />}>
-      <EChart {...props} />
-    </Suspense>
-  );
-}
+export const Chart = echart.Component;
+// A failure is the chart's to show when it renders.
+export const preloadChart = (): void => void echart.preload().catch(() => undefined);

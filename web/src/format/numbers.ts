@@ -2,7 +2,12 @@
 // time as milli-device-seconds, both int64 JSON strings: sums and roundings
 // are done with BigInt so no float ever touches an amount.
 
-const grouping = new Intl.NumberFormat('en-US');
+// Thousands separated by commas, as en-US writes them. Not Intl.NumberFormat:
+// the first one a page makes loads the locale's data, about 45 ms of the
+// Fleet page's main thread before its first figure.
+function grouped(whole: bigint): string {
+  return whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
 
 // A JSON int64 (string, absent when zero) as a BigInt; bad text is an error
 // rather than a silent zero, since it would hide a wrong total.
@@ -26,7 +31,7 @@ export function divideRounded(value: bigint, divisor: bigint, decimals: number):
   const scaled = (abs(value) * scale * 2n + abs(divisor)) / (abs(divisor) * 2n);
   const whole = scaled / scale;
   const fraction = (scaled % scale).toString().padStart(decimals, '0');
-  const text = grouping.format(whole) + (decimals > 0 ? `.${fraction}` : '');
+  const text = grouped(whole) + (decimals > 0 ? `.${fraction}` : '');
   return negative && scaled !== 0n ? `-${text}` : text;
 }
 

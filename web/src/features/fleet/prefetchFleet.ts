@@ -7,13 +7,14 @@
 // requests should be on their way (the server working) before it does.
 import type { QueryClient } from '@tanstack/react-query';
 import { readToken } from '../../api/token';
+import { preloadChart } from '../../components/Chart';
 import { scopeOf, whoAmIQuery } from '../../auth/session';
 import { rangeFromParams } from '../../time/range';
 import { takeEarlyFleetRequests } from './earlyFleetRequests';
 import { fleetView, seriesQuery } from './fleetView';
 
 export async function prefetchFleet(queryClient: QueryClient, url: URL, nowMs: number): Promise<void> {
-  const loadChart = () => void import('../../components/EChart');
+  const loadChart = preloadChart;
   const token = readToken();
   // Signed out: the page sends to sign-in and asks for nothing.
   if (token === null) return;
