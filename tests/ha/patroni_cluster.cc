@@ -10,8 +10,9 @@ namespace fleetcap::testing {
 absl::StatusOr<std::unique_ptr<PatroniCluster>> PatroniCluster::Start() {
   // A port found free can be taken by another test's process before Patroni
   // or PostgreSQL binds it: that start fails with "Address already in use",
-  // and a fresh cluster on new ports is the remedy. Any other failure is the
-  // test's to report.
+  // or, when PostgreSQL's first start is what fails, with Patroni giving up
+  // its bootstrap. A fresh cluster on new ports is the remedy: nothing under
+  // test has run yet. Any other failure is the test's to report.
   absl::Status failed;
   for (int attempt = 0; attempt < 3; ++attempt) {
     std::unique_ptr<PatroniCluster> cluster(new PatroniCluster());
@@ -21,7 +22,10 @@ absl::StatusOr<std::unique_ptr<PatroniCluster>> PatroniCluster::Start() {
       return cluster;
     }
     failed = uri.status();
-    if (!absl::StrContains(failed.message(), "Address already in use")) break;
+    if (!absl::StrContains(failed.message(), "Address already in use") &&
+        !absl::StrContains(failed.message(), "Failed to bootstrap cluster")) {
+      break;
+    }
   }
   return failed;
 }

@@ -234,7 +234,8 @@ start() {
   [ "$(id -u)" -eq 0 ] && chown -R postgres: "$r/node1" "$r/node2"
   # node1 bootstraps the cluster; node2 then clones it as the standby.
   start_node "$r" node1
-  wait_primary node1 60 || { tail -n 30 "$r/node1/patroni.out" >&2; exit 1; }
+  # PostgreSQL's own lines (a port taken, say) come before Patroni's traceback.
+  wait_primary node1 60 || { tail -n 80 "$r/node1/patroni.out" >&2; exit 1; }
   start_node "$r" node2
   if ! wait_streaming node1 40; then
     # Seen once on a loaded machine: node2's clone held WAL past node1's
