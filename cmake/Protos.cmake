@@ -9,4 +9,7 @@ function(fleetcap_generate_grpc target)
     IMPORT_DIRS ${CMAKE_CURRENT_SOURCE_DIR})
   target_link_libraries(${target} PUBLIC protobuf::libprotobuf gRPC::grpc++)
   target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_BINARY_DIR})
+  # protoc gives every generated file the same file-local names (schemas,
+  # file_default_instances), so these compile one file at a time.
+  set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
 endfunction()

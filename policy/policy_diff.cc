@@ -12,9 +12,8 @@ namespace fleetcap::policy {
 namespace {
 
 std::string Money(int64_t micro) { return FormatDecimal(micro, 6, 2); }
-std::string Devices(int64_t milli) { return FormatDecimal(milli, 3); }
-std::string Limit(const std::optional<int64_t>& milli) { return milli ? Devices(*milli) : "unlimited"; }
-std::string Declared(const std::optional<int64_t>& milli) { return milli ? Devices(*milli) : "measured"; }
+std::string Limit(const std::optional<int64_t>& milli) { return milli ? FormatDevices(*milli) : "unlimited"; }
+std::string Declared(const std::optional<int64_t>& milli) { return milli ? FormatDevices(*milli) : "measured"; }
 std::string Clusters(const std::string& c) { return c.empty() ? "all clusters" : "cluster " + c; }
 
 // Keyed comparison of two lists: `added`, `removed` and `changed` describe entries.
@@ -101,7 +100,8 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
   DiffKeyed<Flavor>(
       before.flavors, after.flavors, [](const Flavor& f) { return f.name; },
       [](const Flavor& f) {
-        return absl::StrCat("flavor added: ", f.name, " (", f.model, ", capacity ", Devices(f.capacity_milli), ")");
+        return absl::StrCat("flavor added: ", f.name, " (", f.model, ", capacity ", FormatDevices(f.capacity_milli),
+                            ")");
       },
       [](const Flavor& f) { return absl::StrCat("flavor removed: ", f.name); },
       [](const Flavor& a, const Flavor& b, std::vector<std::string>& o) {
@@ -109,7 +109,7 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         Changed(o, w + " model", a.model, b.model);
         Changed(o, w + " pool", a.pool, b.pool);
         Changed(o, w + " clusters", a.cluster, b.cluster);
-        Changed(o, w + " capacity", Devices(a.capacity_milli), Devices(b.capacity_milli));
+        Changed(o, w + " capacity", FormatDevices(a.capacity_milli), FormatDevices(b.capacity_milli));
       },
       out);
 
@@ -154,12 +154,12 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
   DiffKeyed<AllocationRule>(
       before.allocation, after.allocation, rule_name,
       [&](const AllocationRule& r) {
-        return absl::StrCat(rule_name(r), " added: guarantee ", Devices(r.guarantee_milli), ", borrowing limit ",
+        return absl::StrCat(rule_name(r), " added: guarantee ", FormatDevices(r.guarantee_milli), ", borrowing limit ",
                             Limit(r.borrowing_limit_milli), ", lending limit ", Limit(r.lending_limit_milli));
       },
       [&](const AllocationRule& r) { return rule_name(r) + " removed"; },
       [&](const AllocationRule& x, const AllocationRule& y, std::vector<std::string>& o) {
-        Changed(o, rule_name(y) + " guarantee", Devices(x.guarantee_milli), Devices(y.guarantee_milli));
+        Changed(o, rule_name(y) + " guarantee", FormatDevices(x.guarantee_milli), FormatDevices(y.guarantee_milli));
         Changed(o, rule_name(y) + " borrowing limit", Limit(x.borrowing_limit_milli), Limit(y.borrowing_limit_milli));
         Changed(o, rule_name(y) + " lending limit", Limit(x.lending_limit_milli), Limit(y.lending_limit_milli));
         Changed(o, rule_name(y) + " weight", std::to_string(x.weight), std::to_string(y.weight));

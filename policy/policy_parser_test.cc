@@ -10,6 +10,7 @@
 #include "absl/strings/str_replace.h"
 #include "common/time_util.h"
 #include "policy/test_policy.h"
+#include "tests/support/build_paths.h"
 
 namespace fleetcap::policy {
 namespace {
@@ -176,12 +177,13 @@ TEST(PolicyParser, AMegabyteNameIsRejectedWithAShortMessage) {
 
 // The example docs/policy.md shows (and make demo applies) stays valid.
 TEST(PolicyParser, TheDocumentedOpenbExampleIsValid) {
-  std::ifstream in(FLEETCAP_POLICY_EXAMPLE);
-  ASSERT_TRUE(in.good()) << FLEETCAP_POLICY_EXAMPLE;
+  const std::string example = fleetcap::testing::SourcePath("docs/examples/openb-policy.yaml");
+  std::ifstream in(example);
+  ASSERT_TRUE(in.good()) << example;
   std::stringstream text;
   text << in.rdbuf();
   ParsedPolicy parsed = ParsePolicy(text.str());
-  ASSERT_TRUE(parsed.ok()) << FormatPolicyErrors(FLEETCAP_POLICY_EXAMPLE, parsed.errors);
+  ASSERT_TRUE(parsed.ok()) << FormatPolicyErrors(example, parsed.errors);
   EXPECT_EQ(parsed.document.teams.size(), 14u);
   EXPECT_EQ(Subtree(parsed.document, "training").size(), 7u);
   EXPECT_EQ(parsed.document.flavors.size(), 7u);

@@ -31,5 +31,7 @@ absl::Status CheckFreeText(absl::string_view field, absl::string_view s, size_t 
 absl::StatusOr<int64_t> ParseDecimal(absl::string_view text, int decimals);
 // 12500, 3 -> "12.5"; keeps at least `min_decimals` digits after the point.
 std::string FormatDecimal(int64_t value, int decimals, int min_decimals = 0);
+// Milli-devices as devices in messages: 1500 -> "1.5".
+inline std::string FormatDevices(int64_t milli) { return FormatDecimal(milli, 3); }
 
 }  // namespace fleetcap::policy

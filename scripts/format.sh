@@ -12,11 +12,14 @@ fi
 
 mapfile -t files < <(git ls-files '*.cc' '*.h' ':!:tests/fuzz/corpus/**')
 if [[ "${1:-}" == "--check" ]]; then
-  unformatted=()
-  for f in "${files[@]}"; do
-    if ! "$formatter" --dry-run --Werror "$f" >/dev/null 2>&1; then unformatted+=("$f"); fi
-  done
-  if (( ${#unformatted[@]} )); then
+  # A hundred files per clang-format, one per core: one process per file took
+  # over a minute. Each misformatted line is reported as FILE:LINE:COL: error.
+  if ! report=$(printf '%s\0' "${files[@]}" | xargs -0 -n 100 -P "$(nproc)" "$formatter" --dry-run --Werror 2>&1); then
+    mapfile -t unformatted < <(grep -oE '^[^:[:space:]]+:[0-9]+:[0-9]+: error' <<<"$report" | cut -d: -f1 | sort -u)
+    if (( ${#unformatted[@]} == 0 )); then
+      printf 'format: clang-format failed:\n%s\n' "$report" >&2
+      exit 1
+    fi
     printf 'format: not formatted as .clang-format says (run make format):\n' >&2
     printf '  %s\n' "${unformatted[@]}" >&2
     exit 1

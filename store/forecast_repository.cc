@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "nlohmann/json.hpp"
+#include "store/chargeback_repository.h"
 
 namespace fleetcap::store {
 
@@ -23,9 +24,6 @@ bool ForecastRunHeader::operator==(const ForecastRunHeader& o) const {
 }
 
 namespace {
-
-bool IsWholeHour(absl::Time t) { return t == absl::FromUnixSeconds(absl::ToUnixSeconds(t) / 3600 * 3600); }
-bool IsWholeDay(absl::Time t) { return t == absl::FromUnixSeconds(absl::ToUnixSeconds(t) / 86400 * 86400); }
 
 bool KnownWhat(const std::string& what) {
   for (const char* known : kForecastWhat) {

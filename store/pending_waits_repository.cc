@@ -7,6 +7,7 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
 namespace {
@@ -15,8 +16,6 @@ bool OldestFirst(const PendingWaitRecord& a, const PendingWaitRecord& b) {
   return std::tie(a.pod.pending_from, a.pod.cluster, a.pod.pod_uid) <
          std::tie(b.pod.pending_from, b.pod.cluster, b.pod.pod_uid);
 }
-
-std::string Us(const char* column) { return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint"); }
 
 }  // namespace
 
@@ -44,7 +43,7 @@ absl::StatusOr<std::vector<PendingWaitRecord>> PgPendingWaitsRepository::Waits(a
     for (const auto& r : txn.exec_params(
              absl::StrCat("SELECT d.cluster, d.pod_uid, coalesce(p.namespace, ''), coalesce(p.team, ''),"
                           " d.resource_name, d.model, d.requested_milli, ",
-                          Us("d.pending_from"), ", coalesce(p.name, ''), ", Us(until.c_str()),
+                          EpochMicrosSql("d.pending_from"), ", coalesce(p.name, ''), ", EpochMicrosSql(until.c_str()),
                           " FROM pending_demand d LEFT JOIN pods p ON p.cluster = d.cluster AND p.pod_uid = d.pod_uid"
                           " WHERE d.pending_from < $2::timestamptz AND (",
                           until, " IS NULL OR ", until,

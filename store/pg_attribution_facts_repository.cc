@@ -7,11 +7,10 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
 namespace {
-
-absl::Time Seconds(const pqxx::field& f) { return absl::FromUnixSeconds(f.as<int64_t>()); }
 
 // Calls `reading(index, used_milli)` for each non-NULL element of a
 // usage_hourly.used_milli array ({1,NULL,...}), index 0 first.
@@ -63,7 +62,7 @@ absl::StatusOr<AttributionFactsRecord> PgAttributionFactsRepository::Facts(const
              " ORDER BY device_id COLLATE \"C\", in_service_from",
              cluster, from, to)) {
       facts.devices.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::string>(),
-                               Seconds(row[3]), Seconds(row[4])});
+                               SecondsField(row[3]), SecondsField(row[4])});
     }
     for (const auto& row : txn.exec_params(
              "SELECT h.pod_uid, coalesce(p.namespace, ''), coalesce(p.team, ''),"
@@ -77,8 +76,8 @@ absl::StatusOr<AttributionFactsRecord> PgAttributionFactsRepository::Facts(const
              " ORDER BY h.device_id COLLATE \"C\", greatest(h.held_from, $2::timestamptz), h.pod_uid COLLATE \"C\"",
              cluster, from, to)) {
       facts.holds.push_back({row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::string>(),
-                             row[3].as<std::string>(), row[4].as<std::string>(), row[5].as<int64_t>(), Seconds(row[6]),
-                             Seconds(row[7])});
+                             row[3].as<std::string>(), row[4].as<std::string>(), row[5].as<int64_t>(),
+                             SecondsField(row[6]), SecondsField(row[7])});
     }
     // The pods' rolled-up hours that overlap the window, sixty readings a
     // row, expanded here to the minutes in the window that have one.
@@ -114,7 +113,7 @@ absl::StatusOr<std::vector<ClusterHistoryRecord>> PgAttributionFactsRepository::
                   " WHERE d.cluster = c.cluster AND (d.in_service_to IS NULL OR d.in_service_to > d.in_service_from))"
                   " FROM clusters c ORDER BY c.cluster COLLATE \"C\"")) {
       ClusterHistoryRecord r{row[0].as<std::string>(), std::nullopt};
-      if (!row[1].is_null()) r.first_in_service = Seconds(row[1]);
+      if (!row[1].is_null()) r.first_in_service = SecondsField(row[1]);
       clusters.push_back(std::move(r));
     }
     txn.commit();

@@ -10,6 +10,7 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
 namespace {
@@ -28,8 +29,6 @@ constexpr const char* kDeviceTimeSummed =
 
 // The store refused a sum past bigint (SQLSTATE 22003, numeric value out of range).
 bool OutOfRange(const pqxx::sql_error& e) { return e.sqlstate() == "22003"; }
-
-absl::Time Seconds(const pqxx::field& f) { return absl::FromUnixSeconds(f.as<int64_t>()); }
 
 // The keys after cluster and period of the full rollups, and of the team
 // rollups chargeback_hourly_by_team and chargeback_daily_by_team (no
@@ -132,7 +131,7 @@ absl::StatusOr<std::optional<absl::Time>> PgChargebackRepository::Watermark(cons
     auto rows = txn.exec_params(
         "SELECT extract(epoch FROM through)::bigint FROM chargeback_watermarks WHERE cluster = $1", cluster);
     if (rows.empty()) return std::optional<absl::Time>();
-    return std::optional<absl::Time>(Seconds(rows[0][0]));
+    return std::optional<absl::Time>(SecondsField(rows[0][0]));
   } catch (const std::exception& e) {
     return PgError("chargeback: reading the watermark", e);
   }
@@ -205,8 +204,8 @@ absl::StatusOr<std::vector<RecomputeMark>> PgChargebackRepository::LeaseRecomput
         cluster, limit, holder, FormatRfc3339(now), FormatRfc3339(now + lease));
     txn.commit();
     for (const auto& row : rows) {
-      leased.push_back(
-          {Seconds(row[0]), row[1].as<std::string>(), Seconds(row[2]), row[3].as<int64_t>(), row[4].as<int64_t>()});
+      leased.push_back({SecondsField(row[0]), row[1].as<std::string>(), SecondsField(row[2]), row[3].as<int64_t>(),
+                        row[4].as<int64_t>()});
     }
   } catch (const std::exception& e) {
     return PgError("chargeback: leasing hours to recompute", e);
@@ -355,7 +354,7 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
     out.reserve(rows.size());
     for (const auto& row : rows) {
       ChargebackSum s;
-      s.start = Seconds(row[0]);
+      s.start = SecondsField(row[0]);
       s.team = row[1].as<std::string>();
       s.cluster = row[2].as<std::string>();
       s.namespace_name = row[3].as<std::string>();
@@ -392,7 +391,8 @@ absl::StatusOr<std::vector<OverHeldRecord>> PgChargebackRepository::OverHeld(con
         " AND held_from < $3::timestamptz ORDER BY held_from, device_id COLLATE \"C\"",
         cluster, FormatRfc3339(start), FormatRfc3339(end));
     for (const auto& row : rows) {
-      OverHeldRecord o{cluster, row[0].as<std::string>(), Seconds(row[1]), Seconds(row[2]), row[3].as<int64_t>(), {}};
+      OverHeldRecord o{
+          cluster, row[0].as<std::string>(), SecondsField(row[1]), SecondsField(row[2]), row[3].as<int64_t>(), {}};
       auto uids = row[4].as_array();
       for (auto item = uids.get_next(); item.first != pqxx::array_parser::done; item = uids.get_next()) {
         if (item.first == pqxx::array_parser::string_value) o.pod_uids.push_back(item.second);

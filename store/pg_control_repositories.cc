@@ -5,15 +5,10 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
 namespace {
-
-std::string Micros(const std::string& column) {
-  return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint");
-}
-
-absl::Time FromMicros(const pqxx::field& f) { return absl::FromUnixMicros(f.as<int64_t>()); }
 
 void AppendAudit(pqxx::work& txn, const AuditEntry& a) {
   txn.exec_params(
@@ -23,13 +18,13 @@ void AppendAudit(pqxx::work& txn, const AuditEntry& a) {
 }
 
 const std::string kPolicyColumns =
-    absl::StrCat("version, document, ", Micros("applied_at"), ", applied_by, message, base_version");
+    absl::StrCat("version, document, ", EpochMicrosSql("applied_at"), ", applied_by, message, base_version");
 
 PolicyVersionRecord PolicyFromRow(const pqxx::row& r) {
   PolicyVersionRecord p;
   p.version = r[0].as<int32_t>();
   p.document = r[1].as<std::string>();
-  p.applied_at = FromMicros(r[2]);
+  p.applied_at = MicrosField(r[2]);
   p.applied_by = r[3].as<std::string>();
   p.message = r[4].as<std::string>();
   if (!r[5].is_null()) p.base_version = r[5].as<int32_t>();
@@ -37,8 +32,8 @@ PolicyVersionRecord PolicyFromRow(const pqxx::row& r) {
 }
 
 const std::string kTokenColumns =
-    absl::StrCat("token_id, encode(secret_hash, 'hex'), role, description, ", Micros("created_at"), ", ",
-                 Micros("expires_at"), ", ", Micros("revoked_at"), ", created_by");
+    absl::StrCat("token_id, encode(secret_hash, 'hex'), role, description, ", EpochMicrosSql("created_at"), ", ",
+                 EpochMicrosSql("expires_at"), ", ", EpochMicrosSql("revoked_at"), ", created_by");
 
 TokenRecord TokenFromRow(const pqxx::row& r) {
   TokenRecord t;
@@ -46,9 +41,9 @@ TokenRecord TokenFromRow(const pqxx::row& r) {
   t.secret_hash = absl::HexStringToBytes(r[1].as<std::string>());
   t.role = r[2].as<std::string>();
   t.description = r[3].as<std::string>();
-  t.created_at = FromMicros(r[4]);
-  t.expires_at = FromMicros(r[5]);
-  if (!r[6].is_null()) t.revoked_at = FromMicros(r[6]);
+  t.created_at = MicrosField(r[4]);
+  t.expires_at = MicrosField(r[5]);
+  if (!r[6].is_null()) t.revoked_at = MicrosField(r[6]);
   t.created_by = r[7].as<std::string>();
   return t;
 }
@@ -122,10 +117,10 @@ absl::StatusOr<PolicyVersionRecord> PgPolicyRepository::Apply(PolicyVersionRecor
     auto row = txn.exec_params(
         absl::StrCat("INSERT INTO policies (version, document, applied_at, applied_by, message, base_version) "
                      "VALUES ($1, $2, $3::timestamptz, $4, $5, NULLIF($6, 0)) RETURNING ",
-                     Micros("applied_at")),
+                     EpochMicrosSql("applied_at")),
         record.version, record.document, FormatRfc3339(record.applied_at), record.applied_by, record.message,
         record.base_version.value_or(0));
-    record.applied_at = FromMicros(row[0][0]);
+    record.applied_at = MicrosField(row[0][0]);
     audit.target = absl::StrCat("policy version ", record.version);
     AppendAudit(txn, audit);
     txn.commit();
@@ -211,13 +206,13 @@ absl::StatusOr<std::vector<AuditEntry>> PgAuditRepository::List(int64_t after_id
     pqxx::read_transaction txn(*lease);
     std::vector<AuditEntry> out;
     for (const auto& r :
-         txn.exec_params(absl::StrCat("SELECT id, ", Micros("at"),
+         txn.exec_params(absl::StrCat("SELECT id, ", EpochMicrosSql("at"),
                                       ", actor, action, target, details::text FROM audit_log "
                                       "WHERE id > $1 AND ($2 = '' OR action = $2) ORDER BY id LIMIT $3"),
                          after_id, action, limit)) {
       AuditEntry a;
       a.id = r[0].as<int64_t>();
-      a.at = FromMicros(r[1]);
+      a.at = MicrosField(r[1]);
       a.actor = r[2].as<std::string>();
       a.action = r[3].as<std::string>();
       a.target = r[4].as<std::string>();

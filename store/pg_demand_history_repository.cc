@@ -4,15 +4,9 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
-namespace {
-
-absl::Time Micros(const pqxx::field& f) { return absl::FromUnixMicros(f.as<int64_t>()); }
-std::string Us(const char* column) { return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint"); }
-
-}  // namespace
-
 absl::StatusOr<std::vector<HeldHourRecord>> PgDemandHistoryRepository::HeldHours(absl::Time start, absl::Time end) {
   std::vector<HeldHourRecord> out;
   if (!(start < end)) return out;
@@ -21,13 +15,13 @@ absl::StatusOr<std::vector<HeldHourRecord>> PgDemandHistoryRepository::HeldHours
     pqxx::read_transaction txn(*lease);
     // The by-team rollup: a few rows per team and hour instead of every workload's line.
     for (const auto& r : txn.exec_params(
-             absl::StrCat("SELECT cluster, model, team, ", Us("hour"),
+             absl::StrCat("SELECT cluster, model, team, ", EpochMicrosSql("hour"),
                           ", held_milli_seconds FROM chargeback_hourly_by_team"
                           " WHERE line_kind = 'workload' AND hour >= $1::timestamptz AND hour < $2::timestamptz"
                           " AND held_milli_seconds > 0 ORDER BY cluster, model, team, hour"),
              FormatRfc3339(start), FormatRfc3339(end))) {
-      out.push_back(
-          {r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), Micros(r[3]), r[4].as<int64_t>()});
+      out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), MicrosField(r[3]),
+                     r[4].as<int64_t>()});
     }
     txn.commit();
   } catch (const std::exception& e) {
@@ -46,7 +40,7 @@ absl::StatusOr<std::vector<PendingPodRecord>> PgDemandHistoryRepository::Pending
     for (const auto& r :
          txn.exec_params(absl::StrCat("SELECT d.cluster, d.pod_uid, coalesce(p.namespace, ''), coalesce(p.team, ''),"
                                       " d.resource_name, d.model, d.requested_milli, ",
-                                      Us("d.pending_from"),
+                                      EpochMicrosSql("d.pending_from"),
                                       ", coalesce(p.name, '') FROM pending_demand d LEFT JOIN pods p ON p.cluster = "
                                       "d.cluster AND p.pod_uid = d.pod_uid"
                                       " WHERE d.pending_from <= $1::timestamptz"
@@ -55,7 +49,7 @@ absl::StatusOr<std::vector<PendingPodRecord>> PgDemandHistoryRepository::Pending
                                       " ORDER BY d.pending_from, d.cluster, d.pod_uid LIMIT $2"),
                          FormatRfc3339(at), limit)) {
       out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<std::string>(),
-                     r[4].as<std::string>(), r[5].as<std::string>(), r[6].as<int64_t>(), Micros(r[7]),
+                     r[4].as<std::string>(), r[5].as<std::string>(), r[6].as<int64_t>(), MicrosField(r[7]),
                      r[8].as<std::string>()});
     }
     txn.commit();

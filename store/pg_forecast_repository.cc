@@ -10,11 +10,10 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
 namespace {
-
-std::string Us(const char* column) { return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint"); }
 
 // A bigint[] literal: "{1,2,3}".
 std::string ArrayText(const std::vector<int64_t>& points) { return absl::StrCat("{", absl::StrJoin(points, ","), "}"); }
@@ -83,9 +82,9 @@ absl::StatusOr<std::optional<ForecastRunHeader>> PgForecastRepository::LatestRun
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::nontransaction txn(*lease);
-    const pqxx::result rows =
-        txn.exec(absl::StrCat("SELECT run_id, ", Us("computed_at"), ", ", Us("history_start"), ", ",
-                              Us("forecast_start"), ", horizon_hours FROM forecast_runs ORDER BY run_id DESC LIMIT 1"));
+    const pqxx::result rows = txn.exec(absl::StrCat(
+        "SELECT run_id, ", EpochMicrosSql("computed_at"), ", ", EpochMicrosSql("history_start"), ", ",
+        EpochMicrosSql("forecast_start"), ", horizon_hours FROM forecast_runs ORDER BY run_id DESC LIMIT 1"));
     if (rows.empty()) return std::optional<ForecastRunHeader>();
     ForecastRunHeader h;
     h.run_id = rows[0][0].as<int64_t>();
@@ -107,7 +106,7 @@ absl::StatusOr<std::optional<ForecastSeriesRecord>> PgForecastRepository::Series
     pqxx::nontransaction txn(*lease);
     rows =
         txn.exec_params(absl::StrCat("SELECT model, fit::text, fallback_reason, history::text, p50::text, p90::text, ",
-                                     Us("exhaustion_p50"), ", ", Us("exhaustion_p90"),
+                                     EpochMicrosSql("exhaustion_p50"), ", ", EpochMicrosSql("exhaustion_p90"),
                                      " FROM forecast_series WHERE run_id = $1 AND flavor = $2 AND team = $3"
                                      " AND what = $4"),
                         run_id, key.flavor, key.team, key.what);

@@ -8,6 +8,7 @@
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/pg_quarantine_repository.h"
+#include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
 namespace {
@@ -197,14 +198,12 @@ void WriteNamespaces(pqxx::work& txn, const InventoryChanges& c) {
   }
 }
 
-absl::Time Micros(const pqxx::field& f) { return absl::FromUnixMicros(f.as<int64_t>()); }
 std::optional<absl::Time> OptionalMicros(const pqxx::field& f) {
   if (f.is_null()) return std::nullopt;
-  return Micros(f);
+  return MicrosField(f);
 }
 
 // Timestamps travel as integer microseconds since the epoch.
-std::string Us(const char* column) { return absl::StrCat("(extract(epoch FROM ", column, ") * 1000000)::bigint"); }
 
 }  // namespace
 
@@ -248,7 +247,7 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
   try {
     pqxx::read_transaction txn(*lease);
     for (const auto& r :
-         txn.exec_params(absl::StrCat("SELECT node, pool, cpu_milli, memory_mib, ", Us("in_service_from"),
+         txn.exec_params(absl::StrCat("SELECT node, pool, cpu_milli, memory_mib, ", EpochMicrosSql("in_service_from"),
                                       ", accelerator_topology FROM nodes WHERE cluster = $1 AND in_service_to IS NULL"),
                          cluster)) {
       LiveNode n;
@@ -256,27 +255,27 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
       n.node.pool = r[1].as<std::string>();
       n.node.cpu_milli = r[2].as<int64_t>();
       n.node.memory_mib = r[3].as<int64_t>();
-      n.node.in_service_from = Micros(r[4]);
+      n.node.in_service_from = MicrosField(r[4]);
       n.topology = r[5].as<std::string>();
       live.nodes.push_back(std::move(n));
     }
-    for (const auto& r :
-         txn.exec_params(absl::StrCat("SELECT device_id, node, device_index, model, ", Us("in_service_from"),
-                                      " FROM devices WHERE cluster = $1 AND in_service_to IS NULL"),
-                         cluster)) {
+    for (const auto& r : txn.exec_params(
+             absl::StrCat("SELECT device_id, node, device_index, model, ", EpochMicrosSql("in_service_from"),
+                          " FROM devices WHERE cluster = $1 AND in_service_to IS NULL"),
+             cluster)) {
       Device d;
       d.device_id = r[0].as<std::string>();
       d.node = r[1].as<std::string>();
       d.index = r[2].as<int32_t>();
       d.model = r[3].as<std::string>();
-      d.in_service_from = Micros(r[4]);
+      d.in_service_from = MicrosField(r[4]);
       live.devices.push_back(std::move(d));
     }
-    for (const auto& r :
-         txn.exec_params(absl::StrCat("SELECT pod_uid, namespace, name, team, workload_kind, workload_name, phase, ",
-                                      Us("created_at"), ", ", Us("scheduled_at"), ", requested_milli, unplaced, node",
-                                      " FROM pods WHERE cluster = $1 AND deleted_at IS NULL"),
-                         cluster)) {
+    for (const auto& r : txn.exec_params(
+             absl::StrCat("SELECT pod_uid, namespace, name, team, workload_kind, workload_name, phase, ",
+                          EpochMicrosSql("created_at"), ", ", EpochMicrosSql("scheduled_at"),
+                          ", requested_milli, unplaced, node", " FROM pods WHERE cluster = $1 AND deleted_at IS NULL"),
+             cluster)) {
       LivePod lp;
       Pod& p = lp.pod;
       p.uid = r[0].as<std::string>();
@@ -286,7 +285,7 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
       p.workload_kind = r[4].as<std::string>();
       p.workload_name = r[5].as<std::string>();
       p.phase = r[6].as<std::string>();
-      p.created = Micros(r[7]);
+      p.created = MicrosField(r[7]);
       p.scheduled = OptionalMicros(r[8]);
       p.requested_milli = r[9].as<int64_t>();
       p.unplaced = r[10].as<bool>();
@@ -294,23 +293,24 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
       live.pods.push_back(std::move(lp));
     }
     for (const auto& r : txn.exec_params(
-             absl::StrCat("SELECT h.pod_uid, h.device_id, h.milli, ", Us("h.held_from"), ", ", Us("h.held_to"),
+             absl::StrCat("SELECT h.pod_uid, h.device_id, h.milli, ", EpochMicrosSql("h.held_from"), ", ",
+                          EpochMicrosSql("h.held_to"),
                           " FROM holds h LEFT JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid",
                           " WHERE h.cluster = $1 AND ((p.pod_uid IS NOT NULL AND p.deleted_at IS NULL)",
                           " OR h.held_to IS NULL)"),
              cluster)) {
-      live.holds.push_back(
-          Hold{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<int32_t>(), Micros(r[3]), OptionalMicros(r[4])});
+      live.holds.push_back(Hold{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<int32_t>(), MicrosField(r[3]),
+                                OptionalMicros(r[4])});
     }
     for (const auto& r : txn.exec_params(
-             absl::StrCat("SELECT d.pod_uid, d.resource_name, d.model, d.requested_milli, ", Us("d.pending_from"), ", ",
-                          Us("d.pending_to"),
+             absl::StrCat("SELECT d.pod_uid, d.resource_name, d.model, d.requested_milli, ",
+                          EpochMicrosSql("d.pending_from"), ", ", EpochMicrosSql("d.pending_to"),
                           " FROM pending_demand d LEFT JOIN pods p ON p.cluster = d.cluster AND p.pod_uid = d.pod_uid",
                           " WHERE d.cluster = $1 AND ((p.pod_uid IS NOT NULL AND p.deleted_at IS NULL)",
                           " OR d.pending_to IS NULL)"),
              cluster)) {
       live.demands.push_back(DemandWait{r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(),
-                                        r[3].as<int64_t>(), Micros(r[4]), OptionalMicros(r[5])});
+                                        r[3].as<int64_t>(), MicrosField(r[4]), OptionalMicros(r[5])});
     }
   } catch (const std::exception& e) {
     return PgError(absl::StrCat("loading the live inventory of cluster \"", cluster, "\""), e);

@@ -4,14 +4,9 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
-namespace {
-
-absl::Time TimeOf(const pqxx::field& f) { return absl::FromUnixMicros(f.as<int64_t>()); }
-
-}  // namespace
-
 absl::StatusOr<int64_t> PgScenarioRepository::Save(const ScenarioDraft& draft) {
   FLEETCAP_RETURN_IF_ERROR(ValidateScenarioDraft(draft));
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
@@ -45,7 +40,7 @@ absl::StatusOr<std::vector<ScenarioSummary>> PgScenarioRepository::List(int64_t 
         before_id, limit);
     std::vector<ScenarioSummary> out;
     for (const auto& row : rows) {
-      out.push_back({row[0].as<int64_t>(), row[1].as<std::string>(), row[2].as<int32_t>(), TimeOf(row[3]),
+      out.push_back({row[0].as<int64_t>(), row[1].as<std::string>(), row[2].as<int32_t>(), MicrosField(row[3]),
                      row[4].as<std::string>()});
     }
     return out;
@@ -70,7 +65,7 @@ absl::StatusOr<ScenarioRecord> PgScenarioRepository::Get(int64_t scenario_id) {
     r.saved.document = row[2].as<std::string>();
     r.saved.result_json = CanonicalScenarioResult(row[3].as<std::string>());
     r.saved.policy_version = row[4].as<int32_t>();
-    r.saved.saved_at = TimeOf(row[5]);
+    r.saved.saved_at = MicrosField(row[5]);
     r.saved.saved_by = row[6].as<std::string>();
     return r;
   } catch (const std::exception& e) {

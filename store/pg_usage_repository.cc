@@ -57,9 +57,9 @@ void QuietTempTables(pqxx::transaction_base& txn) {
   txn.exec("SET LOCAL client_min_messages = warning");
 }
 
-constexpr int64_t kDayMs = 86'400'000;
+constexpr int64_t kMsPerDay = 86'400'000;
 
-int64_t DayOf(int64_t ms) { return ms / kDayMs - (ms % kDayMs < 0 ? 1 : 0); }
+int64_t DayOf(int64_t ms) { return ms / kMsPerDay - (ms % kMsPerDay < 0 ? 1 : 0); }
 
 // The store refused the data itself (SQLSTATE class 22, data exception, or
 // 23, integrity constraint): writing the same rows again cannot succeed.

@@ -8,7 +8,7 @@
 namespace fleetcap::store {
 namespace {
 
-absl::Status Text(const char* field, const std::string& value, size_t max) {
+absl::Status CheckText(const char* field, const std::string& value, size_t max) {
   if (value.empty() || value.size() > max) {
     return absl::InvalidArgumentError(
         absl::StrCat("scenario ", field, ": ", value.size(), " bytes, expected 1 to ", max));
@@ -33,9 +33,9 @@ bool ScenarioSummary::operator==(const ScenarioSummary& o) const {
 }
 
 absl::Status ValidateScenarioDraft(const ScenarioDraft& draft) {
-  if (auto s = Text("name", draft.name, kMaxScenarioNameBytes); !s.ok()) return s;
-  if (auto s = Text("document", draft.document, kMaxScenarioDocumentBytes); !s.ok()) return s;
-  if (auto s = Text("saved_by", draft.saved_by, kMaxScenarioNameBytes); !s.ok()) return s;
+  if (auto s = CheckText("name", draft.name, kMaxScenarioNameBytes); !s.ok()) return s;
+  if (auto s = CheckText("document", draft.document, kMaxScenarioDocumentBytes); !s.ok()) return s;
+  if (auto s = CheckText("saved_by", draft.saved_by, kMaxScenarioNameBytes); !s.ok()) return s;
   if (draft.policy_version < 0) {
     return absl::InvalidArgumentError(absl::StrCat("scenario policy_version: ", draft.policy_version, " is negative"));
   }

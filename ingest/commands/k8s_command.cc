@@ -16,7 +16,7 @@
 namespace fleetcap::ingest {
 namespace {
 
-constexpr const char* kUsage = R"(k8s --cluster NAME [--kube-api URL | --kubeconfig PATH] [flags]
+constexpr const char* kK8sUsage = R"(k8s --cluster NAME [--kube-api URL | --kubeconfig PATH] [flags]
 
 Lists then watches the cluster's namespaces, controllers, nodes and pods and
 keeps the store's inventory of cluster NAME exact: nodes and accelerators in
@@ -38,7 +38,7 @@ absl::StatusOr<K8sOptions> ParseK8sFlags(const std::vector<std::string>& args, c
   std::string pod_team_labels = "fleetcap.io/team", ns_team_labels = "fleetcap.io/team",
               ns_team_annotations = "fleetcap.io/team";
   int64_t page_size = 500, watch_timeout_s = 300, token_reread_s = 60, flush_ms = 250;
-  FlagSet flags("fleetcap-ingest", kUsage, env);
+  FlagSet flags("fleetcap-ingest", kK8sUsage, env);
   RegisterDaemonFlags(flags, &options.daemon);
   flags.String("cluster", &reconciler.cluster, "the cluster's name in the store");
   flags.String("kube-api", &options.connection.kube_api, "the API server URL (http:// or https://)");

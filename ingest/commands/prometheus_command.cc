@@ -24,7 +24,8 @@
 namespace fleetcap::ingest {
 namespace {
 
-constexpr const char* kUsage = R"(prometheus --cluster NAME (--remote-write-listen ADDR | --prometheus-url URL) [flags]
+constexpr const char* kPrometheusUsage =
+    R"(prometheus --cluster NAME (--remote-write-listen ADDR | --prometheus-url URL) [flags]
 
 Records how hard every accelerator, and every pod's share of one, worked,
 per minute, exactly once, into usage_minute. With --remote-write-listen it
@@ -214,7 +215,7 @@ absl::StatusOr<PrometheusOptions> ParsePrometheusFlags(const std::vector<std::st
   options.daemon.db_connections = 3;
   options.remote_write.listen = "";
   PrometheusFlags f;
-  FlagSet flags("fleetcap-ingest", kUsage, env);
+  FlagSet flags("fleetcap-ingest", kPrometheusUsage, env);
   RegisterDaemonFlags(flags, &options.daemon);
   RegisterPrometheusFlags(flags, &f, &options);
   FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));

@@ -20,7 +20,7 @@
 namespace fleetcap::ingest {
 namespace {
 
-constexpr const char* kUsage = R"(replay --trace openb --data DIR --cluster NAME --start T [flags]
+constexpr const char* kReplayUsage = R"(replay --trace openb --data DIR --cluster NAME --start T [flags]
        replay --trace synthetic --nodes N --pods P --seed S --cluster NAME --start T [flags]
 
 Places the published openb trace's pods on its nodes (next-fit, see
@@ -82,7 +82,7 @@ absl::StatusOr<ReplayOptions> ParseReplayFlags(const std::vector<std::string>& a
   std::string trace_kind;
   std::string start_text = "2026-01-01T00:00:00Z";
   int64_t nodes = 100, pods = 1000, seed = 1;
-  FlagSet flags("fleetcap-ingest", kUsage, env);
+  FlagSet flags("fleetcap-ingest", kReplayUsage, env);
   RegisterDaemonFlags(flags, &options.daemon);
   flags.String("trace", &trace_kind, "the trace format (openb)");
   flags.String("data", &replay.data_dir, "the folder holding the trace files");

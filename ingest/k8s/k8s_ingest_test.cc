@@ -15,7 +15,7 @@
 namespace fleetcap::k8s {
 namespace {
 
-const absl::Time kT0 = absl::FromUnixSeconds(1767225600);
+const absl::Time kIngestT0 = absl::FromUnixSeconds(1767225600);
 constexpr const char* kPods = "/api/v1/pods";
 
 // The API server on simulated time: every collection lists as one empty
@@ -106,7 +106,7 @@ class K8sIngestTest : public ::testing::Test {
     return options;
   }
 
-  SimulatedClock clock_{kT0};
+  SimulatedClock clock_{kIngestT0};
   FakeApi api_{&clock_};
   store::MemoryLiveInventoryRepository repo_;
   std::atomic<bool> stop_{false};
@@ -122,7 +122,7 @@ TEST_F(K8sIngestTest, PodsAreListedOnceEveryOtherKindIsWithoutWaiting) {
   const auto lists = api_.lists();
   ASSERT_EQ(lists.size(), 8u);
   EXPECT_EQ(lists.back().first, kPods);  // after every other kind's list ended
-  EXPECT_EQ(lists.back().second, kT0);
+  EXPECT_EQ(lists.back().second, kIngestT0);
 }
 
 // A controller kind that cannot be listed (here CronJob) holds pods back for
@@ -150,10 +150,10 @@ TEST_F(K8sIngestTest, PodsWaitThirtySecondsForAControllerKindThatCannotBeListed)
   EXPECT_TRUE(ran.ok()) << ran;
   const std::vector<absl::Time> made = api_.clients_made();
   ASSERT_EQ(made.size(), 8u);
-  // Nodes and namespaces were known at kT0 (or, had the loop not yet taken
+  // Nodes and namespaces were known at kIngestT0 (or, had the loop not yet taken
   // their lists in when the clock first moved, one step later).
-  EXPECT_GE(made.back(), kT0 + absl::Seconds(30));
-  EXPECT_LE(made.back(), kT0 + absl::Seconds(30) + step);
+  EXPECT_GE(made.back(), kIngestT0 + absl::Seconds(30));
+  EXPECT_LE(made.back(), kIngestT0 + absl::Seconds(30) + step);
   EXPECT_GE(api_.lists().size(), 9u);  // the CronJob list was tried again meanwhile
 }
 

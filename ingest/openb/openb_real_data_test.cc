@@ -16,6 +16,7 @@
 #include "ingest/openb/next_fit_placer.h"
 #include "ingest/openb/openb_inventory.h"
 #include "ingest/openb/openb_trace.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 
 namespace fleetcap::openb {
@@ -27,8 +28,9 @@ using ::testing::HasSubstr;
 class OpenbRealData : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (!std::filesystem::exists(std::filesystem::path(OPENB_DATA_DIR) / kOpenbNodeFile)) return;
-    absl::StatusOr<OpenbTrace> read = ReadOpenbTrace(OPENB_DATA_DIR);
+    if (!std::filesystem::exists(std::filesystem::path(fleetcap::testing::SharedDataPath("openb")) / kOpenbNodeFile))
+      return;
+    absl::StatusOr<OpenbTrace> read = ReadOpenbTrace(fleetcap::testing::SharedDataPath("openb"));
     read_status_ = new absl::Status(read.status());
     if (read.ok()) trace_ = new OpenbTrace(*std::move(read));
   }
@@ -40,7 +42,8 @@ class OpenbRealData : public ::testing::Test {
   }
 
   void SetUp() override {
-    if (read_status_ == nullptr) GTEST_SKIP() << "openb trace not found in " << OPENB_DATA_DIR;
+    if (read_status_ == nullptr)
+      GTEST_SKIP() << "openb trace not found in " << fleetcap::testing::SharedDataPath("openb");
     ASSERT_TRUE(read_status_->ok()) << *read_status_;
   }
 
@@ -181,14 +184,16 @@ TEST_F(OpenbRealData, InventoryHasADevicePerGpuAndAHoldPerPlacedGpu) {
 }
 
 TEST_F(OpenbRealData, OtherPodListsWithTheSameColumnsRead) {
-  absl::StatusOr<OpenbTrace> share = ReadOpenbTrace(OPENB_DATA_DIR, "openb_pod_list_gpushare40.csv");
+  absl::StatusOr<OpenbTrace> share =
+      ReadOpenbTrace(fleetcap::testing::SharedDataPath("openb"), "openb_pod_list_gpushare40.csv");
   ASSERT_THAT(share, IsOk());
   EXPECT_EQ(share->pods.size(), 8152u);
   Placement placement = PlaceNextFit(*share);
   EXPECT_EQ(placement.placed_pods + static_cast<int64_t>(placement.unplaced.size()) + placement.no_gpu_pods, 8152);
   // multigpu50 as published has only name, cpu, memory and GPU columns, no
   // times: it cannot be replayed, and says so rather than misreading.
-  absl::Status multi = ReadOpenbTrace(OPENB_DATA_DIR, "openb_pod_list_multigpu50.csv").status();
+  absl::Status multi =
+      ReadOpenbTrace(fleetcap::testing::SharedDataPath("openb"), "openb_pod_list_multigpu50.csv").status();
   EXPECT_EQ(multi.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(multi.ToString(), HasSubstr("openb_pod_list_multigpu50.csv:1: missing columns")) << multi;
 }

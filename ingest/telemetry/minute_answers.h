@@ -19,9 +19,6 @@
 
 namespace fleetcap::telemetry {
 
-// DCGM reports a field it cannot read as one of the int64 values from here up.
-constexpr double kDcgmBlankFloor = 9223372036854775792.0;
-
 // One series' answers to the per-minute queries for the minute `minute_ms`.
 struct MinuteAnswers {
   int64_t minute_ms = 0;

@@ -10,14 +10,14 @@
 namespace fleetcap::telemetry {
 namespace {
 
-constexpr int64_t kM = 1'767'225'600'000;
+constexpr int64_t kMinute = 1'767'225'600'000;
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kBlank = 9223372036854775794.0;  // a DCGM "blank" value
 
 MinuteAnswers Gauge(double count, double sum, double max, double min) {
   MinuteAnswers a;
-  a.minute_ms = kM;
+  a.minute_ms = kMinute;
   a.count = count;
   a.sum = sum;
   a.max = max;
@@ -27,7 +27,7 @@ MinuteAnswers Gauge(double count, double sum, double max, double min) {
 
 MinuteAnswers Counter(double count, std::optional<double> last, std::optional<double> previous = std::nullopt) {
   MinuteAnswers a;
-  a.minute_ms = kM;
+  a.minute_ms = kMinute;
   a.count = count;
   a.last = last;
   a.previous_last = previous;
@@ -86,7 +86,7 @@ TEST(PullMinuteStatsTest, EveryCase) {
     EXPECT_EQ(v.dropped, c.dropped);
     ASSERT_EQ(v.stats.has_value(), c.stats.has_value());
     if (!c.stats) continue;
-    EXPECT_EQ(v.stats->minute_ms, kM);
+    EXPECT_EQ(v.stats->minute_ms, kMinute);
     EXPECT_EQ(v.stats->n, c.samples);
     EXPECT_DOUBLE_EQ(v.stats->sum, c.stats->first);
     EXPECT_DOUBLE_EQ(v.stats->max, c.stats->second);

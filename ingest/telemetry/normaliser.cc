@@ -9,9 +9,6 @@ namespace fleetcap::telemetry {
 namespace {
 
 constexpr uint64_t kStaleNanBits = 0x7ff0000000000002ULL;
-// DCGM_INT64_BLANK is 0x7ffffffffffffff0; everything from there up is a
-// blank/not-found/not-supported marker. As a double it rounds to 2^63.
-constexpr double kDcgmBlankFloor = 9223372036854775792.0;
 
 const std::string* FindLabel(const Labels& labels, const std::vector<std::string>& names) {
   for (const auto& name : names) {

@@ -16,6 +16,11 @@
 
 namespace fleetcap::telemetry {
 
+// DCGM reports a field it cannot read (DCGM_INT64_BLANK, 0x7ffffffffffffff0,
+// and the not-found/not-supported markers above it) as one of the int64
+// values from here up; as a double the floor rounds to 2^63.
+constexpr double kDcgmBlankFloor = 9223372036854775792.0;
+
 // kLate: a remote_write sample for a minute already written (minute_window.h).
 // kFuture, kTooOld: outside the window around the receiver's clock
 // (sample_time_window.h). kInvalidLabel: a label naming the series is not

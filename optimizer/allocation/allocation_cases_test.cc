@@ -17,6 +17,7 @@
 #include "nlohmann/json.hpp"
 #include "optimizer/allocation/offline_solver.h"
 #include "optimizer/allocation/recommendation_json.h"
+#include "tests/support/build_paths.h"
 
 namespace fleetcap::allocation {
 namespace {
@@ -33,7 +34,7 @@ std::string Read(const fs::path& path) {
 
 std::vector<fs::path> Cases() {
   std::vector<fs::path> out;
-  for (const auto& entry : fs::directory_iterator(FLEETCAP_ALLOCATION_CASES)) {
+  for (const auto& entry : fs::directory_iterator(fleetcap::testing::SourcePath("tests/allocation/cases"))) {
     if (entry.is_directory()) out.push_back(entry.path());
   }
   std::sort(out.begin(), out.end());
@@ -64,7 +65,7 @@ std::string SetJson(const std::vector<Recommendation>& recommendations) {
   return RecommendationSetJson(RecommendationSetHeader{}, recommendations);
 }
 
-SolverInput Input(const fs::path& dir) {
+SolverInput CaseInput(const fs::path& dir) {
   return {(dir / "policy.yaml").string(), Read(dir / "policy.yaml"), (dir / "demand.yaml").string(),
           Read(dir / "demand.yaml")};
 }
@@ -80,7 +81,7 @@ TEST(AllocationCases, TheRequiredCasesArePresent) {
 TEST(AllocationCases, EachCaseGivesItsExpectedRecommendations) {
   for (const fs::path& dir : Cases()) {
     SCOPED_TRACE(dir.filename().string());
-    auto solved = SolveOffline(Input(dir));
+    auto solved = SolveOffline(CaseInput(dir));
     ASSERT_TRUE(solved.ok()) << solved.status();
     const nlohmann::json actual = nlohmann::json::parse(SetJson(*solved))["recommendations"];
     const nlohmann::json expected = nlohmann::json::parse(Read(dir / "expected.json"))["recommendations"];
@@ -98,8 +99,8 @@ TEST(AllocationCases, EachCaseGivesItsExpectedRecommendations) {
 
 TEST(AllocationCases, SolvingTwiceGivesTheSameBytes) {
   for (const fs::path& dir : Cases()) {
-    auto first = SolveOffline(Input(dir));
-    auto second = SolveOffline(Input(dir));
+    auto first = SolveOffline(CaseInput(dir));
+    auto second = SolveOffline(CaseInput(dir));
     ASSERT_TRUE(first.ok() && second.ok()) << dir;
     EXPECT_EQ(SetJson(*first), SetJson(*second)) << dir;
     EXPECT_EQ(RecommendationsTable(*first), RecommendationsTable(*second)) << dir;

@@ -18,8 +18,6 @@ absl::Status OutOfRange(const std::string& where, const char* field, int64_t v) 
       absl::StrCat(where, ": ", field, " ", v, " milli-devices is out of range (expected 0 to ", kMaxMilli, ")"));
 }
 
-bool InRange(int64_t v) { return v >= 0 && v <= kMaxMilli; }
-
 // The team's node in the tree, or INVALID_ARGUMENT naming flavor, team and
 // field. Messages are built only on failure: this runs for every team.
 absl::StatusOr<int> CheckTeam(const OrgTree& tree, const std::string& flavor, const TeamDemand& t, size_t& cursor) {
@@ -30,12 +28,12 @@ absl::StatusOr<int> CheckTeam(const OrgTree& tree, const std::string& flavor, co
     return absl::InvalidArgumentError(
         absl::StrCat(where(), ": has teams below it (expected demand and allocation only on leaf teams)"));
   }
-  if (!InRange(t.demand_milli)) return OutOfRange(where(), "demand", t.demand_milli);
-  if (!InRange(t.guarantee_milli)) return OutOfRange(where(), "guarantee", t.guarantee_milli);
-  if (t.borrowing_limit_milli && !InRange(*t.borrowing_limit_milli)) {
+  if (!MilliInRange(t.demand_milli)) return OutOfRange(where(), "demand", t.demand_milli);
+  if (!MilliInRange(t.guarantee_milli)) return OutOfRange(where(), "guarantee", t.guarantee_milli);
+  if (t.borrowing_limit_milli && !MilliInRange(*t.borrowing_limit_milli)) {
     return OutOfRange(where(), "borrowing limit", *t.borrowing_limit_milli);
   }
-  if (t.lending_limit_milli && !InRange(*t.lending_limit_milli)) {
+  if (t.lending_limit_milli && !MilliInRange(*t.lending_limit_milli)) {
     return OutOfRange(where(), "lending limit", *t.lending_limit_milli);
   }
   if (t.weight < 1 || t.weight > kMaxWeight) {
@@ -61,7 +59,7 @@ TeamAllocation Floors(const TeamDemand& t) {
 }  // namespace
 
 absl::StatusOr<FlavorAllocation> AllocateFlavor(const OrgTree& tree, const FlavorDemand& demand) {
-  if (!InRange(demand.capacity_milli)) {
+  if (!MilliInRange(demand.capacity_milli)) {
     return OutOfRange(absl::StrCat("flavor ", demand.flavor), "capacity", demand.capacity_milli);
   }
   if (demand.teams.size() > kMaxTeams) {

@@ -17,6 +17,9 @@ inline constexpr int64_t kMaxMilli = 1'000'000'000'000;
 inline constexpr int64_t kMaxWeight = 1'000'000;
 inline constexpr size_t kMaxTeams = 1'000'000;
 
+// A quantity of milli-devices the engine accepts: 0..kMaxMilli.
+inline constexpr bool MilliInRange(int64_t milli) { return milli >= 0 && milli <= kMaxMilli; }
+
 // A team of the org tree (`parent` empty: a root). `weight` is its share among
 // its siblings; leaves take their per-flavor weight from TeamDemand instead.
 struct OrgNode {

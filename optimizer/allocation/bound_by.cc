@@ -7,8 +7,6 @@
 namespace fleetcap::allocation {
 namespace {
 
-std::string Devices(int64_t milli) { return policy::FormatDecimal(milli, 3); }
-
 // Which rule bound the team: decided once, read by both SetBoundBy and
 // Explanation, so the word and the line never disagree.
 enum class Case {
@@ -72,50 +70,53 @@ std::string Explanation(const FlavorAllocation& flavor, const TeamAllocation& t)
   std::string text;
   switch (Classify(flavor, t)) {
     case Case::kShareOfOversubscribedFloors:
-      text = absl::StrCat(Devices(t.recommended_milli), " of its floor ", Devices(f), ": guarantees on ", flavor.flavor,
-                          " need ", Devices(flavor.floors_milli), " of capacity ", Devices(flavor.capacity_milli),
-                          ", shared by weight ", t.input.weight);
+      text = absl::StrCat(policy::FormatDevices(t.recommended_milli), " of its floor ", policy::FormatDevices(f),
+                          ": guarantees on ", flavor.flavor, " need ", policy::FormatDevices(flavor.floors_milli),
+                          " of capacity ", policy::FormatDevices(flavor.capacity_milli), ", shared by weight ",
+                          t.input.weight);
       break;
     case Case::kDemandWithinGuarantee:
-      text = absl::StrCat("demand ", Devices(d), " within guarantee ", Devices(g));
+      text = absl::StrCat("demand ", policy::FormatDevices(d), " within guarantee ", policy::FormatDevices(g));
       break;
     case Case::kDemandAllBorrowed:
-      text = absl::StrCat("demand ", Devices(d), " met, all borrowed (no guarantee)");
+      text = absl::StrCat("demand ", policy::FormatDevices(d), " met, all borrowed (no guarantee)");
       break;
     case Case::kDemandGuaranteePlusBorrowed:
-      text = absl::StrCat("demand ", Devices(d), " met: guarantee ", Devices(g), " + ",
-                          Devices(t.recommended_milli - f), " borrowed");
+      text = absl::StrCat("demand ", policy::FormatDevices(d), " met: guarantee ", policy::FormatDevices(g), " + ",
+                          policy::FormatDevices(t.recommended_milli - f), " borrowed");
       break;
     case Case::kBorrowingLimit:
-      text = absl::StrCat("demand ", Devices(d), " capped at guarantee ", Devices(g), " + borrowing limit ",
-                          Devices(*t.input.borrowing_limit_milli));
+      text = absl::StrCat("demand ", policy::FormatDevices(d), " capped at guarantee ", policy::FormatDevices(g),
+                          " + borrowing limit ", policy::FormatDevices(*t.input.borrowing_limit_milli));
       break;
     case Case::kWholeGuaranteeOversubscribed:
-      text = absl::StrCat("its whole guarantee ", Devices(f), " of demand ", Devices(d), ": guarantees on ",
-                          flavor.flavor, " need ", Devices(flavor.floors_milli), " of capacity ",
-                          Devices(flavor.capacity_milli), ", nothing to borrow");
+      text = absl::StrCat("its whole guarantee ", policy::FormatDevices(f), " of demand ", policy::FormatDevices(d),
+                          ": guarantees on ", flavor.flavor, " need ", policy::FormatDevices(flavor.floors_milli),
+                          " of capacity ", policy::FormatDevices(flavor.capacity_milli), ", nothing to borrow");
       break;
     case Case::kFairShareAfterWithheld:
       // "16 guaranteed + 6 borrowed of demand 30: ..."
-      text = absl::StrCat(Devices(f), " guaranteed + ", Devices(t.recommended_milli - f), " borrowed of demand ",
-                          Devices(d), ": the pool on ", flavor.flavor, " is ", Devices(flavor.pool_milli), " after ",
-                          Devices(flavor.withheld_milli), " withheld under lending limits; fair share at weight ",
-                          t.input.weight);
+      text = absl::StrCat(policy::FormatDevices(f), " guaranteed + ", policy::FormatDevices(t.recommended_milli - f),
+                          " borrowed of demand ", policy::FormatDevices(d), ": the pool on ", flavor.flavor, " is ",
+                          policy::FormatDevices(flavor.pool_milli), " after ",
+                          policy::FormatDevices(flavor.withheld_milli),
+                          " withheld under lending limits; fair share at weight ", t.input.weight);
       break;
     case Case::kGuaranteesTakeEverything:
-      text = absl::StrCat("guarantee ", Devices(g), " of demand ", Devices(d), ": guarantees in use take",
-                          " the whole capacity ", Devices(flavor.capacity_milli), " on ", flavor.flavor);
+      text = absl::StrCat("guarantee ", policy::FormatDevices(g), " of demand ", policy::FormatDevices(d),
+                          ": guarantees in use take", " the whole capacity ",
+                          policy::FormatDevices(flavor.capacity_milli), " on ", flavor.flavor);
       break;
     case Case::kFairShare:
-      text = absl::StrCat(Devices(f), " guaranteed + ", Devices(t.recommended_milli - f), " borrowed of demand ",
-                          Devices(d), ": fair share at weight ", t.input.weight, " of the pool ",
-                          Devices(flavor.pool_milli), " on ", flavor.flavor);
+      text = absl::StrCat(policy::FormatDevices(f), " guaranteed + ", policy::FormatDevices(t.recommended_milli - f),
+                          " borrowed of demand ", policy::FormatDevices(d), ": fair share at weight ", t.input.weight,
+                          " of the pool ", policy::FormatDevices(flavor.pool_milli), " on ", flavor.flavor);
       break;
   }
   // Over-subscribed, the floors take everything: nothing is withheld.
   if (t.withheld_milli > 0 && !flavor.oversubscribed) {
-    absl::StrAppend(&text, "; withholds ", Devices(t.withheld_milli), " of its guarantee (lending limit ",
-                    Devices(t.lending_limit_milli), ")");
+    absl::StrAppend(&text, "; withholds ", policy::FormatDevices(t.withheld_milli), " of its guarantee (lending limit ",
+                    policy::FormatDevices(t.lending_limit_milli), ")");
   }
   return text;
 }

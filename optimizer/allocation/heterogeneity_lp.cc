@@ -25,8 +25,6 @@ constexpr double kLpTolerance = 1e-9;
 // the last bits of t* cannot make it infeasible.
 constexpr double kSecondPassSlack = 1e-9;
 
-bool InRange(int64_t v) { return v >= 0 && v <= kMaxMilli; }
-
 absl::Status Invalid(const std::string& where, const std::string& what) {
   return absl::InvalidArgumentError(absl::StrCat(where, ": ", what));
 }
@@ -42,7 +40,7 @@ absl::Status CheckProblem(const HeterogeneityProblem& p) {
   std::set<std::string> flavor_names;
   for (const auto& f : p.flavors) {
     if (!flavor_names.insert(f.name).second) return Invalid(absl::StrCat("flavor ", f.name), "appears twice");
-    if (!InRange(f.capacity_milli)) {
+    if (!MilliInRange(f.capacity_milli)) {
       return Invalid(absl::StrCat("flavor ", f.name),
                      absl::StrCat("capacity ", f.capacity_milli, " milli-devices is out of range (expected 0 to ",
                                   kMaxMilli, ")"));
@@ -72,7 +70,7 @@ absl::Status CheckProblem(const HeterogeneityProblem& p) {
     if (t.weight < 1 || t.weight > kMaxWeight) {
       return Invalid(where, absl::StrCat("weight ", t.weight, " is out of range (expected 1 to ", kMaxWeight, ")"));
     }
-    if (!InRange(t.demand_milli)) {
+    if (!MilliInRange(t.demand_milli)) {
       return Invalid(where, absl::StrCat("demand ", t.demand_milli, " milli-devices is out of range (expected 0 to ",
                                          kMaxMilli, ")"));
     }
@@ -88,8 +86,8 @@ absl::Status CheckProblem(const HeterogeneityProblem& p) {
       const bool has_hi = !t.limit_milli.empty() && t.limit_milli[f].has_value();
       const int64_t hi = has_hi ? *t.limit_milli[f] : 0;
       const std::string at = absl::StrCat(where, ", flavor ", p.flavors[f].name);
-      if (!InRange(lo)) return Invalid(at, absl::StrCat("floor ", lo, " milli-devices is out of range"));
-      if (has_hi && !InRange(hi)) return Invalid(at, absl::StrCat("limit ", hi, " milli-devices is out of range"));
+      if (!MilliInRange(lo)) return Invalid(at, absl::StrCat("floor ", lo, " milli-devices is out of range"));
+      if (has_hi && !MilliInRange(hi)) return Invalid(at, absl::StrCat("limit ", hi, " milli-devices is out of range"));
       if (has_hi && lo > hi) return Invalid(at, absl::StrCat("floor ", lo, " is above its limit ", hi));
       floor_sum += lo;
       floors[f] += lo;

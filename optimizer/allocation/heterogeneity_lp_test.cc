@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "nlohmann/json.hpp"
 #include "optimizer/allocation/water_filling.h"
+#include "tests/support/build_paths.h"
 
 namespace fleetcap::allocation {
 namespace {
@@ -94,10 +95,10 @@ struct Gavel {
 
 Gavel LoadGavel(int64_t devices_each_team) {
   Gavel g;
-  std::ifstream in(FLEETCAP_GAVEL_DATA "/simulation_throughputs.json");
-  EXPECT_TRUE(in.good()) << "cannot read " FLEETCAP_GAVEL_DATA "/simulation_throughputs.json";
+  std::ifstream in(fleetcap::testing::SharedDataPath("gavel/simulation_throughputs.json"));
+  EXPECT_TRUE(in.good()) << "cannot read " << fleetcap::testing::SharedDataPath("gavel/simulation_throughputs.json");
   const nlohmann::json throughputs = nlohmann::json::parse(in);
-  std::ifstream spec_in(FLEETCAP_GAVEL_DATA "/cluster_specs_heterogeneous.json");
+  std::ifstream spec_in(fleetcap::testing::SharedDataPath("gavel/cluster_specs_heterogeneous.json"));
   const nlohmann::json spec = nlohmann::json::parse(spec_in);
   // "300:300:300" is V100 : P100 : K80.
   int v100 = 0, p100 = 0, k80 = 0;

@@ -8,12 +8,6 @@
 #include "policy/text_rules.h"
 
 namespace fleetcap::allocation {
-namespace {
-
-std::string Devices(int64_t milli) { return policy::FormatDecimal(milli, 3); }
-
-}  // namespace
-
 absl::StatusOr<HeterogeneityProblem> BuildHeterogeneityProblem(const policy::PolicyDocument& policy,
                                                                const AllocationProblem& problem) {
   HeterogeneityProblem out;
@@ -87,15 +81,16 @@ std::vector<Recommendation> HeterogeneityRecommendations(const AllocationProblem
       }
       const std::string throughput = absl::StrFormat("normalised throughput %.3f at weight %d (class %s)",
                                                      s.normalised_throughput, s.input.weight, s.input.workload_class);
-      const std::string of = absl::StrCat(Devices(r.recommended_milli), " of the ", Devices(s.input.demand_milli),
-                                          " devices it runs at once");
+      const std::string of = absl::StrCat(policy::FormatDevices(r.recommended_milli), " of the ",
+                                          policy::FormatDevices(s.input.demand_milli), " devices it runs at once");
       if (met) {
         r.bound_by = "demand";
         r.explanation = absl::StrCat(of, ", on the flavors it runs fastest on relative to the others; ", throughput);
       } else if (s.input.limit_milli[f] && r.recommended_milli >= *s.input.limit_milli[f]) {
         r.bound_by = "borrowing_limit";
-        r.explanation = absl::StrCat(of, ": capped on ", flavor, " at guarantee ", Devices(r.guarantee_milli),
-                                     " + borrowing limit ", Devices(*r.borrowing_limit_milli), "; ", throughput);
+        r.explanation =
+            absl::StrCat(of, ": capped on ", flavor, " at guarantee ", policy::FormatDevices(r.guarantee_milli),
+                         " + borrowing limit ", policy::FormatDevices(*r.borrowing_limit_milli), "; ", throughput);
       } else {
         r.bound_by = "fair_share";
         r.explanation =

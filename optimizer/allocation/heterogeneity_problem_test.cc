@@ -17,7 +17,7 @@ using ::testing::HasSubstr;
 
 // Two labs of one device's demand each on a cluster of one fast and one slow
 // GPU: vision runs 4x faster on the fast one, speech the same on both.
-constexpr const char* kPolicy = R"(version: 1
+constexpr const char* kHeterogeneityPolicy = R"(version: 1
 teams:
   - name: org
   - {name: vision, parent: org, workload_class: resnet}
@@ -39,14 +39,14 @@ constexpr const char* kDemand = R"(demand:
   - {team: speech, flavor: slow, devices: 0.5}
 )";
 
-SolverInput Input(std::string policy, bool heterogeneity) {
+SolverInput HeterogeneityInput(std::string policy, bool heterogeneity) {
   SolverInput in{"policy.yaml", std::move(policy), "demand.yaml", kDemand};
   in.heterogeneity = heterogeneity;
   return in;
 }
 
 TEST(HeterogeneityProblem, EachLabGetsTheGpuItGainsMostOn) {
-  auto solved = SolveOffline(Input(kPolicy, true));
+  auto solved = SolveOffline(HeterogeneityInput(kHeterogeneityPolicy, true));
   ASSERT_TRUE(solved.ok()) << solved.status();
   ASSERT_EQ(solved->size(), 4u);
   // Ordered by team then flavor: speech fast, speech slow, vision fast, vision slow.
@@ -57,20 +57,20 @@ TEST(HeterogeneityProblem, EachLabGetsTheGpuItGainsMostOn) {
   EXPECT_EQ((*solved)[2].bound_by, "demand");
   EXPECT_THAT((*solved)[2].explanation, HasSubstr("normalised throughput 1.600 at weight 1 (class resnet)"));
   // Without the option, each flavor is split by water-filling: half each.
-  auto agnostic = SolveOffline(Input(kPolicy, false));
+  auto agnostic = SolveOffline(HeterogeneityInput(kHeterogeneityPolicy, false));
   ASSERT_TRUE(agnostic.ok()) << agnostic.status();
   for (const Recommendation& r : *agnostic) EXPECT_EQ(r.recommended_milli, 500) << r.team << " " << r.flavor;
 }
 
 TEST(HeterogeneityProblem, ATeamWithoutAWorkloadClassIsNamed) {
-  std::string policy = kPolicy;
+  std::string policy = kHeterogeneityPolicy;
   policy.replace(policy.find(", workload_class: lstm"), 22, "");
-  auto solved = SolveOffline(Input(policy, true));
+  auto solved = SolveOffline(HeterogeneityInput(policy, true));
   EXPECT_THAT(std::string(solved.status().message()), HasSubstr("team speech: no workload_class"));
 }
 
 TEST(HeterogeneityProblem, PolicyRefusesABadMatrixNamingLineAndField) {
-  const std::string bad = std::string(kPolicy) +
+  const std::string bad = std::string(kHeterogeneityPolicy) +
                           "  - {class: lstm, flavor: fast, value: 3}\n"
                           "  - {class: lstm, flavor: tpu, value: 1}\n"
                           "  - {class: bert, flavor: slow, value: -1}\n";
@@ -79,12 +79,12 @@ TEST(HeterogeneityProblem, PolicyRefusesABadMatrixNamingLineAndField) {
   EXPECT_THAT(errors, HasSubstr("policy.yaml:14: throughput[4]: class lstm on flavor fast is already set at line 12"));
   EXPECT_THAT(errors, HasSubstr("policy.yaml:15: throughput[5].flavor: unknown flavor \"tpu\""));
   EXPECT_THAT(errors, HasSubstr("throughput[6].value: negative throughput -1"));
-  std::string unknown = kPolicy;
+  std::string unknown = kHeterogeneityPolicy;
   unknown.replace(unknown.find("workload_class: lstm"), 20, "workload_class: gpt");
   parsed = policy::ParsePolicy(unknown);
   EXPECT_THAT(policy::FormatPolicyErrors("policy.yaml", parsed.errors),
               HasSubstr("policy.yaml:5: teams[2].workload_class: unknown workload class \"gpt\""));
-  std::string zero = kPolicy;
+  std::string zero = kHeterogeneityPolicy;
   zero.replace(zero.find("flavor: fast, value: 2.5"), 24, "flavor: fast, value: 0");
   zero.replace(zero.find("flavor: slow, value: 2.5"), 24, "flavor: slow, value: 0");
   parsed = policy::ParsePolicy(zero);

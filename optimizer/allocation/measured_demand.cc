@@ -22,7 +22,7 @@ int64_t Clamp(absl::int128 v) {
   return static_cast<int64_t>(std::min<absl::int128>(std::max<absl::int128>(v, 0), kMaxMilli));
 }
 
-std::string Devices(int64_t milli) { return policy::FormatDecimal(milli, 3, 3); }
+std::string DevicesToTheMilli(int64_t milli) { return policy::FormatDecimal(milli, 3, 3); }
 
 bool WholeHours(absl::Duration d) { return d % absl::Hours(1) == absl::ZeroDuration(); }
 
@@ -176,13 +176,13 @@ MeasuredDemandSet MeasureDemand(const policy::PolicyDocument& policy, absl::Time
     std::string pods = absl::StrCat(d.pending_pods, d.pending_pods == 1 ? " pod" : " pods");
     if (d.pending_pods > 0)
       absl::StrAppend(&pods, ", longest ", absl::FormatDuration(absl::Trunc(d.longest_wait, absl::Minutes(1))));
-    const std::string formula =
-        absl::StrCat(p_label, " held ", Devices(d.percentile_milli), " + trend ", Devices(d.trend_milli), " + pending ",
-                     Devices(d.pending_milli), " (", pods, ") = ", Devices(measured), " devices");
+    const std::string formula = absl::StrCat(
+        p_label, " held ", DevicesToTheMilli(d.percentile_milli), " + trend ", DevicesToTheMilli(d.trend_milli),
+        " + pending ", DevicesToTheMilli(d.pending_milli), " (", pods, ") = ", DevicesToTheMilli(measured), " devices");
     if (d.declared_milli) {
       d.demand_milli = *d.declared_milli;
-      d.explanation =
-          absl::StrCat("declared ", Devices(d.demand_milli), " devices in the policy (measured ", formula, ")");
+      d.explanation = absl::StrCat("declared ", DevicesToTheMilli(d.demand_milli), " devices in the policy (measured ",
+                                   formula, ")");
     } else {
       d.demand_milli = measured;
       d.explanation = formula;

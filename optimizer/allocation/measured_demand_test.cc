@@ -15,7 +15,7 @@ using ::testing::HasSubstr;
 
 // research has two leaves; h100 is the H100s of every cluster, t4-eu the
 // T4s of eu-* clusters. nlp declares its demand on h100.
-constexpr const char* kPolicy = R"(version: 1
+constexpr const char* kMeasuredPolicy = R"(version: 1
 teams:
   - name: research
   - name: vision
@@ -37,7 +37,7 @@ allocation:
     demand: 12.5
 )";
 
-policy::PolicyDocument Policy(const std::string& text = kPolicy) {
+policy::PolicyDocument Policy(const std::string& text = kMeasuredPolicy) {
   policy::ParsedPolicy parsed = policy::ParsePolicy(text);
   EXPECT_TRUE(parsed.ok()) << policy::FormatPolicyErrors("policy", parsed.errors);
   return parsed.document;

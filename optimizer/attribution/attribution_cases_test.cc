@@ -19,6 +19,7 @@
 #include "optimizer/attribution/explanation_checks.h"
 #include "optimizer/attribution/second_by_second_cost.h"
 #include "policy/policy_parser.h"
+#include "tests/support/build_paths.h"
 #include "yaml-cpp/yaml.h"
 
 namespace fleetcap::attribution {
@@ -118,7 +119,8 @@ Case Load(const std::filesystem::path& path) {
 // Every case file, in name order.
 std::vector<std::filesystem::path> CaseFiles() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(FLEETCAP_ATTRIBUTION_CASES)) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(fleetcap::testing::SourcePath("optimizer/attribution/cases"))) {
     if (entry.path().extension() == ".yaml") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());

@@ -129,7 +129,7 @@ Fleet RandomFleet(uint64_t seed) {
   return f;
 }
 
-struct Attributed {
+struct AttributedHours {
   std::vector<ChargeLine> lines;
   AttributionReport report;
 };
@@ -151,10 +151,10 @@ struct FleetPolicies {
   policy::PolicyTimeline timeline;
 };
 
-Attributed AttributeFleet(const Fleet& f) {
+AttributedHours AttributeFleet(const Fleet& f) {
   FleetPolicies policies(f);
   PolicyTimelineTeams teams(policies.timeline, {});
-  Attributed run;
+  AttributedHours run;
   absl::StatusOr<AttributionReport> report = Attribute(f.input, teams, [&](HourLines&& hour) {
     for (auto& l : hour.lines) run.lines.push_back(std::move(l));
   });
@@ -170,7 +170,7 @@ TEST(AttributionProperties, EveryCellAndTheWholeConserveTheFleetCostToTheMicroUn
   for (uint64_t seed = 1; seed <= kFleets / 3; ++seed) {
     SCOPED_TRACE(absl::StrCat("seed ", seed));
     const Fleet f = RandomFleet(seed);
-    const Attributed run = AttributeFleet(f);
+    const AttributedHours run = AttributeFleet(f);
     std::map<CellKey, int64_t> charged;
     std::map<absl::Time, int64_t> fixed;
     int64_t total = 0;
@@ -234,8 +234,8 @@ TEST(AttributionProperties, TheLinesDependOnTheFactsNotOnTheOrderTheyWereReadIn)
     std::shuffle(shuffled.input.holds.begin(), shuffled.input.holds.end(), rng);
     std::shuffle(shuffled.input.usage.begin(), shuffled.input.usage.end(), rng);
     std::shuffle(shuffled.input.prices.begin(), shuffled.input.prices.end(), rng);
-    const Attributed a = AttributeFleet(f);
-    const Attributed b = AttributeFleet(shuffled);
+    const AttributedHours a = AttributeFleet(f);
+    const AttributedHours b = AttributeFleet(shuffled);
     ASSERT_EQ(a.lines.size(), b.lines.size());
     for (size_t i = 0; i < a.lines.size(); ++i) EXPECT_TRUE(SameLine(a.lines[i], b.lines[i])) << "line " << i;
     EXPECT_EQ(a.report.over_held.size(), b.report.over_held.size());
@@ -243,7 +243,7 @@ TEST(AttributionProperties, TheLinesDependOnTheFactsNotOnTheOrderTheyWereReadIn)
 }
 
 // vision's whole charge over the window, and how many lines it is on.
-std::pair<int64_t, int64_t> VisionCharge(const Attributed& run) {
+std::pair<int64_t, int64_t> VisionCharge(const AttributedHours& run) {
   std::pair<int64_t, int64_t> out{0, 0};
   for (const ChargeLine& l : run.lines) {
     if (l.team != "vision") continue;

@@ -7,7 +7,7 @@
 namespace fleetcap::attribution {
 namespace {
 
-const absl::Time kHour = absl::FromUnixSeconds(1767607200);  // 2026-01-05T10:00:00Z
+const absl::Time kExplainedHour = absl::FromUnixSeconds(1767607200);  // 2026-01-05T10:00:00Z
 
 class TeamByNamespace : public TeamSchedule {
  public:
@@ -20,22 +20,22 @@ class TeamByNamespace : public TeamSchedule {
 // the first 40 minutes and the price of g1's cluster changes at 10:20.
 AttributionInput TwoGpus() {
   AttributionInput in;
-  in.start = kHour;
-  in.end = kHour + absl::Hours(1);
-  in.devices.push_back({"c1", "n1", "g0", "A100", kHour - absl::Hours(1)});
-  in.devices.push_back({"c1", "n2", "g1", "A100", kHour - absl::Hours(1)});
+  in.start = kExplainedHour;
+  in.end = kExplainedHour + absl::Hours(1);
+  in.devices.push_back({"c1", "n1", "g0", "A100", kExplainedHour - absl::Hours(1)});
+  in.devices.push_back({"c1", "n2", "g1", "A100", kExplainedHour - absl::Hours(1)});
   policy::Price price;
   price.model = "A100";
-  price.from = kHour - absl::Hours(1);
+  price.from = kExplainedHour - absl::Hours(1);
   price.micro_per_device_hour = 7000000;
   in.prices.push_back(price);
-  in.holds.push_back({"c1", "p1", "cv", "", "Job/a", "g0", 1000, kHour, kHour + absl::Hours(1)});
-  in.holds.push_back({"c1", "p2", "asr", "", "Job/asr", "g1", 500, kHour, kHour + absl::Hours(1)});
+  in.holds.push_back({"c1", "p1", "cv", "", "Job/a", "g0", 1000, kExplainedHour, kExplainedHour + absl::Hours(1)});
+  in.holds.push_back({"c1", "p2", "asr", "", "Job/asr", "g1", 500, kExplainedHour, kExplainedHour + absl::Hours(1)});
   return in;
 }
 
 TEST(Explain, TheWorkedExampleHoldByHoldAndTheIdleItReceived) {
-  absl::StatusOr<HourExplanation> e = Explain(TwoGpus(), TeamByNamespace(), {kHour, "speech", "", ""});
+  absl::StatusOr<HourExplanation> e = Explain(TwoGpus(), TeamByNamespace(), {kExplainedHour, "speech", "", ""});
   ASSERT_TRUE(e.ok()) << e.status();
   ASSERT_EQ(e->lines.size(), 1u);
   const LineExplanation& l = e->lines[0];
@@ -68,14 +68,14 @@ TEST(Explain, TheWorkedExampleHoldByHoldAndTheIdleItReceived) {
 
 TEST(Explain, APriceChangeMidHourShowsEachPriceWithItsSeconds) {
   AttributionInput in = TwoGpus();
-  in.prices[0].to = kHour + absl::Minutes(20);
+  in.prices[0].to = kExplainedHour + absl::Minutes(20);
   policy::Price later = in.prices[0];
-  later.from = kHour + absl::Minutes(20);
+  later.from = kExplainedHour + absl::Minutes(20);
   later.to.reset();
   later.micro_per_device_hour = 10000000;
   in.prices.push_back(later);
-  in.holds[1].to = kHour + absl::Minutes(40);
-  absl::StatusOr<HourExplanation> e = Explain(in, TeamByNamespace(), {kHour, "speech", "A100", "c1"});
+  in.holds[1].to = kExplainedHour + absl::Minutes(40);
+  absl::StatusOr<HourExplanation> e = Explain(in, TeamByNamespace(), {kExplainedHour, "speech", "A100", "c1"});
   ASSERT_TRUE(e.ok()) << e.status();
   ASSERT_EQ(e->lines.size(), 1u);
   const HoldExplanation& h = e->lines[0].holds.at(0);
@@ -93,7 +93,7 @@ TEST(Explain, APriceChangeMidHourShowsEachPriceWithItsSeconds) {
 TEST(Explain, KeptIdleIsExplainedOnTheIdleLineWithWhyItWasKept) {
   AttributionInput in = TwoGpus();
   in.options.idle = "keep";
-  absl::StatusOr<HourExplanation> e = Explain(in, TeamByNamespace(), {kHour, "idle", "", ""});
+  absl::StatusOr<HourExplanation> e = Explain(in, TeamByNamespace(), {kExplainedHour, "idle", "", ""});
   ASSERT_TRUE(e.ok()) << e.status();
   ASSERT_EQ(e->lines.size(), 1u);
   EXPECT_EQ(e->lines[0].line.idle_cost_micro, 3500000);
@@ -103,10 +103,10 @@ TEST(Explain, KeptIdleIsExplainedOnTheIdleLineWithWhyItWasKept) {
 }
 
 TEST(Explain, ATeamWithNoLineThatHourHasNoExplanationAndAHourNotWholeIsAnError) {
-  absl::StatusOr<HourExplanation> e = Explain(TwoGpus(), TeamByNamespace(), {kHour, "nlp", "", ""});
+  absl::StatusOr<HourExplanation> e = Explain(TwoGpus(), TeamByNamespace(), {kExplainedHour, "nlp", "", ""});
   ASSERT_TRUE(e.ok()) << e.status();
   EXPECT_TRUE(e->lines.empty());
-  e = Explain(TwoGpus(), TeamByNamespace(), {kHour + absl::Minutes(5), "speech", "", ""});
+  e = Explain(TwoGpus(), TeamByNamespace(), {kExplainedHour + absl::Minutes(5), "speech", "", ""});
   EXPECT_EQ(e.status().code(), absl::StatusCode::kInvalidArgument);
 }
 

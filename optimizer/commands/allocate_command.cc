@@ -16,7 +16,7 @@
 namespace fleetcap::optimizer {
 namespace {
 
-constexpr const char* kUsage = R"(--policy FILE --demand FILE [--format table|json] [--heterogeneity]
+constexpr const char* kAllocateUsage = R"(--policy FILE --demand FILE [--format table|json] [--heterogeneity]
 
 Recommends per team and flavor a quota from the policy's org tree,
 guarantees, limits and weights and the demand in FILE (demand.yaml:
@@ -46,7 +46,7 @@ absl::StatusOr<std::string> ReadBounded(const std::string& flag, const std::stri
 
 absl::StatusOr<AllocateOptions> ParseAllocateFlags(const std::vector<std::string>& args) {
   AllocateOptions options;
-  FlagSet flags("fleetcap-optimizer allocate", kUsage, [](const std::string&) { return std::string(); });
+  FlagSet flags("fleetcap-optimizer allocate", kAllocateUsage, [](const std::string&) { return std::string(); });
   flags.String("policy", &options.policy_path, "the policy document (YAML, docs/policy.md)");
   flags.String("demand", &options.demand_path, "the demand document (YAML, docs/allocation.md)");
   flags.String("format", &options.format, "table or json");

@@ -10,13 +10,14 @@
 #include "optimizer/allocation/offline_solver.h"
 #include "optimizer/allocation/recommendation_json.h"
 #include "optimizer/commands/optimizer_command.h"
+#include "tests/support/build_paths.h"
 
 namespace fleetcap::optimizer {
 namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kCase = std::string(FLEETCAP_ALLOCATION_CASES) + "/three_level_tree";
+const std::string kCase = std::string(fleetcap::testing::SourcePath("tests/allocation/cases")) + "/three_level_tree";
 const absl::Time kNow = absl::FromUnixSeconds(1'772'366'400);  // 2026-03-01T12:00:00Z
 
 std::string Read(const std::string& path) {

@@ -15,11 +15,11 @@ using ::fleetcap::testing::StatusIs;
 using ::testing::Each;
 using ::testing::HasSubstr;
 
-const absl::Time kStart = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+const absl::Time kForecastStart = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
 
 // vision owns ml, speech the speech-* namespaces; h100 is the H100s of any
 // cluster, t4 the T4s.
-constexpr const char* kPolicy = R"(version: 1
+constexpr const char* kForecastPolicy = R"(version: 1
 teams:
   - name: vision
   - name: speech
@@ -40,7 +40,7 @@ flavors:
 class ForecastPassTest : public ::testing::Test {
  protected:
   ForecastPassTest()
-      : clock_(kStart + absl::Hours(24 * 3) + absl::Minutes(30)),
+      : clock_(kForecastStart + absl::Hours(24 * 3) + absl::Minutes(30)),
         policies_(chargeback::PoliciesOf(&teams_)),
         pass_({&history_, &waits_, &capacity_, &teams_, &policies_, &forecasts_}, Options(), &clock_) {}
 
@@ -78,14 +78,14 @@ class ForecastPassTest : public ::testing::Test {
 };
 
 TEST_F(ForecastPassTest, ForecastsEachTeamAndTheFlavorsTotalFromTheHistory) {
-  teams_.Apply(kPolicy, kStart);
-  const absl::Time watermark = kStart + absl::Hours(72);
+  teams_.Apply(kForecastPolicy, kForecastStart);
+  const absl::Time watermark = kForecastStart + absl::Hours(72);
   for (int h = 0; h < 72; ++h) {
-    Held("vision", kStart + absl::Hours(h), 2000);
-    Held("speech", kStart + absl::Hours(h), h % 24 < 12 ? 500 : 1500);
+    Held("vision", kForecastStart + absl::Hours(h), 2000);
+    Held("speech", kForecastStart + absl::Hours(h), h % 24 < 12 ? 500 : 1500);
   }
-  for (int i = 0; i < 3; ++i) capacity_.AddDevice("c1", "H100", kStart);
-  capacity_.AddDevice("c1", "H100", kStart + absl::Hours(48));  // a fourth from the third day
+  for (int i = 0; i < 3; ++i) capacity_.AddDevice("c1", "H100", kForecastStart);
+  capacity_.AddDevice("c1", "H100", kForecastStart + absl::Hours(48));  // a fourth from the third day
   // A speech pod waits 90 minutes for two H100s, in the last two hours.
   waits_.Add(
       {{"c1", "uid-s", "speech-asr", "", "nvidia.com/gpu", "H100", 2000, watermark - absl::Minutes(90)}, std::nullopt});
@@ -98,7 +98,7 @@ TEST_F(ForecastPassTest, ForecastsEachTeamAndTheFlavorsTotalFromTheHistory) {
   ASSERT_THAT(run, IsOk());
   ASSERT_TRUE(run->has_value());
   EXPECT_EQ((*run)->forecast_start, watermark);
-  EXPECT_EQ((*run)->history_start, kStart);
+  EXPECT_EQ((*run)->history_start, kForecastStart);
   EXPECT_EQ((*run)->horizon_hours, 24 * 7);
   EXPECT_EQ((*run)->computed_at, clock_.Now());
 
@@ -132,10 +132,10 @@ TEST_F(ForecastPassTest, ForecastsEachTeamAndTheFlavorsTotalFromTheHistory) {
 }
 
 TEST_F(ForecastPassTest, DemandAboveCapacityHasAnExhaustionDay) {
-  teams_.Apply(kPolicy, kStart);
-  const absl::Time watermark = kStart + absl::Hours(72);
-  for (int h = 0; h < 72; ++h) Held("vision", kStart + absl::Hours(h), 5000);
-  for (int i = 0; i < 4; ++i) capacity_.AddDevice("c1", "H100", kStart);
+  teams_.Apply(kForecastPolicy, kForecastStart);
+  const absl::Time watermark = kForecastStart + absl::Hours(72);
+  for (int h = 0; h < 72; ++h) Held("vision", kForecastStart + absl::Hours(h), 5000);
+  for (int i = 0; i < 4; ++i) capacity_.AddDevice("c1", "H100", kForecastStart);
   ASSERT_THAT(pass_.Run(watermark), IsOk());
   const store::ForecastSeriesRecord total = Series("h100", "", "held");
   ASSERT_TRUE(total.exhaustion_p50.has_value());
@@ -145,9 +145,9 @@ TEST_F(ForecastPassTest, DemandAboveCapacityHasAnExhaustionDay) {
 }
 
 TEST_F(ForecastPassTest, RunsOncePerIntervalAndKeepsTheNewestRuns) {
-  teams_.Apply(kPolicy, kStart);
-  const absl::Time watermark = kStart + absl::Hours(72);
-  Held("vision", kStart, 1000);
+  teams_.Apply(kForecastPolicy, kForecastStart);
+  const absl::Time watermark = kForecastStart + absl::Hours(72);
+  Held("vision", kForecastStart, 1000);
   auto first = pass_.Run(watermark);
   ASSERT_THAT(first, IsOk());
   ASSERT_TRUE(first->run_id.has_value());
@@ -171,10 +171,10 @@ TEST_F(ForecastPassTest, RunsOncePerIntervalAndKeepsTheNewestRuns) {
 }
 
 TEST_F(ForecastPassTest, WithoutPolicyOrHistoryNothingIsStored) {
-  auto no_policy = pass_.Run(kStart + absl::Hours(72));
+  auto no_policy = pass_.Run(kForecastStart + absl::Hours(72));
   ASSERT_THAT(no_policy, IsOk());
   EXPECT_EQ(no_policy->skipped, "no policy");
-  teams_.Apply(kPolicy, kStart);
+  teams_.Apply(kForecastPolicy, kForecastStart);
   auto no_history = pass_.Run(std::nullopt);
   ASSERT_THAT(no_history, IsOk());
   EXPECT_EQ(no_history->skipped, "no history yet");

@@ -32,7 +32,7 @@
 namespace fleetcap::optimizer {
 namespace {
 
-constexpr const char* kUsage = R"([--once] [flags]
+constexpr const char* kOptimizerUsage = R"([--once] [flags]
        fleetcap-optimizer recompute --from T --to T [flags]
        fleetcap-optimizer allocate --policy FILE --demand FILE [--format table|json]
 
@@ -205,7 +205,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   int64_t batch_hours = options.run.batch_hours;
   std::string forecast_interval = "24h", forecast_lookback = "2160h", forecast_horizon = "2160h";
   int64_t forecast_keep_runs = options.forecast.keep_runs;
-  FlagSet flags("fleetcap-optimizer", kUsage, env);
+  FlagSet flags("fleetcap-optimizer", kOptimizerUsage, env);
   RegisterDaemonFlags(flags, &options.daemon);
   flags.Int("batch-hours", &batch_hours, "the most hours computed in one engine run (1..744)");
   if (recompute) {

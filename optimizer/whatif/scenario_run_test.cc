@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "optimizer/whatif/scenario_parser.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 
 namespace fleetcap::whatif {
@@ -258,7 +259,7 @@ policy:
 namespace fleetcap::whatif {
 namespace {
 
-std::string ReadFile(const char* path) {
+std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -271,9 +272,9 @@ TEST(RunScenario, TheDocumentedExampleRunsOnTheDemoPolicy) {
   state.history_end = state.now;
   state.history_hours = 24;
   state.policy_version = 1;
-  state.policy_yaml = ReadFile(FLEETCAP_POLICY_EXAMPLE);
+  state.policy_yaml = ReadFile(fleetcap::testing::SourcePath("docs/examples/openb-policy.yaml"));
   ASSERT_FALSE(state.policy_yaml.empty());
-  ParsedScenario parsed = ParseScenario(ReadFile(FLEETCAP_WHATIF_EXAMPLE));
+  ParsedScenario parsed = ParseScenario(ReadFile(fleetcap::testing::SourcePath("docs/examples/whatif-scenario.yaml")));
   ASSERT_TRUE(parsed.ok()) << policy::FormatPolicyErrors("scenario", parsed.errors);
   auto c = RunScenario(state, parsed.document, nullptr);
   ASSERT_THAT(c, IsOk());

@@ -26,9 +26,9 @@ using ::fleetcap::testing::StatusIs;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const absl::Time kT0 = absl::FromUnixSeconds(1767225600);
+const absl::Time kAuthT0 = absl::FromUnixSeconds(1767225600);
 
-constexpr const char* kTree = R"(version: 1
+constexpr const char* kAuthTree = R"(version: 1
 teams:
   - name: research
     kind: org
@@ -49,7 +49,7 @@ class AuthTest : public ::testing::Test {
   }
   Scope AdminScope() { return *auth_.Authenticate("Bearer " + Mint("admin")); }
 
-  SimulatedClock clock_{kT0};
+  SimulatedClock clock_{kAuthT0};
   store::MemoryAuditRepository audit_;
   store::MemoryTokenRepository tokens_{&audit_};
   store::MemoryPolicyRepository policies_{&audit_};
@@ -86,7 +86,7 @@ TEST_F(AuthTest, BadCredentialsAreUnauthenticated) {
   const std::string expiring = Mint("planner", absl::Minutes(5));
   const std::string revoked = Mint("admin");
   const std::string revoked_id = tokens_.List()->back().token_id;
-  ASSERT_THAT(tokens_.Revoke(revoked_id, kT0, {}), IsOk());
+  ASSERT_THAT(tokens_.Revoke(revoked_id, kAuthT0, {}), IsOk());
   clock_.Advance(absl::Minutes(10));
   for (const std::string& header :
        {std::string(""), std::string("Basic abc"), std::string("Bearer "), std::string("Bearer fct_nope"),
@@ -106,7 +106,7 @@ TEST_F(AuthTest, TeamScopeIsItsSubtreeInTheActivePolicy) {
   ASSERT_THAT(before, IsOk());
   EXPECT_EQ(before->teams, std::vector<std::string>{"vision"});
   v1::ApplyPolicyRequest apply;
-  apply.set_document(kTree);
+  apply.set_document(kAuthTree);
   ASSERT_THAT(policy_ops_.Apply(AdminScope(), apply), IsOk());
   auto after = auth_.Authenticate("Bearer " + secret);
   ASSERT_THAT(after, IsOk());
@@ -118,7 +118,7 @@ TEST_F(AuthTest, TeamScopeIsItsSubtreeInTheActivePolicy) {
 
 TEST_F(AuthTest, OutOfScopeSaysTheSameWhetherOrNotTheTeamExists) {
   v1::ApplyPolicyRequest apply;
-  apply.set_document(kTree);
+  apply.set_document(kAuthTree);
   ASSERT_THAT(policy_ops_.Apply(AdminScope(), apply), IsOk());
   Scope team = *auth_.Authenticate("Bearer " + Mint("team:vision"));
   v1::GetTeamRequest existing, missing, own;
@@ -180,7 +180,7 @@ TEST_F(AuthTest, EveryHttpRouteIsInTheAccessTable) {
 TEST_F(AuthTest, ApplyRollbackAndStaleBase) {
   const Scope admin = AdminScope();
   v1::ApplyPolicyRequest first;
-  first.set_document(kTree);
+  first.set_document(kAuthTree);
   first.set_base_version(0);
   auto v1 = policy_ops_.Apply(admin, first);
   ASSERT_THAT(v1, IsOk());
@@ -188,7 +188,7 @@ TEST_F(AuthTest, ApplyRollbackAndStaleBase) {
   EXPECT_EQ(v1->changes_size(), 4);
 
   v1::ApplyPolicyRequest second = first;
-  second.set_document(std::string(kTree) + "currency: EUR\n");
+  second.set_document(std::string(kAuthTree) + "currency: EUR\n");
   second.set_base_version(1);
   second.set_message("euros");
   auto v2 = policy_ops_.Apply(admin, second);
@@ -204,7 +204,7 @@ TEST_F(AuthTest, ApplyRollbackAndStaleBase) {
   auto v3 = policy_ops_.Rollback(admin, rollback);
   ASSERT_THAT(v3, IsOk());
   EXPECT_EQ(v3->policy().version(), 3);
-  EXPECT_EQ(v3->policy().document(), kTree);
+  EXPECT_EQ(v3->policy().document(), kAuthTree);
   EXPECT_EQ(v3->changes(0), "currency: EUR -> USD");
 
   auto audit = *audit_.List(0, 100, "");
@@ -233,7 +233,7 @@ TEST_F(AuthTest, TokenRequestsAreValidated) {
   auto created = token_ops_.Create(admin, verbatim);
   ASSERT_THAT(created, IsOk());
   EXPECT_EQ(created->token().description(), "'; DROP TABLE api_tokens; -- %00");
-  EXPECT_EQ(created->token().expires_at().seconds(), absl::ToUnixSeconds(kT0 + kDefaultTokenTtl));
+  EXPECT_EQ(created->token().expires_at().seconds(), absl::ToUnixSeconds(kAuthT0 + kDefaultTokenTtl));
   v1::CreateTokenRequest nul = verbatim;
   nul.set_description(std::string("a\0b", 3));
   EXPECT_THAT(token_ops_.Create(admin, nul), StatusIs(absl::StatusCode::kInvalidArgument));

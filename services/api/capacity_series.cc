@@ -24,7 +24,7 @@ struct Grouping {
 };
 
 // A checked request in the stores' terms.
-struct CheckedRequest {
+struct CheckedSeriesRequest {
   absl::Time start, end;
   v1::Resolution resolution = v1::HOUR;
   absl::Duration width;
@@ -32,7 +32,7 @@ struct CheckedRequest {
   v1::CapacitySeriesLayout layout = v1::BUCKETS;
 };
 
-absl::Status CheckWindow(const v1::GetCapacitySeriesRequest& request, CheckedRequest* checked) {
+absl::Status CheckWindow(const v1::GetCapacitySeriesRequest& request, CheckedSeriesRequest* checked) {
   if (!request.has_start()) return absl::InvalidArgumentError("start: missing; give the window's first bucket");
   if (!request.has_end()) return absl::InvalidArgumentError("end: missing; give the end of the window's last bucket");
   FLEETCAP_RETURN_IF_ERROR(CheckRequestTime("start", request.start()));
@@ -51,7 +51,7 @@ absl::Status CheckWindow(const v1::GetCapacitySeriesRequest& request, CheckedReq
   return absl::OkStatus();
 }
 
-absl::Status CheckResolution(const v1::GetCapacitySeriesRequest& request, CheckedRequest* checked) {
+absl::Status CheckResolution(const v1::GetCapacitySeriesRequest& request, CheckedSeriesRequest* checked) {
   switch (request.resolution()) {
     case v1::RESOLUTION_UNSPECIFIED:
     case v1::HOUR:
@@ -113,7 +113,7 @@ absl::Status CheckFilter(const char* field, const std::string& value) {
   return absl::InvalidArgumentError(absl::StrCat(field, ": ", value.size(), " bytes, more than a name (253)"));
 }
 
-absl::Status CheckLayout(const v1::GetCapacitySeriesRequest& request, CheckedRequest* checked) {
+absl::Status CheckLayout(const v1::GetCapacitySeriesRequest& request, CheckedSeriesRequest* checked) {
   switch (request.layout()) {
     case v1::CAPACITY_SERIES_LAYOUT_UNSPECIFIED:
     case v1::BUCKETS:
@@ -128,8 +128,8 @@ absl::Status CheckLayout(const v1::GetCapacitySeriesRequest& request, CheckedReq
   }
 }
 
-absl::StatusOr<CheckedRequest> Check(const v1::GetCapacitySeriesRequest& request) {
-  CheckedRequest checked;
+absl::StatusOr<CheckedSeriesRequest> Check(const v1::GetCapacitySeriesRequest& request) {
+  CheckedSeriesRequest checked;
   FLEETCAP_RETURN_IF_ERROR(CheckWindow(request, &checked));
   FLEETCAP_RETURN_IF_ERROR(CheckResolution(request, &checked));
   FLEETCAP_RETURN_IF_ERROR(CheckGroupBy(request, &checked.group_by));
@@ -158,7 +158,7 @@ absl::Status Add(int64_t add, int64_t current, const char* field, int64_t* out) 
 
 // The points an answer carries: the buckets with data (BUCKETS), or every
 // bucket of the axis for every group (COLUMNAR).
-int64_t PointsOf(const Series& series, const CheckedRequest& checked) {
+int64_t PointsOf(const Series& series, const CheckedSeriesRequest& checked) {
   if (checked.layout == v1::COLUMNAR) {
     return static_cast<int64_t>(series.size()) * ((checked.end - checked.start) / checked.width);
   }
@@ -169,7 +169,7 @@ int64_t PointsOf(const Series& series, const CheckedRequest& checked) {
 
 // The group's buckets as three arrays on the answer's axis (bucket i starts
 // at start + i x width), 0 where the group has no bucket.
-void FillColumns(const std::map<absl::Time, v1::CapacityBucket>& buckets, const CheckedRequest& checked,
+void FillColumns(const std::map<absl::Time, v1::CapacityBucket>& buckets, const CheckedSeriesRequest& checked,
                  v1::CapacitySeriesGroup* group) {
   const int64_t count = (checked.end - checked.start) / checked.width;
   for (auto* column : {group->mutable_capacity_milli_seconds(), group->mutable_held_milli_seconds(),
@@ -195,7 +195,7 @@ absl::StatusOr<v1::CapacitySeriesLayout> ParseLayout(const std::string& text) {
 
 absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
                                                             const v1::GetCapacitySeriesRequest& request) const {
-  FLEETCAP_ASSIGN_OR_RETURN(const CheckedRequest checked, Check(request));
+  FLEETCAP_ASSIGN_OR_RETURN(const CheckedSeriesRequest checked, Check(request));
   const bool team_token = scope.role == Role::kTeam;
   // A team token reads teams' lines only: its subtree, grouped or named.
   if (team_token && !checked.group_by.team && request.team().empty()) return OutOfScope("group_by");

@@ -15,10 +15,10 @@ using ::fleetcap::testing::IsOk;
 using ::fleetcap::testing::StatusIs;
 using ::testing::HasSubstr;
 
-const absl::Time kT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
-constexpr int64_t kHour = 3'600'000;                          // one device for an hour, in milli-device-seconds
+const absl::Time kSeriesT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+constexpr int64_t kHour = 3'600'000;                                // one device for an hour, in milli-device-seconds
 
-constexpr const char* kPolicy = R"(version: 1
+constexpr const char* kSeriesPolicy = R"(version: 1
 teams:
   - name: research
     kind: org
@@ -28,9 +28,9 @@ teams:
     kind: org
 )";
 
-store::ChargebackLineRecord Line(absl::Time hour, const std::string& cluster, const std::string& model,
-                                 const std::string& team, int64_t held, int64_t used,
-                                 const std::string& kind = "workload") {
+store::ChargebackLineRecord SeriesLine(absl::Time hour, const std::string& cluster, const std::string& model,
+                                       const std::string& team, int64_t held, int64_t used,
+                                       const std::string& kind = "workload") {
   store::ChargebackLineRecord l;
   l.hour = hour;
   l.cluster = cluster;
@@ -45,7 +45,7 @@ store::ChargebackLineRecord Line(absl::Time hour, const std::string& cluster, co
   return l;
 }
 
-Scope TeamScope(const std::string& team, std::vector<std::string> teams) {
+Scope SeriesTeamScope(const std::string& team, std::vector<std::string> teams) {
   Scope scope;
   scope.role = Role::kTeam;
   scope.team = team;
@@ -53,8 +53,8 @@ Scope TeamScope(const std::string& team, std::vector<std::string> teams) {
   return scope;
 }
 
-v1::GetCapacitySeriesRequest Request(absl::Time start, absl::Time end, std::vector<std::string> group_by,
-                                     v1::Resolution resolution = v1::HOUR) {
+v1::GetCapacitySeriesRequest SeriesRequest(absl::Time start, absl::Time end, std::vector<std::string> group_by,
+                                           v1::Resolution resolution = v1::HOUR) {
   v1::GetCapacitySeriesRequest r;
   *r.mutable_start() = ToProtoTimestamp(start);
   *r.mutable_end() = ToProtoTimestamp(end);
@@ -67,24 +67,25 @@ class CapacitySeriesQueryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     store::PolicyVersionRecord record;
-    record.document = kPolicy;
-    record.applied_at = kT0;
+    record.document = kSeriesPolicy;
+    record.applied_at = kSeriesT0;
     ASSERT_THAT(policies_.Apply(record, std::nullopt, store::AuditEntry{}), IsOk());
     // c1: two A100s all along, a third from 00:30; one T4. c2: one A100 until 01:00.
-    devices_.AddDevice("c1", "A100", kT0 - absl::Hours(5));
-    devices_.AddDevice("c1", "A100", kT0 - absl::Hours(5));
-    devices_.AddDevice("c1", "A100", kT0 + absl::Minutes(30));
-    devices_.AddDevice("c1", "T4", kT0 - absl::Hours(5));
-    devices_.AddDevice("c2", "A100", kT0 - absl::Hours(5), kT0 + absl::Hours(1));
-    ASSERT_THAT(
-        lines_.ReplaceHours(
-            "c1", kT0, kT0 + absl::Hours(2),
-            {Line(kT0, "c1", "A100", "vision", kHour, kHour / 2), Line(kT0, "c1", "A100", "ads", 2 * kHour, kHour),
-             Line(kT0, "c1", "A100", "idle", 0, 0, "idle"), Line(kT0, "c1", "T4", "ads", kHour / 4, 0),
-             Line(kT0 + absl::Hours(1), "c1", "A100", "vision", kHour, kHour)},
-            {}),
-        IsOk());
-    ASSERT_THAT(lines_.ReplaceHours("c2", kT0, kT0 + absl::Hours(1), {Line(kT0, "c2", "A100", "vision", kHour, 0)}, {}),
+    devices_.AddDevice("c1", "A100", kSeriesT0 - absl::Hours(5));
+    devices_.AddDevice("c1", "A100", kSeriesT0 - absl::Hours(5));
+    devices_.AddDevice("c1", "A100", kSeriesT0 + absl::Minutes(30));
+    devices_.AddDevice("c1", "T4", kSeriesT0 - absl::Hours(5));
+    devices_.AddDevice("c2", "A100", kSeriesT0 - absl::Hours(5), kSeriesT0 + absl::Hours(1));
+    ASSERT_THAT(lines_.ReplaceHours("c1", kSeriesT0, kSeriesT0 + absl::Hours(2),
+                                    {SeriesLine(kSeriesT0, "c1", "A100", "vision", kHour, kHour / 2),
+                                     SeriesLine(kSeriesT0, "c1", "A100", "ads", 2 * kHour, kHour),
+                                     SeriesLine(kSeriesT0, "c1", "A100", "idle", 0, 0, "idle"),
+                                     SeriesLine(kSeriesT0, "c1", "T4", "ads", kHour / 4, 0),
+                                     SeriesLine(kSeriesT0 + absl::Hours(1), "c1", "A100", "vision", kHour, kHour)},
+                                    {}),
+                IsOk());
+    ASSERT_THAT(lines_.ReplaceHours("c2", kSeriesT0, kSeriesT0 + absl::Hours(1),
+                                    {SeriesLine(kSeriesT0, "c2", "A100", "vision", kHour, 0)}, {}),
                 IsOk());
   }
 
@@ -97,7 +98,7 @@ class CapacitySeriesQueryTest : public ::testing::Test {
 };
 
 TEST_F(CapacitySeriesQueryTest, ByModelHourlyHasCapacityHeldAndUsedPerBucket) {
-  auto series = query_.Run(Scope{}, Request(kT0, kT0 + absl::Hours(2), {"model"}));
+  auto series = query_.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(2), {"model"}));
   ASSERT_THAT(series, IsOk());
   ASSERT_EQ(series->groups_size(), 2);
   const auto& a100 = series->groups(0);
@@ -108,7 +109,7 @@ TEST_F(CapacitySeriesQueryTest, ByModelHourlyHasCapacityHeldAndUsedPerBucket) {
   EXPECT_EQ(a100.buckets(0).capacity_milli_seconds(), 3 * kHour + kHour / 2);
   EXPECT_EQ(a100.buckets(0).held_milli_seconds(), 4 * kHour);
   EXPECT_EQ(a100.buckets(0).used_milli_seconds(), kHour + kHour / 2);
-  EXPECT_EQ(FromProtoTimestamp(a100.buckets(1).start()), kT0 + absl::Hours(1));
+  EXPECT_EQ(FromProtoTimestamp(a100.buckets(1).start()), kSeriesT0 + absl::Hours(1));
   EXPECT_EQ(a100.buckets(1).capacity_milli_seconds(), 3 * kHour);
   EXPECT_EQ(a100.buckets(1).held_milli_seconds(), kHour);
   const auto& t4 = series->groups(1);
@@ -124,12 +125,12 @@ TEST_F(CapacitySeriesQueryTest, ByModelHourlyHasCapacityHeldAndUsedPerBucket) {
 }
 
 TEST_F(CapacitySeriesQueryTest, GroupsAreOrderedByModelThenClusterAndFiltersApply) {
-  auto series = query_.Run(Scope{}, Request(kT0, kT0 + absl::Hours(1), {"cluster", "model"}));
+  auto series = query_.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(1), {"cluster", "model"}));
   ASSERT_THAT(series, IsOk());
   std::vector<std::string> keys;
   for (const auto& g : series->groups()) keys.push_back(g.model() + "/" + g.cluster());
   EXPECT_THAT(keys, ::testing::ElementsAre("A100/c1", "A100/c2", "T4/c1"));
-  auto request = Request(kT0, kT0 + absl::Hours(1), {"cluster"});
+  auto request = SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(1), {"cluster"});
   request.set_cluster("c2");
   auto c2 = query_.Run(Scope{}, request);
   ASSERT_THAT(c2, IsOk());
@@ -140,7 +141,7 @@ TEST_F(CapacitySeriesQueryTest, GroupsAreOrderedByModelThenClusterAndFiltersAppl
 }
 
 TEST_F(CapacitySeriesQueryTest, ByTeamHasNoCapacityAndLeavesOutTheIdleLine) {
-  auto series = query_.Run(Scope{}, Request(kT0, kT0 + absl::Hours(1), {"team"}));
+  auto series = query_.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(1), {"team"}));
   ASSERT_THAT(series, IsOk());
   std::vector<std::string> teams;
   for (const auto& g : series->groups()) {
@@ -152,7 +153,7 @@ TEST_F(CapacitySeriesQueryTest, ByTeamHasNoCapacityAndLeavesOutTheIdleLine) {
 }
 
 TEST_F(CapacitySeriesQueryTest, DailyBucketsSumTheirHours) {
-  auto series = query_.Run(Scope{}, Request(kT0, kT0 + absl::Hours(24), {}, v1::DAY));
+  auto series = query_.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(24), {}, v1::DAY));
   ASSERT_THAT(series, IsOk());
   ASSERT_EQ(series->groups_size(), 1);
   ASSERT_EQ(series->groups(0).buckets_size(), 1);
@@ -163,12 +164,12 @@ TEST_F(CapacitySeriesQueryTest, DailyBucketsSumTheirHours) {
 }
 
 TEST_F(CapacitySeriesQueryTest, ATeamTokenReadsOnlyItsSubtreeAndNeverTheFleetsCapacity) {
-  const Scope vision = TeamScope("vision", {"vision"});
-  auto own = query_.Run(vision, Request(kT0, kT0 + absl::Hours(2), {"team"}));
+  const Scope vision = SeriesTeamScope("vision", {"vision"});
+  auto own = query_.Run(vision, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(2), {"team"}));
   ASSERT_THAT(own, IsOk());
   ASSERT_EQ(own->groups_size(), 1);
   EXPECT_EQ(own->groups(0).team(), "vision");
-  auto named = Request(kT0, kT0 + absl::Hours(2), {"model"});
+  auto named = SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(2), {"model"});
   named.set_team("vision");
   auto by_model = query_.Run(vision, named);
   ASSERT_THAT(by_model, IsOk());
@@ -176,11 +177,11 @@ TEST_F(CapacitySeriesQueryTest, ATeamTokenReadsOnlyItsSubtreeAndNeverTheFleetsCa
     for (const auto& b : g.buckets()) EXPECT_EQ(b.capacity_milli_seconds(), 0);
   }
   // The fleet by model, another team, a parent and a missing team: denied alike.
-  EXPECT_THAT(query_.Run(vision, Request(kT0, kT0 + absl::Hours(2), {"model"})),
+  EXPECT_THAT(query_.Run(vision, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(2), {"model"})),
               StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("group_by")));
   std::vector<std::string> messages;
   for (const char* other : {"ads", "research", "no-such-team"}) {
-    auto request = Request(kT0, kT0 + absl::Hours(2), {"team"});
+    auto request = SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(2), {"team"});
     request.set_team(other);
     auto denied = query_.Run(vision, request);
     EXPECT_THAT(denied, StatusIs(absl::StatusCode::kPermissionDenied)) << other;
@@ -193,24 +194,24 @@ TEST_F(CapacitySeriesQueryTest, ATeamTokenReadsOnlyItsSubtreeAndNeverTheFleetsCa
 TEST_F(CapacitySeriesQueryTest, BadInputNamesTheField) {
   EXPECT_THAT(query_.Run(Scope{}, v1::GetCapacitySeriesRequest{}),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("start")));
-  EXPECT_THAT(query_.Run(Scope{}, Request(kT0, kT0, {})),
+  EXPECT_THAT(query_.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0, {})),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("end")));
-  EXPECT_THAT(query_.Run(Scope{}, Request(kT0 + absl::Minutes(1), kT0 + absl::Hours(1), {})),
+  EXPECT_THAT(query_.Run(Scope{}, SeriesRequest(kSeriesT0 + absl::Minutes(1), kSeriesT0 + absl::Hours(1), {})),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("start")));
-  EXPECT_THAT(query_.Run(Scope{}, Request(kT0, kT0 + absl::Hours(1), {}, v1::DAY)),
+  EXPECT_THAT(query_.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(1), {}, v1::DAY)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("end")));
-  EXPECT_THAT(query_.Run(Scope{}, Request(kT0, kT0 + absl::Hours(1), {"namespace"})),
+  EXPECT_THAT(query_.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(1), {"namespace"})),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("group_by")));
-  EXPECT_THAT(query_.Run(Scope{}, Request(kT0, kT0 + absl::Hours(24 * 401), {}, v1::DAY)),
+  EXPECT_THAT(query_.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(24 * 401), {}, v1::DAY)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("end")));
-  auto long_name = Request(kT0, kT0 + absl::Hours(1), {});
+  auto long_name = SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(1), {});
   long_name.set_cluster(std::string(1000, 'c'));
   EXPECT_THAT(query_.Run(Scope{}, long_name), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("cluster")));
 }
 
 TEST_F(CapacitySeriesQueryTest, ColumnarPutsEveryGroupOnOneTimeAxisWithZerosWhereItHasNoData) {
   // Three hours by cluster: c2 has data in the first hour only (its A100 left at 01:00).
-  auto request = Request(kT0, kT0 + absl::Hours(3), {"cluster"});
+  auto request = SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(3), {"cluster"});
   request.set_layout(v1::COLUMNAR);
   auto series = query_.Run(Scope{}, request);
   ASSERT_THAT(series, IsOk());
@@ -238,7 +239,7 @@ TEST_F(CapacitySeriesQueryTest, ColumnarPutsEveryGroupOnOneTimeAxisWithZerosWher
   for (int g = 0; g < 2; ++g) {
     const auto& columns = series->groups(g);
     for (const auto& b : buckets->groups(g).buckets()) {
-      const int i = static_cast<int>((FromProtoTimestamp(b.start()) - kT0) / absl::Hours(1));
+      const int i = static_cast<int>((FromProtoTimestamp(b.start()) - kSeriesT0) / absl::Hours(1));
       EXPECT_EQ(columns.capacity_milli_seconds(i), b.capacity_milli_seconds()) << g << "/" << i;
       EXPECT_EQ(columns.held_milli_seconds(i), b.held_milli_seconds()) << g << "/" << i;
       EXPECT_EQ(columns.used_milli_seconds(i), b.used_milli_seconds()) << g << "/" << i;
@@ -252,7 +253,7 @@ TEST_F(CapacitySeriesQueryTest, ColumnarPutsEveryGroupOnOneTimeAxisWithZerosWher
 TEST_F(CapacitySeriesQueryTest, AColumnarAnswerCountsEveryBucketOfItsAxisAgainstTheBound) {
   // By cluster over three hours: c1 has 3 buckets with data and c2 one
   // (four points), but the columnar answer carries 2 x 3.
-  auto request = Request(kT0, kT0 + absl::Hours(3), {"cluster"});
+  auto request = SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(3), {"cluster"});
   CapacitySeriesQuery four(&devices_, &lines_, &cache_, /*max_points=*/4);
   EXPECT_THAT(four.Run(Scope{}, request), IsOk());
   request.set_layout(v1::COLUMNAR);
@@ -264,9 +265,9 @@ TEST_F(CapacitySeriesQueryTest, AColumnarAnswerCountsEveryBucketOfItsAxisAgainst
 TEST_F(CapacitySeriesQueryTest, AnAnswerPastTheBoundIsRefusedNamingGroupBy) {
   // Two models over two hours: four points.
   CapacitySeriesQuery four(&devices_, &lines_, &cache_, /*max_points=*/4);
-  EXPECT_THAT(four.Run(Scope{}, Request(kT0, kT0 + absl::Hours(2), {"model"})), IsOk());
+  EXPECT_THAT(four.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(2), {"model"})), IsOk());
   CapacitySeriesQuery three(&devices_, &lines_, &cache_, /*max_points=*/3);
-  EXPECT_THAT(three.Run(Scope{}, Request(kT0, kT0 + absl::Hours(2), {"model"})),
+  EXPECT_THAT(three.Run(Scope{}, SeriesRequest(kSeriesT0, kSeriesT0 + absl::Hours(2), {"model"})),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("group_by")));
 }
 

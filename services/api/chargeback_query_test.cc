@@ -19,7 +19,7 @@ using ::fleetcap::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-const absl::Time kT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+const absl::Time kChargebackT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
 
 constexpr const char* kPolicy = R"(version: 1
 currency: EUR
@@ -80,15 +80,16 @@ class ChargebackQueryTest : public ::testing::Test {
   void SetUp() override {
     store::PolicyVersionRecord record;
     record.document = kPolicy;
-    record.applied_at = kT0;
+    record.applied_at = kChargebackT0;
     ASSERT_THAT(policies_.Apply(record, std::nullopt, store::AuditEntry{}), IsOk());
     // research has no lines of its own; vision-detect's are under vision.
     ASSERT_THAT(
-        lines_.ReplaceHours("c1", kT0, kT0 + absl::Hours(2),
-                            {Line(kT0, "vision", 1'000'000), Line(kT0, "vision-detect", 2'000'000),
-                             Line(kT0, "ads", 4'000'000), Line(kT0, "idle", 8'000'000, "idle"),
-                             Line(kT0, "unassigned", 16'000'000), Line(kT0 + absl::Hours(1), "vision", 32'000'000)},
-                            {}),
+        lines_.ReplaceHours(
+            "c1", kChargebackT0, kChargebackT0 + absl::Hours(2),
+            {Line(kChargebackT0, "vision", 1'000'000), Line(kChargebackT0, "vision-detect", 2'000'000),
+             Line(kChargebackT0, "ads", 4'000'000), Line(kChargebackT0, "idle", 8'000'000, "idle"),
+             Line(kChargebackT0, "unassigned", 16'000'000), Line(kChargebackT0 + absl::Hours(1), "vision", 32'000'000)},
+            {}),
         IsOk());
   }
 
@@ -100,7 +101,7 @@ class ChargebackQueryTest : public ::testing::Test {
 };
 
 TEST_F(ChargebackQueryTest, PlannersSeeEveryTeamWithTheTotalAndThePolicysCurrency) {
-  auto report = query_.Run(Planner(), Request(kT0, kT0 + absl::Hours(2)));
+  auto report = query_.Run(Planner(), Request(kChargebackT0, kChargebackT0 + absl::Hours(2)));
   ASSERT_THAT(report, IsOk());
   EXPECT_THAT(TeamsOf(*report), ElementsAre("ads", "idle", "unassigned", "vision", "vision-detect"));
   EXPECT_EQ(report->total_cost_micro(), 63'000'000);
@@ -108,19 +109,19 @@ TEST_F(ChargebackQueryTest, PlannersSeeEveryTeamWithTheTotalAndThePolicysCurrenc
   EXPECT_EQ(report->lines(3).total_cost_micro(), 33'000'000);
   EXPECT_EQ(report->lines(3).held_milli_seconds(), 7'200'000);
   EXPECT_DOUBLE_EQ(report->lines(3).efficiency(), 0.25);
-  EXPECT_EQ(FromProtoTimestamp(report->lines(3).start()), kT0);
+  EXPECT_EQ(FromProtoTimestamp(report->lines(3).start()), kChargebackT0);
 }
 
 TEST_F(ChargebackQueryTest, EfficiencyIsZeroWhenNothingWasHeldAndNoTelemetryIsPassedOn) {
-  auto shared = Line(kT0, "ads", 5, "shared");
+  auto shared = Line(kChargebackT0, "ads", 5, "shared");
   shared.held_milli_seconds = 0;
   shared.used_milli_seconds = 0;
   shared.cluster = "c2";
-  auto usage = Line(kT0, "vision", 7);
+  auto usage = Line(kChargebackT0, "vision", 7);
   usage.cluster = "c2";
   usage.no_telemetry = true;
-  ASSERT_THAT(lines_.ReplaceHours("c2", kT0, kT0 + absl::Hours(1), {shared, usage}, {}), IsOk());
-  v1::GetChargebackRequest request = Request(kT0, kT0 + absl::Hours(1), {"team", "line_kind"});
+  ASSERT_THAT(lines_.ReplaceHours("c2", kChargebackT0, kChargebackT0 + absl::Hours(1), {shared, usage}, {}), IsOk());
+  v1::GetChargebackRequest request = Request(kChargebackT0, kChargebackT0 + absl::Hours(1), {"team", "line_kind"});
   request.set_cluster("c2");
   auto report = query_.Run(Planner(), request);
   ASSERT_THAT(report, IsOk());
@@ -132,7 +133,7 @@ TEST_F(ChargebackQueryTest, EfficiencyIsZeroWhenNothingWasHeldAndNoTelemetryIsPa
 }
 
 TEST_F(ChargebackQueryTest, TheTeamFilterCoversTheTeamsSubtree) {
-  v1::GetChargebackRequest request = Request(kT0, kT0 + absl::Hours(2));
+  v1::GetChargebackRequest request = Request(kChargebackT0, kChargebackT0 + absl::Hours(2));
   request.set_team("research");
   auto report = query_.Run(Planner(), request);
   ASSERT_THAT(report, IsOk());
@@ -147,18 +148,18 @@ TEST_F(ChargebackQueryTest, TheTeamFilterCoversTheTeamsSubtree) {
 
 TEST_F(ChargebackQueryTest, ATeamTokenSeesItsSubtreeOnlyNeverIdleUnassignedOrOtherTeams) {
   const Scope vision = TeamScope("vision", {"vision", "vision-detect"});
-  auto report = query_.Run(vision, Request(kT0, kT0 + absl::Hours(2)));
+  auto report = query_.Run(vision, Request(kChargebackT0, kChargebackT0 + absl::Hours(2)));
   ASSERT_THAT(report, IsOk());
   EXPECT_THAT(TeamsOf(*report), ElementsAre("vision", "vision-detect"));
   EXPECT_EQ(report->total_cost_micro(), 35'000'000);
 
   // Not grouped by team, the sums still hold only its own lines.
-  report = query_.Run(vision, Request(kT0, kT0 + absl::Hours(2), {}));
+  report = query_.Run(vision, Request(kChargebackT0, kChargebackT0 + absl::Hours(2), {}));
   ASSERT_THAT(report, IsOk());
   ASSERT_EQ(report->lines_size(), 1);
   EXPECT_EQ(report->lines(0).total_cost_micro(), 35'000'000);
 
-  v1::GetChargebackRequest child = Request(kT0, kT0 + absl::Hours(2));
+  v1::GetChargebackRequest child = Request(kChargebackT0, kChargebackT0 + absl::Hours(2));
   child.set_team("vision-detect");
   report = query_.Run(vision, child);
   ASSERT_THAT(report, IsOk());
@@ -169,7 +170,7 @@ TEST_F(ChargebackQueryTest, ATeamOutsideTheTokensSubtreeIsDeniedAlikeWhetherOrNo
   const Scope vision = TeamScope("vision", {"vision", "vision-detect"});
   std::vector<std::string> messages;
   for (const char* team : {"ads", "research", "idle", "unassigned", "no-such-team"}) {
-    v1::GetChargebackRequest request = Request(kT0, kT0 + absl::Hours(2));
+    v1::GetChargebackRequest request = Request(kChargebackT0, kChargebackT0 + absl::Hours(2));
     request.set_team(team);
     auto report = query_.Run(vision, request);
     EXPECT_THAT(report, StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("team"))) << team;
@@ -181,7 +182,7 @@ TEST_F(ChargebackQueryTest, ATeamOutsideTheTokensSubtreeIsDeniedAlikeWhetherOrNo
 TEST_F(ChargebackQueryTest, ATokenOfAReservedTeamReadsNothing) {
   // A token may be minted for "team:idle"; it must not read the idle lines,
   // nor everything through an empty team selector.
-  auto report = query_.Run(TeamScope("idle", {"idle"}), Request(kT0, kT0 + absl::Hours(2)));
+  auto report = query_.Run(TeamScope("idle", {"idle"}), Request(kChargebackT0, kChargebackT0 + absl::Hours(2)));
   ASSERT_THAT(report, IsOk());
   EXPECT_EQ(report->lines_size(), 0);
   EXPECT_EQ(report->total_cost_micro(), 0);
@@ -194,26 +195,27 @@ TEST_F(ChargebackQueryTest, BadRequestsNameTheFieldAndTheValue) {
     const char* field;
     const char* value;
   };
-  v1::GetChargebackRequest no_start = Request(kT0, kT0 + absl::Hours(1));
+  v1::GetChargebackRequest no_start = Request(kChargebackT0, kChargebackT0 + absl::Hours(1));
   no_start.clear_start();
-  v1::GetChargebackRequest no_end = Request(kT0, kT0 + absl::Hours(1));
+  v1::GetChargebackRequest no_end = Request(kChargebackT0, kChargebackT0 + absl::Hours(1));
   no_end.clear_end();
-  v1::GetChargebackRequest bad_group = Request(kT0, kT0 + absl::Hours(1), {"team", "pod"});
-  v1::GetChargebackRequest bad_kind = Request(kT0, kT0 + absl::Hours(1));
+  v1::GetChargebackRequest bad_group = Request(kChargebackT0, kChargebackT0 + absl::Hours(1), {"team", "pod"});
+  v1::GetChargebackRequest bad_kind = Request(kChargebackT0, kChargebackT0 + absl::Hours(1));
   bad_kind.set_line_kind("overhead");
-  v1::GetChargebackRequest bad_resolution = Request(kT0, kT0 + absl::Hours(1));
+  v1::GetChargebackRequest bad_resolution = Request(kChargebackT0, kChargebackT0 + absl::Hours(1));
   bad_resolution.set_resolution(static_cast<v1::ChargebackResolution>(9));
-  v1::GetChargebackRequest bad_nanos = Request(kT0, kT0 + absl::Hours(1));
+  v1::GetChargebackRequest bad_nanos = Request(kChargebackT0, kChargebackT0 + absl::Hours(1));
   bad_nanos.mutable_end()->set_nanos(-1);
   for (const Case& c : std::vector<Case>{
            {"no start", no_start, "start", "missing"},
            {"no end", no_end, "end", "missing"},
-           {"empty window", Request(kT0, kT0), "end", "2026-01-01T00:00:00Z is not after start"},
-           {"reversed", Request(kT0 + absl::Hours(1), kT0), "end", "is not after start"},
-           {"not a whole hour", Request(kT0 + absl::Minutes(30), kT0 + absl::Hours(2)), "start",
+           {"empty window", Request(kChargebackT0, kChargebackT0), "end", "2026-01-01T00:00:00Z is not after start"},
+           {"reversed", Request(kChargebackT0 + absl::Hours(1), kChargebackT0), "end", "is not after start"},
+           {"not a whole hour", Request(kChargebackT0 + absl::Minutes(30), kChargebackT0 + absl::Hours(2)), "start",
             "2026-01-01T00:30:00Z is not a whole hour"},
-           {"end not a whole hour", Request(kT0, kT0 + absl::Seconds(3601)), "end", "01:00:01Z is not a whole hour"},
-           {"too long", Request(kT0, kT0 + absl::Hours(24 * 401)), "end",
+           {"end not a whole hour", Request(kChargebackT0, kChargebackT0 + absl::Seconds(3601)), "end",
+            "01:00:01Z is not a whole hour"},
+           {"too long", Request(kChargebackT0, kChargebackT0 + absl::Hours(24 * 401)), "end",
             "2027-02-06T00:00:00Z is more than 400 days after start"},
            {"group_by", bad_group, "group_by", "\"pod\""},
            {"line_kind", bad_kind, "line_kind", "\"overhead\""},
@@ -225,25 +227,27 @@ TEST_F(ChargebackQueryTest, BadRequestsNameTheFieldAndTheValue) {
     EXPECT_THAT(report.status().message(), HasSubstr(c.value)) << c.name;
   }
   // The longest window is allowed.
-  EXPECT_THAT(query_.Run(Planner(), Request(kT0, kT0 + kMaxChargebackWindow)), IsOk());
+  EXPECT_THAT(query_.Run(Planner(), Request(kChargebackT0, kChargebackT0 + kMaxChargebackWindow)), IsOk());
 }
 
 TEST_F(ChargebackQueryTest, AnAnswerPastTheLineBoundAsksToNarrowTheRequest) {
   ChargebackQuery small(&lines_, &cache_, /*max_lines=*/4);
-  auto all = small.Run(Planner(), Request(kT0, kT0 + absl::Hours(2)));
+  auto all = small.Run(Planner(), Request(kChargebackT0, kChargebackT0 + absl::Hours(2)));
   EXPECT_THAT(all, StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("more than 4")));
   EXPECT_THAT(all.status().message(), HasSubstr("narrow the window"));
-  EXPECT_THAT(small.Run(Planner(), Request(kT0, kT0 + absl::Hours(2), {"model"})), IsOk());
+  EXPECT_THAT(small.Run(Planner(), Request(kChargebackT0, kChargebackT0 + absl::Hours(2), {"model"})), IsOk());
 }
 
 TEST_F(ChargebackQueryTest, ATotalPastInt64IsAnErrorNotAWrappedNumber) {
   const int64_t big = std::numeric_limits<int64_t>::max() / 2 + 1;
   for (const char* cluster : {"c8", "c9"}) {
-    auto l = Line(kT0 + absl::Hours(5), "ads", big);
+    auto l = Line(kChargebackT0 + absl::Hours(5), "ads", big);
     l.cluster = cluster;
-    ASSERT_THAT(lines_.ReplaceHours(cluster, kT0 + absl::Hours(5), kT0 + absl::Hours(6), {l}, {}), IsOk());
+    ASSERT_THAT(lines_.ReplaceHours(cluster, kChargebackT0 + absl::Hours(5), kChargebackT0 + absl::Hours(6), {l}, {}),
+                IsOk());
   }
-  auto report = query_.Run(Planner(), Request(kT0 + absl::Hours(5), kT0 + absl::Hours(6), {"cluster"}));
+  auto report =
+      query_.Run(Planner(), Request(kChargebackT0 + absl::Hours(5), kChargebackT0 + absl::Hours(6), {"cluster"}));
   EXPECT_THAT(report, StatusIs(absl::StatusCode::kOutOfRange, HasSubstr("total_cost_micro")));
 }
 
@@ -251,7 +255,7 @@ TEST_F(ChargebackQueryTest, WithoutAPolicyTheCurrencyIsTheDocumentDefault) {
   store::MemoryPolicyRepository none{&audit_};
   ActivePolicyCache cache{&none};
   ChargebackQuery query{&lines_, &cache};
-  auto report = query.Run(Planner(), Request(kT0, kT0 + absl::Hours(1)));
+  auto report = query.Run(Planner(), Request(kChargebackT0, kChargebackT0 + absl::Hours(1)));
   ASSERT_THAT(report, IsOk());
   EXPECT_EQ(report->currency(), "USD");
 }
@@ -264,8 +268,8 @@ TEST(ChargebackRequestFromQuery, ReadsEveryParameter) {
   ASSERT_THAT(query, IsOk());
   auto request = ChargebackRequestFromQuery(*query);
   ASSERT_THAT(request, IsOk());
-  EXPECT_EQ(FromProtoTimestamp(request->start()), kT0);
-  EXPECT_EQ(FromProtoTimestamp(request->end()), kT0 + absl::Hours(24));
+  EXPECT_EQ(FromProtoTimestamp(request->start()), kChargebackT0);
+  EXPECT_EQ(FromProtoTimestamp(request->end()), kChargebackT0 + absl::Hours(24));
   EXPECT_THAT(request->group_by(), ElementsAre("team", "model", "line_kind"));
   EXPECT_EQ(request->resolution(), v1::CHARGEBACK_RESOLUTION_DAY);
   EXPECT_EQ(request->team(), "vision");

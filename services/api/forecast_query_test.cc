@@ -36,10 +36,10 @@ store::ForecastSeriesRecord Series(const std::string& team, const std::string& w
   return s;
 }
 
-Scope Planner() { return Scope{"p", Role::kPlanner, "", {}}; }
+Scope ForecastPlanner() { return Scope{"p", Role::kPlanner, "", {}}; }
 Scope TeamVision() { return Scope{"t", Role::kTeam, "vision", {"vision", "vision-detect"}}; }
 
-v1::GetForecastRequest Request(const std::string& team, int32_t horizon, const std::string& what = "") {
+v1::GetForecastRequest ForecastRequest(const std::string& team, int32_t horizon, const std::string& what = "") {
   v1::GetForecastRequest r;
   r.set_flavor("h100");
   r.set_team(team);
@@ -70,13 +70,13 @@ class ForecastQueryTest : public ::testing::Test {
 };
 
 TEST_F(ForecastQueryTest, BeforeTheFirstRunItIsNotFound) {
-  EXPECT_THAT(query_.Run(Planner(), Request("", 24)),
+  EXPECT_THAT(query_.Run(ForecastPlanner(), ForecastRequest("", 24)),
               StatusIs(absl::StatusCode::kNotFound, HasSubstr("no forecast yet")));
 }
 
 TEST_F(ForecastQueryTest, AShortHorizonIsHourlyWithTheHistoryTailCapacityAndExhaustion) {
   StoreRun();
-  auto f = query_.Run(Planner(), Request("", 48));
+  auto f = query_.Run(ForecastPlanner(), ForecastRequest("", 48));
   ASSERT_THAT(f, IsOk());
   EXPECT_EQ(f->run_id(), 1);
   EXPECT_EQ(f->resolution(), v1::HOUR);
@@ -103,7 +103,7 @@ TEST_F(ForecastQueryTest, AShortHorizonIsHourlyWithTheHistoryTailCapacityAndExha
 
 TEST_F(ForecastQueryTest, ALongHorizonIsDailyPeaksOverWholeDays) {
   StoreRun();
-  auto f = query_.Run(Planner(), Request("", 0));  // 0: the whole 90 days
+  auto f = query_.Run(ForecastPlanner(), ForecastRequest("", 0));  // 0: the whole 90 days
   ASSERT_THAT(f, IsOk());
   EXPECT_EQ(f->resolution(), v1::DAY);
   EXPECT_EQ(f->horizon_hours(), kHorizon);
@@ -120,7 +120,7 @@ TEST_F(ForecastQueryTest, ALongHorizonIsDailyPeaksOverWholeDays) {
 
 TEST_F(ForecastQueryTest, PendingHasNoExhaustion) {
   StoreRun();
-  auto f = query_.Run(Planner(), Request("vision-detect", 24, "pending"));
+  auto f = query_.Run(ForecastPlanner(), ForecastRequest("vision-detect", 24, "pending"));
   ASSERT_THAT(f, IsOk());
   EXPECT_EQ(f->what(), "pending");
   EXPECT_FALSE(f->has_exhaustion());
@@ -128,38 +128,38 @@ TEST_F(ForecastQueryTest, PendingHasNoExhaustion) {
 
 TEST_F(ForecastQueryTest, ATeamReadsItsSubtreeWithoutCapacity) {
   StoreRun();
-  auto f = query_.Run(TeamVision(), Request("vision-detect", 24));
+  auto f = query_.Run(TeamVision(), ForecastRequest("vision-detect", 24));
   ASSERT_THAT(f, IsOk());
   EXPECT_EQ(f->fallback_reason(), "short");
   EXPECT_EQ(f->capacity_history_size(), 0);
   EXPECT_EQ(f->capacity_forecast_size(), 0);
   EXPECT_FALSE(f->has_exhaustion());
-  EXPECT_THAT(query_.Run(TeamVision(), Request("", 24)),
+  EXPECT_THAT(query_.Run(TeamVision(), ForecastRequest("", 24)),
               StatusIs(absl::StatusCode::kPermissionDenied, HasSubstr("the total of flavor h100")));
-  EXPECT_THAT(query_.Run(TeamVision(), Request("ads", 24)), StatusIs(absl::StatusCode::kPermissionDenied));
-  EXPECT_THAT(query_.Run(TeamVision(), Request("nobody", 24)), StatusIs(absl::StatusCode::kPermissionDenied));
+  EXPECT_THAT(query_.Run(TeamVision(), ForecastRequest("ads", 24)), StatusIs(absl::StatusCode::kPermissionDenied));
+  EXPECT_THAT(query_.Run(TeamVision(), ForecastRequest("nobody", 24)), StatusIs(absl::StatusCode::kPermissionDenied));
 }
 
 TEST_F(ForecastQueryTest, AMissingSeriesIsNotFound) {
   StoreRun();
   EXPECT_THAT(
-      query_.Run(Planner(), Request("ads", 24, "pending")),
+      query_.Run(ForecastPlanner(), ForecastRequest("ads", 24, "pending")),
       StatusIs(absl::StatusCode::kNotFound, HasSubstr("no pending series of flavor \"h100\" and team \"ads\"")));
 }
 
 TEST_F(ForecastQueryTest, BadRequestsNameTheField) {
   StoreRun();
-  v1::GetForecastRequest no_flavor = Request("", 24);
+  v1::GetForecastRequest no_flavor = ForecastRequest("", 24);
   no_flavor.clear_flavor();
-  EXPECT_THAT(query_.Run(Planner(), no_flavor),
+  EXPECT_THAT(query_.Run(ForecastPlanner(), no_flavor),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("flavor: missing")));
-  EXPECT_THAT(query_.Run(Planner(), Request("", 2161)),
+  EXPECT_THAT(query_.Run(ForecastPlanner(), ForecastRequest("", 2161)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("horizon_hours: 2161 is out of range")));
-  EXPECT_THAT(query_.Run(Planner(), Request("", -1)),
+  EXPECT_THAT(query_.Run(ForecastPlanner(), ForecastRequest("", -1)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("horizon_hours")));
-  EXPECT_THAT(query_.Run(Planner(), Request("", 24, "wanted")),
+  EXPECT_THAT(query_.Run(ForecastPlanner(), ForecastRequest("", 24, "wanted")),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("what: \"wanted\" is not one of held, pending")));
-  EXPECT_THAT(query_.Run(Planner(), Request(std::string(300, 't'), 24)),
+  EXPECT_THAT(query_.Run(ForecastPlanner(), ForecastRequest(std::string(300, 't'), 24)),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("team: 300 bytes")));
 }
 

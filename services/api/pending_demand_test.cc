@@ -15,9 +15,9 @@ using ::fleetcap::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-const absl::Time kT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+const absl::Time kPendingT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
 
-constexpr const char* kPolicy = R"(version: 1
+constexpr const char* kPendingPolicy = R"(version: 1
 teams:
   - name: research
     kind: org
@@ -40,13 +40,14 @@ store::PendingPodRecord Pending(const std::string& cluster, const std::string& u
 class PendingDemandQueryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    facts_.Apply(kPolicy, kT0 - absl::Hours(24));
-    demand_.AddPending(Pending("c1", "u-ads", "ads-ns", 2000, kT0 - absl::Minutes(10), "train-ads"));
-    demand_.AddPending(Pending("c1", "u-vision", "vision-ns", 1000, kT0 - absl::Minutes(20), "train-vision"));
-    demand_.AddPending(Pending("c2", "u-other", "misc", 500, kT0 - absl::Minutes(5), ""));
+    facts_.Apply(kPendingPolicy, kPendingT0 - absl::Hours(24));
+    demand_.AddPending(Pending("c1", "u-ads", "ads-ns", 2000, kPendingT0 - absl::Minutes(10), "train-ads"));
+    demand_.AddPending(Pending("c1", "u-vision", "vision-ns", 1000, kPendingT0 - absl::Minutes(20), "train-vision"));
+    demand_.AddPending(Pending("c2", "u-other", "misc", 500, kPendingT0 - absl::Minutes(5), ""));
     // Waits that are over, or not begun, are not pending now.
-    demand_.AddPending(Pending("c1", "u-done", "ads-ns", 4000, kT0 - absl::Hours(2), "done"), kT0 - absl::Hours(1));
-    demand_.AddPending(Pending("c1", "u-later", "ads-ns", 8000, kT0 + absl::Minutes(1), "later"));
+    demand_.AddPending(Pending("c1", "u-done", "ads-ns", 4000, kPendingT0 - absl::Hours(2), "done"),
+                       kPendingT0 - absl::Hours(1));
+    demand_.AddPending(Pending("c1", "u-later", "ads-ns", 8000, kPendingT0 + absl::Minutes(1), "later"));
   }
 
   std::vector<std::string> Pods(const v1::PendingDemand& demand) {
@@ -55,7 +56,7 @@ class PendingDemandQueryTest : public ::testing::Test {
     return pods;
   }
 
-  SimulatedClock clock_{kT0};
+  SimulatedClock clock_{kPendingT0};
   chargeback::FakeTeamFacts facts_;
   TeamAttribution teams_{&facts_};
   store::MemoryDemandHistoryRepository demand_;
@@ -68,7 +69,7 @@ TEST_F(PendingDemandQueryTest, PlannersSeeEveryWaitingPodOldestFirstWithItsTeam)
   // A pod the inventory never named is shown by its uid; no rule maps "misc".
   EXPECT_THAT(Pods(*demand), ElementsAre("c1/train-vision/vision", "c1/train-ads/ads", "c2/u-other/unassigned"));
   EXPECT_EQ(demand->requested_milli(), 3500);
-  EXPECT_EQ(FromProtoTimestamp(demand->pods(0).pending_since()), kT0 - absl::Minutes(20));
+  EXPECT_EQ(FromProtoTimestamp(demand->pods(0).pending_since()), kPendingT0 - absl::Minutes(20));
   EXPECT_EQ(demand->pods(0).namespace_(), "vision-ns");
   EXPECT_EQ(demand->pods(0).model(), "A100");
   EXPECT_EQ(demand->pods(0).requested_milli(), 1000);

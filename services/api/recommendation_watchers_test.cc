@@ -19,7 +19,7 @@ using ::fleetcap::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-const absl::Time kT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+const absl::Time kWatchersT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
 constexpr absl::Duration kPoll = absl::Seconds(2);
 
 // The memory form, shared by the watcher's thread and the test's.
@@ -49,7 +49,7 @@ class LockedRuns : public store::AllocationRunRepository {
 
 store::AllocationRunDraft Allocation(int64_t ads, int64_t vision) {
   store::AllocationRunDraft run;
-  run.computed_at = kT0;
+  run.computed_at = kWatchersT0;
   const std::vector<std::pair<std::string, int64_t>> teams = {{"ads", ads}, {"vision", vision}};
   for (const auto& [team, milli] : teams) {
     store::AllocationRecommendationRecord r;
@@ -139,7 +139,7 @@ class RecommendationWatchersTest : public ::testing::Test {
     clock_.AwaitSleepers(watchers);
   }
 
-  SimulatedClock clock_{kT0};
+  SimulatedClock clock_{kWatchersT0};
   prometheus::Registry registry_;
   store::MemoryAuditRepository audit_;
   store::MemoryPolicyRepository policies_{&audit_};

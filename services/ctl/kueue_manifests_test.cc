@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "services/ctl/scheduler_test_policy.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/openapi_schema.h"
 #include "tests/support/status_matchers.h"
 #include "yaml-cpp/yaml.h"
@@ -72,8 +73,9 @@ TEST(KueueManifests, TheTestPolicyParses) {
 TEST(KueueManifests, MatchesTheGoldenFileForASmallOrgTree) {
   absl::StatusOr<std::string> yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy());
   ASSERT_THAT(yaml, IsOk());
-  std::ifstream golden(SCHEDULER_GOLDEN_DIR "/kueue_small_tree.yaml");
-  ASSERT_TRUE(golden) << "missing " SCHEDULER_GOLDEN_DIR "/kueue_small_tree.yaml";
+  const std::string golden_file = fleetcap::testing::SourcePath("services/ctl/testdata/kueue_small_tree.yaml");
+  std::ifstream golden(golden_file);
+  ASSERT_TRUE(golden) << "missing " << golden_file;
   std::stringstream expected;
   expected << golden.rdbuf();
   EXPECT_EQ(*yaml, expected.str());
@@ -91,7 +93,8 @@ TEST(KueueManifests, EveryManifestValidatesAgainstTheServedV1beta2Schema) {
     const std::string kind = doc["kind"].Scalar();
     ASSERT_EQ(crd_of.count(kind), 1u) << kind;
     EXPECT_EQ(doc["apiVersion"].Scalar(), "kueue.x-k8s.io/v1beta2");
-    absl::StatusOr<YAML::Node> schema = fleetcap::testing::CrdSchema(KUEUE_CRD_DIR "/" + crd_of.at(kind), "v1beta2");
+    absl::StatusOr<YAML::Node> schema =
+        fleetcap::testing::CrdSchema(fleetcap::testing::SharedDataPath("kueue-crds/") + crd_of.at(kind), "v1beta2");
     ASSERT_THAT(schema, IsOk());
     const std::string name = doc["metadata"]["name"].Scalar();
     EXPECT_THAT(fleetcap::testing::SchemaProblems(*schema, doc), IsEmpty()) << kind << " " << name;
@@ -108,8 +111,8 @@ TEST(KueueManifests, EveryManifestValidatesAgainstTheServedV1beta2Schema) {
 TEST(KueueManifests, TheSchemaCheckRefusesAClusterQueueKueueWouldRefuse) {
   absl::StatusOr<std::string> yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy());
   ASSERT_THAT(yaml, IsOk());
-  absl::StatusOr<YAML::Node> schema =
-      fleetcap::testing::CrdSchema(KUEUE_CRD_DIR "/kueue.x-k8s.io_clusterqueues.yaml", "v1beta2");
+  absl::StatusOr<YAML::Node> schema = fleetcap::testing::CrdSchema(
+      fleetcap::testing::SharedDataPath("kueue-crds/kueue.x-k8s.io_clusterqueues.yaml"), "v1beta2");
   ASSERT_THAT(schema, IsOk());
   YAML::Node queue = YAML::Clone(Find(Documents(*yaml), "ClusterQueue", "vision"));
   queue["spec"]["cohort"] = "research";
@@ -292,8 +295,8 @@ TEST(KueueManifests, SixtyFiveFlavorsOfOneResourceAreAnErrorNamingTheTeamAndFlav
   policy.flavors.pop_back();
   absl::StatusOr<std::string> yaml = KueueManifests(RowsOnEveryFlavor(policy, "solo"), policy);
   ASSERT_THAT(yaml, IsOk());
-  absl::StatusOr<YAML::Node> schema =
-      fleetcap::testing::CrdSchema(KUEUE_CRD_DIR "/kueue.x-k8s.io_clusterqueues.yaml", "v1beta2");
+  absl::StatusOr<YAML::Node> schema = fleetcap::testing::CrdSchema(
+      fleetcap::testing::SharedDataPath("kueue-crds/kueue.x-k8s.io_clusterqueues.yaml"), "v1beta2");
   ASSERT_THAT(schema, IsOk());
   EXPECT_THAT(fleetcap::testing::SchemaProblems(*schema, Find(Documents(*yaml), "ClusterQueue", "solo")), IsEmpty());
 }

@@ -19,6 +19,7 @@
 #include "optimizer/allocation/recommendation_json.h"
 #include "proto_time.h"
 #include "services/ctl/recommendations_format.h"
+#include "tests/support/build_paths.h"
 
 namespace fleetcap::ctl {
 namespace {
@@ -77,7 +78,7 @@ std::string Utf8(uint32_t cp) {
 
 TEST(AllocateJson, EveryAllocationCaseReadsBackAsTheSameRecommendationSet) {
   std::vector<fs::path> cases;
-  for (const auto& entry : fs::directory_iterator(FLEETCAP_ALLOCATION_CASES)) {
+  for (const auto& entry : fs::directory_iterator(fleetcap::testing::SourcePath("tests/allocation/cases"))) {
     if (entry.is_directory()) cases.push_back(entry.path());
   }
   std::sort(cases.begin(), cases.end());

@@ -19,6 +19,7 @@
 #include "policy/policy_parser.h"
 #include "services/ctl/kueue_manifests.h"
 #include "services/ctl/volcano_manifests.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/openapi_schema.h"
 #include "tests/support/status_matchers.h"
 #include "yaml-cpp/yaml.h"
@@ -63,7 +64,7 @@ struct Solved {
 
 Solved SolveDemo() {
   Solved solved;
-  std::string text = ReadFile(FLEETCAP_POLICY_EXAMPLE);
+  std::string text = ReadFile(fleetcap::testing::SourcePath("docs/examples/openb-policy.yaml"));
   policy::ParsedPolicy parsed = policy::ParsePolicy(text);
   EXPECT_TRUE(parsed.ok());
   solved.policy = parsed.document;
@@ -100,7 +101,8 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
                                                      {"ClusterQueue", "kueue.x-k8s.io_clusterqueues.yaml"}};
   std::map<std::string, YAML::Node> schemas;
   for (const auto& [kind, file] : crd_of) {
-    absl::StatusOr<YAML::Node> schema = fleetcap::testing::CrdSchema(KUEUE_CRD_DIR "/" + file, "v1beta2");
+    absl::StatusOr<YAML::Node> schema =
+        fleetcap::testing::CrdSchema(fleetcap::testing::SharedDataPath("kueue-crds/") + file, "v1beta2");
     ASSERT_THAT(schema, IsOk());
     schemas.emplace(kind, *schema);
   }

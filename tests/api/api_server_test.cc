@@ -12,6 +12,7 @@
 #include "grpcpp/grpcpp.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
@@ -22,7 +23,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-constexpr char kApiBin[] = FLEETCAP_API_BIN;
+using fleetcap::testing::kApiBin;
 
 class ApiServerTest : public testing::ServedInventoryTest<kApiBin> {
  protected:

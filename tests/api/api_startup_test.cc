@@ -8,6 +8,7 @@
 #include "pqxx/pqxx"
 #include "store/migrations.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
@@ -20,8 +21,8 @@ using ::testing::HasSubstr;
 TEST(ApiStartup, OlderSchemaWithoutMigrateExitsNamingTheMissingMigrations) {
   auto db = testing::TestDatabase::Empty();
   ASSERT_THAT(db, IsOk());
-  auto result = testing::Run(
-      {FLEETCAP_API_BIN, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"});
+  auto result = testing::Run({fleetcap::testing::kApiBin, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0",
+                              "--http-listen", "127.0.0.1:0"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_THAT(result.err, HasSubstr("missing migrations 0001_schema_v1")) << result.err;
   EXPECT_THAT(result.err, HasSubstr("--migrate")) << result.err;
@@ -30,7 +31,7 @@ TEST(ApiStartup, OlderSchemaWithoutMigrateExitsNamingTheMissingMigrations) {
 TEST(ApiStartup, MigrateAppliesPendingMigrationsThenServes) {
   auto db = testing::TestDatabase::Empty();
   ASSERT_THAT(db, IsOk());
-  auto api = testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(), {"--migrate"});
+  auto api = testing::StartApi(fleetcap::testing::kApiBin, (*db)->uri(), {"--migrate"});
   ASSERT_THAT(api, IsOk());
   auto stopped = api->process->Stop(SIGTERM);
   EXPECT_EQ(stopped.exit_code, 0) << stopped.err;
@@ -48,8 +49,13 @@ TEST(ApiStartup, NewerSchemaIsRefused) {
         "INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, '9999_from_the_future', 'x')");
   }
   for (bool migrate : {false, true}) {
-    std::vector<std::string> argv = {FLEETCAP_API_BIN, "--db",          (*db)->uri(), "--grpc-listen",
-                                     "127.0.0.1:0",    "--http-listen", "127.0.0.1:0"};
+    std::vector<std::string> argv = {fleetcap::testing::kApiBin,
+                                     "--db",
+                                     (*db)->uri(),
+                                     "--grpc-listen",
+                                     "127.0.0.1:0",
+                                     "--http-listen",
+                                     "127.0.0.1:0"};
     if (migrate) argv.push_back("--migrate");
     auto result = testing::Run(argv);
     EXPECT_EQ(result.exit_code, 1);
@@ -58,17 +64,17 @@ TEST(ApiStartup, NewerSchemaIsRefused) {
 }
 
 TEST(ApiStartup, HelpVersionAndBadFlags) {
-  auto help = testing::Run({FLEETCAP_API_BIN, "--help"});
+  auto help = testing::Run({fleetcap::testing::kApiBin, "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, HasSubstr("--grpc-listen"));
   EXPECT_THAT(help.out, HasSubstr("FLEETCAP_DB"));
-  auto version = testing::Run({FLEETCAP_API_BIN, "--version"});
+  auto version = testing::Run({fleetcap::testing::kApiBin, "--version"});
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out.rfind("fleetcap-api ", 0), 0u) << version.out;
-  auto bad = testing::Run({FLEETCAP_API_BIN, "--grpc-port", "1"});
+  auto bad = testing::Run({fleetcap::testing::kApiBin, "--grpc-port", "1"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--grpc-port"));
-  auto no_db = testing::Run({FLEETCAP_API_BIN, "--db", ""}, absl::Seconds(30), {"FLEETCAP_DB="});
+  auto no_db = testing::Run({fleetcap::testing::kApiBin, "--db", ""}, absl::Seconds(30), {"FLEETCAP_DB="});
   EXPECT_EQ(no_db.exit_code, 1);
   EXPECT_THAT(no_db.err, HasSubstr("--db")) << no_db.err;
 }

@@ -24,6 +24,7 @@
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_forecast_repository.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
@@ -204,7 +205,7 @@ class AuthorizationTest : public ::testing::Test {
     auto db = testing::TestDatabase::Migrated();
     ASSERT_THAT(db, IsOk());
     db_ = db->release();
-    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
+    auto api = testing::StartApi(fleetcap::testing::kApiBin, db_->uri());
     ASSERT_THAT(api, IsOk());
     api_ = new testing::ApiProcess(std::move(*api));
     for (const char* role : {"planner", "scheduler", "team:vision"}) {

@@ -20,6 +20,7 @@
 #include "proto_time.h"
 #include "services/api/chargeback_query.h"
 #include "store/pg_chargeback_repository.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/served_chargeback.h"
 #include "tests/support/status_matchers.h"
@@ -117,7 +118,7 @@ std::string Diff(const v1::ChargebackReport& a, const v1::ChargebackReport& b) {
 class ChargebackApiTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto served = testing::ServeChargeback(FLEETCAP_API_BIN);
+    auto served = testing::ServeChargeback(fleetcap::testing::kApiBin);
     ASSERT_THAT(served, IsOk());
     served_ = std::move(*served);
   }

@@ -19,6 +19,7 @@
 #include "store/pg_team_facts_repository.h"
 #include "store/test_inventory.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -29,10 +30,10 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-constexpr char kApiBin[] = FLEETCAP_API_BIN;
+using fleetcap::testing::kApiBin;
 
 // team-a's pods (store::TestInventory) at T4 1.00 and A100 3.00 per device-hour.
-constexpr const char* kPolicy = R"(version: 1
+constexpr const char* kExplainPolicy = R"(version: 1
 teams: [{name: team-a}, {name: team-b}]
 namespaces: [{namespace: team-a, team: team-a}]
 prices:
@@ -51,7 +52,7 @@ class ChargebackExplainTest : public testing::ApiOnMigratedDatabaseTest<kApiBin>
       // In force before the inventory's first hour.
       pqxx::work txn(*conn_);
       txn.exec_params("INSERT INTO policies (version, document, applied_at, applied_by) VALUES (1, $1, $2, 'test')",
-                      std::string(kPolicy), std::string("2025-12-01T00:00:00Z"));
+                      std::string(kExplainPolicy), std::string("2025-12-01T00:00:00Z"));
       txn.commit();
     }
     // The lines of the inventory's first three hours, as the optimizer computes them.
@@ -162,9 +163,9 @@ TEST_F(ChargebackExplainTest, FleetcapctlPrintsEachHoldAndTheLineTotal) {
   const absl::Time hour = kStart + absl::Hours(1);
   v1::ChargebackExplanation e;
   ASSERT_TRUE(Explain("team-a", hour, &e).ok());
-  auto result =
-      testing::Run({FLEETCAPCTL_BIN, "chargeback", "explain", "--team", "team-a", "--hour", "2026-01-01T01:00:00Z",
-                    "--model", "T4", "--server", api_->grpc_address(), "--token", api_->admin_token});
+  auto result = testing::Run({fleetcap::testing::kCtlBin, "chargeback", "explain", "--team", "team-a", "--hour",
+                              "2026-01-01T01:00:00Z", "--model", "T4", "--server", api_->grpc_address(), "--token",
+                              api_->admin_token});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_THAT(result.out, HasSubstr("chargeback of team-a at 2026-01-01T01:00:00Z in USD"));
   EXPECT_THAT(result.out, HasSubstr("pod whole on t4-0 (n1)"));
@@ -172,7 +173,7 @@ TEST_F(ChargebackExplainTest, FleetcapctlPrintsEachHoldAndTheLineTotal) {
   EXPECT_THAT(result.out, HasSubstr("idle of node n1"));
   EXPECT_THAT(result.out, ::testing::Not(HasSubstr("A100")));
   EXPECT_THAT(result.out, ::testing::Not(HasSubstr("differ")));
-  auto bad = testing::Run({FLEETCAPCTL_BIN, "chargeback", "explain", "--team", "team-a", "--hour",
+  auto bad = testing::Run({fleetcap::testing::kCtlBin, "chargeback", "explain", "--team", "team-a", "--hour",
                            "2026-01-01T01:30:00Z", "--server", api_->grpc_address(), "--token", api_->admin_token});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--hour"));

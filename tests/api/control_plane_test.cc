@@ -18,6 +18,7 @@
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
@@ -54,12 +55,12 @@ allocation:
     guarantee: 4
 )";
 
-constexpr char kApiBin[] = FLEETCAP_API_BIN;
+using fleetcap::testing::kApiBin;
 
 class ControlPlaneTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
  protected:
   testing::RunResult Ctl(std::vector<std::string> args, const std::string& token = "") {
-    std::vector<std::string> argv = {FLEETCAPCTL_BIN};
+    std::vector<std::string> argv = {fleetcap::testing::kCtlBin};
     argv.insert(argv.end(), args.begin(), args.end());
     argv.insert(argv.end(), {"--server", api_->grpc_address(), "--token", token.empty() ? api_->admin_token : token});
     return testing::Run(argv, absl::Seconds(60));
@@ -71,19 +72,19 @@ class ControlPlaneTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
 TEST_F(ControlPlaneTest, InitPrintsOneAdminTokenOnceThenRefuses) {
   auto fresh = testing::TestDatabase::Migrated();
   ASSERT_THAT(fresh, IsOk());
-  auto first = testing::Run({FLEETCAP_API_BIN, "init", "--db", (*fresh)->uri()});
+  auto first = testing::Run({fleetcap::testing::kApiBin, "init", "--db", (*fresh)->uri()});
   ASSERT_EQ(first.exit_code, 0) << first.err;
   ASSERT_EQ(first.out.rfind("fct_", 0), 0u) << first.out;
   EXPECT_EQ(first.out.find('\n'), first.out.size() - 1) << "one line: " << first.out;
   EXPECT_THAT(first.err, Not(HasSubstr(first.out.substr(0, 20)))) << "secret leaked to stderr";
-  auto again = testing::Run({FLEETCAP_API_BIN, "init", "--db", (*fresh)->uri()});
+  auto again = testing::Run({fleetcap::testing::kApiBin, "init", "--db", (*fresh)->uri()});
   EXPECT_EQ(again.exit_code, 1);
   EXPECT_THAT(again.err, HasSubstr("already initialised")) << again.err;
   EXPECT_TRUE(again.out.empty());
   // The printed token is an admin token of that installation.
-  auto api = testing::StartApi(FLEETCAP_API_BIN, (*fresh)->uri());
+  auto api = testing::StartApi(fleetcap::testing::kApiBin, (*fresh)->uri());
   ASSERT_THAT(api, IsOk());
-  auto who = testing::Run({FLEETCAPCTL_BIN, "token", "whoami", "--server", api->grpc_address(), "--token",
+  auto who = testing::Run({fleetcap::testing::kCtlBin, "token", "whoami", "--server", api->grpc_address(), "--token",
                            first.out.substr(0, first.out.size() - 1)});
   ASSERT_EQ(who.exit_code, 0) << who.err;
   EXPECT_THAT(who.out, HasSubstr("role admin")) << who.out;

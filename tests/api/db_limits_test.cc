@@ -14,6 +14,7 @@
 #include "grpcpp/grpcpp.h"
 #include "pqxx/pqxx"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
@@ -27,7 +28,7 @@ using ::testing::HasSubstr;
 TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  auto api = testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(),
+  auto api = testing::StartApi(fleetcap::testing::kApiBin, (*db)->uri(),
                                {"--db-connections", "1", "--db-wait", "1", "--db-statement-timeout", "10"});
   ASSERT_THAT(api, IsOk());
 

@@ -15,6 +15,7 @@
 #include "google/protobuf/util/json_util.h"
 #include "pqxx/pqxx"
 #include "proto_time.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/served_chargeback.h"
 #include "tests/support/status_matchers.h"
@@ -32,7 +33,7 @@ using Figures = std::tuple<int64_t, int64_t, int64_t>;
 class FleetCapacityApiTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto served = testing::ServeChargeback(FLEETCAP_API_BIN);
+    auto served = testing::ServeChargeback(fleetcap::testing::kApiBin);
     ASSERT_THAT(served, IsOk());
     served_ = std::move(*served);
     auto conn = served_->db->Connect();

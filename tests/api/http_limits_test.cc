@@ -17,6 +17,7 @@
 #include "absl/strings/match.h"
 #include "absl/time/clock.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
@@ -77,7 +78,7 @@ class HttpLimitsTest : public ::testing::Test {
     auto db = testing::TestDatabase::Migrated();
     ASSERT_THAT(db, IsOk());
     db_ = std::move(*db);
-    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri(), flags);
+    auto api = testing::StartApi(fleetcap::testing::kApiBin, db_->uri(), flags);
     ASSERT_THAT(api, IsOk());
     api_ = std::move(*api);
   }

@@ -8,6 +8,7 @@
 
 #include "absl/time/clock.h"
 #include "pqxx/pqxx"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -29,7 +30,7 @@ TEST(InitRaceTest, TwoConcurrentInitsMintExactlyOneAdminToken) {
 
     std::vector<std::unique_ptr<testing::Subprocess>> inits;
     for (int i = 0; i < 2; ++i) {
-      auto init = testing::Subprocess::Start({FLEETCAP_API_BIN, "init", "--db", (*db)->uri()});
+      auto init = testing::Subprocess::Start({fleetcap::testing::kApiBin, "init", "--db", (*db)->uri()});
       ASSERT_THAT(init, IsOk());
       inits.push_back(std::move(*init));
     }

@@ -13,6 +13,7 @@
 #include "grpcpp/grpcpp.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
@@ -23,14 +24,14 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-constexpr int64_t kT0 = 1767225600;                    // 2026-01-01T00:00:00Z
+constexpr int64_t kRangeT0 = 1767225600;               // 2026-01-01T00:00:00Z
 constexpr int64_t kBeyondPostgres = int64_t{1} << 62;  // past PostgreSQL's year 294276
 constexpr int64_t kTwoToThe40 = int64_t{1} << 40;
 
 class OutOfRangeTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto served = testing::ServeTestInventory(FLEETCAP_API_BIN);
+    auto served = testing::ServeTestInventory(fleetcap::testing::kApiBin);
     ASSERT_THAT(served, IsOk());
     served_ = served->release();
   }
@@ -81,9 +82,9 @@ TEST_F(OutOfRangeTest, GrpcIsInvalidArgumentNamingTheField) {
       {"fleet at 2^40 s", fleet_at(kTwoToThe40), "at.seconds"},
       {"fleet at before year 1", fleet_at(-kTwoToThe40), "at.seconds"},
       {"usage beyond PostgreSQL", usage(kBeyondPostgres, kBeyondPostgres + 3600, 0), "start.seconds"},
-      {"usage starting before year 1", usage(-kTwoToThe40, kT0, 0), "start.seconds"},
-      {"usage ending after 9999", usage(kT0, kTwoToThe40, 0), "end.seconds"},
-      {"usage with negative nanos", usage(kT0, kT0 + 3600, -1), "start.nanos"},
+      {"usage starting before year 1", usage(-kTwoToThe40, kRangeT0, 0), "start.seconds"},
+      {"usage ending after 9999", usage(kRangeT0, kTwoToThe40, 0), "end.seconds"},
+      {"usage with negative nanos", usage(kRangeT0, kRangeT0 + 3600, -1), "start.nanos"},
       {"negative policy version",
        [] {
          v1::GetPolicyRequest request;

@@ -16,6 +16,7 @@
 #include "proto_time.h"
 #include "store/pg_allocation_run_repository.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/tokens.h"
@@ -26,7 +27,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-constexpr char kApiBin[] = FLEETCAP_API_BIN;
+using fleetcap::testing::kApiBin;
 const absl::Time kComputedAt = absl::FromUnixSeconds(1'772'366'400) + absl::Microseconds(250);
 
 store::AllocationRecommendationRecord Record(const std::string& team, const std::string& flavor, int64_t recommended) {

@@ -12,6 +12,7 @@
 #include "pqxx/pqxx"
 #include "store/pg_chargeback_repository.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/table_rows.h"
@@ -23,7 +24,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-constexpr char kApiBin[] = FLEETCAP_API_BIN;
+using fleetcap::testing::kApiBin;
 
 constexpr const char* kPolicy = R"(version: 1
 teams:

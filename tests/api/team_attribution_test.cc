@@ -15,6 +15,7 @@
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
@@ -44,7 +45,7 @@ namespaces:
                       cv_train_team, "\n", extra);
 }
 
-constexpr char kApiBin[] = FLEETCAP_API_BIN;
+using fleetcap::testing::kApiBin;
 
 class TeamAttributionTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
  protected:

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_certificates.h"
@@ -20,8 +21,15 @@ using ::testing::HasSubstr;
 class TlsTest : public testing::CertificatesTest {
  protected:
   testing::RunResult WhoAmI(const testing::ApiProcess& api, std::vector<std::string> extra) {
-    std::vector<std::string> argv = {FLEETCAPCTL_BIN, "token",         "whoami",    "--server", api.grpc_address(),
-                                     "--token",       api.admin_token, "--timeout", "5"};
+    std::vector<std::string> argv = {fleetcap::testing::kCtlBin,
+                                     "token",
+                                     "whoami",
+                                     "--server",
+                                     api.grpc_address(),
+                                     "--token",
+                                     api.admin_token,
+                                     "--timeout",
+                                     "5"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return testing::Run(argv, absl::Seconds(30));
   }
@@ -31,7 +39,7 @@ TEST_F(TlsTest, GrpcWithAServerCertificate) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
   auto api =
-      testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(),
+      testing::StartApi(fleetcap::testing::kApiBin, (*db)->uri(),
                         {"--tls-cert", File("server.pem"), "--tls-key", File("server.key"), "--http-listen", ""});
   ASSERT_THAT(api, IsOk());
   EXPECT_EQ(api->http_port, 0);
@@ -49,7 +57,7 @@ TEST_F(TlsTest, GrpcWithAServerCertificate) {
 TEST_F(TlsTest, GrpcClientCertificatesWhenAsked) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  auto api = testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(),
+  auto api = testing::StartApi(fleetcap::testing::kApiBin, (*db)->uri(),
                                {"--tls-cert", File("server.pem"), "--tls-key", File("server.key"), "--tls-client-ca",
                                 File("ca.pem"), "--http-listen", ""});
   ASSERT_THAT(api, IsOk());
@@ -63,7 +71,7 @@ TEST_F(TlsTest, GrpcClientCertificatesWhenAsked) {
 TEST_F(TlsTest, HttpsServesTheJsonApi) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  auto api = testing::StartApi(FLEETCAP_API_BIN, (*db)->uri(),
+  auto api = testing::StartApi(fleetcap::testing::kApiBin, (*db)->uri(),
                                {"--tls-cert", File("server.pem"), "--tls-key", File("server.key")});
   ASSERT_THAT(api, IsOk());
   const std::string https = "https://127.0.0.1:" + std::to_string(api->http_port) + "/v1/tokens/self";
@@ -81,12 +89,13 @@ TEST_F(TlsTest, HttpsServesTheJsonApi) {
 TEST_F(TlsTest, BadTlsFlagsAreNamed) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  auto only_cert = testing::Run({FLEETCAP_API_BIN, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0",
+  auto only_cert = testing::Run({fleetcap::testing::kApiBin, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0",
                                  "--http-listen", "127.0.0.1:0", "--tls-cert", File("server.pem")});
   EXPECT_EQ(only_cert.exit_code, 1);
   EXPECT_THAT(only_cert.err, HasSubstr("--tls-cert and --tls-key")) << only_cert.err;
-  auto missing = testing::Run({FLEETCAP_API_BIN, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0", "--http-listen",
-                               "127.0.0.1:0", "--tls-cert", "/nonexistent.pem", "--tls-key", File("server.key")});
+  auto missing =
+      testing::Run({fleetcap::testing::kApiBin, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0", "--http-listen",
+                    "127.0.0.1:0", "--tls-cert", "/nonexistent.pem", "--tls-key", File("server.key")});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_THAT(missing.err, HasSubstr("--tls-cert: cannot read \"/nonexistent.pem\"")) << missing.err;
 }

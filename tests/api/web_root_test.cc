@@ -22,6 +22,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
@@ -95,7 +96,7 @@ class WebRootTest : public testing::MigratedDatabaseTest {
     dir_.Write("dist/assets/index-Ab12.css", "body{margin:0}\n");
     dir_.Write("secret.txt", kSecret);
     std::filesystem::create_symlink(dir_.path() + "/secret.txt", web + "/assets/leak.js");
-    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri(), {"--web-root", web});
+    auto api = testing::StartApi(fleetcap::testing::kApiBin, db_->uri(), {"--web-root", web});
     ASSERT_THAT(api, IsOk());
     api_ = std::move(*api);
   }
@@ -163,7 +164,7 @@ TEST_F(WebRootTest, TheApiStaysBehindItsToken) {
 TEST(WebRootFlag, WithoutItTheRootSaysHowToServeTheDashboard) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  auto api = testing::StartApi(FLEETCAP_API_BIN, (*db)->uri());
+  auto api = testing::StartApi(fleetcap::testing::kApiBin, (*db)->uri());
   ASSERT_THAT(api, IsOk());
   RawResponse root = RawGet(api->http_port, "GET / HTTP/1.1");
   EXPECT_EQ(root.status, 404);
@@ -176,8 +177,8 @@ TEST(WebRootFlag, AFolderWithoutABuiltAppStopsTheStartNamingTheFlag) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
   testing::TestDir empty("web-root-empty");
-  auto result = testing::Run({FLEETCAP_API_BIN, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0", "--http-listen",
-                              "127.0.0.1:0", "--web-root", empty.path()});
+  auto result = testing::Run({fleetcap::testing::kApiBin, "--db", (*db)->uri(), "--grpc-listen", "127.0.0.1:0",
+                              "--http-listen", "127.0.0.1:0", "--web-root", empty.path()});
   EXPECT_EQ(result.exit_code, 1) << result.err;
   EXPECT_THAT(result.err, HasSubstr("--web-root"));
   EXPECT_THAT(result.err, HasSubstr("index.html"));

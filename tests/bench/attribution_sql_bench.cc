@@ -36,6 +36,7 @@
 #include "tests/bench/bench_postgres.h"
 #include "tests/bench/synthetic_fleet.h"
 #include "tests/sql/sql_baseline.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_dir.h"
 
@@ -161,7 +162,8 @@ int Main(int argc, char** argv) {
     return 2;
   }
 
-  const std::unique_ptr<BenchPostgres> postgres = BenchPostgres::Start("sqlbench", FLEETCAP_PG_SH);
+  const std::unique_ptr<BenchPostgres> postgres =
+      BenchPostgres::Start("sqlbench", fleetcap::testing::SourcePath("scripts/pg.sh"));
   if (postgres == nullptr) return 1;
   const std::string& uri = postgres->uri();
 

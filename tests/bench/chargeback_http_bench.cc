@@ -43,6 +43,7 @@
 #include "store/migrator.h"
 #include "tests/bench/bench_postgres.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_dir.h"
@@ -258,7 +259,7 @@ int Main(int argc, char** argv) {
   }
   std::unique_ptr<BenchPostgres> postgres;
   if (s.db.empty()) {
-    postgres = BenchPostgres::Start("cbhttpbench", FLEETCAP_PG_SH);
+    postgres = BenchPostgres::Start("cbhttpbench", fleetcap::testing::SourcePath("scripts/pg.sh"));
     if (postgres == nullptr) return 1;
   }
   const std::string uri = s.db.empty() ? postgres->uri() : s.db;
@@ -299,7 +300,7 @@ int Main(int argc, char** argv) {
     return 1;
   }
 
-  auto api = testing::StartApi(FLEETCAP_API_BIN, uri);
+  auto api = testing::StartApi(fleetcap::testing::kApiBin, uri);
   if (!api.ok()) {
     std::cerr << "cannot start fleetcap-api: " << api.status() << "\n";
     return 1;

@@ -11,6 +11,7 @@
 
 #include "tests/forecast/backtest_series.h"
 #include "tests/forecast/rolling_origin.h"
+#include "tests/support/build_paths.h"
 
 namespace {
 
@@ -48,7 +49,7 @@ void Report(const char* title, const std::vector<NamedSeries>& series, const Bac
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string data = FLEETCAP_SHARED_DATA;
+  std::string data = fleetcap::testing::kSharedDataDir;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--data") == 0 && i + 1 < argc) {
       data = argv[++i];

@@ -39,6 +39,7 @@
 #include "pqxx/pqxx"
 #include "store/migrator.h"
 #include "store/pg_usage_repository.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_dir.h"
 #include "tests/telemetry/prometheus_process.h"
@@ -195,7 +196,8 @@ int main(int argc, char** argv) {
   // A private PostgreSQL with its default (durable) settings.
   const fleetcap::testing::TestDir bench_dir("bench");
   const std::string& pg_dir = bench_dir.path();
-  auto pg = fleetcap::testing::Run({"/bin/bash", FLEETCAP_PG_SH, "start", pg_dir}, absl::Seconds(120));
+  auto pg = fleetcap::testing::Run({"/bin/bash", fleetcap::testing::SourcePath("scripts/pg.sh"), "start", pg_dir},
+                                   absl::Seconds(120));
   if (pg.exit_code != 0) {
     std::cerr << "cannot start PostgreSQL: " << pg.err << "\n";
     return 1;
@@ -206,7 +208,7 @@ int main(int argc, char** argv) {
     ~StopPg() {
       std::string data;  // pg.sh may keep the data folder outside `dir`
       std::ifstream(dir + "/datadir") >> data;
-      fleetcap::testing::Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir});
+      fleetcap::testing::Run({"/bin/bash", fleetcap::testing::SourcePath("scripts/pg.sh"), "stop", dir});
       fleetcap::testing::Run({"/bin/rm", "-rf", data});
     }
   } stop_pg{pg_dir};

@@ -9,6 +9,7 @@
 #include "nlohmann/json.hpp"
 #include "store/pg_allocation_run_repository.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
@@ -21,7 +22,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-constexpr char kApiBin[] = FLEETCAP_API_BIN;
+using fleetcap::testing::kApiBin;
 
 class FleetctlRecommendationsTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
  protected:
@@ -45,8 +46,8 @@ class FleetctlRecommendationsTest : public testing::ApiOnMigratedDatabaseTest<kA
   }
 
   testing::RunResult Ctl(std::vector<std::string> args, const std::string& token) {
-    std::vector<std::string> argv = {FLEETCAPCTL_BIN,      "recommendations", "--server",
-                                     api_->grpc_address(), "--token",         token};
+    std::vector<std::string> argv = {fleetcap::testing::kCtlBin, "recommendations", "--server",
+                                     api_->grpc_address(),       "--token",         token};
     argv.insert(argv.end(), args.begin(), args.end());
     return testing::Run(argv);
   }
@@ -103,8 +104,8 @@ allocation:
 TEST_F(FleetctlRecommendationsTest, KueueAndVolcanoManifestsUnderTheRunsPolicy) {
   testing::TestDir dir{"recommendations"};
   const std::string policy_file = dir.Write("policy.yaml", kExportPolicy);
-  auto applied = testing::Run({FLEETCAPCTL_BIN, "policy", "apply", policy_file, "--server", api_->grpc_address(),
-                               "--token", api_->admin_token});
+  auto applied = testing::Run({fleetcap::testing::kCtlBin, "policy", "apply", policy_file, "--server",
+                               api_->grpc_address(), "--token", api_->admin_token});
   ASSERT_EQ(applied.exit_code, 0) << applied.err;
 
   store::AllocationRunDraft run;
@@ -170,8 +171,8 @@ TEST_F(FleetctlRecommendationsTest, KueueAndVolcanoManifestsUnderTheRunsPolicy) 
 
 TEST_F(FleetctlRecommendationsTest, WatchPrintsTheCurrentSetThenEachNewerRun) {
   StoreRun();
-  auto watch = testing::Subprocess::Start(
-      {FLEETCAPCTL_BIN, "recommendations", "--watch", "--server", api_->grpc_address(), "--token", api_->admin_token});
+  auto watch = testing::Subprocess::Start({fleetcap::testing::kCtlBin, "recommendations", "--watch", "--server",
+                                           api_->grpc_address(), "--token", api_->admin_token});
   ASSERT_THAT(watch, IsOk());
   ASSERT_THAT((*watch)->WaitForLine("run 1 computed at", absl::Seconds(30)), IsOk()) << (*watch)->Stderr();
   StoreRun();  // run 2: the same quotas, a newer run

@@ -8,6 +8,7 @@
 #include "absl/strings/str_split.h"
 #include "nlohmann/json.hpp"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/served_chargeback.h"
 #include "tests/support/status_matchers.h"
@@ -19,7 +20,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-constexpr char kApiBin[] = FLEETCAP_API_BIN;
+using fleetcap::testing::kApiBin;
 
 using FleetctlTest = testing::ServedInventoryTest<kApiBin>;
 
@@ -28,8 +29,8 @@ size_t Lines(const std::string& text) {
 }
 
 TEST_F(FleetctlTest, TableForPeople) {
-  auto result = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", api_->grpc_address(), "--token",
-                              api_->admin_token, "--cluster", "c1", "--at", "2026-01-01T01:30:00Z"});
+  auto result = testing::Run({fleetcap::testing::kCtlBin, "fleet", "summary", "--server", api_->grpc_address(),
+                              "--token", api_->admin_token, "--cluster", "c1", "--at", "2026-01-01T01:30:00Z"});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out,
             "cluster c1 at 2026-01-01T01:30:00Z\n"
@@ -43,9 +44,9 @@ TEST_F(FleetctlTest, TableForPeople) {
 }
 
 TEST_F(FleetctlTest, JsonForProgramsWithServerFromTheEnvironment) {
-  auto result = testing::Run({FLEETCAPCTL_BIN, "--format", "json", "fleet", "summary", "--at", "2026-01-01T00:00:00Z"},
-                             absl::Seconds(30),
-                             {"FLEETCAP_SERVER=" + api_->grpc_address(), "FLEETCAP_TOKEN=" + api_->admin_token});
+  auto result = testing::Run(
+      {fleetcap::testing::kCtlBin, "--format", "json", "fleet", "summary", "--at", "2026-01-01T00:00:00Z"},
+      absl::Seconds(30), {"FLEETCAP_SERVER=" + api_->grpc_address(), "FLEETCAP_TOKEN=" + api_->admin_token});
   ASSERT_EQ(result.exit_code, 0) << result.err;
   auto json = nlohmann::json::parse(result.out);
   EXPECT_EQ(json["devices"], "2");
@@ -54,8 +55,8 @@ TEST_F(FleetctlTest, JsonForProgramsWithServerFromTheEnvironment) {
 }
 
 TEST_F(FleetctlTest, ServerErrorsAreOneLineAndNonZero) {
-  auto unknown = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", api_->grpc_address(), "--token",
-                               api_->admin_token, "--cluster", "atlantis"});
+  auto unknown = testing::Run({fleetcap::testing::kCtlBin, "fleet", "summary", "--server", api_->grpc_address(),
+                               "--token", api_->admin_token, "--cluster", "atlantis"});
   EXPECT_EQ(unknown.exit_code, 1);
   EXPECT_EQ(Lines(unknown.err), 1u) << unknown.err;
   EXPECT_THAT(unknown.err, HasSubstr("NOT_FOUND")) << unknown.err;
@@ -63,7 +64,8 @@ TEST_F(FleetctlTest, ServerErrorsAreOneLineAndNonZero) {
 }
 
 TEST(FleetctlStandalone, UnreachableServerIsOneLineAndNonZero) {
-  auto result = testing::Run({FLEETCAPCTL_BIN, "fleet", "summary", "--server", "127.0.0.1:1", "--timeout", "5"});
+  auto result =
+      testing::Run({fleetcap::testing::kCtlBin, "fleet", "summary", "--server", "127.0.0.1:1", "--timeout", "5"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(Lines(result.err), 1u) << result.err;
   EXPECT_THAT(result.err, HasSubstr("cannot reach fleetcap-api at 127.0.0.1:1")) << result.err;
@@ -79,7 +81,7 @@ TEST(FleetctlStandalone, BadInputIsOneLineNamingTheFlag) {
                                          {{"fleet", "summary", "--format", "yaml"}, "--format"},
                                          {{"fleet", "summry"}, "fleet summry"},
                                          {{"fleet", "summary", "--clustr", "x"}, "--clustr"}}) {
-    std::vector<std::string> argv = {FLEETCAPCTL_BIN};
+    std::vector<std::string> argv = {fleetcap::testing::kCtlBin};
     argv.insert(argv.end(), c.args.begin(), c.args.end());
     auto result = testing::Run(argv);
     EXPECT_EQ(result.exit_code, 2) << c.mentions;
@@ -89,10 +91,10 @@ TEST(FleetctlStandalone, BadInputIsOneLineNamingTheFlag) {
 }
 
 TEST(FleetctlStandalone, HelpAndVersion) {
-  auto help = testing::Run({FLEETCAPCTL_BIN, "--help"});
+  auto help = testing::Run({fleetcap::testing::kCtlBin, "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, HasSubstr("fleet summary"));
-  auto version = testing::Run({FLEETCAPCTL_BIN, "--version"});
+  auto version = testing::Run({fleetcap::testing::kCtlBin, "--version"});
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out.rfind("fleetcapctl ", 0), 0u);
 }
@@ -110,14 +112,22 @@ class ChargebackCtlTest : public ::testing::Test {
   // `fleetcapctl chargeback` over the whole bill, grouped by team and model per day, plus `extra`.
   static testing::RunResult Chargeback(const std::string& format, std::vector<std::string> extra = {},
                                        const std::string& role = "planner") {
-    std::vector<std::string> argv = {FLEETCAPCTL_BIN, "chargeback",
-                                     "--server",      served_->api.grpc_address(),
-                                     "--token",       served_->tokens.at(role),
-                                     "--from",        "2026-01-31T20:00:00Z",
-                                     "--to",          "2026-02-01T04:00:00Z",
-                                     "--group-by",    "team,model",
-                                     "--resolution",  "day",
-                                     "--format",      format};
+    std::vector<std::string> argv = {fleetcap::testing::kCtlBin,
+                                     "chargeback",
+                                     "--server",
+                                     served_->api.grpc_address(),
+                                     "--token",
+                                     served_->tokens.at(role),
+                                     "--from",
+                                     "2026-01-31T20:00:00Z",
+                                     "--to",
+                                     "2026-02-01T04:00:00Z",
+                                     "--group-by",
+                                     "team,model",
+                                     "--resolution",
+                                     "day",
+                                     "--format",
+                                     format};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return testing::Run(argv);
   }
@@ -277,7 +287,7 @@ TEST(FleetctlStandalone, ChargebackFlagErrorsNameTheFlag) {
                                          {{"--group-by", "team,pod"}, "--group-by"},
                                          {{"--line-kind", "overhead"}, "--line-kind"},
                                          {{"--tema", "ads"}, "--tema"}}) {
-    std::vector<std::string> argv = {FLEETCAPCTL_BIN, "chargeback"};
+    std::vector<std::string> argv = {fleetcap::testing::kCtlBin, "chargeback"};
     argv.insert(argv.end(), window.begin(), window.end());
     argv.insert(argv.end(), c.args.begin(), c.args.end());
     auto result = testing::Run(argv);
@@ -285,19 +295,19 @@ TEST(FleetctlStandalone, ChargebackFlagErrorsNameTheFlag) {
     EXPECT_EQ(Lines(result.err), 1u) << result.err;
     EXPECT_THAT(result.err, HasSubstr(c.mentions)) << result.err;
   }
-  auto no_window = testing::Run({FLEETCAPCTL_BIN, "chargeback", "--format", "csv"});
+  auto no_window = testing::Run({fleetcap::testing::kCtlBin, "chargeback", "--format", "csv"});
   EXPECT_EQ(no_window.exit_code, 2);
   EXPECT_THAT(no_window.err, HasSubstr("--from")) << no_window.err;
 }
 
 TEST(FleetctlStandalone, ChargebackHelpDocumentsTheCommand) {
-  auto help = testing::Run({FLEETCAPCTL_BIN, "chargeback", "--help"});
+  auto help = testing::Run({fleetcap::testing::kCtlBin, "chargeback", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   for (const char* text :
        {"--from", "--to", "--group-by", "--resolution", "--line-kind", "table, json, csv or focus"}) {
     EXPECT_THAT(help.out, HasSubstr(text));
   }
-  auto all = testing::Run({FLEETCAPCTL_BIN, "--help"});
+  auto all = testing::Run({fleetcap::testing::kCtlBin, "--help"});
   EXPECT_THAT(all.out, HasSubstr("chargeback --from T --to T"));
 }
 

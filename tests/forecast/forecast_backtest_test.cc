@@ -8,11 +8,12 @@
 #include "gtest/gtest.h"
 #include "tests/forecast/backtest_series.h"
 #include "tests/forecast/rolling_origin.h"
+#include "tests/support/build_paths.h"
 
 namespace fleetcap::testing {
 namespace {
 
-const std::string kData = FLEETCAP_SHARED_DATA;
+const std::string kData = fleetcap::testing::kSharedDataDir;
 
 bool Exists(const std::string& path) {
   FILE* f = std::fopen(path.c_str(), "rb");

@@ -36,6 +36,7 @@
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/trace_cluster.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
@@ -190,13 +191,13 @@ class HaFailoverTest : public ::testing::Test {
     }
     auto kube = StartKubeApi();
     if (kube == nullptr) return stored;
-    auto k8s = testing::Subprocess::Start({FLEETCAP_INGEST_BIN, "k8s", "--cluster", "ha", "--kube-api", kube->url(),
-                                           "--db", db_uri, "--flush-interval-ms", "20", "--metrics-listen",
+    auto k8s = testing::Subprocess::Start({fleetcap::testing::kIngestBin, "k8s", "--cluster", "ha", "--kube-api",
+                                           kube->url(), "--db", db_uri, "--flush-interval-ms", "20", "--metrics-listen",
                                            "127.0.0.1:0", "--log-level", "warn"});
     EXPECT_THAT(k8s, IsOk());
     if (!k8s.ok()) return stored;
     EXPECT_THAT((*k8s)->WaitForLine("fleetcap-ingest k8s: synced", absl::Seconds(60)), IsOk());
-    auto api = testing::StartApi(FLEETCAP_API_BIN, db_uri);
+    auto api = testing::StartApi(fleetcap::testing::kApiBin, db_uri);
     EXPECT_THAT(api, IsOk());
     if (!api.ok()) return stored;
 
@@ -358,7 +359,7 @@ TEST_F(HaFailoverTest, DbReadServesUsageFromTheStandby) {
   // Both nodes in the read URI: libpq prefers the standby.
   const std::string hosts = (*cluster)->uri().substr(0, (*cluster)->uri().find('?'));
   auto api = testing::StartApi(
-      FLEETCAP_API_BIN, (*cluster)->uri(),
+      fleetcap::testing::kApiBin, (*cluster)->uri(),
       {"--db-read", hosts + "?target_session_attrs=prefer-standby&application_name=fleetcap-api-read"});
   ASSERT_THAT(api, IsOk());
   auto r = testing::HttpGet(

@@ -3,6 +3,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/subprocess.h"
 
 namespace fleetcap::testing {
@@ -30,10 +31,13 @@ absl::StatusOr<std::unique_ptr<PatroniCluster>> PatroniCluster::Start() {
   return failed;
 }
 
-PatroniCluster::~PatroniCluster() { Run({"/bin/bash", FLEETCAP_PATRONI_CLUSTER_SH, "stop", dir_.path()}); }
+PatroniCluster::~PatroniCluster() {
+  Run({"/bin/bash", fleetcap::testing::SourcePath("tests/ha/patroni_cluster.sh"), "stop", dir_.path()});
+}
 
 absl::StatusOr<std::string> PatroniCluster::Script(const std::string& command, const std::string& node) const {
-  std::vector<std::string> argv = {"/bin/bash", FLEETCAP_PATRONI_CLUSTER_SH, command, dir_.path()};
+  std::vector<std::string> argv = {"/bin/bash", fleetcap::testing::SourcePath("tests/ha/patroni_cluster.sh"), command,
+                                   dir_.path()};
   if (!node.empty()) argv.push_back(node);
   // start may rebuild a standby that cannot stream (patroni_cluster.sh).
   RunResult r = Run(argv, command == "start" ? absl::Seconds(300) : absl::Seconds(120));

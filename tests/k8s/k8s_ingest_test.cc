@@ -25,6 +25,7 @@
 #include "tests/k8s/fixture/accelerator_zoo.h"
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/objects.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
@@ -79,7 +80,7 @@ class K8sIngestTest : public testing::MigratedDatabaseTest {
   }
 
   std::vector<std::string> IngestArgs(const std::string& db_uri, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {FLEETCAP_INGEST_BIN,
+    std::vector<std::string> args = {fleetcap::testing::kIngestBin,
                                      "k8s",
                                      "--cluster",
                                      "zoo",

@@ -12,6 +12,7 @@
 #include "tests/k8s/fixture/accelerator_zoo.h"
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/objects.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_dir.h"
@@ -25,7 +26,8 @@ using ::testing::HasSubstr;
 class KubectlTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (std::string(KUBECTL_BIN).empty() || !std::filesystem::exists(KUBECTL_BIN)) {
+    if (std::string(fleetcap::testing::kKubectlBin).empty() ||
+        !std::filesystem::exists(fleetcap::testing::kKubectlBin)) {
       GTEST_SKIP() << "kubectl is not installed (scripts/bootstrap.sh installs it)";
     }
     testing::FakeApiOptions options;
@@ -36,7 +38,8 @@ class KubectlTest : public ::testing::Test {
   }
   void TearDown() override { api_.reset(); }
   std::vector<std::string> Kubectl(std::vector<std::string> args) {
-    std::vector<std::string> argv = {KUBECTL_BIN, "--server=" + api_->url(), "--cache-dir=" + home_.path() + "/cache"};
+    std::vector<std::string> argv = {fleetcap::testing::kKubectlBin, "--server=" + api_->url(),
+                                     "--cache-dir=" + home_.path() + "/cache"};
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
   }

@@ -29,6 +29,7 @@
 #include "tests/k8s/fixture/accelerator_zoo.h"
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/trace_cluster.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/table_rows.h"
@@ -104,7 +105,7 @@ class MultiClusterIngestTest : public ::testing::Test {
   }
 
   std::vector<std::string> IngestArgs(const FixtureCluster& cluster, const std::string& db_uri) {
-    return {FLEETCAP_INGEST_BIN,
+    return {fleetcap::testing::kIngestBin,
             "k8s",
             "--cluster",
             cluster.name,

@@ -14,6 +14,7 @@
 #include "store/pg_inventory_repository.h"
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/trace_cluster.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -25,7 +26,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-const std::string kData = std::string(FLEETCAP_SHARED_DATA) + "/openb";
+const std::string kData = std::string(fleetcap::testing::kSharedDataDir) + "/openb";
 
 TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
   if (!std::filesystem::exists(kData + "/openb_node_list_gpu_node.csv")) {
@@ -43,7 +44,7 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
   const absl::Time start = *ParseRfc3339("start", "2026-01-01T00:00:00Z");
   testing::TraceReplay replay(api->get(), testing::BuildTimeline(*trace, start), 1e12, /*wait_for_watch=*/true);
 
-  auto ingest = testing::Subprocess::Start({FLEETCAP_INGEST_BIN, "k8s", "--cluster", "live", "--kube-api",
+  auto ingest = testing::Subprocess::Start({fleetcap::testing::kIngestBin, "k8s", "--cluster", "live", "--kube-api",
                                             (*api)->url(), "--db", (*db)->uri(), "--flush-interval-ms", "100"});
   ASSERT_THAT(ingest, IsOk());
   ASSERT_THAT((*ingest)->WaitForLine("fleetcap-ingest k8s: synced", absl::Seconds(60)), IsOk()) << (*ingest)->Stderr();
@@ -63,8 +64,8 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
   EXPECT_EQ(live_pods, 0);
   (*ingest)->Stop(SIGTERM);
 
-  auto replayed = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--cluster",
-                                "replayed", "--start", "2026-01-01T00:00:00Z", "--db", (*db)->uri()},
+  auto replayed = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "openb", "--data", kData,
+                                "--cluster", "replayed", "--start", "2026-01-01T00:00:00Z", "--db", (*db)->uri()},
                                absl::Seconds(120));
   ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
   auto pool = PgPool::Open((*db)->uri(), 1);
@@ -87,9 +88,20 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
 TEST(SyntheticReplayTest, ReplaysASyntheticTraceDeterministically) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  std::vector<std::string> args = {
-      FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "50", "--pods", "500", "--seed", "3",
-      "--cluster",         "syn",    "--db",    (*db)->uri()};
+  std::vector<std::string> args = {fleetcap::testing::kIngestBin,
+                                   "replay",
+                                   "--trace",
+                                   "synthetic",
+                                   "--nodes",
+                                   "50",
+                                   "--pods",
+                                   "500",
+                                   "--seed",
+                                   "3",
+                                   "--cluster",
+                                   "syn",
+                                   "--db",
+                                   (*db)->uri()};
   auto first = testing::Run(args);
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_THAT(first.out, HasSubstr("cluster syn: 50 nodes")) << first.out;
@@ -99,8 +111,8 @@ TEST(SyntheticReplayTest, ReplaysASyntheticTraceDeterministically) {
   auto conn = (*db)->Connect();
   pqxx::nontransaction txn(*conn);
   EXPECT_EQ(txn.exec("SELECT count(*) FROM pods WHERE cluster = 'syn'")[0][0].as<int>(), 500);
-  auto bad = testing::Run(
-      {FLEETCAP_INGEST_BIN, "replay", "--trace", "synthetic", "--nodes", "0", "--cluster", "x", "--db", (*db)->uri()});
+  auto bad = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "synthetic", "--nodes", "0", "--cluster",
+                           "x", "--db", (*db)->uri()});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--nodes")) << bad.err;
 }

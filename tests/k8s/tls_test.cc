@@ -15,6 +15,7 @@
 #include "store/pg_inventory_repository.h"
 #include "tests/k8s/fixture/accelerator_zoo.h"
 #include "tests/k8s/fixture/fake_api_server.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -66,8 +67,8 @@ class TlsTest : public testing::MigratedDatabaseTest {
     return path;
   }
   testing::RunResult Ingest(std::vector<std::string> connection, absl::Duration timeout = absl::Seconds(60)) {
-    std::vector<std::string> args = {FLEETCAP_INGEST_BIN, "k8s", "--cluster", "tls", "--db", db_->uri(),
-                                     "--exit-after-sync"};
+    std::vector<std::string> args = {
+        fleetcap::testing::kIngestBin, "k8s", "--cluster", "tls", "--db", db_->uri(), "--exit-after-sync"};
     args.insert(args.end(), connection.begin(), connection.end());
     return testing::Run(args, timeout);
   }
@@ -119,12 +120,12 @@ TEST_F(TlsTest, AServerThatCannotBeVerifiedIsNotTrusted) {
 }
 
 TEST_F(TlsTest, KubectlOverHttpsWithAToken) {
-  if (!std::filesystem::exists(KUBECTL_BIN)) GTEST_SKIP() << "kubectl is not installed";
+  if (!std::filesystem::exists(fleetcap::testing::kKubectlBin)) GTEST_SKIP() << "kubectl is not installed";
   StartApi(false);
-  auto run =
-      testing::Run({KUBECTL_BIN, "--server=" + api_->url(), "--certificate-authority=" + dir_.path() + "/server.crt",
-                    "--token=tls-token", "--cache-dir=" + dir_.path() + "/cache", "get", "nodes", "-o", "name"},
-                   absl::Seconds(60), {"HOME=" + dir_.path(), "KUBECONFIG=" + dir_.path() + "/none"});
+  auto run = testing::Run({fleetcap::testing::kKubectlBin, "--server=" + api_->url(),
+                           "--certificate-authority=" + dir_.path() + "/server.crt", "--token=tls-token",
+                           "--cache-dir=" + dir_.path() + "/cache", "get", "nodes", "-o", "name"},
+                          absl::Seconds(60), {"HOME=" + dir_.path(), "KUBECONFIG=" + dir_.path() + "/none"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("node/tpu-0")) << run.out;
 }

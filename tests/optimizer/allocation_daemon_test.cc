@@ -14,6 +14,7 @@
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_live_inventory_repository.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -25,7 +26,7 @@ using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
 // vision owns ml, speech owns asr; three H100s to share, one guaranteed to speech.
-constexpr const char* kPolicy = R"(version: 1
+constexpr const char* kAllocationPolicy = R"(version: 1
 teams:
   - name: vision
   - name: speech
@@ -48,7 +49,7 @@ allocation:
     guarantee: 1
 )";
 
-absl::Time HourOf(absl::Time t) { return absl::FromUnixSeconds(absl::ToUnixSeconds(t) / 3600 * 3600); }
+absl::Time AllocationHourOf(absl::Time t) { return absl::FromUnixSeconds(absl::ToUnixSeconds(t) / 3600 * 3600); }
 
 class AllocationDaemonTest : public testing::MigratedDatabaseTest {
  protected:
@@ -60,7 +61,7 @@ class AllocationDaemonTest : public testing::MigratedDatabaseTest {
     // Five whole hours of history: vision's pod holds two H100s throughout,
     // speech's half of one; another speech pod has waited two hours for two.
     const absl::Time now = RealClock::Instance()->Now();
-    h0_ = HourOf(now) - absl::Hours(5);
+    h0_ = AllocationHourOf(now) - absl::Hours(5);
     store::InventoryChanges c;
     c.cluster = "c1";
     c.types = {{"H100", "nvidia", "nvidia.com/gpu"}};
@@ -82,7 +83,7 @@ class AllocationDaemonTest : public testing::MigratedDatabaseTest {
     ASSERT_THAT(inventory.Apply(c), IsOk());
     store::PgPolicyRepository policies(pool());
     store::PolicyVersionRecord policy;
-    policy.document = kPolicy;
+    policy.document = kAllocationPolicy;
     policy.applied_by = "test";
     store::AuditEntry audit;
     audit.actor = "test";
@@ -91,15 +92,15 @@ class AllocationDaemonTest : public testing::MigratedDatabaseTest {
   }
 
   testing::RunResult Once() {
-    return testing::Run(
-        {FLEETCAP_OPTIMIZER_BIN, "--once", "--db", db_->uri(), "--close-delay", "0s", "--allocation-lookback", "5h"});
+    return testing::Run({fleetcap::testing::kOptimizerBin, "--once", "--db", db_->uri(), "--close-delay", "0s",
+                         "--allocation-lookback", "5h"});
   }
 
   absl::Time h0_;
 };
 
 TEST_F(AllocationDaemonTest, StoresTheEnginesRunForTheMeasuredDemandAndNoSecondWhileNothingChanged) {
-  const absl::Time closed = HourOf(RealClock::Instance()->Now());
+  const absl::Time closed = AllocationHourOf(RealClock::Instance()->Now());
   const testing::RunResult first = Once();
   ASSERT_EQ(first.exit_code, 0) << first.err;
   EXPECT_THAT(first.out, HasSubstr("fleetcap-optimizer: allocation run 1 stored, 2 recommendations"));
@@ -111,7 +112,7 @@ TEST_F(AllocationDaemonTest, StoresTheEnginesRunForTheMeasuredDemandAndNoSecondW
   const store::AllocationRunRecord& stored = **run;
   EXPECT_EQ(stored.policy_version, 1);
   EXPECT_THAT(stored.inputs_json, HasSubstr("\"lookback_hours\":5"));
-  if (closed == HourOf(RealClock::Instance()->Now())) {
+  if (closed == AllocationHourOf(RealClock::Instance()->Now())) {
     // The watermark is the hour the pass closed (else an hour turned meanwhile).
     EXPECT_THAT(stored.inputs_json, HasSubstr(absl::StrCat("\"chargeback_watermark\":\"", FormatRfc3339(closed))));
   }
@@ -131,7 +132,7 @@ TEST_F(AllocationDaemonTest, StoresTheEnginesRunForTheMeasuredDemandAndNoSecondW
   // The engine's result for that demand, solved offline: speech's guarantee
   // of 1 and the pool of 2 shared evenly, 1 each.
   allocation::SolverInput input{
-      "policy", kPolicy, "demand",
+      "policy", kAllocationPolicy, "demand",
       absl::StrCat("demand:\n  - {team: speech, flavor: h100, devices: ", policy::FormatDecimal(speech.demand_milli, 3),
                    "}\n  - {team: vision, flavor: h100, devices: ", policy::FormatDecimal(vision.demand_milli, 3),
                    "}\n")};
@@ -154,10 +155,10 @@ TEST_F(AllocationDaemonTest, StoresTheEnginesRunForTheMeasuredDemandAndNoSecondW
   EXPECT_EQ(vision.recommended_milli, 1000);
 
   // Nothing changed: the second pass stores no run (unless an hour closed meanwhile).
-  const absl::Time closed_before = HourOf(RealClock::Instance()->Now());
+  const absl::Time closed_before = AllocationHourOf(RealClock::Instance()->Now());
   const testing::RunResult second = Once();
   ASSERT_EQ(second.exit_code, 0) << second.err;
-  if (closed_before == HourOf(RealClock::Instance()->Now())) {
+  if (closed_before == AllocationHourOf(RealClock::Instance()->Now())) {
     EXPECT_THAT(second.out, HasSubstr("fleetcap-optimizer: allocation not run: unchanged"));
     auto latest = runs.LatestRunId();
     ASSERT_THAT(latest, IsOk());

@@ -15,6 +15,7 @@
 #include "store/pg_forecast_repository.h"
 #include "store/pg_live_inventory_repository.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
@@ -27,7 +28,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
-constexpr char kApiBin[] = FLEETCAP_API_BIN;
+using fleetcap::testing::kApiBin;
 
 // vision owns ml, speech owns asr; four H100s in service.
 constexpr const char* kPolicy = R"(version: 1
@@ -90,12 +91,13 @@ class ForecastDaemonTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
   }
 
   testing::RunResult Once() {
-    return testing::Run({FLEETCAP_OPTIMIZER_BIN, "--once", "--db", db_->uri(), "--close-delay", "0s",
+    return testing::Run({fleetcap::testing::kOptimizerBin, "--once", "--db", db_->uri(), "--close-delay", "0s",
                          "--forecast-lookback", "5h", "--forecast-horizon", "48h"});
   }
 
   testing::RunResult Ctl(std::vector<std::string> args, const std::string& token) {
-    std::vector<std::string> argv = {FLEETCAPCTL_BIN, "forecast", "--server", api_->grpc_address(), "--token", token};
+    std::vector<std::string> argv = {fleetcap::testing::kCtlBin, "forecast", "--server",
+                                     api_->grpc_address(),       "--token",  token};
     argv.insert(argv.end(), args.begin(), args.end());
     return testing::Run(argv);
   }

@@ -14,6 +14,7 @@
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_live_inventory_repository.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
@@ -74,7 +75,7 @@ class OptimizerDaemonTest : public testing::MigratedDatabaseTest {
   }
 
   std::vector<std::string> Optimizer(std::vector<std::string> args) {
-    std::vector<std::string> argv = {FLEETCAP_OPTIMIZER_BIN};
+    std::vector<std::string> argv = {fleetcap::testing::kOptimizerBin};
     argv.insert(argv.end(), args.begin(), args.end());
     argv.insert(argv.end(), {"--db", db_->uri()});
     if (args[0] != "recompute") argv.insert(argv.end(), {"--close-delay", "0s"});

@@ -20,6 +20,7 @@
 #include "common/time_util.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_live_inventory_repository.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
@@ -128,8 +129,8 @@ class OptimizerSharingTest : public ::testing::Test {
   }
 
   static std::vector<std::string> Optimizer(const testing::TestDatabase& db, std::vector<std::string> args) {
-    std::vector<std::string> argv = {FLEETCAP_OPTIMIZER_BIN, "--db", db.uri(), "--close-delay", "0s",
-                                     "--batch-hours",        "1"};
+    std::vector<std::string> argv = {
+        fleetcap::testing::kOptimizerBin, "--db", db.uri(), "--close-delay", "0s", "--batch-hours", "1"};
     argv.insert(argv.end(), args.begin(), args.end());
     return argv;
   }

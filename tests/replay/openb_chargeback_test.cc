@@ -28,6 +28,7 @@
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
 #include "tests/sql/sql_baseline.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -35,7 +36,7 @@
 namespace fleetcap {
 namespace {
 
-const std::string kData = std::string(FLEETCAP_SHARED_DATA) + "/openb";
+const std::string kData = std::string(fleetcap::testing::kSharedDataDir) + "/openb";
 constexpr char kStart[] = "2026-01-01T00:00:00Z";
 constexpr char kCluster[] = "openb";
 
@@ -80,12 +81,14 @@ class OpenbChargebackTest : public ::testing::Test {
     auto db = testing::TestDatabase::Migrated();
     ASSERT_THAT(db, IsOk());
     db_ = db->release();
-    auto replay = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--cluster",
-                                kCluster, "--start", kStart, "--db", db_->uri()});
+    auto replay = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "openb", "--data", kData,
+                                "--cluster", kCluster, "--start", kStart, "--db", db_->uri()});
     ASSERT_EQ(replay.exit_code, 0) << replay.err;
 
-    policy_text_ = new std::string(RequestBasisPolicy(ReadText(FLEETCAP_OPENB_POLICY)));
-    ASSERT_FALSE(policy_text_->empty()) << FLEETCAP_OPENB_POLICY << " no longer has the attribution this test edits";
+    policy_text_ =
+        new std::string(RequestBasisPolicy(ReadText(fleetcap::testing::SourcePath("docs/examples/openb-policy.yaml"))));
+    ASSERT_FALSE(policy_text_->empty()) << fleetcap::testing::SourcePath("docs/examples/openb-policy.yaml")
+                                        << " no longer has the attribution this test edits";
     auto pool = PgPool::Open(db_->uri(), 1);
     ASSERT_THAT(pool, IsOk());
     store::PgPolicyRepository policies(pool->get());
@@ -101,7 +104,7 @@ class OpenbChargebackTest : public ::testing::Test {
     // last one closed is computed, from the first device in service.
     const absl::Time began = RealClock::Instance()->Now();
     optimizer_ = new testing::RunResult(
-        testing::Run({FLEETCAP_OPTIMIZER_BIN, "--once", "--close-delay", "0s", "--db", db_->uri()}));
+        testing::Run({fleetcap::testing::kOptimizerBin, "--once", "--close-delay", "0s", "--db", db_->uri()}));
     optimizer_seconds_ = absl::ToDoubleSeconds(RealClock::Instance()->Now() - began);
   }
   static void TearDownTestSuite() {

@@ -18,6 +18,7 @@
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/pg_inventory_repository.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -26,7 +27,7 @@
 namespace fleetcap {
 namespace {
 
-const std::string kData = std::string(FLEETCAP_SHARED_DATA) + "/openb";
+const std::string kData = std::string(fleetcap::testing::kSharedDataDir) + "/openb";
 constexpr char kStart[] = "2026-01-01T00:00:00Z";
 
 using ::fleetcap::testing::IsOk;
@@ -123,8 +124,9 @@ class OpenbReplayTest : public ::testing::Test {
     auto db = testing::TestDatabase::Migrated();
     ASSERT_THAT(db, IsOk());
     db_ = db->release();
-    replay_ = new testing::RunResult(testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData,
-                                                   "--cluster", "openb", "--start", kStart, "--db", db_->uri()}));
+    replay_ =
+        new testing::RunResult(testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "openb", "--data",
+                                             kData, "--cluster", "openb", "--start", kStart, "--db", db_->uri()}));
   }
   static void TearDownTestSuite() {
     delete replay_;
@@ -197,8 +199,8 @@ TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
 }
 
 TEST_F(OpenbReplayTest, ReplayingAgainStoresTheSameFacts) {
-  auto again = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--cluster", "openb",
-                             "--start", kStart, "--db", db_->uri()});
+  auto again = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "openb", "--data", kData, "--cluster",
+                             "openb", "--start", kStart, "--db", db_->uri()});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(again.out, replay_->out);
   auto conn = db_->Connect();
@@ -210,17 +212,17 @@ TEST_F(OpenbReplayTest, ReplayingAgainStoresTheSameFacts) {
 TEST(OpenbReplayErrors, MissingDataAndBadFlagsAreOneLineErrors) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
-  auto missing = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", "/nonexistent/openb",
-                               "--cluster", "x", "--db", (*db)->uri()});
+  auto missing = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "openb", "--data",
+                               "/nonexistent/openb", "--cluster", "x", "--db", (*db)->uri()});
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_THAT(missing.err, HasSubstr("/nonexistent/openb")) << missing.err;
 
-  auto bad_start = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--start",
-                                 "last tuesday", "--db", (*db)->uri()});
+  auto bad_start = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "openb", "--data", kData,
+                                 "--start", "last tuesday", "--db", (*db)->uri()});
   EXPECT_EQ(bad_start.exit_code, 2);
   EXPECT_THAT(bad_start.err, HasSubstr("--start")) << bad_start.err;
 
-  auto bad_trace = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "borg", "--data", kData});
+  auto bad_trace = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "borg", "--data", kData});
   EXPECT_EQ(bad_trace.exit_code, 2);
   EXPECT_THAT(bad_trace.err, HasSubstr("--trace")) << bad_trace.err;
 }
@@ -242,8 +244,8 @@ TEST(OpenbReplayErrors, AMalformedRowIsSetAsideAndTheRestReplayed) {
          "p1,1000,1024,x,1000,,LS,Running,0,100,0\n"
          "p2,1000,1024,2,1000,,LS,Running,10,100,10\n"
          "p3,1000,1024,1,1000,,LS,Running,99999999999999,,\n";  // a time the store cannot hold
-  auto run = testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", dir, "--cluster", "small",
-                           "--start", kStart, "--db", (*db)->uri()});
+  auto run = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "openb", "--data", dir, "--cluster",
+                           "small", "--start", kStart, "--db", (*db)->uri()});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("3 holds, 3 malformed rows set aside"));
   auto conn = (*db)->Connect();
@@ -266,8 +268,8 @@ TEST(OpenbReplayErrors, AMalformedRowIsSetAsideAndTheRestReplayed) {
 TEST(OpenbReplayErrors, OlderSchemaWithoutMigrateNamesTheMissingMigrations) {
   auto db = testing::TestDatabase::Empty();
   ASSERT_THAT(db, IsOk());
-  auto refused =
-      testing::Run({FLEETCAP_INGEST_BIN, "replay", "--trace", "openb", "--data", kData, "--db", (*db)->uri()});
+  auto refused = testing::Run(
+      {fleetcap::testing::kIngestBin, "replay", "--trace", "openb", "--data", kData, "--db", (*db)->uri()});
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_THAT(refused.err, HasSubstr("missing migrations 0001_schema_v1")) << refused.err;
 }

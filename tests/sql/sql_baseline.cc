@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "policy/team_resolution.h"
+#include "tests/support/build_paths.h"
 
 namespace fleetcap::sql_baseline {
 namespace {
@@ -150,8 +151,10 @@ Line FromChargeLine(const attribution::ChargeLine& l) {
 }
 
 absl::StatusOr<std::string> RequestAttributionSql() {
-  std::ifstream in(FLEETCAP_REQUEST_ATTRIBUTION_SQL);
-  if (!in) return absl::NotFoundError(absl::StrCat("cannot read ", FLEETCAP_REQUEST_ATTRIBUTION_SQL));
+  std::ifstream in(fleetcap::testing::SourcePath("tests/sql/request_attribution.sql"));
+  if (!in)
+    return absl::NotFoundError(
+        absl::StrCat("cannot read ", fleetcap::testing::SourcePath("tests/sql/request_attribution.sql")));
   std::stringstream text;
   text << in.rdbuf();
   return text.str();

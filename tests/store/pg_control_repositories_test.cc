@@ -21,7 +21,7 @@ using ::fleetcap::testing::IsOk;
 using ::fleetcap::testing::StatusIs;
 using ::testing::HasSubstr;
 
-const absl::Time kT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
+const absl::Time kControlT0 = absl::FromUnixSeconds(1767225600);  // 2026-01-01T00:00:00Z
 
 class PgControlTest : public testing::MigratedDatabaseTest {
  protected:
@@ -37,13 +37,13 @@ class PgControlTest : public testing::MigratedDatabaseTest {
   static PolicyVersionRecord Doc(const std::string& text, const std::string& message = "") {
     PolicyVersionRecord r;
     r.document = text;
-    r.applied_at = kT0;
+    r.applied_at = kControlT0;
     r.applied_by = "token:admin1";
     r.message = message;
     return r;
   }
   static AuditEntry Audit(const std::string& action, const std::string& details = "{}") {
-    return AuditEntry{0, kT0, "token:admin1", action, "", details};
+    return AuditEntry{0, kControlT0, "token:admin1", action, "", details};
   }
 
   std::unique_ptr<PgPolicyRepository> policies_;
@@ -65,7 +65,7 @@ TEST_F(PgControlTest, VersionsAppendAndTheActiveIsTheNewest) {
   ASSERT_THAT(active, IsOk());
   EXPECT_EQ(active->version, 2);
   EXPECT_EQ(active->document, "version: 1\ncurrency: EUR\n");
-  EXPECT_EQ(active->applied_at, kT0);
+  EXPECT_EQ(active->applied_at, kControlT0);
   auto history = policies_->History();
   ASSERT_THAT(history, IsOk());
   ASSERT_EQ(history->size(), 2u);
@@ -133,8 +133,8 @@ TEST_F(PgControlTest, TokensAreFoundByHashListedAndRevoked) {
   t.secret_hash = std::string("\x00\x01\xff\x7f", 4) + std::string(28, '\x42');
   t.role = "team:team-00";
   t.description = "'; DROP TABLE api_tokens; --";
-  t.created_at = kT0;
-  t.expires_at = kT0 + absl::Hours(24);
+  t.created_at = kControlT0;
+  t.expires_at = kControlT0 + absl::Hours(24);
   t.created_by = "init";
   ASSERT_THAT(tokens_->Create(t, Audit("token.create")), IsOk());
   EXPECT_EQ(tokens_->Create(t, Audit("token.create")).code(), absl::StatusCode::kAlreadyExists);
@@ -143,16 +143,17 @@ TEST_F(PgControlTest, TokensAreFoundByHashListedAndRevoked) {
   EXPECT_EQ(found->token_id, "tok1");
   EXPECT_EQ(found->role, "team:team-00");
   EXPECT_EQ(found->description, "'; DROP TABLE api_tokens; --");
-  EXPECT_EQ(found->expires_at, kT0 + absl::Hours(24));
+  EXPECT_EQ(found->expires_at, kControlT0 + absl::Hours(24));
   EXPECT_FALSE(found->revoked_at.has_value());
   EXPECT_THAT(tokens_->FindByHash(std::string(32, 'x')), StatusIs(absl::StatusCode::kNotFound));
 
-  auto revoked = tokens_->Revoke("tok1", kT0 + absl::Hours(1), Audit("token.revoke"));
+  auto revoked = tokens_->Revoke("tok1", kControlT0 + absl::Hours(1), Audit("token.revoke"));
   ASSERT_THAT(revoked, IsOk());
-  EXPECT_EQ(revoked->revoked_at, kT0 + absl::Hours(1));
+  EXPECT_EQ(revoked->revoked_at, kControlT0 + absl::Hours(1));
   // Revoking again keeps the first time.
-  EXPECT_EQ(tokens_->Revoke("tok1", kT0 + absl::Hours(2), Audit("token.revoke"))->revoked_at, kT0 + absl::Hours(1));
-  EXPECT_THAT(tokens_->Revoke("nope", kT0, Audit("token.revoke")), StatusIs(absl::StatusCode::kNotFound));
+  EXPECT_EQ(tokens_->Revoke("tok1", kControlT0 + absl::Hours(2), Audit("token.revoke"))->revoked_at,
+            kControlT0 + absl::Hours(1));
+  EXPECT_THAT(tokens_->Revoke("nope", kControlT0, Audit("token.revoke")), StatusIs(absl::StatusCode::kNotFound));
   ASSERT_EQ(tokens_->List()->size(), 1u);
 
   // Only the hash is stored.
@@ -163,7 +164,8 @@ TEST_F(PgControlTest, TokensAreFoundByHashListedAndRevoked) {
 }
 
 TEST_F(PgControlTest, AuditListsInOrderWithFilterAndPaging) {
-  TokenRecord t{"tok2", std::string(32, 'a'), "planner", "", kT0, kT0 + absl::Hours(1), std::nullopt, "x"};
+  TokenRecord t{"tok2",     std::string(32, 'a'),        "planner",    "",
+                kControlT0, kControlT0 + absl::Hours(1), std::nullopt, "x"};
   ASSERT_THAT(tokens_->Create(t, Audit("token.create", R"({"role":"planner"})")), IsOk());
   ASSERT_THAT(policies_->Apply(Doc("version: 1\n"), 0, Audit("policy.apply", R"({"changes":["team added: a"]})")),
               IsOk());
@@ -173,7 +175,7 @@ TEST_F(PgControlTest, AuditListsInOrderWithFilterAndPaging) {
   EXPECT_EQ((*all)[0].action, "token.create");
   EXPECT_EQ((*all)[0].details_json, R"({"role": "planner"})");
   EXPECT_EQ((*all)[1].target, "policy version 1");
-  EXPECT_EQ((*all)[1].at, kT0);
+  EXPECT_EQ((*all)[1].at, kControlT0);
   EXPECT_EQ(audit_->List((*all)[0].id, 10, "")->size(), 1u);
   EXPECT_EQ(audit_->List(0, 1, "")->size(), 1u);
   EXPECT_EQ(audit_->List(0, 10, "policy.apply")->size(), 1u);

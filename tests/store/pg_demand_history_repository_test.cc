@@ -17,7 +17,7 @@ namespace {
 
 using ::fleetcap::testing::IsOk;
 
-const absl::Time kT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+const absl::Time kDemandT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
 
 ChargebackLineRecord Line(absl::Time hour, const std::string& team, const std::string& ns, const std::string& model,
                           const std::string& kind, int64_t held) {
@@ -40,46 +40,47 @@ class PgDemandHistoryTest : public testing::MigratedDatabaseTest {};
 TEST_F(PgDemandHistoryTest, HeldHoursAreTheWorkloadLinesSummedPerTeamModelAndHour) {
   PgChargebackRepository chargeback(pool());
   const std::vector<ChargebackLineRecord> lines = {
-      Line(kT0, "vision", "ml", "H100", "workload", 1000 * 3600),
-      Line(kT0, "vision", "cv", "H100", "workload", 500 * 3600),  // another namespace: summed
-      Line(kT0, "vision", "ml", "T4", "workload", 2000 * 3600),
-      Line(kT0, "idle", "", "H100", "idle", 3000 * 3600),  // not a team's holding
-      Line(kT0, "speech", "asr", "H100", "shared", 0),
-      Line(kT0 + absl::Hours(1), "speech", "asr", "H100", "workload", 250 * 3600),
-      Line(kT0 + absl::Hours(2), "speech", "asr", "H100", "workload", 750 * 3600),  // outside the window read
+      Line(kDemandT0, "vision", "ml", "H100", "workload", 1000 * 3600),
+      Line(kDemandT0, "vision", "cv", "H100", "workload", 500 * 3600),  // another namespace: summed
+      Line(kDemandT0, "vision", "ml", "T4", "workload", 2000 * 3600),
+      Line(kDemandT0, "idle", "", "H100", "idle", 3000 * 3600),  // not a team's holding
+      Line(kDemandT0, "speech", "asr", "H100", "shared", 0),
+      Line(kDemandT0 + absl::Hours(1), "speech", "asr", "H100", "workload", 250 * 3600),
+      Line(kDemandT0 + absl::Hours(2), "speech", "asr", "H100", "workload", 750 * 3600),  // outside the window read
   };
-  ASSERT_THAT(chargeback.ReplaceHours("c1", kT0, kT0 + absl::Hours(3), lines, {}), IsOk());
+  ASSERT_THAT(chargeback.ReplaceHours("c1", kDemandT0, kDemandT0 + absl::Hours(3), lines, {}), IsOk());
 
   PgDemandHistoryRepository history(pool());
-  auto held = history.HeldHours(kT0, kT0 + absl::Hours(2));
+  auto held = history.HeldHours(kDemandT0, kDemandT0 + absl::Hours(2));
   ASSERT_THAT(held, IsOk());
   const std::vector<HeldHourRecord> expected = {
-      {"c1", "H100", "speech", kT0 + absl::Hours(1), 250 * 3600},
-      {"c1", "H100", "vision", kT0, 1500 * 3600},
-      {"c1", "T4", "vision", kT0, 2000 * 3600},
+      {"c1", "H100", "speech", kDemandT0 + absl::Hours(1), 250 * 3600},
+      {"c1", "H100", "vision", kDemandT0, 1500 * 3600},
+      {"c1", "T4", "vision", kDemandT0, 2000 * 3600},
   };
   EXPECT_EQ(*held, expected);
-  auto none = history.HeldHours(kT0 + absl::Hours(5), kT0 + absl::Hours(6));
+  auto none = history.HeldHours(kDemandT0 + absl::Hours(5), kDemandT0 + absl::Hours(6));
   ASSERT_THAT(none, IsOk());
   EXPECT_TRUE(none->empty());
 }
 
 TEST_F(PgDemandHistoryTest, PendingAtIsTheWaitsOpenThenOldestFirstWithTheTeamEvidence) {
-  const absl::Time at = kT0 + absl::Hours(2);
+  const absl::Time at = kDemandT0 + absl::Hours(2);
   InventoryChanges c;
   c.cluster = "c1";
   auto pod = [&](const std::string& uid, const std::string& ns, const std::string& label,
                  std::optional<absl::Time> deleted) {
-    return LivePod{{uid, ns, uid + "-pod", label, "Job", uid, "Pending", kT0, std::nullopt, deleted, 1000, true}, ""};
+    return LivePod{{uid, ns, uid + "-pod", label, "Job", uid, "Pending", kDemandT0, std::nullopt, deleted, 1000, true},
+                   ""};
   };
   c.pods = {pod("waiting", "ml", "vision", std::nullopt), pod("older", "asr", "", std::nullopt),
             pod("bound", "ml", "", std::nullopt), pod("later", "ml", "", std::nullopt),
-            pod("deleted", "ml", "", kT0 + absl::Hours(1))};
-  c.demands = {{"waiting", "nvidia.com/gpu", "H100", 2000, kT0 + absl::Minutes(90), std::nullopt},
-               {"older", "nvidia.com/gpu", "", 1000, kT0 + absl::Minutes(30), std::nullopt},
-               {"bound", "nvidia.com/gpu", "H100", 1000, kT0, kT0 + absl::Hours(1)},            // ended before
-               {"later", "nvidia.com/gpu", "H100", 1000, at + absl::Minutes(1), std::nullopt},  // not yet
-               {"deleted", "nvidia.com/gpu", "H100", 1000, kT0, std::nullopt}};                 // pod gone
+            pod("deleted", "ml", "", kDemandT0 + absl::Hours(1))};
+  c.demands = {{"waiting", "nvidia.com/gpu", "H100", 2000, kDemandT0 + absl::Minutes(90), std::nullopt},
+               {"older", "nvidia.com/gpu", "", 1000, kDemandT0 + absl::Minutes(30), std::nullopt},
+               {"bound", "nvidia.com/gpu", "H100", 1000, kDemandT0, kDemandT0 + absl::Hours(1)},  // ended before
+               {"later", "nvidia.com/gpu", "H100", 1000, at + absl::Minutes(1), std::nullopt},    // not yet
+               {"deleted", "nvidia.com/gpu", "H100", 1000, kDemandT0, std::nullopt}};             // pod gone
   PgLiveInventoryRepository inventory(pool());
   ASSERT_THAT(inventory.Apply(c), IsOk());
 
@@ -87,8 +88,8 @@ TEST_F(PgDemandHistoryTest, PendingAtIsTheWaitsOpenThenOldestFirstWithTheTeamEvi
   auto pending = history.PendingAt(at, 10);
   ASSERT_THAT(pending, IsOk());
   const std::vector<PendingPodRecord> expected = {
-      {"c1", "older", "asr", "", "nvidia.com/gpu", "", 1000, kT0 + absl::Minutes(30), "older-pod"},
-      {"c1", "waiting", "ml", "vision", "nvidia.com/gpu", "H100", 2000, kT0 + absl::Minutes(90), "waiting-pod"},
+      {"c1", "older", "asr", "", "nvidia.com/gpu", "", 1000, kDemandT0 + absl::Minutes(30), "older-pod"},
+      {"c1", "waiting", "ml", "vision", "nvidia.com/gpu", "H100", 2000, kDemandT0 + absl::Minutes(90), "waiting-pod"},
   };
   EXPECT_EQ(*pending, expected);
   auto bounded = history.PendingAt(at, 1);
@@ -96,7 +97,7 @@ TEST_F(PgDemandHistoryTest, PendingAtIsTheWaitsOpenThenOldestFirstWithTheTeamEvi
   ASSERT_EQ(bounded->size(), 1u);
   EXPECT_EQ((*bounded)[0].pod_uid, "older");
   // A second before the bound pod's wait ended and the deleted pod went, both still waited.
-  auto before = history.PendingAt(kT0 + absl::Hours(1) - absl::Seconds(1), 10);
+  auto before = history.PendingAt(kDemandT0 + absl::Hours(1) - absl::Seconds(1), 10);
   ASSERT_THAT(before, IsOk());
   std::vector<std::string> uids;
   for (const auto& p : *before) uids.push_back(p.pod_uid);

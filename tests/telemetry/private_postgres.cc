@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/subprocess.h"
 
 namespace fleetcap::testing {
@@ -14,14 +15,15 @@ namespace fleetcap::testing {
 PrivatePostgres::PrivatePostgres() {
   // Durable settings (not FLEETCAP_PG_FAST): an immediate stop is a crash,
   // and a commit acknowledged before it must survive.
-  auto started = Run({"/bin/bash", FLEETCAP_PG_SH, "start", dir_.path()}, absl::Seconds(120));
+  auto started =
+      Run({"/bin/bash", fleetcap::testing::SourcePath("scripts/pg.sh"), "start", dir_.path()}, absl::Seconds(120));
   uri_ = started.out.substr(0, started.out.find('\n'));
   std::ifstream(dir_.path() + "/datadir") >> data_;
   std::ifstream(dir_.path() + "/port") >> port_;
 }
 
 PrivatePostgres::~PrivatePostgres() {
-  Run({"/bin/bash", FLEETCAP_PG_SH, "stop", dir_.path()});
+  Run({"/bin/bash", fleetcap::testing::SourcePath("scripts/pg.sh"), "stop", dir_.path()});
   Run({"/bin/rm", "-rf", data_});
 }
 

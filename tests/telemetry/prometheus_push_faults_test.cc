@@ -66,8 +66,8 @@ using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
 
 constexpr int64_t kMinuteMs = 60'000;
-constexpr int64_t kStepMs = 3'000;  // 6x real time; see above
-constexpr int64_t kSamplesPerMinute = kMinuteMs / kStepMs;
+constexpr int64_t kPushStepMs = 3'000;  // 6x real time; see above
+constexpr int64_t kSamplesPerMinute = kMinuteMs / kPushStepMs;
 constexpr int64_t kSettleMs = 30'000;  // in fake time; see above
 constexpr const char* kSettle = "30s";
 constexpr absl::Duration kLead = absl::Seconds(15);  // for Prometheus to start
@@ -132,7 +132,7 @@ struct Scraped {
 void StartScraping(int remote_write_port, Scraped* out, const std::string& remote_write_extra = "") {
   out->t0 = absl::ToUnixMillis(absl::Now() + kLead);
   out->first_ms = MinuteStart(out->t0) + kMinuteMs;
-  out->exporter = std::make_unique<testing::FixtureExporter>(out->t0, kStepMs);
+  out->exporter = std::make_unique<testing::FixtureExporter>(out->t0, kPushStepMs);
   ASSERT_TRUE(out->exporter->Start());
   auto prom =
       testing::StartPrometheus(testing::PushPullConfig(out->exporter->port(), remote_write_port, remote_write_extra));

@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "pqxx/pqxx"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -86,7 +87,7 @@ class FlakyPrometheus {
 };
 
 std::vector<std::string> PullArgs(const std::string& db, const std::string& url) {
-  return {FLEETCAP_INGEST_BIN,
+  return {fleetcap::testing::kIngestBin,
           "prometheus",
           "--db",
           db,

@@ -21,6 +21,7 @@
 #include "absl/time/clock.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "pqxx/pqxx"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -35,7 +36,7 @@ using ::fleetcap::testing::IsOk;
 using telemetry::RawSeries;
 using ::testing::HasSubstr;
 
-constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+constexpr int64_t kPushT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 constexpr int kRequests = 40, kGpus = 20, kSamplesPerRequest = 6;
 
 // Request r carries 6 samples (10 s apart) of each of 20 GPUs' utilisation
@@ -48,7 +49,7 @@ std::string Request(int r) {
     util.labels.push_back({"__name__", "DCGM_FI_DEV_GPU_UTIL"});
     energy.labels.push_back({"__name__", "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION"});
     for (int i = 0; i < kSamplesPerRequest; ++i) {
-      const int64_t t = kT0 + r * 60'000 + i * 10'000;
+      const int64_t t = kPushT0 + r * 60'000 + i * 10'000;
       util.points.push_back({t, static_cast<double>((r * 31 + g * 7 + i) % 101)});
       energy.points.push_back({t, 1e6 * (r * kSamplesPerRequest + i)});
     }
@@ -160,7 +161,7 @@ TEST_F(PushFaultsTest, ADamagedLogRecordStopsTheStartNamingTheFile) {
   ASSERT_GE(fd, 0);
   ASSERT_EQ(::pwrite(fd, "\xff\xff\xff\xff", 4, 40), 4);  // inside the first record's body
   ::close(fd);
-  auto restarted = testing::Run({FLEETCAP_INGEST_BIN, "prometheus", "--db", db_->uri(), "--cluster", "c1",
+  auto restarted = testing::Run({fleetcap::testing::kIngestBin, "prometheus", "--db", db_->uri(), "--cluster", "c1",
                                  "--remote-write-listen", "127.0.0.1:0", "--wal-dir", owned.path()},
                                 absl::Seconds(60));
   EXPECT_EQ(restarted.exit_code, 1);

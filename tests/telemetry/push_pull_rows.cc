@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "common/time_util.h"
+#include "tests/support/build_paths.h"
 #include "tests/telemetry/usage_rows.h"
 
 namespace fleetcap::testing {
@@ -62,7 +63,7 @@ bool Near(const std::string& a, const std::string& b) {
 }
 
 RunResult PullOnce(const std::string& db_uri, const std::string& prometheus_url, int64_t since_ms, int64_t until_ms) {
-  return Run({FLEETCAP_INGEST_BIN, "prometheus", "--db", db_uri, "--cluster", "pull", "--prometheus-url",
+  return Run({fleetcap::testing::kIngestBin, "prometheus", "--db", db_uri, "--cluster", "pull", "--prometheus-url",
               prometheus_url, "--once", "--max-points", "1", "--since", FormatRfc3339(absl::FromUnixMillis(since_ms)),
               "--until", FormatRfc3339(absl::FromUnixMillis(until_ms)), "--log-level", "warn"});
 }

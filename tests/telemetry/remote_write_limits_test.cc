@@ -17,6 +17,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -153,7 +154,7 @@ TEST_F(RemoteWriteLimitsTest, ASlowClientIsCutAtTheReadDeadline) {
 }
 
 TEST_F(RemoteWriteLimitsTest, WithoutAuthenticationOnlyLoopbackUnlessTheNetworkIsTrusted) {
-  auto refused = testing::Run({FLEETCAP_INGEST_BIN, "prometheus", "--db", db_->uri(), "--cluster", "c1",
+  auto refused = testing::Run({fleetcap::testing::kIngestBin, "prometheus", "--db", db_->uri(), "--cluster", "c1",
                                "--remote-write-listen", "0.0.0.0:0", "--wal-dir", dir_.path() + "/wal"},
                               absl::Seconds(60));
   EXPECT_EQ(refused.exit_code, 1);

@@ -15,6 +15,7 @@
 #include "absl/time/clock.h"
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "pqxx/pqxx"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -28,7 +29,7 @@ using ::fleetcap::testing::IsOk;
 using telemetry::EncodeRemoteWrite;
 using telemetry::RawSeries;
 
-constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+constexpr int64_t kRemoteT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 
 // Two minutes of a DCGM exporter: 2 GPUs, a pod on one, 15 s scrapes,
 // one stale marker and one blank sentinel.
@@ -44,17 +45,17 @@ std::vector<RawSeries> DcgmTwoMinutes() {
     util.labels.push_back({"__name__", "DCGM_FI_DEV_GPU_UTIL"});
     power.labels.push_back({"__name__", "DCGM_FI_DEV_POWER_USAGE"});
     for (int i = 0; i < 8; ++i) {
-      util.points.push_back({kT0 + i * 15'000, static_cast<double>((i * 13 + g * 7) % 101)});
-      power.points.push_back({kT0 + i * 15'000, 100.0 + i});
+      util.points.push_back({kRemoteT0 + i * 15'000, static_cast<double>((i * 13 + g * 7) % 101)});
+      power.points.push_back({kRemoteT0 + i * 15'000, 100.0 + i});
     }
-    util.points.push_back({kT0 + 120'000, std::nan("")});
+    util.points.push_back({kRemoteT0 + 120'000, std::nan("")});
     util.points.back().value = [] {
       const uint64_t bits = 0x7ff0000000000002ULL;  // Prometheus' stale marker
       double v;
       std::memcpy(&v, &bits, sizeof v);
       return v;
     }();
-    power.points.push_back({kT0 + 5'000, 9223372036854775792.0});
+    power.points.push_back({kRemoteT0 + 5'000, 9223372036854775792.0});
     out.push_back(util);
     out.push_back(power);
   }
@@ -153,8 +154,8 @@ TEST_F(RemoteWriteTest, RetriesCountOnceAndSamplesForWrittenMinutesAreLate) {
 // minute), as a duty_cycle series per pod, in time order, 5,000 samples a
 // request. Timestamps move by whole days to recent ones, which keeps hours.
 TEST_F(RemoteWriteTest, GenaiDutyCycleReplayMatchesTheCsvPerPodAndHour) {
-  auto csv =
-      testing::Run({"/bin/tar", "-xzOf", std::string(FLEETCAP_SHARED_DATA) + "/genai/pod_gpu_duty_cycle_anon.tar.gz"});
+  auto csv = testing::Run(
+      {"/bin/tar", "-xzOf", std::string(fleetcap::testing::kSharedDataDir) + "/genai/pod_gpu_duty_cycle_anon.tar.gz"});
   ASSERT_EQ(csv.exit_code, 0) << csv.err;
   struct Row {
     int64_t ts_ms;

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_replace.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_certificates.h"
@@ -104,8 +105,9 @@ TEST_F(RemoteWriteTlsTest, VerifiedClientCertificatesAllowListeningBeyondLoopbac
 
   // TLS without client certificates encrypts, but anyone may send: not enough.
   const testing::TestDir wal("wal");
-  std::vector<std::string> argv = {FLEETCAP_INGEST_BIN,     "prometheus", "--db",      db_->uri(), "--cluster", "c1",
-                                   "--remote-write-listen", "0.0.0.0:0",  "--wal-dir", wal.path()};
+  std::vector<std::string> argv = {
+      fleetcap::testing::kIngestBin, "prometheus", "--db",      db_->uri(), "--cluster", "c1",
+      "--remote-write-listen",       "0.0.0.0:0",  "--wal-dir", wal.path()};
   const std::vector<std::string> tls_only = ServerTls();
   argv.insert(argv.end(), tls_only.begin(), tls_only.end());
   auto refused = testing::Run(argv, absl::Seconds(60));

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -92,7 +93,7 @@ class TelemetryReplayTest : public testing::MigratedDatabaseTest {
   }
 
   testing::RunResult Replay(const testing::IngestProcess& ingest, const std::vector<std::string>& extra = {}) {
-    std::vector<std::string> argv = {FLEETCAP_TELEMETRY_REPLAY_BIN,
+    std::vector<std::string> argv = {fleetcap::testing::kTelemetryReplayBin,
                                      "--db",
                                      db_->uri(),
                                      "--cluster",

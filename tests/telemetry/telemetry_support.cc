@@ -15,13 +15,22 @@
 #include "absl/time/clock.h"
 #include "common/status_macros.h"
 #include "ingest/telemetry/remote_write_decoder.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 
 namespace fleetcap::testing {
 absl::StatusOr<IngestProcess> StartIngest(const std::string& db_uri, const std::string& cluster,
                                           const std::vector<std::string>& extra) {
-  std::vector<std::string> argv = {FLEETCAP_INGEST_BIN, "prometheus",  "--db",        db_uri, "--cluster", cluster,
-                                   "--metrics-listen",  "127.0.0.1:0", "--log-level", "warn"};
+  std::vector<std::string> argv = {fleetcap::testing::kIngestBin,
+                                   "prometheus",
+                                   "--db",
+                                   db_uri,
+                                   "--cluster",
+                                   cluster,
+                                   "--metrics-listen",
+                                   "127.0.0.1:0",
+                                   "--log-level",
+                                   "warn"};
   bool has_listen = false, pushes = false, has_wal = false, has_settle = false, has_segment = false,
        has_retention = false;
   for (const auto& a : extra) {

@@ -11,6 +11,7 @@
 #include "nlohmann/json.hpp"
 #include "store/pg_usage_repository.h"
 #include "tests/support/api_process.h"
+#include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
@@ -24,7 +25,7 @@ using telemetry::CanonicalSeries;
 using telemetry::Field;
 using ::testing::HasSubstr;
 
-constexpr int64_t kT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+constexpr int64_t kApiT0 = 1'767'225'600'000;  // 2026-01-01T00:00:00Z
 
 // Two hours: GPU-A used by pod p1 (ml) at 1 + (i % 5) / 10, GPU-B at 0.25;
 // a sample every 30 s.
@@ -36,9 +37,9 @@ std::vector<CanonicalSeries> TwoHours() {
   a.field = b.field = Field::kUtil;
   power.field = Field::kPower;
   for (int i = 0; i < 240; ++i) {
-    a.points.push_back({kT0 + i * 30'000, 0.1 * (1 + i % 5)});
-    b.points.push_back({kT0 + i * 30'000, 0.25});
-    power.points.push_back({kT0 + i * 30'000, 70.0 + (i % 2)});
+    a.points.push_back({kApiT0 + i * 30'000, 0.1 * (1 + i % 5)});
+    b.points.push_back({kApiT0 + i * 30'000, 0.25});
+    power.points.push_back({kApiT0 + i * 30'000, 70.0 + (i % 2)});
   }
   return {a, b, power};
 }
@@ -57,7 +58,7 @@ class UsageApiTest : public ::testing::Test {
     window.Add(0, 1, TwoHours(), absl::Now());
     auto written = writer.WriteClosed(window.Close(absl::Now(), true), "test-log");
     ASSERT_THAT(written, IsOk());
-    auto api = testing::StartApi(FLEETCAP_API_BIN, db_->uri());
+    auto api = testing::StartApi(fleetcap::testing::kApiBin, db_->uri());
     ASSERT_THAT(api, IsOk());
     api_ = new testing::ApiProcess(std::move(*api));
   }
@@ -119,20 +120,22 @@ TEST_F(UsageApiTest, BadRequestsNameTheField) {
 }
 
 TEST_F(UsageApiTest, FleetcapctlOverGrpc) {
-  auto json = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token,
-                            "--cluster", "c1", "--device", "GPU-B", "--start", "2026-01-01T00:00:00Z", "--end",
-                            "2026-01-01T00:10:00Z", "--resolution", "minute", "--format", "json"});
+  auto json =
+      testing::Run({fleetcap::testing::kCtlBin, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token,
+                    "--cluster", "c1", "--device", "GPU-B", "--start", "2026-01-01T00:00:00Z", "--end",
+                    "2026-01-01T00:10:00Z", "--resolution", "minute", "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;
   auto j = nlohmann::json::parse(json.out);
   ASSERT_EQ(j["buckets"].size(), 10u);
   EXPECT_DOUBLE_EQ(j["buckets"][9]["utilMean"].get<double>(), 0.25);
-  auto table = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token,
-                             "--cluster", "c1", "--start", "2026-01-01T00:00:00Z", "--end", "2026-01-01T02:00:00Z"});
+  auto table =
+      testing::Run({fleetcap::testing::kCtlBin, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token,
+                    "--cluster", "c1", "--start", "2026-01-01T00:00:00Z", "--end", "2026-01-01T02:00:00Z"});
   ASSERT_EQ(table.exit_code, 0) << table.err;
   EXPECT_THAT(table.out, HasSubstr("27.5%")) << table.out;  // (0.3 + 0.25) / 2
   EXPECT_THAT(table.out, HasSubstr("2026-01-01T01:00:00Z")) << table.out;
-  auto bad = testing::Run({FLEETCAPCTL_BIN, "usage", "--server", api_->grpc_address(), "--token", api_->admin_token,
-                           "--cluster", "c1", "--resolution", "fortnight"});
+  auto bad = testing::Run({fleetcap::testing::kCtlBin, "usage", "--server", api_->grpc_address(), "--token",
+                           api_->admin_token, "--cluster", "c1", "--resolution", "fortnight"});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--resolution")) << bad.err;
 }
