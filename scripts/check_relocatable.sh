@@ -10,8 +10,9 @@ build_dir=$2
 commands="$build_dir/compile_commands.json"
 [ -f "$commands" ] || { echo "relocatable: no $commands (CMAKE_EXPORT_COMPILE_COMMANDS)" >&2; exit 1; }
 
-# -DNAME=... up to the next space, with the clone's root in it.
-offending=$(grep -oE -- "-D[A-Za-z_][A-Za-z0-9_]*=[^ ]*" "$commands" | grep -F -- "$source_dir" | sort -u || true)
+# -DNAME=... up to the next space, with the clone's source or build folder in it.
+offending=$(grep -oE -- "-D[A-Za-z_][A-Za-z0-9_]*=[^ ]*" "$commands" |
+  grep -F -e "$source_dir" -e "$(realpath "$build_dir")" | sort -u || true)
 if [ -n "$offending" ]; then
   echo "relocatable: compile definitions hold a path of this clone (use tests/support/build_paths.h):" >&2
   echo "$offending" | sed 's/^/  /' >&2

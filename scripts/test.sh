@@ -14,12 +14,13 @@ jobs=$(nproc)
 started=$(date +%s)
 steps=()
 step() {  # step NAME COMMAND...: runs COMMAND, then says how long it took
-  local name=$1 began
+  local name=$1 began took
   shift
   began=$(date +%s)
   "$@"
-  steps+=("$(printf '%6ds  %s' $(( $(date +%s) - began )) "$name")")
-  echo "make test: $name took $(( $(date +%s) - began ))s"
+  took=$(( $(date +%s) - began ))
+  steps+=("$(printf '%6ds  %s' "$took" "$name")")
+  echo "make test: $name took ${took}s"
 }
 
 # The dashboard: its unit tests and its production build (web/dist, which
