@@ -19,6 +19,15 @@ absl::Status PgError(absl::string_view context, const std::exception& e) {
     return absl::DeadlineExceededError(
         absl::StrCat(context, ": the database statement ran past its time limit: ", e.what()));
   }
+  // Class 22 (data exception: a value out of range, malformed, in the wrong
+  // encoding) is the database refusing a value it was given: the caller's
+  // input, not the server's fault. Its text quotes the value and the SQL, so
+  // only the SQLSTATE goes into the answer.
+  if (const auto* sql = dynamic_cast<const pqxx::sql_error*>(&e);
+      sql != nullptr && sql->sqlstate().rfind("22", 0) == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        context, ": the database refused a value as out of range or malformed (SQLSTATE ", sql->sqlstate(), ")"));
+  }
   return absl::InternalError(absl::StrCat(context, ": ", e.what()));
 }
 

@@ -26,7 +26,8 @@ using PgConnection = pqxx::connection;
 
 // Turns an exception thrown by libpqxx into a Status naming `context`:
 // a lost connection is UNAVAILABLE, a statement cancelled by the statement
-// timeout DEADLINE_EXCEEDED, anything else INTERNAL.
+// timeout DEADLINE_EXCEEDED, a value the database refuses (SQLSTATE class 22)
+// INVALID_ARGUMENT without the database's text, anything else INTERNAL.
 absl::Status PgError(absl::string_view context, const std::exception& e);
 
 // Opens one connection, as a Status rather than an exception.

@@ -7,7 +7,7 @@ namespace fleetcap::api {
 grpc::Status AllocationGrpcService::GetRecommendations(grpc::ServerContext* context,
                                                        const v1::GetRecommendationsRequest* request,
                                                        v1::RecommendationSet* response) {
-  return guard_->Run(context, "/fleetcap.v1.AllocationService/GetRecommendations", [&](const Scope& scope) {
+  return guard_->Run(context, "/fleetcap.v1.AllocationService/GetRecommendations", *request, [&](const Scope& scope) {
     FLEETCAP_ASSIGN_OR_RETURN(auto result, query_->Run(scope, *request));
     *response = std::move(result);
     return absl::OkStatus();
@@ -18,7 +18,7 @@ grpc::Status AllocationGrpcService::WatchRecommendations(grpc::ServerContext* co
                                                          const v1::WatchRecommendationsRequest* request,
                                                          grpc::ServerWriter<v1::RecommendationSet>* writer) {
   static const std::string kMethod = "/fleetcap.v1.AllocationService/WatchRecommendations";
-  return guard_->Run(context, kMethod, [&](const Scope& scope) {
+  return guard_->RunStream(context, kMethod, *request, [&](const Scope& scope) {
     RecommendationWatchers::Stream stream;
     stream.scope = [&] { return guard_->Authorize(context, kMethod); };
     stream.send = [&](const v1::RecommendationSet& set) { return writer->Write(set); };

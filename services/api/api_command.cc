@@ -24,11 +24,15 @@ struct LimitFlags {
   int64_t http_read_timeout_seconds = absl::ToInt64Seconds(HttpLimits{}.read_timeout);
   int64_t http_threads = HttpLimits{}.threads;
   int64_t init_ttl_days = 365;
+  int64_t max_requests = AdmissionLimits{}.total;
+  int64_t max_requests_per_token = AdmissionLimits{}.per_token;
 
   bool InRange() const {
     return db_connections >= 1 && db_connections <= 1000 && http_threads >= 1 && http_threads <= 1000 &&
            db_wait_seconds >= 0 && db_wait_seconds <= 3600 && db_statement_timeout_seconds >= 0 &&
-           db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 && http_read_timeout_seconds <= 3600;
+           db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 &&
+           http_read_timeout_seconds <= 3600 && max_requests >= 1 && max_requests <= 10000 &&
+           max_requests_per_token >= 1 && max_requests_per_token <= max_requests;
   }
 };
 
@@ -60,6 +64,10 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   flags.Int("http-read-timeout", &limits.http_read_timeout_seconds,
             "seconds an HTTP client has to send its request headers, and again its body");
   flags.Int("http-threads", &limits.http_threads, "HTTP worker threads (each serves one connection at a time)");
+  flags.Int("max-requests", &limits.max_requests,
+            "requests (gRPC and HTTP) running at once; past it RESOURCE_EXHAUSTED (HTTP 429 with Retry-After)");
+  flags.Int("max-requests-per-token", &limits.max_requests_per_token,
+            "requests of any one token running at once; past it RESOURCE_EXHAUSTED (HTTP 429 with Retry-After)");
   flags.Int("ttl-days", &limits.init_ttl_days, "init: lifetime of the bootstrap admin token, in days");
 
   FLEETCAP_ASSIGN_OR_RETURN(FlagSet::Parsed parsed, flags.Parse(args));
@@ -74,7 +82,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   if (!limits.InRange()) {
     return absl::InvalidArgumentError(
         "--db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 to 3600, "
-        "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400");
+        "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400, --max-requests 1 to 10000, "
+        "--max-requests-per-token 1 to --max-requests");
   }
   options.init = !parsed.positional.empty() && parsed.positional.front() == "init";
   if (parsed.positional.size() > (options.init ? 1u : 0u)) {
@@ -86,6 +95,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
                               absl::Seconds(limits.db_statement_timeout_seconds)};
   server.http_limits.read_timeout = absl::Seconds(limits.http_read_timeout_seconds);
   server.http_limits.threads = static_cast<int>(limits.http_threads);
+  server.admission.total = static_cast<int>(limits.max_requests);
+  server.admission.per_token = static_cast<int>(limits.max_requests_per_token);
   options.init_ttl = absl::Hours(24 * limits.init_ttl_days);
   return options;
 }

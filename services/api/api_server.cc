@@ -13,6 +13,7 @@
 #include "services/api/planning_http_routes.h"
 #include "services/api/scenario_http_routes.h"
 #include "services/api/tls_credentials.h"
+#include "services/api/unparsable_request.h"
 #include "services/api/usage_http_routes.h"
 
 namespace fleetcap::api {
@@ -30,7 +31,9 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->tokens_ = std::make_unique<store::PgTokenRepository>(server->pool_);
   server->audit_ = std::make_unique<store::PgAuditRepository>(server->pool_);
   server->auth_ = std::make_unique<Authenticator>(server->tokens_.get(), server->policies_.get(), &server->clock_);
-  server->guard_ = std::make_unique<GrpcGuard>(server->auth_.get(), server->metrics_.get(), &server->clock_);
+  server->admission_ = std::make_unique<RequestAdmission>(options.admission);
+  server->guard_ = std::make_unique<GrpcGuard>(server->auth_.get(), server->metrics_.get(), &server->clock_,
+                                               server->admission_.get());
   server->policy_ops_ = std::make_unique<PolicyOperations>(server->policies_.get(), &server->clock_);
   server->token_ops_ = std::make_unique<TokenOperations>(server->tokens_.get(), &server->clock_);
   server->audit_ops_ = std::make_unique<AuditOperations>(server->audit_.get());
@@ -92,12 +95,16 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   builder.RegisterService(server->chargeback_service_.get());
   builder.RegisterService(server->allocation_service_.get());
   builder.RegisterService(server->planning_service_.get());
+  std::vector<std::unique_ptr<grpc::experimental::ServerInterceptorFactoryInterface>> interceptors;
+  interceptors.push_back(UnparsableRequestInterceptors());
+  builder.experimental().SetInterceptorCreators(std::move(interceptors));
   server->grpc_ = builder.BuildAndStart();
   if (server->grpc_ == nullptr || server->grpc_port_ == 0) {
     return absl::UnavailableError(absl::StrCat("--grpc-listen: cannot listen on \"", options.grpc_listen, "\""));
   }
 
-  server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get(), &server->clock_);
+  server->http_ = std::make_unique<HttpGateway>(server->metrics_.get(), server->auth_.get(), &server->clock_,
+                                                server->admission_.get());
   AddFleetRoutes(*server->http_, server->fleet_query_.get(), server->capacity_query_.get(),
                  server->pending_query_.get());
   AddUsageRoutes(*server->http_, server->usage_query_.get());

@@ -51,6 +51,8 @@ struct ApiServerOptions {
   HttpLimits http_limits;
   // WatchRecommendations: how often each stream polls, how many run at once.
   WatchLimits watch_limits;
+  // How many requests run at once, in all and per token (request_admission.h).
+  AdmissionLimits admission;
   // TLS for gRPC and HTTP: PEM certificate and key; with client_ca, clients
   // must present a certificate signed by it (on both transports).
   TlsFiles tls;
@@ -89,6 +91,7 @@ class ApiServer {
   std::unique_ptr<store::PgTokenRepository> tokens_;
   std::unique_ptr<store::PgAuditRepository> audit_;
   std::unique_ptr<Authenticator> auth_;
+  std::unique_ptr<RequestAdmission> admission_;  // shared by gRPC and HTTP
   std::unique_ptr<GrpcGuard> guard_;
   std::unique_ptr<PolicyOperations> policy_ops_;
   std::unique_ptr<TokenOperations> token_ops_;

@@ -9,7 +9,7 @@ namespace fleetcap::api {
 grpc::Status ExplainChargebackCall(const GrpcGuard* guard, const ChargebackExplainQuery* query,
                                    grpc::ServerContext* context, const v1::ExplainChargebackRequest* request,
                                    v1::ChargebackExplanation* response) {
-  return guard->Run(context, "/fleetcap.v1.ChargebackService/ExplainChargeback", [&](const Scope& scope) {
+  return guard->Run(context, "/fleetcap.v1.ChargebackService/ExplainChargeback", *request, [&](const Scope& scope) {
     FLEETCAP_RETURN_IF_ERROR(query->Authorize(scope, *request));
     FLEETCAP_ASSIGN_OR_RETURN(auto result, query->Run(*request));
     *response = std::move(result);

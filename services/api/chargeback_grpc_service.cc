@@ -7,7 +7,7 @@ namespace fleetcap::api {
 
 grpc::Status ChargebackGrpcService::GetChargeback(grpc::ServerContext* context, const v1::GetChargebackRequest* request,
                                                   v1::ChargebackReport* response) {
-  return guard_->Run(context, "/fleetcap.v1.ChargebackService/GetChargeback", [&](const Scope& scope) {
+  return guard_->Run(context, "/fleetcap.v1.ChargebackService/GetChargeback", *request, [&](const Scope& scope) {
     FLEETCAP_ASSIGN_OR_RETURN(auto result, query_->Run(scope, *request));
     *response = std::move(result);
     return absl::OkStatus();

@@ -4,7 +4,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/util/json_util.h"
+#include "common/status_macros.h"
 
 namespace fleetcap::api {
 namespace {
@@ -12,12 +12,7 @@ namespace {
 template <typename Message>
 absl::StatusOr<Message> FromJsonBody(const std::string& body) {
   Message message;
-  if (body.empty()) return message;
-  auto status = google::protobuf::util::JsonStringToMessage(body, &message);
-  if (!status.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("request body: ", std::string(status.message().data(), status.message().size())));
-  }
+  FLEETCAP_RETURN_IF_ERROR(ParseJsonBody(body, &message));
   return message;
 }
 

@@ -6,7 +6,7 @@ namespace fleetcap::api {
 
 grpc::Status FleetGrpcService::GetFleetSummary(grpc::ServerContext* context, const v1::GetFleetSummaryRequest* request,
                                                v1::FleetSummary* response) {
-  return guard_->Run(context, "/fleetcap.v1.FleetService/GetFleetSummary", [&](const Scope&) {
+  return guard_->Run(context, "/fleetcap.v1.FleetService/GetFleetSummary", *request, [&](const Scope&) {
     FLEETCAP_ASSIGN_OR_RETURN(auto result, query_->Run(*request));
     *response = std::move(result);
     return absl::OkStatus();
@@ -16,7 +16,7 @@ grpc::Status FleetGrpcService::GetFleetSummary(grpc::ServerContext* context, con
 grpc::Status FleetGrpcService::GetCapacitySeries(grpc::ServerContext* context,
                                                  const v1::GetCapacitySeriesRequest* request,
                                                  v1::CapacitySeries* response) {
-  return guard_->Run(context, "/fleetcap.v1.FleetService/GetCapacitySeries", [&](const Scope& scope) {
+  return guard_->Run(context, "/fleetcap.v1.FleetService/GetCapacitySeries", *request, [&](const Scope& scope) {
     FLEETCAP_ASSIGN_OR_RETURN(auto result, capacity_->Run(scope, *request));
     *response = std::move(result);
     return absl::OkStatus();
@@ -26,7 +26,7 @@ grpc::Status FleetGrpcService::GetCapacitySeries(grpc::ServerContext* context,
 grpc::Status FleetGrpcService::ListPendingDemand(grpc::ServerContext* context,
                                                  const v1::ListPendingDemandRequest* request,
                                                  v1::PendingDemand* response) {
-  return guard_->Run(context, "/fleetcap.v1.FleetService/ListPendingDemand", [&](const Scope& scope) {
+  return guard_->Run(context, "/fleetcap.v1.FleetService/ListPendingDemand", *request, [&](const Scope& scope) {
     FLEETCAP_ASSIGN_OR_RETURN(auto result, pending_->Run(scope, *request));
     *response = std::move(result);
     return absl::OkStatus();

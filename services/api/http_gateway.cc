@@ -2,6 +2,7 @@
 
 #include <civetweb.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -9,6 +10,7 @@
 #include "absl/time/clock.h"
 #include "common/logging.h"
 #include "services/api/access_table.h"
+#include "services/api/edge_text.h"
 
 namespace fleetcap::api {
 
@@ -112,11 +114,13 @@ int HttpGateway::Dispatch(mg_connection* conn, void* self) {
   } else {
     response = (*admission.route)(admission.scope, admission.query, *body);
   }
+  std::string extra_headers;
+  for (const auto& [name, value] : response.headers) absl::StrAppend(&extra_headers, name, ": ", value, "\r\n");
   mg_printf(conn,
             "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-            "Cache-Control: no-store\r\nConnection: close\r\n\r\n",
+            "Cache-Control: no-store\r\n%sConnection: close\r\n\r\n",
             response.status, mg_get_response_code_text(conn, response.status), response.content_type.c_str(),
-            response.body.size());
+            response.body.size(), extra_headers.c_str());
   mg_write(conn, response.body.data(), response.body.size());
   // Unknown paths share one label so scanners cannot blow up the metric's cardinality.
   const bool known = gateway->routes_.count(request.path) > 0;
@@ -196,7 +200,18 @@ HttpGateway::Admission HttpGateway::Admit(const HttpRequest& request) const {
   auto query =
       ParseHttpQuery(request.query_string, lists == list_parameters_.end() ? std::set<std::string>{} : lists->second);
   if (!query.ok()) return refuse(query.status());
+  if (auto clean = CheckEdgeQuery(*query); !clean.ok()) return refuse(clean);
   Admission admission;
+  if (admission_ != nullptr) {
+    auto ticket = admission_->Admit(scope->token_id);
+    if (!ticket.ok()) {
+      Admission refused = refuse(ticket.status());
+      const int64_t seconds = std::max<int64_t>(1, absl::ToInt64Seconds(admission_->limits().retry_after));
+      refused.refused->headers.emplace_back("Retry-After", std::to_string(seconds));
+      return refused;
+    }
+    admission.ticket = *std::move(ticket);
+  }
   admission.scope = *std::move(scope);
   admission.query = *std::move(query);
   admission.route = &handler->second;

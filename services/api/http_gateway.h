@@ -33,6 +33,7 @@
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
 #include "services/api/http_json.h"
+#include "services/api/request_admission.h"
 #include "services/api/static_files.h"
 
 struct mg_context;
@@ -63,9 +64,10 @@ class HttpGateway {
   // Largest request body accepted, in bytes.
   static constexpr size_t kMaxBodyBytes = 8 * 1024 * 1024;
 
-  // `metrics` and `auth` must outlive the gateway.
-  HttpGateway(ApiMetrics* metrics, const Authenticator* auth, const Clock* clock)
-      : metrics_(metrics), auth_(auth), clock_(clock) {}
+  // `metrics`, `auth` and `admission` must outlive the gateway; `admission`
+  // bounds the requests running at once (nullptr: no bound).
+  HttpGateway(ApiMetrics* metrics, const Authenticator* auth, const Clock* clock, RequestAdmission* admission = nullptr)
+      : metrics_(metrics), auth_(auth), clock_(clock), admission_(admission) {}
   ~HttpGateway();
   HttpGateway(const HttpGateway&) = delete;
   HttpGateway& operator=(const HttpGateway&) = delete;
@@ -100,8 +102,10 @@ class HttpGateway {
     Scope scope;
     HttpQuery query;
     const ScopedRoute* route = nullptr;
+    // The request's place in the admission bound, held until its answer is written.
+    RequestAdmission::Ticket ticket;
   };
-  // Authentication, routing, the access table and the query; `request.body` is not looked at.
+  // Authentication, routing, the access table, the query and admission; `request.body` is not looked at.
   Admission Admit(const HttpRequest& request) const;
 
   // What a request gets, without the network: Admit, then the route.
@@ -117,7 +121,8 @@ class HttpGateway {
 
   ApiMetrics* metrics_;
   const Authenticator* auth_;
-  const Clock* clock_;                                                // request times and body deadlines
+  const Clock* clock_;  // request times and body deadlines
+  RequestAdmission* admission_;
   std::map<std::string, std::map<std::string, ScopedRoute>> routes_;  // path -> method -> route
   std::map<std::string, std::set<std::string>> list_parameters_;      // "METHOD /path" -> repeatable parameters
   HttpLimits limits_;

@@ -88,5 +88,30 @@ TEST_F(HttpGatewayTest, AuthenticatesBeforeAnyRouteAndAuthorisesByTheTable) {
   EXPECT_EQ(Handle("GET", "/v1/echo", "", admin_).status, 200);
 }
 
+TEST_F(HttpGatewayTest, PastItsShareATokenGets429WithRetryAfterAndOthersStillGetIn) {
+  RequestAdmission admission({/*per_token=*/2, /*total=*/3, /*retry_after=*/absl::Seconds(2)});
+  HttpGateway gateway(&metrics_, &auth_, &clock_, &admission);
+  gateway.AddGetRoute("/v1/echo", [](const HttpQuery&) { return HttpResponse{200, "ok"}; });
+  auto admit = [&](const std::string& authorization) {
+    return gateway.Admit(HttpRequest{"GET", "/v1/echo", "", authorization, ""});
+  };
+  // Admissions held, as requests still running hold them.
+  HttpGateway::Admission first = admit(admin_), second = admit(admin_);
+  ASSERT_FALSE(first.refused || second.refused);
+  HttpGateway::Admission third = admit(admin_);
+  ASSERT_TRUE(third.refused);
+  EXPECT_EQ(third.refused->status, 429);
+  EXPECT_THAT(third.refused->headers, ::testing::Contains(std::pair<std::string, std::string>("Retry-After", "2")));
+  EXPECT_THAT(third.refused->body, HasSubstr("RESOURCE_EXHAUSTED"));
+  const std::string other = "Bearer " + CreateToken(&tokens_, clock_, "test", "admin", "", absl::Hours(1))->secret();
+  HttpGateway::Admission another = admit(other);
+  EXPECT_FALSE(another.refused);
+  EXPECT_EQ(admit(other).refused->status, 429);  // the whole bound
+  first = HttpGateway::Admission();
+  EXPECT_FALSE(admit(admin_).refused);
+  // Refusals before admission (no token) never take a place.
+  EXPECT_EQ(gateway.Handle(HttpRequest{"GET", "/v1/echo", "", "", ""}).status, 401);
+}
+
 }  // namespace
 }  // namespace fleetcap::api

@@ -9,6 +9,7 @@
 #include "common/status_macros.h"
 #include "google/protobuf/util/json_util.h"
 #include "nlohmann/json.hpp"
+#include "services/api/edge_text.h"
 #include "services/api/status_mapping.h"
 
 namespace fleetcap::api {
@@ -71,6 +72,15 @@ const std::string* QueryValue(const HttpQuery& query, const std::string& key) {
   return it == query.end() ? nullptr : &it->second;
 }
 
+absl::Status ParseJsonBody(const std::string& body, google::protobuf::Message* message) {
+  if (body.empty()) return absl::OkStatus();
+  if (auto status = google::protobuf::util::JsonStringToMessage(body, message); !status.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("request body: ", std::string(status.message().data(), status.message().size())));
+  }
+  return CheckEdgeMessage(*message);
+}
+
 HttpResponse JsonResponse(const google::protobuf::Message& message) {
   google::protobuf::util::JsonPrintOptions options;
   options.always_print_primitive_fields = true;
@@ -82,7 +92,8 @@ HttpResponse JsonResponse(const google::protobuf::Message& message) {
   return response;
 }
 
-HttpResponse ErrorResponse(const absl::Status& status) {
+HttpResponse ErrorResponse(const absl::Status& answered) {
+  const absl::Status status = ForClient(answered);
   nlohmann::json body = {{"code", static_cast<int>(status.code())},
                          {"status", absl::StatusCodeToString(status.code())},
                          {"message", std::string(status.message())}};

@@ -7,6 +7,10 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -20,6 +24,8 @@ struct HttpResponse {
   // What the body is: JSON for every answer of the API, but for the
   // exports (CSV, YAML manifests).
   std::string content_type = "application/json";
+  // Headers beyond those every answer has (Retry-After on a 429).
+  std::vector<std::pair<std::string, std::string>> headers = {};
 };
 
 using HttpQuery = std::map<std::string, std::string>;
@@ -35,6 +41,10 @@ absl::Status OnlyKnownParameters(const HttpQuery& query, std::initializer_list<a
 
 // The value of `key`, or nullptr when absent.
 const std::string* QueryValue(const HttpQuery& query, const std::string& key);
+
+// A POST body as `message`: the canonical proto3 JSON of it ("" is the empty
+// message), every text field then checked as at the edge (edge_text.h).
+absl::Status ParseJsonBody(const std::string& body, google::protobuf::Message* message);
 
 HttpResponse JsonResponse(const google::protobuf::Message& message);
 HttpResponse ErrorResponse(const absl::Status& status);

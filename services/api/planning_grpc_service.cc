@@ -9,7 +9,7 @@ namespace {
 template <typename Request, typename Response, typename Op>
 grpc::Status Call(const GrpcGuard* guard, grpc::ServerContext* context, const char* method, const Request& request,
                   Response* response, Op op) {
-  return guard->Run(context, method, [&](const Scope& scope) {
+  return guard->Run(context, method, request, [&](const Scope& scope) {
     FLEETCAP_ASSIGN_OR_RETURN(auto result, op(scope, request));
     *response = std::move(result);
     return absl::OkStatus();

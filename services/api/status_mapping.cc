@@ -1,12 +1,34 @@
 #include "services/api/status_mapping.h"
 
+#include <atomic>
+#include <cstdint>
+#include <random>
 #include <string>
+
+#include "absl/strings/str_cat.h"
+#include "common/logging.h"
 
 namespace fleetcap::api {
 
+absl::Status ForClient(const absl::Status& status) {
+  const absl::StatusCode code = status.code();
+  if (code != absl::StatusCode::kInternal && code != absl::StatusCode::kUnknown &&
+      code != absl::StatusCode::kDataLoss) {
+    return status;
+  }
+  // Random start: references from two runs of the server do not collide in one log search.
+  static std::atomic<uint64_t> next{std::random_device{}()};
+  const std::string reference = absl::StrCat(absl::Hex(next.fetch_add(1), absl::kZeroPad12));
+  Logger("api")->error("answered {} (reference {}): {}", absl::StatusCodeToString(code), reference,
+                       std::string(status.message()));
+  return absl::Status(code,
+                      absl::StrCat("internal error; the server's log has the details under reference ", reference));
+}
+
 grpc::Status ToGrpcStatus(const absl::Status& status) {
+  const absl::Status told = ForClient(status);
   // absl and gRPC share the canonical code numbering.
-  return grpc::Status(static_cast<grpc::StatusCode>(status.code()), std::string(status.message()));
+  return grpc::Status(static_cast<grpc::StatusCode>(told.code()), std::string(told.message()));
 }
 
 int ToHttpStatus(absl::StatusCode code) {

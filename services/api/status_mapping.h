@@ -7,6 +7,13 @@
 
 namespace fleetcap::api {
 
+// What a client is told of `status`: the status itself, except that a
+// failure of the server (INTERNAL, UNKNOWN, DATA_LOSS) keeps its text (which
+// may quote the database or the code) for the log, and the client gets only a
+// reference to that log line.
+absl::Status ForClient(const absl::Status& status);
+
+// ForClient(status) as a gRPC status.
 grpc::Status ToGrpcStatus(const absl::Status& status);
 
 // 200 for OK; 400, 401, 403, 404, 409, 412, 429, 500, 503, 504 by code.

@@ -27,5 +27,17 @@ TEST(StatusMapping, HttpCodes) {
   EXPECT_EQ(ToHttpStatus(absl::StatusCode::kInternal), 500);
 }
 
+TEST(StatusMapping, AServerFailureKeepsItsTextForTheLog) {
+  const absl::Status failure = absl::InternalError("reading pods: ERROR: relation \"pods\" does not exist");
+  for (const absl::Status& told :
+       {ForClient(failure), absl::Status(absl::StatusCode::kInternal, ToGrpcStatus(failure).error_message())}) {
+    EXPECT_EQ(told.code(), absl::StatusCode::kInternal);
+    EXPECT_THAT(std::string(told.message()), ::testing::Not(::testing::HasSubstr("relation")));
+    EXPECT_THAT(std::string(told.message()), ::testing::HasSubstr("reference"));
+  }
+  // Every other code is the caller's to read, word for word.
+  EXPECT_EQ(ForClient(absl::InvalidArgumentError("namespace: bad")), absl::InvalidArgumentError("namespace: bad"));
+}
+
 }  // namespace
 }  // namespace fleetcap::api

@@ -6,7 +6,7 @@ namespace fleetcap::api {
 
 grpc::Status UsageGrpcService::GetUsage(grpc::ServerContext* context, const v1::GetUsageRequest* request,
                                         v1::UsageReport* response) {
-  return guard_->Run(context, "/fleetcap.v1.UsageService/GetUsage", [&](const Scope& scope) {
+  return guard_->Run(context, "/fleetcap.v1.UsageService/GetUsage", *request, [&](const Scope& scope) {
     FLEETCAP_RETURN_IF_ERROR(query_->Authorize(scope, *request));
     FLEETCAP_ASSIGN_OR_RETURN(auto result, query_->Run(*request));
     *response = std::move(result);

@@ -265,11 +265,14 @@ TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
       400);
   EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/policy/team?team=a%00b", api_->admin_token)->status, 400);
   EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/audit?action=%27%3B%20DROP", api_->admin_token)->status, 400);
-  // A cluster name is only ever a query parameter: an unknown cluster, nothing more.
+  // A cluster name is a name: refused at the edge, before any query (an unknown one is 404).
   EXPECT_EQ(testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=%27%3B%20DROP%20TABLE%20nodes%3B%20--",
                              api_->admin_token)
                 ->status,
-            404);
+            400);
+  EXPECT_EQ(
+      testing::HttpGet(api_->http_base() + "/v1/fleet/summary?cluster=no-such-cluster", api_->admin_token)->status,
+      404);
   // Policy documents: names in them are checked; the message is stored verbatim.
   for (const std::string& name : {drop, nul_escape, megabyte}) {
     const std::string doc = "version: 1\nteams:\n  - name: \"" + name + "\"\n";

@@ -6,6 +6,13 @@
 // GET /v1/chargeback for SECONDS seconds per query; prints requests,
 // p50/p90/p99/max latency and errors of each.
 //
+// --burst N then asks the heaviest answer there is, N at once: the whole
+// window hourly, by team and model (tens of MB of JSON each), once from one
+// token and once from N tokens, while one client asks a cheap question (one
+// day by team) back to back. It prints how the heavy requests were answered
+// (200, 429), the cheap one's p50/p99, and the API's resident memory at its
+// highest during the burst and 5 s after it.
+//
 // The lines are generated in the database (INSERT ... SELECT over
 // generate_series), LINES per hour, each key's figures made up; the daily
 // and monthly rollups are then built by the same GROUP BY that
@@ -14,7 +21,10 @@
 // days, is the 46 million hourly lines the engine writes for 100,000 devices
 // and 1M pods (tests/bench/synthetic_fleet.h).
 //
-//   chargeback_http_bench [--lines N] [--days N] [--clients N] [--seconds N] [--db URI]
+//   chargeback_http_bench [--lines N] [--days N] [--clients N] [--seconds N] [--burst N] [--db URI]
+//                         [--api PATH]
+//
+// --api: another fleetcap-api binary (an earlier build's) for a baseline.
 //
 // --db: a database of your own instead of a private one, filled only when
 // it holds no chargeback line yet and left as it is afterwards, so that the
@@ -32,6 +42,7 @@
 #include <tuple>
 #include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -60,7 +71,9 @@ struct Settings {
   int64_t days = 30;
   int64_t clients = 8;
   int64_t seconds = 10;
-  std::string db;  // empty: a private PostgreSQL
+  int64_t burst = 0;                             // 0: no burst
+  std::string db;                                // empty: a private PostgreSQL
+  std::string api = fleetcap::testing::kApiBin;  // another build's, for a baseline
 };
 
 bool Parse(int argc, char** argv, Settings* s) {
@@ -69,12 +82,17 @@ bool Parse(int argc, char** argv, Settings* s) {
       s->db = argv[i + 1];
       continue;
     }
+    if (std::strcmp(argv[i], "--api") == 0) {
+      s->api = argv[i + 1];
+      continue;
+    }
     int64_t* target = nullptr;
     if (std::strcmp(argv[i], "--lines") == 0) target = &s->lines;
     if (std::strcmp(argv[i], "--days") == 0) target = &s->days;
     if (std::strcmp(argv[i], "--clients") == 0) target = &s->clients;
     if (std::strcmp(argv[i], "--seconds") == 0) target = &s->seconds;
-    if (target == nullptr || !absl::SimpleAtoi(argv[i + 1], target) || *target < 1) {
+    if (std::strcmp(argv[i], "--burst") == 0) target = &s->burst;
+    if (target == nullptr || !absl::SimpleAtoi(argv[i + 1], target) || *target < 0) {
       std::fprintf(stderr, "chargeback_http_bench: bad flag %s %s\n", argv[i], argv[i + 1]);
       return false;
     }
@@ -250,11 +268,91 @@ int64_t Measure(const testing::ApiProcess& api, const Query& q, const Settings& 
   return errors.load() + (all.empty() ? 1 : 0);
 }
 
+// The resident set of process `pid` in MiB, from /proc (0 if unreadable).
+int64_t ResidentMiB(pid_t pid) {
+  std::ifstream status(absl::StrCat("/proc/", pid, "/status"));
+  std::string line;
+  while (std::getline(status, line)) {
+    int64_t kib = 0;
+    if (line.rfind("VmRSS:", 0) == 0 &&
+        absl::SimpleAtoi(absl::StripAsciiWhitespace(line.substr(6, line.size() - 9)), &kib)) {
+      return kib / 1024;
+    }
+  }
+  return 0;
+}
+
+// N heavy requests at once (one per thread, each with tokens[i % tokens.size()])
+// while one client asks `cheap` back to back; see the file's comment.
+void Burst(const testing::ApiProcess& api, const std::string& heavy, const std::string& cheap,
+           const std::string& cheap_token, const std::vector<std::string>& tokens, int64_t n,
+           const std::string& label) {
+  std::atomic<bool> done{false};
+  std::atomic<int64_t> peak{0};
+  std::thread sampler([&] {
+    while (!done) {
+      peak = std::max(peak.load(), ResidentMiB(api.process->pid()));
+      absl::SleepFor(absl::Milliseconds(50));
+    }
+  });
+  std::vector<double> cheap_ms;
+  int64_t cheap_errors = 0;
+  std::thread cheap_client([&] {
+    while (!done) {
+      const absl::Time began = absl::Now();
+      auto r = testing::HttpGet(absl::StrCat(api.http_base(), "/v1/chargeback?", cheap), cheap_token);
+      cheap_ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
+      if (!r.ok() || r->status != 200) ++cheap_errors;
+    }
+  });
+  std::vector<int> statuses(static_cast<size_t>(n));
+  std::vector<double> heavy_ms(static_cast<size_t>(n));
+  size_t answer_bytes = 0;
+  const absl::Time began = absl::Now();
+  std::vector<std::thread> heavy_clients;
+  for (int64_t i = 0; i < n; ++i) {
+    heavy_clients.emplace_back([&, i] {
+      const absl::Time sent = absl::Now();
+      auto r = testing::HttpGet(absl::StrCat(api.http_base(), "/v1/chargeback?", heavy),
+                                tokens[static_cast<size_t>(i) % tokens.size()]);
+      heavy_ms[static_cast<size_t>(i)] = absl::ToDoubleMilliseconds(absl::Now() - sent);
+      statuses[static_cast<size_t>(i)] = r.ok() ? r->status : 0;
+      if (r.ok() && r->status == 200) answer_bytes = r->body.size();
+    });
+  }
+  for (auto& t : heavy_clients) t.join();
+  const double burst_s = absl::ToDoubleSeconds(absl::Now() - began);
+  done = true;
+  cheap_client.join();
+  sampler.join();
+  absl::SleepFor(absl::Seconds(5));
+  const int64_t after = ResidentMiB(api.process->pid());
+  int64_t ok = 0, refused = 0, other = 0;
+  double slowest = 0;
+  for (size_t i = 0; i < statuses.size(); ++i) {
+    (statuses[i] == 200 ? ok : statuses[i] == 429 ? refused : other) += 1;
+    if (statuses[i] == 200) slowest = std::max(slowest, heavy_ms[i]);
+  }
+  std::sort(cheap_ms.begin(), cheap_ms.end());
+  auto at = [&](double p) {
+    return cheap_ms.empty() ? 0.0 : cheap_ms[std::min(cheap_ms.size() - 1, static_cast<size_t>(p * cheap_ms.size()))];
+  };
+  std::printf(
+      "burst, %s: %lld heavy requests (%zu bytes each) in %.1f s: %lld answered (slowest %.0f ms), %lld refused "
+      "429, %lld other; cheap request p50 %.1f ms, p99 %.1f ms over %zu (%lld errors); API resident peak %lld MiB, "
+      "5 s after %lld MiB\n",
+      label.c_str(), static_cast<long long>(n), answer_bytes, burst_s, static_cast<long long>(ok), slowest,
+      static_cast<long long>(refused), static_cast<long long>(other), at(0.5), at(0.99), cheap_ms.size(),
+      static_cast<long long>(cheap_errors), static_cast<long long>(peak.load()), static_cast<long long>(after));
+  std::fflush(stdout);
+}
+
 int Main(int argc, char** argv) {
   Settings s;
   if (!Parse(argc, argv, &s)) {
     std::fprintf(stderr,
-                 "usage: chargeback_http_bench [--lines N] [--days N] [--clients N] [--seconds N] [--db URI]\n");
+                 "usage: chargeback_http_bench [--lines N] [--days N] [--clients N] [--seconds N] [--burst N] "
+                 "[--db URI] [--api PATH]\n");
     return 2;
   }
   std::unique_ptr<BenchPostgres> postgres;
@@ -300,7 +398,7 @@ int Main(int argc, char** argv) {
     return 1;
   }
 
-  auto api = testing::StartApi(fleetcap::testing::kApiBin, uri);
+  auto api = testing::StartApi(s.api, uri);
   if (!api.ok()) {
     std::cerr << "cannot start fleetcap-api: " << api.status() << "\n";
     return 1;
@@ -366,6 +464,23 @@ int Main(int argc, char** argv) {
       std::printf("  wrong answer: totalCostMicro is not the lines' %s\n", q.total.c_str());
       ++failed;
     }
+  }
+  if (s.burst > 0) {
+    std::vector<std::string> planners;
+    for (int64_t i = 0; i <= s.burst; ++i) {
+      auto token = testing::MintToken(uri, "planner");
+      if (!token.ok()) return 1;
+      planners.push_back(*token);
+    }
+    const std::string heavy = whole + "&group_by=team,model&resolution=hour";
+    const std::string cheap = absl::StrCat("start=", FormatRfc3339(kStart),
+                                           "&end=", FormatRfc3339(kStart + absl::Hours(24)), "&group_by=team");
+    std::printf("API resident before the bursts: %lld MiB\n", static_cast<long long>(ResidentMiB(api->process->pid())));
+    // The cheap client has a token of its own: its answers say what everyone else waits.
+    const std::string cheap_token = planners.back();
+    planners.pop_back();
+    Burst(*api, heavy, cheap, cheap_token, {*planner}, s.burst, "one token");
+    Burst(*api, heavy, cheap, cheap_token, planners, s.burst, absl::StrCat(s.burst, " tokens"));
   }
   try {
     MeasureFormerReads(uri, FormatRfc3339(kStart), FormatRfc3339(end), FormatRfc3339(kStart + absl::Hours(2)),
