@@ -15,8 +15,8 @@ absl::StatusOr<DecodeBudget::Lease> DecodeBudget::Take(size_t bytes) {
   }
   std::lock_guard<std::mutex> lock(mu_);
   if (bytes > total_ - in_use_) {
-    return absl::UnavailableError(absl::StrCat("the decompression budget of ", total_,
-                                               " bytes is taken by requests in flight; retry later"));
+    return absl::UnavailableError(
+        absl::StrCat("the decompression budget of ", total_, " bytes is taken by requests in flight; retry later"));
   }
   in_use_ += bytes;
   return Lease(this, bytes);
