@@ -48,7 +48,7 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
                "PEM CA that client certificates must chain to; empty: none asked");
   flags.String("web-root", &server.web_root,
                "the built dashboard (web/dist) to serve at / on --http-listen; empty: none", "FLEETCAP_WEB_ROOT");
-  flags.String("db-read", &options.db_read,
+  flags.Secret("db-read", &options.db_read,
                "PostgreSQL libpq URI for the heavy reads (usage, chargeback), e.g. with "
                "target_session_attrs=prefer-standby; empty: --db",
                "FLEETCAP_DB_READ");

@@ -63,8 +63,8 @@ class TeamManifestsTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
     store::AllocationRunDraft run;
     run.computed_at = absl::FromUnixSeconds(1'772'366'400);
     run.policy_version = applied.policy().version();
-    for (const auto& [team, milli] : std::vector<std::pair<std::string, int64_t>>{
-             {"ads", 2000}, {"speech", 1500}, {"vision", 14000}}) {
+    for (const auto& [team, milli] :
+         std::vector<std::pair<std::string, int64_t>>{{"ads", 2000}, {"speech", 1500}, {"vision", 14000}}) {
       store::AllocationRecommendationRecord r;
       r.team = team;
       r.flavor = "a100";
