@@ -48,6 +48,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
                "PEM CA that client certificates must chain to; empty: none asked");
   flags.String("web-root", &server.web_root,
                "the built dashboard (web/dist) to serve at / on --http-listen; empty: none", "FLEETCAP_WEB_ROOT");
+  flags.Bool("grpc-reflection", &server.grpc_reflection,
+             "serve gRPC server reflection, which answers without a token (for grpcurl on a trusted network)");
   flags.Secret("db-read", &options.db_read,
                "PostgreSQL libpq URI for the heavy reads (usage, chargeback), e.g. with "
                "target_session_attrs=prefer-standby; empty: --db",

@@ -62,6 +62,8 @@ TEST(ParseApiFlags, DefaultLimits) {
   EXPECT_EQ(parsed->daemon.db_connections, 8);
   EXPECT_EQ(parsed->daemon.db_limits.acquire_timeout, absl::Seconds(5));
   EXPECT_EQ(parsed->daemon.db_limits.statement_timeout, absl::Seconds(30));
+  EXPECT_FALSE(parsed->server.grpc_reflection);
+  EXPECT_TRUE(Parse({"--grpc-reflection"})->server.grpc_reflection);
 }
 
 TEST(ParseApiFlags, WebRootFromTheFlagOrTheEnvironment) {
