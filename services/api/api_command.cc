@@ -24,11 +24,13 @@ struct LimitFlags {
   int64_t http_read_timeout_seconds = absl::ToInt64Seconds(HttpLimits{}.read_timeout);
   int64_t http_threads = HttpLimits{}.threads;
   int64_t init_ttl_days = 365;
+  int64_t watches_per_token = WatchLimits{}.max_watchers_per_token;
 
   bool InRange() const {
     return db_connections >= 1 && db_connections <= 1000 && http_threads >= 1 && http_threads <= 1000 &&
            db_wait_seconds >= 0 && db_wait_seconds <= 3600 && db_statement_timeout_seconds >= 0 &&
-           db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 && http_read_timeout_seconds <= 3600;
+           db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 &&
+           http_read_timeout_seconds <= 3600 && watches_per_token >= 1 && watches_per_token <= 1000;
   }
 };
 
@@ -62,6 +64,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   flags.Int("http-read-timeout", &limits.http_read_timeout_seconds,
             "seconds an HTTP client has to send its request headers, and again its body");
   flags.Int("http-threads", &limits.http_threads, "HTTP worker threads (each serves one connection at a time)");
+  flags.Int("max-watches-per-token", &limits.watches_per_token,
+            "WatchRecommendations streams one token may hold at once (each holds a gRPC thread; 64 in all)");
   flags.Int("ttl-days", &limits.init_ttl_days, "init: lifetime of the bootstrap admin token, in days");
 
   FLEETCAP_ASSIGN_OR_RETURN(FlagSet::Parsed parsed, flags.Parse(args));
@@ -75,7 +79,7 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   }
   if (!limits.InRange()) {
     return absl::InvalidArgumentError(
-        "--db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 to 3600, "
+        "--db-connections, --http-threads and --max-watches-per-token take 1 to 1000, --http-read-timeout 1 to 3600, "
         "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400");
   }
   options.init = !parsed.positional.empty() && parsed.positional.front() == "init";
@@ -88,6 +92,7 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
                               absl::Seconds(limits.db_statement_timeout_seconds)};
   server.http_limits.read_timeout = absl::Seconds(limits.http_read_timeout_seconds);
   server.http_limits.threads = static_cast<int>(limits.http_threads);
+  server.watch_limits.max_watchers_per_token = static_cast<int>(limits.watches_per_token);
   options.init_ttl = absl::Hours(24 * limits.init_ttl_days);
   return options;
 }
