@@ -7,7 +7,8 @@
 namespace fleetcap {
 
 void RegisterDaemonFlags(FlagSet& flags, DaemonOptions* options) {
-  flags.String("db", &options->db, "PostgreSQL libpq URI", "FLEETCAP_DB");
+  // A URI may carry a password.
+  flags.Secret("db", &options->db, "PostgreSQL libpq URI", "FLEETCAP_DB");
   flags.Bool("migrate", &options->migrate, "apply pending schema migrations at start");
   flags.String("metrics-listen", &options->metrics_listen, "Prometheus /metrics HOST:PORT; empty for none");
   flags.String("log-level", &options->log_level, "trace, debug, info, warn, error, critical or off");

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
@@ -18,11 +19,35 @@ Environment ProcessEnvironment() {
 FlagSet::FlagSet(std::string program, std::string usage, Environment env)
     : program_(std::move(program)), usage_(std::move(usage)), env_(std::move(env)) {}
 
-void FlagSet::String(const std::string& name, std::string* target, const std::string& help, const std::string& env) {
-  if (!env.empty()) {
-    if (std::string value = env_(env); !value.empty()) *target = std::move(value);
+namespace {
+
+// Names that hold a secret by what they say: "token", "db-password", and
+// not "token-file" (a path).
+bool NamesASecret(const std::string& name) {
+  for (const char* word : {"token", "password", "secret"}) {
+    const std::string w = word;
+    if (name == w) return true;
+    if (name.size() > w.size() && absl::EndsWith(name, "-" + w)) return true;
   }
-  flags_[name] = Flag{Kind::kString, target, help, env};
+  return false;
+}
+
+}  // namespace
+
+void FlagSet::String(const std::string& name, std::string* target, const std::string& help, const std::string& env) {
+  bool from_env = false;
+  if (!env.empty()) {
+    if (std::string value = env_(env); !value.empty()) {
+      *target = std::move(value);
+      from_env = true;
+    }
+  }
+  flags_[name] = Flag{Kind::kString, target, help, env, NamesASecret(name), from_env};
+}
+
+void FlagSet::Secret(const std::string& name, std::string* target, const std::string& help, const std::string& env) {
+  String(name, target, help, env);
+  flags_[name].secret = true;
 }
 
 void FlagSet::Int(const std::string& name, int64_t* target, const std::string& help) {
@@ -107,6 +132,7 @@ absl::StatusOr<FlagSet::Parsed> FlagSet::Parse(const std::vector<std::string>& a
       }
       value = args[++i];
     }
+    it->second.from_env = false;
     FLEETCAP_RETURN_IF_ERROR(Set(it->first, it->second, value));
   }
   return parsed;
@@ -116,6 +142,20 @@ std::string FlagSet::Help() const {
   std::string out = absl::StrCat("usage: ", program_, " ", usage_, "\n\nflags:\n");
   for (const auto& [name, flag] : flags_) {
     std::string shown;
+    if (flag.secret) {
+      // Only where it came from: a value in --help ends up in terminals,
+      // scrollback, CI logs and bug reports.
+      const bool set = !static_cast<const std::string*>(flag.target)->empty();
+      absl::StrAppend(&out, "  --", name, "  ", flag.help);
+      if (set && flag.from_env) {
+        absl::StrAppend(&out, " [set from ", flag.env, "]\n");
+        continue;
+      }
+      if (set) absl::StrAppend(&out, " [set]");
+      if (!flag.env.empty()) absl::StrAppend(&out, " [env ", flag.env, "]");
+      absl::StrAppend(&out, "\n");
+      continue;
+    }
     switch (flag.kind) {
       case Kind::kString:
         shown = *static_cast<const std::string*>(flag.target);

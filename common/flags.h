@@ -29,6 +29,12 @@ class FlagSet {
   // Registers a flag bound to `target`. Its current value is the default. If
   // `env` is given and set in the environment, it overrides the default.
   void String(const std::string& name, std::string* target, const std::string& help, const std::string& env = "");
+  // A String flag whose value is never printed: --help says where it was set
+  // ("[set from ENV]", or "[set]"), never what it is. A String flag whose
+  // name ends in -token, -password or -secret (or is one of them) is
+  // registered as a secret whatever the caller used, so that a new one
+  // cannot be printed by omission.
+  void Secret(const std::string& name, std::string* target, const std::string& help, const std::string& env = "");
   void Int(const std::string& name, int64_t* target, const std::string& help);
   void Bool(const std::string& name, bool* target, const std::string& help);
 
@@ -49,6 +55,8 @@ class FlagSet {
     void* target;
     std::string help;
     std::string env;
+    bool secret = false;
+    bool from_env = false;  // its value is the environment's (not yet given as a flag)
   };
   absl::Status Set(const std::string& name, const Flag& flag, const std::string& value);
 

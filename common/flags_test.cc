@@ -13,6 +13,7 @@ namespace {
 using ::fleetcap::testing::IsOk;
 using ::fleetcap::testing::StatusIs;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 TEST(FlagSet, ParsesBothSpellingsAndPositionals) {
   std::string cluster = "all";
@@ -70,6 +71,35 @@ TEST(FlagSet, EnvironmentIsTheOneGiven) {
   });
   flags.String("db", &db, "database", "FLEETCAP_DB");
   EXPECT_EQ(db, "postgresql://given");
+}
+
+// A secret's value is never printed, wherever it came from: --help shows
+// where it was set, never what it is.
+TEST(FlagSet, HelpNeverPrintsASecretsValue) {
+  std::string token, password, token_file = "/run/token", server;
+  FlagSet flags("tool", "", [](const std::string& name) {
+    if (name == "FLEETCAP_TOKEN") return std::string("s3cret-from-env");
+    if (name == "FLEETCAP_SERVER") return std::string("api:8443");
+    return std::string();
+  });
+  flags.String("token", &token, "bearer token", "FLEETCAP_TOKEN");
+  flags.String("db-password", &password, "a password");
+  flags.String("token-file", &token_file, "a file holding the token");
+  flags.String("server", &server, "where", "FLEETCAP_SERVER");
+  EXPECT_EQ(token, "s3cret-from-env");
+  std::string help = flags.Help();
+  EXPECT_THAT(help, Not(HasSubstr("s3cret"))) << help;
+  EXPECT_THAT(help, HasSubstr("--token  bearer token [set from FLEETCAP_TOKEN]\n")) << help;
+  EXPECT_THAT(help, HasSubstr("--db-password  a password\n")) << help;
+  // What is not a secret still shows its default.
+  EXPECT_THAT(help, HasSubstr("(default: /run/token)")) << help;
+  EXPECT_THAT(help, HasSubstr("(default: api:8443) [env FLEETCAP_SERVER]")) << help;
+
+  ASSERT_THAT(flags.Parse({"--token", "s3cret-flag", "--db-password=s3cret-pw", "--help"}), IsOk());
+  help = flags.Help();
+  EXPECT_THAT(help, Not(HasSubstr("s3cret"))) << help;
+  EXPECT_THAT(help, HasSubstr("--token  bearer token [set] [env FLEETCAP_TOKEN]\n")) << help;
+  EXPECT_THAT(help, HasSubstr("--db-password  a password [set]\n")) << help;
 }
 
 TEST(FlagSet, HelpAndVersion) {

@@ -37,8 +37,8 @@ serving, and stops cleanly on SIGTERM.)";
 
 // The flags' text before it is checked and converted into options.
 struct PrometheusFlags {
-  int64_t max_body_mb = 32, max_queued_samples = 4'000'000, max_unwritten_mb = 1024, wal_segment_mb = 64,
-          max_points = 11'000;
+  int64_t max_body_mb = 32, decode_budget_mb = 256, max_queued_samples = 4'000'000, max_unwritten_mb = 1024,
+          wal_segment_mb = 64, max_points = 11'000;
   std::string since, until, settle = "5m", pull_interval = "60s", query_timeout = "30s", max_sample_ahead = "1h";
   int64_t retention_days = store::UsagePartitionPolicy{}.retention_days;
   int64_t query_attempts = 4;
@@ -68,6 +68,8 @@ void RegisterPrometheusFlags(FlagSet& flags, PrometheusFlags* f, PrometheusOptio
   flags.Int("query-attempts", &f->query_attempts, "tries per query_range (timeouts, unavailable and 5xx are retried)");
   flags.Bool("once", &options->once, "run one pull cycle, print what it stored and exit");
   flags.Int("max-body-mb", &f->max_body_mb, "largest remote_write body accepted, in MiB (compressed)");
+  flags.Int("decode-budget-mb", &f->decode_budget_mb,
+            "MiB all remote_write bodies being decoded at once may decompress to; past it 503 with Retry-After");
   flags.Int("max-queued-samples", &f->max_queued_samples,
             "logged samples waiting for aggregation before answering 503");
   flags.Int("max-unwritten-mb", &f->max_unwritten_mb,
@@ -225,6 +227,9 @@ absl::StatusOr<PrometheusOptions> ParsePrometheusFlags(const std::vector<std::st
   if (options.cluster.empty()) return absl::InvalidArgumentError("--cluster: empty");
   if (!push && !pull) return absl::InvalidArgumentError("give --remote-write-listen, --prometheus-url or both");
   if (f.max_body_mb < 1) return absl::InvalidArgumentError("--max-body-mb: must be at least 1");
+  if (f.decode_budget_mb < 1 || f.decode_budget_mb > 65'536) {
+    return absl::InvalidArgumentError("--decode-budget-mb: must be within 1..65536");
+  }
   if (f.max_queued_samples < 1) return absl::InvalidArgumentError("--max-queued-samples: must be at least 1");
   if (f.max_unwritten_mb < 1) return absl::InvalidArgumentError("--max-unwritten-mb: must be at least 1");
   if (f.wal_segment_mb < 1 || f.wal_segment_mb > 1024) {
@@ -265,6 +270,7 @@ absl::StatusOr<PrometheusOptions> ParsePrometheusFlags(const std::vector<std::st
 
   options.partitions.retention_days = static_cast<int>(f.retention_days);
   options.remote_write.max_body_bytes = static_cast<size_t>(f.max_body_mb) << 20;
+  options.remote_write.decode_budget_bytes = static_cast<size_t>(f.decode_budget_mb) << 20;
   options.remote_write.window = window;
   options.sample_log.segment_bytes = f.wal_segment_mb << 20;
   options.pipeline.settle = settle;

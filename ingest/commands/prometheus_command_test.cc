@@ -34,6 +34,8 @@ TEST(ParsePrometheusFlags, EveryFlagErrorNamesItsFlag) {
           {Pulling({"--cluster="}), "--cluster: empty"},
           {Pulling({"--prometheus-url="}), "give --remote-write-listen, --prometheus-url or both"},
           {Pulling({"--max-body-mb", "0"}), "--max-body-mb: must be at least 1"},
+          {Pulling({"--decode-budget-mb", "0"}), "--decode-budget-mb: must be within 1..65536"},
+          {Pulling({"--decode-budget-mb", "65537"}), "--decode-budget-mb: must be within 1..65536"},
           {Pulling({"--max-queued-samples", "0"}), "--max-queued-samples: must be at least 1"},
           {Pulling({"--max-unwritten-mb", "0"}), "--max-unwritten-mb: must be at least 1"},
           {Pulling({"--wal-segment-mb", "0"}), "--wal-segment-mb: must be within 1..1024"},
@@ -76,6 +78,8 @@ TEST(ParsePrometheusFlags, FlagsBecomeThePushAndPullOptions) {
                                               "90s",
                                               "--max-body-mb",
                                               "3",
+                                              "--decode-budget-mb",
+                                              "7",
                                               "--retention-days",
                                               "10",
                                               "--max-sample-ahead",
@@ -98,6 +102,7 @@ TEST(ParsePrometheusFlags, FlagsBecomeThePushAndPullOptions) {
   EXPECT_EQ(o.daemon.db_connections, 3);
   EXPECT_EQ(o.remote_write.listen, "127.0.0.1:0");
   EXPECT_EQ(o.remote_write.max_body_bytes, size_t{3} << 20);
+  EXPECT_EQ(o.remote_write.decode_budget_bytes, size_t{7} << 20);
   EXPECT_EQ(o.sample_log.dir, "/wal");
   EXPECT_EQ(o.sample_log.segment_bytes, int64_t{2} << 20);
   EXPECT_EQ(o.pipeline.settle, absl::Seconds(90));

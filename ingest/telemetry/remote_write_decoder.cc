@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "remote_write.pb.h"  // generated from ingest/telemetry/remote_write.proto
@@ -137,15 +138,34 @@ bool ParseTimeSeries(absl::string_view bytes, Labels* labels, std::vector<Point>
 
 }  // namespace
 
+size_t MaxSnappyDecompressedBytes(size_t compressed_bytes) {
+  constexpr size_t kCopyBytes = 3, kCopyLength = 64;
+  return compressed_bytes / kCopyBytes * kCopyLength + compressed_bytes % kCopyBytes * kCopyLength / kCopyBytes;
+}
+
 absl::StatusOr<DecodedWrite> DecodeRemoteWrite(absl::string_view body, const Normaliser& normaliser,
-                                               size_t max_decoded_bytes) {
+                                               size_t max_decoded_bytes, DecodeBudget* budget) {
   size_t length = 0;
   if (!snappy::GetUncompressedLength(body.data(), body.size(), &length)) {
     return absl::InvalidArgumentError("remote_write body: not snappy block-compressed");
   }
+  // Checked before snappy allocates (and zeroes) `length` bytes: the header
+  // alone is the client's word, a few bytes can claim 4 GiB.
+  if (length > MaxSnappyDecompressedBytes(body.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("remote_write body: its snappy header claims ", length,
+                                                   " bytes, more than ", body.size(), " bytes of snappy can hold"));
+  }
   if (length > max_decoded_bytes) {
     return absl::ResourceExhaustedError(
         absl::StrCat("remote_write body: decompresses to ", length, " bytes, over the limit of ", max_decoded_bytes));
+  }
+  std::optional<DecodeBudget::Lease> lease;  // held until `raw` is freed
+  if (budget != nullptr) {
+    auto taken = budget->Take(length);
+    if (!taken.ok()) {
+      return absl::Status(taken.status().code(), absl::StrCat("remote_write body: ", taken.status().message()));
+    }
+    lease.emplace(std::move(*taken));
   }
   std::string raw;
   if (!snappy::Uncompress(body.data(), body.size(), &raw)) {

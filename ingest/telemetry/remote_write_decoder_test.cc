@@ -71,6 +71,77 @@ TEST(DecodeRemoteWrite, GarbageTruncatedAndOversizedAreErrors) {
   EXPECT_THAT(DecodeRemoteWrite("", n, 1 << 20), StatusIs(absl::StatusCode::kInvalidArgument));
 }
 
+// A snappy header: the decompressed length as a little-endian base-128 varint.
+std::string SnappyHeader(uint64_t length) {
+  std::string out;
+  for (; length >= 0x80; length >>= 7) out += static_cast<char>((length & 0x7f) | 0x80);
+  return out + static_cast<char>(length);
+}
+
+// The densest stream the format allows: one literal byte, then copies of 64
+// bytes at offset 1, each a 3-byte element.
+std::string DensestSnappy(int copies) {
+  std::string body = SnappyHeader(1 + 64 * static_cast<uint64_t>(copies)) + std::string(
+                                                                                "\x00"
+                                                                                "a",
+                                                                                2);
+  for (int i = 0; i < copies; ++i) body += std::string("\xfe\x01\x00", 3);
+  return body;
+}
+
+TEST(MaxSnappyDecompressedBytes, HoldsTheDensestStreamsSnappyAccepts) {
+  for (int copies : {1, 2, 3, 1000, 100'000}) {
+    const std::string dense = DensestSnappy(copies);
+    std::string raw;
+    ASSERT_TRUE(snappy::Uncompress(dense.data(), dense.size(), &raw)) << copies;
+    EXPECT_EQ(raw, std::string(1 + 64 * static_cast<size_t>(copies), 'a'));
+    EXPECT_LE(raw.size(), MaxSnappyDecompressedBytes(dense.size())) << copies;
+  }
+  for (size_t size : {size_t{1}, size_t{1000}, size_t{8} << 20}) {
+    const std::string zeros(size, '\0');
+    std::string compressed;
+    snappy::Compress(zeros.data(), zeros.size(), &compressed);
+    EXPECT_LE(size, MaxSnappyDecompressedBytes(compressed.size())) << size;
+  }
+  // The bound is the format's: a copy of 64 from 3 bytes, and no more.
+  EXPECT_EQ(MaxSnappyDecompressedBytes(3), 64u);
+  EXPECT_EQ(MaxSnappyDecompressedBytes(3'000'000), 64'000'000u);
+}
+
+// A few bytes claiming hundreds of MiB are refused from the header, whatever
+// the size limit, instead of snappy allocating and zeroing the claim first.
+TEST(DecodeRemoteWrite, AHeaderClaimingMoreThanTheBodyCanHoldIsRefused) {
+  Normaliser n(&DefaultMetricMapping());
+  const std::string six_bytes = SnappyHeader(uint64_t{255} << 20) + std::string("\x00\x00", 2);
+  ASSERT_EQ(six_bytes.size(), 6u);
+  EXPECT_THAT(DecodeRemoteWrite(six_bytes, n, size_t{1} << 30),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("more than 6 bytes of snappy")));
+  // The densest elements under a header claiming one byte more than the
+  // bound allows for the whole body (both headers are 2 bytes).
+  const std::string elements = DensestSnappy(10).substr(SnappyHeader(641).size());
+  const std::string claims_one_more = SnappyHeader(MaxSnappyDecompressedBytes(2 + elements.size()) + 1) + elements;
+  ASSERT_EQ(claims_one_more.size(), 2 + elements.size());
+  EXPECT_THAT(DecodeRemoteWrite(claims_one_more, n, size_t{1} << 30),
+              StatusIs(absl::StatusCode::kInvalidArgument, ::testing::HasSubstr("snappy header claims")));
+}
+
+TEST(DecodeRemoteWrite, TheDecompressionBudgetIsTakenWhileDecodingAndGivenBack) {
+  Normaliser n(&DefaultMetricMapping());
+  const std::string good = EncodeRemoteWrite(Sample());
+  size_t length = 0;
+  ASSERT_TRUE(snappy::GetUncompressedLength(good.data(), good.size(), &length));
+  DecodeBudget budget(length + 10);
+  {
+    auto held = budget.Take(11);  // another request in flight
+    ASSERT_THAT(held, IsOk());
+    EXPECT_THAT(DecodeRemoteWrite(good, n, 1 << 20, &budget), StatusIs(absl::StatusCode::kUnavailable));
+  }
+  EXPECT_THAT(DecodeRemoteWrite(good, n, 1 << 20, &budget), IsOk());
+  EXPECT_EQ(budget.in_use(), 0u);
+  DecodeBudget small(length - 1);
+  EXPECT_THAT(DecodeRemoteWrite(good, n, 1 << 20, &small), StatusIs(absl::StatusCode::kResourceExhausted));
+}
+
 // The reference: the same request parsed by the generated protobuf code.
 absl::StatusOr<DecodedWrite> DecodeWithProtobuf(const std::string& raw, const Normaliser& normaliser) {
   prompb::WriteRequest request;

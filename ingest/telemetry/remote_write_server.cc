@@ -72,6 +72,7 @@ absl::StatusOr<std::unique_ptr<RemoteWriteServer>> RemoteWriteServer::Start(cons
   server->normaliser_ = normaliser;
   server->pipeline_ = pipeline;
   server->metrics_ = metrics;
+  server->decode_budget_ = std::make_unique<DecodeBudget>(options.decode_budget_bytes);
   const bool authenticated = !options.bearer_token.empty() || (options.tls.enabled() && !options.tls.client_ca.empty());
   if (!authenticated && !options.trusted_network && !IsLoopbackListen(options.listen)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -178,10 +179,16 @@ int RemoteWriteServer::Serve(mg_connection* conn) {
     LogRejected("body shorter than its Content-Length");
     return Reply(conn, metrics_, 400, "body shorter than its Content-Length");
   }
-  auto decoded = DecodeRemoteWrite(body, *normaliser_, options_.max_decoded_bytes);
+  auto decoded = DecodeRemoteWrite(body, *normaliser_, options_.max_decoded_bytes, decode_budget_.get());
   if (!decoded.ok()) {
+    const absl::StatusCode code = decoded.status().code();
+    // The budget taken by others is backpressure: retried, like a 503 below.
+    if (code == absl::StatusCode::kUnavailable) {
+      metrics_->Backpressure().Increment();
+      return Reply(conn, metrics_, 503, std::string(decoded.status().message()));
+    }
     LogRejected(decoded.status().ToString());
-    const int status = decoded.status().code() == absl::StatusCode::kResourceExhausted ? 413 : 400;
+    const int status = code == absl::StatusCode::kResourceExhausted ? 413 : 400;
     return Reply(conn, metrics_, status, std::string(decoded.status().message()));
   }
   // Refused before the log: a sample far ahead would close its device's

@@ -9,9 +9,11 @@
 //   408  for a body not read within the read deadline (the connection is
 //        closed, so a slow client cannot hold a thread);
 //   413  for a body over the size limit (never retried): a Content-Length
-//        over it before anything is read, a chunked body once it passes it;
-//   503  when aggregation or the store is behind (backpressure), or the log
-//        cannot be written: retried, nothing was acknowledged. Not 429:
+//        over it before anything is read, a chunked body once it passes it,
+//        or a body that would decompress past the limit or the whole budget;
+//   503  when aggregation or the store is behind (backpressure), the log
+//        cannot be written, or requests in flight hold the decompression
+//        budget: retried, nothing was acknowledged. Not 429:
 //        Prometheus drops a batch refused so unless retry_on_http_429 is set.
 
 #include <memory>
@@ -21,6 +23,7 @@
 #include "absl/time/time.h"
 #include "common/civetweb_tls.h"
 #include "common/socket_deadlines.h"
+#include "ingest/telemetry/decode_budget.h"
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/push_pipeline.h"
 #include "ingest/telemetry/sample_time_window.h"
@@ -35,7 +38,11 @@ struct RemoteWriteOptions {
   std::string listen = "127.0.0.1:9201";
   size_t max_body_bytes = 32 << 20;      // compressed
   size_t max_decoded_bytes = 256 << 20;  // after snappy
-  SampleTimeWindow window;               // samples outside are dropped at the door
+  // Bytes all requests being decoded at once may decompress to (a global
+  // budget, decode_budget.h): without it each worker thread could be made to
+  // hold max_decoded_bytes.
+  size_t decode_budget_bytes = 256 << 20;
+  SampleTimeWindow window;  // samples outside are dropped at the door
   // civetweb gives a keep-alive connection a thread of its own: as many as
   // Prometheus may open shards at once (it scales them with the load).
   int threads = 64;
@@ -75,6 +82,7 @@ class RemoteWriteServer {
   const Normaliser* normaliser_ = nullptr;
   PushPipeline* pipeline_ = nullptr;
   TelemetryMetrics* metrics_ = nullptr;
+  std::unique_ptr<DecodeBudget> decode_budget_;
   const Clock* clock_;         // read deadlines and the sample time window's now
   SocketDeadlines deadlines_;  // outlives ctx_: requests in flight use it until mg_stop returns
   mg_context* ctx_ = nullptr;

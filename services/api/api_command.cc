@@ -26,13 +26,15 @@ struct LimitFlags {
   int64_t init_ttl_days = 365;
   int64_t max_requests = AdmissionLimits{}.total;
   int64_t max_requests_per_token = AdmissionLimits{}.per_token;
+  int64_t watches_per_token = WatchLimits{}.max_watchers_per_token;
 
   bool InRange() const {
     return db_connections >= 1 && db_connections <= 1000 && http_threads >= 1 && http_threads <= 1000 &&
            db_wait_seconds >= 0 && db_wait_seconds <= 3600 && db_statement_timeout_seconds >= 0 &&
            db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 &&
            http_read_timeout_seconds <= 3600 && max_requests >= 1 && max_requests <= 10000 &&
-           max_requests_per_token >= 1 && max_requests_per_token <= max_requests;
+           max_requests_per_token >= 1 && max_requests_per_token <= max_requests && watches_per_token >= 1 &&
+           watches_per_token <= 1000;
   }
 };
 
@@ -52,7 +54,9 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
                "PEM CA that client certificates must chain to; empty: none asked");
   flags.String("web-root", &server.web_root,
                "the built dashboard (web/dist) to serve at / on --http-listen; empty: none", "FLEETCAP_WEB_ROOT");
-  flags.String("db-read", &options.db_read,
+  flags.Bool("grpc-reflection", &server.grpc_reflection,
+             "serve gRPC server reflection, which answers without a token (for grpcurl on a trusted network)");
+  flags.Secret("db-read", &options.db_read,
                "PostgreSQL libpq URI for the heavy reads (usage, chargeback), e.g. with "
                "target_session_attrs=prefer-standby; empty: --db",
                "FLEETCAP_DB_READ");
@@ -68,6 +72,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
             "requests (gRPC and HTTP) running at once; past it RESOURCE_EXHAUSTED (HTTP 429 with Retry-After)");
   flags.Int("max-requests-per-token", &limits.max_requests_per_token,
             "requests of any one token running at once; past it RESOURCE_EXHAUSTED (HTTP 429 with Retry-After)");
+  flags.Int("max-watches-per-token", &limits.watches_per_token,
+            "WatchRecommendations streams one token may hold at once (each holds a gRPC thread; 64 in all)");
   flags.Int("ttl-days", &limits.init_ttl_days, "init: lifetime of the bootstrap admin token, in days");
 
   FLEETCAP_ASSIGN_OR_RETURN(FlagSet::Parsed parsed, flags.Parse(args));
@@ -81,7 +87,7 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   }
   if (!limits.InRange()) {
     return absl::InvalidArgumentError(
-        "--db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 to 3600, "
+        "--db-connections, --http-threads and --max-watches-per-token take 1 to 1000, --http-read-timeout 1 to 3600, "
         "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400, --max-requests 1 to 10000, "
         "--max-requests-per-token 1 to --max-requests");
   }
@@ -97,6 +103,7 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   server.http_limits.threads = static_cast<int>(limits.http_threads);
   server.admission.total = static_cast<int>(limits.max_requests);
   server.admission.per_token = static_cast<int>(limits.max_requests_per_token);
+  server.watch_limits.max_watchers_per_token = static_cast<int>(limits.watches_per_token);
   options.init_ttl = absl::Hours(24 * limits.init_ttl_days);
   return options;
 }

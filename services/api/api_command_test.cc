@@ -16,8 +16,8 @@ absl::StatusOr<ApiOptions> Parse(std::vector<std::string> args) { return ParseAp
 
 TEST(ParseApiFlags, EveryFlagErrorNamesItsFlag) {
   const std::string ranges =
-      "--db-connections and --http-threads take 1 to 1000, --http-read-timeout 1 to 3600, --db-wait 0 to 3600, "
-      "--db-statement-timeout 0 to 86400";
+      "--db-connections, --http-threads and --max-watches-per-token take 1 to 1000, --http-read-timeout 1 to 3600, "
+      "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400";
   testing::ExpectFlagErrors(Parse, {
                                        {{"--grpc-port", "1"}, "unknown flag --grpc-port (see fleetcap-api --help)"},
                                        {{"--grpc-listen"}, "--grpc-listen: missing value"},
@@ -33,6 +33,8 @@ TEST(ParseApiFlags, EveryFlagErrorNamesItsFlag) {
                                        {{"--db-statement-timeout", "86401"}, ranges},
                                        {{"--http-read-timeout", "0"}, ranges},
                                        {{"--http-read-timeout", "3601"}, ranges},
+                                       {{"--max-watches-per-token", "0"}, ranges},
+                                       {{"--max-watches-per-token", "1001"}, ranges},
                                        {{"serve"}, "unexpected argument \"serve\""},
                                        {{"init", "now"}, "unexpected argument \"now\""},
                                        {{"--log-level", "loud"}, "--log-level: \"loud\" is not one of"},
@@ -62,6 +64,10 @@ TEST(ParseApiFlags, DefaultLimits) {
   EXPECT_EQ(parsed->daemon.db_connections, 8);
   EXPECT_EQ(parsed->daemon.db_limits.acquire_timeout, absl::Seconds(5));
   EXPECT_EQ(parsed->daemon.db_limits.statement_timeout, absl::Seconds(30));
+  EXPECT_FALSE(parsed->server.grpc_reflection);
+  EXPECT_EQ(parsed->server.watch_limits.max_watchers_per_token, 8);
+  EXPECT_EQ(Parse({"--max-watches-per-token", "3"})->server.watch_limits.max_watchers_per_token, 3);
+  EXPECT_TRUE(Parse({"--grpc-reflection"})->server.grpc_reflection);
 }
 
 TEST(ParseApiFlags, WebRootFromTheFlagOrTheEnvironment) {

@@ -1,10 +1,16 @@
 #include "services/api/api_server.h"
 
+#include <algorithm>
+#include <memory>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 #include "common/status_macros.h"
 #include "grpcpp/ext/proto_server_reflection_plugin.h"
 #include "grpcpp/health_check_service_interface.h"
+#include "grpcpp/impl/server_builder_option.h"
+#include "grpcpp/impl/server_builder_plugin.h"
 #include "grpcpp/server_builder.h"
 #include "services/api/allocation_http_routes.h"
 #include "services/api/chargeback_http_routes.h"
@@ -17,6 +23,22 @@
 #include "services/api/usage_http_routes.h"
 
 namespace fleetcap::api {
+namespace {
+
+// Takes gRPC's reflection plugin off a server. Loading libgrpc++_reflection
+// registers the plugin for every server the process builds, so leaving out
+// the call that turns it on is not enough.
+class WithoutReflection : public grpc::ServerBuilderOption {
+ public:
+  void UpdateArguments(grpc::ChannelArguments*) override {}
+  void UpdatePlugins(std::vector<std::unique_ptr<grpc::ServerBuilderPlugin>>* plugins) override {
+    plugins->erase(std::remove_if(plugins->begin(), plugins->end(),
+                                  [](const auto& plugin) { return plugin->name() == "proto_server_reflection"; }),
+                   plugins->end());
+  }
+};
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptions& options, PgPool* pool,
                                                             prometheus::Registry& registry, PgPool* read_pool) {
@@ -84,8 +106,14 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
                                                                     server->scenarios_.get(), server->guard_.get());
 
   grpc::EnableDefaultHealthCheckService(true);
-  grpc::reflection::InitProtoReflectionServerBuilderPlugin();
   grpc::ServerBuilder builder;
+  // Reflection answers without a token (it is gRPC's own service, outside
+  // the guard), naming every method: only when asked for (--grpc-reflection).
+  if (options.grpc_reflection) {
+    grpc::reflection::InitProtoReflectionServerBuilderPlugin();
+  } else {
+    builder.SetOption(std::make_unique<WithoutReflection>());
+  }
   builder.AddListeningPort(options.grpc_listen, credentials, &server->grpc_port_);
   builder.RegisterService(server->fleet_service_.get());
   builder.RegisterService(server->policy_service_.get());

@@ -58,6 +58,9 @@ struct ApiServerOptions {
   TlsFiles tls;
   // --web-root: the built dashboard (web/dist) served at "/"; empty: none.
   std::string web_root;
+  // --grpc-reflection: gRPC server reflection, which answers without a token
+  // and lists every service and method (grpcurl's convenience); off by default.
+  bool grpc_reflection = false;
 };
 
 class ApiServer {

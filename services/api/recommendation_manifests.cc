@@ -25,7 +25,12 @@ absl::StatusOr<std::string> RecommendationManifests::Run(const Scope& scope, con
   FLEETCAP_ASSIGN_OR_RETURN(const store::PolicyVersionRecord policy,
                             set.policy_version() == 0 ? policies_->Active() : policies_->Get(set.policy_version()));
   FLEETCAP_ASSIGN_OR_RETURN(const auto document, ctl::PolicyForExport(policy.document, set.policy_version()));
-  return ctl::SchedulerManifests(set, document, scheduler, ctl::SchedulerExportOptions{});
+  // A team token gets only the objects that are its own: the Cohorts above
+  // its queues carry the fleet's and other teams' figures. (Volcano's Queues
+  // are one per team already, and the set holds only the team's subtree.)
+  ctl::SchedulerExportOptions options;
+  options.queues_only = scope.role == Role::kTeam;
+  return ctl::SchedulerManifests(set, document, scheduler, options);
 }
 
 }  // namespace fleetcap::api

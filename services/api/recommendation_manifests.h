@@ -4,7 +4,9 @@
 // turned into scheduler objects under the policy version the run used, by
 // the same code and with the same defaults as `fleetcapctl recommendations
 // --format kueue|volcano` (services/ctl/recommendations_export.h), so both
-// give the same bytes.
+// give the same bytes. A team token's Kueue manifests are its ClusterQueues
+// only (KueueOptions::queues_only): no ResourceFlavor or Cohort, whose
+// quotas are the fleet's.
 
 #include <string>
 

@@ -24,6 +24,15 @@ bool SameContent(const v1::RecommendationSet& a, const v1::RecommendationSet& b)
   return true;
 }
 
+prometheus::Family<prometheus::Counter>& RefusedWatchers(prometheus::Registry& registry) {
+  return prometheus::BuildCounter()
+      .Name("fleetcap_api_recommendation_watchers_refused_total")
+      .Help(
+          "WatchRecommendations streams refused: the server's (limit=server) or the token's (limit=token) most "
+          "were running")
+      .Register(registry);
+}
+
 }  // namespace
 
 RecommendationWatchers::RecommendationWatchers(const RecommendationsQuery* query, const Clock* clock,
@@ -36,11 +45,9 @@ RecommendationWatchers::RecommendationWatchers(const RecommendationsQuery* query
                         .Help("WatchRecommendations streams running now")
                         .Register(registry)
                         .Add({})),
-      refused_(prometheus::BuildCounter()
-                   .Name("fleetcap_api_recommendation_watchers_refused_total")
-                   .Help("WatchRecommendations streams refused because max_watchers were running")
-                   .Register(registry)
-                   .Add({})) {}
+      refused_family_(RefusedWatchers(registry)),
+      refused_(refused_family_.Add({{"limit", "server"}})),
+      refused_for_token_(refused_family_.Add({{"limit", "token"}})) {}
 
 absl::Status RecommendationWatchers::Watch(const Scope& scope, const std::string& team, const Stream& stream) {
   // A bad team is refused before the watch takes a place.
@@ -53,17 +60,27 @@ absl::Status RecommendationWatchers::Watch(const Scope& scope, const std::string
       return absl::ResourceExhaustedError(absl::StrCat("WatchRecommendations: already ", active_,
                                                        " watchers, the most this server serves; retry later"));
     }
+    int& mine = per_token_[scope.token_id];
+    if (mine >= limits_.max_watchers_per_token) {
+      refused_for_token_.Increment();
+      return absl::ResourceExhaustedError(absl::StrCat("WatchRecommendations: this token already holds ", mine,
+                                                       " watches, the most one token may; retry later"));
+    }
+    ++mine;
     ++active_;
     active_gauge_.Increment();
   }
   struct Release {
     RecommendationWatchers* self;
+    const std::string& token_id;
     ~Release() {
       std::lock_guard<std::mutex> lock(self->mu_);
       --self->active_;
+      // Tokens come and go: an entry lives only while it counts watches.
+      if (--self->per_token_[token_id] == 0) self->per_token_.erase(token_id);
       self->active_gauge_.Decrement();
     }
-  } release{this};
+  } release{this, scope.token_id};
   if (stream.opened) stream.opened();
 
   std::optional<int64_t> seen_id;             // the newest run looked at

@@ -7,14 +7,15 @@
 // optimizer free of knowing who listens.
 //
 // Each watch holds one gRPC server thread while it runs, so the number at a
-// time is bounded: past `max_watchers` a new watch is refused at once with
-// RESOURCE_EXHAUSTED (the client retries later, the running ones are not
-// disturbed). Stop() ends every watch, present and future, with OK; the
-// server calls it before it shuts gRPC down, so a shutdown never waits for
-// a stream.
+// time is bounded, in all and per token: past `max_watchers`, or past
+// `max_watchers_per_token` of the caller's token, a new watch is refused at
+// once with RESOURCE_EXHAUSTED (the client retries later, the running ones
+// are not disturbed), so that one token cannot take every thread. Stop() ends every watch, present and future, with OK;
+// the server calls it before it shuts gRPC down, so a shutdown never waits for a stream.
 
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -37,13 +38,17 @@ struct WatchLimits {
   absl::Duration poll_interval = absl::Seconds(1);
   // Watches served at once.
   int max_watchers = 64;
+  // Watches one token may hold at once (--max-watches-per-token): a
+  // dashboard, a CLI and a scheduler's controller need a few each.
+  int max_watchers_per_token = 8;
 };
 
 class RecommendationWatchers {
  public:
   // `query`, `clock` and `registry` must outlive this. Registers
   // fleetcap_api_recommendation_watchers (running now) and
-  // fleetcap_api_recommendation_watchers_refused_total (past max_watchers).
+  // fleetcap_api_recommendation_watchers_refused_total{limit} (past
+  // max_watchers: "server"; past max_watchers_per_token: "token").
   RecommendationWatchers(const RecommendationsQuery* query, const Clock* clock, prometheus::Registry& registry,
                          WatchLimits limits = {});
 
@@ -66,7 +71,8 @@ class RecommendationWatchers {
   // the client cancels or goes away or Stop() (OK), or the scope or the
   // store fails (that error). INVALID_ARGUMENT or PERMISSION_DENIED at once
   // for a team the caller may not ask for (RecommendationsQuery::Select);
-  // RESOURCE_EXHAUSTED at once past max_watchers.
+  // RESOURCE_EXHAUSTED at once past max_watchers or, for the caller's token
+  // (Scope::token_id), past max_watchers_per_token.
   absl::Status Watch(const Scope& scope, const std::string& team, const Stream& stream);
 
   // Ends every watch with OK and refuses new ones the same way.
@@ -83,11 +89,14 @@ class RecommendationWatchers {
   const Clock* clock_;
   const WatchLimits limits_;
   prometheus::Gauge& active_gauge_;
+  prometheus::Family<prometheus::Counter>& refused_family_;
   prometheus::Counter& refused_;
+  prometheus::Counter& refused_for_token_;
   mutable std::mutex mu_;
   std::condition_variable stopped_cv_;
-  bool stopped_ = false;  // guarded by mu_
-  int active_ = 0;        // guarded by mu_
+  bool stopped_ = false;                  // guarded by mu_
+  int active_ = 0;                        // guarded by mu_
+  std::map<std::string, int> per_token_;  // token id -> its watches running; guarded by mu_
 };
 
 }  // namespace fleetcap::api

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -264,6 +265,47 @@ TEST_F(OneWatcherTest, PastTheBoundAWatchIsRefusedAndTheRunningOneGoesOn) {
   EXPECT_THAT(running.sent_runs(), ElementsAre(1, 2));
   watchers_.Stop();
   EXPECT_THAT(running.Join(), IsOk());
+}
+
+class ManyWatchersTest : public RecommendationWatchersTest {
+ protected:
+  ManyWatchersTest() : RecommendationWatchersTest(/*max_watchers=*/64) {}
+};
+
+Scope SchedulerToken(const std::string& token_id) {
+  Scope scope = Scheduler();
+  scope.token_id = token_id;
+  return scope;
+}
+
+// Each watch holds a server thread: one token may hold a few of them, never
+// every one the server has (docs/security.md).
+TEST_F(ManyWatchersTest, OneTokenHoldsAtMostItsShareOfTheWatches) {
+  const int per_token = WatchLimits{}.max_watchers_per_token;
+  ASSERT_EQ(per_token, 8);
+  ASSERT_THAT(runs_.StoreRun(Allocation(1000, 2000)), IsOk());
+  std::vector<std::unique_ptr<Watch>> mine;
+  for (int i = 0; i < per_token; ++i) mine.push_back(std::make_unique<Watch>(watchers_, SchedulerToken("t1")));
+  clock_.AwaitSleepers(per_token);
+  RecommendationWatchers::Stream ends_at_once;
+  ends_at_once.scope = [] { return SchedulerToken("t1"); };
+  ends_at_once.send = [](const v1::RecommendationSet&) { return true; };
+  ends_at_once.cancelled = [] { return true; };
+  EXPECT_THAT(watchers_.Watch(SchedulerToken("t1"), "", ends_at_once),
+              StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("this token already holds 8")));
+  // Another token still gets one, and the running ones go on.
+  Watch other(watchers_, SchedulerToken("t2"));
+  clock_.AwaitSleepers(per_token + 1);
+  EXPECT_EQ(watchers_.active(), per_token + 1);
+  // Once one of its watches ends, the token may open another.
+  mine[0]->cancelled_ = true;
+  clock_.Advance(kPoll);
+  EXPECT_THAT(mine[0]->Join(), IsOk());
+  clock_.AwaitSleepers(per_token);
+  EXPECT_THAT(watchers_.Watch(SchedulerToken("t1"), "", ends_at_once), IsOk());
+  watchers_.Stop();
+  for (size_t i = 1; i < mine.size(); ++i) EXPECT_THAT(mine[i]->Join(), IsOk());
+  EXPECT_THAT(other.Join(), IsOk());
 }
 
 }  // namespace

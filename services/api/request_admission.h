@@ -60,7 +60,7 @@ class RequestAdmission {
 
   const AdmissionLimits limits_;
   std::mutex mu_;
-  int running_ = 0;                        // guarded by mu_
+  int running_ = 0;                       // guarded by mu_
   std::map<std::string, int> per_token_;  // guarded by mu_; only tokens with a request running
 };
 

@@ -20,7 +20,7 @@ absl::StatusOr<Format> ParseFormat(const std::string& text) {
 
 void ClientOptions::Register(FlagSet& flags) {
   flags.String("server", &server, "fleetcap-api gRPC HOST:PORT", "FLEETCAP_SERVER");
-  flags.String("token", &token, "API bearer token", "FLEETCAP_TOKEN");
+  flags.Secret("token", &token, "API bearer token", "FLEETCAP_TOKEN");
   flags.String("format", &format, format_help);
   flags.Int("timeout", &timeout_seconds, "seconds to wait for an answer");
   flags.String("tls-ca", &tls_ca, "PEM CA to verify the server with; enables TLS", "FLEETCAP_TLS_CA");

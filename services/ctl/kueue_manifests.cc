@@ -361,8 +361,12 @@ absl::StatusOr<std::string> KueueManifests(const std::vector<RecommendationRow>&
     documents_queues.emplace(queue.name, ClusterQueueYaml(queue));
   }
 
+  if (options.queues_only) {
+    documents_flavors.clear();
+    documents_cohorts.clear();
+  }
   // After the teams' queues, whose errors name the team that broke a rule.
-  if (!options.root_cohort.empty()) {
+  if (!options.root_cohort.empty() && !options.queues_only) {
     KueueClusterQueue root;
     if (options.spare_on_root_cohort) {
       root = SpareQuota(*set, flavor_name, options.root_cohort);

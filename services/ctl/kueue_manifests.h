@@ -35,6 +35,11 @@ struct KueueOptions {
   std::string pool_label;
   // Flavor name -> extended resource, in place of the one its model implies.
   std::map<std::string, std::string> resources;
+  // A team's own view: its ClusterQueues only (still naming the Cohort they
+  // borrow through). The ResourceFlavors and Cohorts are the fleet's: the
+  // root Cohort's quota is the fleet's capacity less the recommendations,
+  // and the org Cohorts sit above other teams.
+  bool queues_only = false;
 };
 
 // Kueue's limits on a ClusterQueue's resourceGroups (validated by its webhook
@@ -78,7 +83,8 @@ struct KueueClusterQueue {
 absl::Status CheckKueueRules(const KueueClusterQueue& queue);
 
 // The manifests, as YAML documents separated by `---`, in a fixed order
-// (ResourceFlavors, Cohorts, ClusterQueues, each by name). Errors
+// (ResourceFlavors, Cohorts, ClusterQueues, each by name; ClusterQueues alone
+// with `queues_only`). Errors
 // (INVALID_ARGUMENT): those of PrepareExport (scheduler_export.h), names
 // that collide once made Kubernetes names, and sets Kueue cannot express
 // (CheckKueueRules), each naming the team and flavor.

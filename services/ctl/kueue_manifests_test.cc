@@ -223,6 +223,28 @@ TEST(KueueManifests, TheRootCohortHoldsTheCapacityRecommendedToNoTeam) {
   EXPECT_EQ(Find(Documents(*yaml), "Cohort", "fleetcap")["spec"].size(), 0u);
 }
 
+// A team's view leaves out the fleet's objects: the root Cohort's quota is
+// the fleet's capacity less the recommendations, the org Cohorts hold others.
+TEST(KueueManifests, QueuesOnlyIsTheClusterQueuesAndNothingAboveThem) {
+  std::vector<RecommendationRow> vision_rows;
+  for (const RecommendationRow& row : SchedulerTestRows()) {
+    if (row.team == "vision") vision_rows.push_back(row);
+  }
+  ASSERT_FALSE(vision_rows.empty());
+  KueueOptions options;
+  options.queues_only = true;
+  absl::StatusOr<std::string> yaml = KueueManifests(vision_rows, SchedulerTestPolicy(), options);
+  ASSERT_THAT(yaml, IsOk());
+  const std::vector<YAML::Node> docs = Documents(*yaml);
+  ASSERT_EQ(docs.size(), 1u) << *yaml;
+  EXPECT_EQ(docs[0]["kind"].Scalar(), "ClusterQueue");
+  EXPECT_EQ(docs[0]["metadata"]["name"].Scalar(), "vision");
+  // Identical to the same queue in the fleet's export.
+  absl::StatusOr<std::string> fleet = KueueManifests(vision_rows, SchedulerTestPolicy());
+  ASSERT_THAT(fleet, IsOk());
+  EXPECT_EQ(YAML::Dump(docs[0]), YAML::Dump(Find(Documents(*fleet), "ClusterQueue", "vision")));
+}
+
 TEST(KueueManifests, SelectsTheTeamsExactNamespaces) {
   absl::StatusOr<std::string> yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy());
   ASSERT_THAT(yaml, IsOk());

@@ -52,6 +52,7 @@ absl::StatusOr<std::string> SchedulerManifests(const v1::RecommendationSet& set,
   KueueOptions kueue;
   kueue.pool_label = options.pool_label;
   kueue.resources = options.flavor_resources;
+  kueue.queues_only = options.queues_only;
   return KueueManifests(rows, policy, kueue);
 }
 

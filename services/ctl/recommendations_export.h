@@ -19,6 +19,7 @@ enum class SchedulerFormat { kKueue, kVolcano };
 struct SchedulerExportOptions {
   std::string pool_label;                               // Kueue: the node label of a flavor's pool
   std::map<std::string, std::string> flavor_resources;  // flavor -> extended resource
+  bool queues_only = false;                             // a team's view (KueueOptions::queues_only)
 };
 
 // The rows the exports read, one per recommendation of `set`, in its order.

@@ -19,6 +19,7 @@ namespace {
 
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 using fleetcap::testing::kApiBin;
 
@@ -87,6 +88,26 @@ TEST(FleetctlStandalone, BadInputIsOneLineNamingTheFlag) {
     EXPECT_EQ(result.exit_code, 2) << c.mentions;
     EXPECT_EQ(Lines(result.err), 1u) << result.err;
     EXPECT_THAT(result.err, HasSubstr(c.mentions)) << result.err;
+  }
+}
+
+// The token is a secret: no command's --help prints it, from the
+// environment or from the command line.
+TEST(FleetctlStandalone, NoCommandsHelpPrintsTheToken) {
+  const std::vector<std::vector<std::string>> commands = {
+      {"fleet", "summary"}, {"policy", "get"},         {"token", "list"},   {"audit"},  {"usage"},
+      {"chargeback"},       {"chargeback", "explain"}, {"recommendations"}, {"whatif"}, {"forecast"}};
+  for (const auto& command : commands) {
+    std::vector<std::string> argv = {fleetcap::testing::kCtlBin};
+    argv.insert(argv.end(), command.begin(), command.end());
+    argv.push_back("--help");
+    auto from_env = testing::Run(argv, absl::Seconds(60), {"FLEETCAP_TOKEN=s3cret-from-env"});
+    EXPECT_EQ(from_env.exit_code, 0) << command[0] << ": " << from_env.err;
+    EXPECT_THAT(from_env.out + from_env.err, Not(HasSubstr("s3cret"))) << command[0];
+    EXPECT_THAT(from_env.out, HasSubstr("[set from FLEETCAP_TOKEN]")) << command[0] << ": " << from_env.out;
+    argv.insert(argv.end() - 1, {"--token", "s3cret-flag"});
+    auto from_flag = testing::Run(argv);
+    EXPECT_THAT(from_flag.out + from_flag.err, Not(HasSubstr("s3cret"))) << command[0];
   }
 }
 

@@ -70,7 +70,7 @@ int Run(int argc, char** argv) {
   int64_t days = 7, minutes = 0, batch_samples = ReplayOptions{}.batch_samples;
   bool unless_stored = false;
   FlagSet flags("fleetcap-telemetry-replay", kUsage);
-  flags.String("db", &db, "PostgreSQL URI of the store holding the cluster's holds", "FLEETCAP_DB");
+  flags.Secret("db", &db, "PostgreSQL URI of the store holding the cluster's holds", "FLEETCAP_DB");
   flags.String("cluster", &cluster, "the cluster whose pods get telemetry");
   flags.String("duty-cycle", &duty_cycle, "the genai duty-cycle CSV (value,timestamp_anon,container_ip); - for stdin");
   flags.String("remote-write-url", &url, "fleetcap-ingest prometheus's remote_write URL");
