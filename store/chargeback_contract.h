@@ -300,6 +300,22 @@ inline void AnEmptyWindowHasNoLines(ChargebackWriteRepository& writer, Chargebac
   EXPECT_EQ(backwards.status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+inline void MaxLinesStopsOneLinePastTheBound(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  WriteFleet(writer);
+  const auto all = GroupBy(true, true, true, true, true, true);
+  ChargebackFilter f = Window(kT0, kFeb);
+  const auto every = SumsOf(reader, f, all, ChargebackResolution::kHour);
+  ASSERT_GT(every.size(), 3u);
+  for (int64_t bound : {int64_t{1}, int64_t{2}, static_cast<int64_t>(every.size()) - 1}) {
+    f.max_lines = bound;
+    const auto bounded = SumsOf(reader, f, all, ChargebackResolution::kHour);
+    // The first lines in the contract's order, one past the bound.
+    EXPECT_EQ(bounded, std::vector<ChargebackSum>(every.begin(), every.begin() + bound + 1)) << bound;
+  }
+  f.max_lines = static_cast<int64_t>(every.size());
+  EXPECT_EQ(SumsOf(reader, f, all, ChargebackResolution::kHour), every);
+}
+
 inline void SumsPastInt64AreAnError(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
   const int64_t half = INT64_MAX / 2 + 1;
   ChargebackLineRecord big = Line(kT0, "c1", "ml", "H100", 0);
@@ -509,6 +525,9 @@ inline void ALeaseNamesItsBadArgument(ChargebackWriteRepository& writer) {
   }                                                                                                                 \
   TEST_F(Fixture, AnEmptyWindowHasNoLines) {                                                                        \
     ::fleetcap::store::chargeback_contract::AnEmptyWindowHasNoLines(writer(), reader());                            \
+  }                                                                                                                 \
+  TEST_F(Fixture, MaxLinesStopsOneLinePastTheBound) {                                                               \
+    ::fleetcap::store::chargeback_contract::MaxLinesStopsOneLinePastTheBound(writer(), reader());                   \
   }                                                                                                                 \
   TEST_F(Fixture, SumsPastInt64AreAnError) {                                                                        \
     ::fleetcap::store::chargeback_contract::SumsPastInt64AreAnError(writer(), reader());                            \

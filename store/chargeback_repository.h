@@ -139,6 +139,9 @@ struct ChargebackFilter {
   // Sum held and used alone and leave the money at 0: what a device-time
   // series reads, in about half the time on a long window.
   bool device_time_only = false;
+  // Above 0, read at most this many sums and one more: enough for a caller
+  // to refuse an answer too large without holding all of it.
+  int64_t max_lines = 0;
 };
 
 // The sum of the lines of one period and group. `start` is the period's

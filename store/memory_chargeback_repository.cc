@@ -186,6 +186,9 @@ absl::StatusOr<std::vector<ChargebackSum>> MemoryChargebackRepository::Lines(con
   std::vector<ChargebackSum> out;
   out.reserve(sums.size());
   for (auto& [key, s] : sums) out.push_back(std::move(s));
+  if (filter.max_lines > 0 && static_cast<int64_t>(out.size()) > filter.max_lines + 1) {
+    out.resize(static_cast<size_t>(filter.max_lines + 1));
+  }
   return out;
 }
 

@@ -349,7 +349,7 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
             by_team ? " AND $4 = '' AND $5 = ''" : " AND ($4 = '' OR namespace = $4) AND ($5 = '' OR workload = $5)",
             " AND ($6 = '' OR model = $6) AND ($7 = '' OR line_kind = $7)"
             " GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY ",
-            order),
+            order, f.max_lines > 0 ? absl::StrCat(" LIMIT ", f.max_lines + 1) : ""),
         FormatRfc3339(f.start), FormatRfc3339(f.end), f.cluster, f.namespace_name, f.workload, f.model, f.line_kind);
     out.reserve(rows.size());
     for (const auto& row : rows) {

@@ -37,6 +37,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -306,6 +307,8 @@ void Burst(const testing::ApiProcess& api, const std::string& heavy, const std::
     }
   });
   std::vector<int> statuses(static_cast<size_t>(n));
+  std::mutex first_other_mu;
+  std::string first_other;
   std::vector<double> heavy_ms(static_cast<size_t>(n));
   size_t answer_bytes = 0;
   const absl::Time began = absl::Now();
@@ -317,6 +320,12 @@ void Burst(const testing::ApiProcess& api, const std::string& heavy, const std::
                                 tokens[static_cast<size_t>(i) % tokens.size()]);
       heavy_ms[static_cast<size_t>(i)] = absl::ToDoubleMilliseconds(absl::Now() - sent);
       statuses[static_cast<size_t>(i)] = r.ok() ? r->status : 0;
+      if (!r.ok() || (r->status != 200 && r->status != 429)) {
+        std::lock_guard<std::mutex> lock(first_other_mu);
+        if (first_other.empty()) {
+          first_other = r.ok() ? absl::StrCat("HTTP ", r->status, ": ", r->body.substr(0, 200)) : r.status().ToString();
+        }
+      }
       if (r.ok() && r->status == 200) answer_bytes = r->body.size();
     });
   }
@@ -344,6 +353,7 @@ void Burst(const testing::ApiProcess& api, const std::string& heavy, const std::
       label.c_str(), static_cast<long long>(n), answer_bytes, burst_s, static_cast<long long>(ok), slowest,
       static_cast<long long>(refused), static_cast<long long>(other), at(0.5), at(0.99), cheap_ms.size(),
       static_cast<long long>(cheap_errors), static_cast<long long>(peak.load()), static_cast<long long>(after));
+  if (!first_other.empty()) std::printf("  first other answer: %s\n", first_other.c_str());
   std::fflush(stdout);
 }
 
