@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "common/json_nesting.h"
 #include "common/logging.h"
 #include "nlohmann/json.hpp"
 
@@ -50,6 +51,10 @@ std::optional<Point> ParsePoint(const nlohmann::json& pair) {
 ParsedResponse ParseQueryRangeResponse(long http_status, const std::string& body) {
   ParsedResponse out;
   nlohmann::json doc;
+  if (auto problem = CheckJsonNesting(body)) {
+    out.status = NestingError(absl::StrCat("Prometheus answered HTTP ", http_status, " with a body"), *problem);
+    return out;
+  }
   try {
     doc = nlohmann::json::parse(body);
   } catch (const std::exception& e) {
