@@ -33,8 +33,8 @@ TEST(YamlNestingTest, CountsFlowBlockAndOneLineLevelsAlike) {
 
 TEST(YamlNestingTest, BracketsInScalarsAndCommentsAreText) {
   const std::string brackets(200, '[');
-  EXPECT_EQ(CheckYamlNesting(absl::StrCat("a: \"", brackets, "\"\nb: '", brackets, "'\nc: x", brackets,
-                                          "\n# ", brackets, "\nd: |\n  ", brackets, "\n")),
+  EXPECT_EQ(CheckYamlNesting(absl::StrCat("a: \"", brackets, "\"\nb: '", brackets, "'\nc: x", brackets, "\n# ",
+                                          brackets, "\nd: |\n  ", brackets, "\n")),
             std::nullopt);
 }
 
@@ -72,9 +72,9 @@ TEST(JsonNestingTest, CountsBracketsOutsideStrings) {
   EXPECT_EQ(CheckJsonNesting(absl::StrCat("{\"a\": \"", brackets, "\\\"", brackets, "\", 'b': '", brackets, "'}")),
             std::nullopt);
   // A closing bracket in a string closes nothing.
-  EXPECT_TRUE(CheckJsonNesting(absl::StrCat(std::string(40, '['), "\"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\"",
-                                            std::string(40, '[')))
-                  .has_value());
+  EXPECT_TRUE(
+      CheckJsonNesting(absl::StrCat(std::string(40, '['), "\"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]\"", std::string(40, '[')))
+          .has_value());
 }
 
 }  // namespace

@@ -67,9 +67,8 @@ TEST_F(NestingApiTest, ARunOfADeepScenarioIsRefused) {
 }
 
 TEST_F(NestingApiTest, ASaveOfADeepScenarioIsRefused) {
-  ExpectRefused("/v1/scenarios",
-                absl::StrCat("{\"name\":\"deep\",\"scenarioYaml\":", JsonString(Brackets(200)), "}"), planner_,
-                "scenario:1:65: document: nested deeper");
+  ExpectRefused("/v1/scenarios", absl::StrCat("{\"name\":\"deep\",\"scenarioYaml\":", JsonString(Brackets(200)), "}"),
+                planner_, "scenario:1:65: document: nested deeper");
 }
 
 TEST_F(NestingApiTest, ADryRunOfADeepPolicyIsRefused) {
@@ -93,8 +92,8 @@ TEST_F(NestingApiTest, ADeepJsonBodyIsRefused) {
   // Nesting in the JSON request body itself, in a field the request does not have.
   ExpectRefused("/v1/scenarios/run", absl::StrCat("{\"scenarioYaml\":\"version: 1\",\"x\":", Brackets(10000), "}"),
                 planner_, "request body: line 1: nested deeper");
-  ExpectRefused("/v1/policy", absl::StrCat("{\"dryRun\":true,\"document\":", Brackets(10000), "}"),
-                api_->admin_token, "request body: line 1: nested deeper");
+  ExpectRefused("/v1/policy", absl::StrCat("{\"dryRun\":true,\"document\":", Brackets(10000), "}"), api_->admin_token,
+                "request body: line 1: nested deeper");
 }
 
 }  // namespace

@@ -101,7 +101,8 @@ TEST(DeepDocumentsTest, PoliciesScenariosAndDemandFilesRefuseThemOnASmallStack) 
 }
 
 TEST(DeepDocumentsTest, TheRefusalNamesTheLineAndColumnOfTheLevelTooDeep) {
-  const whatif::ParsedScenario scenario = whatif::ParseScenario(absl::StrCat("version: 1\ndemand:\n  - ", FlowYaml(65)));
+  const whatif::ParsedScenario scenario =
+      whatif::ParseScenario(absl::StrCat("version: 1\ndemand:\n  - ", FlowYaml(65)));
   ASSERT_EQ(scenario.errors.size(), 1u);
   EXPECT_EQ(policy::FormatPolicyErrors("scenario", scenario.errors),
             "scenario:3:67: document: nested deeper than 64 levels\n");
@@ -114,8 +115,7 @@ TEST(DeepDocumentsTest, DocumentsAtTheLimitParseOnASmallStack) {
     EXPECT_EQ(CheckYamlNesting(at_limit), std::nullopt);
     const whatif::ParsedScenario scenario = whatif::ParseScenario(at_limit);
     // Refused for what it says (a list is not a demand change), not for its depth.
-    EXPECT_THAT(policy::FormatPolicyErrors("scenario", scenario.errors),
-                ::testing::Not(HasSubstr("nested deeper")));
+    EXPECT_THAT(policy::FormatPolicyErrors("scenario", scenario.errors), ::testing::Not(HasSubstr("nested deeper")));
     EXPECT_FALSE(scenario.errors.empty());
   });
 }
