@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
+#include "common/yaml_nesting.h"
 #include "policy/policy_parser.h"
 #include "policy/text_rules.h"
 
@@ -189,6 +190,11 @@ std::optional<YAML::Node> LoadYamlDocument(absl::string_view text, size_t max_by
   }
   if (!IsValidUtf8(text) || text.find('\0') != absl::string_view::npos) {
     errors->push_back({0, 0, "document", "not valid UTF-8 text (NUL bytes and broken sequences are refused)"});
+    return std::nullopt;
+  }
+  // Before the load, whose parser recurses once per level (docs/security.md, "Nesting").
+  if (auto problem = CheckYamlNesting(text)) {
+    errors->push_back({problem->line, problem->column, "document", problem->message});
     return std::nullopt;
   }
   try {

@@ -63,7 +63,8 @@ std::string Index(const std::string& list, size_t i);
 std::map<std::string, int> FieldLines(const YAML::Node& map);
 
 // `text` as YAML, when it is at most `max_bytes` of valid UTF-8 without NUL
-// bytes and parses; otherwise nullopt and one error about the "document".
+// bytes, nests no deeper than kMaxNestingDepth (common/yaml_nesting.h) and
+// parses; otherwise nullopt and one error about the "document".
 std::optional<YAML::Node> LoadYamlDocument(absl::string_view text, size_t max_bytes, std::vector<PolicyError>* errors);
 
 }  // namespace fleetcap::policy

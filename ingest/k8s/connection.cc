@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "common/yaml_nesting.h"
 #include "yaml-cpp/yaml.h"
 
 namespace fleetcap::k8s {
@@ -37,7 +38,13 @@ std::string NoTrailingSlash(std::string s) {
 absl::StatusOr<KubeConnection> LoadKubeconfig(const std::string& path) {
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
+    std::ifstream in(path);
+    if (!in) throw YAML::BadFile(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    // Before the load, whose parser recurses once per level (docs/security.md, "Nesting").
+    if (auto problem = CheckYamlNesting(text.str())) return NestingError(absl::StrCat("--kubeconfig ", path), *problem);
+    root = YAML::Load(text.str());
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(absl::StrCat("--kubeconfig ", path, ": ", e.what()));
   }

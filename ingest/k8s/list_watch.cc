@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "common/json_nesting.h"
 #include "common/logging.h"
 #include "ingest/k8s/objects.h"
 
@@ -148,6 +149,13 @@ ListWatcher::Outcome ListWatcher::List() {
       Logger("k8s")->warn("listing {}: HTTP {}: {}", resource_.kind, *status, Sample(body));
       return Outcome::kError;
     }
+    // Decoders and the quarantine walk objects recursively: nothing deeper than the limit gets parsed.
+    if (auto problem = CheckJsonNesting(body)) {
+      if (metrics_ != nullptr) metrics_->DecodeErrors(resource_.kind).Increment();
+      Logger("k8s")->warn("listing {}: the response is nested deeper than {} levels (line {})", resource_.kind,
+                          kMaxNestingDepth, problem->line);
+      return Outcome::kError;
+    }
     json page = json::parse(body, nullptr, false);
     body.clear();
     body.shrink_to_fit();
@@ -186,7 +194,9 @@ ListWatcher::Outcome ListWatcher::Watch() {
   Outcome outcome = Outcome::kOk;
   auto handle = [&](absl::string_view line) {
     if (line.empty()) return true;
-    json event = json::parse(line.begin(), line.end(), nullptr, false);
+    // Too deep to parse is counted and skipped like any line that is not an event.
+    json event =
+        CheckJsonNesting(line) ? json(json::value_t::discarded) : json::parse(line.begin(), line.end(), nullptr, false);
     const std::string type = StringField(event, "type");
     auto object_it = event.is_object() ? event.find("object") : event.end();
     if (event.is_discarded() || type.empty() || object_it == event.end() || !object_it->is_object()) {

@@ -4,6 +4,7 @@
 
 #include <deque>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "absl/strings/match.h"
@@ -169,6 +170,19 @@ TEST(ListWatcher, EventsBookmarksAndAGoneErrorThatRelists) {
   EXPECT_EQ(h.sink.ended.load(), 2);
   EXPECT_EQ(h.metrics.DecodeErrors("Pod").Value(), 1);
   EXPECT_EQ(h.metrics.Events("Pod", "BOOKMARK").Value(), 1);
+}
+
+TEST(ListWatcher, AnEventNestedTooDeepIsCountedAndSkipped) {
+  Harness h;
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  h.http.watch_bodies = {"{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"b\"},\"x\":" + deep + "}}\n" +
+                         "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"c\",\"resourceVersion\":\"6\"}}}\n"};
+  h.Start();
+  h.Stop();
+  ASSERT_EQ(h.sink.names.size(), 2u);
+  EXPECT_EQ(h.sink.names[0], "+a");
+  EXPECT_EQ(h.sink.names[1], "+c");
+  EXPECT_EQ(h.metrics.DecodeErrors("Pod").Value(), 1);
 }
 
 TEST(ListWatcher, FailedListsAreRetriedWithBackoff) {

@@ -8,7 +8,7 @@
 namespace fleetcap::openb {
 namespace {
 
-constexpr int32_t kGpuMilli = 1000;
+constexpr int32_t kMilliPerGpu = 1000;
 
 // Per-node summary counters let the search reject a node in O(1); they are
 // recomputed over the node's few GPUs only when the node changes.
@@ -18,7 +18,7 @@ struct NodeState {
   int32_t max_free = 0;       // most milli free on any one GPU
 
   void Refresh() {
-    whole_free = static_cast<int32_t>(std::count(free.begin(), free.end(), kGpuMilli));
+    whole_free = static_cast<int32_t>(std::count(free.begin(), free.end(), kMilliPerGpu));
     max_free = free.empty() ? 0 : *std::max_element(free.begin(), free.end());
   }
 };
@@ -39,7 +39,7 @@ class NextFit {
     states_.resize(order_.size());
     for (size_t pos = 0; pos < order_.size(); ++pos) {
       const OpenbNode& node = trace_.nodes[order_[pos]];
-      states_[pos].free.assign(static_cast<size_t>(std::max(node.gpus, 0)), kGpuMilli);
+      states_[pos].free.assign(static_cast<size_t>(std::max(node.gpus, 0)), kMilliPerGpu);
       states_[pos].Refresh();
     }
     position_.resize(order_.size());
@@ -61,7 +61,7 @@ class NextFit {
       first_hold_[pod_index] = placement_.holds.size();
       int32_t wanted = whole ? pod.num_gpu : 1;
       for (size_t gpu = 0; gpu < state.free.size() && wanted > 0; ++gpu) {
-        const bool fits = whole ? state.free[gpu] == kGpuMilli : state.free[gpu] >= pod.gpu_milli;
+        const bool fits = whole ? state.free[gpu] == kMilliPerGpu : state.free[gpu] >= pod.gpu_milli;
         if (!fits) continue;
         state.free[gpu] -= pod.gpu_milli;
         placement_.holds.push_back(GpuHold{pod_index, order_[pos], static_cast<int32_t>(gpu), pod.gpu_milli,

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "common/yaml_nesting.h"
 #include "yaml-cpp/yaml.h"
 
 namespace fleetcap::telemetry {
@@ -30,6 +31,7 @@ absl::Status ReadLabelList(const YAML::Node& labels, const char* name, const std
 
 absl::StatusOr<MetricMapping> ParseMetricMapping(const std::string& yaml, const std::string& source) {
   MetricMapping mapping;
+  FLEETCAP_RETURN_IF_ERROR(NestingStatus(source, CheckYamlNesting(yaml)));
   try {
     const YAML::Node root = YAML::Load(yaml);
     if (!root.IsMap()) return absl::InvalidArgumentError(absl::StrCat(source, ": not a YAML mapping"));

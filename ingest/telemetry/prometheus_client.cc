@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "common/json_nesting.h"
 #include "common/logging.h"
 #include "nlohmann/json.hpp"
 
@@ -50,6 +51,15 @@ std::optional<Point> ParsePoint(const nlohmann::json& pair) {
 ParsedResponse ParseQueryRangeResponse(long http_status, const std::string& body) {
   ParsedResponse out;
   nlohmann::json doc;
+  // Read like a body that is not JSON: nothing deeper than the nesting limit reaches the parser.
+  if (auto problem = CheckJsonNesting(body)) {
+    out.retryable = http_status >= 500 || http_status == 429 || http_status == 0;
+    out.status = out.retryable
+                     ? absl::UnavailableError(absl::StrCat("Prometheus answered HTTP ", http_status))
+                     : absl::InternalError(absl::StrCat("Prometheus answered HTTP ", http_status, " with a body: line ",
+                                                        problem->line, ": ", problem->message));
+    return out;
+  }
   try {
     doc = nlohmann::json::parse(body);
   } catch (const std::exception& e) {

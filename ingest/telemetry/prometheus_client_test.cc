@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
 #include <thread>
 
 #include "tests/support/status_matchers.h"
@@ -62,6 +63,13 @@ TEST(ParseQueryRangeResponse, ErrorEnvelopeDecidesRetries) {
   auto not_json = ParseQueryRangeResponse(200, "{{");
   EXPECT_FALSE(not_json.retryable);
   EXPECT_THAT(not_json.status, Not(IsOk()));
+}
+
+TEST(ParseQueryRangeResponse, ABodyNestedTooDeepIsNotParsed) {
+  const std::string deep = R"({"status":"success","data":)" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  auto parsed = ParseQueryRangeResponse(200, deep);
+  EXPECT_FALSE(parsed.retryable);
+  EXPECT_THAT(parsed.status, StatusIs(absl::StatusCode::kInternal, HasSubstr("line 1: nested deeper than 64 levels")));
 }
 
 TEST(PrometheusClient, RetriesWithBackoffThenGivesUp) {

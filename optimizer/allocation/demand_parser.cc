@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "common/yaml_nesting.h"
 #include "optimizer/allocation/allocation_problem.h"
 #include "optimizer/allocation/demand_document.h"
 #include "policy/text_rules.h"
@@ -145,6 +146,11 @@ ParsedDemand ParseDemand(absl::string_view text) {
   }
   if (!policy::IsValidUtf8(text) || text.find('\0') != absl::string_view::npos) {
     result.errors.push_back({0, 0, "document", "not valid UTF-8 text (NUL bytes and broken sequences are refused)"});
+    return result;
+  }
+  // Before the load, whose parser recurses once per level (docs/security.md, "Nesting").
+  if (auto problem = CheckYamlNesting(text)) {
+    result.errors.push_back({problem->line, problem->column, "document", problem->message});
     return result;
   }
   Reader r;

@@ -6,6 +6,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/yaml_nesting.h"
 #include "optimizer/whatif/scenario_parser.h"
 #include "policy/policy_parser.h"
 #include "yaml-cpp/yaml.h"
@@ -86,6 +87,11 @@ absl::StatusOr<PolicyInUse> ScenarioPolicy(const PlanningState& state, const Sce
     return Parse(it->second, *change.version);
   }
   std::string merged_text;
+  // Stored before documents were checked for depth, it may be as deep as anything; so check it here too.
+  if (auto problem = CheckYamlNesting(state.policy_yaml)) {
+    return absl::InternalError(
+        absl::StrCat("active policy version ", state.policy_version, ": line ", problem->line, ": ", problem->message));
+  }
   try {
     YAML::Node merged = YAML::Load(state.policy_yaml);
     for (auto it = change.patch.begin(); it != change.patch.end(); ++it) {

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/json_nesting.h"
 #include "common/status_macros.h"
 #include "google/protobuf/util/json_util.h"
 #include "nlohmann/json.hpp"
@@ -74,6 +75,8 @@ const std::string* QueryValue(const HttpQuery& query, const std::string& key) {
 
 absl::Status ParseJsonBody(const std::string& body, google::protobuf::Message* message) {
   if (body.empty()) return absl::OkStatus();
+  // Before protobuf's parser (docs/security.md, "Nesting").
+  FLEETCAP_RETURN_IF_ERROR(NestingStatus("request body", CheckJsonNesting(body)));
   if (auto status = google::protobuf::util::JsonStringToMessage(body, message); !status.ok()) {
     return absl::InvalidArgumentError(
         absl::StrCat("request body: ", std::string(status.message().data(), status.message().size())));

@@ -43,7 +43,9 @@ absl::Status OnlyKnownParameters(const HttpQuery& query, std::initializer_list<a
 const std::string* QueryValue(const HttpQuery& query, const std::string& key);
 
 // A POST body as `message`: the canonical proto3 JSON of it ("" is the empty
-// message), every text field then checked as at the edge (edge_text.h).
+// message), every text field then checked as at the edge (edge_text.h). A
+// body nested deeper than kMaxNestingDepth is refused before protobuf's parser
+// reads it (common/json_nesting.h).
 absl::Status ParseJsonBody(const std::string& body, google::protobuf::Message* message);
 
 HttpResponse JsonResponse(const google::protobuf::Message& message);

@@ -8,6 +8,7 @@
 
 #include "optimizer/allocation/offline_solver.h"
 #include "optimizer/allocation/recommendation_json.h"
+#include "tests/fuzz/fuzz_target.h"
 
 namespace {
 
@@ -30,7 +31,7 @@ allocation:
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int fleetcap::fuzz::FuzzOneInput(const uint8_t* data, size_t size) {
   using namespace fleetcap::allocation;
   SolverInput input{"policy.yaml", kPolicy, "fuzz.yaml", std::string(reinterpret_cast<const char*>(data), size)};
   auto solved = SolveOffline(input);

@@ -2,7 +2,8 @@
 // event's object arrives from the API server. Tenants write most of a pod
 // (labels, annotations, resources, names), so every decoder must turn any
 // JSON into an object or an error, never an exception or a crash. The text is
-// parsed the way list_watch.cc parses it (no exceptions); every kind's
+// checked and parsed the way list_watch.cc does it (its nesting bounded, no
+// exceptions); every kind's
 // decoder then reads the same value. What is derived from a decoded object
 // (its effective requests, its demand with and without a node, the node's
 // devices) runs too: that is where quantities become milli-devices.
@@ -10,12 +11,16 @@
 #include <cstdint>
 #include <string>
 
+#include "common/json_nesting.h"
 #include "ingest/k8s/accelerators.h"
 #include "ingest/k8s/objects.h"
 #include "nlohmann/json.hpp"
+#include "tests/fuzz/fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int fleetcap::fuzz::FuzzOneInput(const uint8_t* data, size_t size) {
   using namespace fleetcap::k8s;
+  // As list_watch.cc does: nothing deeper than the nesting limit reaches the parser.
+  if (fleetcap::CheckJsonNesting(absl::string_view(reinterpret_cast<const char*>(data), size))) return 0;
   const nlohmann::json object = nlohmann::json::parse(data, data + size, nullptr, false);
   if (object.is_discarded()) return 0;
   // The keys fleetcap-ingest keeps by default (ingest/commands/k8s_command.cc).

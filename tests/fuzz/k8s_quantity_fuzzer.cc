@@ -9,8 +9,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "ingest/k8s/quantity.h"
+#include "tests/fuzz/fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int fleetcap::fuzz::FuzzOneInput(const uint8_t* data, size_t size) {
   using fleetcap::k8s::ParseQuantityMilli;
   const std::string text(reinterpret_cast<const char*>(data), size);
   auto milli = ParseQuantityMilli(text);

@@ -7,8 +7,9 @@
 
 #include "ingest/k8s/connection.h"
 #include "tests/fuzz/fuzz_file.h"
+#include "tests/fuzz/fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int fleetcap::fuzz::FuzzOneInput(const uint8_t* data, size_t size) {
   const std::string path = fleetcap::fuzz::WriteInputFile("kubeconfig", data, size);
   (void)fleetcap::k8s::LoadKubeconfig(path);
   return 0;

@@ -6,8 +6,9 @@
 
 #include "ingest/openb/openb_trace.h"
 #include "tests/fuzz/fuzz_file.h"
+#include "tests/fuzz/fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int fleetcap::fuzz::FuzzOneInput(const uint8_t* data, size_t size) {
   using namespace fleetcap::openb;
   const std::string path = fleetcap::fuzz::WriteInputFile("trace.csv", data, size);
   (void)ReadOpenbNodes(path);

@@ -6,8 +6,9 @@
 #include <cstdlib>
 
 #include "policy/policy_parser.h"
+#include "tests/fuzz/fuzz_target.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int fleetcap::fuzz::FuzzOneInput(const uint8_t* data, size_t size) {
   using namespace fleetcap::policy;
   const ParsedPolicy parsed = ParsePolicy(absl::string_view(reinterpret_cast<const char*>(data), size));
   for (const PolicyError& e : parsed.errors) {

@@ -8,6 +8,7 @@
 #include "ingest/telemetry/metric_mapping.h"
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/remote_write_decoder.h"
+#include "tests/fuzz/fuzz_target.h"
 
 namespace {
 
@@ -17,7 +18,7 @@ constexpr size_t kMaxDecodedBytes = 1 << 20;
 
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int fleetcap::fuzz::FuzzOneInput(const uint8_t* data, size_t size) {
   using namespace fleetcap::telemetry;
   static const Normaliser normaliser(&DefaultMetricMapping());
   auto decoded =
