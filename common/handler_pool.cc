@@ -16,7 +16,8 @@ absl::Status HandlerPool::Start(int threads) {
   for (int i = 0; i < threads; ++i) {
     pthread_t thread;
     if (pthread_create(&thread, &attributes, &HandlerPool::Run, this) != 0) {
-      status = absl::ResourceExhaustedError(absl::StrCat("cannot start request handler thread ", i + 1, " of ", threads));
+      status =
+          absl::ResourceExhaustedError(absl::StrCat("cannot start request handler thread ", i + 1, " of ", threads));
       break;
     }
     threads_.push_back(thread);

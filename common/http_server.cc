@@ -60,8 +60,7 @@ struct HttpServerEvents {
   }
 
   static MHD_Result CollectHeader(void* headers, MHD_ValueKind, const char* key, const char* value) {
-    static_cast<std::vector<std::pair<std::string, std::string>>*>(headers)->emplace_back(key,
-                                                                                          value ? value : "");
+    static_cast<std::vector<std::pair<std::string, std::string>>*>(headers)->emplace_back(key, value ? value : "");
     return MHD_YES;
   }
 
@@ -155,10 +154,9 @@ struct HttpServerEvents {
           if (handlers.admit) request->answer = handlers.admit(request->request);
           const long long declared = request->request.content_length;
           if (!request->answer && declared > static_cast<long long>(server->options_.max_body_bytes)) {
-            request->answer =
-                server->BodyRefusal(request->request, 413,
-                                    absl::StrCat("request body: ", declared, " bytes, expected at most ",
-                                                 server->options_.max_body_bytes));
+            request->answer = server->BodyRefusal(
+                request->request, 413,
+                absl::StrCat("request body: ", declared, " bytes, expected at most ", server->options_.max_body_bytes));
           }
           request->phase = Phase::kAdmitted;
         });
@@ -179,9 +177,8 @@ struct HttpServerEvents {
           HttpServerRequest& http = request->request;
           if (http.body.size() + size > options.max_body_bytes) {
             return AnswerMidBodyAndClose(
-                connection, server->BodyRefusal(http, 413,
-                                                absl::StrCat("request body: more than ", options.max_body_bytes,
-                                                             " bytes")));
+                connection, server->BodyRefusal(
+                                http, 413, absl::StrCat("request body: more than ", options.max_body_bytes, " bytes")));
           }
           if (server->clock_->Monotonic() > request->deadline) {
             return AnswerMidBodyAndClose(connection, server->BodyRefusal(http, 408, server->LateBody(http)));
@@ -235,7 +232,7 @@ HttpServerResponse HttpServer::BodyRefusal(const HttpServerRequest& request, int
 }
 
 absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOptions& options, Handlers handlers,
-                                                               const Clock* clock) {
+                                                              const Clock* clock) {
   std::unique_ptr<HttpServer> server(new HttpServer(options, std::move(handlers), clock));
   unsigned int flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
   const std::string& prefix = options.tls_flag_prefix;
@@ -263,7 +260,8 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOp
   std::vector<MHD_OptionItem> items = {
       {MHD_OPTION_LISTEN_SOCKET, *listening, nullptr},
       {MHD_OPTION_CONNECTION_TIMEOUT,
-       static_cast<intptr_t>(std::max<int64_t>(1, absl::ToInt64Seconds(absl::Ceil(options.read_timeout, absl::Seconds(1))))),
+       static_cast<intptr_t>(
+           std::max<int64_t>(1, absl::ToInt64Seconds(absl::Ceil(options.read_timeout, absl::Seconds(1))))),
        nullptr},
       {MHD_OPTION_CONNECTION_LIMIT, options.max_connections, nullptr},
       {MHD_OPTION_URI_LOG_CALLBACK, reinterpret_cast<intptr_t>(&HttpServerEvents::OnRequestLine), server.get()},
