@@ -159,8 +159,8 @@ TEST_F(HttpLimitsTest, SlowClientsDoNotKeepOthersWaiting) {
   for (auto& t : senders) t.join();
   ASSERT_THAT(served, IsOk());
   EXPECT_EQ(served->status, 200) << served->body;
-  // Three rounds of cut-off slow clients at 1 s each, with room for a busy machine; civetweb's
-  // default of 30 s per client would make this minutes.
+  // Three rounds of cut-off slow clients at 1 s each, with room for a busy machine; a thread per
+  // connection that waited 30 s per slow client would make this minutes.
   EXPECT_LT(waited, absl::Seconds(15));
   // The slow clients were told to go away: each connection is closed by the server.
   for (auto& conn : slow) {
