@@ -258,6 +258,8 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOp
     return started;
   }
   std::vector<MHD_OptionItem> items = {
+      // First, so that the library's complaints about the options that follow come here too.
+      {MHD_OPTION_EXTERNAL_LOGGER, reinterpret_cast<intptr_t>(&HttpServerEvents::Log), server.get()},
       {MHD_OPTION_LISTEN_SOCKET, *listening, nullptr},
       {MHD_OPTION_CONNECTION_TIMEOUT,
        static_cast<intptr_t>(
@@ -266,7 +268,6 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOp
       {MHD_OPTION_CONNECTION_LIMIT, options.max_connections, nullptr},
       {MHD_OPTION_URI_LOG_CALLBACK, reinterpret_cast<intptr_t>(&HttpServerEvents::OnRequestLine), server.get()},
       {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&HttpServerEvents::OnCompleted), server.get()},
-      {MHD_OPTION_EXTERNAL_LOGGER, reinterpret_cast<intptr_t>(&HttpServerEvents::Log), server.get()},
   };
   if (options.max_connections_per_address > 0) {
     items.push_back({MHD_OPTION_PER_IP_CONNECTION_LIMIT, options.max_connections_per_address, nullptr});
