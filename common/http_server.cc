@@ -17,6 +17,11 @@
 #include "common/status_macros.h"
 
 namespace fleetcap {
+namespace {
+
+constexpr intptr_t kEventLoopStackBytes = 512 * 1024;
+
+}  // namespace
 
 std::string HttpServerRequest::Header(const std::string& name) const {
   for (const auto& [key, value] : headers) {
@@ -266,6 +271,9 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::Start(const HttpServerOp
            std::max<int64_t>(1, absl::ToInt64Seconds(absl::Ceil(options.read_timeout, absl::Seconds(1))))),
        nullptr},
       {MHD_OPTION_CONNECTION_LIMIT, options.max_connections, nullptr},
+      // The event loops parse headers and run TLS, never a handler: a small stack each, so that a
+      // handler that ran there by mistake would be caught (HttpServerTest).
+      {MHD_OPTION_THREAD_STACK_SIZE, kEventLoopStackBytes, nullptr},
       {MHD_OPTION_URI_LOG_CALLBACK, reinterpret_cast<intptr_t>(&HttpServerEvents::OnRequestLine), server.get()},
       {MHD_OPTION_NOTIFY_COMPLETED, reinterpret_cast<intptr_t>(&HttpServerEvents::OnCompleted), server.get()},
   };
