@@ -32,10 +32,11 @@ absl::StatusOr<std::unique_ptr<Daemon>> Daemon::Start(const DaemonOptions& optio
     daemon->readiness_ = std::make_unique<Readiness>(
         options.db, [check_schema](PgConnection& conn) { return check_schema(conn, /*migrate=*/false); },
         options.readiness_cache, options.db_limits.clock);
-    FLEETCAP_ASSIGN_OR_RETURN(daemon->metrics_server_, MetricsServer::Start(options.metrics_listen, daemon->registry_,
-                                                                            [readiness = daemon->readiness_.get()] {
-                                                                              return readiness->Check();
-                                                                            }));
+    FLEETCAP_ASSIGN_OR_RETURN(
+        daemon->metrics_server_,
+        MetricsServer::Start(
+            options.metrics_listen, daemon->registry_,
+            [readiness = daemon->readiness_.get()] { return readiness->Check(); }, options.db_limits.clock));
   }
   return daemon;
 }

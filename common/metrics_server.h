@@ -12,10 +12,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "common/clock.h"
+#include "common/http_server.h"
 #include "prometheus/registry.h"
-
-struct mg_connection;
-struct mg_context;
 
 namespace fleetcap {
 
@@ -25,28 +24,26 @@ class MetricsServer {
   // must be cheap (see common/readiness.h). Null: always ready.
   using Readiness = std::function<absl::Status()>;
 
-  // `listen` is HOST:PORT; port 0 picks a free one (see port()).
+  // `listen` is HOST:PORT; port 0 picks a free one (see port()). `clock`
+  // (for the server's read deadlines) must outlive the server.
   static absl::StatusOr<std::unique_ptr<MetricsServer>> Start(const std::string& listen,
                                                               std::shared_ptr<prometheus::Registry> registry,
-                                                              Readiness readiness = nullptr);
-  ~MetricsServer();
+                                                              Readiness readiness = nullptr,
+                                                              const Clock* clock = RealClock::Instance());
   MetricsServer(const MetricsServer&) = delete;
   MetricsServer& operator=(const MetricsServer&) = delete;
 
-  int port() const { return port_; }
+  int port() const { return server_->port(); }
 
  private:
   MetricsServer(std::shared_ptr<prometheus::Registry> registry, Readiness readiness)
       : registry_(std::move(registry)), readiness_(std::move(readiness)) {}
 
-  static int ServeMetrics(mg_connection* conn, void* self);
-  static int ServeHealthz(mg_connection* conn, void* self);
-  static int ServeReadyz(mg_connection* conn, void* self);
+  HttpServerResponse Serve(const HttpServerRequest& request) const;
 
   std::shared_ptr<prometheus::Registry> registry_;
   Readiness readiness_;
-  mg_context* ctx_ = nullptr;
-  int port_ = 0;
+  std::unique_ptr<HttpServer> server_;  // last: stopped before what its handlers use
 };
 
 }  // namespace fleetcap

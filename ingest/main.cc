@@ -8,7 +8,6 @@
 #include "absl/strings/str_cat.h"
 #include "common/exit.h"
 #include "common/flags.h"
-#include "common/openssl_compat/openssl_compat.h"
 #include "fleetcap_version.h"
 #include "ingest/commands/k8s_command.h"
 #include "ingest/commands/prometheus_command.h"
@@ -38,8 +37,6 @@ void PrintUsage(std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Keeps the OpenSSL 3 shim for civetweb's HTTPS linked in (openssl_compat.h).
-  if (fleetcap_openssl_compat_loaded() != 1) return fleetcap::kExitFailed;
   std::vector<std::string> args = fleetcap::Args(argc, argv);
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
     PrintUsage(args.empty() ? std::cerr : std::cout);

@@ -6,13 +6,10 @@
 
 #include "common/exit.h"
 #include "common/flags.h"
-#include "common/openssl_compat/openssl_compat.h"
 #include "fleetcap_version.h"
 #include "optimizer/commands/optimizer_command.h"
 
 int main(int argc, char** argv) {
-  // Keeps the OpenSSL 3 shim for civetweb's HTTPS linked in (openssl_compat.h).
-  if (fleetcap_openssl_compat_loaded() != 1) return fleetcap::kExitFailed;
   const std::vector<std::string> args = fleetcap::Args(argc, argv);
   if (!args.empty() && args[0] == "--version") {
     std::cout << "fleetcap-optimizer " << FLEETCAP_VERSION << "\n";

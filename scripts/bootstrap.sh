@@ -13,7 +13,7 @@ packages=(
   clang-format-14
   # libraries
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
-  libpqxx-dev libpq-dev prometheus-cpp-dev libcivetweb-dev libabsl-dev libspdlog-dev libfmt-dev
+  libpqxx-dev libpq-dev prometheus-cpp-dev libmicrohttpd-dev libgnutls28-dev libabsl-dev libspdlog-dev libfmt-dev
   nlohmann-json3-dev libssl-dev libcurl4-openssl-dev libgtest-dev libgmock-dev
   # policy documents and the telemetry metric mapping; remote_write's compression;
   # the sample log's checksums

@@ -65,7 +65,6 @@ for name in "${executables[@]}"; do
   echo "  ${entry:-/usr/local/bin/$name missing}"
   [[ "$entry" =~ ^-rwxr-xr-x ]] || problem "/usr/local/bin/$name is missing or not a 0755 regular file"
 done
-grep -q ' /usr/local/lib/fleetcap/libssl.so$' "$listing" || problem "/usr/local/lib/fleetcap/libssl.so (civetweb's OpenSSL shim) is missing"
 
 echo "forbidden contents:"
 # Compilers, linkers, build tools, package managers and headers: none of them

@@ -69,27 +69,23 @@ done
 
 rm -rf "$out"
 staging=$out/staging
-mkdir -p "$staging/usr/local/bin" "$staging/usr/local/lib/fleetcap"
+mkdir -p "$staging/usr/local/bin"
 
-# civetweb's OpenSSL 3 shim (common/openssl_compat) is a library of the build
-# tree, found through a RUNPATH into that tree: it goes to /usr/local/lib/fleetcap
-# and each executable's RUNPATH is pointed there. Debug information is stripped.
-compat=$bin_dir/common/openssl_compat/lib/libssl.so
-install -m 0755 /dev/null "$staging/usr/local/lib/fleetcap/libssl.so"
-strip --strip-unneeded -o "$staging/usr/local/lib/fleetcap/libssl.so" "$compat"
+# Debug information is stripped; the executables load only Debian's shared
+# libraries, so a RUNPATH into the build tree is removed.
 for name in $(printf '%s\n' "${!sources[@]}" | sort); do
   dest=$staging/usr/local/bin/$name
   strip --strip-unneeded -o "$dest" "$bin_dir/${sources[$name]}"
   chmod 0755 "$dest"
   if [[ -n "$(patchelf --print-rpath "$dest")" ]]; then
-    patchelf --set-rpath /usr/local/lib/fleetcap "$dest"
+    patchelf --remove-rpath "$dest"
   fi
 done
 
 # The runtime packages: whichever Debian packages own the shared libraries the
 # executables load here (ldd, dpkg -S), plus ca-certificates for TLS to
 # PostgreSQL and the Kubernetes API. Libraries of the build tree are skipped.
-lib_paths=$(for name in "${!sources[@]}"; do ldd "$bin_dir/${sources[$name]}"; done; ldd "$compat")
+lib_paths=$(for name in "${!sources[@]}"; do ldd "$bin_dir/${sources[$name]}"; done)
 build_tree=$(realpath "$bin_dir")
 mapfile -t libs < <(awk '/=>/ && $3 ~ /^\// {print $3}' <<<"$lib_paths" | sort -u | grep -v -e "^$PWD/" -e "^$build_tree/")
 # dpkg records a library under one of its names: as loaded, resolved, or

@@ -83,7 +83,9 @@ void RegisterPrometheusFlags(FlagSet& flags, PrometheusFlags* f, PrometheusOptio
                "PEM CA: remote_write clients must present a certificate it signed");
   flags.Bool("remote-write-trusted-network", &options->remote_write.trusted_network,
              "allow remote_write without authentication on an address other than loopback");
-  flags.String("remote-write-read-timeout", &f->read_timeout, "longest a remote_write request may take to arrive");
+  flags.String("remote-write-read-timeout", &f->read_timeout,
+               "longest a remote_write connection may stay silent, and a request may take from its first line to "
+               "the end of its body (then 408)");
   flags.Int("max-devices", &f->max_devices, "remote_write devices held in memory (idle ones are forgotten first)");
   flags.Int("max-series", &f->max_series, "remote_write series held in memory");
 }

@@ -6,8 +6,8 @@
 //   400  for a body that is not snappy + WriteRequest (never retried);
 //   401  without the bearer token, when one is required (from the headers,
 //        before any of the body is read);
-//   408  for a body not read within the read deadline (the connection is
-//        closed, so a slow client cannot hold a thread);
+//   408  for a body not in within the read deadline of its request line (the
+//        connection is closed);
 //   413  for a body over the size limit (never retried): a Content-Length
 //        over it before anything is read, a chunked body once it passes it,
 //        or a body that would decompress past the limit or the whole budget;
@@ -17,20 +17,19 @@
 //        Prometheus drops a batch refused so unless retry_on_http_429 is set.
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "common/civetweb_tls.h"
-#include "common/socket_deadlines.h"
+#include "common/clock.h"
+#include "common/http_server.h"
+#include "common/tls_files.h"
 #include "ingest/telemetry/decode_budget.h"
 #include "ingest/telemetry/normaliser.h"
 #include "ingest/telemetry/push_pipeline.h"
 #include "ingest/telemetry/sample_time_window.h"
 #include "ingest/telemetry/telemetry_metrics.h"
-
-struct mg_context;
-struct mg_connection;
 
 namespace fleetcap::telemetry {
 
@@ -39,14 +38,15 @@ struct RemoteWriteOptions {
   size_t max_body_bytes = 32 << 20;      // compressed
   size_t max_decoded_bytes = 256 << 20;  // after snappy
   // Bytes all requests being decoded at once may decompress to (a global
-  // budget, decode_budget.h): without it each worker thread could be made to
+  // budget, decode_budget.h): without it each handler thread could be made to
   // hold max_decoded_bytes.
   size_t decode_budget_bytes = 256 << 20;
   SampleTimeWindow window;  // samples outside are dropped at the door
-  // civetweb gives a keep-alive connection a thread of its own: as many as
-  // Prometheus may open shards at once (it scales them with the load).
-  int threads = 64;
-  // Longest a request's headers and body may take to arrive.
+  // Requests decoded and logged at once. Connections (Prometheus keeps one
+  // alive per shard) hold no thread, so this need not follow the shards.
+  int threads = 8;
+  // Longest a connection may stay silent, and longest from a request line to
+  // the end of its body.
   absl::Duration read_timeout = absl::Seconds(60);
   // When not empty, every request must carry "Authorization: Bearer TOKEN".
   std::string bearer_token;
@@ -74,18 +74,20 @@ class RemoteWriteServer {
   int port() const { return port_; }
 
  private:
-  explicit RemoteWriteServer(const Clock* clock) : clock_(clock), deadlines_(clock) {}
-  static int Handle(mg_connection* conn, void* self);
-  int Serve(mg_connection* conn);
+  explicit RemoteWriteServer(const Clock* clock) : clock_(clock) {}
+  // From the headers: the bearer token and the method.
+  std::optional<HttpServerResponse> Admit(const HttpServerRequest& request) const;
+  HttpServerResponse Serve(const HttpServerRequest& request);
+  // Counts the answer and, for a refusal, says why in the log.
+  HttpServerResponse Reply(int status, const std::string& message) const;
 
   RemoteWriteOptions options_;
   const Normaliser* normaliser_ = nullptr;
   PushPipeline* pipeline_ = nullptr;
   TelemetryMetrics* metrics_ = nullptr;
   std::unique_ptr<DecodeBudget> decode_budget_;
-  const Clock* clock_;         // read deadlines and the sample time window's now
-  SocketDeadlines deadlines_;  // outlives ctx_: requests in flight use it until mg_stop returns
-  mg_context* ctx_ = nullptr;
+  const Clock* clock_;                  // read deadlines and the sample time window's now
+  std::unique_ptr<HttpServer> server_;  // last: stopped before what its handlers use
   int port_ = 0;
 };
 

@@ -25,6 +25,8 @@ struct LimitFlags {
   int64_t db_statement_timeout_seconds = 30;
   int64_t http_read_timeout_seconds = absl::ToInt64Seconds(HttpLimits{}.read_timeout);
   int64_t http_threads = HttpLimits{}.threads;
+  int64_t http_max_connections = HttpLimits{}.max_connections;
+  int64_t http_max_connections_per_address = HttpLimits{}.max_connections_per_address;
   int64_t init_ttl_days = 365;
   int64_t max_requests = AdmissionLimits{}.total;
   int64_t max_requests_per_token = AdmissionLimits{}.per_token;
@@ -68,8 +70,15 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   flags.Int("db-statement-timeout", &limits.db_statement_timeout_seconds,
             "seconds any one database statement may run before DEADLINE_EXCEEDED (HTTP 504); 0: no limit");
   flags.Int("http-read-timeout", &limits.http_read_timeout_seconds,
-            "seconds an HTTP client has to send its request headers, and again its body");
-  flags.Int("http-threads", &limits.http_threads, "HTTP worker threads (each serves one connection at a time)");
+            "seconds an HTTP connection may stay silent, and a request may take from its first line to the end "
+            "of its body (then HTTP 408)");
+  flags.Int("http-threads", &limits.http_threads,
+            "HTTP requests handled at once, each on its own thread; connections, idle or slow, hold no thread");
+  flags.Int("http-max-connections", &limits.http_max_connections,
+            "open HTTP connections at most (each takes a file descriptor; the server raises its limit of open files "
+            "to the hard limit)");
+  flags.Int("http-max-connections-per-address", &limits.http_max_connections_per_address,
+            "open HTTP connections at most from one client address; 0: no cap");
   flags.Int("max-requests", &limits.max_requests,
             "requests (gRPC and HTTP) running at once; past it RESOURCE_EXHAUSTED (HTTP 429 with Retry-After)");
   flags.Int("max-requests-per-token", &limits.max_requests_per_token,
@@ -93,6 +102,11 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
         "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400, --max-requests 1 to 10000, "
         "--max-requests-per-token 1 to --max-requests");
   }
+  if (limits.http_max_connections < 1 || limits.http_max_connections > 1000000 ||
+      limits.http_max_connections_per_address < 0 || limits.http_max_connections_per_address > 1000000) {
+    return absl::InvalidArgumentError(
+        "--http-max-connections takes 1 to 1000000, --http-max-connections-per-address 0 to 1000000");
+  }
   options.init = !parsed.positional.empty() && parsed.positional.front() == "init";
   if (parsed.positional.size() > (options.init ? 1u : 0u)) {
     return absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed.positional.back(), "\""));
@@ -103,6 +117,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
                               absl::Seconds(limits.db_statement_timeout_seconds)};
   server.http_limits.read_timeout = absl::Seconds(limits.http_read_timeout_seconds);
   server.http_limits.threads = static_cast<int>(limits.http_threads);
+  server.http_limits.max_connections = static_cast<int>(limits.http_max_connections);
+  server.http_limits.max_connections_per_address = static_cast<int>(limits.http_max_connections_per_address);
   server.admission.total = static_cast<int>(limits.max_requests);
   server.admission.per_token = static_cast<int>(limits.max_requests_per_token);
   server.watch_limits.max_watchers_per_token = static_cast<int>(limits.watches_per_token);

@@ -1,7 +1,5 @@
 #include "services/api/http_gateway.h"
 
-#include <civetweb.h>
-
 #include <algorithm>
 #include <vector>
 
@@ -28,105 +26,98 @@ void HttpGateway::AddRoute(const std::string& method, const std::string& path, S
 
 absl::Status HttpGateway::Start(const std::string& listen, const TlsFiles& tls, const HttpLimits& limits) {
   limits_ = limits;
-  deadlines_ = std::make_unique<SocketDeadlines>(clock_);
-  std::unique_ptr<CivetwebTls> civetweb_tls;
-  std::string ports = listen;
-  const std::string threads = std::to_string(limits.threads);
-  // civetweb bounds the time from a connection's first byte to the end of its headers.
-  const std::string read_timeout_ms = std::to_string(absl::ToInt64Milliseconds(limits.read_timeout));
-  // decode_url no: the path reaches us as sent, so the dashboard's files
-  // (static_files.h) decode it once and see a %00 or %2e%2e for what it is.
-  std::vector<const char*> options = {"num_threads",           threads.c_str(), "request_timeout_ms",
-                                      read_timeout_ms.c_str(), "decode_url",    "no"};
-  if (tls.enabled()) {
-    auto prepared = CivetwebTls::Prepare(tls, "--tls");
-    if (absl::IsFailedPrecondition(prepared.status())) {
-      return absl::FailedPreconditionError(
-          absl::StrCat(prepared.status().message(),
-                       "; give --http-listen \"\" to serve gRPC only (with TLS), or put HTTP behind a TLS proxy"));
-    }
-    if (!prepared.ok()) return prepared.status();
-    civetweb_tls = std::move(*prepared);
-    ports += "s";
-    civetweb_tls->AppendOptions(&options);
-  }
-  options.insert(options.begin(), {"listening_ports", ports.c_str()});
-  options.push_back(nullptr);
-  mg_callbacks callbacks{};
-  // civetweb's own complaints (TLS handshakes, sockets) go to our log; they never hold request headers.
-  callbacks.log_message = [](const mg_connection*, const char* message) {
-    Logger("http")->warn("{}", message);
-    return 1;
+  HttpServerOptions options;
+  options.listen = listen;
+  options.tls = tls;
+  options.read_timeout = limits.read_timeout;
+  options.max_body_bytes = kMaxBodyBytes;
+  options.handler_threads = limits.threads;
+  options.max_connections = limits.max_connections;
+  options.max_connections_per_address = limits.max_connections_per_address;
+  // Every connection closes after its answer: a client that is done holds nothing.
+  options.keep_alive = false;
+  HttpServer::Handlers handlers;
+  handlers.admit = [this](HttpServerRequest& request) { return AdmitHeaders(request); };
+  handlers.handle = [this](const HttpServerRequest& request) { return Serve(request); };
+  handlers.refuse_body = [this](const HttpServerRequest& request, const absl::Status& problem) {
+    return RefuseBody(request, problem);
   };
-  ctx_ = mg_start(&callbacks, nullptr, options.data());
-  if (ctx_ == nullptr) {
-    return absl::UnavailableError(absl::StrCat("--http-listen: cannot listen on \"", listen, "\"",
-                                               tls.enabled() ? " with TLS (check --tls-cert and --tls-key)" : ""));
-  }
-  mg_set_request_handler(ctx_, "/", &HttpGateway::Dispatch, this);
-  mg_server_port server_ports[4];
-  int n = mg_get_server_ports(ctx_, 4, server_ports);
-  port_ = n > 0 ? server_ports[0].port : 0;
+  auto server = HttpServer::Start(options, std::move(handlers), clock_);
+  if (!server.ok()) return server.status();
+  server_ = std::move(*server);
+  port_ = server_->port();
   return absl::OkStatus();
 }
 
-HttpGateway::~HttpGateway() {
-  if (ctx_ != nullptr) mg_stop(ctx_);
+HttpGateway::~HttpGateway() = default;
+
+namespace {
+
+HttpServerResponse GatewayAnswer(const HttpResponse& response) {
+  HttpServerResponse answer;
+  answer.status = response.status;
+  answer.content_type = response.content_type;
+  answer.body = response.body;
+  answer.headers = {{"Cache-Control", "no-store"}};
+  answer.headers.insert(answer.headers.end(), response.headers.begin(), response.headers.end());
+  return answer;
 }
 
-int HttpGateway::Dispatch(mg_connection* conn, void* self) {
-  const auto* gateway = static_cast<const HttpGateway*>(self);
-  const mg_request_info* info = mg_get_request_info(conn);
-  const absl::Duration start = gateway->clock_->Monotonic();
-  HttpRequest request;
-  request.method = info->request_method;
-  request.path = info->local_uri != nullptr ? info->local_uri : "/";
-  request.query_string = info->query_string != nullptr ? info->query_string : "";
-  const char* authorization = mg_get_header(conn, "Authorization");
-  request.authorization = authorization != nullptr ? authorization : "";
-  // Every connection closes after its answer (see below).
-  if (auto file =
-          gateway->ServeStatic(request.method, request.path, info->request_uri != nullptr ? info->request_uri : "");
-      file) {
-    mg_disable_connection_keep_alive(conn);
-    mg_printf(conn,
-              "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nCache-Control: %s\r\n"
-              "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
-              file->status, mg_get_response_code_text(conn, file->status), file->content_type.c_str(),
-              file->body.size(), file->cache_control.c_str());
-    if (request.method != "HEAD") mg_write(conn, file->body.data(), file->body.size());
-    gateway->metrics_->Observe("http", "static", std::to_string(file->status),
-                               absl::ToDoubleSeconds(gateway->clock_->Monotonic() - start));
-    return file->status;
+HttpRequest GatewayRequest(const HttpServerRequest& request) {
+  HttpRequest out;
+  out.method = request.method;
+  out.path = request.path;
+  out.query_string = request.query;
+  out.authorization = request.Header("Authorization");
+  return out;
+}
+
+}  // namespace
+
+std::optional<HttpServerResponse> HttpGateway::AdmitHeaders(HttpServerRequest& request) const {
+  const absl::Duration start = clock_->Monotonic();
+  if (auto file = ServeStatic(request.method, request.path, request.path); file) {
+    HttpServerResponse answer;
+    answer.status = file->status;
+    answer.content_type = file->content_type;
+    answer.body = std::move(file->body);
+    answer.headers = {{"Cache-Control", file->cache_control}, {"X-Content-Type-Options", "nosniff"}};
+    metrics_->Observe("http", "static", std::to_string(file->status),
+                      absl::ToDoubleSeconds(clock_->Monotonic() - start));
+    return answer;
   }
-  HttpResponse response;
-  // Every connection closes after its answer; telling civetweb so also stops it
-  // from reading whatever body is left unread (however long it was going to be).
-  mg_disable_connection_keep_alive(conn);
-  // Only the body of an admitted request that takes one is read.
-  Admission admission = gateway->Admit(request);
-  if (admission.refused) {
-    response = *admission.refused;
-  } else if (auto body = request.method == "GET" ? std::string() : gateway->ReadBody(conn); !body.ok()) {
-    response = ErrorResponse(body.status());
-    if (absl::IsResourceExhausted(body.status())) response.status = 413;
-    if (absl::IsDeadlineExceeded(body.status())) response.status = 408;
-  } else {
-    response = (*admission.route)(admission.scope, admission.query, *body);
+  // Only the body of an admitted request is read.
+  auto admission = std::make_shared<Admission>(Admit(GatewayRequest(request)));
+  if (admission->refused) {
+    const bool known = routes_.count(request.path) > 0;
+    metrics_->Observe("http", known ? request.path : "unknown", std::to_string(admission->refused->status),
+                      absl::ToDoubleSeconds(clock_->Monotonic() - start));
+    return GatewayAnswer(*admission->refused);
   }
-  std::string extra_headers;
-  for (const auto& [name, value] : response.headers) absl::StrAppend(&extra_headers, name, ": ", value, "\r\n");
-  mg_printf(conn,
-            "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-            "Cache-Control: no-store\r\n%sConnection: close\r\n\r\n",
-            response.status, mg_get_response_code_text(conn, response.status), response.content_type.c_str(),
-            response.body.size(), extra_headers.c_str());
-  mg_write(conn, response.body.data(), response.body.size());
+  request.admitted = std::move(admission);
+  return std::nullopt;
+}
+
+HttpServerResponse HttpGateway::Serve(const HttpServerRequest& request) const {
+  const absl::Duration start = clock_->Monotonic();
+  const auto* admission = static_cast<const Admission*>(request.admitted.get());
+  const HttpResponse response = (*admission->route)(admission->scope, admission->query, request.body);
   // Unknown paths share one label so scanners cannot blow up the metric's cardinality.
-  const bool known = gateway->routes_.count(request.path) > 0;
-  gateway->metrics_->Observe("http", known ? request.path : "unknown", std::to_string(response.status),
-                             absl::ToDoubleSeconds(gateway->clock_->Monotonic() - start));
-  return response.status;
+  const bool known = routes_.count(request.path) > 0;
+  metrics_->Observe("http", known ? request.path : "unknown", std::to_string(response.status),
+                    absl::ToDoubleSeconds(clock_->Monotonic() - start));
+  return GatewayAnswer(response);
+}
+
+HttpServerResponse HttpGateway::RefuseBody(const HttpServerRequest& request, const absl::Status& problem) const {
+  const absl::Status said = absl::IsDeadlineExceeded(problem)
+                                ? absl::DeadlineExceededError(
+                                      absl::StrCat(problem.message(), "; send it faster or raise --http-read-timeout"))
+                                : problem;
+  HttpServerResponse answer = GatewayAnswer(ErrorResponse(said));
+  const bool known = routes_.count(request.path) > 0;
+  metrics_->Observe("http", known ? request.path : "unknown", absl::IsDeadlineExceeded(problem) ? "408" : "413", 0);
+  return answer;
 }
 
 std::optional<StaticResponse> HttpGateway::ServeStatic(const std::string& method, const std::string& path,
@@ -135,35 +126,6 @@ std::optional<StaticResponse> HttpGateway::ServeStatic(const std::string& method
   if (static_files_ != nullptr) return static_files_->Serve(method, raw_path);
   if (path == "/") return StaticFiles::NotServedHint();
   return std::nullopt;
-}
-
-absl::StatusOr<std::string> HttpGateway::ReadBody(mg_connection* conn) const {
-  const mg_request_info* info = mg_get_request_info(conn);
-  const long long declared = info->content_length;  // -1: none, or chunked
-  if (declared > static_cast<long long>(kMaxBodyBytes)) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("request body: ", declared, " bytes, expected at most ", kMaxBodyBytes));
-  }
-  // The whole body has one deadline: civetweb's own timeout applies to each wait
-  // for data, which a client sending a trickle never trips (common/socket_deadlines.h).
-  const absl::Time deadline = clock_->Now() + limits_.read_timeout;
-  const int64_t armed = deadlines_->Arm({info->server_port, info->remote_addr, info->remote_port}, deadline);
-  std::string body;
-  char buffer[16384];
-  int n;
-  while ((n = mg_read(conn, buffer, sizeof buffer)) > 0 && body.size() <= kMaxBodyBytes) {
-    body.append(buffer, static_cast<size_t>(n));
-  }
-  const bool cut_off = deadlines_->Disarm(armed);
-  if (body.size() > kMaxBodyBytes) {
-    return absl::ResourceExhaustedError(absl::StrCat("request body: more than ", kMaxBodyBytes, " bytes"));
-  }
-  if (cut_off || (declared >= 0 && body.size() < static_cast<size_t>(declared))) {
-    return absl::DeadlineExceededError(absl::StrCat(
-        "request body: ", body.size(), " bytes arrived within ", absl::FormatDuration(limits_.read_timeout),
-        declared >= 0 ? absl::StrCat(" of ", declared) : "", "; send it faster or raise --http-read-timeout"));
-  }
-  return body;
 }
 
 std::vector<std::string> HttpGateway::RouteKeys() const {

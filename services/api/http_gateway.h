@@ -12,9 +12,11 @@
 // ever receives that Scope. A refused request's body is never read: the
 // answer goes out and the connection is closed.
 //
-// Reading is bounded in time (HttpLimits::read_timeout): a client that sends
-// its headers or its body too slowly is cut off, so a few slow clients cannot
-// hold every worker thread.
+// Connections are read by an event loop and requests handled on a pool of
+// threads (common/http_server.h): a slow or idle client holds a connection,
+// never a thread, so thousands of them do not delay anyone else's answer.
+// A body that has not arrived within HttpLimits::read_timeout of its request
+// line is refused (408).
 
 #include <functional>
 #include <map>
@@ -27,25 +29,27 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "common/civetweb_tls.h"
 #include "common/clock.h"
-#include "common/socket_deadlines.h"
+#include "common/http_server.h"
+#include "common/tls_files.h"
 #include "services/api/api_metrics.h"
 #include "services/api/auth.h"
 #include "services/api/http_json.h"
 #include "services/api/request_admission.h"
 #include "services/api/static_files.h"
 
-struct mg_context;
-struct mg_connection;
-
 namespace fleetcap::api {
 
 struct HttpLimits {
-  // Longest time to receive a request's headers, and then its body.
+  // Longest a connection may stay silent, and longest from a request line to
+  // the end of its body.
   absl::Duration read_timeout = absl::Seconds(10);
-  // Worker threads, each serving one connection at a time.
+  // Requests handled at once (each on its own thread); connections are not
+  // bounded by it.
   int threads = 8;
+  // Open connections, in all and from one client address (0: no cap per address).
+  int max_connections = 16384;
+  int max_connections_per_address = 1024;
 };
 
 struct HttpRequest {
@@ -112,12 +116,15 @@ class HttpGateway {
   HttpResponse Handle(const HttpRequest& request) const;
 
  private:
-  static int Dispatch(mg_connection* conn, void* self);
+  // The answer to a request with its body (admitted or not).
+  HttpServerResponse Serve(const HttpServerRequest& request) const;
+  // Admit on the server's terms: the answer to a request refused from its headers, or nullopt.
+  std::optional<HttpServerResponse> AdmitHeaders(HttpServerRequest& request) const;
+  // The answer to a body that came too large or too late.
+  HttpServerResponse RefuseBody(const HttpServerRequest& request, const absl::Status& problem) const;
   // The dashboard's files (or the hint at "/"), when `path` is one of theirs; else nullopt.
   std::optional<StaticResponse> ServeStatic(const std::string& method, const std::string& path,
                                             const std::string& raw_path) const;
-  // The body of an admitted request, within kMaxBodyBytes and the read timeout.
-  absl::StatusOr<std::string> ReadBody(mg_connection* conn) const;
 
   ApiMetrics* metrics_;
   const Authenticator* auth_;
@@ -126,9 +133,8 @@ class HttpGateway {
   std::map<std::string, std::map<std::string, ScopedRoute>> routes_;  // path -> method -> route
   std::map<std::string, std::set<std::string>> list_parameters_;      // "METHOD /path" -> repeatable parameters
   HttpLimits limits_;
-  std::unique_ptr<SocketDeadlines> deadlines_;  // cuts off bodies that arrive too slowly
-  const StaticFiles* static_files_ = nullptr;   // --web-root
-  mg_context* ctx_ = nullptr;
+  const StaticFiles* static_files_ = nullptr;  // --web-root
+  std::unique_ptr<HttpServer> server_;         // last: stopped before what its handlers use
   int port_ = 0;
 };
 

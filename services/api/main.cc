@@ -5,15 +5,12 @@
 #include <iostream>
 
 #include "common/exit.h"
-#include "common/openssl_compat/openssl_compat.h"
 #include "fleetcap_version.h"
 #include "services/api/api_command.h"
 #include "services/api/init_command.h"
 
 int main(int argc, char** argv) {
   using namespace fleetcap;
-  // Keeps the OpenSSL 3 shim for civetweb's HTTPS linked in (openssl_compat.h).
-  if (fleetcap_openssl_compat_loaded() != 1) return kExitFailed;
   auto options = api::ParseApiFlags(Args(argc, argv), ProcessEnvironment());
   if (!options.ok()) return ExitCode("fleetcap-api", options.status(), kExitUsage);
   if (!options->daemon.help.empty()) {

@@ -159,8 +159,8 @@ TEST_F(HttpLimitsTest, SlowClientsDoNotKeepOthersWaiting) {
   for (auto& t : senders) t.join();
   ASSERT_THAT(served, IsOk());
   EXPECT_EQ(served->status, 200) << served->body;
-  // Three rounds of cut-off slow clients at 1 s each, with room for a busy machine; civetweb's
-  // default of 30 s per client would make this minutes.
+  // Three rounds of cut-off slow clients at 1 s each, with room for a busy machine; a thread per
+  // connection that waited 30 s per slow client would make this minutes.
   EXPECT_LT(waited, absl::Seconds(15));
   // The slow clients were told to go away: each connection is closed by the server.
   for (auto& conn : slow) {
@@ -168,6 +168,40 @@ TEST_F(HttpLimitsTest, SlowClientsDoNotKeepOthersWaiting) {
     conn->ReceiveUntilClosed(absl::Seconds(10), &closed);
     EXPECT_TRUE(closed);
   }
+}
+
+// Issue 28, finding 3: 64 connections that each send part of a request and
+// then one header line every 3 s. With a thread per connection they held
+// every worker, and each normal request waited for a read timeout (10 s) or
+// more; on an event loop they hold only their sockets.
+TEST_F(HttpLimitsTest, SixtyFourSlowConnectionsDelayNoOneElse) {
+  Start({});
+  std::vector<std::unique_ptr<RawConnection>> slow;
+  for (int i = 0; i < 64; ++i) {
+    slow.push_back(std::make_unique<RawConnection>(api_.http_port));
+    ASSERT_TRUE(slow.back()->connected());
+    ASSERT_TRUE(slow.back()->Send("GET /v1/tokens/self HTTP/1.1\r\nHost: fleetcap\r\n"));
+  }
+  std::atomic<bool> stop{false};
+  std::thread trickle([&] {
+    while (!stop) {
+      for (auto& conn : slow) conn->Send("X-Slow: 1\r\n");
+      for (int i = 0; i < 30 && !stop; ++i) absl::SleepFor(absl::Milliseconds(100));
+    }
+  });
+  absl::SleepFor(absl::Seconds(1));  // every slow connection has been accepted and has sent a header line
+  for (int i = 0; i < 3; ++i) {
+    const absl::Time start = absl::Now();
+    auto served = testing::HttpGet(api_.http_base() + "/v1/tokens/self", api_.admin_token);
+    const absl::Duration waited = absl::Now() - start;
+    ASSERT_THAT(served, IsOk());
+    EXPECT_EQ(served->status, 200) << served->body;
+    // Far below the 10 s a request waited behind a slow client that held a
+    // thread until its read timeout, with room for a busy machine.
+    EXPECT_LT(waited, absl::Seconds(2)) << "request " << i;
+  }
+  stop = true;
+  trickle.join();
 }
 
 }  // namespace

@@ -1,25 +1,27 @@
 #include "tests/telemetry/fixture_exporter.h"
 
-#include <civetweb.h>
-
 #include "absl/strings/str_cat.h"
 
 namespace fleetcap::testing {
 
 FixtureExporter::FixtureExporter(int64_t start_ms, int64_t step_ms) : start_ms_(start_ms), step_ms_(step_ms) {}
 
-FixtureExporter::~FixtureExporter() {
-  if (ctx_ != nullptr) mg_stop(ctx_);
-}
-
 bool FixtureExporter::Start() {
-  const char* options[] = {"listening_ports", "127.0.0.1:0", "num_threads", "2", nullptr};
-  mg_callbacks callbacks{};
-  ctx_ = mg_start(&callbacks, nullptr, options);
-  if (ctx_ == nullptr) return false;
-  mg_set_request_handler(ctx_, "/metrics", &FixtureExporter::Handle, this);
-  mg_server_port ports[2];
-  port_ = mg_get_server_ports(ctx_, 2, ports) > 0 ? ports[0].port : 0;
+  HttpServerOptions options;
+  options.listen = "127.0.0.1:0";
+  options.handler_threads = 2;
+  options.keep_alive = true;  // as Prometheus scrapes
+  HttpServer::Handlers handlers;
+  handlers.handle = [this](const HttpServerRequest&) {
+    HttpServerResponse answer;
+    answer.content_type = "text/plain; version=0.0.4";
+    answer.body = Exposition(scrapes_.fetch_add(1));
+    return answer;
+  };
+  auto server = HttpServer::Start(options, std::move(handlers), RealClock::Instance());
+  if (!server.ok()) return false;
+  server_ = std::move(*server);
+  port_ = server_->port();
   return port_ != 0;
 }
 
@@ -62,15 +64,6 @@ std::string FixtureExporter::Exposition(int64_t k) const {
   gauge("gpu_total_vram", amd, 196608);
   gauge("gpu_power_usage", amd, 500 + k % 11);
   return out;
-}
-
-int FixtureExporter::Handle(mg_connection* conn, void* self) {
-  auto* exporter = static_cast<FixtureExporter*>(self);
-  const std::string body = exporter->Exposition(exporter->scrapes_.fetch_add(1));
-  mg_printf(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: %zu\r\n\r\n",
-            body.size());
-  mg_write(conn, body.data(), body.size());
-  return 200;
 }
 
 }  // namespace fleetcap::testing

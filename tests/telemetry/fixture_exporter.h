@@ -7,17 +7,16 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 
-struct mg_context;
-struct mg_connection;
+#include "common/http_server.h"
 
 namespace fleetcap::testing {
 
 class FixtureExporter {
  public:
   FixtureExporter(int64_t start_ms, int64_t step_ms);
-  ~FixtureExporter();
   bool Start();  // on 127.0.0.1, a free port
   int port() const { return port_; }
   int64_t scrapes() const { return scrapes_.load(); }
@@ -27,10 +26,9 @@ class FixtureExporter {
   std::string Exposition(int64_t k) const;
 
  private:
-  static int Handle(mg_connection* conn, void* self);
   int64_t start_ms_, step_ms_;
   std::atomic<int64_t> scrapes_{0};
-  mg_context* ctx_ = nullptr;
+  std::unique_ptr<HttpServer> server_;  // last: stopped before the counter its handler uses
   int port_ = 0;
 };
 

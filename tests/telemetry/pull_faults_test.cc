@@ -3,7 +3,6 @@
 // client's timeout, then answers; one that answers `bad_data`; and one that
 // answers a point far beyond any date the store can hold.
 
-#include <civetweb.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +10,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
+#include "common/http_server.h"
 #include "pqxx/pqxx"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
@@ -31,41 +31,44 @@ class FlakyPrometheus {
  public:
   enum class Mode { kFlaky, kBadData, kFarFuture };
   explicit FlakyPrometheus(Mode mode) : mode_(mode) {
-    const char* options[] = {"listening_ports", "127.0.0.1:0", "num_threads", "4", nullptr};
-    mg_callbacks callbacks{};
-    ctx_ = mg_start(&callbacks, nullptr, options);
-    mg_set_request_handler(ctx_, "/api/v1/query_range", &FlakyPrometheus::Handle, this);
-    mg_server_port ports[2];
-    port_ = mg_get_server_ports(ctx_, 2, ports) > 0 ? ports[0].port : 0;
+    HttpServerOptions options;
+    options.listen = "127.0.0.1:0";
+    options.handler_threads = 4;
+    HttpServer::Handlers handlers;
+    handlers.handle = [this](const HttpServerRequest& request) { return Handle(request); };
+    auto server = HttpServer::Start(options, std::move(handlers), RealClock::Instance());
+    if (server.ok()) server_ = std::move(*server);
+    port_ = server_ != nullptr ? server_->port() : 0;
   }
   ~FlakyPrometheus() {
     stop_ = true;
-    mg_stop(ctx_);
+    server_.reset();
   }
   std::string url() const { return absl::StrCat("http://127.0.0.1:", port_); }
   int calls() const { return calls_.load(); }
 
  private:
-  static int Reply(mg_connection* conn, int status, const std::string& body) {
-    mg_printf(conn,
-              "HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-              status, body.size());
-    mg_write(conn, body.data(), body.size());
-    return status;
+  static HttpServerResponse Reply(int status, const std::string& body) {
+    HttpServerResponse answer;
+    answer.status = status;
+    answer.content_type = "application/json";
+    answer.body = body;
+    return answer;
   }
-  static int Handle(mg_connection* conn, void* self_ptr) {
-    auto* self = static_cast<FlakyPrometheus*>(self_ptr);
+  HttpServerResponse Handle(const HttpServerRequest& request) {
+    FlakyPrometheus* self = this;
+    if (request.path != "/api/v1/query_range") return Reply(404, "{}");
     const int call = self->calls_.fetch_add(1);
     if (self->mode_ == Mode::kBadData) {
-      return Reply(conn, 400, R"({"status":"error","errorType":"bad_data","error":"1:1: parse error"})");
+      return Reply(400, R"({"status":"error","errorType":"bad_data","error":"1:1: parse error"})");
     }
     if (self->mode_ == Mode::kFlaky && call == 0)
-      return Reply(conn, 503, R"({"status":"error","errorType":"unavailable","error":"overloaded"})");
+      return Reply(503, R"({"status":"error","errorType":"unavailable","error":"overloaded"})");
     if (self->mode_ == Mode::kFlaky && call == 1) {  // hang past the client's timeout
       for (int i = 0; i < 30 && !self->stop_; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      return Reply(conn, 503, R"({"status":"error","errorType":"timeout","error":"too late"})");
+      return Reply(503, R"({"status":"error","errorType":"timeout","error":"too late"})");
     }
-    const std::string query = mg_get_request_info(conn)->query_string;
+    const std::string& query = request.query;
     // count_over_time answers 4 samples; sum 2.0 (percent); max and min 0.8 and 0.2.
     std::string value = "4";
     if (query.find("sum_over_time") != std::string::npos) value = "200";
@@ -77,13 +80,13 @@ class FlakyPrometheus {
     if (util && self->mode_ == Mode::kFarFuture) {  // and the minute of year ~300000
       body.replace(body.find("]]}"), 0, absl::StrCat("],[9400000000059.999,\"", value, "\""));
     }
-    return Reply(conn, 200, body);
+    return Reply(200, body);
   }
   Mode mode_;
-  mg_context* ctx_ = nullptr;
-  int port_ = 0;
   std::atomic<int> calls_{0};
   std::atomic<bool> stop_{false};
+  std::unique_ptr<HttpServer> server_;  // after what its handler uses, so stopped first
+  int port_ = 0;
 };
 
 std::vector<std::string> PullArgs(const std::string& db, const std::string& url) {

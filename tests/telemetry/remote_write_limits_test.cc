@@ -13,7 +13,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
@@ -55,6 +58,39 @@ std::string ReadAnswer(int fd) {
     out.append(buf, static_cast<size_t>(n));
   }
 }
+
+// Connections that send part of a request and then one header line every
+// 3 s, as long as the object lives (issue 28, finding 3).
+class SlowConnections {
+ public:
+  SlowConnections(int port, int count, const std::string& request_line) {
+    for (int i = 0; i < count; ++i) {
+      const int fd = Connect(port, absl::Milliseconds(200));
+      if (fd < 0) continue;
+      fds_.push_back(fd);
+      const std::string start = request_line + "\r\nHost: x\r\n";
+      send(fd, start.data(), start.size(), MSG_NOSIGNAL);
+    }
+    trickle_ = std::thread([this] {
+      while (!stop_) {
+        for (int fd : fds_) send(fd, "X-Slow: 1\r\n", 11, MSG_NOSIGNAL);
+        for (int i = 0; i < 30 && !stop_; ++i) absl::SleepFor(absl::Milliseconds(100));
+      }
+    });
+    absl::SleepFor(absl::Seconds(1));  // every one accepted and sending
+  }
+  ~SlowConnections() {
+    stop_ = true;
+    trickle_.join();
+    for (int fd : fds_) close(fd);
+  }
+  size_t connected() const { return fds_.size(); }
+
+ private:
+  std::vector<int> fds_;
+  std::atomic<bool> stop_{false};
+  std::thread trickle_;
+};
 
 class RemoteWriteLimitsTest : public testing::MigratedDatabaseTest {
  protected:
@@ -167,6 +203,36 @@ TEST_F(RemoteWriteLimitsTest, WithoutAuthenticationOnlyLoopbackUnlessTheNetworkI
     auto ingest = testing::StartIngest(db_->uri(), "c1", flags);
     EXPECT_THAT(ingest, IsOk());
   }
+}
+
+// More slow connections than the receiver had threads (64): a push is still
+// answered at once, not after a read timeout (60 s).
+TEST_F(RemoteWriteLimitsTest, SlowConnectionsDelayNoPush) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1", {});
+  ASSERT_THAT(ingest, IsOk());
+  SlowConnections slow(ingest->remote_write_port, 100, "POST /api/v1/write HTTP/1.1");
+  ASSERT_EQ(slow.connected(), 100u);
+  for (int i = 0; i < 3; ++i) {
+    const absl::Time start = absl::Now();
+    auto pushed = testing::PostRemoteWrite(ingest->write_url(), testing::OneSampleBody());
+    ASSERT_THAT(pushed, IsOk());
+    EXPECT_EQ(pushed->status, 204) << pushed->body;
+    EXPECT_LT(absl::Now() - start, absl::Seconds(2)) << "push " << i;
+  }
+}
+
+// The metrics listener had two threads: two slow connections held every scrape.
+TEST_F(RemoteWriteLimitsTest, SlowConnectionsDelayNoScrape) {
+  auto ingest = testing::StartIngest(db_->uri(), "c1", {});
+  ASSERT_THAT(ingest, IsOk());
+  auto pushed = testing::PostRemoteWrite(ingest->write_url(), testing::OneSampleBody());  // a sample to count
+  ASSERT_THAT(pushed, IsOk());
+  SlowConnections slow(ingest->metrics_port, 16, "GET /metrics HTTP/1.1");
+  ASSERT_EQ(slow.connected(), 16u);
+  const absl::Time start = absl::Now();
+  auto received = testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_received_total");
+  EXPECT_THAT(received, IsOk());
+  EXPECT_LT(absl::Now() - start, absl::Seconds(2));
 }
 
 }  // namespace
