@@ -47,7 +47,8 @@ struct HttpServerEvents {
   };
 
   // The first call for each request, once its request line is read: the
-  // body's deadline counts from here.
+  // deadline counts from here until the request is admitted, then again
+  // from its admission for the body.
   static void* OnRequestLine(void* self, const char* uri, MHD_Connection*) {
     const auto* server = static_cast<const HttpServer*>(self);
     auto* request = new Request;
@@ -174,6 +175,10 @@ struct HttpServerEvents {
           return Queue(connection, *std::move(request->answer), true);
         }
         request->phase = Phase::kBody;
+        // The body's time starts now: the wait for a handler thread to admit
+        // the request is the server's, not the client's, and must never turn
+        // into a 408 (a GET queued behind busy handlers got one).
+        request->deadline = server->clock_->Monotonic() + options.read_timeout;
         return MHD_YES;
       case Phase::kBody: {
         if (*upload_data_size > 0) {

@@ -16,7 +16,7 @@
 //     request reaches any code of ours);
 //   - a connection cap, overall and per client address;
 //   - time: a connection silent for read_timeout is closed, and a request's
-//     body must have arrived read_timeout after its request line did (408);
+//     body must have arrived read_timeout after the request was admitted (408);
 //   - size: headers within a fixed buffer, the body within max_body_bytes
 //     (413, from its Content-Length before any of it is read);
 //   - admission: `admit` sees the request line and headers before any of the
@@ -47,8 +47,8 @@ struct HttpServerOptions {
   std::string listen_flag = "--http-listen";  // names the flag in errors
   TlsFiles tls;                               // HTTPS when enabled
   std::string tls_flag_prefix = "--tls";      // "--tls" names "--tls-cert" etc. in errors
-  // Longest silence on a connection, and longest from a request line to the
-  // end of its body.
+  // Longest silence on a connection, and longest from a request's admission
+  // to the end of its body (a wait for a handler thread is not the client's).
   absl::Duration read_timeout = absl::Seconds(10);
   size_t max_body_bytes = 0;
   int handler_threads = 8;  // requests handled at once; others wait their turn

@@ -15,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/time/clock.h"
 #include "common/handler_stack.h"
 
 namespace fleetcap {
@@ -138,6 +139,30 @@ TEST(HttpServerTest, ConnectionsThatNeverFinishTheirHeadersHoldNoHandler) {
   HttpServerTestClient client((*server)->port());
   client.Send("GET / HTTP/1.1\r\nHost: h\r\n\r\n");
   EXPECT_THAT(client.ReadAll(), StartsWith("HTTP/1.1 200"));
+}
+
+TEST(HttpServerTest, WaitingForABusyHandlerIsNeverTheClientsLateness) {
+  std::atomic<bool> slow_started{false};
+  HttpServer::Handlers handlers;
+  handlers.handle = [&slow_started](const HttpServerRequest& request) {
+    if (request.path == "/slow") {
+      slow_started = true;
+      absl::SleepFor(absl::Milliseconds(2500));
+    }
+    return Ok();
+  };
+  HttpServerOptions options = LoopbackOptions();  // one handler thread
+  options.read_timeout = absl::Seconds(1);
+  auto server = HttpServer::Start(options, handlers, RealClock::Instance());
+  ASSERT_TRUE(server.ok()) << server.status();
+  HttpServerTestClient busy((*server)->port());
+  busy.Send("GET /slow HTTP/1.1\r\nHost: h\r\n\r\n");
+  while (!slow_started) absl::SleepFor(absl::Milliseconds(10));
+  // Sent at once, but its turn comes only after the slow one: longer than the read timeout.
+  HttpServerTestClient waiting((*server)->port());
+  waiting.Send("GET /fast HTTP/1.1\r\nHost: h\r\n\r\n");
+  EXPECT_THAT(waiting.ReadAll(), StartsWith("HTTP/1.1 200"));
+  EXPECT_THAT(busy.ReadAll(), StartsWith("HTTP/1.1 200"));
 }
 
 }  // namespace

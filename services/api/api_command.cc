@@ -1,7 +1,5 @@
 #include "services/api/api_command.h"
 
-#include <malloc.h>
-
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
@@ -127,13 +125,6 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
 }
 
 absl::Status RunApi(const ApiOptions& options) {
-  // Answers of tens of MB are built and freed on many threads. glibc would
-  // keep such blocks in its heaps once the first is freed (its mmap threshold
-  // grows to the largest block freed), so the API would stay at its peak long
-  // after a burst; a fixed threshold maps every block of 1 MiB or more on its
-  // own and returns it when freed, and two heaps bound the small blocks kept.
-  mallopt(M_MMAP_THRESHOLD, 1 << 20);
-  mallopt(M_ARENA_MAX, 2);
   FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
   // The heavy reads' own pool when --db-read names another server (a standby):
   // the same size and limits as the main one, and like it, it reconnects a

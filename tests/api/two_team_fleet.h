@@ -151,11 +151,15 @@ class TwoTeamFleetTest : public ::testing::Test {
 
   static grpc::Status Call(const std::string& method, const std::string& authorization) {
     if (method == "/fleetcap.v1.AllocationService/WatchRecommendations") return Watch(authorization);
+    return CallBytes(method, authorization, GrpcRequest(method));
+  }
+
+  // A unary call of `method` with `bytes` as its serialized request.
+  static grpc::Status CallBytes(const std::string& method, const std::string& authorization, const std::string& bytes) {
     grpc::GenericStub stub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
     grpc::ClientContext context;
     if (!authorization.empty()) context.AddMetadata("authorization", authorization);
     context.set_deadline(std::chrono::system_clock::now() + std::chrono::seconds(10));
-    const std::string bytes = GrpcRequest(method);
     grpc::Slice slice(bytes);
     grpc::ByteBuffer request(&slice, 1), response;
     // A completion queue drained on this thread (not the callback API, whose
