@@ -10,6 +10,8 @@
 // within a bound; the time it took is printed.
 
 #include <signal.h>
+#include <algorithm>
+#include <iterator>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -25,6 +27,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
 #include "ingest/telemetry/remote_write_decoder.h"
@@ -228,17 +231,23 @@ class HaFailoverTest : public ::testing::Test {
       EXPECT_THAT(pushed, IsOk());
     }
     EXPECT_THAT(testing::WaitUntilPushWritten(*prometheus, absl::Seconds(90)), IsOk());
-    // The inventory changes are stored once the zoo's pods are: their count
-    // is above zero and has not moved for two seconds.
+    // The inventory changes are stored once the zoo's pods are, and the
+    // workloads and nodes written with or after them: the zoo's pods are
+    // above zero and no count has moved for two seconds.
     auto conn = pqxx::connection(db_uri);
     const std::string zoo_pods = "SELECT count(*) FROM pods WHERE cluster = 'ha' AND pod_uid LIKE 'zoo-pod-%'";
+    const std::string settled =
+        "SELECT (SELECT count(*) FROM workloads WHERE cluster = 'ha') * 1000000 + "
+        "(SELECT count(*) FROM nodes WHERE cluster = 'ha') * 1000 + (SELECT count(*) FROM pods WHERE cluster = 'ha')";
+    int64_t rest = -1;
     const absl::Time deadline = absl::Now() + absl::Seconds(60);
     int64_t seen = -1;
     absl::Time steady_since = absl::Now();
     while (absl::Now() < deadline) {
-      const int64_t now_seen = Count(conn, zoo_pods);
-      if (now_seen != seen) {
+      const int64_t now_seen = Count(conn, zoo_pods), now_rest = Count(conn, settled);
+      if (now_seen != seen || now_rest != rest) {
         seen = now_seen;
+        rest = now_rest;
         steady_since = absl::Now();
       } else if (seen > 0 && absl::Now() - steady_since > absl::Seconds(2)) {
         break;
@@ -267,8 +276,14 @@ class HaFailoverTest : public ::testing::Test {
       const auto& [table, rows] = baseline.tables[i];
       const std::string& other = disrupted.tables[i].second;
       std::vector<std::string> a = absl::StrSplit(other, '\n'), b = absl::StrSplit(rows, '\n');
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      std::vector<std::string> missing, extra;
+      std::set_difference(b.begin(), b.end(), a.begin(), a.end(), std::back_inserter(missing));
+      std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(extra));
       EXPECT_TRUE(other == rows) << "table " << table << ": " << a.size() << " rows through the failover, " << b.size()
-                                 << " without";
+                                 << " without; only without: " << absl::StrJoin(missing, " | ").substr(0, 2000)
+                                 << "; only through: " << absl::StrJoin(extra, " | ").substr(0, 2000);
     }
   }
 
