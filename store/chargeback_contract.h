@@ -316,6 +316,22 @@ inline void MaxLinesStopsOneLinePastTheBound(ChargebackWriteRepository& writer, 
   EXPECT_EQ(SumsOf(reader, f, all, ChargebackResolution::kHour), every);
 }
 
+// RowsRead weighs a read before it runs: nothing for an empty window, a bad
+// window refused like Lines refuses it. (How close the weight is to the rows
+// is the implementation's: PostgreSQL's planner estimates it.)
+inline void RowsReadWeighsAReadBeforeItRuns(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  WriteFleet(writer);
+  const auto all = GroupBy(true, true, true, true, true, true);
+  auto empty = reader.RowsRead(Window(kT0, kT0), all, ChargebackResolution::kHour);
+  ASSERT_TRUE(empty.ok()) << empty.status();
+  EXPECT_EQ(*empty, 0);
+  auto month = reader.RowsRead(Window(kT0, kFeb), all, ChargebackResolution::kHour);
+  ASSERT_TRUE(month.ok()) << month.status();
+  EXPECT_GT(*month, 0);
+  EXPECT_EQ(reader.RowsRead(Window(kFeb, kT0), all, ChargebackResolution::kNone).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 inline void SumsPastInt64AreAnError(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
   const int64_t half = INT64_MAX / 2 + 1;
   ChargebackLineRecord big = Line(kT0, "c1", "ml", "H100", 0);
@@ -528,6 +544,9 @@ inline void ALeaseNamesItsBadArgument(ChargebackWriteRepository& writer) {
   }                                                                                                                 \
   TEST_F(Fixture, MaxLinesStopsOneLinePastTheBound) {                                                               \
     ::fleetcap::store::chargeback_contract::MaxLinesStopsOneLinePastTheBound(writer(), reader());                   \
+  }                                                                                                                 \
+  TEST_F(Fixture, RowsReadWeighsAReadBeforeItRuns) {                                                                \
+    ::fleetcap::store::chargeback_contract::RowsReadWeighsAReadBeforeItRuns(writer(), reader());                    \
   }                                                                                                                 \
   TEST_F(Fixture, SumsPastInt64AreAnError) {                                                                        \
     ::fleetcap::store::chargeback_contract::SumsPastInt64AreAnError(writer(), reader());                            \

@@ -172,6 +172,12 @@ class ChargebackReadRepository {
                                                            const ChargebackGroupBy& group_by,
                                                            ChargebackResolution resolution) const = 0;
 
+  // About how many stored lines (hourly or rolled up) Lines reads for the
+  // same arguments, known before it runs: the query planner's estimate in
+  // PostgreSQL. What the API weighs a read by (services/api/heavy_reads.h).
+  virtual absl::StatusOr<int64_t> RowsRead(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
+                                           ChargebackResolution resolution) const = 0;
+
   // The over-held spans of `cluster` starting in [start, end), by (from, device).
   virtual absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
                                                                absl::Time end) const = 0;

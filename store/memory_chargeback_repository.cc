@@ -192,6 +192,18 @@ absl::StatusOr<std::vector<ChargebackSum>> MemoryChargebackRepository::Lines(con
   return out;
 }
 
+// Every hourly line the filter selects: what Lines reads here.
+absl::StatusOr<int64_t> MemoryChargebackRepository::RowsRead(const ChargebackFilter& filter, const ChargebackGroupBy&,
+                                                             ChargebackResolution) const {
+  if (auto status = CheckWindow(filter); !status.ok()) return status;
+  std::lock_guard<std::mutex> lock(mu_);
+  int64_t rows = 0;
+  for (const auto& [cluster, state] : clusters_) {
+    for (const auto& [key, l] : state.lines) rows += Selects(filter, l) ? 1 : 0;
+  }
+  return rows;
+}
+
 absl::StatusOr<std::vector<OverHeldRecord>> MemoryChargebackRepository::OverHeld(const std::string& cluster,
                                                                                  absl::Time start,
                                                                                  absl::Time end) const {

@@ -36,6 +36,8 @@ class MemoryChargebackRepository : public ChargebackWriteRepository, public Char
 
   absl::StatusOr<std::vector<ChargebackSum>> Lines(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
                                                    ChargebackResolution resolution) const override;
+  absl::StatusOr<int64_t> RowsRead(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
+                                   ChargebackResolution resolution) const override;
   absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
                                                        absl::Time end) const override;
 

@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
+#include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
 #include "store/pg_time_sql.h"
 
@@ -60,6 +61,99 @@ absl::StatusOr<int64_t> Int64Sum(const pqxx::field& f, const char* what) {
     return absl::OutOfRangeError(absl::StrCat("chargeback: the sum of ", what, " is past int64"));
   }
   return v;
+}
+
+// The query Lines runs for `f`, `g` and `resolution`, `quoted_teams` being
+// f.teams quoted; its parameters are, in order, start, end, cluster,
+// namespace, workload, model and line_kind (ExecLines).
+std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, ChargebackResolution resolution,
+                        const std::vector<std::string>& quoted_teams) {
+  // Without namespace or workload (grouped or filtered), the team rollups
+  // have the same sums in far fewer rows.
+  const bool by_team = !g.namespace_name && !g.workload && f.namespace_name.empty() && f.workload.empty();
+  const char* hourly = by_team ? "chargeback_hourly_by_team" : "chargeback_hourly";
+  const char* daily = by_team ? "chargeback_daily_by_team" : "chargeback_daily";
+  // The whole days inside the window; the hours before and after them, if any, come from the hourly lines.
+  const absl::Time days_start = DayStart(f.start) == f.start ? f.start : DayStart(f.start) + absl::Hours(24);
+  const absl::Time days_end = DayStart(f.end);
+  std::string source = hourly;
+  const char* time = "hour";
+  if (SourceFor(f, resolution) == ChargebackSource::kMonthly) {
+    source = "chargeback_monthly";
+    time = "month";
+  } else if (resolution != ChargebackResolution::kHour && days_start < days_end) {
+    // The whole days (the window, or its days or month) read the daily
+    // rollup, and only the ragged ends the hourly lines.
+    const std::string columns = absl::StrCat(
+        by_team ? "cluster, team, model, line_kind, " : "cluster, team, namespace, workload, model, line_kind, ", kSums,
+        ", no_telemetry");
+    const std::string from = absl::StrCat("'", FormatRfc3339(days_start), "'::timestamptz");
+    const std::string to = absl::StrCat("'", FormatRfc3339(days_end), "'::timestamptz");
+    time = "t";
+    // The hourly branch only when there are ragged ends: it scans by hour.
+    const std::string hours = days_start == f.start && days_end == f.end
+                                  ? ""
+                                  : absl::StrCat("SELECT hour AS t, ", columns, " FROM ", hourly,
+                                                 " WHERE (hour >= $1::timestamptz AND hour < ", from,
+                                                 ") OR (hour >= ", to, " AND hour < $2::timestamptz) UNION ALL ");
+    source = absl::StrCat("(", hours, "SELECT day AS t, ", columns, " FROM ", daily, " WHERE day >= ", from,
+                          " AND day < ", to, ") AS lines");
+  }
+  std::string period;
+  switch (resolution) {
+    case ChargebackResolution::kHour:
+      period = time;
+      break;
+    case ChargebackResolution::kDay:
+      period = absl::StrCat("date_trunc('day', ", time, ", 'UTC')");
+      break;
+    case ChargebackResolution::kMonth:
+      period = absl::StrCat("date_trunc('month', ", time, ", 'UTC')");
+      break;
+    default:
+      period = "$1::timestamptz";
+      break;
+  }
+  auto key = [](bool grouped, const char* column) { return grouped ? std::string(column) : std::string("''::text"); };
+  // Bytewise order, whatever the database's collation.
+  std::string order = "1";
+  for (const auto& [grouped, column] :
+       {std::pair{g.team, "team"}, std::pair{g.cluster, "cluster"}, std::pair{g.namespace_name, "namespace"},
+        std::pair{g.workload, "workload"}, std::pair{g.model, "model"}, std::pair{g.line_kind, "line_kind"}}) {
+    if (grouped) absl::StrAppend(&order, ", ", column, " COLLATE \"C\"");
+  }
+  const std::string team_filter =
+      quoted_teams.empty() ? "" : absl::StrCat(" AND team IN (", absl::StrJoin(quoted_teams, ","), ")");
+  return absl::StrCat(
+      "SELECT extract(epoch FROM ", period, ")::bigint, ", key(g.team, "team"), ", ", key(g.cluster, "cluster"), ", ",
+      key(g.namespace_name, "namespace"), ", ", key(g.workload, "workload"), ", ", key(g.model, "model"), ", ",
+      key(g.line_kind, "line_kind"), ", ", f.device_time_only ? kDeviceTimeSummed : kSummed,
+      ", bool_or(no_telemetry) FROM ", source, " WHERE ", time, " >= $1::timestamptz AND ", time, " < $2::timestamptz",
+      team_filter, " AND ($3 = '' OR cluster = $3)",
+      by_team ? " AND $4 = '' AND $5 = ''" : " AND ($4 = '' OR namespace = $4) AND ($5 = '' OR workload = $5)",
+      " AND ($6 = '' OR model = $6) AND ($7 = '' OR line_kind = $7)"
+      " GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY ",
+      order, f.max_lines > 0 ? absl::StrCat(" LIMIT ", f.max_lines + 1) : "");
+}
+
+pqxx::result ExecLines(pqxx::transaction_base& txn, const std::string& prefix, const ChargebackFilter& f,
+                       const ChargebackGroupBy& g, ChargebackResolution resolution) {
+  std::vector<std::string> teams;
+  for (const std::string& team : f.teams) teams.push_back(txn.quote(team));
+  return txn.exec_params(prefix + LinesSelect(f, g, resolution, teams), FormatRfc3339(f.start), FormatRfc3339(f.end),
+                         f.cluster, f.namespace_name, f.workload, f.model, f.line_kind);
+}
+
+// The rows the plan `node` (EXPLAIN's JSON) and those under it read from tables, as the planner expects them.
+double RowsFromTables(const nlohmann::json& node) {
+  double rows = 0;
+  if (node.contains("Relation Name") && node.contains("Plan Rows") && node["Plan Rows"].is_number()) {
+    rows += node["Plan Rows"].get<double>();
+  }
+  if (node.contains("Plans") && node["Plans"].is_array()) {
+    for (const nlohmann::json& child : node["Plans"]) rows += RowsFromTables(child);
+  }
+  return rows;
 }
 
 }  // namespace
@@ -278,79 +372,11 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
                                                                          ChargebackResolution resolution) const {
   FLEETCAP_RETURN_IF_ERROR(CheckWindow(f));
   if (f.start == f.end) return std::vector<ChargebackSum>{};
-  // Without namespace or workload (grouped or filtered), the team rollups
-  // have the same sums in far fewer rows.
-  const bool by_team = !g.namespace_name && !g.workload && f.namespace_name.empty() && f.workload.empty();
-  const char* hourly = by_team ? "chargeback_hourly_by_team" : "chargeback_hourly";
-  const char* daily = by_team ? "chargeback_daily_by_team" : "chargeback_daily";
-  // The whole days inside the window; the hours before and after them, if any, come from the hourly lines.
-  const absl::Time days_start = DayStart(f.start) == f.start ? f.start : DayStart(f.start) + absl::Hours(24);
-  const absl::Time days_end = DayStart(f.end);
-  std::string source = hourly;
-  const char* time = "hour";
-  if (SourceFor(f, resolution) == ChargebackSource::kMonthly) {
-    source = "chargeback_monthly";
-    time = "month";
-  } else if (resolution != ChargebackResolution::kHour && days_start < days_end) {
-    // The whole days (the window, or its days or month) read the daily
-    // rollup, and only the ragged ends the hourly lines.
-    const std::string columns = absl::StrCat(
-        by_team ? "cluster, team, model, line_kind, " : "cluster, team, namespace, workload, model, line_kind, ", kSums,
-        ", no_telemetry");
-    const std::string from = absl::StrCat("'", FormatRfc3339(days_start), "'::timestamptz");
-    const std::string to = absl::StrCat("'", FormatRfc3339(days_end), "'::timestamptz");
-    time = "t";
-    // The hourly branch only when there are ragged ends: it scans by hour.
-    const std::string hours = days_start == f.start && days_end == f.end
-                                  ? ""
-                                  : absl::StrCat("SELECT hour AS t, ", columns, " FROM ", hourly,
-                                                 " WHERE (hour >= $1::timestamptz AND hour < ", from,
-                                                 ") OR (hour >= ", to, " AND hour < $2::timestamptz) UNION ALL ");
-    source = absl::StrCat("(", hours, "SELECT day AS t, ", columns, " FROM ", daily, " WHERE day >= ", from,
-                          " AND day < ", to, ") AS lines");
-  }
-  std::string period;
-  switch (resolution) {
-    case ChargebackResolution::kHour:
-      period = time;
-      break;
-    case ChargebackResolution::kDay:
-      period = absl::StrCat("date_trunc('day', ", time, ", 'UTC')");
-      break;
-    case ChargebackResolution::kMonth:
-      period = absl::StrCat("date_trunc('month', ", time, ", 'UTC')");
-      break;
-    default:
-      period = "$1::timestamptz";
-      break;
-  }
-  auto key = [](bool grouped, const char* column) { return grouped ? std::string(column) : std::string("''::text"); };
-  // Bytewise order, whatever the database's collation.
-  std::string order = "1";
-  for (const auto& [grouped, column] :
-       {std::pair{g.team, "team"}, std::pair{g.cluster, "cluster"}, std::pair{g.namespace_name, "namespace"},
-        std::pair{g.workload, "workload"}, std::pair{g.model, "model"}, std::pair{g.line_kind, "line_kind"}}) {
-    if (grouped) absl::StrAppend(&order, ", ", column, " COLLATE \"C\"");
-  }
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::vector<ChargebackSum> out;
   try {
     pqxx::nontransaction txn(*lease);
-    std::vector<std::string> teams;
-    for (const std::string& team : f.teams) teams.push_back(txn.quote(team));
-    const std::string team_filter = teams.empty() ? "" : absl::StrCat(" AND team IN (", absl::StrJoin(teams, ","), ")");
-    auto rows = txn.exec_params(
-        absl::StrCat(
-            "SELECT extract(epoch FROM ", period, ")::bigint, ", key(g.team, "team"), ", ", key(g.cluster, "cluster"),
-            ", ", key(g.namespace_name, "namespace"), ", ", key(g.workload, "workload"), ", ", key(g.model, "model"),
-            ", ", key(g.line_kind, "line_kind"), ", ", f.device_time_only ? kDeviceTimeSummed : kSummed,
-            ", bool_or(no_telemetry) FROM ", source, " WHERE ", time, " >= $1::timestamptz AND ", time,
-            " < $2::timestamptz", team_filter, " AND ($3 = '' OR cluster = $3)",
-            by_team ? " AND $4 = '' AND $5 = ''" : " AND ($4 = '' OR namespace = $4) AND ($5 = '' OR workload = $5)",
-            " AND ($6 = '' OR model = $6) AND ($7 = '' OR line_kind = $7)"
-            " GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY ",
-            order, f.max_lines > 0 ? absl::StrCat(" LIMIT ", f.max_lines + 1) : ""),
-        FormatRfc3339(f.start), FormatRfc3339(f.end), f.cluster, f.namespace_name, f.workload, f.model, f.line_kind);
+    const pqxx::result rows = ExecLines(txn, "", f, g, resolution);
     out.reserve(rows.size());
     for (const auto& row : rows) {
       ChargebackSum s;
@@ -377,6 +403,21 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
     return PgError("chargeback: reading lines", e);
   }
   return out;
+}
+
+absl::StatusOr<int64_t> PgChargebackRepository::RowsRead(const ChargebackFilter& f, const ChargebackGroupBy& g,
+                                                         ChargebackResolution resolution) const {
+  FLEETCAP_RETURN_IF_ERROR(CheckWindow(f));
+  if (f.start == f.end) return 0;
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::nontransaction txn(*lease);
+    const pqxx::result plan = ExecLines(txn, "EXPLAIN (FORMAT JSON) ", f, g, resolution);
+    const nlohmann::json parsed = nlohmann::json::parse(plan.at(0).at(0).c_str());
+    return static_cast<int64_t>(RowsFromTables(parsed.at(0).at("Plan")));
+  } catch (const std::exception& e) {
+    return PgError("chargeback: estimating a read", e);
+  }
 }
 
 absl::StatusOr<std::vector<OverHeldRecord>> PgChargebackRepository::OverHeld(const std::string& cluster,

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/daemon.h"
 #include "common/logging.h"
+#include "common/memory_return.h"
 #include "common/pg_pool.h"
 #include "common/status_macros.h"
 #include "store/migrator.h"
@@ -28,6 +29,8 @@ struct LimitFlags {
   int64_t init_ttl_days = 365;
   int64_t max_requests = AdmissionLimits{}.total;
   int64_t max_requests_per_token = AdmissionLimits{}.per_token;
+  int64_t max_heavy_reads = HeavyReadLimits{}.total;
+  int64_t heavy_read_rows = HeavyReadLimits{}.rows;
   int64_t watches_per_token = WatchLimits{}.max_watchers_per_token;
 
   bool InRange() const {
@@ -36,7 +39,7 @@ struct LimitFlags {
            db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 &&
            http_read_timeout_seconds <= 3600 && max_requests >= 1 && max_requests <= 10000 &&
            max_requests_per_token >= 1 && max_requests_per_token <= max_requests && watches_per_token >= 1 &&
-           watches_per_token <= 1000;
+           watches_per_token <= 1000 && max_heavy_reads >= 1 && max_heavy_reads <= max_requests && heavy_read_rows >= 1;
   }
 };
 
@@ -81,6 +84,11 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
             "requests (gRPC and HTTP) running at once; past it RESOURCE_EXHAUSTED (HTTP 429 with Retry-After)");
   flags.Int("max-requests-per-token", &limits.max_requests_per_token,
             "requests of any one token running at once; past it RESOURCE_EXHAUSTED (HTTP 429 with Retry-After)");
+  flags.Int("max-heavy-reads", &limits.max_heavy_reads,
+            "heavy reads (past --heavy-read-rows) running at once, one per token; past it UNAVAILABLE (HTTP 503 "
+            "with Retry-After)");
+  flags.Int("heavy-read-rows", &limits.heavy_read_rows,
+            "stored rows past which a read is heavy (the database's estimate, before it runs)");
   flags.Int("max-watches-per-token", &limits.watches_per_token,
             "WatchRecommendations streams one token may hold at once (each holds a gRPC thread; 64 in all)");
   flags.Int("ttl-days", &limits.init_ttl_days, "init: lifetime of the bootstrap admin token, in days");
@@ -98,7 +106,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
     return absl::InvalidArgumentError(
         "--db-connections, --http-threads and --max-watches-per-token take 1 to 1000, --http-read-timeout 1 to 3600, "
         "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400, --max-requests 1 to 10000, "
-        "--max-requests-per-token 1 to --max-requests");
+        "--max-requests-per-token 1 to --max-requests, --max-heavy-reads 1 to --max-requests, --heavy-read-rows 1 "
+        "or more");
   }
   if (limits.http_max_connections < 1 || limits.http_max_connections > 1000000 ||
       limits.http_max_connections_per_address < 0 || limits.http_max_connections_per_address > 1000000) {
@@ -119,12 +128,16 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   server.http_limits.max_connections_per_address = static_cast<int>(limits.http_max_connections_per_address);
   server.admission.total = static_cast<int>(limits.max_requests);
   server.admission.per_token = static_cast<int>(limits.max_requests_per_token);
+  server.heavy_reads.total = static_cast<int>(limits.max_heavy_reads);
+  server.heavy_reads.rows = limits.heavy_read_rows;
   server.watch_limits.max_watchers_per_token = static_cast<int>(limits.watches_per_token);
   options.init_ttl = absl::Hours(24 * limits.init_ttl_days);
   return options;
 }
 
 absl::Status RunApi(const ApiOptions& options) {
+  // Answers of tens of MB come and go; their memory must go back (common/memory_return.h).
+  MapLargeBlocksAlone();
   FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
   // The heavy reads' own pool when --db-read names another server (a standby):
   // the same size and limits as the main one, and like it, it reconnects a

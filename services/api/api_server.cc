@@ -44,7 +44,8 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
                                                             prometheus::Registry& registry, PgPool* read_pool) {
   std::unique_ptr<ApiServer> server(new ApiServer());
   server->pool_ = pool;
-  PgPool* heavy_reads = read_pool != nullptr ? read_pool : pool;
+  // Usage and chargeback go to --db-read when it names another server.
+  PgPool* report_pool = read_pool != nullptr ? read_pool : pool;
   server->metrics_ = std::make_unique<ApiMetrics>(registry);
   server->inventory_ = std::make_unique<store::PgInventoryRepository>(server->pool_);
   server->team_facts_ = std::make_unique<store::PgTeamFactsRepository>(server->pool_);
@@ -54,6 +55,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->audit_ = std::make_unique<store::PgAuditRepository>(server->pool_);
   server->auth_ = std::make_unique<Authenticator>(server->tokens_.get(), server->policies_.get(), &server->clock_);
   server->admission_ = std::make_unique<RequestAdmission>(options.admission);
+  server->heavy_reads_ = std::make_unique<HeavyReads>(options.heavy_reads);
   server->guard_ = std::make_unique<GrpcGuard>(server->auth_.get(), server->metrics_.get(), &server->clock_,
                                                server->admission_.get());
   server->policy_ops_ = std::make_unique<PolicyOperations>(server->policies_.get(), &server->clock_);
@@ -63,17 +65,17 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->token_service_ = std::make_unique<TokenGrpcService>(server->guard_.get(), server->token_ops_.get());
   server->audit_service_ = std::make_unique<AuditGrpcService>(server->guard_.get(), server->audit_ops_.get());
   FLEETCAP_ASSIGN_OR_RETURN(auto credentials, GrpcServerCredentials(options.tls));
-  server->usage_ = std::make_unique<store::PgUsageRepository>(heavy_reads);
+  server->usage_ = std::make_unique<store::PgUsageRepository>(report_pool);
   server->usage_query_ = std::make_unique<UsageQuery>(server->usage_.get(), server->teams_.get());
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
-  server->attribution_facts_ = std::make_unique<store::PgAttributionFactsRepository>(heavy_reads);
-  server->chargeback_ = std::make_unique<store::PgChargebackRepository>(heavy_reads);
+  server->attribution_facts_ = std::make_unique<store::PgAttributionFactsRepository>(report_pool);
+  server->chargeback_ = std::make_unique<store::PgChargebackRepository>(report_pool);
   server->active_policy_ = std::make_unique<ActivePolicyCache>(server->policies_.get());
-  server->chargeback_query_ =
-      std::make_unique<ChargebackQuery>(server->chargeback_.get(), server->active_policy_.get());
+  server->chargeback_query_ = std::make_unique<ChargebackQuery>(server->chargeback_.get(), server->active_policy_.get(),
+                                                                server->heavy_reads_.get());
   server->fleet_query_ = std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_,
                                                              server->teams_.get(), server->chargeback_.get());
-  server->capacity_ = std::make_unique<store::PgCapacityRepository>(heavy_reads);
+  server->capacity_ = std::make_unique<store::PgCapacityRepository>(report_pool);
   server->capacity_query_ = std::make_unique<CapacitySeriesQuery>(server->capacity_.get(), server->chargeback_.get(),
                                                                   server->active_policy_.get());
   server->demand_history_ = std::make_unique<store::PgDemandHistoryRepository>(server->pool_);

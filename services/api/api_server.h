@@ -22,6 +22,7 @@
 #include "services/api/control_grpc_services.h"
 #include "services/api/fleet_grpc_service.h"
 #include "services/api/fleet_summary.h"
+#include "services/api/heavy_reads.h"
 #include "services/api/http_gateway.h"
 #include "services/api/pending_demand.h"
 #include "services/api/planning_grpc_service.h"
@@ -53,6 +54,8 @@ struct ApiServerOptions {
   WatchLimits watch_limits;
   // How many requests run at once, in all and per token (request_admission.h).
   AdmissionLimits admission;
+  // Which reads are heavy, and how many run at once (heavy_reads.h).
+  HeavyReadLimits heavy_reads;
   // TLS for gRPC and HTTP: PEM certificate and key; with client_ca, clients
   // must present a certificate signed by it (on both transports).
   TlsFiles tls;
@@ -95,6 +98,7 @@ class ApiServer {
   std::unique_ptr<store::PgAuditRepository> audit_;
   std::unique_ptr<Authenticator> auth_;
   std::unique_ptr<RequestAdmission> admission_;  // shared by gRPC and HTTP
+  std::unique_ptr<HeavyReads> heavy_reads_;      // shared by gRPC and HTTP
   std::unique_ptr<GrpcGuard> guard_;
   std::unique_ptr<PolicyOperations> policy_ops_;
   std::unique_ptr<TokenOperations> token_ops_;

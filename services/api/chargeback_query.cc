@@ -1,6 +1,7 @@
 #include "services/api/chargeback_query.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -201,6 +202,16 @@ absl::StatusOr<v1::GetChargebackRequest> ChargebackRequestFromQuery(const std::m
 
 absl::StatusOr<v1::ChargebackReport> ChargebackQuery::Run(const Scope& scope,
                                                           const v1::GetChargebackRequest& request) const {
+  google::protobuf::RepeatedPtrField<v1::ChargebackLine> lines;
+  FLEETCAP_ASSIGN_OR_RETURN(v1::ChargebackReport report,
+                            Each(scope, request, [&](v1::ChargebackLine&& line) { *lines.Add() = std::move(line); }));
+  report.mutable_lines()->Swap(&lines);
+  return report;
+}
+
+absl::StatusOr<v1::ChargebackReport> ChargebackQuery::Each(
+    const Scope& scope, const v1::GetChargebackRequest& request,
+    const std::function<void(v1::ChargebackLine&&)>& line) const {
   FLEETCAP_ASSIGN_OR_RETURN(CheckedRequest checked, Check(request));
   FLEETCAP_ASSIGN_OR_RETURN(const auto policy, policies_->Get());
   v1::ChargebackReport report;
@@ -213,7 +224,15 @@ absl::StatusOr<v1::ChargebackReport> ChargebackQuery::Run(const Scope& scope,
 
   // The store stops one line past the bound, so a refused answer never costs more memory than an answered one.
   checked.filter.max_lines = max_lines_;
-  FLEETCAP_ASSIGN_OR_RETURN(const auto sums, lines_->Lines(checked.filter, checked.group_by, checked.resolution));
+  // Declared before the lines, so that it is given back after them.
+  std::optional<HeavyReads::Place> heavy;
+  if (heavy_reads_ != nullptr) {
+    FLEETCAP_ASSIGN_OR_RETURN(const int64_t rows,
+                              lines_->RowsRead(checked.filter, checked.group_by, checked.resolution));
+    FLEETCAP_ASSIGN_OR_RETURN(auto place, heavy_reads_->Admit(scope.token_id, rows));
+    heavy.emplace(std::move(place));
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(auto sums, lines_->Lines(checked.filter, checked.group_by, checked.resolution));
   if (static_cast<int64_t>(sums.size()) > max_lines_) {
     return absl::ResourceExhaustedError(
         absl::StrCat("the answer has more than ", max_lines_,
@@ -222,9 +241,9 @@ absl::StatusOr<v1::ChargebackReport> ChargebackQuery::Run(const Scope& scope,
   int64_t total = 0;
   for (const store::ChargebackSum& sum : sums) {
     FLEETCAP_RETURN_IF_ERROR(store::AddChecked(sum.total_cost_micro, &total, "total_cost_micro"));
-    *report.add_lines() = ToLine(sum);
   }
   report.set_total_cost_micro(total);
+  for (const store::ChargebackSum& sum : sums) line(ToLine(sum));
   return report;
 }
 

@@ -9,6 +9,7 @@
 // given to them), never the `idle` or `unassigned` lines nor another team's.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "fleetcap/v1/chargeback.pb.h"
 #include "services/api/active_policy_cache.h"
 #include "services/api/auth.h"
+#include "services/api/heavy_reads.h"
 #include "store/chargeback_repository.h"
 
 namespace fleetcap::api {
@@ -32,21 +34,31 @@ inline constexpr int64_t kMaxChargebackLines = 100'000;
 
 class ChargebackQuery {
  public:
-  // Both must outlive the query. `max_lines` bounds an answer (tests lower it).
+  // All must outlive the query; `heavy_reads` bounds the heavy reads
+  // running at once (nullptr: no bound). `max_lines` bounds an answer (tests
+  // lower it).
   ChargebackQuery(const store::ChargebackReadRepository* lines, const ActivePolicyCache* policies,
-                  int64_t max_lines = kMaxChargebackLines)
-      : lines_(lines), policies_(policies), max_lines_(max_lines) {}
+                  HeavyReads* heavy_reads = nullptr, int64_t max_lines = kMaxChargebackLines)
+      : lines_(lines), policies_(policies), heavy_reads_(heavy_reads), max_lines_(max_lines) {}
 
   // The report `request` asks for, as far as `scope` may see it.
   // INVALID_ARGUMENT naming the field for a bad request; PERMISSION_DENIED
   // when a team token names a team outside its subtree (the same answer
   // whether or not that team exists); RESOURCE_EXHAUSTED past
-  // `max_lines`; OUT_OF_RANGE when the total passes int64.
+  // `max_lines`; OUT_OF_RANGE when the total passes int64; UNAVAILABLE (with
+  // a retry time) when the read is heavy and no place for it is free.
   absl::StatusOr<v1::ChargebackReport> Run(const Scope& scope, const v1::GetChargebackRequest& request) const;
+
+  // Run without holding the lines: each goes to `line` in the report's order
+  // as it is made, and the report returned has none (its total and
+  // currency), so that a large answer is held once, in its caller's form.
+  absl::StatusOr<v1::ChargebackReport> Each(const Scope& scope, const v1::GetChargebackRequest& request,
+                                            const std::function<void(v1::ChargebackLine&&)>& line) const;
 
  private:
   const store::ChargebackReadRepository* lines_;
   const ActivePolicyCache* policies_;
+  HeavyReads* heavy_reads_;
   int64_t max_lines_;
 };
 

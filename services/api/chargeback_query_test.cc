@@ -6,7 +6,9 @@
 #include <limits>
 
 #include "proto_time.h"
+#include "services/api/chargeback_http_routes.h"
 #include "services/api/http_json.h"
+#include "services/api/status_mapping.h"
 #include "store/memory_chargeback_repository.h"
 #include "store/memory_control_repositories.h"
 #include "tests/support/status_matchers.h"
@@ -231,11 +233,96 @@ TEST_F(ChargebackQueryTest, BadRequestsNameTheFieldAndTheValue) {
 }
 
 TEST_F(ChargebackQueryTest, AnAnswerPastTheLineBoundAsksToNarrowTheRequest) {
-  ChargebackQuery small(&lines_, &cache_, /*max_lines=*/4);
+  ChargebackQuery small(&lines_, &cache_, /*heavy_reads=*/nullptr, /*max_lines=*/4);
   auto all = small.Run(Planner(), Request(kChargebackT0, kChargebackT0 + absl::Hours(2)));
   EXPECT_THAT(all, StatusIs(absl::StatusCode::kResourceExhausted, HasSubstr("more than 4")));
   EXPECT_THAT(all.status().message(), HasSubstr("narrow the window"));
   EXPECT_THAT(small.Run(Planner(), Request(kChargebackT0, kChargebackT0 + absl::Hours(2), {"model"})), IsOk());
+}
+
+// A read past the heavy bound (here more than 3 stored lines) takes one of the
+// heavy places, and is refused with a retry time while none is free; a light
+// read never needs one.
+TEST_F(ChargebackQueryTest, AHeavyReadWaitsForAPlaceAndALightOneNever) {
+  HeavyReads heavy({/*rows=*/3, /*total=*/1, /*per_token=*/1, /*retry_after=*/absl::Seconds(3)});
+  ChargebackQuery query(&lines_, &cache_, &heavy);
+  const auto two_hours = Request(kChargebackT0, kChargebackT0 + absl::Hours(2));                     // 6 lines
+  const auto second_hour = Request(kChargebackT0 + absl::Hours(1), kChargebackT0 + absl::Hours(2));  // 1 line
+  {
+    auto taken = heavy.Admit("another-token", 1'000);
+    ASSERT_THAT(taken, IsOk());
+    auto refused = query.Run(Planner(), two_hours);
+    EXPECT_THAT(refused, StatusIs(absl::StatusCode::kUnavailable, HasSubstr("heavy reads run 1 at once")));
+    EXPECT_EQ(RetryAfter(refused.status()), absl::Seconds(3));
+    EXPECT_EQ(ErrorResponse(refused.status()).status, 503);
+    EXPECT_THAT(query.Run(Planner(), second_hour), IsOk());
+  }
+  auto answered = query.Run(Planner(), two_hours);
+  ASSERT_THAT(answered, IsOk());
+  EXPECT_EQ(answered->total_cost_micro(), 63'000'000);
+  // The place is given back with the answer.
+  EXPECT_THAT(heavy.Admit("another-token", 1'000), IsOk());
+}
+
+// Each hands over the lines Run answers with, one by one in the same order,
+// and the report without them.
+TEST_F(ChargebackQueryTest, EachHandsOverRunsLinesInOrder) {
+  const auto request = Request(kChargebackT0, kChargebackT0 + absl::Hours(2), {"team", "line_kind"});
+  auto run = query_.Run(Planner(), request);
+  ASSERT_THAT(run, IsOk());
+  std::vector<v1::ChargebackLine> handed;
+  auto each = query_.Each(Planner(), request, [&](v1::ChargebackLine&& line) { handed.push_back(std::move(line)); });
+  ASSERT_THAT(each, IsOk());
+  EXPECT_EQ(each->lines_size(), 0);
+  EXPECT_EQ(each->total_cost_micro(), run->total_cost_micro());
+  EXPECT_EQ(each->currency(), run->currency());
+  ASSERT_EQ(handed.size(), static_cast<size_t>(run->lines_size()));
+  for (size_t i = 0; i < handed.size(); ++i) {
+    EXPECT_EQ(handed[i].SerializeAsString(), run->lines(static_cast<int>(i)).SerializeAsString()) << i;
+  }
+}
+
+// The HTTP answer, made a thousand lines at a time, is JsonResponse of Run's
+// report byte for byte: with no line, a few, and past several batches.
+TEST_F(ChargebackQueryTest, TheHttpAnswerIsTheReportsJsonByteForByte) {
+  std::vector<store::ChargebackLineRecord> many;
+  for (int h = 0; h < 100; ++h) {
+    for (int w = 0; w < 25; ++w) {
+      auto l = Line(kChargebackT0 + absl::Hours(10 + h), "ads", 1'000 + w);
+      l.workload = "Job/w-" + std::to_string(w);
+      many.push_back(l);
+    }
+  }
+  ASSERT_THAT(lines_.ReplaceHours("c1", kChargebackT0 + absl::Hours(10), kChargebackT0 + absl::Hours(110), many, {}),
+              IsOk());
+  const std::vector<std::pair<v1::GetChargebackRequest, int>> cases = {
+      {Request(kChargebackT0 + absl::Hours(200), kChargebackT0 + absl::Hours(201)), 0},
+      {Request(kChargebackT0, kChargebackT0 + absl::Hours(2)), 5},
+      {Request(kChargebackT0 + absl::Hours(10), kChargebackT0 + absl::Hours(110), {"team", "workload"}), 25},
+  };
+  for (auto [request, lines] : cases) {
+    auto report = query_.Run(Planner(), request);
+    ASSERT_THAT(report, IsOk());
+    EXPECT_EQ(report->lines_size(), lines);
+    const HttpResponse whole = JsonResponse(*report);
+    const HttpResponse batched = ChargebackJsonResponse(query_, Planner(), request);
+    EXPECT_EQ(batched.status, 200);
+    EXPECT_EQ(batched.body, whole.body) << lines;
+    request.set_resolution(v1::CHARGEBACK_RESOLUTION_HOUR);
+    report = query_.Run(Planner(), request);
+    ASSERT_THAT(report, IsOk());
+    EXPECT_EQ(ChargebackJsonResponse(query_, Planner(), request).body, JsonResponse(*report).body);
+  }
+  // 2,500 lines hourly by workload: three batches.
+  auto hourly = Request(kChargebackT0 + absl::Hours(10), kChargebackT0 + absl::Hours(110), {"workload"});
+  hourly.set_resolution(v1::CHARGEBACK_RESOLUTION_HOUR);
+  auto report = query_.Run(Planner(), hourly);
+  ASSERT_THAT(report, IsOk());
+  ASSERT_EQ(report->lines_size(), 2'500);
+  EXPECT_EQ(ChargebackJsonResponse(query_, Planner(), hourly).body, JsonResponse(*report).body);
+  // A refusal is the same as Run's.
+  auto backwards = Request(kChargebackT0 + absl::Hours(2), kChargebackT0);
+  EXPECT_EQ(ChargebackJsonResponse(query_, Planner(), backwards).status, 400);
 }
 
 TEST_F(ChargebackQueryTest, ATotalPastInt64IsAnErrorNotAWrappedNumber) {

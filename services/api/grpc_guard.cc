@@ -33,12 +33,13 @@ grpc::Status GrpcGuard::Guard(grpc::ServerContext* context, const std::string& m
       ticket = *std::move(admitted);
     } else {
       status = admitted.status();
-      // gRPC's retry policy reads this trailer as how long to wait before the next attempt.
-      context->AddTrailingMetadata("grpc-retry-pushback-ms",
-                                   std::to_string(absl::ToInt64Milliseconds(admission_->limits().retry_after)));
     }
   }
   if (status.ok()) status = body(*scope);
+  if (const auto wait = RetryAfter(status)) {
+    // gRPC's retry policy reads this trailer as how long to wait before the next attempt.
+    context->AddTrailingMetadata("grpc-retry-pushback-ms", std::to_string(absl::ToInt64Milliseconds(*wait)));
+  }
   metrics_->Observe("grpc", method.substr(method.rfind('/') + 1), absl::StatusCodeToString(status.code()),
                     absl::ToDoubleSeconds(clock_->Monotonic() - start));
   return ToGrpcStatus(status);

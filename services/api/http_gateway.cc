@@ -53,11 +53,12 @@ HttpGateway::~HttpGateway() = default;
 
 namespace {
 
-HttpServerResponse GatewayAnswer(const HttpResponse& response) {
+// Takes the body over: an answer may be tens of MB, and is held once.
+HttpServerResponse GatewayAnswer(HttpResponse response) {
   HttpServerResponse answer;
   answer.status = response.status;
   answer.content_type = response.content_type;
-  answer.body = response.body;
+  answer.body = std::move(response.body);
   answer.headers = {{"Cache-Control", "no-store"}};
   answer.headers.insert(answer.headers.end(), response.headers.begin(), response.headers.end());
   return answer;
@@ -101,12 +102,12 @@ std::optional<HttpServerResponse> HttpGateway::AdmitHeaders(HttpServerRequest& r
 HttpServerResponse HttpGateway::Serve(const HttpServerRequest& request) const {
   const absl::Duration start = clock_->Monotonic();
   const auto* admission = static_cast<const Admission*>(request.admitted.get());
-  const HttpResponse response = (*admission->route)(admission->scope, admission->query, request.body);
+  HttpResponse response = (*admission->route)(admission->scope, admission->query, request.body);
   // Unknown paths share one label so scanners cannot blow up the metric's cardinality.
   const bool known = routes_.count(request.path) > 0;
   metrics_->Observe("http", known ? request.path : "unknown", std::to_string(response.status),
                     absl::ToDoubleSeconds(clock_->Monotonic() - start));
-  return GatewayAnswer(response);
+  return GatewayAnswer(std::move(response));
 }
 
 HttpServerResponse HttpGateway::RefuseBody(const HttpServerRequest& request, const absl::Status& problem) const {
@@ -166,12 +167,7 @@ HttpGateway::Admission HttpGateway::Admit(const HttpRequest& request) const {
   Admission admission;
   if (admission_ != nullptr) {
     auto ticket = admission_->Admit(scope->token_id);
-    if (!ticket.ok()) {
-      Admission refused = refuse(ticket.status());
-      const int64_t seconds = std::max<int64_t>(1, absl::ToInt64Seconds(admission_->limits().retry_after));
-      refused.refused->headers.emplace_back("Retry-After", std::to_string(seconds));
-      return refused;
-    }
+    if (!ticket.ok()) return refuse(ticket.status());
     admission.ticket = *std::move(ticket);
   }
   admission.scope = *std::move(scope);

@@ -100,7 +100,13 @@ HttpResponse ErrorResponse(const absl::Status& answered) {
   nlohmann::json body = {{"code", static_cast<int>(status.code())},
                          {"status", absl::StatusCodeToString(status.code())},
                          {"message", std::string(status.message())}};
-  return HttpResponse{ToHttpStatus(status.code()), body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+  HttpResponse response{ToHttpStatus(status.code()),
+                        body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)};
+  if (const auto wait = RetryAfter(answered)) {
+    const int64_t seconds = std::max<int64_t>(1, absl::ToInt64Seconds(absl::Ceil(*wait, absl::Seconds(1))));
+    response.headers.emplace_back("Retry-After", std::to_string(seconds));
+  }
+  return response;
 }
 
 }  // namespace fleetcap::api

@@ -1,6 +1,7 @@
 #include "services/api/request_admission.h"
 
 #include "absl/strings/str_cat.h"
+#include "services/api/status_mapping.h"
 
 namespace fleetcap::api {
 
@@ -22,14 +23,17 @@ absl::StatusOr<RequestAdmission::Ticket> RequestAdmission::Admit(const std::stri
   std::lock_guard<std::mutex> lock(mu_);
   int& mine = per_token_[token_id];
   if (mine >= limits_.per_token) {
-    return absl::ResourceExhaustedError(absl::StrCat("this token already has ", mine,
-                                                     " requests running, the most one token may; retry when one "
-                                                     "has answered"));
+    return WithRetryAfter(absl::ResourceExhaustedError(absl::StrCat("this token already has ", mine,
+                                                                    " requests running, the most one token may; "
+                                                                    "retry when one has answered")),
+                          limits_.retry_after);
   }
   if (running_ >= limits_.total) {
     if (mine == 0) per_token_.erase(token_id);
-    return absl::ResourceExhaustedError(
-        absl::StrCat("the API is running ", running_, " requests, the most it runs at once; retry shortly"));
+    return WithRetryAfter(absl::ResourceExhaustedError(absl::StrCat("the API is running ", running_,
+                                                                    " requests, the most it runs at once; retry "
+                                                                    "shortly")),
+                          limits_.retry_after);
   }
   ++mine;
   ++running_;

@@ -5,10 +5,29 @@
 #include <random>
 #include <string>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/logging.h"
 
 namespace fleetcap::api {
+namespace {
+
+// The payload WithRetryAfter adds: the wait in milliseconds, as decimal text.
+constexpr char kRetryAfterPayload[] = "type.fleetcap.dev/retry-after-ms";
+
+}  // namespace
+
+absl::Status WithRetryAfter(absl::Status status, absl::Duration wait) {
+  status.SetPayload(kRetryAfterPayload, absl::Cord(std::to_string(absl::ToInt64Milliseconds(wait))));
+  return status;
+}
+
+std::optional<absl::Duration> RetryAfter(const absl::Status& status) {
+  const auto payload = status.GetPayload(kRetryAfterPayload);
+  int64_t milliseconds = 0;
+  if (!payload || !absl::SimpleAtoi(std::string(*payload), &milliseconds)) return std::nullopt;
+  return absl::Milliseconds(milliseconds);
+}
 
 absl::Status ForClient(const absl::Status& status) {
   const absl::StatusCode code = status.code();

@@ -2,7 +2,10 @@
 // One mapping from absl::Status to what each transport says: a gRPC status,
 // or an HTTP status with a JSON error body.
 
+#include <optional>
+
 #include "absl/status/status.h"
+#include "absl/time/time.h"
 #include "grpcpp/support/status.h"
 
 namespace fleetcap::api {
@@ -15,6 +18,13 @@ absl::Status ForClient(const absl::Status& status);
 
 // ForClient(status) as a gRPC status.
 grpc::Status ToGrpcStatus(const absl::Status& status);
+
+// `status` telling the client when to try again: an HTTP answer carries it
+// as Retry-After (whole seconds, at least one), a gRPC one as the
+// grpc-retry-pushback-ms trailer gRPC's retry policy reads.
+absl::Status WithRetryAfter(absl::Status status, absl::Duration wait);
+// The wait WithRetryAfter put on `status`, or nullopt.
+std::optional<absl::Duration> RetryAfter(const absl::Status& status);
 
 // 200 for OK; 400, 401, 403, 404, 409, 412, 429, 500, 503, 504 by code.
 int ToHttpStatus(absl::StatusCode code);

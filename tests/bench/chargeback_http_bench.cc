@@ -10,7 +10,8 @@
 // window hourly, by team and model (tens of MB of JSON each), once from one
 // token and once from N tokens, while one client asks a cheap question (one
 // day by team) back to back. It prints how the heavy requests were answered
-// (200, 429), the cheap one's p50/p99, and the API's resident memory at its
+// (200, 429, 503) at first and, each client retrying as Retry-After says, in
+// the end, the cheap one's p50/p99, and the API's resident memory at its
 // highest during the burst and 5 s after it.
 //
 // The lines are generated in the database (INSERT ... SELECT over
@@ -38,6 +39,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <numeric>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -306,27 +308,37 @@ void Burst(const testing::ApiProcess& api, const std::string& heavy, const std::
       if (!r.ok() || r->status != 200) ++cheap_errors;
     }
   });
-  std::vector<int> statuses(static_cast<size_t>(n));
+  // Each heavy client is a well-behaved one: refused (429 or 503), it waits
+  // what Retry-After says and asks again, for up to two minutes.
+  std::vector<int> first_statuses(static_cast<size_t>(n)), statuses(static_cast<size_t>(n));
+  std::vector<int> attempts(static_cast<size_t>(n));
   std::mutex first_other_mu;
   std::string first_other;
   std::vector<double> heavy_ms(static_cast<size_t>(n));
-  size_t answer_bytes = 0;
+  std::atomic<size_t> answer_bytes{0};
   const absl::Time began = absl::Now();
   std::vector<std::thread> heavy_clients;
   for (int64_t i = 0; i < n; ++i) {
     heavy_clients.emplace_back([&, i] {
+      const auto k = static_cast<size_t>(i);
       const absl::Time sent = absl::Now();
-      auto r = testing::HttpGet(absl::StrCat(api.http_base(), "/v1/chargeback?", heavy),
-                                tokens[static_cast<size_t>(i) % tokens.size()]);
-      heavy_ms[static_cast<size_t>(i)] = absl::ToDoubleMilliseconds(absl::Now() - sent);
-      statuses[static_cast<size_t>(i)] = r.ok() ? r->status : 0;
-      if (!r.ok() || (r->status != 200 && r->status != 429)) {
-        std::lock_guard<std::mutex> lock(first_other_mu);
-        if (first_other.empty()) {
-          first_other = r.ok() ? absl::StrCat("HTTP ", r->status, ": ", r->body.substr(0, 200)) : r.status().ToString();
+      while (true) {
+        auto r = testing::HttpGet(absl::StrCat(api.http_base(), "/v1/chargeback?", heavy), tokens[k % tokens.size()]);
+        statuses[k] = r.ok() ? static_cast<int>(r->status) : 0;
+        if (attempts[k]++ == 0) first_statuses[k] = statuses[k];
+        const bool refused = r.ok() && (r->status == 429 || r->status == 503) && r->retry_after_seconds > 0;
+        if (!r.ok() || (r->status != 200 && !refused)) {
+          std::lock_guard<std::mutex> lock(first_other_mu);
+          if (first_other.empty()) {
+            first_other =
+                r.ok() ? absl::StrCat("HTTP ", r->status, ": ", r->body.substr(0, 200)) : r.status().ToString();
+          }
         }
+        if (r.ok() && r->status == 200) answer_bytes = r->body.size();
+        if (!refused || absl::Now() - sent > absl::Minutes(2)) break;
+        absl::SleepFor(absl::Seconds(r->retry_after_seconds));
       }
-      if (r.ok() && r->status == 200) answer_bytes = r->body.size();
+      heavy_ms[k] = absl::ToDoubleMilliseconds(absl::Now() - sent);
     });
   }
   for (auto& t : heavy_clients) t.join();
@@ -336,23 +348,27 @@ void Burst(const testing::ApiProcess& api, const std::string& heavy, const std::
   sampler.join();
   absl::SleepFor(absl::Seconds(5));
   const int64_t after = ResidentMiB(api.process->pid());
-  int64_t ok = 0, refused = 0, other = 0;
+  auto count = [](const std::vector<int>& of, int status) {
+    return static_cast<long long>(std::count(of.begin(), of.end(), status));
+  };
   double slowest = 0;
   for (size_t i = 0; i < statuses.size(); ++i) {
-    (statuses[i] == 200 ? ok : statuses[i] == 429 ? refused : other) += 1;
     if (statuses[i] == 200) slowest = std::max(slowest, heavy_ms[i]);
   }
+  const long long answered = count(statuses, 200);
   std::sort(cheap_ms.begin(), cheap_ms.end());
   auto at = [&](double p) {
     return cheap_ms.empty() ? 0.0 : cheap_ms[std::min(cheap_ms.size() - 1, static_cast<size_t>(p * cheap_ms.size()))];
   };
   std::printf(
-      "burst, %s: %lld heavy requests (%zu bytes each) in %.1f s: %lld answered (slowest %.0f ms), %lld refused "
-      "429, %lld other; cheap request p50 %.1f ms, p99 %.1f ms over %zu (%lld errors); API resident peak %lld MiB, "
-      "5 s after %lld MiB\n",
-      label.c_str(), static_cast<long long>(n), answer_bytes, burst_s, static_cast<long long>(ok), slowest,
-      static_cast<long long>(refused), static_cast<long long>(other), at(0.5), at(0.99), cheap_ms.size(),
-      static_cast<long long>(cheap_errors), static_cast<long long>(peak.load()), static_cast<long long>(after));
+      "burst, %s: %lld heavy requests (%zu bytes each), at first %lld answered, %lld refused 429, %lld refused 503; "
+      "after retries %lld answered in %.1f s (%lld attempts; last answer at %.0f ms), %lld not; cheap request p50 "
+      "%.1f ms, p99 %.1f ms over %zu (%lld errors); API resident peak %lld MiB, 5 s after %lld MiB\n",
+      label.c_str(), static_cast<long long>(n), answer_bytes.load(), count(first_statuses, 200),
+      count(first_statuses, 429), count(first_statuses, 503), answered, burst_s,
+      static_cast<long long>(std::accumulate(attempts.begin(), attempts.end(), 0)), slowest,
+      static_cast<long long>(n) - answered, at(0.5), at(0.99), cheap_ms.size(), static_cast<long long>(cheap_errors),
+      static_cast<long long>(peak.load()), static_cast<long long>(after));
   if (!first_other.empty()) std::printf("  first other answer: %s\n", first_other.c_str());
   std::fflush(stdout);
 }

@@ -98,5 +98,35 @@ TEST_F(PgChargebackTest, ATeamReadOfRaggedHoursSumsTheHourlyTeamRollup) {
   EXPECT_TRUE(by_workload->empty());
 }
 
+// RowsRead is the planner's estimate of what Lines reads, close enough to
+// tell a read of months of hourly lines from a read of a day's rollup: the
+// API decides by it which reads are heavy (services/api/heavy_reads.h).
+TEST_F(PgChargebackTest, RowsReadFollowsTheRowsTheReadGoesThrough) {
+  constexpr int kDays = 40, kWorkloads = 25;
+  std::vector<ChargebackLineRecord> lines;
+  for (int h = 0; h < kDays * 24; ++h) {
+    for (int w = 0; w < kWorkloads; ++w) {
+      ChargebackLineRecord l = chargeback_contract::Line(kT0 + absl::Hours(h), "c0", "t-" + std::to_string(w % 5),
+                                                         "m-" + std::to_string(w % 2), 100 + w);
+      l.workload = "Job/w-" + std::to_string(w);
+      lines.push_back(l);
+    }
+  }
+  ASSERT_TRUE(repo_->ReplaceHours("c0", kT0, kT0 + absl::Hours(24 * kDays), lines, {}).ok());
+  pqxx::nontransaction(*conn_).exec("ANALYZE");
+  const ChargebackGroupBy by_workload{true, false, true, true, true};
+  auto hourly = repo_->RowsRead(chargeback_contract::Window(kT0, kT0 + absl::Hours(24 * kDays)), by_workload,
+                                ChargebackResolution::kHour);
+  ASSERT_TRUE(hourly.ok()) << hourly.status();
+  // 24,000 hourly lines; the estimate within a factor of two.
+  EXPECT_GT(*hourly, static_cast<int64_t>(lines.size()) / 2);
+  EXPECT_LT(*hourly, static_cast<int64_t>(lines.size()) * 2);
+  // One day by team reads the daily team rollup: 10 rows (5 teams x 2 models).
+  auto day = repo_->RowsRead(chargeback_contract::Window(kT0, kT0 + absl::Hours(24)), ChargebackGroupBy{true},
+                             ChargebackResolution::kNone);
+  ASSERT_TRUE(day.ok()) << day.status();
+  EXPECT_LT(*day, 100);
+}
+
 }  // namespace
 }  // namespace fleetcap::store

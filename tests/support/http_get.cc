@@ -51,6 +51,10 @@ absl::StatusOr<HttpResult> HttpRequest(const std::string& method, const std::str
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, 120L);
   CURLcode code = curl_easy_perform(curl);
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
+  curl_off_t retry_after = 0;
+  if (curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK && retry_after > 0) {
+    result.retry_after_seconds = static_cast<long>(retry_after);
+  }
   curl_slist_free_all(headers);
   curl_easy_cleanup(curl);
   if (code != CURLE_OK && result.status == 0) {

@@ -12,6 +12,7 @@ namespace fleetcap::testing {
 struct HttpResult {
   long status = 0;
   std::string body;
+  long retry_after_seconds = -1;  // the Retry-After header's seconds; -1 when absent
 };
 
 // Optional TLS material for https:// URLs.
