@@ -7,16 +7,31 @@ set -euo pipefail
 cd "${1:-$(dirname "$0")/..}"
 
 # folder -> the project folders its code may include besides itself.
-# `fleetcap/` is the generated API (proto/fleetcap/v1).
+# `fleetcap/` is the generated API (proto/fleetcap/v1). Under services/,
+# each sub-folder is a layer of its own: the API and the client share the
+# exports, and neither includes the other.
 declare -A allowed=(
   [common]=""
   [store]="common"
   [policy]="common"
   [ingest]="common store policy"
   [optimizer]="common store policy"
-  [services]="fleetcap common store policy optimizer"
+  [services/exports]="fleetcap common policy"
+  [services/api]="fleetcap common store policy optimizer services/exports"
+  [services/ctl]="fleetcap common store policy optimizer services/exports"
 )
-project_folders="common store policy ingest optimizer services tests fleetcap"
+project_folders="common store policy ingest optimizer services/exports services/api services/ctl tests fleetcap"
+
+# The layer of a path: its first folder, or its first two under services/.
+layer() {
+  local top="${1%%/*}"
+  if [[ "$top" == services ]]; then
+    local rest="${1#services/}"
+    echo "services/${rest%%/*}"
+  else
+    echo "$top"
+  fi
+}
 
 violations=0
 for folder in "${!allowed[@]}"; do
@@ -25,7 +40,7 @@ for folder in "${!allowed[@]}"; do
     [[ "$file" == *_test.cc ]] && continue
     grep -qE '^#include <(gtest|gmock)/' "$file" && continue
     while IFS=: read -r line target; do
-      top="${target%%/*}"
+      top=$(layer "$target")
       [[ " $project_folders " == *" $top "* ]] || continue  # a library, or a file of the same folder
       [[ "$top" == "$folder" ]] && continue
       [[ " ${allowed[$folder]} " == *" $top "* ]] && continue

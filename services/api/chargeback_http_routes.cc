@@ -5,7 +5,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "services/ctl/chargeback_format.h"
+#include "services/exports/chargeback_format.h"
 
 namespace fleetcap::api {
 namespace {
@@ -136,8 +136,8 @@ void AddChargebackRoutes(HttpGateway& gateway, const ChargebackQuery* query) {
         if (!report.ok()) return Refusal(report.status());
         // The same rendering as `fleetcapctl chargeback --format csv|focus`.
         HttpResponse response;
-        response.body = ctl::RenderChargeback(
-            *request, *report, *format == "csv" ? ctl::ChargebackFormat::kCsv : ctl::ChargebackFormat::kFocus);
+        response.body = exports::RenderChargeback(
+            *request, *report, *format == "csv" ? exports::ChargebackFormat::kCsv : exports::ChargebackFormat::kFocus);
         response.content_type = "text/csv; charset=utf-8";
         return response;
       },

@@ -2,8 +2,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
-#include "services/ctl/recommendations_export.h"
-#include "services/ctl/scheduler_export.h"
+#include "services/exports/recommendations_export.h"
+#include "services/exports/scheduler_export.h"
 
 namespace fleetcap::api {
 
@@ -11,11 +11,11 @@ absl::StatusOr<std::string> RecommendationManifests::Run(const Scope& scope, con
   FLEETCAP_RETURN_IF_ERROR(OnlyKnownParameters(query, {"format", "team"}));
   const std::string* format = QueryValue(query, "format");
   if (format == nullptr) return absl::InvalidArgumentError("format: missing; give kueue or volcano");
-  ctl::SchedulerFormat scheduler;
+  exports::SchedulerFormat scheduler;
   if (*format == "kueue") {
-    scheduler = ctl::SchedulerFormat::kKueue;
+    scheduler = exports::SchedulerFormat::kKueue;
   } else if (*format == "volcano") {
-    scheduler = ctl::SchedulerFormat::kVolcano;
+    scheduler = exports::SchedulerFormat::kVolcano;
   } else {
     return absl::InvalidArgumentError(absl::StrCat("format: \"", format->substr(0, 64), "\" is not kueue or volcano"));
   }
@@ -24,13 +24,13 @@ absl::StatusOr<std::string> RecommendationManifests::Run(const Scope& scope, con
   // The version the run applied; an offline solve (version 0) is read under the active one.
   FLEETCAP_ASSIGN_OR_RETURN(const store::PolicyVersionRecord policy,
                             set.policy_version() == 0 ? policies_->Active() : policies_->Get(set.policy_version()));
-  FLEETCAP_ASSIGN_OR_RETURN(const auto document, ctl::PolicyForExport(policy.document, set.policy_version()));
+  FLEETCAP_ASSIGN_OR_RETURN(const auto document, exports::PolicyForExport(policy.document, set.policy_version()));
   // A team token gets only the objects that are its own: the Cohorts above
   // its queues carry the fleet's and other teams' figures. (Volcano's Queues
   // are one per team already, and the set holds only the team's subtree.)
-  ctl::SchedulerExportOptions options;
+  exports::SchedulerExportOptions options;
   options.queues_only = scope.role == Role::kTeam;
-  return ctl::SchedulerManifests(set, document, scheduler, options);
+  return exports::SchedulerManifests(set, document, scheduler, options);
 }
 
 }  // namespace fleetcap::api

@@ -10,11 +10,15 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "proto_time.h"
-#include "services/ctl/chargeback_format.h"
 #include "services/ctl/client.h"
+#include "services/exports/chargeback_format.h"
 #include "store/chargeback_repository.h"
 
 namespace fleetcap::ctl {
+
+using exports::ParseChargebackFormat;
+using exports::RenderChargeback;
+
 namespace {
 
 constexpr const char* kGroupByFields[] = {"team", "cluster", "namespace", "workload", "model", "line_kind"};

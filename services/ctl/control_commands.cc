@@ -14,9 +14,12 @@
 #include "policy/policy_diff.h"
 #include "policy/policy_parser.h"
 #include "proto_time.h"
-#include "services/ctl/table.h"
+#include "services/exports/table.h"
 
 namespace fleetcap::ctl {
+
+using exports::Table;
+
 namespace {
 
 std::string Json(const google::protobuf::Message& message) {

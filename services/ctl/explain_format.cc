@@ -6,10 +6,14 @@
 #include "common/time_util.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
-#include "services/ctl/exact_decimal.h"
-#include "services/ctl/table.h"
+#include "services/exports/exact_decimal.h"
+#include "services/exports/table.h"
 
 namespace fleetcap::ctl {
+
+using exports::Money;
+using exports::Table;
+
 namespace {
 
 __extension__ typedef unsigned __int128 Weight;

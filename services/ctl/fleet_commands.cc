@@ -8,9 +8,12 @@
 #include "common/time_util.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
-#include "services/ctl/table.h"
+#include "services/exports/table.h"
 
 namespace fleetcap::ctl {
+
+using exports::Table;
+
 namespace {
 
 // Milli-devices as devices with three decimals, exactly (no floating point).

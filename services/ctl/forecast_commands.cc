@@ -6,9 +6,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "services/ctl/client.h"
-#include "services/ctl/forecast_format.h"
+#include "services/exports/forecast_format.h"
 
 namespace fleetcap::ctl {
+
+using exports::ParseForecastFormat;
+using exports::RenderForecast;
+
 namespace {
 
 int RunForecast(const std::vector<std::string>& args) {

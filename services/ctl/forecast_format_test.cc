@@ -1,4 +1,4 @@
-#include "services/ctl/forecast_format.h"
+#include "services/exports/forecast_format.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -7,6 +7,12 @@
 #include "tests/support/status_matchers.h"
 
 namespace fleetcap::ctl {
+
+using exports::ForecastCsv;
+using exports::ForecastJson;
+using exports::ForecastTable;
+using exports::ParseForecastFormat;
+
 namespace {
 
 using ::fleetcap::testing::IsOk;

@@ -8,11 +8,18 @@
 #include "absl/strings/str_cat.h"
 #include "fleetcap/v1/policy.grpc.pb.h"
 #include "services/ctl/client.h"
-#include "services/ctl/recommendations_export.h"
 #include "services/ctl/recommendations_format.h"
-#include "services/ctl/scheduler_export.h"
+#include "services/exports/recommendations_export.h"
+#include "services/exports/scheduler_export.h"
 
 namespace fleetcap::ctl {
+
+using exports::ParseFlavorResources;
+using exports::PolicyForExport;
+using exports::SchedulerExportOptions;
+using exports::SchedulerFormat;
+using exports::SchedulerManifests;
+
 namespace {
 
 // The policy document the set was computed under: --policy FILE when given

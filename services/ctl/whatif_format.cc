@@ -9,10 +9,15 @@
 #include "google/protobuf/util/json_util.h"
 #include "policy/text_rules.h"
 #include "proto_time.h"
-#include "services/ctl/exact_decimal.h"
-#include "services/ctl/table.h"
+#include "services/exports/exact_decimal.h"
+#include "services/exports/table.h"
 
 namespace fleetcap::ctl {
+
+using exports::FixedPoint;
+using exports::Money;
+using exports::Table;
+
 namespace {
 
 std::string Devices(int64_t milli) { return policy::FormatDecimal(milli, 3); }

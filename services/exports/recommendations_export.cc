@@ -1,0 +1,59 @@
+#include "services/exports/recommendations_export.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "services/exports/kueue_manifests.h"
+#include "services/exports/volcano_manifests.h"
+
+namespace fleetcap::exports {
+
+std::vector<RecommendationRow> RecommendationRows(const v1::RecommendationSet& set) {
+  std::vector<RecommendationRow> rows;
+  rows.reserve(static_cast<size_t>(set.recommendations_size()));
+  for (const v1::Recommendation& r : set.recommendations()) {
+    RecommendationRow row;
+    row.team = r.team();
+    row.flavor = r.flavor();
+    row.demand_milli = r.demand_milli();
+    row.guarantee_milli = r.guarantee_milli();
+    row.recommended_milli = r.recommended_milli();
+    if (r.has_borrowing_limit_milli()) row.borrowing_limit_milli = r.borrowing_limit_milli();
+    row.lending_limit_milli = r.lending_limit_milli();
+    row.bound_by = r.bound_by();
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+absl::StatusOr<std::map<std::string, std::string>> ParseFlavorResources(const std::string& list) {
+  std::map<std::string, std::string> resources;
+  for (const std::string& entry : std::vector<std::string>(absl::StrSplit(list, ',', absl::SkipEmpty()))) {
+    const size_t eq = entry.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == entry.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--flavor-resource: \"", entry, "\" is not FLAVOR=RESOURCE (e.g. a100-mig=nvidia.com/mig-3g.40gb)"));
+    }
+    if (!resources.emplace(entry.substr(0, eq), entry.substr(eq + 1)).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--flavor-resource: flavor \"", entry.substr(0, eq), "\" is given twice"));
+    }
+  }
+  return resources;
+}
+
+absl::StatusOr<std::string> SchedulerManifests(const v1::RecommendationSet& set, const policy::PolicyDocument& policy,
+                                               SchedulerFormat format, const SchedulerExportOptions& options) {
+  const std::vector<RecommendationRow> rows = RecommendationRows(set);
+  if (format == SchedulerFormat::kVolcano) {
+    VolcanoOptions volcano;
+    volcano.resources = options.flavor_resources;
+    return VolcanoManifests(rows, policy, volcano);
+  }
+  KueueOptions kueue;
+  kueue.pool_label = options.pool_label;
+  kueue.resources = options.flavor_resources;
+  kueue.queues_only = options.queues_only;
+  return KueueManifests(rows, policy, kueue);
+}
+
+}  // namespace fleetcap::exports
