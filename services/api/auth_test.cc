@@ -5,6 +5,8 @@
 
 #include <set>
 
+#include "fleetcap/v1/access.pb.h"
+#include "google/protobuf/descriptor.h"
 #include "prometheus/registry.h"
 #include "services/api/access_table.h"
 #include "services/api/allocation_http_routes.h"
@@ -175,6 +177,24 @@ TEST_F(AuthTest, EveryHttpRouteIsInTheAccessTable) {
   EXPECT_NE(std::find(keys.begin(), keys.end(), "GET /v1/forecast"), keys.end());
   EXPECT_GE(keys.size(), 11u);
   for (const auto& key : keys) EXPECT_EQ(AccessTable().count(key), 1u) << key;
+}
+
+// Every method of the API says in its .proto who may call it (none is
+// admin-only by omission), and each gRPC method is in the table.
+TEST(AccessTableTest, EveryMethodDeclaresItsAccess) {
+  int methods = 0;
+  for (const auto& [key, access] : AccessTable()) {
+    if (key.front() != '/') continue;  // an HTTP route
+    std::string name = key.substr(1);
+    name[name.rfind('/')] = '.';
+    const google::protobuf::MethodDescriptor* method =
+        google::protobuf::DescriptorPool::generated_pool()->FindMethodByName(name);
+    ASSERT_NE(method, nullptr) << key;
+    EXPECT_TRUE(method->options().HasExtension(v1::access)) << key;
+    EXPECT_NE(method->options().GetExtension(v1::access), v1::ACCESS_UNSPECIFIED) << key;
+    ++methods;
+  }
+  EXPECT_EQ(methods, 23);
 }
 
 TEST_F(AuthTest, ApplyRollbackAndStaleBase) {
