@@ -16,9 +16,9 @@
 #include "absl/time/time.h"
 #include "common/daemon_flags.h"
 #include "common/flags.h"
+#include "optimizer/allocation_pass/allocation_pass.h"
 #include "optimizer/chargeback/chargeback_run.h"
-#include "optimizer/commands/allocation_pass.h"
-#include "optimizer/commands/forecast_pass.h"
+#include "optimizer/forecast_pass/forecast_pass.h"
 
 namespace fleetcap::optimizer {
 

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "optimizer/allocation_pass/allocation_pass.h"
 #include "optimizer/chargeback/chargeback_run.h"
-#include "optimizer/commands/allocation_pass.h"
-#include "optimizer/commands/forecast_pass.h"
+#include "optimizer/forecast_pass/forecast_pass.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/registry.h"

@@ -1,20 +1,14 @@
-#include "optimizer/commands/allocation_pass.h"
-
-#include <map>
-#include <utility>
-#include <vector>
+#include "optimizer/allocation_pass/allocation_pass.h"
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "optimizer/allocation/policy_engine.h"
-#include "optimizer/allocation/policy_problem.h"
+#include "optimizer/allocation_pass/allocation_run_builder.h"
 #include "optimizer/planning_state/demand_history_loader.h"
 
 namespace fleetcap::optimizer {
 namespace {
-
-using Key = std::pair<std::string, std::string>;  // (team, flavor)
 
 absl::Time HourOf(absl::Time t) { return absl::FromUnixSeconds(absl::ToUnixSeconds(t) / 3600 * 3600); }
 
@@ -63,36 +57,11 @@ absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> w
       planning_state::DemandHistory history,
       planning_state::LoadDemandHistory(stores_.history, stores_.teams, resolver, end - options_.demand.lookback, end,
                                         now, options_.max_pending_pods));
-  const allocation::MeasuredDemandSet measured =
-      allocation::MeasureDemand(policy, end, history.held, history.pending, options_.demand);
-  report.unplaced = measured.unplaced;
-
-  allocation::DemandDocument demand;
-  std::map<Key, const allocation::MeasuredDemand*> by_key;
-  for (const auto& d : measured.demand) {
-    demand.demand.push_back({d.team, d.flavor, d.demand_milli, 0});
-    by_key[{d.team, d.flavor}] = &d;
-  }
-  const allocation::PolicyProblem problem = allocation::BuildPolicyProblem(policy, demand);
-  if (!problem.errors.empty()) {
-    return absl::InternalError(absl::StrCat("allocation of policy version ", in_force.version, ": ",
-                                            policy::FormatPolicyErrors("policy", problem.errors.policy),
-                                            policy::FormatPolicyErrors("measured demand", problem.errors.demand)));
-  }
-  FLEETCAP_ASSIGN_OR_RETURN(auto recommendations, allocation::RecommendPolicyProblem(policy, problem.problem, engine));
-
-  store::AllocationRunDraft draft;
-  draft.computed_at = now;
-  draft.policy_version = in_force.version;
-  draft.inputs_json = inputs;
-  for (const allocation::Recommendation& r : recommendations) {
-    auto d = by_key.find({r.team, r.flavor});
-    // How the demand was measured, then what bound the result.
-    const std::string how = d == by_key.end() ? "no demand measured" : d->second->explanation;
-    draft.recommendations.push_back({r.team, r.flavor, r.demand_milli, r.guarantee_milli, r.recommended_milli,
-                                     r.borrowing_limit_milli, r.lending_limit_milli, r.bound_by,
-                                     absl::StrCat(how, "; ", r.explanation)});
-  }
+  FLEETCAP_ASSIGN_OR_RETURN(
+      BuiltAllocationRun built,
+      BuildAllocationRun(policy, history, {in_force.version, inputs, engine, now, end, options_.demand}));
+  report.unplaced = built.unplaced;
+  const store::AllocationRunDraft& draft = built.draft;
   report.recommendations = static_cast<int64_t>(draft.recommendations.size());
   FLEETCAP_ASSIGN_OR_RETURN(int64_t id, stores_.runs->StoreRun(draft));
   report.run_id = id;

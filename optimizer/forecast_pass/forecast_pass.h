@@ -9,8 +9,10 @@
 // flavor's devices in service; forecasts every team x flavor series and each
 // flavor's total with the engine of optimizer/forecast/, and stores the run
 // with each series' model, fit and exhaustion days. Old runs beyond
-// `keep_runs` are deleted after a run is stored. Everything goes through the
-// store's repository interfaces and a Clock, so it is unit-tested in memory.
+// `keep_runs` are deleted after a run is stored. Loader
+// (forecast_history_loader.h), pure builder (forecast_run_builder.h), writer
+// (this pass). Everything goes through the store's repository interfaces and
+// a Clock, so it is unit-tested in memory.
 
 #include <cstdint>
 #include <optional>
@@ -68,6 +70,12 @@ class ForecastPass {
   absl::StatusOr<ForecastReport> Run(std::optional<absl::Time> watermark);
 
  private:
+  // Why no run is due ("" when one is); `in_force` the policy when one is.
+  absl::StatusOr<std::string> WhyNotRun(std::optional<absl::Time> watermark, absl::Time now,
+                                        policy::PolicyInForce* in_force);
+  // Stores the run and prunes the old ones.
+  absl::Status Write(const store::ForecastRunDraft& draft, ForecastReport* report);
+
   ForecastPassStores stores_;
   ForecastPassOptions options_;
   const Clock* clock_;

@@ -1,4 +1,4 @@
-#include "optimizer/commands/allocation_pass.h"
+#include "optimizer/allocation_pass/allocation_pass.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-#include "optimizer/commands/forecast_pass.h"
+#include "optimizer/forecast_pass/forecast_pass.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -6,8 +6,10 @@
 // what it was computed from. A run whose inputs (policy version, chargeback
 // watermark, the demand formula's options) equal the latest stored run's is
 // not repeated until `interval` has passed since it (pending pods change
-// with time alone). Everything goes through the store's repository
-// interfaces and a Clock, so it is unit-tested in memory.
+// with time alone). Loader (planning_state/demand_history_loader.h), pure
+// builder (allocation_run_builder.h), writer (this pass). Everything goes
+// through the store's repository interfaces and a Clock, so it is
+// unit-tested in memory.
 
 #include <cstdint>
 #include <optional>
