@@ -58,6 +58,14 @@ void FlagSet::Bool(const std::string& name, bool* target, const std::string& hel
   flags_[name] = Flag{Kind::kBool, target, help, ""};
 }
 
+void FlagSet::Duration(const std::string& name, absl::Duration* target, const std::string& help, absl::Duration min,
+                       absl::Duration max) {
+  Flag flag{Kind::kDuration, target, help, ""};
+  flag.min = min;
+  flag.max = max;
+  flags_[name] = flag;
+}
+
 absl::Status FlagSet::Set(const std::string& name, const Flag& flag, const std::string& value) {
   switch (flag.kind) {
     case Kind::kString:
@@ -77,6 +85,24 @@ absl::Status FlagSet::Set(const std::string& name, const Flag& flag, const std::
         return absl::InvalidArgumentError(absl::StrCat("--", name, ": \"", value, "\" is not true or false"));
       }
       *static_cast<bool*>(flag.target) = parsed;
+      return absl::OkStatus();
+    }
+    case Kind::kDuration: {
+      absl::Duration parsed;
+      int64_t seconds = 0;
+      if (absl::SimpleAtoi(value, &seconds)) {
+        parsed = absl::Seconds(seconds);
+      } else if (!absl::ParseDuration(value, &parsed) || parsed == absl::InfiniteDuration() ||
+                 parsed == -absl::InfiniteDuration()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--", name, ": \"", value, "\" is not a duration (seconds, or a number with a unit: 90s, 5m, 1h30m)"));
+      }
+      if (parsed < flag.min || parsed > flag.max) {
+        return absl::InvalidArgumentError(absl::StrCat("--", name, ": ", value, " is out of range (",
+                                                       absl::FormatDuration(flag.min), "..",
+                                                       absl::FormatDuration(flag.max), ")"));
+      }
+      *static_cast<absl::Duration*>(flag.target) = parsed;
       return absl::OkStatus();
     }
   }
@@ -165,6 +191,9 @@ std::string FlagSet::Help() const {
         break;
       case Kind::kBool:
         shown = *static_cast<const bool*>(flag.target) ? "true" : "false";
+        break;
+      case Kind::kDuration:
+        shown = absl::FormatDuration(*static_cast<const absl::Duration*>(flag.target));
         break;
     }
     absl::StrAppend(&out, "  --", name, "  ", flag.help);

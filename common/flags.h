@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/time/time.h"
 
 namespace fleetcap {
 
@@ -37,6 +38,14 @@ class FlagSet {
   void Secret(const std::string& name, std::string* target, const std::string& help, const std::string& env = "");
   void Int(const std::string& name, int64_t* target, const std::string& help);
   void Bool(const std::string& name, bool* target, const std::string& help);
+  // A duration: whole seconds as the Int flags of seconds took them ("30"),
+  // or Go-style ("90s", "5m", "1h30m", "250ms"). Neither is
+  // INVALID_ARGUMENT "--name: "x" is not a duration ...". Outside [min, max]
+  // is INVALID_ARGUMENT "--name: x is out of range (min..max)"; a caller whose
+  // flags share one range message leaves the bounds open and checks them
+  // itself, as it does for Int flags. An infinite duration is refused.
+  void Duration(const std::string& name, absl::Duration* target, const std::string& help,
+                absl::Duration min = -absl::InfiniteDuration(), absl::Duration max = absl::InfiniteDuration());
 
   struct Parsed {
     bool help = false;
@@ -49,14 +58,16 @@ class FlagSet {
   std::string Help() const;
 
  private:
-  enum class Kind { kString, kInt, kBool };
+  enum class Kind { kString, kInt, kBool, kDuration };
   struct Flag {
     Kind kind;
     void* target;
     std::string help;
     std::string env;
     bool secret = false;
-    bool from_env = false;  // its value is the environment's (not yet given as a flag)
+    bool from_env = false;                           // its value is the environment's (not yet given as a flag)
+    absl::Duration min = -absl::InfiniteDuration();  // kDuration's bounds
+    absl::Duration max = absl::InfiniteDuration();
   };
   absl::Status Set(const std::string& name, const Flag& flag, const std::string& value);
 

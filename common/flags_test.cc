@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 
+#include "absl/strings/str_cat.h"
 #include "tests/support/status_matchers.h"
 
 namespace fleetcap {
@@ -109,6 +110,55 @@ TEST(FlagSet, HelpAndVersion) {
   EXPECT_TRUE(parsed->help);
   EXPECT_TRUE(parsed->version);
   EXPECT_THAT(flags.Help(), HasSubstr("usage: tool"));
+}
+
+TEST(FlagSet, DurationTakesSecondsAsTheIntFlagsDidAndGoDurations) {
+  for (const auto& [text, expected] :
+       std::vector<std::pair<std::string, absl::Duration>>{{"30", absl::Seconds(30)},
+                                                           {"0", absl::ZeroDuration()},
+                                                           {"-1", absl::Seconds(-1)},
+                                                           {"90s", absl::Seconds(90)},
+                                                           {"5m", absl::Minutes(5)},
+                                                           {"1h30m", absl::Minutes(90)},
+                                                           {"250ms", absl::Milliseconds(250)},
+                                                           {"1.5s", absl::Milliseconds(1500)}}) {
+    absl::Duration wait = absl::Seconds(5);
+    FlagSet flags("tool", "");
+    flags.Duration("db-wait", &wait, "wait");
+    ASSERT_THAT(flags.Parse({"--db-wait", text}), IsOk()) << text;
+    EXPECT_EQ(wait, expected) << text;
+    ASSERT_THAT(flags.Parse({"--db-wait=" + text}), IsOk()) << text;
+    EXPECT_EQ(wait, expected) << text;
+  }
+}
+
+TEST(FlagSet, DurationErrorsNameTheFlagAndTheRange) {
+  absl::Duration wait = absl::Seconds(5);
+  FlagSet flags("tool", "");
+  flags.Duration("db-wait", &wait, "wait", absl::ZeroDuration(), absl::Hours(1));
+  for (const char* text : {"soon", "5 m", "5x", "", "inf", "1.5"}) {
+    EXPECT_THAT(flags.Parse({"--db-wait", text}),
+                StatusIs(absl::StatusCode::kInvalidArgument,
+                         HasSubstr(absl::StrCat("--db-wait: \"", text, "\" is not a duration"))))
+        << text;
+  }
+  EXPECT_THAT(flags.Parse({"--db-wait", "-1"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--db-wait: -1 is out of range (0..1h)")));
+  EXPECT_THAT(flags.Parse({"--db-wait", "61m"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--db-wait: 61m is out of range (0..1h)")));
+  EXPECT_THAT(flags.Parse({"--db-wait", "3601"}), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("3601")));
+  EXPECT_THAT(flags.Parse({"--db-wait"}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--db-wait: missing value")));
+  EXPECT_EQ(wait, absl::Seconds(5)) << "a refused value is not kept";
+  ASSERT_THAT(flags.Parse({"--db-wait", "1h"}), IsOk());
+  EXPECT_EQ(wait, absl::Hours(1));
+}
+
+TEST(FlagSet, HelpShowsADurationsDefaultWithItsUnit) {
+  absl::Duration wait = absl::Seconds(5);
+  FlagSet flags("tool", "");
+  flags.Duration("db-wait", &wait, "how long to wait");
+  EXPECT_THAT(flags.Help(), HasSubstr("--db-wait  how long to wait (default: 5s)"));
 }
 
 }  // namespace

@@ -1,9 +1,8 @@
 #include "common/tls_files.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "absl/strings/str_cat.h"
+#include "common/file_read.h"
+#include "common/status_macros.h"
 
 namespace fleetcap {
 
@@ -20,14 +19,11 @@ absl::Status CheckTlsFiles(const TlsFiles& files, const std::string& flag_prefix
 }
 
 absl::StatusOr<std::string> ReadPemFile(const std::string& flag, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InvalidArgumentError(absl::StrCat(flag, ": cannot read \"", path, "\""));
-  std::stringstream text;
-  text << in.rdbuf();
-  if (text.str().find("-----BEGIN ") == std::string::npos) {
+  FLEETCAP_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(flag, path, kMaxPemFileBytes));
+  if (text.find("-----BEGIN ") == std::string::npos) {
     return absl::InvalidArgumentError(absl::StrCat(flag, ": \"", path, "\" is not a PEM file"));
   }
-  return text.str();
+  return text;
 }
 
 }  // namespace fleetcap

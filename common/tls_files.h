@@ -4,6 +4,7 @@
 // ("--tls" for fleetcap-api, "--remote-write-tls" for the remote_write
 // receiver).
 
+#include <cstddef>
 #include <string>
 
 #include "absl/status/status.h"
@@ -22,7 +23,12 @@ struct TlsFiles {
 // Both the certificate and the key or neither, and a client CA only with them.
 absl::Status CheckTlsFiles(const TlsFiles& files, const std::string& flag_prefix);
 
-// The text of the PEM file at `path`; errors name `flag` and the path.
+// A PEM file's bound: a certificate chain or a CA bundle (the system's is a
+// few hundred KiB) fits many times over.
+inline constexpr size_t kMaxPemFileBytes = 4 * 1024 * 1024;
+
+// The text of the PEM file at `path` (ReadWholeFile, common/file_read.h);
+// errors name `flag` and the path.
 absl::StatusOr<std::string> ReadPemFile(const std::string& flag, const std::string& path);
 
 }  // namespace fleetcap

@@ -65,6 +65,7 @@ const std::vector<PlannedTable>& DistributionPlan() {
       CoordinatorLocal("forecast_series"),
       CoordinatorLocal("audit_log"),
       CoordinatorLocal("schema_migrations"),
+      CoordinatorLocal("schema_repeatables"),
   };
   return *plan;
 }

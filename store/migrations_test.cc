@@ -1,3 +1,4 @@
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -27,6 +28,26 @@ TEST(MigrationChecksum, IsSha256OfTheSql) {
   EXPECT_EQ(MigrationChecksum(m), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   Migration changed{1, "0001_x", "abd"};
   EXPECT_NE(MigrationChecksum(changed), MigrationChecksum(m));
+}
+
+// A repeatable is its function's one definition: the file is named after it
+// and replaces it (and its triggers) in place, so applying it again is safe.
+TEST(BuiltinRepeatables, AreNamedAfterTheFunctionTheyReplace) {
+  const auto& repeatables = BuiltinRepeatables();
+  ASSERT_FALSE(repeatables.empty());
+  for (size_t i = 0; i < repeatables.size(); ++i) {
+    if (i > 0) {
+      EXPECT_LT(repeatables[i - 1].name, repeatables[i].name);
+    }
+    const std::string& sql = repeatables[i].sql;
+    EXPECT_THAT(sql, ::testing::HasSubstr("CREATE OR REPLACE FUNCTION " + repeatables[i].name + "("));
+    EXPECT_FALSE(std::regex_search(sql, std::regex("CREATE (FUNCTION|TRIGGER) "))) << repeatables[i].name;
+  }
+}
+
+TEST(RepeatableChecksum, IsSha256OfTheSql) {
+  Repeatable r{"fleetcap_x", "abc"};
+  EXPECT_EQ(RepeatableChecksum(r), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
 }
 
 }  // namespace

@@ -26,6 +26,14 @@ CREATE TABLE IF NOT EXISTS schema_migrations (
   applied_at  timestamptz NOT NULL DEFAULT now()
 ))sql";
 
+// The repeatable functions applied, each with the checksum of its text then.
+constexpr const char* kCreateRepeatablesLedger = R"sql(
+CREATE TABLE IF NOT EXISTS schema_repeatables (
+  name        text PRIMARY KEY,
+  checksum    text NOT NULL,
+  applied_at  timestamptz NOT NULL DEFAULT now()
+))sql";
+
 struct AppliedRow {
   std::string name;
   std::string checksum;
@@ -41,6 +49,25 @@ std::map<int, AppliedRow> ReadLedger(pqxx::connection& conn) {
     applied[row[0].as<int>()] = AppliedRow{row[1].as<std::string>(), row[2].as<std::string>()};
   }
   return applied;
+}
+
+// Reads schema_repeatables by name; an absent ledger means none was applied.
+std::map<std::string, std::string> ReadRepeatablesLedger(pqxx::connection& conn) {
+  pqxx::nontransaction txn(conn);
+  std::map<std::string, std::string> applied;
+  auto exists = txn.exec("SELECT to_regclass('schema_repeatables') IS NOT NULL");
+  if (!exists[0][0].as<bool>()) return applied;
+  for (const auto& row : txn.exec("SELECT name, checksum FROM schema_repeatables")) {
+    applied[row[0].as<std::string>()] = row[1].as<std::string>();
+  }
+  return applied;
+}
+
+std::string Sha256Hex(const std::string& text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(text.data(), text.size(), digest, &length, EVP_sha256(), nullptr);
+  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest), length));
 }
 
 // Holds the migration advisory lock for its lifetime.
@@ -65,24 +92,32 @@ class MigrationLock {
 
 }  // namespace
 
-std::string MigrationChecksum(const Migration& migration) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_Digest(migration.sql.data(), migration.sql.size(), digest, &length, EVP_sha256(), nullptr);
-  return absl::BytesToHexString(absl::string_view(reinterpret_cast<const char*>(digest), length));
-}
+std::string MigrationChecksum(const Migration& migration) { return Sha256Hex(migration.sql); }
 
-Migrator::Migrator(std::vector<Migration> migrations) : migrations_(std::move(migrations)) {
+std::string RepeatableChecksum(const Repeatable& repeatable) { return Sha256Hex(repeatable.sql); }
+
+Migrator::Migrator() : Migrator(BuiltinMigrations(), BuiltinRepeatables()) {}
+
+Migrator::Migrator(std::vector<Migration> migrations, std::vector<Repeatable> repeatables)
+    : migrations_(std::move(migrations)), repeatables_(std::move(repeatables)) {
   std::sort(migrations_.begin(), migrations_.end(),
             [](const Migration& a, const Migration& b) { return a.version < b.version; });
+  std::sort(repeatables_.begin(), repeatables_.end(),
+            [](const Repeatable& a, const Repeatable& b) { return a.name < b.name; });
 }
 
 absl::StatusOr<SchemaState> Migrator::Inspect(pqxx::connection& conn) const {
   std::map<int, AppliedRow> applied;
+  std::map<std::string, std::string> applied_repeatables;
   try {
     applied = ReadLedger(conn);
   } catch (const std::exception& e) {
     return PgError("reading schema_migrations", e);
+  }
+  try {
+    applied_repeatables = ReadRepeatablesLedger(conn);
+  } catch (const std::exception& e) {
+    return PgError("reading schema_repeatables", e);
   }
   SchemaState state;
   std::map<int, const Migration*> known;
@@ -105,14 +140,26 @@ absl::StatusOr<SchemaState> Migrator::Inspect(pqxx::connection& conn) const {
   for (const auto& m : migrations_) {
     if (applied.count(m.version) == 0) state.pending.push_back(m.name);
   }
+  for (const auto& r : repeatables_) {
+    auto it = applied_repeatables.find(r.name);
+    if (it == applied_repeatables.end() || it->second != RepeatableChecksum(r)) {
+      state.stale_functions.push_back(r.name);
+    }
+  }
   return state;
 }
 
 absl::StatusOr<std::vector<std::string>> Migrator::Apply(pqxx::connection& conn) const {
-  std::vector<std::string> done;
+  FLEETCAP_ASSIGN_OR_RETURN(AppliedSchema applied, ApplySchema(conn));
+  return std::move(applied.migrations);
+}
+
+absl::StatusOr<AppliedSchema> Migrator::ApplySchema(pqxx::connection& conn) const {
+  AppliedSchema done;
   try {
     MigrationLock lock(conn);
     pqxx::nontransaction(conn).exec(kCreateLedger);
+    pqxx::nontransaction(conn).exec(kCreateRepeatablesLedger);
     // Inspect under the lock: another process may have applied some meanwhile.
     FLEETCAP_ASSIGN_OR_RETURN(SchemaState state, Inspect(conn));
     for (const auto& m : migrations_) {
@@ -128,7 +175,27 @@ absl::StatusOr<std::vector<std::string>> Migrator::Apply(pqxx::connection& conn)
       } catch (const std::exception& e) {
         return absl::InternalError(absl::StrCat("migration ", m.name, " failed: ", e.what()));
       }
-      done.push_back(m.name);
+      done.migrations.push_back(m.name);
+    }
+    // After every migration, so a function may use any table, and each one
+    // left is the one definition in force.
+    for (const auto& r : repeatables_) {
+      if (std::find(state.stale_functions.begin(), state.stale_functions.end(), r.name) ==
+          state.stale_functions.end()) {
+        continue;
+      }
+      try {
+        pqxx::work txn(conn);
+        txn.exec(r.sql);
+        txn.exec_params(
+            "INSERT INTO schema_repeatables (name, checksum) VALUES ($1, $2) "
+            "ON CONFLICT (name) DO UPDATE SET checksum = excluded.checksum, applied_at = now()",
+            r.name, RepeatableChecksum(r));
+        txn.commit();
+      } catch (const std::exception& e) {
+        return absl::InternalError(absl::StrCat("function ", r.name, " failed: ", e.what()));
+      }
+      done.functions.push_back(r.name);
     }
   } catch (const std::exception& e) {
     return PgError("applying migrations", e);
@@ -143,6 +210,11 @@ absl::Status Migrator::EnsureCurrent(pqxx::connection& conn, bool migrate) const
     return absl::FailedPreconditionError(
         absl::StrCat("the database schema is older than this build: missing migrations ",
                      absl::StrJoin(state.pending, ", "), "; start with --migrate to apply them"));
+  }
+  if (!state.stale_functions.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("the database's functions are older than this build: not applied in this version ",
+                     absl::StrJoin(state.stale_functions, ", "), "; start with --migrate to apply them"));
   }
   return absl::OkStatus();
 }

@@ -37,7 +37,8 @@ absl::StatusOr<K8sOptions> ParseK8sFlags(const std::vector<std::string>& args, c
   k8s::AcceleratorConfig& acc = reconciler.accelerators;
   std::string pod_team_labels = "fleetcap.io/team", ns_team_labels = "fleetcap.io/team",
               ns_team_annotations = "fleetcap.io/team";
-  int64_t page_size = 500, watch_timeout_s = 300, token_reread_s = 60, flush_ms = 250;
+  int64_t page_size = 500, watch_timeout_s = 300, flush_ms = 250;
+  absl::Duration token_reread = absl::Seconds(60);
   FlagSet flags("fleetcap-ingest", kK8sUsage, env);
   RegisterDaemonFlags(flags, &options.daemon);
   flags.String("cluster", &reconciler.cluster, "the cluster's name in the store");
@@ -49,7 +50,7 @@ absl::StatusOr<K8sOptions> ParseK8sFlags(const std::vector<std::string>& args, c
   flags.String("kubeconfig", &options.connection.kubeconfig, "a kubeconfig file (its current context)");
   flags.Int("page-size", &page_size, "objects per list page (limit)");
   flags.Int("watch-timeout", &watch_timeout_s, "shortest watch timeoutSeconds (each is drawn from [t, 2t))");
-  flags.Int("token-reread", &token_reread_s, "seconds between reads of --token-file");
+  flags.Duration("token-reread", &token_reread, "seconds (or a duration: 90s, 5m) between reads of --token-file");
   flags.Int("flush-interval-ms", &flush_ms, "milliseconds between store writes while watching");
   flags.Bool("exit-after-sync", &options.ingest.exit_after_sync, "exit once everything is listed and stored");
   flags.String("model-fallback", &acc.fallback_model, "the model of accelerators whose node names none");
@@ -74,7 +75,7 @@ absl::StatusOr<K8sOptions> ParseK8sFlags(const std::vector<std::string>& args, c
   reconciler.teams.namespace_annotation_keys = List(ns_team_annotations);
   options.ingest.list_watch.page_size = page_size;
   options.ingest.list_watch.min_watch_timeout = absl::Seconds(std::max<int64_t>(1, watch_timeout_s));
-  options.ingest.token_reread = absl::Seconds(std::max<int64_t>(1, token_reread_s));
+  options.ingest.token_reread = std::max(absl::Seconds(1), token_reread);
   options.ingest.flush_interval = absl::Milliseconds(std::max<int64_t>(10, flush_ms));
   return options;
 }

@@ -1,14 +1,13 @@
 #include "ingest/commands/prometheus_command.h"
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/clock.h"
 #include "common/daemon.h"
 #include "common/exit.h"
+#include "common/file_read.h"
 #include "common/logging.h"
 #include "common/periodic.h"
 #include "common/status_macros.h"
@@ -98,15 +97,16 @@ absl::StatusOr<absl::Duration> ParsePositiveDuration(const std::string& flag, co
   return d;
 }
 
+// A bearer token is a line; a file past this is not one.
+constexpr size_t kMaxBearerTokenFileBytes = 64 * 1024;
+
 // The token in `path`, without surrounding whitespace (as Prometheus reads
 // its credentials file).
+
 absl::StatusOr<std::string> ReadBearerToken(const std::string& path) {
-  std::ifstream in(path);
-  if (!in)
-    return absl::InvalidArgumentError(absl::StrCat("--remote-write-bearer-token-file: cannot read \"", path, "\""));
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string token(absl::StripAsciiWhitespace(text.str()));
+  FLEETCAP_ASSIGN_OR_RETURN(std::string text,
+                            ReadWholeFile("--remote-write-bearer-token-file", path, kMaxBearerTokenFileBytes));
+  std::string token(absl::StripAsciiWhitespace(text));
   if (token.empty()) {
     return absl::InvalidArgumentError(absl::StrCat("--remote-write-bearer-token-file: \"", path, "\" is empty"));
   }

@@ -1,27 +1,23 @@
 #include "ingest/k8s/connection.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "common/file_read.h"
 #include "common/yaml_nesting.h"
 #include "yaml-cpp/yaml.h"
 
 namespace fleetcap::k8s {
 namespace {
 
-absl::StatusOr<std::string> ReadFile(const std::string& path, const std::string& what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(what, ": cannot read ", path));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+// A bearer token is a few KiB (a service account's JWT); a kubeconfig holds
+// a few contexts, each with its certificates inline.
+constexpr size_t kMaxTokenFileBytes = 1024 * 1024;
+constexpr size_t kMaxKubeconfigBytes = 4 * 1024 * 1024;
 
 std::string Trimmed(std::string s) {
   absl::StripAsciiWhitespace(&s);
@@ -37,14 +33,12 @@ std::string NoTrailingSlash(std::string s) {
 
 absl::StatusOr<KubeConnection> LoadKubeconfig(const std::string& path) {
   YAML::Node root;
+  auto text = ReadWholeFile("--kubeconfig", path, kMaxKubeconfigBytes);
+  if (!text.ok()) return absl::InvalidArgumentError(text.status().message());
   try {
-    std::ifstream in(path);
-    if (!in) throw YAML::BadFile(path);
-    std::stringstream text;
-    text << in.rdbuf();
     // Before the load, whose parser recurses once per level (docs/security.md, "Nesting").
-    if (auto problem = CheckYamlNesting(text.str())) return NestingError(absl::StrCat("--kubeconfig ", path), *problem);
-    root = YAML::Load(text.str());
+    if (auto problem = CheckYamlNesting(*text)) return NestingError(absl::StrCat("--kubeconfig ", path), *problem);
+    root = YAML::Load(*text);
   } catch (const std::exception& e) {
     return absl::InvalidArgumentError(absl::StrCat("--kubeconfig ", path, ": ", e.what()));
   }
@@ -153,7 +147,7 @@ std::string TokenSource::Get() {
   if (file_.empty()) return token_;
   const absl::Time now = clock_->Now();
   if (stale_ || now - read_at_ >= reread_every_) {
-    auto text = ReadFile(file_, "--token-file");
+    auto text = ReadWholeFile("--token-file", file_, kMaxTokenFileBytes);
     if (text.ok()) {
       std::string token = Trimmed(*text);
       if (token != token_ && ever_read_) ++reloads_;

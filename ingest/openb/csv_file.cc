@@ -1,44 +1,20 @@
 #include "ingest/openb/csv_file.h"
 
-#include <cerrno>
 #include <charconv>
-#include <cstdio>
-#include <cstring>
-#include <memory>
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/file_read.h"
 #include "common/status_macros.h"
 
 namespace fleetcap::openb {
 namespace {
 
-// fopen rather than ifstream because errno tells a missing file (NotFound,
-// which callers may treat as "no data here") from an unreadable one.
-absl::StatusOr<std::string> ReadWholeFile(const std::string& path) {
-  struct Closer {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, Closer> file(std::fopen(path.c_str(), "rb"));
-  if (file == nullptr) {
-    const int err = errno;
-    std::string message = absl::StrCat(path, ": ", std::strerror(err));
-    if (err == ENOENT || err == ENOTDIR) return absl::NotFoundError(message);
-    return absl::UnavailableError(message);
-  }
-  std::string text;
-  char buffer[1 << 16];
-  size_t n = 0;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) text.append(buffer, n);
-  if (std::ferror(file.get())) {
-    // A directory opens fine on Linux and only fails here, with EISDIR.
-    return absl::UnavailableError(absl::StrCat(path, ": ", std::strerror(errno)));
-  }
-  return text;
-}
+// A trace's CSV is read whole; the published openb files are a few MB.
+constexpr size_t kMaxCsvFileBytes = 256 * 1024 * 1024;
 
 std::vector<std::string> SplitFields(absl::string_view line) { return absl::StrSplit(line, ','); }
 
@@ -47,7 +23,9 @@ std::string Quoted(absl::string_view text) { return absl::StrCat("\"", text, "\"
 }  // namespace
 
 absl::StatusOr<CsvFile> CsvFile::Read(const std::string& path) {
-  FLEETCAP_ASSIGN_OR_RETURN(std::string text, ReadWholeFile(path));
+  // NOT_FOUND when the file is not there, which callers may treat as "no
+  // data here"; UNAVAILABLE when it is there and cannot be read.
+  FLEETCAP_ASSIGN_OR_RETURN(std::string text, ReadWholeFile("trace file", path, kMaxCsvFileBytes));
 
   CsvFile csv;
   csv.path_ = path;

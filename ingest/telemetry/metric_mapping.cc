@@ -1,10 +1,9 @@
 #include "ingest/telemetry/metric_mapping.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/file_read.h"
 #include "common/status_macros.h"
 #include "common/yaml_nesting.h"
 #include "yaml-cpp/yaml.h"
@@ -80,12 +79,12 @@ absl::StatusOr<MetricMapping> ParseMetricMapping(const std::string& yaml, const 
   return mapping;
 }
 
+// A mapping is a few dozen lines; a file past this is not one.
+constexpr size_t kMaxMetricMappingBytes = 1024 * 1024;
+
 absl::StatusOr<MetricMapping> LoadMetricMapping(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat("--mapping: cannot read \"", path, "\""));
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseMetricMapping(text.str(), path);
+  FLEETCAP_ASSIGN_OR_RETURN(std::string text, ReadWholeFile("--mapping", path, kMaxMetricMappingBytes));
+  return ParseMetricMapping(text, path);
 }
 
 const std::string& DefaultMappingYaml() {

@@ -1,11 +1,10 @@
 #include "optimizer/commands/allocate_command.h"
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
 #include "common/exit.h"
+#include "common/file_read.h"
 #include "common/flags.h"
 #include "common/status_macros.h"
 #include "optimizer/allocation/demand_document.h"
@@ -26,19 +25,13 @@ database. --format json prints the API's RecommendationSet (proto3 JSON,
 runId "0"). docs/allocation.md gives the rules.)";
 
 // The whole file, refusing one larger than `limit` bytes (the parsers'
-// own limit, so the message names the file rather than the document).
+// own limit, so the message names the file rather than the document). A file
+// that cannot be read is named as this command always named it.
 absl::StatusOr<std::string> ReadBounded(const std::string& flag, const std::string& path, size_t limit) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat("--", flag, ": ", path, ": cannot read"));
-  std::string text;
-  char buffer[65536];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<size_t>(in.gcount()));
-    if (text.size() > limit) {
-      return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", path, ": larger than ", limit, " bytes"));
-    }
+  auto text = ReadWholeFile(absl::StrCat("--", flag), path, limit);
+  if (absl::IsNotFound(text.status())) {
+    return absl::NotFoundError(absl::StrCat("--", flag, ": ", path, ": cannot read"));
   }
-  if (in.bad()) return absl::DataLossError(absl::StrCat("--", flag, ": ", path, ": read failed"));
   return text;
 }
 

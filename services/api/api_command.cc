@@ -20,9 +20,9 @@ constexpr const char* kUsage =
 // The limits on what clients can make the server spend, as flags give them.
 struct LimitFlags {
   int64_t db_connections = 8;
-  int64_t db_wait_seconds = 5;
-  int64_t db_statement_timeout_seconds = 30;
-  int64_t http_read_timeout_seconds = absl::ToInt64Seconds(HttpLimits{}.read_timeout);
+  absl::Duration db_wait = absl::Seconds(5);
+  absl::Duration db_statement_timeout = absl::Seconds(30);
+  absl::Duration http_read_timeout = HttpLimits{}.read_timeout;
   int64_t http_threads = HttpLimits{}.threads;
   int64_t http_max_connections = HttpLimits{}.max_connections;
   int64_t http_max_connections_per_address = HttpLimits{}.max_connections_per_address;
@@ -35,11 +35,17 @@ struct LimitFlags {
 
   bool InRange() const {
     return db_connections >= 1 && db_connections <= 1000 && http_threads >= 1 && http_threads <= 1000 &&
-           db_wait_seconds >= 0 && db_wait_seconds <= 3600 && db_statement_timeout_seconds >= 0 &&
-           db_statement_timeout_seconds <= 86400 && http_read_timeout_seconds >= 1 &&
-           http_read_timeout_seconds <= 3600 && max_requests >= 1 && max_requests <= 10000 &&
-           max_requests_per_token >= 1 && max_requests_per_token <= max_requests && watches_per_token >= 1 &&
-           watches_per_token <= 1000 && max_heavy_reads >= 1 && max_heavy_reads <= max_requests && heavy_read_rows >= 1;
+           db_wait >= absl::ZeroDuration() && db_wait <= absl::Seconds(3600) && StatementTimeoutInRange() &&
+           http_read_timeout >= absl::Seconds(1) && http_read_timeout <= absl::Seconds(3600) && max_requests >= 1 &&
+           max_requests <= 10000 && max_requests_per_token >= 1 && max_requests_per_token <= max_requests &&
+           watches_per_token >= 1 && watches_per_token <= 1000 && max_heavy_reads >= 1 &&
+           max_heavy_reads <= max_requests && heavy_read_rows >= 1;
+  }
+  // PostgreSQL's statement_timeout is whole milliseconds, and 0 means none:
+  // a shorter timeout than 1ms would turn into no limit at all.
+  bool StatementTimeoutInRange() const {
+    return db_statement_timeout == absl::ZeroDuration() ||
+           (db_statement_timeout >= absl::Milliseconds(1) && db_statement_timeout <= absl::Seconds(86400));
   }
 };
 
@@ -66,13 +72,15 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
                "target_session_attrs=prefer-standby; empty: --db",
                "FLEETCAP_DB_READ");
   flags.Int("db-connections", &limits.db_connections, "PostgreSQL connections shared by all requests");
-  flags.Int("db-wait", &limits.db_wait_seconds,
-            "seconds a request waits for a free database connection before UNAVAILABLE (HTTP 503)");
-  flags.Int("db-statement-timeout", &limits.db_statement_timeout_seconds,
-            "seconds any one database statement may run before DEADLINE_EXCEEDED (HTTP 504); 0: no limit");
-  flags.Int("http-read-timeout", &limits.http_read_timeout_seconds,
-            "seconds an HTTP connection may stay silent, and a request may take from its first line to the end "
-            "of its body (then HTTP 408)");
+  flags.Duration("db-wait", &limits.db_wait,
+                 "seconds (or a duration: 500ms, 1m) a request waits for a free database connection before "
+                 "UNAVAILABLE (HTTP 503)");
+  flags.Duration("db-statement-timeout", &limits.db_statement_timeout,
+                 "seconds (or a duration: 90s, 2m) any one database statement may run before DEADLINE_EXCEEDED "
+                 "(HTTP 504); 0: no limit");
+  flags.Duration("http-read-timeout", &limits.http_read_timeout,
+                 "seconds (or a duration: 30s, 1m) an HTTP connection may stay silent, and a request may take from "
+                 "its first line to the end of its body (then HTTP 408)");
   flags.Int("http-threads", &limits.http_threads,
             "HTTP requests handled at once, each on its own thread; connections, idle or slow, hold no thread");
   flags.Int("http-max-connections", &limits.http_max_connections,
@@ -120,9 +128,8 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   }
   FLEETCAP_RETURN_IF_ERROR(CheckLogLevel(options.daemon.log_level));
   options.daemon.db_connections = static_cast<int>(limits.db_connections);
-  options.daemon.db_limits = {absl::Seconds(limits.db_wait_seconds),
-                              absl::Seconds(limits.db_statement_timeout_seconds)};
-  server.http_limits.read_timeout = absl::Seconds(limits.http_read_timeout_seconds);
+  options.daemon.db_limits = {limits.db_wait, limits.db_statement_timeout};
+  server.http_limits.read_timeout = limits.http_read_timeout;
   server.http_limits.threads = static_cast<int>(limits.http_threads);
   server.http_limits.max_connections = static_cast<int>(limits.http_max_connections);
   server.http_limits.max_connections_per_address = static_cast<int>(limits.http_max_connections_per_address);

@@ -41,6 +41,27 @@ TEST(ParseApiFlags, EveryFlagErrorNamesItsFlag) {
                                    });
 }
 
+// The timeouts take seconds as they always did, or durations with units.
+TEST(ParseApiFlags, TimeoutsTakeDurationsWithUnits) {
+  auto parsed = Parse({"--db-wait", "1500ms", "--db-statement-timeout", "2m", "--http-read-timeout", "1h"});
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(parsed->daemon.db_limits.acquire_timeout, absl::Milliseconds(1500));
+  EXPECT_EQ(parsed->daemon.db_limits.statement_timeout, absl::Minutes(2));
+  EXPECT_EQ(parsed->server.http_limits.read_timeout, absl::Hours(1));
+  const std::string ranges =
+      "--db-connections, --http-threads and --max-watches-per-token take 1 to 1000, --http-read-timeout 1 to 3600, "
+      "--db-wait 0 to 3600, --db-statement-timeout 0 to 86400";
+  testing::ExpectFlagErrors(Parse,
+                            {
+                                {{"--db-wait", "soon"}, "--db-wait: \"soon\" is not a duration"},
+                                {{"--http-read-timeout", "10 s"}, "--http-read-timeout: \"10 s\" is not a duration"},
+                                {{"--db-wait", "61m"}, ranges},
+                                {{"--db-statement-timeout", "500us"}, ranges},
+                                {{"--http-read-timeout", "999ms"}, ranges},
+                                {{"--http-read-timeout", "1h1s"}, ranges},
+                            });
+}
+
 TEST(ParseApiFlags, TheCommonDaemonFlagsAndTheLimits) {
   auto parsed = Parse({"--db", "postgresql://x", "--migrate", "--metrics-listen", "127.0.0.1:0", "--db-connections",
                        "3", "--db-wait", "0", "--db-statement-timeout", "7", "--http-threads", "2",

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include <fstream>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -12,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/file_read.h"
 
 namespace fleetcap::api {
 namespace {
@@ -138,18 +138,10 @@ absl::StatusOr<std::string> StaticFiles::Resolve(const std::string& relative) co
 }
 
 StaticResponse StaticFiles::FileResponse(const std::string& file, const std::string& relative) const {
-  std::ifstream in(file, std::ios::binary);
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (!in || size < 0 || static_cast<size_t>(size) > kMaxFileBytes) {
-    return TextResponse(404, absl::StrCat("/", relative, ": not served"));
-  }
-  in.seekg(0);
+  auto body = ReadWholeFile("static file", file, kMaxFileBytes);
+  if (!body.ok()) return TextResponse(404, absl::StrCat("/", relative, ": not served"));
   StaticResponse response;
-  // The size is known: one read (an istreambuf_iterator copy trips GCC's
-  // -Wnull-dereference at -O1, the sanitizer builds' level).
-  response.body.resize(static_cast<size_t>(size));
-  if (!in.read(response.body.data(), size)) return TextResponse(404, absl::StrCat("/", relative, ": not served"));
+  response.body = std::move(*body);
   response.content_type = ContentTypeFor(file);
   response.cache_control = absl::StartsWith(relative, "assets/") ? kImmutable : kRevalidate;
   return response;

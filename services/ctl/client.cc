@@ -1,14 +1,14 @@
 #include "services/ctl/client.h"
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "grpc/support/time.h"
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "common/exit.h"
+#include "common/file_read.h"
+#include "common/tls_files.h"
 
 namespace fleetcap::ctl {
 
@@ -29,21 +29,21 @@ void ClientOptions::Register(FlagSet& flags) {
 }
 
 namespace {
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+// A PEM file's text; one that cannot be read is empty, as it always was
+// here, and the TLS handshake then fails.
+std::string ReadPem(const std::string& flag, const std::string& path) {
+  auto text = ReadWholeFile(flag, path, kMaxPemFileBytes);
+  return text.ok() ? std::move(*text) : std::string();
 }
 }  // namespace
 
 std::shared_ptr<grpc::Channel> ClientOptions::Channel() const {
   if (tls_ca.empty()) return grpc::CreateChannel(server, grpc::InsecureChannelCredentials());
   grpc::SslCredentialsOptions ssl;
-  ssl.pem_root_certs = ReadAll(tls_ca);
+  ssl.pem_root_certs = ReadPem("--tls-ca", tls_ca);
   if (!tls_cert.empty()) {
-    ssl.pem_cert_chain = ReadAll(tls_cert);
-    ssl.pem_private_key = ReadAll(tls_key);
+    ssl.pem_cert_chain = ReadPem("--tls-cert", tls_cert);
+    ssl.pem_private_key = ReadPem("--tls-key", tls_key);
   }
   return grpc::CreateChannel(server, grpc::SslCredentials(ssl));
 }

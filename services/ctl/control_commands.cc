@@ -1,11 +1,10 @@
 #include "services/ctl/control_commands.h"
 
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "common/file_read.h"
 #include "common/time_util.h"
 #include "fleetcap/v1/audit.grpc.pb.h"
 #include "fleetcap/v1/policy.grpc.pb.h"
@@ -38,11 +37,7 @@ std::string Time(const google::protobuf::Timestamp& t) {
 // Parses a command's flags; on --help prints it and sets `exit_code` to 0,
 // on a bad flag or the wrong number of arguments to 2.
 absl::StatusOr<std::string> ReadPolicyFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot read"));
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return ReadWholeFile("policy", path, policy::kMaxPolicyBytes);
 }
 
 // Reads and validates FILE; prints every error to stderr. nullopt on failure (exit code set).

@@ -1,12 +1,12 @@
 #include "services/ctl/recommendations_commands.h"
 
-#include <fstream>
 #include <functional>
 #include <iostream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "common/file_read.h"
 #include "fleetcap/v1/policy.grpc.pb.h"
+#include "policy/policy_parser.h"
 #include "services/ctl/client.h"
 #include "services/ctl/recommendations_format.h"
 #include "services/exports/recommendations_export.h"
@@ -26,11 +26,9 @@ namespace {
 // (a scheduler token may not read policies), else PolicyService.GetPolicy.
 int PolicyDocumentOf(const Invocation& inv, const std::string& policy_file, int32_t version, std::string& document) {
   if (!policy_file.empty()) {
-    std::ifstream in(policy_file, std::ios::binary);
-    if (!in) return Fail(2, absl::StrCat("--policy: ", policy_file, ": cannot read"));
-    std::stringstream text;
-    text << in.rdbuf();
-    document = text.str();
+    auto text = ReadWholeFile("--policy", policy_file, policy::kMaxPolicyBytes);
+    if (!text.ok()) return Fail(2, std::string(text.status().message()));
+    document = std::move(*text);
     return 0;
   }
   v1::GetPolicyRequest request;

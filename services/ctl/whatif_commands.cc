@@ -1,9 +1,9 @@
 #include "services/ctl/whatif_commands.h"
 
-#include <fstream>
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "common/file_read.h"
 #include "fleetcap/v1/planning.grpc.pb.h"
 #include "services/ctl/client.h"
 #include "services/ctl/whatif_format.h"
@@ -56,15 +56,7 @@ int RunWhatIf(const std::vector<std::string>& args) {
 }  // namespace
 
 absl::StatusOr<std::string> ReadScenarioFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::InvalidArgumentError(absl::StrCat(path, ": cannot read the scenario"));
-  std::string text(kMaxScenarioBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > kMaxScenarioBytes) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": larger than ", kMaxScenarioBytes, " bytes"));
-  }
-  return text;
+  return ReadWholeFile("scenario", path, kMaxScenarioBytes);
 }
 
 std::vector<Command> WhatIfCommands() {

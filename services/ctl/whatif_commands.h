@@ -13,8 +13,9 @@ namespace fleetcap::ctl {
 
 std::vector<Command> WhatIfCommands();
 
-// The scenario file's text: INVALID_ARGUMENT naming the file when it cannot
-// be read or is larger than the API accepts (64 KiB).
+// The scenario file's text (ReadWholeFile, common/file_read.h): NOT_FOUND
+// naming the file when it cannot be read, INVALID_ARGUMENT when it is larger
+// than the API accepts (64 KiB).
 absl::StatusOr<std::string> ReadScenarioFile(const std::string& path);
 
 }  // namespace fleetcap::ctl

@@ -39,10 +39,11 @@ std::string UniqueName(const char* prefix) {
 }
 
 // The template's name carries the schema's checksum, so a changed migration
-// gets a new template instead of a stale one.
+// or function gets a new template instead of a stale one.
 std::string TemplateName() {
   std::string digest;
   for (const auto& m : store::BuiltinMigrations()) digest += store::MigrationChecksum(m);
+  for (const auto& r : store::BuiltinRepeatables()) digest += store::RepeatableChecksum(r);
   store::Migration all{0, "all", digest};
   return absl::StrCat("fleetcap_template_", store::MigrationChecksum(all).substr(0, 16));
 }

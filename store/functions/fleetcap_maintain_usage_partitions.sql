@@ -1,0 +1,69 @@
+-- Creates the daily partitions of usage_minute from today through
+-- `days_ahead` days ahead, and drops those that ended more than
+-- `retention_days` ago, with that day's usage_hourly and usage_hour_changes
+-- rows (kept as long as the minutes they roll up). Idempotent. Returns the
+-- partitions created + dropped.
+CREATE OR REPLACE FUNCTION fleetcap_maintain_usage_partitions(
+    now_utc timestamptz, days_ahead integer, retention_days integer)
+RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  today   date := (now_utc AT TIME ZONE 'UTC')::date;
+  day     date;
+  changed integer := 0;
+  part    record;
+  part_end date;
+  cutoff  timestamptz;
+  cluster_name text;
+BEGIN
+  IF days_ahead < 0 OR retention_days < 1 THEN
+    RAISE EXCEPTION 'days_ahead must be >= 0 and retention_days >= 1 (got %, %)',
+      days_ahead, retention_days;
+  END IF;
+  FOR i IN 0..days_ahead LOOP
+    day := today + i;
+    IF to_regclass(format('usage_minute_%s', to_char(day, 'YYYYMMDD'))) IS NULL THEN
+      EXECUTE format(
+        'CREATE TABLE %I PARTITION OF usage_minute FOR VALUES FROM (%L) TO (%L)',
+        format('usage_minute_%s', to_char(day, 'YYYYMMDD')),
+        (day::timestamp AT TIME ZONE 'UTC'), ((day + 1)::timestamp AT TIME ZONE 'UTC'));
+      changed := changed + 1;
+    END IF;
+  END LOOP;
+  FOR part IN
+    SELECT c.relname FROM pg_inherits i
+      JOIN pg_class c ON c.oid = i.inhrelid
+      JOIN pg_class p ON p.oid = i.inhparent
+     WHERE p.relname = 'usage_minute' AND c.relname ~ '^usage_minute_[0-9]{8}$'
+  LOOP
+    part_end := to_date(substring(part.relname from 14), 'YYYYMMDD') + 1;
+    IF part_end <= today - retention_days THEN
+      EXECUTE format('DROP TABLE %I', part.relname);
+      changed := changed + 1;
+    END IF;
+  END LOOP;
+  -- The hourly rollups go with the minutes they were made from, a cluster
+  -- at a time so that each delete is a range of the primary key (found by
+  -- skipping from one cluster to the next along it, never by a scan).
+  cutoff := (today - retention_days)::timestamp AT TIME ZONE 'UTC';
+  FOR cluster_name IN
+    WITH RECURSIVE clusters_seen AS (
+      SELECT min(cluster) AS cluster FROM usage_hourly
+      UNION ALL
+      SELECT (SELECT min(u.cluster) FROM usage_hourly u WHERE u.cluster > s.cluster)
+        FROM clusters_seen s WHERE s.cluster IS NOT NULL)
+    SELECT cluster FROM clusters_seen WHERE cluster IS NOT NULL
+  LOOP
+    DELETE FROM usage_hourly WHERE cluster = cluster_name AND hour < cutoff;
+  END LOOP;
+  FOR cluster_name IN
+    WITH RECURSIVE clusters_seen AS (
+      SELECT min(cluster) AS cluster FROM usage_hour_changes
+      UNION ALL
+      SELECT (SELECT min(u.cluster) FROM usage_hour_changes u WHERE u.cluster > s.cluster)
+        FROM clusters_seen s WHERE s.cluster IS NOT NULL)
+    SELECT cluster FROM clusters_seen WHERE cluster IS NOT NULL
+  LOOP
+    DELETE FROM usage_hour_changes WHERE cluster = cluster_name AND hour < cutoff;
+  END LOOP;
+  RETURN changed;
+END $$;

@@ -1,0 +1,30 @@
+-- usage_minute: pod minutes written (COPY, INSERT, upsert) or deleted make
+-- their hours stale for the rollup (usage_hour_changes), and below the later
+-- of the cluster's and the fleet's chargeback watermark mark them `late
+-- telemetry`, as fleetcap_mark_recompute does. Only pod rows: the device's own
+-- rows are neither rolled up nor attributed. Transition tables on the
+-- partitioned parent see the rows of every partition.
+CREATE OR REPLACE FUNCTION fleetcap_usage_minutes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  WITH hours AS (
+    SELECT DISTINCT cluster, date_trunc('hour', minute, 'UTC') AS hour FROM changed_minutes WHERE pod_uid <> ''
+  ), stale AS (
+    INSERT INTO usage_hour_changes (cluster, hour) SELECT cluster, hour FROM hours
+  )
+  INSERT INTO chargeback_recompute (cluster, hour, reason)
+  SELECT h.cluster, h.hour, 'late telemetry' FROM hours h
+   WHERE h.hour < (SELECT max(w.through) FROM chargeback_watermarks w WHERE w.cluster IN ('', h.cluster))
+     AND NOT EXISTS (SELECT 1 FROM chargeback_recompute m
+                      WHERE m.cluster = h.cluster AND m.hour = h.hour AND m.taken_until IS NULL)
+   ORDER BY h.cluster, h.hour
+  ON CONFLICT (cluster, hour) DO UPDATE SET generation = chargeback_recompute.generation + 1
+   WHERE chargeback_recompute.taken_until IS NOT NULL;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE TRIGGER usage_minute_inserted AFTER INSERT ON usage_minute
+  REFERENCING NEW TABLE AS changed_minutes FOR EACH STATEMENT EXECUTE FUNCTION fleetcap_usage_minutes_changed();
+CREATE OR REPLACE TRIGGER usage_minute_updated AFTER UPDATE ON usage_minute
+  REFERENCING NEW TABLE AS changed_minutes FOR EACH STATEMENT EXECUTE FUNCTION fleetcap_usage_minutes_changed();
+CREATE OR REPLACE TRIGGER usage_minute_deleted AFTER DELETE ON usage_minute
+  REFERENCING OLD TABLE AS changed_minutes FOR EACH STATEMENT EXECUTE FUNCTION fleetcap_usage_minutes_changed();
