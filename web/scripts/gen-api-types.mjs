@@ -8,6 +8,7 @@
 //   node scripts/gen-api-types.mjs          # rewrite src/api/types.gen.ts
 import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import protobuf from 'protobufjs';
 
@@ -99,10 +100,15 @@ export function generateApiTypes(protoDir = defaultProtoDir) {
     .filter((name) => name.endsWith('.proto'))
     .sort();
   const root = new protobuf.Root();
-  // Imports name files from the protos' root (`fleetcap/v1/usage.proto`), as protoc's -I does.
+  // Imports name files from the protos' root (`fleetcap/v1/usage.proto`), as protoc's -I does;
+  // google/protobuf/descriptor.proto (the method options in access.proto) is protobufjs's own copy.
   const importRoot = join(protoDir, '..', '..');
-  root.resolvePath = (origin, target) =>
-    target.startsWith('fleetcap/') ? join(importRoot, target) : protobuf.util.path.resolve(origin, target);
+  const protobufjsRoot = dirname(createRequire(import.meta.url).resolve('protobufjs/package.json'));
+  root.resolvePath = (origin, target) => {
+    if (target.startsWith('fleetcap/')) return join(importRoot, target);
+    if (target === 'google/protobuf/descriptor.proto') return join(protobufjsRoot, target);
+    return protobuf.util.path.resolve(origin, target);
+  };
   root.loadSync(
     files.map((name) => join(protoDir, name)),
     { keepCase: true, alternateCommentMode: true },

@@ -3,6 +3,15 @@
 // proto3 JSON: lowerCamelCase names, 64-bit integers and Timestamps as strings,
 // enums as their names; zero values are omitted, hence every field is optional.
 
+// ---- access.proto
+
+// Who may call a method, and the HTTP routes that serve it, declared on the
+// method itself: fleetcap-api authorises every gRPC call and every HTTP
+// request from these options (services/api/access_table.h), so a new method
+// is closed (admin only) until it says otherwise, and a route answers only
+// under the access of the method it serves.
+export type Access = 'ACCESS_UNSPECIFIED' | 'ACCESS_ADMIN' | 'ACCESS_READ' | 'ACCESS_TEAM_READ' | 'ACCESS_RECOMMENDATIONS' | 'ACCESS_ANY_CALLER';
+
 // ---- allocation.proto
 
 export interface GetRecommendationsRequest {
