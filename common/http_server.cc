@@ -1,5 +1,6 @@
 #include "common/http_server.h"
 
+#include <fcntl.h>
 #include <gnutls/gnutls.h>
 #include <microhttpd.h>
 #include <sys/socket.h>
@@ -98,10 +99,23 @@ struct HttpServerEvents {
     return queued;
   }
 
+  // Called before an answer that leaves some of the body unread: the
+  // connection's socket is drained for a while after libmicrohttpd closes it.
+  static void LingerAfterClose(HttpServer* server, MHD_Connection* connection) {
+    const MHD_ConnectionInfo* info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == nullptr) return;
+    if (const int own = fcntl(info->connect_fd, F_DUPFD_CLOEXEC, 0); own >= 0) server->lingering_.Adopt(own);
+  }
+
+  static bool BodyFollows(const HttpServerRequest& request) {
+    return request.content_length > 0 || !request.Header("Transfer-Encoding").empty();
+  }
+
   // libmicrohttpd takes an answer only before the body or after all of it.
   // A body refused half way (too large, too late) is answered here, on the
   // socket, and the connection is then closed by returning MHD_NO.
-  static MHD_Result AnswerMidBodyAndClose(MHD_Connection* connection, const HttpServerResponse& answer) {
+  static MHD_Result AnswerMidBodyAndClose(HttpServer* server, MHD_Connection* connection,
+                                          const HttpServerResponse& answer) {
     const char* reason = MHD_get_reason_phrase_for(static_cast<unsigned>(answer.status));
     std::string text = absl::StrCat("HTTP/1.1 ", answer.status, " ", reason, "\r\nContent-Type: ", answer.content_type,
                                     "\r\nContent-Length: ", answer.body.size(), "\r\n");
@@ -116,6 +130,7 @@ struct HttpServerEvents {
       send(fd->connect_fd, text.data(), text.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
       shutdown(fd->connect_fd, SHUT_WR);
     }
+    LingerAfterClose(server, connection);
     return MHD_NO;
   }
 
@@ -172,6 +187,7 @@ struct HttpServerEvents {
         if (request->answer) {
           request->phase = Phase::kAnswered;
           // The body, if any, stays unread: the connection closes after the answer.
+          if (BodyFollows(request->request)) LingerAfterClose(server, connection);
           return Queue(connection, *std::move(request->answer), true);
         }
         request->phase = Phase::kBody;
@@ -187,11 +203,12 @@ struct HttpServerEvents {
           HttpServerRequest& http = request->request;
           if (http.body.size() + size > options.max_body_bytes) {
             return AnswerMidBodyAndClose(
-                connection, server->BodyRefusal(
-                                http, 413, absl::StrCat("request body: more than ", options.max_body_bytes, " bytes")));
+                server, connection,
+                server->BodyRefusal(http, 413,
+                                    absl::StrCat("request body: more than ", options.max_body_bytes, " bytes")));
           }
           if (server->clock_->Monotonic() > request->deadline) {
-            return AnswerMidBodyAndClose(connection, server->BodyRefusal(http, 408, server->LateBody(http)));
+            return AnswerMidBodyAndClose(server, connection, server->BodyRefusal(http, 408, server->LateBody(http)));
           }
           if (http.body.empty() && http.content_length > 0) http.body.reserve(static_cast<size_t>(http.content_length));
           http.body.append(upload_data, size);

@@ -21,7 +21,10 @@
 //     (413, from its Content-Length before any of it is read);
 //   - admission: `admit` sees the request line and headers before any of the
 //     body is read, and a request it answers has its body never read and its
-//     connection closed after the answer.
+//     connection closed after the answer;
+//   - a lingering close (common/lingering_close.h) of every connection
+//     answered before its body was read, so that a client still sending
+//     reads its answer instead of a reset.
 
 #include <atomic>
 #include <functional>
@@ -36,6 +39,7 @@
 #include "absl/time/time.h"
 #include "common/clock.h"
 #include "common/handler_pool.h"
+#include "common/lingering_close.h"
 #include "common/tls_files.h"
 
 struct MHD_Daemon;
@@ -112,7 +116,12 @@ class HttpServer {
  private:
   friend struct HttpServerEvents;  // libmicrohttpd's callbacks (http_server.cc)
   HttpServer(const HttpServerOptions& options, Handlers handlers, const Clock* clock)
-      : options_(options), handlers_(std::move(handlers)), clock_(clock) {}
+      : options_(options), handlers_(std::move(handlers)), clock_(clock), lingering_(clock, kLinger, kMaxLingering) {}
+
+  // How long a connection answered before its body was read is drained, and
+  // how many are at once (each is a descriptor, no thread).
+  static constexpr absl::Duration kLinger = absl::Seconds(5);
+  static constexpr int kMaxLingering = 1024;
 
   HttpServerResponse BodyRefusal(const HttpServerRequest& request, int status, const std::string& message) const;
   // Why a body is late, with what had arrived.
@@ -124,6 +133,7 @@ class HttpServer {
   std::string cert_pem_, key_pem_, client_ca_pem_;  // live as long as the daemon that reads them
   HandlerPool pool_;
   std::atomic<int> complaints_logged_{0};
+  LingeringClose lingering_;  // outlives the daemon, which hands it connections
   MHD_Daemon* daemon_ = nullptr;
   int port_ = 0;
 };

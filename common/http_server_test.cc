@@ -15,6 +15,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/handler_stack.h"
 
@@ -30,6 +31,7 @@ class HttpServerTestClient {
   explicit HttpServerTestClient(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
     timeval wait{10, 0};
     setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
+    setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof wait);
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<uint16_t>(port));
@@ -39,6 +41,15 @@ class HttpServerTestClient {
   ~HttpServerTestClient() { close(fd_); }
   bool connected() const { return connected_; }
   void Send(const std::string& data) { send(fd_, data.data(), data.size(), MSG_NOSIGNAL); }
+  // Whether all of `data` went out (a reset connection, or 10 s stuck, says no).
+  bool SendAll(const std::string& data) {
+    for (size_t sent = 0; sent < data.size();) {
+      const ssize_t n = send(fd_, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
+      if (n <= 0) return false;
+      sent += static_cast<size_t>(n);
+    }
+    return true;
+  }
   // Everything until the server closes the connection (or 10 s of silence).
   std::string ReadAll() {
     std::string out;
@@ -163,6 +174,42 @@ TEST(HttpServerTest, WaitingForABusyHandlerIsNeverTheClientsLateness) {
   waiting.Send("GET /fast HTTP/1.1\r\nHost: h\r\n\r\n");
   EXPECT_THAT(waiting.ReadAll(), StartsWith("HTTP/1.1 200"));
   EXPECT_THAT(busy.ReadAll(), StartsWith("HTTP/1.1 200"));
+}
+
+// A client that sends its whole body before it reads (as most do) must still
+// read an answer given before the body was read: closing on unread bytes
+// resets the connection, and a reset can take the answer with it.
+TEST(HttpServerTest, AClientStillSendingARefusedBodyReadsItsAnswer) {
+  struct Case {
+    std::string name, headers, expected;
+    bool chunked;
+  };
+  const std::vector<Case> cases = {
+      {"over the limit from its length", "Content-Length: 33554432\r\n", "HTTP/1.1 413", false},
+      {"refused by admit", "Content-Length: 33554432\r\nX-Refuse: yes\r\n", "HTTP/1.1 401", false},
+      {"over the limit half way", "Transfer-Encoding: chunked\r\n", "HTTP/1.1 413", true},
+  };
+  HttpServer::Handlers handlers;
+  handlers.admit = [](HttpServerRequest& request) -> std::optional<HttpServerResponse> {
+    if (request.Header("X-Refuse").empty()) return std::nullopt;
+    HttpServerResponse refused;
+    refused.status = 401;
+    return refused;
+  };
+  handlers.handle = [](const HttpServerRequest&) { return Ok(); };
+  auto server = HttpServer::Start(LoopbackOptions(), handlers, RealClock::Instance());
+  ASSERT_TRUE(server.ok()) << server.status();
+  const std::string piece(64 * 1024, 'x');
+  const std::string chunk = absl::StrCat(absl::Hex(piece.size()), "\r\n", piece, "\r\n");
+  for (const Case& c : cases) {
+    HttpServerTestClient client((*server)->port());
+    ASSERT_TRUE(client.connected());
+    bool sent = client.SendAll(absl::StrCat("POST / HTTP/1.1\r\nHost: h\r\n", c.headers, "\r\n"));
+    for (int i = 0; sent && i < 512; ++i) sent = client.SendAll(c.chunked ? chunk : piece);
+    if (sent && c.chunked) sent = client.SendAll("0\r\n\r\n");
+    EXPECT_TRUE(sent) << c.name << ": the connection was reset while the body was sent";
+    EXPECT_THAT(client.ReadAll(), StartsWith(c.expected)) << c.name;
+  }
 }
 
 }  // namespace
