@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "services/api/auth.h"
-#include "services/api/token_operations.h"
+#include "services/api/control/token_operations.h"
 #include "store/memory_control_repositories.h"
 #include "tests/support/status_matchers.h"
 

@@ -5,44 +5,29 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "common/clock.h"
 #include "common/pg_pool.h"
 #include "grpcpp/server.h"
-#include "optimizer/whatif/engine_forecaster.h"
 #include "prometheus/registry.h"
-#include "services/api/allocation_grpc_service.h"
+#include "services/api/active_policy_cache.h"
+#include "services/api/allocation/recommendation_watchers.h"
 #include "services/api/api_metrics.h"
+#include "services/api/api_module.h"
 #include "services/api/auth.h"
-#include "services/api/capacity_series.h"
-#include "services/api/chargeback_explain_service.h"
-#include "services/api/chargeback_grpc_service.h"
-#include "services/api/chargeback_query.h"
-#include "services/api/control_grpc_services.h"
-#include "services/api/fleet_grpc_service.h"
-#include "services/api/fleet_summary.h"
+#include "services/api/grpc_guard.h"
 #include "services/api/heavy_reads.h"
 #include "services/api/http_gateway.h"
-#include "services/api/pending_demand.h"
-#include "services/api/planning_grpc_service.h"
-#include "services/api/recommendation_manifests.h"
-#include "services/api/scenario_operations.h"
+#include "services/api/request_admission.h"
 #include "services/api/static_files.h"
 #include "services/api/team_attribution.h"
-#include "services/api/usage_grpc_service.h"
-#include "services/api/usage_query.h"
-#include "store/pg_allocation_run_repository.h"
-#include "store/pg_attribution_facts_repository.h"
-#include "store/pg_capacity_repository.h"
+#include "services/api/tls_credentials.h"
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_demand_history_repository.h"
-#include "store/pg_forecast_repository.h"
-#include "store/pg_inventory_repository.h"
-#include "store/pg_scenario_repository.h"
 #include "store/pg_team_facts_repository.h"
-#include "store/pg_usage_repository.h"
 
 namespace fleetcap::api {
 
@@ -86,54 +71,36 @@ class ApiServer {
  private:
   ApiServer() = default;
 
+  // What the features share (api_module.h), and the dependencies that hand it
+  // to them.
+  void BuildShared(const ApiServerOptions& options, PgPool* pool, prometheus::Registry& registry, PgPool* read_pool);
+  ApiDependencies Dependencies(const ApiServerOptions& options, prometheus::Registry& registry) const;
+  // gRPC with health checking, reflection only when asked for, every feature's
+  // services, started on --grpc-listen.
+  absl::Status StartGrpc(const ApiServerOptions& options, grpc::ServerBuilder& builder,
+                         const std::shared_ptr<grpc::ServerCredentials>& credentials);
+  absl::Status StartHttp(const ApiServerOptions& options);
+
   RealClock clock_;
   PgPool* pool_ = nullptr;
+  PgPool* report_pool_ = nullptr;  // --db-read when it names another server, else `pool_`
   std::unique_ptr<ApiMetrics> metrics_;
-  std::unique_ptr<store::PgInventoryRepository> inventory_;
   std::unique_ptr<store::PgTeamFactsRepository> team_facts_;
   std::unique_ptr<TeamAttribution> teams_;
-  std::unique_ptr<FleetSummaryQuery> fleet_query_;
   std::unique_ptr<store::PgPolicyRepository> policies_;
   std::unique_ptr<store::PgTokenRepository> tokens_;
-  std::unique_ptr<store::PgAuditRepository> audit_;
   std::unique_ptr<Authenticator> auth_;
   std::unique_ptr<RequestAdmission> admission_;  // shared by gRPC and HTTP
   std::unique_ptr<HeavyReads> heavy_reads_;      // shared by gRPC and HTTP
   std::unique_ptr<GrpcGuard> guard_;
-  std::unique_ptr<PolicyOperations> policy_ops_;
-  std::unique_ptr<TokenOperations> token_ops_;
-  std::unique_ptr<AuditOperations> audit_ops_;
-  std::unique_ptr<FleetGrpcService> fleet_service_;
-  std::unique_ptr<PolicyGrpcService> policy_service_;
-  std::unique_ptr<TokenGrpcService> token_service_;
-  std::unique_ptr<AuditGrpcService> audit_service_;
-  std::unique_ptr<store::PgUsageRepository> usage_;
-  std::unique_ptr<UsageQuery> usage_query_;
-  std::unique_ptr<UsageGrpcService> usage_service_;
-  std::unique_ptr<store::PgAttributionFactsRepository> attribution_facts_;
   std::unique_ptr<store::PgChargebackRepository> chargeback_;
   std::unique_ptr<ActivePolicyCache> active_policy_;  // the chargeback's currency and org tree
-  std::unique_ptr<ChargebackQuery> chargeback_query_;
-  std::unique_ptr<ChargebackExplainQuery> explain_query_;
-  std::unique_ptr<ChargebackGrpcService> chargeback_service_;
-  std::unique_ptr<store::PgCapacityRepository> capacity_;
-  std::unique_ptr<CapacitySeriesQuery> capacity_query_;
   std::unique_ptr<store::PgDemandHistoryRepository> demand_history_;
-  std::unique_ptr<PendingDemandQuery> pending_query_;
-  std::unique_ptr<store::PgAllocationRunRepository> allocation_runs_;
-  std::unique_ptr<RecommendationsQuery> recommendations_query_;
-  std::unique_ptr<RecommendationManifests> manifests_;
-  std::unique_ptr<RecommendationWatchers> recommendation_watchers_;
-  std::unique_ptr<AllocationGrpcService> allocation_service_;
-  std::unique_ptr<store::PgForecastRepository> forecasts_;
-  std::unique_ptr<ForecastQuery> forecast_query_;
-  std::unique_ptr<store::PgScenarioRepository> scenarios_saved_;
-  whatif::EngineForecaster scenario_forecaster_;  // projects held time for what-if scenarios
-  std::unique_ptr<ScenarioOperations> scenarios_;
-  std::unique_ptr<PlanningGrpcService> planning_service_;
+  // One a feature; its gRPC services and HTTP routes point into it.
+  std::vector<std::unique_ptr<ApiModule>> modules_;
   std::unique_ptr<grpc::Server> grpc_;
   std::unique_ptr<StaticFiles> web_files_;  // --web-root
-  std::unique_ptr<HttpGateway> http_;
+  std::unique_ptr<HttpGateway> http_;       // built before the modules, which add its routes
   int grpc_port_ = 0;
   bool shut_down_ = false;
 };

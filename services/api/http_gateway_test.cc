@@ -5,7 +5,7 @@
 
 #include "nlohmann/json.hpp"
 #include "prometheus/registry.h"
-#include "services/api/token_operations.h"
+#include "services/api/control/token_operations.h"
 #include "store/memory_control_repositories.h"
 
 namespace fleetcap::api {

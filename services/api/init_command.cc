@@ -5,7 +5,7 @@
 #include "common/daemon.h"
 #include "common/pg_pool.h"
 #include "common/status_macros.h"
-#include "services/api/token_operations.h"
+#include "services/api/control/token_operations.h"
 #include "store/migrator.h"
 #include "store/pg_control_repositories.h"
 #include "store/session_lock.h"

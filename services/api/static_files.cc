@@ -25,7 +25,7 @@ constexpr size_t kMaxPathBytes = 1024;
 constexpr char kImmutable[] = "public, max-age=31536000, immutable";
 constexpr char kRevalidate[] = "no-cache";
 
-int HexValue(char c) {
+int PathHexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
@@ -57,8 +57,8 @@ absl::StatusOr<std::string> StaticRelativePath(absl::string_view raw_path) {
   for (size_t i = 0; i < raw_path.size(); ++i) {
     char c = raw_path[i];
     if (c == '%') {
-      const int hi = i + 2 < raw_path.size() ? HexValue(raw_path[i + 1]) : -1;
-      const int lo = hi >= 0 ? HexValue(raw_path[i + 2]) : -1;
+      const int hi = i + 2 < raw_path.size() ? PathHexValue(raw_path[i + 1]) : -1;
+      const int lo = hi >= 0 ? PathHexValue(raw_path[i + 2]) : -1;
       if (lo < 0) return absl::InvalidArgumentError(absl::StrCat("path: bad %-escape at byte ", i));
       c = static_cast<char>(hi * 16 + lo);
       i += 2;

@@ -18,7 +18,7 @@
 #include "grpcpp/grpcpp.h"
 #include "nlohmann/json.hpp"
 #include "proto_time.h"
-#include "services/api/chargeback_query.h"
+#include "services/api/chargeback/chargeback_query.h"
 #include "store/pg_chargeback_repository.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"

@@ -3,7 +3,7 @@
 #include "common/clock.h"
 #include "common/pg_pool.h"
 #include "common/status_macros.h"
-#include "services/api/token_operations.h"
+#include "services/api/control/token_operations.h"
 #include "store/pg_control_repositories.h"
 
 namespace fleetcap::testing {

@@ -1,0 +1,46 @@
+#include "services/api/fleet/fleet_module.h"
+
+#include "services/api/fleet/capacity_series.h"
+#include "services/api/fleet/fleet_grpc_service.h"
+#include "services/api/fleet/fleet_http_routes.h"
+#include "services/api/fleet/fleet_summary.h"
+#include "services/api/fleet/pending_demand.h"
+#include "store/pg_capacity_repository.h"
+#include "store/pg_inventory_repository.h"
+
+namespace fleetcap::api {
+namespace {
+
+class FleetModule final : public ApiModule {
+ public:
+  explicit FleetModule(const ApiDependencies& deps)
+      : inventory_(deps.pool),
+        summary_(&inventory_, deps.clock, deps.teams, deps.chargeback),
+        capacity_(deps.report_pool),
+        capacity_series_(&capacity_, deps.chargeback, deps.active_policy),
+        pending_(deps.demand_history, deps.teams, deps.clock),
+        service_(&summary_, &capacity_series_, &pending_, deps.guard) {}
+
+  void Register(grpc::ServerBuilder& grpc, HttpGateway& http) {
+    grpc.RegisterService(&service_);
+    AddFleetRoutes(http, &summary_, &capacity_series_, &pending_);
+  }
+
+ private:
+  store::PgInventoryRepository inventory_;
+  FleetSummaryQuery summary_;
+  store::PgCapacityRepository capacity_;
+  CapacitySeriesQuery capacity_series_;
+  PendingDemandQuery pending_;
+  FleetGrpcService service_;
+};
+
+}  // namespace
+
+std::unique_ptr<ApiModule> RegisterFleet(const ApiDependencies& deps, grpc::ServerBuilder& grpc, HttpGateway& http) {
+  auto module = std::make_unique<FleetModule>(deps);
+  module->Register(grpc, http);
+  return module;
+}
+
+}  // namespace fleetcap::api
