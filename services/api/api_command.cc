@@ -49,13 +49,9 @@ struct LimitFlags {
   }
 };
 
-}  // namespace
-
-absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, const Environment& env) {
-  ApiOptions options;
+// Every flag of fleetcap-api, in the order --help lists them.
+void RegisterApiFlags(FlagSet& flags, ApiOptions& options, LimitFlags& limits) {
   ApiServerOptions& server = options.server;
-  LimitFlags limits;
-  FlagSet flags("fleetcap-api", kUsage, env);
   RegisterDaemonFlags(flags, &options.daemon);
   flags.String("grpc-listen", &server.grpc_listen, "gRPC HOST:PORT (port 0 picks a free one)");
   flags.String("http-listen", &server.http_listen, "HTTP/JSON HOST:PORT (port 0 picks a free one; empty: no HTTP)");
@@ -100,16 +96,9 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   flags.Int("max-watches-per-token", &limits.watches_per_token,
             "WatchRecommendations streams one token may hold at once (each holds a gRPC thread; 64 in all)");
   flags.Int("ttl-days", &limits.init_ttl_days, "init: lifetime of the bootstrap admin token, in days");
+}
 
-  FLEETCAP_ASSIGN_OR_RETURN(FlagSet::Parsed parsed, flags.Parse(args));
-  if (parsed.help) {
-    options.daemon.help = flags.Help();
-    return options;
-  }
-  if (parsed.version) {
-    options.version = true;
-    return options;
-  }
+absl::Status CheckLimits(const LimitFlags& limits) {
   if (!limits.InRange()) {
     return absl::InvalidArgumentError(
         "--db-connections, --http-threads and --max-watches-per-token take 1 to 1000, --http-read-timeout 1 to 3600, "
@@ -122,11 +111,12 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
     return absl::InvalidArgumentError(
         "--http-max-connections takes 1 to 1000000, --http-max-connections-per-address 0 to 1000000");
   }
-  options.init = !parsed.positional.empty() && parsed.positional.front() == "init";
-  if (parsed.positional.size() > (options.init ? 1u : 0u)) {
-    return absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed.positional.back(), "\""));
-  }
-  FLEETCAP_RETURN_IF_ERROR(CheckLogLevel(options.daemon.log_level));
+  return absl::OkStatus();
+}
+
+// The limits as the daemon and the server take them.
+void ApplyLimits(const LimitFlags& limits, ApiOptions& options) {
+  ApiServerOptions& server = options.server;
   options.daemon.db_connections = static_cast<int>(limits.db_connections);
   options.daemon.db_limits = {limits.db_wait, limits.db_statement_timeout};
   server.http_limits.read_timeout = limits.http_read_timeout;
@@ -139,6 +129,31 @@ absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, c
   server.heavy_reads.rows = limits.heavy_read_rows;
   server.watch_limits.max_watchers_per_token = static_cast<int>(limits.watches_per_token);
   options.init_ttl = absl::Hours(24 * limits.init_ttl_days);
+}
+
+}  // namespace
+
+absl::StatusOr<ApiOptions> ParseApiFlags(const std::vector<std::string>& args, const Environment& env) {
+  ApiOptions options;
+  LimitFlags limits;
+  FlagSet flags("fleetcap-api", kUsage, env);
+  RegisterApiFlags(flags, options, limits);
+  FLEETCAP_ASSIGN_OR_RETURN(FlagSet::Parsed parsed, flags.Parse(args));
+  if (parsed.help) {
+    options.daemon.help = flags.Help();
+    return options;
+  }
+  if (parsed.version) {
+    options.version = true;
+    return options;
+  }
+  FLEETCAP_RETURN_IF_ERROR(CheckLimits(limits));
+  options.init = !parsed.positional.empty() && parsed.positional.front() == "init";
+  if (parsed.positional.size() > (options.init ? 1u : 0u)) {
+    return absl::InvalidArgumentError(absl::StrCat("unexpected argument \"", parsed.positional.back(), "\""));
+  }
+  FLEETCAP_RETURN_IF_ERROR(CheckLogLevel(options.daemon.log_level));
+  ApplyLimits(limits, options);
   return options;
 }
 

@@ -191,17 +191,8 @@ absl::StatusOr<v1::CapacitySeriesLayout> ParseLayout(const std::string& text) {
   return absl::InvalidArgumentError(absl::StrCat("layout: \"", text.substr(0, 32), "\" is not buckets or columnar"));
 }
 
-}  // namespace
-
-absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
-                                                            const v1::GetCapacitySeriesRequest& request) const {
-  FLEETCAP_ASSIGN_OR_RETURN(const CheckedSeriesRequest checked, Check(request));
-  const bool team_token = scope.role == Role::kTeam;
-  // A team token reads teams' lines only: its subtree, grouped or named.
-  if (team_token && !checked.group_by.team && request.team().empty()) return OutOfScope("group_by");
-  FLEETCAP_ASSIGN_OR_RETURN(const auto policy, policies_->Get());
-  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<std::string> teams, ChargebackTeams(scope, request.team(), *policy));
-
+// The answer without its groups: the axis, the layout and the fields grouped by.
+v1::CapacitySeries CapacityAnswerHead(const CheckedSeriesRequest& checked) {
   v1::CapacitySeries answer;
   *answer.mutable_start() = ToProtoTimestamp(checked.start);
   *answer.mutable_end() = ToProtoTimestamp(checked.end);
@@ -215,25 +206,22 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
       answer.add_group_by(key);
     }
   }
-  // A team token left with no team it may read reads nothing (an empty
-  // selector would select every team).
-  if (team_token && teams.empty()) return answer;
+  return answer;
+}
 
-  // Devices in service belong to no team. Their read runs beside the
-  // rollup's: on a long window each takes hundreds of milliseconds, and the
-  // answer waits only for the slower.
+store::CapacityFilter DeviceTimeFilter(const CheckedSeriesRequest& checked,
+                                       const v1::GetCapacitySeriesRequest& request) {
   store::CapacityFilter devices;
   devices.start = checked.start;
   devices.end = checked.end;
   devices.width = checked.width;
   devices.cluster = request.cluster();
   devices.model = request.model();
-  std::future<absl::StatusOr<std::vector<store::CapacityPoint>>> device_time;
-  if (!checked.group_by.team && request.team().empty()) {
-    device_time = std::async(std::launch::async, [this, &devices] { return capacity_->DeviceTime(devices); });
-  }
+  return devices;
+}
 
-  Series series;
+store::ChargebackFilter HeldTimeFilter(const CheckedSeriesRequest& checked, const v1::GetCapacitySeriesRequest& request,
+                                       const std::vector<std::string>& teams) {
   store::ChargebackFilter filter;
   filter.start = checked.start;
   filter.end = checked.end;
@@ -241,14 +229,11 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
   filter.cluster = request.cluster();
   filter.model = request.model();
   filter.device_time_only = true;
-  store::ChargebackGroupBy group_by;
-  group_by.model = checked.group_by.model;
-  group_by.cluster = checked.group_by.cluster;
-  group_by.team = checked.group_by.team;
-  FLEETCAP_ASSIGN_OR_RETURN(const auto sums,
-                            lines_->Lines(filter, group_by,
-                                          checked.resolution == v1::DAY ? store::ChargebackResolution::kDay
-                                                                        : store::ChargebackResolution::kHour));
+  return filter;
+}
+
+// The rollup's held and used time into the series.
+absl::Status AddHeldAndUsed(const std::vector<store::ChargebackSum>& sums, Series& series) {
   for (const store::ChargebackSum& sum : sums) {
     // The idle and fixed lines hold nothing; a team token never sees their teams.
     if (sum.held_milli_seconds == 0 && sum.used_milli_seconds == 0) continue;
@@ -259,24 +244,32 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
     FLEETCAP_RETURN_IF_ERROR(Add(sum.used_milli_seconds, bucket.used_milli_seconds(), "used_milli_seconds", &total));
     bucket.set_used_milli_seconds(total);
   }
+  return absl::OkStatus();
+}
 
-  if (device_time.valid()) {
-    FLEETCAP_ASSIGN_OR_RETURN(const auto points, device_time.get());
-    for (const store::CapacityPoint& point : points) {
-      v1::CapacityBucket& bucket = BucketOf(
-          series, {checked.group_by.model ? point.model : "", checked.group_by.cluster ? point.cluster : "", ""},
-          point.start);
-      int64_t total = 0;
-      FLEETCAP_RETURN_IF_ERROR(
-          Add(point.milli_seconds, bucket.capacity_milli_seconds(), "capacity_milli_seconds", &total));
-      bucket.set_capacity_milli_seconds(total);
-    }
+// The devices' time in service into the series (no team).
+absl::Status AddCapacity(const std::vector<store::CapacityPoint>& points, const CheckedSeriesRequest& checked,
+                         Series& series) {
+  for (const store::CapacityPoint& point : points) {
+    v1::CapacityBucket& bucket =
+        BucketOf(series, {checked.group_by.model ? point.model : "", checked.group_by.cluster ? point.cluster : "", ""},
+                 point.start);
+    int64_t total = 0;
+    FLEETCAP_RETURN_IF_ERROR(
+        Add(point.milli_seconds, bucket.capacity_milli_seconds(), "capacity_milli_seconds", &total));
+    bucket.set_capacity_milli_seconds(total);
   }
+  return absl::OkStatus();
+}
 
+// The series as the answer's groups, in its layout, unless it has more than
+// `max_points` points.
+absl::Status FillGroups(Series& series, const CheckedSeriesRequest& checked, int64_t max_points,
+                        v1::CapacitySeries& answer) {
   const int64_t points = PointsOf(series, checked);
-  if (points > max_points_) {
+  if (points > max_points) {
     return absl::InvalidArgumentError(absl::StrCat("group_by: the answer has ", points,
-                                                   " points (groups x buckets), more than ", max_points_,
+                                                   " points (groups x buckets), more than ", max_points,
                                                    "; group by fewer fields, filter, or use a coarser resolution"));
   }
   for (auto& [key, buckets] : series) {
@@ -290,6 +283,49 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
       for (auto& [start, bucket] : buckets) *group->add_buckets() = std::move(bucket);
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
+                                                            const v1::GetCapacitySeriesRequest& request) const {
+  FLEETCAP_ASSIGN_OR_RETURN(const CheckedSeriesRequest checked, Check(request));
+  const bool team_token = scope.role == Role::kTeam;
+  // A team token reads teams' lines only: its subtree, grouped or named.
+  if (team_token && !checked.group_by.team && request.team().empty()) return OutOfScope("group_by");
+  FLEETCAP_ASSIGN_OR_RETURN(const auto policy, policies_->Get());
+  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<std::string> teams, ChargebackTeams(scope, request.team(), *policy));
+
+  v1::CapacitySeries answer = CapacityAnswerHead(checked);
+  // A team token left with no team it may read reads nothing (an empty
+  // selector would select every team).
+  if (team_token && teams.empty()) return answer;
+
+  // Devices in service belong to no team. Their read runs beside the
+  // rollup's: on a long window each takes hundreds of milliseconds, and the
+  // answer waits only for the slower.
+  const store::CapacityFilter devices = DeviceTimeFilter(checked, request);
+  std::future<absl::StatusOr<std::vector<store::CapacityPoint>>> device_time;
+  if (!checked.group_by.team && request.team().empty()) {
+    device_time = std::async(std::launch::async, [this, &devices] { return capacity_->DeviceTime(devices); });
+  }
+
+  Series series;
+  store::ChargebackGroupBy group_by;
+  group_by.model = checked.group_by.model;
+  group_by.cluster = checked.group_by.cluster;
+  group_by.team = checked.group_by.team;
+  FLEETCAP_ASSIGN_OR_RETURN(const auto sums,
+                            lines_->Lines(HeldTimeFilter(checked, request, teams), group_by,
+                                          checked.resolution == v1::DAY ? store::ChargebackResolution::kDay
+                                                                        : store::ChargebackResolution::kHour));
+  FLEETCAP_RETURN_IF_ERROR(AddHeldAndUsed(sums, series));
+  if (device_time.valid()) {
+    FLEETCAP_ASSIGN_OR_RETURN(const auto points, device_time.get());
+    FLEETCAP_RETURN_IF_ERROR(AddCapacity(points, checked, series));
+  }
+  FLEETCAP_RETURN_IF_ERROR(FillGroups(series, checked, max_points_, answer));
   return answer;
 }
 

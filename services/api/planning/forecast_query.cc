@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -58,9 +59,13 @@ std::vector<int64_t> Head(const std::vector<int64_t>& values, int64_t hours) {
   return std::vector<int64_t>(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n));
 }
 
-}  // namespace
+// A request's horizon and series, checked, with what the token may read.
+struct CheckedForecastRequest {
+  int32_t horizon = 0;
+  std::string what;
+};
 
-absl::StatusOr<v1::Forecast> ForecastQuery::Run(const Scope& scope, const v1::GetForecastRequest& request) const {
+absl::StatusOr<CheckedForecastRequest> CheckForecastRequest(const Scope& scope, const v1::GetForecastRequest& request) {
   if (request.flavor().empty()) return absl::InvalidArgumentError("flavor: missing; name the policy's flavor");
   FLEETCAP_RETURN_IF_ERROR(CheckName("flavor", request.flavor()));
   FLEETCAP_RETURN_IF_ERROR(CheckName("team", request.team()));
@@ -76,7 +81,88 @@ absl::StatusOr<v1::Forecast> ForecastQuery::Run(const Scope& scope, const v1::Ge
   const bool team_token = scope.role == Role::kTeam;
   if (team_token && request.team().empty()) return OutOfScope(absl::StrCat("the total of flavor ", request.flavor()));
   if (team_token && !scope.Covers(request.team())) return OutOfScope(absl::StrCat("team ", request.team()));
+  return CheckedForecastRequest{horizon, what};
+}
 
+// The answer without its values: the run, the series and its model.
+v1::Forecast ForecastAnswerHead(const v1::GetForecastRequest& request, const std::string& what,
+                                const store::ForecastRunHeader& run, const store::ForecastSeriesRecord& series,
+                                int64_t hours, bool daily) {
+  v1::Forecast answer;
+  answer.set_run_id(run.run_id);
+  *answer.mutable_computed_at() = ToProtoTimestamp(run.computed_at);
+  answer.set_flavor(request.flavor());
+  answer.set_team(request.team());
+  answer.set_what(what);
+  answer.set_horizon_hours(static_cast<int32_t>(hours));
+  answer.set_resolution(daily ? v1::DAY : v1::HOUR);
+  answer.set_model(series.model);
+  for (const auto& [name, value] : series.fit) {  // a std::map: by name
+    v1::FitParameter* parameter = answer.add_fit();
+    parameter->set_name(name);
+    parameter->set_value(value);
+  }
+  answer.set_fallback_reason(series.fallback_reason);
+  return answer;
+}
+
+// The history's tail (`tail_hours`) and the p50 and p90 of the next `hours`.
+void AddHistoryAndBands(const store::ForecastRunHeader& run, const store::ForecastSeriesRecord& series, int64_t hours,
+                        int64_t tail_hours, bool daily, v1::Forecast& answer) {
+  const std::vector<int64_t> history = Tail(series.history, tail_hours);
+  const absl::Time history_from = run.forecast_start - absl::Hours(static_cast<int64_t>(history.size()));
+  Buckets(history_from, history, daily, Peak, [&](absl::Time t, int64_t v) {
+    v1::ForecastValue* p = answer.add_history();
+    *p->mutable_start() = ToProtoTimestamp(t);
+    p->set_milli(v);
+  });
+  const std::vector<int64_t> p50 = Head(series.p50, hours), p90 = Head(series.p90, hours);
+  std::vector<v1::ForecastBand*> bands;
+  Buckets(run.forecast_start, p50, daily, Peak, [&](absl::Time t, int64_t v) {
+    v1::ForecastBand* b = answer.add_forecast();
+    *b->mutable_start() = ToProtoTimestamp(t);
+    b->set_p50_milli(v);
+    bands.push_back(b);
+  });
+  size_t band = 0;
+  Buckets(run.forecast_start, p90, daily, Peak, [&](absl::Time, int64_t v) { bands[band++]->set_p90_milli(v); });
+}
+
+// The flavor's capacity, before and after the forecast's start.
+void AddForecastCapacity(const store::ForecastRunHeader& run, const store::ForecastSeriesRecord& capacity,
+                         int64_t hours, int64_t tail_hours, bool daily, v1::Forecast& answer) {
+  const std::vector<int64_t> before = Tail(capacity.history, tail_hours);
+  Buckets(run.forecast_start - absl::Hours(static_cast<int64_t>(before.size())), before, daily, Low,
+          [&](absl::Time t, int64_t v) {
+            v1::ForecastValue* p = answer.add_capacity_history();
+            *p->mutable_start() = ToProtoTimestamp(t);
+            p->set_milli(v);
+          });
+  Buckets(run.forecast_start, Head(capacity.p50, hours), daily, Low, [&](absl::Time t, int64_t v) {
+    v1::ForecastValue* p = answer.add_capacity_forecast();
+    *p->mutable_start() = ToProtoTimestamp(t);
+    p->set_milli(v);
+  });
+}
+
+void SetExhaustion(const store::ForecastRunHeader& run, const store::ForecastSeriesRecord& series, int64_t hours,
+                   v1::Forecast& answer) {
+  // A day past the horizon asked for is "not within the horizon" here.
+  const absl::Time end = run.forecast_start + absl::Hours(hours);
+  v1::Exhaustion* exhaustion = answer.mutable_exhaustion();
+  if (series.exhaustion_p50 && *series.exhaustion_p50 < end) {
+    *exhaustion->mutable_p50_day() = ToProtoTimestamp(*series.exhaustion_p50);
+  }
+  if (series.exhaustion_p90 && *series.exhaustion_p90 < end) {
+    *exhaustion->mutable_p90_day() = ToProtoTimestamp(*series.exhaustion_p90);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<v1::Forecast> ForecastQuery::Run(const Scope& scope, const v1::GetForecastRequest& request) const {
+  FLEETCAP_ASSIGN_OR_RETURN(const CheckedForecastRequest checked, CheckForecastRequest(scope, request));
+  const std::string& what = checked.what;
   FLEETCAP_ASSIGN_OR_RETURN(auto run, forecasts_->LatestRun());
   if (!run) return absl::NotFoundError("no forecast yet: fleetcap-optimizer stores the first one after its first pass");
   FLEETCAP_ASSIGN_OR_RETURN(auto series, forecasts_->Series(run->run_id, {request.flavor(), request.team(), what}));
@@ -85,74 +171,20 @@ absl::StatusOr<v1::Forecast> ForecastQuery::Run(const Scope& scope, const v1::Ge
         absl::StrCat("forecast run ", run->run_id, " has no ", what, " series of flavor \"", request.flavor(), "\"",
                      request.team().empty() ? "" : absl::StrCat(" and team \"", request.team(), "\"")));
   }
-  const int64_t hours = std::min<int64_t>(horizon, run->horizon_hours);
+  const int64_t hours = std::min<int64_t>(checked.horizon, run->horizon_hours);
   const bool daily = hours > kForecastHourlyUpToHours;
-
-  v1::Forecast answer;
-  answer.set_run_id(run->run_id);
-  *answer.mutable_computed_at() = ToProtoTimestamp(run->computed_at);
-  answer.set_flavor(request.flavor());
-  answer.set_team(request.team());
-  answer.set_what(what);
-  answer.set_horizon_hours(static_cast<int32_t>(hours));
-  answer.set_resolution(daily ? v1::DAY : v1::HOUR);
-  answer.set_model(series->model);
-  for (const auto& [name, value] : series->fit) {  // a std::map: by name
-    v1::FitParameter* parameter = answer.add_fit();
-    parameter->set_name(name);
-    parameter->set_value(value);
-  }
-  answer.set_fallback_reason(series->fallback_reason);
+  v1::Forecast answer = ForecastAnswerHead(request, what, *run, *series, hours, daily);
 
   // The history's tail: `hours` hours, widened to whole days when daily.
   int64_t tail_hours = hours;
   if (daily)
     tail_hours += (run->forecast_start - DayOf(run->forecast_start - absl::Hours(hours))) / absl::Hours(1) - hours;
-  const std::vector<int64_t> history = Tail(series->history, tail_hours);
-  const absl::Time history_from = run->forecast_start - absl::Hours(static_cast<int64_t>(history.size()));
-  Buckets(history_from, history, daily, Peak, [&](absl::Time t, int64_t v) {
-    v1::ForecastValue* p = answer.add_history();
-    *p->mutable_start() = ToProtoTimestamp(t);
-    p->set_milli(v);
-  });
-  const std::vector<int64_t> p50 = Head(series->p50, hours), p90 = Head(series->p90, hours);
-  std::vector<v1::ForecastBand*> bands;
-  Buckets(run->forecast_start, p50, daily, Peak, [&](absl::Time t, int64_t v) {
-    v1::ForecastBand* b = answer.add_forecast();
-    *b->mutable_start() = ToProtoTimestamp(t);
-    b->set_p50_milli(v);
-    bands.push_back(b);
-  });
-  size_t band = 0;
-  Buckets(run->forecast_start, p90, daily, Peak, [&](absl::Time, int64_t v) { bands[band++]->set_p90_milli(v); });
+  AddHistoryAndBands(*run, *series, hours, tail_hours, daily, answer);
 
-  if (team_token) return answer;
+  if (scope.role == Role::kTeam) return answer;
   FLEETCAP_ASSIGN_OR_RETURN(auto capacity, forecasts_->Series(run->run_id, {request.flavor(), "", "capacity"}));
-  if (capacity) {
-    const std::vector<int64_t> before = Tail(capacity->history, tail_hours);
-    Buckets(run->forecast_start - absl::Hours(static_cast<int64_t>(before.size())), before, daily, Low,
-            [&](absl::Time t, int64_t v) {
-              v1::ForecastValue* p = answer.add_capacity_history();
-              *p->mutable_start() = ToProtoTimestamp(t);
-              p->set_milli(v);
-            });
-    Buckets(run->forecast_start, Head(capacity->p50, hours), daily, Low, [&](absl::Time t, int64_t v) {
-      v1::ForecastValue* p = answer.add_capacity_forecast();
-      *p->mutable_start() = ToProtoTimestamp(t);
-      p->set_milli(v);
-    });
-  }
-  if (what == "held") {
-    // A day past the horizon asked for is "not within the horizon" here.
-    const absl::Time end = run->forecast_start + absl::Hours(hours);
-    v1::Exhaustion* exhaustion = answer.mutable_exhaustion();
-    if (series->exhaustion_p50 && *series->exhaustion_p50 < end) {
-      *exhaustion->mutable_p50_day() = ToProtoTimestamp(*series->exhaustion_p50);
-    }
-    if (series->exhaustion_p90 && *series->exhaustion_p90 < end) {
-      *exhaustion->mutable_p90_day() = ToProtoTimestamp(*series->exhaustion_p90);
-    }
-  }
+  if (capacity) AddForecastCapacity(*run, *capacity, hours, tail_hours, daily, answer);
+  if (what == "held") SetExhaustion(*run, *series, hours, answer);
   return answer;
 }
 
