@@ -97,7 +97,7 @@ const std::map<std::string, Expect>& Expected() {
       {"POST /v1/scenarios/run", {true, true, false, false}},
       {"POST /v1/scenarios", {true, true, false, false}},
       {"GET /v1/scenarios", {true, true, false, false}},
-      {"GET /v1/scenario", {true, true, false, false}},
+      {"GET /v1/scenarios/get", {true, true, false, false}},
   };
   return *table;
 }

@@ -176,7 +176,7 @@ TEST_F(ScenariosApiTest, ASavedScenarioListsAndReadsBackWithItsResult) {
   EXPECT_EQ(l["scenarios"][0]["id"], id);
   EXPECT_FALSE(l["scenarios"][0].contains("result"));
 
-  auto got = testing::HttpGet(api_->http_base() + "/v1/scenario?id=" + id, planner_);
+  auto got = testing::HttpGet(api_->http_base() + "/v1/scenarios/get?id=" + id, planner_);
   ASSERT_THAT(got, IsOk());
   ASSERT_EQ(got->status, 200) << got->body;
   const nlohmann::json g = nlohmann::json::parse(got->body);
@@ -184,7 +184,7 @@ TEST_F(ScenariosApiTest, ASavedScenarioListsAndReadsBackWithItsResult) {
   EXPECT_EQ(g["result"], s["result"]);
   EXPECT_EQ(g["savedBy"], s["savedBy"]);
 
-  auto missing = testing::HttpGet(api_->http_base() + "/v1/scenario?id=999", planner_);
+  auto missing = testing::HttpGet(api_->http_base() + "/v1/scenarios/get?id=999", planner_);
   ASSERT_THAT(missing, IsOk());
   EXPECT_EQ(missing->status, 404) << missing->body;
 }

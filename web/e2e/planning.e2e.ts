@@ -120,7 +120,7 @@ test('a scenario runs against the baseline with the API’s bill, is refused wit
   expect(id).toBeDefined();
   const list = await apiOk<ScenarioList>('/v1/scenarios', env.plannerToken);
   expect((list.scenarios ?? []).find((s) => s.id === id)?.name).toBe(name);
-  const stored = await apiOk<SavedScenario>(`/v1/scenario?id=${id}`, env.plannerToken);
+  const stored = await apiOk<SavedScenario>(`/v1/scenarios/get?id=${id}`, env.plannerToken);
   expect(stored.scenarioYaml).toBe(exampleScenario);
   expect(await figure(page, 'scenario-total-scenario')).toBe(stored.result?.scenario?.totalMicro ?? '0');
   await page.getByTestId(`saved-scenario-${id}`).waitFor();

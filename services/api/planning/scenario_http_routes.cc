@@ -64,7 +64,7 @@ void AddScenarioRoutes(HttpGateway& gateway, const ScenarioOperations* scenarios
     request.set_limit(static_cast<int32_t>(*limit));
     return Reply(scenarios->List(scope, request));
   });
-  gateway.AddRoute("GET", "/v1/scenario", [scenarios](const Scope& scope, const HttpQuery& q, const std::string&) {
+  gateway.AddRoute("GET", "/v1/scenarios/get", [scenarios](const Scope& scope, const HttpQuery& q, const std::string&) {
     if (auto s = OnlyKnownParameters(q, {"id"}); !s.ok()) return ErrorResponse(s);
     auto id = IntParameter(q, "id", 1, std::numeric_limits<int64_t>::max());
     if (!id.ok()) return ErrorResponse(id.status());

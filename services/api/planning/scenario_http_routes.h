@@ -3,7 +3,7 @@
 //   POST /v1/scenarios/run   body RunScenarioRequest   -> ScenarioComparison
 //   POST /v1/scenarios       body SaveScenarioRequest  -> SavedScenario
 //   GET  /v1/scenarios[?before_id=&limit=]             -> ScenarioList
-//   GET  /v1/scenario?id=N                             -> SavedScenario
+//   GET  /v1/scenarios/get?id=N                        -> SavedScenario
 // Bodies are the proto3 JSON of the request messages, at most
 // kMaxScenarioRequestBytes (the scenario itself at most 64 KiB).
 

@@ -38,4 +38,4 @@ export const runScenario = (scenarioYaml: string) =>
 export const saveScenario = (name: string, scenarioYaml: string) =>
   apiPost<SavedScenario>('/v1/scenarios', { name, scenarioYaml });
 export const listScenarios = () => apiGet<ScenarioList>('/v1/scenarios');
-export const getScenario = (id: string) => apiGet<SavedScenario>('/v1/scenario', { id });
+export const getScenario = (id: string) => apiGet<SavedScenario>('/v1/scenarios/get', { id });

@@ -103,7 +103,7 @@ export const handlers = [
   http.get('*/v1/scenarios', () =>
     json({ scenarios: [...[...savedHere].reverse().map(({ scenarioYaml: _, result: __, ...rest }) => rest), ...fixtures.savedScenarios] }),
   ),
-  http.get('*/v1/scenario', ({ request }) => {
+  http.get('*/v1/scenarios/get', ({ request }) => {
     const id = new URL(request.url).searchParams.get('id');
     const found = [...savedHere, ...fixtures.savedScenarios].find((s) => s.id === id);
     if (!found) return refuse(404, 5, 'NOT_FOUND', `scenario ${id}: not found`);

@@ -145,7 +145,7 @@ test('a scenario saved with a name is listed, and a saved one opens from the lis
   await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('scenario')).toBe('3'));
   await waitFor(() => expect((screen.getByTestId('scenario-yaml') as HTMLTextAreaElement).value).toBe('version: 1\ndescription: retire G2s\n'));
   expect(screen.getByTestId('scenario-shown')).toHaveTextContent('saved scenario 3 “retire G2s”');
-  expect(recorded('/v1/scenario').map((u) => u.searchParams.get('id'))).toEqual(['3']);
+  expect(recorded('/v1/scenarios/get').map((u) => u.searchParams.get('id'))).toEqual(['3']);
 });
 
 test('a team token sees its own forecast, is told what it does not see, and asks for no scenario', async () => {
