@@ -229,6 +229,37 @@ absl::Status CheckOptions(const KueueOptions& options) {
   return absl::OkStatus();
 }
 
+// The Kubernetes names of the export's flavors and teams, each claimed once.
+struct KueueNames {
+  std::map<std::string, std::string> flavor_name;  // policy name -> ResourceFlavor name
+  std::map<std::string, std::string> team_name;    // every team -> its Cohort or ClusterQueue name
+};
+
+// Kueue resolves a ClusterQueue's cohortName among Cohorts, and a Cohort
+// and a ClusterQueue of one name would read as one node of its tree: one
+// namespace of names for both.
+absl::StatusOr<KueueNames> ClaimKueueNames(const ExportSet& set, const KueueOptions& options) {
+  KueueNames names;
+  DnsNames queue_names("team");
+  if (!options.root_cohort.empty()) queue_names.Reserve(options.root_cohort, "the root cohort");
+  DnsNames flavor_names("flavor");
+  for (const auto& [name, flavor] : set.flavors) {
+    absl::StatusOr<std::string> label = flavor_names.Claim(name);
+    if (!label.ok()) return label.status();
+    if (!options.pool_label.empty() && !flavor->pool.empty() && !IsLabelValue(flavor->pool)) {
+      return absl::InvalidArgumentError(absl::StrCat("flavor ", name, ": pool \"", flavor->pool,
+                                                     "\" is not a label value (it must end with a letter or digit)"));
+    }
+    names.flavor_name.emplace(name, *label);
+  }
+  for (const auto& [name, team] : set.teams) {
+    absl::StatusOr<std::string> label = queue_names.Claim(name);
+    if (!label.ok()) return label.status();
+    names.team_name.emplace(name, *label);
+  }
+  return names;
+}
+
 }  // namespace
 
 absl::Status CheckKueueRules(const KueueClusterQueue& queue) {
@@ -306,28 +337,10 @@ absl::StatusOr<std::string> KueueManifests(const std::vector<RecommendationRow>&
   absl::StatusOr<ExportSet> set = PrepareExport(rows, policy, options.resources);
   if (!set.ok()) return set.status();
 
-  // Kueue resolves a ClusterQueue's cohortName among Cohorts, and a Cohort
-  // and a ClusterQueue of one name would read as one node of its tree: one
-  // namespace of names for both.
-  DnsNames queue_names("team");
-  if (!options.root_cohort.empty()) queue_names.Reserve(options.root_cohort, "the root cohort");
-  DnsNames flavor_names("flavor");
-  std::map<std::string, std::string> flavor_name;  // policy name -> ResourceFlavor name
-  for (const auto& [name, flavor] : set->flavors) {
-    absl::StatusOr<std::string> label = flavor_names.Claim(name);
-    if (!label.ok()) return label.status();
-    if (!options.pool_label.empty() && !flavor->pool.empty() && !IsLabelValue(flavor->pool)) {
-      return absl::InvalidArgumentError(absl::StrCat("flavor ", name, ": pool \"", flavor->pool,
-                                                     "\" is not a label value (it must end with a letter or digit)"));
-    }
-    flavor_name.emplace(name, *label);
-  }
-  std::map<std::string, std::string> team_name;  // every team -> its Cohort or ClusterQueue name
-  for (const auto& [name, team] : set->teams) {
-    absl::StatusOr<std::string> label = queue_names.Claim(name);
-    if (!label.ok()) return label.status();
-    team_name.emplace(name, *label);
-  }
+  absl::StatusOr<KueueNames> names = ClaimKueueNames(*set, options);
+  if (!names.ok()) return names.status();
+  const std::map<std::string, std::string>& flavor_name = names->flavor_name;
+  const std::map<std::string, std::string>& team_name = names->team_name;
   auto cohort_above = [&](const policy::Team& team) {
     return team.parent.empty() ? options.root_cohort : team_name.at(team.parent);
   };
