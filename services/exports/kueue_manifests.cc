@@ -150,7 +150,7 @@ std::string ClusterQueueYaml(const KueueClusterQueue& queue) {
 // (a + borrowingLimit = g + b); the lending limit keeps the g - l the policy
 // forbids lending out of the nominal quota (a - lendingLimit = min(a, g - l)),
 // and is left out when the team may lend all of it.
-KueueResourceQuota QuotaOf(const RecommendationRow& row, const std::string& resource) {
+KueueResourceQuota QuotaOf(const allocation::Recommendation& row, const std::string& resource) {
   KueueResourceQuota quota;
   quota.resource = resource;
   quota.nominal_milli = row.recommended_milli;
@@ -179,7 +179,7 @@ std::vector<KueueResourceGroup> GroupsOf(FlavorsByResource by_resource) {
 
 // The guaranteed capacity a lending limit keeps from others while the team
 // does not use it: in no nominal quota, so no one borrows it.
-int64_t WithheldMilli(const RecommendationRow& row) {
+int64_t WithheldMilli(const allocation::Recommendation& row) {
   if (row.lending_limit_milli >= row.guarantee_milli) return 0;
   return std::max<int64_t>(0, row.guarantee_milli - row.lending_limit_milli - row.recommended_milli);
 }
@@ -190,7 +190,7 @@ KueueClusterQueue SpareQuota(const ExportSet& set, const std::map<std::string, s
   std::map<std::string, int64_t> spare;
   for (const auto& [name, flavor] : set.flavors) spare[name] = flavor->capacity_milli;
   for (const auto& [team, rows] : set.by_team) {
-    for (const RecommendationRow& row : rows) spare[row.flavor] -= row.recommended_milli + WithheldMilli(row);
+    for (const allocation::Recommendation& row : rows) spare[row.flavor] -= row.recommended_milli + WithheldMilli(row);
   }
   KueueClusterQueue root;
   root.owner = "root cohort";
@@ -331,7 +331,7 @@ absl::Status CheckKueueRules(const KueueClusterQueue& queue) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> KueueManifests(const std::vector<RecommendationRow>& rows,
+absl::StatusOr<std::string> KueueManifests(const std::vector<allocation::Recommendation>& rows,
                                            const policy::PolicyDocument& policy, const KueueOptions& options) {
   if (absl::Status s = CheckOptions(options); !s.ok()) return s;
   absl::StatusOr<ExportSet> set = PrepareExport(rows, policy, options.resources);
@@ -363,7 +363,7 @@ absl::StatusOr<std::string> KueueManifests(const std::vector<RecommendationRow>&
     queue.weight = team.weight;
     queue.namespaces = ExactNamespaces(policy, name);
     FlavorsByResource by_resource;
-    for (const RecommendationRow& row : team_rows) {
+    for (const allocation::Recommendation& row : team_rows) {
       const std::string& resource = set->resource_of.at(row.flavor);
       by_resource[resource].emplace(
           flavor_name.at(row.flavor),
