@@ -153,87 +153,108 @@ struct HttpServerEvents {
     });
   }
 
+  // libmicrohttpd calls this again and again for one request; each call moves
+  // it on by one phase, in the order of the enum.
   static MHD_Result OnAccess(void* self, MHD_Connection* connection, const char*, const char* method, const char*,
                              const char* upload_data, size_t* upload_data_size, void** state) {
     auto* server = static_cast<HttpServer*>(self);
     auto* request = static_cast<Request*>(*state);
     if (request == nullptr) return MHD_NO;  // OnRequestLine always runs first
-    const HttpServerOptions& options = server->options_;
     switch (request->phase) {
-      case Phase::kNew: {
-        if (!options.tls.client_ca.empty() && !ClientCertificateVerified(connection)) return MHD_NO;
-        request->request.method = method;
-        MHD_get_connection_values(connection, MHD_HEADER_KIND, &CollectHeader, &request->request.headers);
-        long long length = -1;
-        if (const std::string given = request->request.Header("Content-Length"); !given.empty()) {
-          if (!absl::SimpleAtoi(given, &length)) length = -1;
-        }
-        request->request.content_length = length;
-        request->phase = Phase::kAdmitting;
-        RunSuspended(server, connection, [server, request] {
-          const HttpServer::Handlers& handlers = server->handlers_;
-          if (handlers.admit) request->answer = handlers.admit(request->request);
-          const long long declared = request->request.content_length;
-          if (!request->answer && declared > static_cast<long long>(server->options_.max_body_bytes)) {
-            request->answer = server->BodyRefusal(
-                request->request, 413,
-                absl::StrCat("request body: ", declared, " bytes, expected at most ", server->options_.max_body_bytes));
-          }
-          request->phase = Phase::kAdmitted;
-        });
-        return MHD_YES;
-      }
+      case Phase::kNew:
+        return OnNew(server, connection, method, request);
       case Phase::kAdmitted:
-        if (request->answer) {
-          request->phase = Phase::kAnswered;
-          // The body, if any, stays unread: the connection closes after the answer.
-          if (BodyFollows(request->request)) LingerAfterClose(server, connection);
-          return Queue(connection, *std::move(request->answer), true);
-        }
-        request->phase = Phase::kBody;
-        // The body's time starts now: the wait for a handler thread to admit
-        // the request is the server's, not the client's, and must never turn
-        // into a 408 (a GET queued behind busy handlers got one).
-        request->deadline = server->clock_->Monotonic() + options.read_timeout;
-        return MHD_YES;
-      case Phase::kBody: {
-        if (*upload_data_size > 0) {
-          const size_t size = *upload_data_size;
-          *upload_data_size = 0;
-          HttpServerRequest& http = request->request;
-          if (http.body.size() + size > options.max_body_bytes) {
-            return AnswerMidBodyAndClose(
-                server, connection,
-                server->BodyRefusal(http, 413,
-                                    absl::StrCat("request body: more than ", options.max_body_bytes, " bytes")));
-          }
-          if (server->clock_->Monotonic() > request->deadline) {
-            return AnswerMidBodyAndClose(server, connection, server->BodyRefusal(http, 408, server->LateBody(http)));
-          }
-          if (http.body.empty() && http.content_length > 0) http.body.reserve(static_cast<size_t>(http.content_length));
-          http.body.append(upload_data, size);
-          return MHD_YES;
-        }
-        // The whole body is in.
-        if (server->clock_->Monotonic() > request->deadline) {
-          request->phase = Phase::kAnswered;
-          return Queue(connection, server->BodyRefusal(request->request, 408, server->LateBody(request->request)),
-                       true);
-        }
-        request->phase = Phase::kHandling;
-        RunSuspended(server, connection,
-                     [server, request] { request->answer = server->handlers_.handle(request->request); });
-        return MHD_YES;
-      }
+        return OnAdmitted(server, connection, request);
+      case Phase::kBody:
+        return OnBody(server, connection, upload_data, upload_data_size, request);
       case Phase::kHandling:
-        if (!request->answer) return MHD_YES;
-        request->phase = Phase::kAnswered;
-        return Queue(connection, *std::move(request->answer), !options.keep_alive);
+        return OnHandled(server, connection, request);
       case Phase::kAdmitting:
       case Phase::kAnswered:
         return MHD_YES;
     }
     return MHD_NO;
+  }
+
+  // The headers are in: admission runs on a handler thread.
+  static MHD_Result OnNew(HttpServer* server, MHD_Connection* connection, const char* method, Request* request) {
+    if (!server->options_.tls.client_ca.empty() && !ClientCertificateVerified(connection)) return MHD_NO;
+    request->request.method = method;
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, &CollectHeader, &request->request.headers);
+    long long length = -1;
+    if (const std::string given = request->request.Header("Content-Length"); !given.empty()) {
+      if (!absl::SimpleAtoi(given, &length)) length = -1;
+    }
+    request->request.content_length = length;
+    request->phase = Phase::kAdmitting;
+    RunSuspended(server, connection, [server, request] { Admit(server, request); });
+    return MHD_YES;
+  }
+
+  static void Admit(HttpServer* server, Request* request) {
+    const HttpServer::Handlers& handlers = server->handlers_;
+    if (handlers.admit) request->answer = handlers.admit(request->request);
+    const long long declared = request->request.content_length;
+    if (!request->answer && declared > static_cast<long long>(server->options_.max_body_bytes)) {
+      request->answer = server->BodyRefusal(
+          request->request, 413,
+          absl::StrCat("request body: ", declared, " bytes, expected at most ", server->options_.max_body_bytes));
+    }
+    request->phase = Phase::kAdmitted;
+  }
+
+  // Admission decided: a refusal is answered at once, otherwise the body is read.
+  static MHD_Result OnAdmitted(HttpServer* server, MHD_Connection* connection, Request* request) {
+    if (request->answer) {
+      request->phase = Phase::kAnswered;
+      // The body, if any, stays unread: the connection closes after the answer.
+      if (BodyFollows(request->request)) LingerAfterClose(server, connection);
+      return Queue(connection, *std::move(request->answer), true);
+    }
+    request->phase = Phase::kBody;
+    // The body's time starts now: the wait for a handler thread to admit
+    // the request is the server's, not the client's, and must never turn
+    // into a 408 (a GET queued behind busy handlers got one).
+    request->deadline = server->clock_->Monotonic() + server->options_.read_timeout;
+    return MHD_YES;
+  }
+
+  // A piece of the body, or (size 0) its end, which hands the request to a handler thread.
+  static MHD_Result OnBody(HttpServer* server, MHD_Connection* connection, const char* upload_data,
+                           size_t* upload_data_size, Request* request) {
+    const HttpServerOptions& options = server->options_;
+    if (*upload_data_size > 0) {
+      const size_t size = *upload_data_size;
+      *upload_data_size = 0;
+      HttpServerRequest& http = request->request;
+      if (http.body.size() + size > options.max_body_bytes) {
+        return AnswerMidBodyAndClose(
+            server, connection,
+            server->BodyRefusal(http, 413, absl::StrCat("request body: more than ", options.max_body_bytes, " bytes")));
+      }
+      if (server->clock_->Monotonic() > request->deadline) {
+        return AnswerMidBodyAndClose(server, connection, server->BodyRefusal(http, 408, server->LateBody(http)));
+      }
+      if (http.body.empty() && http.content_length > 0) http.body.reserve(static_cast<size_t>(http.content_length));
+      http.body.append(upload_data, size);
+      return MHD_YES;
+    }
+    // The whole body is in.
+    if (server->clock_->Monotonic() > request->deadline) {
+      request->phase = Phase::kAnswered;
+      return Queue(connection, server->BodyRefusal(request->request, 408, server->LateBody(request->request)), true);
+    }
+    request->phase = Phase::kHandling;
+    RunSuspended(server, connection,
+                 [server, request] { request->answer = server->handlers_.handle(request->request); });
+    return MHD_YES;
+  }
+
+  // Once the handler has answered, its answer is queued.
+  static MHD_Result OnHandled(HttpServer* server, MHD_Connection* connection, Request* request) {
+    if (!request->answer) return MHD_YES;
+    request->phase = Phase::kAnswered;
+    return Queue(connection, *std::move(request->answer), !server->options_.keep_alive);
   }
 };
 

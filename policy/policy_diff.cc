@@ -44,12 +44,7 @@ void Changed(std::vector<std::string>& out, const std::string& what, const std::
 
 std::string Parent(const std::string& p) { return p.empty() ? "(root)" : p; }
 
-}  // namespace
-
-std::vector<std::string> DiffPolicies(const PolicyDocument& before, const PolicyDocument& after) {
-  std::vector<std::string> out;
-  Changed(out, "currency", before.currency, after.currency);
-
+void DiffTeams(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
   DiffKeyed<Team>(
       before.teams, after.teams, [](const Team& t) { return t.name; },
       [](const Team& t) { return absl::StrCat(t.kind, " added: ", t.name, " (under ", Parent(t.parent), ")"); },
@@ -62,7 +57,9 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         Changed(o, absl::StrCat("team ", b.name, " workload class"), a.workload_class, b.workload_class);
       },
       out);
+}
 
+void DiffNamespaceRules(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
   auto ns_name = [](const NamespaceRule& n) {
     return absl::StrCat(n.namespace_name.empty() ? "namespaces matching " + n.pattern : "namespace " + n.namespace_name,
                         " in clusters ", n.cluster);
@@ -75,10 +72,9 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         if (a.team != b.team) o.push_back(absl::StrCat(ns_name(b), " moved from team ", a.team, " to ", b.team));
       },
       out);
+}
 
-  Changed(out, "team label keys", absl::StrJoin(before.team_label_keys, ", "),
-          absl::StrJoin(after.team_label_keys, ", "));
-
+void DiffTrustedPods(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
   auto trust_scope = [](const PodTrust& t) {
     return absl::StrCat("pods in namespaces matching ", t.namespace_pattern, " in clusters ", t.cluster);
   };
@@ -96,7 +92,9 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         Changed(o, absl::StrCat(trust_scope(b), " trusted for"), trusted(a), trusted(b));
       },
       out);
+}
 
+void DiffFlavors(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
   DiffKeyed<Flavor>(
       before.flavors, after.flavors, [](const Flavor& f) { return f.name; },
       [](const Flavor& f) {
@@ -112,7 +110,9 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         Changed(o, w + " capacity", FormatDevices(a.capacity_milli), FormatDevices(b.capacity_milli));
       },
       out);
+}
 
+void DiffPrices(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
   auto price_name = [](const Price& p) {
     return absl::StrCat("price of ", p.model, " in ", Clusters(p.cluster), " from ", FormatRfc3339(p.from));
   };
@@ -134,7 +134,9 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
                 b.to ? FormatRfc3339(*b.to) : "never");
       },
       out);
+}
 
+void DiffAttribution(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
   const Attribution& a = before.attribution;
   const Attribution& b = after.attribution;
   Changed(out, "attribution basis", a.basis, b.basis);
@@ -149,7 +151,9 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
     return absl::StrJoin(parts, ", ");
   };
   Changed(out, "attribution fixed monthly costs", costs(a), costs(b));
+}
 
+void DiffAllocationRules(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
   auto rule_name = [](const AllocationRule& r) { return absl::StrCat("allocation of ", r.team, " on ", r.flavor); };
   DiffKeyed<AllocationRule>(
       before.allocation, after.allocation, rule_name,
@@ -166,7 +170,9 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         Changed(o, rule_name(y) + " declared demand", Declared(x.demand_milli), Declared(y.demand_milli));
       },
       out);
+}
 
+void DiffThroughputs(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
   auto throughput_name = [](const Throughput& t) {
     return absl::StrCat("throughput of ", t.workload_class, " on ", t.flavor);
   };
@@ -178,6 +184,24 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
         Changed(o, throughput_name(y), FormatDecimal(x.micro, 6), FormatDecimal(y.micro, 6));
       },
       out);
+}
+
+}  // namespace
+
+// One line per change, section by section in the document's order.
+std::vector<std::string> DiffPolicies(const PolicyDocument& before, const PolicyDocument& after) {
+  std::vector<std::string> out;
+  Changed(out, "currency", before.currency, after.currency);
+  DiffTeams(before, after, out);
+  DiffNamespaceRules(before, after, out);
+  Changed(out, "team label keys", absl::StrJoin(before.team_label_keys, ", "),
+          absl::StrJoin(after.team_label_keys, ", "));
+  DiffTrustedPods(before, after, out);
+  DiffFlavors(before, after, out);
+  DiffPrices(before, after, out);
+  DiffAttribution(before, after, out);
+  DiffAllocationRules(before, after, out);
+  DiffThroughputs(before, after, out);
   return out;
 }
 

@@ -11,6 +11,8 @@ packages=(
   clang-14 libclang-rt-14-dev
   # the style of the tree (.clang-format), checked by make test
   clang-format-14
+  # the function length check (scripts/check_function_length.py)
+  python3
   # libraries
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libpqxx-dev libpq-dev prometheus-cpp-dev libmicrohttpd-dev libgnutls28-dev libabsl-dev libspdlog-dev libfmt-dev

@@ -26,10 +26,7 @@ absl::Status CheckInterval(absl::string_view record, size_t i, absl::Time from, 
   return absl::OkStatus();
 }
 
-}  // namespace
-
-absl::Status ValidateChanges(const InventoryChanges& c) {
-  if (c.cluster.empty()) return absl::InvalidArgumentError("cluster: empty");
+absl::Status ValidateTypeRows(const InventoryChanges& c) {
   for (size_t i = 0; i < c.types.size(); ++i) {
     const auto& t = c.types[i];
     if (t.model.empty()) return Bad("types", i, "model", "empty");
@@ -38,6 +35,10 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     }
     FLEETCAP_RETURN_IF_ERROR(CheckText("types", i, {{"model", &t.model}, {"resource_name", &t.resource_name}}));
   }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateNamespaceRows(const InventoryChanges& c) {
   for (size_t i = 0; i < c.namespaces.size(); ++i) {
     const auto& n = c.namespaces[i];
     if (n.name.empty()) return Bad("namespaces", i, "name", "empty");
@@ -47,6 +48,10 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
       }
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateNodeRows(const InventoryChanges& c) {
   for (size_t i = 0; i < c.nodes.size(); ++i) {
     const auto& n = c.nodes[i].node;
     if (n.name.empty()) return Bad("nodes", i, "name", "empty");
@@ -57,6 +62,10 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
       return s;
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateDeviceRows(const InventoryChanges& c) {
   for (size_t i = 0; i < c.devices.size(); ++i) {
     const auto& d = c.devices[i];
     if (d.device_id.empty()) return Bad("devices", i, "device_id", "empty");
@@ -68,6 +77,10 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
       return s;
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status ValidatePodRows(const InventoryChanges& c) {
   for (size_t i = 0; i < c.pods.size(); ++i) {
     const auto& p = c.pods[i].pod;
     if (p.uid.empty()) return Bad("pods", i, "uid", "empty");
@@ -86,6 +99,10 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
       return s;
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateHoldRows(const InventoryChanges& c) {
   for (size_t i = 0; i < c.holds.size(); ++i) {
     const auto& h = c.holds[i];
     if (h.pod_uid.empty()) return Bad("holds", i, "pod_uid", "empty");
@@ -94,6 +111,10 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
     FLEETCAP_RETURN_IF_ERROR(CheckInterval("holds", i, h.from, h.to));
     FLEETCAP_RETURN_IF_ERROR(CheckText("holds", i, {{"pod_uid", &h.pod_uid}, {"device_id", &h.device_id}}));
   }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateDemandRows(const InventoryChanges& c) {
   for (size_t i = 0; i < c.demands.size(); ++i) {
     const auto& d = c.demands[i];
     if (d.pod_uid.empty()) return Bad("demands", i, "pod_uid", "empty");
@@ -105,6 +126,10 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
       return s;
     }
   }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateCloseRows(const InventoryChanges& c) {
   for (const auto* closes : {&c.close_nodes, &c.close_devices, &c.close_holds, &c.close_demands}) {
     for (size_t i = 0; i < closes->size(); ++i) {
       if ((*closes)[i].key.empty()) return Bad("closes", i, "key", "empty");
@@ -117,11 +142,31 @@ absl::Status ValidateChanges(const InventoryChanges& c) {
   for (size_t i = 0; i < c.close_holds.size(); ++i) {
     if (c.close_holds[i].device_id.empty()) return Bad("close_holds", i, "device_id", "empty");
   }
+  return absl::OkStatus();
+}
+
+absl::Status ValidateQuarantineRows(const InventoryChanges& c) {
   for (size_t i = 0; i < c.quarantine.size(); ++i) {
     if (c.quarantine[i].source.empty()) return Bad("quarantine", i, "source", "empty");
     if (c.quarantine[i].reason.empty()) return Bad("quarantine", i, "reason", "empty");
   }
   return absl::OkStatus();
+}
+
+}  // namespace
+
+// Each kind of row is checked in turn; the first fault found is the answer.
+absl::Status ValidateChanges(const InventoryChanges& c) {
+  if (c.cluster.empty()) return absl::InvalidArgumentError("cluster: empty");
+  FLEETCAP_RETURN_IF_ERROR(ValidateTypeRows(c));
+  FLEETCAP_RETURN_IF_ERROR(ValidateNamespaceRows(c));
+  FLEETCAP_RETURN_IF_ERROR(ValidateNodeRows(c));
+  FLEETCAP_RETURN_IF_ERROR(ValidateDeviceRows(c));
+  FLEETCAP_RETURN_IF_ERROR(ValidatePodRows(c));
+  FLEETCAP_RETURN_IF_ERROR(ValidateHoldRows(c));
+  FLEETCAP_RETURN_IF_ERROR(ValidateDemandRows(c));
+  FLEETCAP_RETURN_IF_ERROR(ValidateCloseRows(c));
+  return ValidateQuarantineRows(c);
 }
 
 }  // namespace fleetcap::store

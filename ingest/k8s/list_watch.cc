@@ -181,6 +181,46 @@ ListWatcher::Outcome ListWatcher::List() {
   return Outcome::kOk;
 }
 
+bool ListWatcher::HandleWatchLine(absl::string_view line, Outcome& outcome) {
+  if (line.empty()) return true;
+  // Too deep to parse is counted and skipped like any line that is not an event.
+  json event =
+      CheckJsonNesting(line) ? json(json::value_t::discarded) : json::parse(line.begin(), line.end(), nullptr, false);
+  const std::string type = StringField(event, "type");
+  auto object_it = event.is_object() ? event.find("object") : event.end();
+  if (event.is_discarded() || type.empty() || object_it == event.end() || !object_it->is_object()) {
+    if (metrics_ != nullptr) metrics_->DecodeErrors(resource_.kind).Increment();
+    if (!logged_malformed_) {
+      logged_malformed_ = true;
+      Logger("k8s")->warn(
+          "watching {}: skipped a line that is not a watch event (logged once; counted in "
+          "fleetcap_ingest_k8s_decode_errors_total): {}",
+          resource_.kind, Sample(line));
+    }
+    return true;
+  }
+  const json& object = *object_it;
+  if (metrics_ != nullptr) metrics_->Events(resource_.kind, type).Increment();
+  if (type == "ERROR") {
+    auto code_it = object.find("code");
+    const int64_t code =
+        code_it != object.end() && code_it->is_number_integer() ? *code_it->get_ptr<const int64_t*>() : 0;
+    Logger("k8s")->info("watching {}: ERROR event {} ({})", resource_.kind, code, StringField(object, "message"));
+    outcome = code == 410 ? Outcome::kGone : Outcome::kError;
+    return false;
+  }
+  const std::string rv = ResourceVersionOf(object);
+  if (type == "ADDED" || type == "MODIFIED") {
+    sink_->Object(resource_.kind, object, false);
+  } else if (type == "DELETED") {
+    sink_->Object(resource_.kind, object, true);
+  } else if (type != "BOOKMARK") {
+    return true;
+  }
+  if (!rv.empty()) resource_version_ = rv;
+  return true;
+}
+
 ListWatcher::Outcome ListWatcher::Watch() {
   std::uniform_real_distribution<double> spread(1.0, 2.0);
   const int64_t timeout_s =
@@ -192,51 +232,12 @@ ListWatcher::Outcome ListWatcher::Watch() {
                      absl::Seconds(timeout_s) + options_.watch_idle_timeout};
   std::string buffer;
   Outcome outcome = Outcome::kOk;
-  auto handle = [&](absl::string_view line) {
-    if (line.empty()) return true;
-    // Too deep to parse is counted and skipped like any line that is not an event.
-    json event =
-        CheckJsonNesting(line) ? json(json::value_t::discarded) : json::parse(line.begin(), line.end(), nullptr, false);
-    const std::string type = StringField(event, "type");
-    auto object_it = event.is_object() ? event.find("object") : event.end();
-    if (event.is_discarded() || type.empty() || object_it == event.end() || !object_it->is_object()) {
-      if (metrics_ != nullptr) metrics_->DecodeErrors(resource_.kind).Increment();
-      if (!logged_malformed_) {
-        logged_malformed_ = true;
-        Logger("k8s")->warn(
-            "watching {}: skipped a line that is not a watch event (logged once; counted in "
-            "fleetcap_ingest_k8s_decode_errors_total): {}",
-            resource_.kind, Sample(line));
-      }
-      return true;
-    }
-    const json& object = *object_it;
-    if (metrics_ != nullptr) metrics_->Events(resource_.kind, type).Increment();
-    if (type == "ERROR") {
-      auto code_it = object.find("code");
-      const int64_t code =
-          code_it != object.end() && code_it->is_number_integer() ? *code_it->get_ptr<const int64_t*>() : 0;
-      Logger("k8s")->info("watching {}: ERROR event {} ({})", resource_.kind, code, StringField(object, "message"));
-      outcome = code == 410 ? Outcome::kGone : Outcome::kError;
-      return false;
-    }
-    const std::string rv = ResourceVersionOf(object);
-    if (type == "ADDED" || type == "MODIFIED") {
-      sink_->Object(resource_.kind, object, false);
-    } else if (type == "DELETED") {
-      sink_->Object(resource_.kind, object, true);
-    } else if (type != "BOOKMARK") {
-      return true;
-    }
-    if (!rv.empty()) resource_version_ = rv;
-    return true;
-  };
   auto status = http_->Get(req, [&](long http_status, absl::string_view piece) {
     buffer.append(piece.data(), piece.size());
     if (http_status != 200) return buffer.size() < (1 << 16);  // a Status, not a stream
     size_t start = 0;
     for (size_t nl; (nl = buffer.find('\n', start)) != std::string::npos; start = nl + 1) {
-      if (!handle(absl::string_view(buffer).substr(start, nl - start))) {
+      if (!HandleWatchLine(absl::string_view(buffer).substr(start, nl - start), outcome)) {
         buffer.clear();
         return false;
       }
@@ -259,7 +260,7 @@ ListWatcher::Outcome ListWatcher::Watch() {
     Logger("k8s")->warn("watching {}: HTTP {}", resource_.kind, *status);
     return Outcome::kError;
   }
-  if (!buffer.empty() && outcome == Outcome::kOk) handle(buffer);  // a last line without its newline
+  if (!buffer.empty() && outcome == Outcome::kOk) HandleWatchLine(buffer, outcome);  // a last line without its newline
   return outcome;
 }
 

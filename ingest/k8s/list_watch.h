@@ -22,6 +22,7 @@
 #include <random>
 #include <string>
 
+#include "absl/strings/string_view.h"
 #include "absl/time/time.h"
 #include "common/clock.h"
 #include "ingest/k8s/connection.h"
@@ -68,6 +69,8 @@ class ListWatcher {
   enum class Outcome { kOk, kGone, kError, kUnauthorized, kStopped };
   Outcome List();
   Outcome Watch();
+  // One line of the watch stream: false ends the watch, with `outcome` saying why.
+  bool HandleWatchLine(absl::string_view line, Outcome& outcome);
   void Backoff();
   std::vector<std::string> Headers();
 

@@ -185,9 +185,9 @@ void AddStats(std::map<int64_t, MinuteStats>& into, const std::vector<MinuteStat
   }
 }
 
-}  // namespace
-
-std::vector<MinuteRow> AggregateMinuteStats(const std::vector<StatSeries>& series) {
+// Each series' minutes summed into its pod's row and into its device's row;
+// a device-level series, once seen, replaces what pods added to the device.
+std::map<std::pair<std::string, std::string>, StatRow> GroupMinuteStats(const std::vector<StatSeries>& series) {
   std::map<std::pair<std::string, std::string>, StatRow> rows;
   for (const StatSeries& s : series) {
     const StoredSeries& id = s.identity;
@@ -210,61 +210,70 @@ std::vector<MinuteRow> AggregateMinuteStats(const std::vector<StatSeries>& serie
       AddStats(device_row.by_field[f], s.minutes, counter);
     }
   }
+  return rows;
+}
+
+// The row of one device (pod_uid empty) or pod for minute m; samples 0 when it has none.
+MinuteRow BuildMinuteRow(const std::pair<std::string, std::string>& key, const StatRow& in, int64_t m) {
+  auto get = [&](Field f) -> const MinuteStats* {
+    const auto& field = in.by_field[static_cast<int>(f)];
+    auto it = field.find(m);
+    return it == field.end() || it->second.n == 0 ? nullptr : &it->second;
+  };
+  auto mean = [&](Field f) -> std::optional<double> {
+    const MinuteStats* s = get(f);
+    if (s == nullptr) return std::nullopt;
+    return s->sum / s->n;
+  };
+  MinuteRow row;
+  row.device_id = key.first;
+  row.pod_uid = key.second;
+  row.minute_ms = m;
+  row.node = in.identity->node;
+  row.model = in.identity->model;
+  if (!key.second.empty()) {
+    row.namespace_ = in.identity->namespace_;
+    row.pod = in.identity->pod;
+  }
+  const MinuteStats* util = get(Field::kUtil);
+  if (util == nullptr) util = get(Field::kGrEngineActive);
+  if (util != nullptr) {
+    row.util_mean = util->sum / util->n;
+    row.util_max = util->max;
+  }
+  const auto used = mean(Field::kMemoryUsed), total = mean(Field::kMemoryTotal), free = mean(Field::kMemoryFree);
+  if (used) row.memory_used_bytes = BytesOrNone(*used);
+  if (total) {
+    row.memory_total_bytes = BytesOrNone(*total);
+  } else if (used && free) {
+    row.memory_total_bytes = BytesOrNone(*used + *free);
+  }
+  row.power_watts = mean(Field::kPower);
+  row.sm_active_mean = mean(Field::kSmActive);
+  row.tensor_active_mean = mean(Field::kTensorActive);
+  row.dram_active_mean = mean(Field::kDramActive);
+  if (const MinuteStats* e = get(Field::kEnergy)) row.energy_joules = e->sum;
+  row.samples = util != nullptr ? util->n : 0;
+  if (row.samples == 0) {
+    for (int f = 0; f < kFieldCount; ++f) {
+      if (const MinuteStats* s = get(static_cast<Field>(f))) row.samples = std::max(row.samples, s->n);
+    }
+  }
+  return row;
+}
+
+}  // namespace
+
+std::vector<MinuteRow> AggregateMinuteStats(const std::vector<StatSeries>& series) {
+  const std::map<std::pair<std::string, std::string>, StatRow> rows = GroupMinuteStats(series);
   std::vector<MinuteRow> out;
-  for (const auto& entry : rows) {
-    // Not a structured binding: the lambdas below capture `in`, which C++17
-    // (and clang, for the fuzz build) allows only for a variable.
-    const auto& key = entry.first;
-    const auto& in = entry.second;
+  for (const auto& [key, in] : rows) {
     std::set<int64_t> minutes;
     for (const auto& field : in.by_field) {
       for (const auto& [m, stats] : field) minutes.insert(m);
     }
     for (int64_t m : minutes) {
-      auto get = [&](Field f) -> const MinuteStats* {
-        const auto& field = in.by_field[static_cast<int>(f)];
-        auto it = field.find(m);
-        return it == field.end() || it->second.n == 0 ? nullptr : &it->second;
-      };
-      auto mean = [&](Field f) -> std::optional<double> {
-        const MinuteStats* s = get(f);
-        if (s == nullptr) return std::nullopt;
-        return s->sum / s->n;
-      };
-      MinuteRow row;
-      row.device_id = key.first;
-      row.pod_uid = key.second;
-      row.minute_ms = m;
-      row.node = in.identity->node;
-      row.model = in.identity->model;
-      if (!key.second.empty()) {
-        row.namespace_ = in.identity->namespace_;
-        row.pod = in.identity->pod;
-      }
-      const MinuteStats* util = get(Field::kUtil);
-      if (util == nullptr) util = get(Field::kGrEngineActive);
-      if (util != nullptr) {
-        row.util_mean = util->sum / util->n;
-        row.util_max = util->max;
-      }
-      const auto used = mean(Field::kMemoryUsed), total = mean(Field::kMemoryTotal), free = mean(Field::kMemoryFree);
-      if (used) row.memory_used_bytes = BytesOrNone(*used);
-      if (total) {
-        row.memory_total_bytes = BytesOrNone(*total);
-      } else if (used && free) {
-        row.memory_total_bytes = BytesOrNone(*used + *free);
-      }
-      row.power_watts = mean(Field::kPower);
-      row.sm_active_mean = mean(Field::kSmActive);
-      row.tensor_active_mean = mean(Field::kTensorActive);
-      row.dram_active_mean = mean(Field::kDramActive);
-      if (const MinuteStats* e = get(Field::kEnergy)) row.energy_joules = e->sum;
-      row.samples = util != nullptr ? util->n : 0;
-      if (row.samples == 0) {
-        for (int f = 0; f < kFieldCount; ++f) {
-          if (const MinuteStats* s = get(static_cast<Field>(f))) row.samples = std::max(row.samples, s->n);
-        }
-      }
+      MinuteRow row = BuildMinuteRow(key, in, m);
       if (row.samples > 0) out.push_back(std::move(row));
     }
   }

@@ -16,7 +16,7 @@
 
 #include "nlohmann/json.hpp"
 #include "optimizer/allocation/offline_solver.h"
-#include "optimizer/allocation/recommendation_json.h"
+#include "services/exports/recommendation_set.h"
 #include "tests/support/build_paths.h"
 
 namespace fleetcap::allocation {
@@ -62,7 +62,7 @@ nlohmann::json AsProtoJson(const nlohmann::json& value) {
 }
 
 std::string SetJson(const std::vector<Recommendation>& recommendations) {
-  return RecommendationSetJson(RecommendationSetHeader{}, recommendations);
+  return exports::RecommendationSetJson(exports::RecommendationSetHeader{}, recommendations);
 }
 
 SolverInput CaseInput(const fs::path& dir) {

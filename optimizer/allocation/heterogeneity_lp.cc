@@ -197,6 +197,31 @@ class HeterogeneityLp {
   ClpSimplex model_;
 };
 
+// Per flavor, whole milli-devices that sum to what the LP handed out (an
+// integer within the capacity), each within its floor and limit.
+void RoundHeterogeneousShares(const HeterogeneityProblem& p, const std::vector<size_t>& by_name,
+                              HeterogeneityAllocation& out) {
+  const size_t nf = p.flavors.size();
+  for (size_t f = 0; f < nf; ++f) {
+    std::vector<RoundingClaim> claims(by_name.size());
+    long double handed = 0;
+    int64_t floors = 0;
+    for (size_t k = 0; k < by_name.size(); ++k) {
+      const HeterogeneityShare& s = out.teams[by_name[k]];
+      int64_t hi = std::min(s.input.demand_milli, p.flavors[f].capacity_milli);
+      if (!s.input.limit_milli.empty() && s.input.limit_milli[f]) hi = std::min(hi, *s.input.limit_milli[f]);
+      const int64_t lo = s.input.floor_milli.empty() ? 0 : s.input.floor_milli[f];
+      claims[k] = {std::clamp(s.exact_milli[f], static_cast<long double>(lo), static_cast<long double>(hi)), lo, hi,
+                   &s.input.team};
+      handed += claims[k].exact;
+      floors += lo;
+    }
+    const int64_t total = std::clamp<int64_t>(std::llround(handed), floors, p.flavors[f].capacity_milli);
+    const std::vector<int64_t> rounded = RoundToTotal(claims, total);
+    for (size_t k = 0; k < by_name.size(); ++k) out.teams[by_name[k]].recommended_milli[f] = rounded[k];
+  }
+}
+
 }  // namespace
 
 double EqualShareThroughput(const std::vector<double>& row, const std::vector<HeterogeneityFlavor>& flavors,
@@ -267,26 +292,7 @@ absl::StatusOr<HeterogeneityAllocation> AllocateHeterogeneous(const Heterogeneit
       }
     }
   }
-  // Per flavor, whole milli-devices that sum to what the LP handed out (an
-  // integer within the capacity), each within its floor and limit.
-  for (size_t f = 0; f < nf; ++f) {
-    std::vector<RoundingClaim> claims(by_name.size());
-    long double handed = 0;
-    int64_t floors = 0;
-    for (size_t k = 0; k < by_name.size(); ++k) {
-      const HeterogeneityShare& s = out.teams[by_name[k]];
-      int64_t hi = std::min(s.input.demand_milli, p.flavors[f].capacity_milli);
-      if (!s.input.limit_milli.empty() && s.input.limit_milli[f]) hi = std::min(hi, *s.input.limit_milli[f]);
-      const int64_t lo = s.input.floor_milli.empty() ? 0 : s.input.floor_milli[f];
-      claims[k] = {std::clamp(s.exact_milli[f], static_cast<long double>(lo), static_cast<long double>(hi)), lo, hi,
-                   &s.input.team};
-      handed += claims[k].exact;
-      floors += lo;
-    }
-    const int64_t total = std::clamp<int64_t>(std::llround(handed), floors, p.flavors[f].capacity_milli);
-    const std::vector<int64_t> rounded = RoundToTotal(claims, total);
-    for (size_t k = 0; k < by_name.size(); ++k) out.teams[by_name[k]].recommended_milli[f] = rounded[k];
-  }
+  RoundHeterogeneousShares(p, by_name, out);
   for (HeterogeneityShare& s : out.teams) {
     const std::vector<double>& row = p.throughput.at(s.input.workload_class);
     double throughput = 0;

@@ -110,6 +110,44 @@ int64_t PendingWeighted(int64_t requested_milli, absl::Duration waited, absl::Du
   return Clamp(static_cast<absl::int128>(requested_milli) * waited_s / full_s);
 }
 
+namespace {
+
+// One (team, flavor)'s demand from its pieces, with the formula that explains it.
+MeasuredDemand MeasuredDemandOf(const std::string& team, const std::string& flavor, Pieces& p,
+                                const MeasuredDemandOptions& options) {
+  const std::string p_label = absl::StrCat("p", options.percentile);
+  const int64_t horizon_hours = options.trend_horizon / absl::Hours(1);
+  // Held milli-seconds in an hour / 3600 = the hour's mean held milli-devices, rounded half up.
+  for (auto& [hour, v] : p.held.values) v = std::min<int64_t>(v / 3600 + (v % 3600 >= 1800 ? 1 : 0), kMaxMilli);
+  MeasuredDemand d;
+  d.team = team;
+  d.flavor = flavor;
+  d.percentile_milli = PercentileNearestRank(p.held, options.percentile);
+  d.trend_milli = TrendOver(p.held, horizon_hours);
+  d.pending_milli = p.pending_milli;
+  d.pending_pods = p.pending_pods;
+  d.longest_wait = p.longest_wait;
+  d.declared_milli = p.declared_milli;
+  const int64_t measured = Clamp(static_cast<absl::int128>(d.percentile_milli) + d.trend_milli + d.pending_milli);
+  std::string pods = absl::StrCat(d.pending_pods, d.pending_pods == 1 ? " pod" : " pods");
+  if (d.pending_pods > 0)
+    absl::StrAppend(&pods, ", longest ", absl::FormatDuration(absl::Trunc(d.longest_wait, absl::Minutes(1))));
+  const std::string formula = absl::StrCat(
+      p_label, " held ", DevicesToTheMilli(d.percentile_milli), " + trend ", DevicesToTheMilli(d.trend_milli),
+      " + pending ", DevicesToTheMilli(d.pending_milli), " (", pods, ") = ", DevicesToTheMilli(measured), " devices");
+  if (d.declared_milli) {
+    d.demand_milli = *d.declared_milli;
+    d.explanation =
+        absl::StrCat("declared ", DevicesToTheMilli(d.demand_milli), " devices in the policy (measured ", formula, ")");
+  } else {
+    d.demand_milli = measured;
+    d.explanation = formula;
+  }
+  return d;
+}
+
+}  // namespace
+
 MeasuredDemandSet MeasureDemand(const policy::PolicyDocument& policy, absl::Time end, const std::vector<HeldHour>& held,
                                 const std::vector<PendingPod>& pending, const MeasuredDemandOptions& options) {
   MeasuredDemandSet out;
@@ -158,37 +196,7 @@ MeasuredDemandSet MeasureDemand(const policy::PolicyDocument& policy, absl::Time
     at(rule.team, rule.flavor).declared_milli = std::min(*rule.demand_milli, kMaxMilli);
   }
 
-  const std::string p_label = absl::StrCat("p", options.percentile);
-  const int64_t horizon_hours = options.trend_horizon / absl::Hours(1);
-  for (auto& [key, p] : pieces) {
-    // Held milli-seconds in an hour / 3600 = the hour's mean held milli-devices, rounded half up.
-    for (auto& [hour, v] : p.held.values) v = std::min<int64_t>(v / 3600 + (v % 3600 >= 1800 ? 1 : 0), kMaxMilli);
-    MeasuredDemand d;
-    d.team = key.first;
-    d.flavor = key.second;
-    d.percentile_milli = PercentileNearestRank(p.held, options.percentile);
-    d.trend_milli = TrendOver(p.held, horizon_hours);
-    d.pending_milli = p.pending_milli;
-    d.pending_pods = p.pending_pods;
-    d.longest_wait = p.longest_wait;
-    d.declared_milli = p.declared_milli;
-    const int64_t measured = Clamp(static_cast<absl::int128>(d.percentile_milli) + d.trend_milli + d.pending_milli);
-    std::string pods = absl::StrCat(d.pending_pods, d.pending_pods == 1 ? " pod" : " pods");
-    if (d.pending_pods > 0)
-      absl::StrAppend(&pods, ", longest ", absl::FormatDuration(absl::Trunc(d.longest_wait, absl::Minutes(1))));
-    const std::string formula = absl::StrCat(
-        p_label, " held ", DevicesToTheMilli(d.percentile_milli), " + trend ", DevicesToTheMilli(d.trend_milli),
-        " + pending ", DevicesToTheMilli(d.pending_milli), " (", pods, ") = ", DevicesToTheMilli(measured), " devices");
-    if (d.declared_milli) {
-      d.demand_milli = *d.declared_milli;
-      d.explanation = absl::StrCat("declared ", DevicesToTheMilli(d.demand_milli), " devices in the policy (measured ",
-                                   formula, ")");
-    } else {
-      d.demand_milli = measured;
-      d.explanation = formula;
-    }
-    out.demand.push_back(std::move(d));
-  }
+  for (auto& [key, p] : pieces) out.demand.push_back(MeasuredDemandOf(key.first, key.second, p, options));
   return out;
 }
 

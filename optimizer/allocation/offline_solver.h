@@ -1,8 +1,7 @@
 #pragma once
 // The solver anyone can call (`fleetcap-optimizer allocate`): a policy and a
 // demand.yaml in, the recommendation set out, with no database (its JSON is
-// recommendation_json.h). The
-// data-driven cases (tests/allocation/cases/) run through it too.
+// services/exports/recommendation_set.h). The data-driven cases (tests/allocation/cases/) run through it too.
 
 #include <string>
 #include <vector>

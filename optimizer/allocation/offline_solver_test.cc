@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "nlohmann/json.hpp"
-#include "optimizer/allocation/recommendation_json.h"
+#include "services/exports/recommendation_set.h"
 
 namespace fleetcap::allocation {
 namespace {
@@ -35,9 +35,9 @@ TEST(SolveOffline, JsonIsTheApisRecommendationSetAndOmitsAnUnlimitedBorrowingLim
       SolveOffline(Input("demand:\n  - {team: lab-a, flavor: gpu, devices: 9}\n"
                          "  - {team: lab-b, flavor: gpu, devices: 9}\n"));
   ASSERT_TRUE(solved.ok()) << solved.status();
-  RecommendationSetHeader header;
+  exports::RecommendationSetHeader header;
   header.computed_at = absl::FromUnixSeconds(1'772'366'400);
-  const auto json = nlohmann::json::parse(RecommendationSetJson(header, *solved));
+  const auto json = nlohmann::json::parse(exports::RecommendationSetJson(header, *solved));
   EXPECT_EQ(json["runId"], "0");
   EXPECT_EQ(json["policyVersion"], 0);
   EXPECT_EQ(json["computedAt"], "2026-03-01T12:00:00Z");

@@ -9,8 +9,8 @@
 #include "common/status_macros.h"
 #include "optimizer/allocation/demand_document.h"
 #include "optimizer/allocation/offline_solver.h"
-#include "optimizer/allocation/recommendation_json.h"
 #include "policy/policy_parser.h"
+#include "services/exports/recommendation_set.h"
 
 namespace fleetcap::optimizer {
 namespace {
@@ -76,9 +76,9 @@ absl::Status RunAllocate(const AllocateOptions& options, std::ostream& out, cons
   if (!solved.ok()) return CommandLineError(solved.status());
   if (options.format == "json") {
     // The API's RecommendationSet of a run that was never stored: id and policy version 0.
-    allocation::RecommendationSetHeader header;
+    exports::RecommendationSetHeader header;
     header.computed_at = clock.Now();
-    out << allocation::RecommendationSetJson(header, *solved);
+    out << exports::RecommendationSetJson(header, *solved);
   } else {
     out << allocation::RecommendationsTable(*solved);
   }

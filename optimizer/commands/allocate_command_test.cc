@@ -8,8 +8,8 @@
 
 #include "common/exit.h"
 #include "optimizer/allocation/offline_solver.h"
-#include "optimizer/allocation/recommendation_json.h"
 #include "optimizer/commands/optimizer_command.h"
+#include "services/exports/recommendation_set.h"
 #include "tests/support/build_paths.h"
 
 namespace fleetcap::optimizer {
@@ -57,9 +57,9 @@ TEST(RunAllocate, WritesWhatTheOfflineSolverGivesAsARecommendationSetOfNow) {
   ASSERT_TRUE(RunAllocate({kCase + "/policy.yaml", kCase + "/demand.yaml", "json", ""}, out, clock).ok());
   auto solved = allocation::SolveOffline({"p", Read(kCase + "/policy.yaml"), "d", Read(kCase + "/demand.yaml")});
   ASSERT_TRUE(solved.ok()) << solved.status();
-  allocation::RecommendationSetHeader header;
+  exports::RecommendationSetHeader header;
   header.computed_at = kNow;
-  EXPECT_EQ(out.str(), allocation::RecommendationSetJson(header, *solved));
+  EXPECT_EQ(out.str(), exports::RecommendationSetJson(header, *solved));
   EXPECT_THAT(out.str(), HasSubstr("\"runId\": \"0\""));
   EXPECT_THAT(out.str(), HasSubstr("\"computedAt\": \"2026-03-01T12:00:00Z\""));
   std::ostringstream table;

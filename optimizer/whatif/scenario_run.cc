@@ -236,6 +236,61 @@ struct SideInputs {
   Demand demand;
 };
 
+// Money as numerators in milli-devices x micro-units per device-hour, split at the end.
+struct MonthMoney {
+  std::map<std::string, Int128> team_numerator;
+  std::map<std::string, int64_t> team_held;
+  Int128 idle_numerator = 0, total_numerator = 0;
+};
+
+// One flavor's month, hour by hour: each team's projected holding (within
+// capacity) priced into `money`, and the flavor's held and capacity hours.
+void AddFlavorMonth(const std::vector<std::pair<std::string, std::vector<int64_t>>>& teams,
+                    const std::vector<int64_t>& capacity, const std::vector<int64_t>& price, const Window& w,
+                    MonthMoney& money, FlavorOutlook& outlook) {
+  for (int64_t h = 0; h < w.month_hours; ++h) {
+    const size_t hi = static_cast<size_t>(h);
+    const int64_t cap = capacity[static_cast<size_t>(w.month_offset + h)];
+    std::vector<Int128> held(teams.size());
+    Int128 sum = 0;
+    for (size_t t = 0; t < teams.size(); ++t) sum += held[t] = teams[t].second[hi];
+    // No one holds more than there is: past capacity, it is shared in proportion.
+    if (sum > cap) {
+      std::vector<Int128> capped;
+      attribution::Apportion(cap, held, &capped);
+      held = std::move(capped);
+      sum = cap;
+    }
+    for (size_t t = 0; t < teams.size(); ++t) {
+      money.team_numerator[teams[t].first] += held[t] * price[hi];
+      money.team_held[teams[t].first] += static_cast<int64_t>(held[t]);
+    }
+    money.idle_numerator += (cap - sum) * price[hi];
+    money.total_numerator += static_cast<Int128>(cap) * price[hi];
+    outlook.held_milli_hours += static_cast<int64_t>(sum);
+    outlook.capacity_milli_hours += cap;
+  }
+  outlook.utilisation_ppm = outlook.capacity_milli_hours == 0
+                                ? 0
+                                : static_cast<int64_t>(static_cast<Int128>(outlook.held_milli_hours) * 1'000'000 /
+                                                       outlook.capacity_milli_hours);
+}
+
+// Teams' lines and the idle line, split from the fleet's cost so they add up to it exactly.
+void SplitMonthMoney(const MonthMoney& money, ScenarioSide& side) {
+  const Int128 total_micro = money.total_numerator / 1000;
+  std::vector<Int128> weights, parts;
+  for (const auto& [team, numerator] : money.team_numerator) weights.push_back(numerator);
+  weights.push_back(money.idle_numerator);
+  attribution::Apportion(total_micro, weights, &parts);
+  size_t i = 0;
+  for (const auto& [team, numerator] : money.team_numerator) {
+    side.bills.push_back({team, static_cast<int64_t>(parts[i++]), money.team_held.at(team)});
+  }
+  side.idle_micro = static_cast<int64_t>(parts[i]);
+  side.total_micro = static_cast<int64_t>(total_micro);
+}
+
 absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioComparison& frame, const Window& w,
                                      Projections& projections) {
   const PlanningState& state = *in.state;
@@ -261,10 +316,7 @@ absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioCompari
   const allocation::MeasuredDemandSet pending_only =
       allocation::MeasureDemand(p, state.history_end, {}, in.demand.pending, state.demand_options);
 
-  // Money as numerators in milli-devices x micro-units per device-hour, split at the end.
-  std::map<std::string, Int128> team_numerator;
-  std::map<std::string, int64_t> team_held;
-  Int128 idle_numerator = 0, total_numerator = 0;
+  MonthMoney money;
   for (const policy::Flavor& f : p.flavors) {
     FlavorOutlook outlook;
     outlook.flavor = f.name;
@@ -273,32 +325,7 @@ absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioCompari
         CapacityHours(f.capacity_milli, *in.capacity, f.name, state.history_end, w.horizon_hours);
     const std::vector<int64_t> price = PriceHours(p, f, *in.prices, frame.month_start, w.month_hours);
     const auto& teams = by_flavor[f.name];
-    for (int64_t h = 0; h < w.month_hours; ++h) {
-      const size_t hi = static_cast<size_t>(h);
-      const int64_t cap = capacity[static_cast<size_t>(w.month_offset + h)];
-      std::vector<Int128> held(teams.size());
-      Int128 sum = 0;
-      for (size_t t = 0; t < teams.size(); ++t) sum += held[t] = teams[t].second[hi];
-      // No one holds more than there is: past capacity, it is shared in proportion.
-      if (sum > cap) {
-        std::vector<Int128> capped;
-        attribution::Apportion(cap, held, &capped);
-        held = std::move(capped);
-        sum = cap;
-      }
-      for (size_t t = 0; t < teams.size(); ++t) {
-        team_numerator[teams[t].first] += held[t] * price[hi];
-        team_held[teams[t].first] += static_cast<int64_t>(held[t]);
-      }
-      idle_numerator += (cap - sum) * price[hi];
-      total_numerator += static_cast<Int128>(cap) * price[hi];
-      outlook.held_milli_hours += static_cast<int64_t>(sum);
-      outlook.capacity_milli_hours += cap;
-    }
-    outlook.utilisation_ppm = outlook.capacity_milli_hours == 0
-                                  ? 0
-                                  : static_cast<int64_t>(static_cast<Int128>(outlook.held_milli_hours) * 1'000'000 /
-                                                         outlook.capacity_milli_hours);
+    AddFlavorMonth(teams, capacity, price, w, money, outlook);
     // Demand of the flavor as a whole: its total held history projected, plus what waits now.
     std::vector<int64_t> total(static_cast<size_t>(state.history_hours), 0);
     bool any = false;
@@ -320,18 +347,7 @@ absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioCompari
     side.flavors.push_back(std::move(outlook));
   }
 
-  // Teams' lines and the idle line, split from the fleet's cost so they add up to it exactly.
-  const Int128 total_micro = total_numerator / 1000;
-  std::vector<Int128> weights, parts;
-  for (const auto& [team, numerator] : team_numerator) weights.push_back(numerator);
-  weights.push_back(idle_numerator);
-  attribution::Apportion(total_micro, weights, &parts);
-  size_t i = 0;
-  for (const auto& [team, numerator] : team_numerator) {
-    side.bills.push_back({team, static_cast<int64_t>(parts[i++]), team_held[team]});
-  }
-  side.idle_micro = static_cast<int64_t>(parts[i]);
-  side.total_micro = static_cast<int64_t>(total_micro);
+  SplitMonthMoney(money, side);
   for (const auto& [model, n] : models) side.projection_models.emplace_back(model, n);
   return side;
 }

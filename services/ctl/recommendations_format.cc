@@ -5,9 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
-#include "google/protobuf/util/json_util.h"
 #include "optimizer/allocation/offline_solver.h"
 #include "proto_time.h"
+#include "services/exports/recommendation_set.h"
 
 namespace fleetcap::ctl {
 
@@ -34,22 +34,10 @@ std::string RecommendationsTable(const v1::RecommendationSet& set) {
   if (set.recommendations().empty()) return out + "no recommendations for the teams asked about\n";
   // The table `fleetcap-optimizer allocate` prints, so both read alike.
   std::vector<allocation::Recommendation> rows;
-  for (const v1::Recommendation& r : set.recommendations()) {
-    std::optional<int64_t> borrowing;
-    if (r.has_borrowing_limit_milli()) borrowing = r.borrowing_limit_milli();
-    rows.push_back({r.team(), r.flavor(), r.demand_milli(), r.guarantee_milli(), r.recommended_milli(), borrowing,
-                    r.lending_limit_milli(), r.bound_by(), r.explanation()});
-  }
+  for (const v1::Recommendation& r : set.recommendations()) rows.push_back(exports::RecommendationOf(r));
   return out + allocation::RecommendationsTable(rows);
 }
 
-std::string RecommendationsJson(const v1::RecommendationSet& set) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.add_whitespace = true;
-  std::string json;
-  (void)google::protobuf::util::MessageToJsonString(set, &json, options);
-  return json;  // with whitespace, protobuf ends it with a newline
-}
+std::string RecommendationsJson(const v1::RecommendationSet& set) { return exports::RecommendationSetJson(set); }
 
 }  // namespace fleetcap::ctl

@@ -1,8 +1,7 @@
-// `fleetcap-optimizer allocate --format json` writes the API's
-// RecommendationSet by hand (optimizer/ may not include the generated API).
-// Here its output is parsed into fleetcap.v1.RecommendationSet with
-// protobuf's JsonStringToMessage and printed back as `fleetcapctl
-// recommendations --format json` prints it: the bytes must be the same.
+// `fleetcap-optimizer allocate --format json` prints the API's
+// RecommendationSet through services/exports/recommendation_set.h. Here its output is parsed into
+// fleetcap.v1.RecommendationSet with protobuf's JsonStringToMessage and printed back as `fleetcapctl recommendations
+// --format json` prints it: the bytes must be the same.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,9 +15,9 @@
 #include "fleetcap/v1/allocation.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "optimizer/allocation/offline_solver.h"
-#include "optimizer/allocation/recommendation_json.h"
 #include "proto_time.h"
 #include "services/ctl/recommendations_format.h"
+#include "services/exports/recommendation_set.h"
 #include "tests/support/build_paths.h"
 
 namespace fleetcap::ctl {
@@ -46,7 +45,7 @@ std::string FirstDifference(const std::string& a, const std::string& b) {
          "\n  written:  " + b.substr(from, 80);
 }
 
-// The hand-written JSON, parsed by protobuf (which refuses unknown fields
+// The JSON written, parsed by protobuf (which refuses unknown fields
 // and malformed values) and printed back.
 void ExpectProtobufPrintsTheSame(const std::string& written, v1::RecommendationSet* parsed = nullptr) {
   v1::RecommendationSet set;
@@ -88,10 +87,10 @@ TEST(AllocateJson, EveryAllocationCaseReadsBackAsTheSameRecommendationSet) {
     auto solved = allocation::SolveOffline({(dir / "policy.yaml").string(), Read(dir / "policy.yaml"),
                                             (dir / "demand.yaml").string(), Read(dir / "demand.yaml")});
     ASSERT_TRUE(solved.ok()) << solved.status();
-    allocation::RecommendationSetHeader header;
+    exports::RecommendationSetHeader header;
     header.computed_at = kNoon;
     v1::RecommendationSet parsed;
-    ExpectProtobufPrintsTheSame(allocation::RecommendationSetJson(header, *solved), &parsed);
+    ExpectProtobufPrintsTheSame(exports::RecommendationSetJson(header, *solved), &parsed);
     EXPECT_EQ(parsed.run_id(), 0);
     EXPECT_EQ(FromProtoTimestamp(parsed.computed_at()), kNoon);
     ASSERT_EQ(parsed.recommendations_size(), static_cast<int>(solved->size()));
@@ -117,19 +116,19 @@ TEST(AllocateJson, TheHeaderReadsBackAtEveryPrecisionAndRange) {
   const absl::Time last = absl::FromCivil(absl::CivilSecond(9999, 12, 31, 23, 59, 59), absl::UTCTimeZone());
   for (absl::Time t : {kNoon, kNoon + absl::Milliseconds(5), kNoon + absl::Microseconds(5),
                        kNoon + absl::Nanoseconds(5), first, last + absl::Nanoseconds(999'999'999)}) {
-    allocation::RecommendationSetHeader header;
+    exports::RecommendationSetHeader header;
     header.run_id = std::numeric_limits<int64_t>::max();
     header.policy_version = std::numeric_limits<int32_t>::max();
     header.previous_run_id = std::numeric_limits<int64_t>::max() - 1;
     header.computed_at = t;
     v1::RecommendationSet parsed;
-    ExpectProtobufPrintsTheSame(allocation::RecommendationSetJson(header, {}), &parsed);
+    ExpectProtobufPrintsTheSame(exports::RecommendationSetJson(header, {}), &parsed);
     EXPECT_EQ(FromProtoTimestamp(parsed.computed_at()), t);
   }
   allocation::Recommendation extremes{"t", "f",        std::numeric_limits<int64_t>::max(), 0,
                                       1,   int64_t{0}, std::numeric_limits<int64_t>::max(), "demand",
                                       ""};
-  ExpectProtobufPrintsTheSame(allocation::RecommendationSetJson({}, {extremes}));
+  ExpectProtobufPrintsTheSame(exports::RecommendationSetJson({}, {extremes}));
 }
 
 // Every code point a string may hold (all but the surrogates), a few
@@ -147,7 +146,7 @@ TEST(AllocateJson, EveryCodePointIsEscapedAsProtobufEscapesIt) {
       text.clear();
     }
   }
-  const std::string written = allocation::RecommendationSetJson({}, recommendations);
+  const std::string written = exports::RecommendationSetJson({}, recommendations);
   v1::RecommendationSet parsed;
   ExpectProtobufPrintsTheSame(written, &parsed);
   ASSERT_EQ(parsed.recommendations_size(), static_cast<int>(recommendations.size()));

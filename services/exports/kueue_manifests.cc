@@ -150,7 +150,7 @@ std::string ClusterQueueYaml(const KueueClusterQueue& queue) {
 // (a + borrowingLimit = g + b); the lending limit keeps the g - l the policy
 // forbids lending out of the nominal quota (a - lendingLimit = min(a, g - l)),
 // and is left out when the team may lend all of it.
-KueueResourceQuota QuotaOf(const RecommendationRow& row, const std::string& resource) {
+KueueResourceQuota QuotaOf(const allocation::Recommendation& row, const std::string& resource) {
   KueueResourceQuota quota;
   quota.resource = resource;
   quota.nominal_milli = row.recommended_milli;
@@ -179,7 +179,7 @@ std::vector<KueueResourceGroup> GroupsOf(FlavorsByResource by_resource) {
 
 // The guaranteed capacity a lending limit keeps from others while the team
 // does not use it: in no nominal quota, so no one borrows it.
-int64_t WithheldMilli(const RecommendationRow& row) {
+int64_t WithheldMilli(const allocation::Recommendation& row) {
   if (row.lending_limit_milli >= row.guarantee_milli) return 0;
   return std::max<int64_t>(0, row.guarantee_milli - row.lending_limit_milli - row.recommended_milli);
 }
@@ -190,7 +190,7 @@ KueueClusterQueue SpareQuota(const ExportSet& set, const std::map<std::string, s
   std::map<std::string, int64_t> spare;
   for (const auto& [name, flavor] : set.flavors) spare[name] = flavor->capacity_milli;
   for (const auto& [team, rows] : set.by_team) {
-    for (const RecommendationRow& row : rows) spare[row.flavor] -= row.recommended_milli + WithheldMilli(row);
+    for (const allocation::Recommendation& row : rows) spare[row.flavor] -= row.recommended_milli + WithheldMilli(row);
   }
   KueueClusterQueue root;
   root.owner = "root cohort";
@@ -227,6 +227,37 @@ absl::Status CheckOptions(const KueueOptions& options) {
                                                    "cloud.google.com/gke-nodepool)"));
   }
   return absl::OkStatus();
+}
+
+// The Kubernetes names of the export's flavors and teams, each claimed once.
+struct KueueNames {
+  std::map<std::string, std::string> flavor_name;  // policy name -> ResourceFlavor name
+  std::map<std::string, std::string> team_name;    // every team -> its Cohort or ClusterQueue name
+};
+
+// Kueue resolves a ClusterQueue's cohortName among Cohorts, and a Cohort
+// and a ClusterQueue of one name would read as one node of its tree: one
+// namespace of names for both.
+absl::StatusOr<KueueNames> ClaimKueueNames(const ExportSet& set, const KueueOptions& options) {
+  KueueNames names;
+  DnsNames queue_names("team");
+  if (!options.root_cohort.empty()) queue_names.Reserve(options.root_cohort, "the root cohort");
+  DnsNames flavor_names("flavor");
+  for (const auto& [name, flavor] : set.flavors) {
+    absl::StatusOr<std::string> label = flavor_names.Claim(name);
+    if (!label.ok()) return label.status();
+    if (!options.pool_label.empty() && !flavor->pool.empty() && !IsLabelValue(flavor->pool)) {
+      return absl::InvalidArgumentError(absl::StrCat("flavor ", name, ": pool \"", flavor->pool,
+                                                     "\" is not a label value (it must end with a letter or digit)"));
+    }
+    names.flavor_name.emplace(name, *label);
+  }
+  for (const auto& [name, team] : set.teams) {
+    absl::StatusOr<std::string> label = queue_names.Claim(name);
+    if (!label.ok()) return label.status();
+    names.team_name.emplace(name, *label);
+  }
+  return names;
 }
 
 }  // namespace
@@ -300,34 +331,16 @@ absl::Status CheckKueueRules(const KueueClusterQueue& queue) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> KueueManifests(const std::vector<RecommendationRow>& rows,
+absl::StatusOr<std::string> KueueManifests(const std::vector<allocation::Recommendation>& rows,
                                            const policy::PolicyDocument& policy, const KueueOptions& options) {
   if (absl::Status s = CheckOptions(options); !s.ok()) return s;
   absl::StatusOr<ExportSet> set = PrepareExport(rows, policy, options.resources);
   if (!set.ok()) return set.status();
 
-  // Kueue resolves a ClusterQueue's cohortName among Cohorts, and a Cohort
-  // and a ClusterQueue of one name would read as one node of its tree: one
-  // namespace of names for both.
-  DnsNames queue_names("team");
-  if (!options.root_cohort.empty()) queue_names.Reserve(options.root_cohort, "the root cohort");
-  DnsNames flavor_names("flavor");
-  std::map<std::string, std::string> flavor_name;  // policy name -> ResourceFlavor name
-  for (const auto& [name, flavor] : set->flavors) {
-    absl::StatusOr<std::string> label = flavor_names.Claim(name);
-    if (!label.ok()) return label.status();
-    if (!options.pool_label.empty() && !flavor->pool.empty() && !IsLabelValue(flavor->pool)) {
-      return absl::InvalidArgumentError(absl::StrCat("flavor ", name, ": pool \"", flavor->pool,
-                                                     "\" is not a label value (it must end with a letter or digit)"));
-    }
-    flavor_name.emplace(name, *label);
-  }
-  std::map<std::string, std::string> team_name;  // every team -> its Cohort or ClusterQueue name
-  for (const auto& [name, team] : set->teams) {
-    absl::StatusOr<std::string> label = queue_names.Claim(name);
-    if (!label.ok()) return label.status();
-    team_name.emplace(name, *label);
-  }
+  absl::StatusOr<KueueNames> names = ClaimKueueNames(*set, options);
+  if (!names.ok()) return names.status();
+  const std::map<std::string, std::string>& flavor_name = names->flavor_name;
+  const std::map<std::string, std::string>& team_name = names->team_name;
   auto cohort_above = [&](const policy::Team& team) {
     return team.parent.empty() ? options.root_cohort : team_name.at(team.parent);
   };
@@ -350,7 +363,7 @@ absl::StatusOr<std::string> KueueManifests(const std::vector<RecommendationRow>&
     queue.weight = team.weight;
     queue.namespaces = ExactNamespaces(policy, name);
     FlavorsByResource by_resource;
-    for (const RecommendationRow& row : team_rows) {
+    for (const allocation::Recommendation& row : team_rows) {
       const std::string& resource = set->resource_of.at(row.flavor);
       by_resource[resource].emplace(
           flavor_name.at(row.flavor),

@@ -14,8 +14,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "optimizer/allocation/recommendation.h"
 #include "policy/policy_document.h"
-#include "services/exports/recommendation_row.h"
 
 namespace fleetcap::exports {
 
@@ -88,7 +88,7 @@ absl::Status CheckKueueRules(const KueueClusterQueue& queue);
 // (INVALID_ARGUMENT): those of PrepareExport (scheduler_export.h), names
 // that collide once made Kubernetes names, and sets Kueue cannot express
 // (CheckKueueRules), each naming the team and flavor.
-absl::StatusOr<std::string> KueueManifests(const std::vector<RecommendationRow>& rows,
+absl::StatusOr<std::string> KueueManifests(const std::vector<allocation::Recommendation>& rows,
                                            const policy::PolicyDocument& policy, const KueueOptions& options = {});
 
 }  // namespace fleetcap::exports

@@ -58,10 +58,11 @@ policy::PolicyDocument PolicyWithFlavors(int count, const std::string& model) {
   return policy;
 }
 
-std::vector<RecommendationRow> RowsOnEveryFlavor(const policy::PolicyDocument& policy, const std::string& team) {
-  std::vector<RecommendationRow> rows;
+std::vector<allocation::Recommendation> RowsOnEveryFlavor(const policy::PolicyDocument& policy,
+                                                          const std::string& team) {
+  std::vector<allocation::Recommendation> rows;
   for (const policy::Flavor& f : policy.flavors)
-    rows.push_back({team, f.name, 1000, 0, 1000, std::nullopt, 0, "demand"});
+    rows.push_back({team, f.name, 1000, 0, 1000, std::nullopt, 0, "demand", ""});
   return rows;
 }
 
@@ -131,7 +132,7 @@ TEST(KueueManifests, ClusterQueuesKeepTheCrdRulesTheSchemaCheckSkips) {
   for (const std::string& root : {std::string("fleetcap"), std::string("")}) {
     KueueOptions options;
     options.root_cohort = root;
-    std::vector<RecommendationRow> rows = SchedulerTestRows();
+    std::vector<allocation::Recommendation> rows = SchedulerTestRows();
     rows.back().lending_limit_milli = rows.back().guarantee_milli;  // ads may lend all: expressible without a cohort
     absl::StatusOr<std::string> yaml = KueueManifests(rows, SchedulerTestPolicy(), options);
     ASSERT_THAT(yaml, IsOk()) << root;
@@ -191,7 +192,7 @@ TEST(KueueManifests, QuotasAreTheRecommendationsAsExactQuantities) {
 // Per flavor, the capacity less every recommendation and what lending
 // limits withhold: a100 16 - 9.5 - 4, t4 32 - 1.5 - 10, v5p 8 - 2.
 TEST(KueueManifests, TheRootCohortHoldsTheCapacityRecommendedToNoTeam) {
-  std::vector<RecommendationRow> rows = SchedulerTestRows();
+  std::vector<allocation::Recommendation> rows = SchedulerTestRows();
   absl::StatusOr<std::string> yaml = KueueManifests(rows, SchedulerTestPolicy());
   ASSERT_THAT(yaml, IsOk());
   YAML::Node groups = Find(Documents(*yaml), "Cohort", "fleetcap")["spec"]["resourceGroups"];
@@ -203,14 +204,14 @@ TEST(KueueManifests, TheRootCohortHoldsTheCapacityRecommendedToNoTeam) {
   EXPECT_EQ(groups[1]["flavors"][1]["resources"][0]["nominalQuota"].Scalar(), "20500m");
 
   // speech may lend 1 of a 5 guarantee on t4 and uses 0.5: 3.5 stays withheld.
-  rows.push_back({"speech", "t4", 500, 5000, 500, std::nullopt, 1000, "demand"});
+  rows.push_back({"speech", "t4", 500, 5000, 500, std::nullopt, 1000, "demand", ""});
   yaml = KueueManifests(rows, SchedulerTestPolicy());
   ASSERT_THAT(yaml, IsOk());
   groups = Find(Documents(*yaml), "Cohort", "fleetcap")["spec"]["resourceGroups"];
   EXPECT_EQ(groups[1]["flavors"][1]["resources"][0]["nominalQuota"].Scalar(), "16500m");  // 20.5 - 0.5 - 3.5
 
   // More recommended than the policy's capacity (a what-if capacity): none spare, never negative.
-  rows.push_back({"vision", "v5p", 9000, 0, 9000, std::nullopt, 0, "demand"});
+  rows.push_back({"vision", "v5p", 9000, 0, 9000, std::nullopt, 0, "demand", ""});
   yaml = KueueManifests(rows, SchedulerTestPolicy());
   ASSERT_THAT(yaml, IsOk());
   groups = Find(Documents(*yaml), "Cohort", "fleetcap")["spec"]["resourceGroups"];
@@ -226,8 +227,8 @@ TEST(KueueManifests, TheRootCohortHoldsTheCapacityRecommendedToNoTeam) {
 // A team's view leaves out the fleet's objects: the root Cohort's quota is
 // the fleet's capacity less the recommendations, the org Cohorts hold others.
 TEST(KueueManifests, QueuesOnlyIsTheClusterQueuesAndNothingAboveThem) {
-  std::vector<RecommendationRow> vision_rows;
-  for (const RecommendationRow& row : SchedulerTestRows()) {
+  std::vector<allocation::Recommendation> vision_rows;
+  for (const allocation::Recommendation& row : SchedulerTestRows()) {
     if (row.team == "vision") vision_rows.push_back(row);
   }
   ASSERT_FALSE(vision_rows.empty());
@@ -270,7 +271,7 @@ TEST(KueueManifests, ThePoolLabelSelectsAFlavorsNodes) {
 }
 
 TEST(KueueManifests, TheOutputDoesNotDependOnTheOrderOfTheRows) {
-  std::vector<RecommendationRow> rows = SchedulerTestRows();
+  std::vector<allocation::Recommendation> rows = SchedulerTestRows();
   absl::StatusOr<std::string> first = KueueManifests(rows, SchedulerTestPolicy());
   std::reverse(rows.begin(), rows.end());
   absl::StatusOr<std::string> second = KueueManifests(rows, SchedulerTestPolicy());
@@ -282,7 +283,7 @@ TEST(KueueManifests, TheOutputDoesNotDependOnTheOrderOfTheRows) {
 TEST(KueueManifests, WithoutARootCohortALimitOnARootTeamIsAnErrorNamingTeamAndFlavor) {
   KueueOptions options;
   options.root_cohort = "";
-  std::vector<RecommendationRow> rows = SchedulerTestRows();
+  std::vector<allocation::Recommendation> rows = SchedulerTestRows();
   rows.back().borrowing_limit_milli = 2000;  // ads, t4
   EXPECT_THAT(KueueManifests(rows, SchedulerTestPolicy(), options),
               StatusIs(absl::StatusCode::kInvalidArgument,
@@ -366,25 +367,25 @@ TEST(CheckKueueRules, ALendingLimitAboveTheNominalQuotaIsAnError) {
 
 TEST(KueueManifests, RefusesRowsThePolicyCannotPlaceNamingTeamAndFlavor) {
   const policy::PolicyDocument policy = SchedulerTestPolicy();
-  auto with = [](RecommendationRow row) { return std::vector<RecommendationRow>{row}; };
+  auto with = [](allocation::Recommendation row) { return std::vector<allocation::Recommendation>{row}; };
   EXPECT_THAT(
-      KueueManifests(with({"nobody", "a100", 0, 0, 1000, {}, 0, "demand"}), policy),
+      KueueManifests(with({"nobody", "a100", 0, 0, 1000, {}, 0, "demand", ""}), policy),
       StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("team nobody on flavor a100: the policy has no team")));
-  EXPECT_THAT(KueueManifests(with({"research", "a100", 0, 0, 1000, {}, 0, "demand"}), policy),
+  EXPECT_THAT(KueueManifests(with({"research", "a100", 0, 0, 1000, {}, 0, "demand", ""}), policy),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("research has teams below it")));
-  EXPECT_THAT(KueueManifests(with({"vision", "h100", 0, 0, 1000, {}, 0, "demand"}), policy),
+  EXPECT_THAT(KueueManifests(with({"vision", "h100", 0, 0, 1000, {}, 0, "demand", ""}), policy),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("the policy has no flavor h100")));
-  EXPECT_THAT(KueueManifests(with({"vision", "a100", 0, 0, -1, {}, 0, "demand"}), policy),
+  EXPECT_THAT(KueueManifests(with({"vision", "a100", 0, 0, -1, {}, 0, "demand", ""}), policy),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("team vision on flavor a100"), HasSubstr("recommended_milli is -1"))));
-  EXPECT_THAT(KueueManifests(with({"vision", "a100", 0, 0, 0, -5, 0, "demand"}), policy),
+  EXPECT_THAT(KueueManifests(with({"vision", "a100", 0, 0, 0, -5, 0, "demand", ""}), policy),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("borrowing_limit_milli is -5")));
-  EXPECT_THAT(KueueManifests(with({"vision", "a100", 0, 1000, 5000, 2000, 0, "demand"}), policy),
+  EXPECT_THAT(KueueManifests(with({"vision", "a100", 0, 1000, 5000, 2000, 0, "demand", ""}), policy),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("above guarantee_milli 1000 + borrowing_limit")));
-  EXPECT_THAT(KueueManifests(with({"vision", "a100", 0, 0, 1'000'000'000'001, {}, 0, "demand"}), policy),
+  EXPECT_THAT(KueueManifests(with({"vision", "a100", 0, 0, 1'000'000'000'001, {}, 0, "demand", ""}), policy),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("recommended_milli")));
-  std::vector<RecommendationRow> twice = {{"vision", "a100", 0, 0, 1000, {}, 0, "demand"},
-                                          {"vision", "a100", 0, 0, 2000, {}, 0, "demand"}};
+  std::vector<allocation::Recommendation> twice = {{"vision", "a100", 0, 0, 1000, {}, 0, "demand", ""},
+                                                   {"vision", "a100", 0, 0, 2000, {}, 0, "demand", ""}};
   EXPECT_THAT(KueueManifests(twice, policy),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("team vision on flavor a100: given twice")));
 }

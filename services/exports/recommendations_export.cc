@@ -3,25 +3,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "services/exports/kueue_manifests.h"
+#include "services/exports/recommendation_set.h"
 #include "services/exports/volcano_manifests.h"
 
 namespace fleetcap::exports {
 
-std::vector<RecommendationRow> RecommendationRows(const v1::RecommendationSet& set) {
-  std::vector<RecommendationRow> rows;
+std::vector<allocation::Recommendation> RecommendationRows(const v1::RecommendationSet& set) {
+  std::vector<allocation::Recommendation> rows;
   rows.reserve(static_cast<size_t>(set.recommendations_size()));
-  for (const v1::Recommendation& r : set.recommendations()) {
-    RecommendationRow row;
-    row.team = r.team();
-    row.flavor = r.flavor();
-    row.demand_milli = r.demand_milli();
-    row.guarantee_milli = r.guarantee_milli();
-    row.recommended_milli = r.recommended_milli();
-    if (r.has_borrowing_limit_milli()) row.borrowing_limit_milli = r.borrowing_limit_milli();
-    row.lending_limit_milli = r.lending_limit_milli();
-    row.bound_by = r.bound_by();
-    rows.push_back(std::move(row));
-  }
+  for (const v1::Recommendation& r : set.recommendations()) rows.push_back(RecommendationOf(r));
   return rows;
 }
 
@@ -43,7 +33,7 @@ absl::StatusOr<std::map<std::string, std::string>> ParseFlavorResources(const st
 
 absl::StatusOr<std::string> SchedulerManifests(const v1::RecommendationSet& set, const policy::PolicyDocument& policy,
                                                SchedulerFormat format, const SchedulerExportOptions& options) {
-  const std::vector<RecommendationRow> rows = RecommendationRows(set);
+  const std::vector<allocation::Recommendation> rows = RecommendationRows(set);
   if (format == SchedulerFormat::kVolcano) {
     VolcanoOptions volcano;
     volcano.resources = options.flavor_resources;

@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "fleetcap/v1/allocation.pb.h"
+#include "optimizer/allocation/recommendation.h"
 #include "policy/policy_document.h"
-#include "services/exports/recommendation_row.h"
 
 namespace fleetcap::exports {
 
@@ -23,7 +23,7 @@ struct SchedulerExportOptions {
 };
 
 // The rows the exports read, one per recommendation of `set`, in its order.
-std::vector<RecommendationRow> RecommendationRows(const v1::RecommendationSet& set);
+std::vector<allocation::Recommendation> RecommendationRows(const v1::RecommendationSet& set);
 
 // "FLAVOR=RESOURCE,..." -> the map; INVALID_ARGUMENT naming --flavor-resource
 // and the entry for one without `=`, with an empty side, or repeating a flavor.

@@ -29,7 +29,7 @@ TEST(RecommendationRows, CarryEveryQuotaFieldAndUnlimitedBorrowingAsNone) {
   b->set_recommended_milli(1500);
   b->set_bound_by("demand");
 
-  const std::vector<RecommendationRow> rows = RecommendationRows(set);
+  const std::vector<allocation::Recommendation> rows = RecommendationRows(set);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].team, "vision");
   EXPECT_EQ(rows[0].demand_milli, 16000);

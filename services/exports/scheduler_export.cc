@@ -10,11 +10,11 @@
 namespace fleetcap::exports {
 namespace {
 
-std::string RowName(const RecommendationRow& row) {
+std::string RowName(const allocation::Recommendation& row) {
   return absl::StrCat("recommendation for team ", row.team, " on flavor ", row.flavor);
 }
 
-absl::Status CheckQuantity(const RecommendationRow& row, const char* field, int64_t milli) {
+absl::Status CheckQuantity(const allocation::Recommendation& row, const char* field, int64_t milli) {
   if (milli < 0 || milli > kMaxExportMilli) {
     return absl::InvalidArgumentError(
         absl::StrCat(RowName(row), ": ", field, " is ", milli, " (expected 0 to ", kMaxExportMilli, " milli-devices)"));
@@ -22,7 +22,7 @@ absl::Status CheckQuantity(const RecommendationRow& row, const char* field, int6
   return absl::OkStatus();
 }
 
-absl::Status CheckRow(const RecommendationRow& row) {
+absl::Status CheckRow(const allocation::Recommendation& row) {
   for (auto [field, milli] : {std::pair<const char*, int64_t>{"demand_milli", row.demand_milli},
                               {"guarantee_milli", row.guarantee_milli},
                               {"recommended_milli", row.recommended_milli},
@@ -42,7 +42,7 @@ absl::Status CheckRow(const RecommendationRow& row) {
 
 }  // namespace
 
-absl::StatusOr<ExportSet> PrepareExport(const std::vector<RecommendationRow>& rows,
+absl::StatusOr<ExportSet> PrepareExport(const std::vector<allocation::Recommendation>& rows,
                                         const policy::PolicyDocument& policy,
                                         const std::map<std::string, std::string>& resource_overrides) {
   ExportSet set;
@@ -54,7 +54,7 @@ absl::StatusOr<ExportSet> PrepareExport(const std::vector<RecommendationRow>& ro
   std::map<std::string, const policy::Flavor*> flavors;
   for (const policy::Flavor& f : policy.flavors) flavors.emplace(f.name, &f);
 
-  for (const RecommendationRow& row : rows) {
+  for (const allocation::Recommendation& row : rows) {
     if (set.teams.count(row.team) == 0) {
       return absl::InvalidArgumentError(absl::StrCat(RowName(row), ": the policy has no team ", row.team));
     }
@@ -75,8 +75,9 @@ absl::StatusOr<ExportSet> PrepareExport(const std::vector<RecommendationRow>& ro
     set.by_team[row.team].push_back(row);
   }
   for (auto& [team, team_rows] : set.by_team) {
-    std::sort(team_rows.begin(), team_rows.end(),
-              [](const RecommendationRow& a, const RecommendationRow& b) { return a.flavor < b.flavor; });
+    std::sort(
+        team_rows.begin(), team_rows.end(),
+        [](const allocation::Recommendation& a, const allocation::Recommendation& b) { return a.flavor < b.flavor; });
     for (size_t i = 1; i < team_rows.size(); ++i) {
       if (team_rows[i].flavor == team_rows[i - 1].flavor) {
         return absl::InvalidArgumentError(absl::StrCat(RowName(team_rows[i]), ": given twice"));

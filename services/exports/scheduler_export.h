@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "optimizer/allocation/recommendation.h"
 #include "policy/policy_document.h"
-#include "services/exports/recommendation_row.h"
 
 namespace fleetcap::exports {
 
@@ -21,11 +21,11 @@ inline constexpr int64_t kMaxExportMilli = 1'000'000'000'000;
 
 // Points into the policy given to PrepareExport: valid while it lives.
 struct ExportSet {
-  std::map<std::string, const policy::Team*> teams;               // every team of the policy, by name
-  std::map<std::string, std::vector<std::string>> children;       // inner team -> its children, by name
-  std::map<std::string, std::vector<RecommendationRow>> by_team;  // leaf team -> its rows, by flavor
-  std::map<std::string, const policy::Flavor*> flavors;           // every flavor a row names
-  std::map<std::string, std::string> resource_of;                 // flavor -> its extended resource
+  std::map<std::string, const policy::Team*> teams;                        // every team of the policy, by name
+  std::map<std::string, std::vector<std::string>> children;                // inner team -> its children, by name
+  std::map<std::string, std::vector<allocation::Recommendation>> by_team;  // leaf team -> its rows, by flavor
+  std::map<std::string, const policy::Flavor*> flavors;                    // every flavor a row names
+  std::map<std::string, std::string> resource_of;                          // flavor -> its extended resource
 };
 
 // INVALID_ARGUMENT naming the team and flavor for a row whose team is not a
@@ -33,7 +33,7 @@ struct ExportSet {
 // repeats a team and flavor, or whose quantities are negative or above
 // kMaxExportMilli; or naming the flavor for a bad resource override
 // (AcceleratorResource).
-absl::StatusOr<ExportSet> PrepareExport(const std::vector<RecommendationRow>& rows,
+absl::StatusOr<ExportSet> PrepareExport(const std::vector<allocation::Recommendation>& rows,
                                         const policy::PolicyDocument& policy,
                                         const std::map<std::string, std::string>& resource_overrides);
 

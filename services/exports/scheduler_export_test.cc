@@ -31,7 +31,7 @@ TEST(PrepareExport, GroupsRowsByLeafTeamInFlavorOrderWithEachFlavorsResource) {
   for (const auto& [team, rows] : set->by_team) teams.push_back(team);
   EXPECT_THAT(teams, ElementsAre("ads", "speech", "vision"));
   std::vector<std::string> speech;
-  for (const RecommendationRow& r : set->by_team.at("speech")) speech.push_back(r.flavor);
+  for (const allocation::Recommendation& r : set->by_team.at("speech")) speech.push_back(r.flavor);
   EXPECT_THAT(speech, ElementsAre("a100", "v5p"));
   EXPECT_EQ(set->resource_of.at("v5p"), "google.com/tpu");
   EXPECT_EQ(set->resource_of.at("t4"), "nvidia.com/gpu");

@@ -59,7 +59,7 @@ std::string DerivedDemand(const policy::PolicyDocument& policy) {
 
 struct Solved {
   policy::PolicyDocument policy;
-  std::vector<RecommendationRow> rows;
+  std::vector<allocation::Recommendation> rows;
 };
 
 Solved SolveDemo() {
@@ -72,10 +72,7 @@ Solved SolveDemo() {
       allocation::SolveOffline({"openb-policy.yaml", text, "demand.yaml", DerivedDemand(solved.policy)});
   EXPECT_THAT(recs, IsOk());
   if (!recs.ok()) return solved;
-  for (const allocation::Recommendation& r : *recs) {
-    solved.rows.push_back({r.team, r.flavor, r.demand_milli, r.guarantee_milli, r.recommended_milli,
-                           r.borrowing_limit_milli, r.lending_limit_milli, r.bound_by});
-  }
+  solved.rows = *std::move(recs);
   return solved;
 }
 
@@ -106,14 +103,14 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
     ASSERT_THAT(schema, IsOk());
     schemas.emplace(kind, *schema);
   }
-  std::map<std::pair<std::string, std::string>, const RecommendationRow*> row_of;
-  for (const RecommendationRow& r : solved.rows) row_of[{r.team, r.flavor}] = &r;
+  std::map<std::pair<std::string, std::string>, const allocation::Recommendation*> row_of;
+  for (const allocation::Recommendation& r : solved.rows) row_of[{r.team, r.flavor}] = &r;
   std::map<std::string, int64_t> quota_of_flavor;
   std::map<std::string, int> kinds;
   int borrowing_limits = 0, lending_limits = 0, fractional = 0;
   std::map<std::string, int64_t> spare_of_flavor;
   std::map<std::string, int64_t> withheld_of_flavor;
-  for (const RecommendationRow& r : solved.rows) {
+  for (const allocation::Recommendation& r : solved.rows) {
     withheld_of_flavor[r.flavor] +=
         std::max<int64_t>(0, r.guarantee_milli - r.lending_limit_milli - r.recommended_milli);
   }
@@ -135,7 +132,7 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
     EXPECT_EQ(doc["spec"]["cohortName"].Scalar(), team < "team-06" ? "training" : "inference");
     for (const YAML::Node& group : doc["spec"]["resourceGroups"]) {
       for (const YAML::Node& flavor : group["flavors"]) {
-        const RecommendationRow& row = *row_of.at({team, flavor["name"].Scalar()});
+        const allocation::Recommendation& row = *row_of.at({team, flavor["name"].Scalar()});
         const YAML::Node r = flavor["resources"][0];
         EXPECT_EQ(Milli(r["nominalQuota"]), row.recommended_milli);
         quota_of_flavor[row.flavor] += Milli(r["nominalQuota"]);

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "optimizer/allocation/recommendation.h"
 #include "policy/policy_document.h"
 #include "policy/policy_parser.h"
-#include "services/exports/recommendation_row.h"
 
 namespace fleetcap::exports::testing {
 
@@ -63,13 +63,13 @@ inline policy::PolicyDocument SchedulerTestPolicy() {
 
 // vision: a100 9.5 of g 8 (b 4, l 2), t4 1.5 borrowed; speech: a100 4 and
 // v5p 2; ads (a root team): t4 10 of g 10.
-inline std::vector<RecommendationRow> SchedulerTestRows() {
+inline std::vector<allocation::Recommendation> SchedulerTestRows() {
   return {
-      {"vision", "a100", 12000, 8000, 9500, 4000, 2000, "fair_share"},
-      {"vision", "t4", 1500, 0, 1500, std::nullopt, 0, "demand"},
-      {"speech", "a100", 6000, 4000, 4000, std::nullopt, 4000, "guarantee"},
-      {"speech", "v5p", 2000, 0, 2000, std::nullopt, 0, "demand"},
-      {"ads", "t4", 10000, 10000, 10000, std::nullopt, 10000, "demand"},
+      {"vision", "a100", 12000, 8000, 9500, 4000, 2000, "fair_share", ""},
+      {"vision", "t4", 1500, 0, 1500, std::nullopt, 0, "demand", ""},
+      {"speech", "a100", 6000, 4000, 4000, std::nullopt, 4000, "guarantee", ""},
+      {"speech", "v5p", 2000, 0, 2000, std::nullopt, 0, "demand", ""},
+      {"ads", "t4", 10000, 10000, 10000, std::nullopt, 10000, "demand", ""},
   };
 }
 

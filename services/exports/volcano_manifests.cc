@@ -23,7 +23,7 @@ struct ResourceQuota {
 // not lend, which the allocation withholds from others even while idle; the
 // deserved share is the recommendation a, or that withheld part when it is
 // larger; the capability is the ceiling g + b.
-void AddRow(const RecommendationRow& row, ResourceQuota& quota) {
+void AddRow(const allocation::Recommendation& row, ResourceQuota& quota) {
   int64_t kept = std::max<int64_t>(0, row.guarantee_milli - row.lending_limit_milli);
   quota.guarantee_milli += kept;
   quota.deserved_milli += std::max(row.recommended_milli, kept);
@@ -83,7 +83,7 @@ std::string QueueYaml(const std::string& name, const policy::Team& team,
 
 }  // namespace
 
-absl::StatusOr<std::string> VolcanoManifests(const std::vector<RecommendationRow>& rows,
+absl::StatusOr<std::string> VolcanoManifests(const std::vector<allocation::Recommendation>& rows,
                                              const policy::PolicyDocument& policy, const VolcanoOptions& options) {
   absl::StatusOr<ExportSet> set = PrepareExport(rows, policy, options.resources);
   if (!set.ok()) return set.status();
@@ -95,7 +95,7 @@ absl::StatusOr<std::string> VolcanoManifests(const std::vector<RecommendationRow
     absl::StatusOr<std::string> name = names.Claim(team);
     if (!name.ok()) return name.status();
     std::map<std::string, ResourceQuota> quotas;
-    for (const RecommendationRow& row : team_rows) AddRow(row, quotas[set->resource_of.at(row.flavor)]);
+    for (const allocation::Recommendation& row : team_rows) AddRow(row, quotas[set->resource_of.at(row.flavor)]);
     documents.emplace(*name, QueueYaml(*name, *set->teams.at(team), quotas));
   }
   std::string yaml;

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "optimizer/allocation/recommendation.h"
 #include "policy/policy_document.h"
-#include "services/exports/recommendation_row.h"
 
 namespace fleetcap::exports {
 
@@ -24,7 +24,7 @@ struct VolcanoOptions {
 // summed. Errors (INVALID_ARGUMENT): those of PrepareExport
 // (scheduler_export.h), team names that collide once made Kubernetes names or
 // that are Volcano's own queues (`root`, `default`).
-absl::StatusOr<std::string> VolcanoManifests(const std::vector<RecommendationRow>& rows,
+absl::StatusOr<std::string> VolcanoManifests(const std::vector<allocation::Recommendation>& rows,
                                              const policy::PolicyDocument& policy, const VolcanoOptions& options = {});
 
 }  // namespace fleetcap::exports

@@ -57,9 +57,9 @@ TEST(VolcanoManifests, WritesOneQueuePerLeafTeamExactly) {
 }
 
 TEST(VolcanoManifests, KeepsGuaranteeWithinDeservedWithinCapability) {
-  std::vector<RecommendationRow> rows = SchedulerTestRows();
+  std::vector<allocation::Recommendation> rows = SchedulerTestRows();
   rows[1].borrowing_limit_milli = 3000;  // vision's t4 now capped at 3: the resource has a capability
-  rows.push_back({"speech", "t4", 1000, 10000, 1000, 0, 2000, "demand"});  // keeps 8 of 10 while using 1
+  rows.push_back({"speech", "t4", 1000, 10000, 1000, 0, 2000, "demand", ""});  // keeps 8 of 10 while using 1
   absl::StatusOr<std::string> yaml = VolcanoManifests(rows, SchedulerTestPolicy());
   ASSERT_THAT(yaml, IsOk());
   std::map<std::string, YAML::Node> queues = QueuesByName(*yaml);
@@ -81,7 +81,7 @@ TEST(VolcanoManifests, KeepsGuaranteeWithinDeservedWithinCapability) {
 }
 
 TEST(VolcanoManifests, TheOutputDoesNotDependOnTheOrderOfTheRows) {
-  std::vector<RecommendationRow> rows = SchedulerTestRows();
+  std::vector<allocation::Recommendation> rows = SchedulerTestRows();
   absl::StatusOr<std::string> first = VolcanoManifests(rows, SchedulerTestPolicy());
   std::reverse(rows.begin(), rows.end());
   absl::StatusOr<std::string> second = VolcanoManifests(rows, SchedulerTestPolicy());
@@ -93,12 +93,13 @@ TEST(VolcanoManifests, TheOutputDoesNotDependOnTheOrderOfTheRows) {
 TEST(VolcanoManifests, VolcanosOwnQueueNamesAndCollisionsAreErrors) {
   policy::PolicyDocument policy = SchedulerTestPolicy();
   policy.teams.push_back({"Default", "", "team", 1, "", "", 0, {}});
-  std::vector<RecommendationRow> rows = {{"Default", "t4", 0, 0, 1000, std::nullopt, 0, "demand"}};
+  std::vector<allocation::Recommendation> rows = {{"Default", "t4", 0, 0, 1000, std::nullopt, 0, "demand", ""}};
   EXPECT_THAT(VolcanoManifests(rows, policy),
               StatusIs(absl::StatusCode::kInvalidArgument,
                        AllOf(HasSubstr("team Default"), HasSubstr("Volcano's default queue"))));
   policy.teams.push_back({"ads_", "", "team", 1, "", "", 0, {}});
-  rows = {{"ads", "t4", 0, 0, 1000, std::nullopt, 0, "demand"}, {"ads_", "t4", 0, 0, 1000, std::nullopt, 0, "demand"}};
+  rows = {{"ads", "t4", 0, 0, 1000, std::nullopt, 0, "demand", ""},
+          {"ads_", "t4", 0, 0, 1000, std::nullopt, 0, "demand", ""}};
   EXPECT_THAT(VolcanoManifests(rows, policy),
               StatusIs(absl::StatusCode::kInvalidArgument, AllOf(HasSubstr("team ads_"), HasSubstr("as is ads"))));
 }

@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "optimizer/allocation/offline_solver.h"
-#include "optimizer/allocation/recommendation_json.h"
+#include "services/exports/recommendation_set.h"
 #include "tests/fuzz/fuzz_target.h"
 
 namespace {
@@ -39,7 +39,7 @@ int fleetcap::fuzz::FuzzOneInput(const uint8_t* data, size_t size) {
   for (const Recommendation& r : *solved) {
     if (r.recommended_milli < 0 || r.recommended_milli > r.demand_milli) std::abort();
   }
-  (void)RecommendationSetJson(RecommendationSetHeader{}, *solved);
+  (void)fleetcap::exports::RecommendationSetJson(fleetcap::exports::RecommendationSetHeader{}, *solved);
   (void)RecommendationsTable(*solved);
   return 0;
 }

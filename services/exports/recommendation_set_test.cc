@@ -1,35 +1,60 @@
-// The hand-written RecommendationSet JSON, field by field. That it is
-// byte-identical to protobuf's own printing of the message is held by
-// services/ctl/recommendations_json_test.cc, which may use the generated API.
+// The RecommendationSet's JSON, field by field: the bytes
+// `fleetcap-optimizer allocate --format json` and `fleetcapctl recommendations
+// --format json` print.
 
-#include "optimizer/allocation/recommendation_json.h"
+#include "services/exports/recommendation_set.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace fleetcap::allocation {
+#include <utility>
+
+namespace fleetcap::exports {
 namespace {
+
+using allocation::Recommendation;
+using ::testing::HasSubstr;
 
 const absl::Time kNoon = absl::FromUnixSeconds(1'772'366'400);  // 2026-03-01T12:00:00Z
 
-TEST(ProtoJsonString, EscapesAsProtobufDoes) {
-  EXPECT_EQ(ProtoJsonString("plain"), "\"plain\"");
-  EXPECT_EQ(ProtoJsonString("q\" b\\ <a> & ' /"), R"("q\" b\\ \u003ca\u003e & ' /")");
-  EXPECT_EQ(ProtoJsonString("\b\t\n\f\r\x01\x1f\x7f"), R"("\b\t\n\f\r\u0001\u001f\u007f")");
-  // Non-ASCII text stays as it is, except invisible format characters.
-  EXPECT_EQ(ProtoJsonString("\xc3\xa9 \xe2\x80\x8b \xe2\x80\xa8 \xef\xbb\xbf"), "\"\xc3\xa9 \\u200b \\u2028 \\ufeff\"");
-  // Past U+FFFF: a surrogate pair (U+E0001, LANGUAGE TAG), or the bytes (U+1F600).
-  EXPECT_EQ(ProtoJsonString("\xf3\xa0\x80\x81"), R"("\udb40\udc01")");
-  EXPECT_EQ(ProtoJsonString("\xf0\x9f\x98\x80"), "\"\xf0\x9f\x98\x80\"");
+// The set's JSON with one recommendation for `team`.
+std::string WithTeam(const std::string& team) {
+  Recommendation r;
+  r.team = team;
+  RecommendationSetHeader header;
+  header.computed_at = kNoon;
+  return RecommendationSetJson(header, {r});
 }
 
-TEST(ProtoJsonTimestamp, UsesZeroThreeSixOrNineFractionalDigits) {
-  EXPECT_EQ(ProtoJsonTimestamp(kNoon), "2026-03-01T12:00:00Z");
-  EXPECT_EQ(ProtoJsonTimestamp(kNoon + absl::Milliseconds(100)), "2026-03-01T12:00:00.100Z");
-  EXPECT_EQ(ProtoJsonTimestamp(kNoon + absl::Microseconds(123456)), "2026-03-01T12:00:00.123456Z");
-  EXPECT_EQ(ProtoJsonTimestamp(kNoon + absl::Nanoseconds(123456789)), "2026-03-01T12:00:00.123456789Z");
-  EXPECT_EQ(ProtoJsonTimestamp(absl::FromCivil(absl::CivilSecond(1, 1, 1, 0, 0, 0), absl::UTCTimeZone())),
-            "0001-01-01T00:00:00Z");
+std::string ComputedAt(absl::Time t) {
+  RecommendationSetHeader header;
+  header.computed_at = t;
+  return RecommendationSetJson(header, {});
+}
+
+TEST(RecommendationSetJson, EscapesStringsAsProtobufDoes) {
+  const std::pair<std::string, std::string> cases[] = {
+      {"plain", "\"plain\""},
+      {"q\" b\\ <a> & ' /", R"("q\" b\\ \u003ca\u003e & ' /")"},
+      {"\b\t\n\f\r\x01\x1f\x7f", R"("\b\t\n\f\r\u0001\u001f\u007f")"},
+      // Non-ASCII text stays as it is, except invisible format characters.
+      {"\xc3\xa9 \xe2\x80\x8b \xe2\x80\xa8 \xef\xbb\xbf", "\"\xc3\xa9 \\u200b \\u2028 \\ufeff\""},
+      // Past U+FFFF: a surrogate pair (U+E0001, LANGUAGE TAG), or the bytes (U+1F600).
+      {"\xf3\xa0\x80\x81", R"("\udb40\udc01")"},
+      {"\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""},
+  };
+  for (const auto& [team, escaped] : cases) {
+    EXPECT_THAT(WithTeam(team), HasSubstr("   \"team\": " + escaped + ",\n")) << escaped;
+  }
+}
+
+TEST(RecommendationSetJson, TimestampsUseZeroThreeSixOrNineFractionalDigits) {
+  EXPECT_THAT(ComputedAt(kNoon), HasSubstr(" \"computedAt\": \"2026-03-01T12:00:00Z\"\n"));
+  EXPECT_THAT(ComputedAt(kNoon + absl::Milliseconds(100)), HasSubstr("\"2026-03-01T12:00:00.100Z\""));
+  EXPECT_THAT(ComputedAt(kNoon + absl::Microseconds(123456)), HasSubstr("\"2026-03-01T12:00:00.123456Z\""));
+  EXPECT_THAT(ComputedAt(kNoon + absl::Nanoseconds(123456789)), HasSubstr("\"2026-03-01T12:00:00.123456789Z\""));
+  EXPECT_THAT(ComputedAt(absl::FromCivil(absl::CivilSecond(1, 1, 1, 0, 0, 0), absl::UTCTimeZone())),
+              HasSubstr("\"0001-01-01T00:00:00Z\""));
 }
 
 TEST(RecommendationSetJson, AnEmptySetHasItsHeaderAndAnEmptyList) {
@@ -86,4 +111,4 @@ TEST(RecommendationSetJson, EveryFieldIsWrittenAndAnUnlimitedBorrowingLimitIsLef
 }
 
 }  // namespace
-}  // namespace fleetcap::allocation
+}  // namespace fleetcap::exports
