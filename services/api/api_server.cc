@@ -47,7 +47,7 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   // Usage and chargeback go to --db-read when it names another server.
   PgPool* report_pool = read_pool != nullptr ? read_pool : pool;
   server->metrics_ = std::make_unique<ApiMetrics>(registry);
-  server->inventory_ = std::make_unique<store::PgInventoryRepository>(server->pool_);
+  server->inventory_ = std::make_unique<store::PgLiveInventoryRepository>(server->pool_);
   server->team_facts_ = std::make_unique<store::PgTeamFactsRepository>(server->pool_);
   server->teams_ = std::make_unique<TeamAttribution>(server->team_facts_.get());
   server->policies_ = std::make_unique<store::PgPolicyRepository>(server->pool_);

@@ -39,7 +39,7 @@
 #include "store/pg_control_repositories.h"
 #include "store/pg_demand_history_repository.h"
 #include "store/pg_forecast_repository.h"
-#include "store/pg_inventory_repository.h"
+#include "store/pg_live_inventory_repository.h"
 #include "store/pg_scenario_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_repository.h"
@@ -89,7 +89,7 @@ class ApiServer {
   RealClock clock_;
   PgPool* pool_ = nullptr;
   std::unique_ptr<ApiMetrics> metrics_;
-  std::unique_ptr<store::PgInventoryRepository> inventory_;
+  std::unique_ptr<store::InventoryReader> inventory_;
   std::unique_ptr<store::PgTeamFactsRepository> team_facts_;
   std::unique_ptr<TeamAttribution> teams_;
   std::unique_ptr<FleetSummaryQuery> fleet_query_;
