@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include "store/cluster_inventory_changes.h"
 #include "store/live_inventory_repository.h"
+#include "store/test_inventory.h"
 
 namespace fleetcap::store::contract {
 
@@ -162,6 +164,41 @@ inline void DuplicatesInOneBatchAreMerged(LiveInventoryRepository& repo) {
   ExpectOpenHolds(repo, 1, 1);
 }
 
+// TestInventory (store/test_inventory.h), written as one batch of changes.
+inline void SummarizesWhatWasInServiceAndHeldAtAnInstant(LiveInventoryRepository& repo) {
+  ASSERT_TRUE(repo.Apply(ChangesOf(TestInventory())).ok());
+  const absl::Time t0 = TestT0();
+  const absl::Duration h = absl::Hours(1);
+  auto at_start = repo.SummarizeAt("c1", t0);
+  ASSERT_TRUE(at_start.ok()) << at_start.status();
+  EXPECT_EQ(*at_start, (std::vector<ModelCount>{{"T4", 2, 1000}}));
+  auto at_90min = repo.SummarizeAt("c1", t0 + 1.5 * h);
+  ASSERT_TRUE(at_90min.ok());
+  EXPECT_EQ(*at_90min, (std::vector<ModelCount>{{"A100", 1, 1000}, {"T4", 2, 1250}}));
+  // Half-open intervals: at T0+2h the whole-GPU hold has ended; at T0+3h the A100 left service.
+  auto at_2h = repo.SummarizeAt("", t0 + 2 * h);
+  ASSERT_TRUE(at_2h.ok());
+  EXPECT_EQ(*at_2h, (std::vector<ModelCount>{{"A100", 1, 1000}, {"T4", 2, 250}}));
+  auto at_3h = repo.SummarizeAt("", t0 + 3 * h);
+  ASSERT_TRUE(at_3h.ok());
+  EXPECT_EQ(*at_3h, (std::vector<ModelCount>{{"T4", 2, 250}}));
+  EXPECT_EQ(repo.SummarizeAt("nope", t0).status().code(), absl::StatusCode::kNotFound);
+}
+
+// A recorded history written again (a replay run twice) is stored once.
+inline void ARecordedHistoryAppliedTwiceIsStoredOnce(LiveInventoryRepository& repo) {
+  ASSERT_TRUE(repo.Apply(ChangesOf(TestInventory())).ok());
+  ASSERT_TRUE(repo.Apply(ChangesOf(TestInventory())).ok());
+  auto live = repo.LoadLive("c1");
+  ASSERT_TRUE(live.ok()) << live.status();
+  EXPECT_EQ(live->pods.size(), 3u);
+  EXPECT_EQ(live->holds.size(), 3u);
+  EXPECT_EQ(live->devices.size(), 2u);  // in service now: a100-0 left at T0+3h
+  auto summary = repo.SummarizeAt("c1", TestT0() + absl::Minutes(90));
+  ASSERT_TRUE(summary.ok());
+  EXPECT_EQ(*summary, (std::vector<ModelCount>{{"A100", 1, 1000}, {"T4", 2, 1250}}));
+}
+
 }  // namespace fleetcap::store::contract
 
 // Instantiates the contract as tests of fixture `Fixture`, whose `repo()` is
@@ -172,4 +209,12 @@ inline void DuplicatesInOneBatchAreMerged(LiveInventoryRepository& repo) {
   TEST_F(Fixture, DeletedPodsLeaveTheLiveSet) { ::fleetcap::store::contract::DeletedPodsLeaveTheLiveSet(repo()); } \
   TEST_F(Fixture, DemandOpensAndCloses) { ::fleetcap::store::contract::DemandOpensAndCloses(repo()); }             \
   TEST_F(Fixture, BadChangesAreRefusedWhole) { ::fleetcap::store::contract::BadChangesAreRefusedWhole(repo()); }   \
-  TEST_F(Fixture, DuplicatesInOneBatchAreMerged) { ::fleetcap::store::contract::DuplicatesInOneBatchAreMerged(repo()); }
+  TEST_F(Fixture, DuplicatesInOneBatchAreMerged) {                                                                 \
+    ::fleetcap::store::contract::DuplicatesInOneBatchAreMerged(repo());                                            \
+  }                                                                                                                \
+  TEST_F(Fixture, SummarizesWhatWasInServiceAndHeldAtAnInstant) {                                                  \
+    ::fleetcap::store::contract::SummarizesWhatWasInServiceAndHeldAtAnInstant(repo());                             \
+  }                                                                                                                \
+  TEST_F(Fixture, ARecordedHistoryAppliedTwiceIsStoredOnce) {                                                      \
+    ::fleetcap::store::contract::ARecordedHistoryAppliedTwiceIsStoredOnce(repo());                                 \
+  }

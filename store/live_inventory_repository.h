@@ -1,7 +1,9 @@
 #pragma once
-// Incremental writes of one cluster's inventory, for an ingest that follows a
-// live cluster (fleetcap-ingest k8s): open and close nodes, devices, holds
-// and unmet demand as they happen, upsert pods and their workloads.
+// The inventory is written as changes, and only so: open and close nodes,
+// devices, holds and unmet demand as they happen, upsert pods and their
+// workloads. The Kubernetes ingest sends them as it follows a live cluster;
+// the trace replay sends a whole recorded history as one batch
+// (store/cluster_inventory_changes.h). Readers read through InventoryReader.
 //
 // Every change is idempotent, so a batch applied twice (an ingest killed
 // after its commit but before it knew, then restarted) changes nothing the
@@ -10,7 +12,8 @@
 // is applied atomically. LoadLive returns what a restarted ingest resumes
 // from, so it neither duplicates nor loses a hold.
 //
-// Implementations are thread-compatible, like InventoryRepository.
+// Implementations are thread-compatible: share one between threads only with
+// outside locking, or give each thread its own.
 
 #include <map>
 #include <optional>
@@ -20,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "store/inventory.h"
+#include "store/inventory_reader.h"
 #include "store/quarantine_repository.h"
 
 namespace fleetcap::store {
@@ -104,10 +108,8 @@ struct LiveInventory {
   std::vector<DemandWait> demands;  // every wait of those pods
 };
 
-class LiveInventoryRepository {
+class LiveInventoryRepository : public InventoryReader {
  public:
-  virtual ~LiveInventoryRepository() = default;
-
   // Applies every change in one transaction (creating the cluster if new).
   // INVALID_ARGUMENT when a record cannot be stored: naming the record for a
   // malformed one (empty key, milli outside 1..1000, interval ending before

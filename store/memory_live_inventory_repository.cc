@@ -1,6 +1,10 @@
 #include "store/memory_live_inventory_repository.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
 
 #include "common/status_macros.h"
 #include "store/live_inventory_records.h"
@@ -122,6 +126,47 @@ std::vector<std::string> MemoryLiveInventoryRepository::ClusterNames() const {
   std::vector<std::string> names;
   for (const auto& [name, state] : clusters_) names.push_back(name);
   return names;
+}
+
+namespace {
+
+bool Covers(absl::Time from, const std::optional<absl::Time>& to, absl::Time at) {
+  return from <= at && (!to.has_value() || *to > at);
+}
+
+void SummarizeClusterAt(const MemoryLiveInventoryRepository::ClusterState& state, absl::Time at,
+                        std::map<std::string, ModelCount>& out) {
+  std::map<std::string, std::string> model_in_service;  // device id -> model
+  for (const auto& [key, d] : state.devices) {
+    if (!Covers(d.in_service_from, d.in_service_to, at)) continue;
+    model_in_service[d.device_id] = d.model;
+    ModelCount& count = out[d.model];
+    count.model = d.model;
+    count.devices += 1;
+  }
+  for (const auto& [key, h] : state.holds) {
+    if (!Covers(h.from, h.to, at)) continue;
+    if (auto it = model_in_service.find(h.device_id); it != model_in_service.end()) {
+      out[it->second].held_milli += h.milli;
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<ModelCount>> MemoryLiveInventoryRepository::SummarizeAt(const std::string& cluster,
+                                                                                   absl::Time at) {
+  std::map<std::string, ModelCount> by_model;
+  if (cluster.empty()) {
+    for (const auto& [name, state] : clusters_) SummarizeClusterAt(state, at, by_model);
+  } else {
+    auto it = clusters_.find(cluster);
+    if (it == clusters_.end()) return absl::NotFoundError(absl::StrCat("cluster \"", cluster, "\" is not known"));
+    SummarizeClusterAt(it->second, at, by_model);
+  }
+  std::vector<ModelCount> out;
+  for (auto& [model, count] : by_model) out.push_back(count);
+  return out;
 }
 
 }  // namespace fleetcap::store

@@ -17,6 +17,7 @@ class MemoryLiveInventoryRepository : public LiveInventoryRepository {
   absl::Status Apply(const InventoryChanges& changes) override;
   absl::StatusOr<LiveInventory> LoadLive(const std::string& cluster) override;
   absl::StatusOr<ActivePolicyText> ActivePolicy() override { return active_policy_; }
+  absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) override;
 
   // Everything stored for one cluster, keyed as the PostgreSQL tables are.
   struct ClusterState {

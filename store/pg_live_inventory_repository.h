@@ -17,6 +17,7 @@ class PgLiveInventoryRepository : public LiveInventoryRepository {
   absl::Status Apply(const InventoryChanges& changes) override;
   absl::StatusOr<LiveInventory> LoadLive(const std::string& cluster) override;
   absl::StatusOr<ActivePolicyText> ActivePolicy() override;
+  absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) override;
 
  private:
   PgPool* pool_;

@@ -11,6 +11,7 @@
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/pg_quarantine_repository.h"
+#include "store/refused_records.h"
 
 namespace fleetcap::store {
 namespace {
@@ -236,6 +237,37 @@ std::optional<T> Opt(const pqxx::field& f) {
   return f.is_null() ? std::nullopt : std::optional<T>(f.as<T>());
 }
 
+// Inserts `rows` in one transaction, the whole having been refused: parts
+// of it under savepoints, so that each row the store refuses alone is set
+// aside and the others are written (store/refused_records.h). Minute rows
+// are independent of each other, so any split stores what the whole would.
+int64_t InsertAroundRefusals(pqxx::dbtransaction& txn, const std::string& cluster,
+                             const std::vector<UsageMinuteRow>& rows, const std::string& source, absl::Time now,
+                             std::vector<SetAsideMinute>& set_aside) {
+  int64_t inserted = 0;
+  const RefusedRecords how{
+      [&](size_t begin, size_t end) {
+        try {
+          pqxx::subtransaction savepoint(txn, "some_rows");
+          inserted += InsertMinuteRows(savepoint, cluster, {rows.begin() + begin, rows.begin() + end});
+          savepoint.commit();
+          return absl::OkStatus();
+        } catch (const pqxx::sql_error& e) {
+          if (!RefusesTheData(e)) throw;
+          return absl::InvalidArgumentError(absl::StrCat("usage_minute row refused by the store: ", e.what()));
+        }
+      },
+      [](const absl::Status& status) { return absl::IsInvalidArgument(status); },
+      [&](size_t i, const absl::Status& refusal) {
+        set_aside.push_back(
+            SetAside(cluster, rows[i], source, "rejected_by_store", std::string(refusal.message()), now));
+      }};
+  size_t written = 0;
+  // Every failure that is not a refusal was thrown above, so this is OK.
+  (void)WriteAroundRefusals(rows.size(), absl::InvalidArgumentError("the whole batch"), how, written);
+  return inserted;
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<SeriesIdentity>> PgUsageRepository::IdentifySeries(const std::string& cluster,
@@ -350,18 +382,7 @@ absl::StatusOr<MinuteWriteResult> PgUsageRepository::Write(const std::string& cl
       if (!one_by_one) {
         n = InsertMinuteRows(txn, cluster, rows);
       } else {
-        for (const UsageMinuteRow& row : rows) {
-          try {
-            pqxx::subtransaction savepoint(txn, "one_row");
-            n += InsertMinuteRows(savepoint, cluster, {row});
-            savepoint.commit();
-          } catch (const pqxx::sql_error& e) {
-            if (!RefusesTheData(e)) throw;
-            result.set_aside.push_back(SetAside(cluster, row, source, "rejected_by_store",
-                                                absl::StrCat("usage_minute row refused by the store: ", e.what()),
-                                                now));
-          }
-        }
+        n = InsertAroundRefusals(txn, cluster, rows, source, now, result.set_aside);
       }
       std::vector<QuarantineRecord> records;
       for (const SetAsideMinute& s : result.set_aside) records.push_back(s.record);

@@ -14,8 +14,7 @@
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "store/migrator.h"
-#include "store/pg_inventory_repository.h"
-#include "store/pg_quarantine_repository.h"
+#include "store/pg_live_inventory_repository.h"
 
 namespace fleetcap::ingest {
 namespace {
@@ -119,16 +118,15 @@ absl::StatusOr<ReplayOptions> ParseReplayFlags(const std::vector<std::string>& a
 absl::Status RunReplay(const ReplayOptions& options) {
   FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
   ReplayMetrics metrics(*daemon->registry(), options.synthetic ? "synthetic" : "openb");
-  store::PgInventoryRepository inventory(daemon->pool());
-  store::PgQuarantineRepository quarantine(daemon->pool());
+  store::PgLiveInventoryRepository inventory(daemon->pool());
   const OpenbReplayOptions& replay = options.replay;
 
   RealClock clock;
   const absl::Duration began = clock.Monotonic();
-  FLEETCAP_ASSIGN_OR_RETURN(ReplayReport report,
-                            options.synthetic ? ReplayTrace(synthetic::SyntheticTrace(*options.synthetic),
-                                                            replay.cluster, replay.start, inventory, quarantine, clock)
-                                              : ReplayOpenb(replay, inventory, quarantine, clock));
+  FLEETCAP_ASSIGN_OR_RETURN(ReplayReport report, options.synthetic
+                                                     ? ReplayTrace(synthetic::SyntheticTrace(*options.synthetic),
+                                                                   replay.cluster, replay.start, inventory, clock)
+                                                     : ReplayOpenb(replay, inventory, clock));
   metrics.Record(report);
   Logger("ingest")->info("replayed {} into cluster {} in {:.2f}s",
                          options.synthetic ? "a synthetic trace" : replay.data_dir, replay.cluster,

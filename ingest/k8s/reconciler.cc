@@ -8,6 +8,7 @@
 #include "common/status_macros.h"
 #include "policy/policy_parser.h"
 #include "store/live_inventory_records.h"
+#include "store/refused_records.h"
 
 namespace fleetcap::k8s {
 namespace {
@@ -537,33 +538,6 @@ void Reconciler::Requeue(store::InventoryChanges unwritten) {
   pending_ = std::move(unwritten);
 }
 
-// Writes records [begin, end) of `batch` in order. A part the store refuses
-// (`refusal`, when already known) is written in halves, down to single
-// records, which are set aside. Stops at an outage, with `written` where to
-// resume.
-absl::Status Reconciler::Isolate(const store::InventoryChanges& batch, size_t begin, size_t end, absl::Status refusal,
-                                 size_t& written) {
-  if (begin == end) return absl::OkStatus();
-  if (refusal.ok()) {
-    refusal = repo_->Apply(store::RecordRange(batch, begin, end));
-    if (refusal.ok()) {
-      written = end;
-      return refusal;
-    }
-    if (!Refused(refusal)) return refusal;
-  }
-  if (end - begin == 1) {
-    SetAside({0, "", "", store::RecordKey(batch, begin), std::string(refusal.message()),
-              store::RecordText(batch, begin), clock_->Now()},
-             "refused");
-    written = end;
-    return absl::OkStatus();
-  }
-  const size_t mid = begin + (end - begin) / 2;
-  FLEETCAP_RETURN_IF_ERROR(Isolate(batch, begin, mid, absl::OkStatus(), written));
-  return Isolate(batch, mid, end, absl::OkStatus(), written);
-}
-
 absl::Status Reconciler::Write(store::InventoryChanges batch) {
   absl::Status status = repo_->Apply(batch);
   if (status.ok() || !Refused(status)) {
@@ -574,7 +548,14 @@ absl::Status Reconciler::Write(store::InventoryChanges batch) {
   batch.quarantine.clear();
   const size_t n = store::RecordCount(batch);
   size_t written = 0;
-  const absl::Status outage = Isolate(batch, 0, n, status, written);
+  const store::RefusedRecords how{
+      [&](size_t begin, size_t end) { return repo_->Apply(store::RecordRange(batch, begin, end)); }, Refused,
+      [&](size_t i, const absl::Status& refusal) {
+        SetAside({0, "", "", store::RecordKey(batch, i), std::string(refusal.message()), store::RecordText(batch, i),
+                  clock_->Now()},
+                 "refused");
+      }};
+  const absl::Status outage = store::WriteAroundRefusals(n, status, how, written);
   // What was set aside is stored after the rest, in its own transaction.
   store::InventoryChanges rest = store::RecordRange(batch, written, n);
   rest.quarantine = std::move(aside);

@@ -166,8 +166,6 @@ class Reconciler {
   void AdjustLoad(const std::string& node, HoldRow& hold, int sign);
   void SetAsideInvalid(store::InventoryChanges& batch);
   absl::Status Write(store::InventoryChanges batch);
-  absl::Status Isolate(const store::InventoryChanges& batch, size_t begin, size_t end, absl::Status refusal,
-                       size_t& written);
   void Requeue(store::InventoryChanges unwritten);
 
   ReconcilerOptions options_;

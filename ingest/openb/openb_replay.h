@@ -1,9 +1,10 @@
 #pragma once
 // `fleetcap-ingest replay --trace openb`: reads the published trace, places its
-// pods by the next-fit contract, and stores the result as one cluster's
-// inventory (replacing what was stored for that cluster, so a replay can be
-// repeated). A malformed row costs only itself: it is set aside in the
-// quarantine (source "replay", keyed `file:line`) and the rest is replayed.
+// pods by the next-fit contract, and writes the result as one batch of
+// inventory changes (store/cluster_inventory_changes.h), like every writer of
+// the inventory: a replay repeated stores nothing new. A malformed row costs
+// only itself: it is set aside in the quarantine (source "replay", keyed
+// `file:line`), in the same transaction, and the rest is replayed.
 
 #include <cstdint>
 #include <string>
@@ -12,8 +13,7 @@
 #include "absl/time/time.h"
 #include "common/clock.h"
 #include "ingest/openb/openb_trace.h"
-#include "store/inventory_repository.h"
-#include "store/quarantine_repository.h"
+#include "store/live_inventory_repository.h"
 
 namespace fleetcap::ingest {
 
@@ -36,12 +36,11 @@ struct ReplayReport {
 };
 
 // Rows set aside are stamped with `clock`'s time.
-absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, store::InventoryRepository& inventory,
-                                         store::QuarantineRepository& quarantine, const Clock& clock);
+absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, store::LiveInventoryRepository& inventory,
+                                         const Clock& clock);
 
 // The same for a trace already in memory (a synthetic one, ingest/synthetic).
 absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster, absl::Time start,
-                                         store::InventoryRepository& inventory, store::QuarantineRepository& quarantine,
-                                         const Clock& clock);
+                                         store::LiveInventoryRepository& inventory, const Clock& clock);
 
 }  // namespace fleetcap::ingest

@@ -13,9 +13,10 @@
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "optimizer/chargeback/window_loader.h"
 #include "pqxx/pqxx"
+#include "store/cluster_inventory_changes.h"
 #include "store/pg_attribution_facts_repository.h"
 #include "store/pg_chargeback_repository.h"
-#include "store/pg_inventory_repository.h"
+#include "store/pg_live_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/test_inventory.h"
 #include "tests/support/api_process.h"
@@ -47,7 +48,7 @@ class ChargebackExplainTest : public testing::ApiOnMigratedDatabaseTest<kApiBin>
   void SetUp() override {
     ApiOnMigratedDatabaseTest::SetUp();
     if (HasFatalFailure()) return;
-    ASSERT_THAT(store::PgInventoryRepository(pool()).ReplaceClusterInventory(store::TestInventory()), IsOk());
+    ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(store::ChangesOf(store::TestInventory())), IsOk());
     {
       // In force before the inventory's first hour.
       pqxx::work txn(*conn_);

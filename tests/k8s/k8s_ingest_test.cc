@@ -21,7 +21,7 @@
 #include "common/pg_pool.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
-#include "store/pg_inventory_repository.h"
+#include "store/pg_live_inventory_repository.h"
 #include "tests/k8s/fixture/accelerator_zoo.h"
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/objects.h"
@@ -126,7 +126,7 @@ class K8sIngestTest : public testing::MigratedDatabaseTest {
   }
 
   std::map<std::string, ModelTruth> Summary(absl::Time at, const std::string& cluster = "zoo") {
-    store::PgInventoryRepository repo(pool());
+    store::PgLiveInventoryRepository repo(pool());
     auto counts = repo.SummarizeAt(cluster, at);
     std::map<std::string, ModelTruth> out;
     if (!counts.ok()) return out;

@@ -11,7 +11,7 @@
 #include "common/pg_pool.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
-#include "store/pg_inventory_repository.h"
+#include "store/pg_live_inventory_repository.h"
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/k8s/fixture/trace_cluster.h"
 #include "tests/support/build_paths.h"
@@ -70,7 +70,7 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
   ASSERT_EQ(replayed.exit_code, 0) << replayed.err;
   auto pool = PgPool::Open((*db)->uri(), 1);
   ASSERT_THAT(pool, IsOk());
-  store::PgInventoryRepository repo(pool->get());
+  store::PgLiveInventoryRepository repo(pool->get());
   for (int64_t s : {int64_t{0}, int64_t{1000}, int64_t{86400}, int64_t{2000000}, int64_t{6543210}, int64_t{12523649},
                     int64_t{12600000}}) {
     const absl::Time at = start + absl::Seconds(s);

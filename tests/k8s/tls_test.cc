@@ -12,7 +12,7 @@
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "store/pg_inventory_repository.h"
+#include "store/pg_live_inventory_repository.h"
 #include "tests/k8s/fixture/accelerator_zoo.h"
 #include "tests/k8s/fixture/fake_api_server.h"
 #include "tests/support/build_paths.h"
@@ -73,7 +73,7 @@ class TlsTest : public testing::MigratedDatabaseTest {
     return testing::Run(args, timeout);
   }
   int64_t HeldH100() {
-    store::PgInventoryRepository repo(pool());
+    store::PgLiveInventoryRepository repo(pool());
     auto summary = repo.SummarizeAt("tls", absl::FromUnixSeconds(1767225600) + absl::Hours(3));
     if (!summary.ok()) return -1;
     for (const auto& m : *summary) {

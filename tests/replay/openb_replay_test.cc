@@ -17,7 +17,7 @@
 #include "common/pg_pool.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
-#include "store/pg_inventory_repository.h"
+#include "store/pg_live_inventory_repository.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
@@ -175,7 +175,7 @@ TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
 
   auto pool = PgPool::Open(db_->uri(), 1);
   ASSERT_THAT(pool, IsOk());
-  store::PgInventoryRepository repo(pool->get());
+  store::PgLiveInventoryRepository repo(pool->get());
   const absl::Time start = *ParseRfc3339("start", kStart);
   int64_t busiest = 0;
   for (int64_t second :

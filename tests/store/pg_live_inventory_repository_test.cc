@@ -7,8 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "pqxx/pqxx"
+#include "store/cluster_inventory_changes.h"
 #include "store/live_inventory_contract.h"
-#include "store/pg_inventory_repository.h"
+#include "store/memory_live_inventory_repository.h"
 #include "store/pg_quarantine_repository.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
@@ -34,14 +35,50 @@ FLEETCAP_LIVE_INVENTORY_CONTRACT_TESTS(PgLiveInventoryTest)
 
 TEST_F(PgLiveInventoryTest, TheFleetSummaryReadsWhatWasWritten) {
   ASSERT_THAT(repo_->Apply(contract::FirstSight()), IsOk());
-  PgInventoryRepository summary(pool());
-  auto at = summary.SummarizeAt("live", contract::T(5));
+  auto at = repo_->SummarizeAt("live", contract::T(5));
   ASSERT_THAT(at, IsOk());
   EXPECT_EQ(*at, (std::vector<ModelCount>{{"H100", 2, 2000}}));
   auto conn = db_->Connect();
   pqxx::nontransaction txn(*conn);
   EXPECT_EQ(txn.exec("SELECT team FROM workloads WHERE kind = 'Job' AND name = 'train'")[0][0].as<std::string>(),
             "vision");
+}
+
+TEST_F(PgLiveInventoryTest, SummariesAgreeWithTheFakeAtEveryQuarterHour) {
+  MemoryLiveInventoryRepository fake;
+  ASSERT_THAT(fake.Apply(ChangesOf(TestInventory())), IsOk());
+  ASSERT_THAT(repo_->Apply(ChangesOf(TestInventory())), IsOk());
+  for (int quarter = -1; quarter <= 16; ++quarter) {
+    const absl::Time at = TestT0() + absl::Minutes(15 * quarter);
+    for (const std::string cluster : {"c1", ""}) {
+      auto want = fake.SummarizeAt(cluster, at);
+      auto got = repo_->SummarizeAt(cluster, at);
+      ASSERT_THAT(got, IsOk());
+      EXPECT_EQ(*got, *want) << "quarter " << quarter << " cluster '" << cluster << "'";
+    }
+  }
+}
+
+TEST_F(PgLiveInventoryTest, ARecordedHistoryIsStoredVerbatimAndABadOneChangesNothing) {
+  ClusterInventory inventory = TestInventory();
+  inventory.pods[0].namespace_name = "'; DROP TABLE pods; --";
+  inventory.pods[0].team = "team\twith\\tab\nand newline";
+  ASSERT_THAT(repo_->Apply(ChangesOf(inventory)), IsOk());
+  auto conn = db_->Connect();
+  pqxx::nontransaction txn(*conn);
+  auto row = txn.exec("SELECT namespace, team FROM pods WHERE pod_uid = 'whole'")[0];
+  EXPECT_EQ(row[0].as<std::string>(), inventory.pods[0].namespace_name);
+  EXPECT_EQ(row[1].as<std::string>(), inventory.pods[0].team);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM workloads WHERE cluster = 'c1'")[0][0].as<int>(), 3);
+  EXPECT_TRUE(txn.exec("SELECT held_to FROM holds WHERE pod_uid = 'share'")[0][0].is_null());
+
+  // An invalid record is refused before anything of its batch is stored.
+  ClusterInventory bad = TestInventory();
+  bad.cluster = "c2";
+  bad.holds.push_back({"whole", "t4-0", 2000, TestT0(), std::nullopt});
+  EXPECT_EQ(repo_->Apply(ChangesOf(bad)).code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM holds WHERE cluster = 'c2'")[0][0].as<int>(), 0);
+  EXPECT_EQ(txn.exec("SELECT count(*) FROM devices WHERE cluster = 'c2'")[0][0].as<int>(), 0);
 }
 
 TEST_F(PgLiveInventoryTest, NamespaceLabelsAreReplacedWhole) {
@@ -93,8 +130,7 @@ TEST_F(PgLiveInventoryTest, ALargeBatchIsOneTransaction) {
     }
   }
   ASSERT_THAT(repo_->Apply(c), IsOk());
-  PgInventoryRepository summary(pool());
-  auto at = summary.SummarizeAt("live", contract::T(2));
+  auto at = repo_->SummarizeAt("live", contract::T(2));
   ASSERT_THAT(at, IsOk());
   EXPECT_EQ(*at, (std::vector<ModelCount>{{"T4", 800, 800000}}));
   auto live = repo_->LoadLive("live");

@@ -4,7 +4,8 @@
 
 #include "common/pg_pool.h"
 #include "common/status_macros.h"
-#include "store/pg_inventory_repository.h"
+#include "store/cluster_inventory_changes.h"
+#include "store/pg_live_inventory_repository.h"
 #include "store/test_inventory.h"
 #include "tests/support/tokens.h"
 
@@ -35,7 +36,8 @@ absl::StatusOr<std::unique_ptr<ServedTestInventory>> ServeTestInventory(const st
   served->db = std::move(db);
   {
     FLEETCAP_ASSIGN_OR_RETURN(auto pool, PgPool::Open(served->db->uri(), 1));
-    FLEETCAP_RETURN_IF_ERROR(store::PgInventoryRepository(pool.get()).ReplaceClusterInventory(store::TestInventory()));
+    FLEETCAP_RETURN_IF_ERROR(
+        store::PgLiveInventoryRepository(pool.get()).Apply(store::ChangesOf(store::TestInventory())));
   }
   FLEETCAP_ASSIGN_OR_RETURN(auto api, StartApi(api_bin, served->db->uri()));
   served->api = std::move(api);

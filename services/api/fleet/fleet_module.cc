@@ -6,7 +6,7 @@
 #include "services/api/fleet/fleet_summary.h"
 #include "services/api/fleet/pending_demand.h"
 #include "store/pg_capacity_repository.h"
-#include "store/pg_inventory_repository.h"
+#include "store/pg_live_inventory_repository.h"
 
 namespace fleetcap::api {
 namespace {
@@ -27,7 +27,7 @@ class FleetModule final : public ApiModule {
   }
 
  private:
-  store::PgInventoryRepository inventory_;
+  store::PgLiveInventoryRepository inventory_;  // read through InventoryReader only
   FleetSummaryQuery summary_;
   store::PgCapacityRepository capacity_;
   CapacitySeriesQuery capacity_series_;

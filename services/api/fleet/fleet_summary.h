@@ -10,7 +10,7 @@
 #include "fleetcap/v1/fleet.pb.h"
 #include "services/api/team_attribution.h"
 #include "store/chargeback_repository.h"
-#include "store/inventory_repository.h"
+#include "store/inventory_reader.h"
 
 namespace fleetcap::api {
 
@@ -19,7 +19,7 @@ class FleetSummaryQuery {
   // All must outlive the query. The repositories must be thread-safe. Without
   // `teams` the summary has no per-team lines; without `lines` (the
   // chargeback) every model's used_milli is 0.
-  FleetSummaryQuery(store::InventoryRepository* inventory, const Clock* clock, TeamAttribution* teams = nullptr,
+  FleetSummaryQuery(store::InventoryReader* inventory, const Clock* clock, TeamAttribution* teams = nullptr,
                     const store::ChargebackReadRepository* lines = nullptr)
       : inventory_(inventory), clock_(clock), teams_(teams), lines_(lines) {}
 
@@ -27,7 +27,7 @@ class FleetSummaryQuery {
   absl::StatusOr<v1::FleetSummary> Run(const v1::GetFleetSummaryRequest& request) const;
 
  private:
-  store::InventoryRepository* inventory_;
+  store::InventoryReader* inventory_;
   const Clock* clock_;
   TeamAttribution* teams_;
   const store::ChargebackReadRepository* lines_;

@@ -5,8 +5,9 @@
 
 #include <limits>
 
+#include "store/cluster_inventory_changes.h"
 #include "store/memory_chargeback_repository.h"
-#include "store/memory_inventory_repository.h"
+#include "store/memory_live_inventory_repository.h"
 #include "store/test_inventory.h"
 #include "tests/support/status_matchers.h"
 
@@ -20,8 +21,8 @@ using ::testing::Not;
 
 class FleetSummaryTest : public ::testing::Test {
  protected:
-  void SetUp() override { ASSERT_THAT(repo_.ReplaceClusterInventory(store::TestInventory()), IsOk()); }
-  store::MemoryInventoryRepository repo_;
+  void SetUp() override { ASSERT_THAT(repo_.Apply(store::ChangesOf(store::TestInventory())), IsOk()); }
+  store::MemoryLiveInventoryRepository repo_;
   SimulatedClock clock_{store::TestT0() + absl::Minutes(90)};
   FleetSummaryQuery query_{&repo_, &clock_};
 };
@@ -98,10 +99,9 @@ TEST_F(FleetSummaryTest, BadInstantIsInvalidArgumentNamingTheField) {
 }
 
 // Stored counts as given, to reach totals no real inventory has yet.
-class FixedCounts : public store::InventoryRepository {
+class FixedCounts : public store::InventoryReader {
  public:
   explicit FixedCounts(std::vector<store::ModelCount> counts) : counts_(std::move(counts)) {}
-  absl::Status ReplaceClusterInventory(const store::ClusterInventory&) override { return absl::OkStatus(); }
   absl::StatusOr<std::vector<store::ModelCount>> SummarizeAt(const std::string&, absl::Time) override {
     return counts_;
   }

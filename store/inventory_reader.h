@@ -1,8 +1,8 @@
 #pragma once
-// The inventory aggregate: clusters, accelerator types, nodes, devices, pods
-// and holds. Ingest writes it; the API reads it. Implementations are
-// thread-compatible: share one between threads only with outside locking,
-// or give each thread its own.
+// What the fleet looks like at an instant, read from the inventory that
+// ingest writes as changes (store/live_inventory_repository.h). The API holds
+// only this: it reads the inventory and never writes it. Implementations are
+// thread-compatible, like the repository they are part of.
 
 #include <cstdint>
 #include <string>
@@ -10,7 +10,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "store/inventory.h"
 
 namespace fleetcap::store {
 
@@ -24,16 +23,13 @@ struct ModelCount {
   }
 };
 
-class InventoryRepository {
+class InventoryReader {
  public:
-  virtual ~InventoryRepository() = default;
-
-  // Replaces everything stored about `inventory.cluster` with `inventory`,
-  // atomically: readers see the old inventory or the new one, never a mix.
-  virtual absl::Status ReplaceClusterInventory(const ClusterInventory& inventory) = 0;
+  virtual ~InventoryReader() = default;
 
   // Per model (ordered by model), what was in service and held at `at`, in
-  // `cluster` or, if it is empty, in every cluster. NOT_FOUND for an unknown cluster.
+  // `cluster` or, if it is empty, in every cluster. Held milli-devices count
+  // only on devices in service at the instant. NOT_FOUND for an unknown cluster.
   virtual absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) = 0;
 };
 
