@@ -1,8 +1,8 @@
 #pragma once
 // Teams of stored facts, resolved with the policy version in force at the
-// time asked about (policy/team_resolution.h, policy/policy_timeline.h): the
-// fleet summary's held milli-devices per team, and the teams a namespace's
-// usage belongs to (what a team token may read). Thread-safe.
+// time asked about by the team directory (optimizer/teams/team_directory.h):
+// the fleet summary's held milli-devices per team, and the teams a
+// namespace's usage belongs to (what a team token may read). Thread-safe.
 
 #include <cstdint>
 #include <map>
@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "policy/policy_timeline.h"
+#include "optimizer/teams/team_directory.h"
 #include "store/team_facts_repository.h"
 
 namespace fleetcap::api {
@@ -37,8 +37,7 @@ class TeamAttribution {
                                                          absl::Time start, absl::Time end);
 
  private:
-  store::TeamFactsRepository* facts_;
-  policy::PolicyTimeline timeline_;
+  teams::TeamDirectory directory_;
 };
 
 }  // namespace fleetcap::api
