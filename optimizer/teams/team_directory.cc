@@ -56,11 +56,12 @@ absl::StatusOr<std::shared_ptr<const attribution::TeamSchedule>> TeamDirectory::
   return std::make_shared<attribution::PolicyTimelineTeams>(*timeline_, std::move(book).namespaces());
 }
 
-absl::StatusOr<std::map<std::string, int64_t>> TeamDirectory::HeldByTeamAt(const std::string& cluster, absl::Time at) {
+absl::StatusOr<std::map<std::string, int64_t>> TeamDirectory::HeldByTeamAt(const std::string& cluster, absl::Time at,
+                                                                           int32_t up_to) {
   FLEETCAP_RETURN_IF_ERROR(Refresh());
   FLEETCAP_ASSIGN_OR_RETURN(auto holders, facts_->HoldersAt(cluster, at));
   FLEETCAP_ASSIGN_OR_RETURN(const NamespaceEvidenceBook book, Namespaces(cluster, ""));
-  const policy::PolicyInForce in_force = timeline_->At(at);
+  const policy::PolicyInForce in_force = timeline_->At(at, up_to);
   std::map<std::string, int64_t> held;
   for (const store::PodTeamEvidence& pod : holders) {
     held[book.TeamOf(*in_force.teams, {pod.cluster, pod.namespace_name, pod.team_label})] += pod.held_milli;
@@ -69,18 +70,18 @@ absl::StatusOr<std::map<std::string, int64_t>> TeamDirectory::HeldByTeamAt(const
 }
 
 absl::StatusOr<std::vector<std::string>> TeamDirectory::TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods,
-                                                                      absl::Time at) {
+                                                                      absl::Time at, int32_t up_to) {
   if (pods.empty()) return std::vector<std::string>();
   FLEETCAP_RETURN_IF_ERROR(Refresh());
   std::vector<policy::PodEvidence> evidence;
   evidence.reserve(pods.size());
   for (const store::PodTeamEvidence& pod : pods) evidence.push_back({pod.cluster, pod.namespace_name, pod.team_label});
-  return ResolveTeams(facts_, *timeline_->At(at).teams, evidence);
+  return ResolveTeams(facts_, *timeline_->At(at, up_to).teams, evidence);
 }
 
 absl::StatusOr<std::set<std::string>> TeamDirectory::TeamsOfNamespace(const std::string& cluster,
                                                                       const std::string& namespace_name,
-                                                                      absl::Time start, absl::Time end) {
+                                                                      absl::Time start, absl::Time end, int32_t up_to) {
   FLEETCAP_RETURN_IF_ERROR(Refresh());
   FLEETCAP_ASSIGN_OR_RETURN(auto pods, facts_->PodsOfNamespace(cluster, namespace_name, start, end));
   FLEETCAP_ASSIGN_OR_RETURN(const NamespaceEvidenceBook book, Namespaces(cluster, namespace_name));
@@ -88,7 +89,7 @@ absl::StatusOr<std::set<std::string>> TeamDirectory::TeamsOfNamespace(const std:
   // cluster that has the namespace.
   const policy::NamespaceEvidence* evidence = book.First();
   std::set<std::string> teams;
-  for (const policy::PolicyInForce& in_force : timeline_->During(start, end)) {
+  for (const policy::PolicyInForce& in_force : timeline_->During(start, end, up_to)) {
     teams.insert(in_force.teams->TeamOf({cluster, namespace_name, ""}, evidence));
     for (const store::PodTeamEvidence& pod : pods) {
       teams.insert(in_force.teams->TeamOf({cluster, namespace_name, pod.team_label}, evidence));

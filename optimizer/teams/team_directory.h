@@ -91,19 +91,25 @@ class TeamDirectory {
   // schedule reads this directory's timeline, so the directory must outlive it.
   absl::StatusOr<std::shared_ptr<const attribution::TeamSchedule>> Schedule() const;
 
+  // Each of the following resolves as if no version numbered above `up_to`
+  // had been applied (policy::PolicyTimeline::At): a request is answered under
+  // the version it was authorised under.
+
   // Milli-devices held at `at` per team, in `cluster` ("" every cluster),
   // under the version in force at `at`.
-  absl::StatusOr<std::map<std::string, int64_t>> HeldByTeamAt(const std::string& cluster, absl::Time at);
+  absl::StatusOr<std::map<std::string, int64_t>> HeldByTeamAt(const std::string& cluster, absl::Time at,
+                                                              int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
   // The team of each pod (in `pods`' order) under the version in force at `at`.
-  absl::StatusOr<std::vector<std::string>> TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods,
-                                                         absl::Time at);
+  absl::StatusOr<std::vector<std::string>> TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods, absl::Time at,
+                                                         int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
   // Every team that usage of `namespace_name` in `cluster` over [start, end)
   // is attributed to: the namespace's own team and that of each of its pods,
   // under each version in force during the window.
   absl::StatusOr<std::set<std::string>> TeamsOfNamespace(const std::string& cluster, const std::string& namespace_name,
-                                                         absl::Time start, absl::Time end);
+                                                         absl::Time start, absl::Time end,
+                                                         int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
  private:
   store::TeamFactsRepository* facts_;

@@ -181,5 +181,20 @@ TEST_F(TeamDirectoryTest, ANewVersionIsSeenAfterRefresh) {
   EXPECT_EQ(directory.timeline().At(kT0 + absl::Hours(9)).version, 3);
 }
 
+TEST_F(TeamDirectoryTest, UpToAVersionTheNewerOnesAreNotSeen) {
+  facts_.AddPod({"c1", "ml-b", "", 1000});
+  TeamDirectory directory(&facts_);
+  const absl::Time later = kT0 + absl::Hours(3);
+  auto pods = directory.TeamsOfPodsAt({{"c1", "ml-b", "", 0}}, later, 1);
+  ASSERT_TRUE(pods.ok()) << pods.status();
+  EXPECT_THAT(*pods, ElementsAre("b"));
+  auto held = directory.HeldByTeamAt("c1", later, 1);
+  ASSERT_TRUE(held.ok()) << held.status();
+  EXPECT_THAT(*held, ElementsAre(Pair("b", 1000)));
+  auto teams = directory.TeamsOfNamespace("c1", "ml-b", kT0, later, 1);
+  ASSERT_TRUE(teams.ok()) << teams.status();
+  EXPECT_THAT(*teams, UnorderedElementsAre("b"));
+}
+
 }  // namespace
 }  // namespace fleetcap::teams

@@ -53,7 +53,8 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->policies_ = std::make_unique<store::PgPolicyRepository>(server->pool_);
   server->tokens_ = std::make_unique<store::PgTokenRepository>(server->pool_);
   server->audit_ = std::make_unique<store::PgAuditRepository>(server->pool_);
-  server->auth_ = std::make_unique<Authenticator>(server->tokens_.get(), server->policies_.get(), &server->clock_);
+  server->active_policy_ = std::make_unique<ActivePolicyCache>(server->policies_.get());
+  server->auth_ = std::make_unique<Authenticator>(server->tokens_.get(), server->active_policy_.get(), &server->clock_);
   server->admission_ = std::make_unique<RequestAdmission>(options.admission);
   server->heavy_reads_ = std::make_unique<HeavyReads>(options.heavy_reads);
   server->guard_ = std::make_unique<GrpcGuard>(server->auth_.get(), server->metrics_.get(), &server->clock_,
@@ -70,7 +71,6 @@ absl::StatusOr<std::unique_ptr<ApiServer>> ApiServer::Start(const ApiServerOptio
   server->usage_service_ = std::make_unique<UsageGrpcService>(server->usage_query_.get(), server->guard_.get());
   server->attribution_facts_ = std::make_unique<store::PgAttributionFactsRepository>(report_pool);
   server->chargeback_ = std::make_unique<store::PgChargebackRepository>(report_pool);
-  server->active_policy_ = std::make_unique<ActivePolicyCache>(server->policies_.get());
   server->chargeback_query_ = std::make_unique<ChargebackQuery>(server->chargeback_.get(), server->active_policy_.get(),
                                                                 server->heavy_reads_.get());
   server->fleet_query_ = std::make_unique<FleetSummaryQuery>(server->inventory_.get(), &server->clock_,

@@ -22,19 +22,25 @@ class TeamAttribution {
   // `facts` must outlive this.
   explicit TeamAttribution(store::TeamFactsRepository* facts);
 
+  // Each resolves as if no policy version numbered above `up_to` had been
+  // applied: PolicyVersionOf(scope) answers a request under the version it
+  // was authorised under (auth.h).
+
   // Milli-devices held at `at` per team, in `cluster` ("" every cluster).
-  absl::StatusOr<std::map<std::string, int64_t>> HeldByTeamAt(const std::string& cluster, absl::Time at);
+  absl::StatusOr<std::map<std::string, int64_t>> HeldByTeamAt(const std::string& cluster, absl::Time at,
+                                                              int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
   // Every team that usage of `namespace_name` in `cluster` over [start, end)
   // is attributed to: the namespace's own team and that of each of its pods,
   // under each policy version in force during the window.
   // The team of each pod (its cluster, namespace and own team label, in
   // `pods`' order) under the policy in force at `at`.
-  absl::StatusOr<std::vector<std::string>> TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods,
-                                                         absl::Time at);
+  absl::StatusOr<std::vector<std::string>> TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods, absl::Time at,
+                                                         int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
   absl::StatusOr<std::set<std::string>> TeamsOfNamespace(const std::string& cluster, const std::string& namespace_name,
-                                                         absl::Time start, absl::Time end);
+                                                         absl::Time start, absl::Time end,
+                                                         int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
  private:
   teams::TeamDirectory directory_;
