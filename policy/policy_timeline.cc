@@ -46,11 +46,13 @@ absl::Status PolicyTimeline::Refresh() {
   return absl::OkStatus();
 }
 
-std::vector<PolicyInForce> PolicyTimeline::Snapshot() const {
+std::vector<PolicyInForce> PolicyTimeline::Snapshot(int32_t up_to) const {
   std::vector<PolicyInForce> out;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    out = versions_;
+    for (const PolicyInForce& v : versions_) {
+      if (v.version <= up_to) out.push_back(v);
+    }
   }
   if (out.empty()) {
     PolicyInForce none;
@@ -65,20 +67,20 @@ std::vector<PolicyInForce> PolicyTimeline::Snapshot() const {
   return out;
 }
 
-PolicyInForce PolicyTimeline::At(absl::Time t) const {
-  std::vector<PolicyInForce> all = Snapshot();
+PolicyInForce PolicyTimeline::At(absl::Time t, int32_t up_to) const {
+  std::vector<PolicyInForce> all = Snapshot(up_to);
   for (auto it = all.rbegin(); it != all.rend(); ++it) {
     if (it->from <= t) return *it;
   }
   return all.front();
 }
 
-std::vector<PolicyInForce> PolicyTimeline::During(absl::Time start, absl::Time end) const {
+std::vector<PolicyInForce> PolicyTimeline::During(absl::Time start, absl::Time end, int32_t up_to) const {
   std::vector<PolicyInForce> out;
-  for (auto& v : Snapshot()) {
+  for (auto& v : Snapshot(up_to)) {
     if (v.from < v.to && v.from < end && v.to > start) out.push_back(std::move(v));
   }
-  if (out.empty()) out.push_back(At(start));
+  if (out.empty()) out.push_back(At(start, up_to));
   return out;
 }
 

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,6 +44,8 @@ struct PolicyInForce {
 // Thread-safe.
 class PolicyTimeline {
  public:
+  static constexpr int32_t kEveryVersion = std::numeric_limits<int32_t>::max();
+
   // The stored versions numbered above `after_version`, in any order.
   using Fetch = std::function<absl::StatusOr<std::vector<StoredPolicy>>(int32_t after_version)>;
 
@@ -51,15 +54,17 @@ class PolicyTimeline {
   // Reads the versions applied since the last call.
   absl::Status Refresh();
 
-  // The version in force at `t`.
-  PolicyInForce At(absl::Time t) const;
-  // Every version in force at some time of [start, end), in time order.
-  std::vector<PolicyInForce> During(absl::Time start, absl::Time end) const;
+  // The version in force at `t`. With `up_to`, as if no version numbered
+  // above it had been applied yet: what a request authorised under version
+  // `up_to` is answered with.
+  PolicyInForce At(absl::Time t, int32_t up_to = kEveryVersion) const;
+  // Every version in force at some time of [start, end), in time order; `up_to` as for At.
+  std::vector<PolicyInForce> During(absl::Time start, absl::Time end, int32_t up_to = kEveryVersion) const;
   // Versions passed over because their document no longer parses.
   int skipped() const;
 
  private:
-  std::vector<PolicyInForce> Snapshot() const;
+  std::vector<PolicyInForce> Snapshot(int32_t up_to) const;
 
   Fetch fetch_;
   mutable std::mutex mu_;

@@ -56,6 +56,20 @@ TEST_F(PolicyTimelineTest, DuringAWindowListsEveryVersionInForce) {
   EXPECT_EQ(timeline_.During(T(30), T(31)).size(), 1u);
 }
 
+TEST_F(PolicyTimelineTest, UpToAVersionTheNewerOnesAreAsIfNeverApplied) {
+  stored_ = {{1, T(10), Mapping("vision")}, {2, T(20), Mapping("speech")}, {3, T(30), Mapping("shop")}};
+  ASSERT_THAT(timeline_.Refresh(), IsOk());
+  EXPECT_EQ(timeline_.At(T(35), 2).version, 2);
+  EXPECT_EQ(timeline_.At(T(35), 2).to, absl::InfiniteFuture());
+  EXPECT_EQ(timeline_.At(T(35), 2).teams->TeamOf({"c", "ml", ""}, nullptr), "speech");
+  auto during = timeline_.During(T(15), T(40), 2);
+  ASSERT_EQ(during.size(), 2u);
+  EXPECT_EQ(during[1].version, 2);
+  EXPECT_EQ(during[1].to, absl::InfiniteFuture());
+  EXPECT_EQ(timeline_.At(T(35), 0).version, 0);
+  EXPECT_EQ(timeline_.At(T(35)).version, 3);
+}
+
 TEST_F(PolicyTimelineTest, RefreshReadsOnlyNewerVersions) {
   stored_ = {{1, T(10), Mapping("vision")}};
   ASSERT_THAT(timeline_.Refresh(), IsOk());

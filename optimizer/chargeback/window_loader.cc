@@ -7,6 +7,7 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "optimizer/chargeback/hours.h"
+#include "optimizer/teams/team_directory.h"
 
 namespace fleetcap::chargeback {
 
@@ -65,10 +66,8 @@ absl::StatusOr<LoadedWindow> Load(const FactsSources& sources, const std::string
   }
   facts.prices = sources.policies->At(absl::InfiniteFuture()).teams->policy().prices;
 
-  FLEETCAP_ASSIGN_OR_RETURN(auto namespaces, sources.teams->Namespaces("", ""));
-  attribution::NamespaceEvidenceMap evidence;
-  for (auto& [key, ns] : namespaces) evidence[key] = {std::move(ns.labels), std::move(ns.annotations)};
-  window.teams = std::make_shared<attribution::PolicyTimelineTeams>(*sources.policies, std::move(evidence));
+  const teams::TeamDirectory directory(sources.teams, sources.policies);
+  FLEETCAP_ASSIGN_OR_RETURN(window.teams, directory.Schedule());
 
   // The version whose options apply from each hour: the one in force at its start.
   std::vector<std::pair<absl::Time, policy::PolicyInForce>> starts = {{start, sources.policies->At(start)}};

@@ -7,6 +7,7 @@
 
 #include "common/status_macros.h"
 #include "optimizer/allocation/measured_demand.h"
+#include "optimizer/teams/team_directory.h"
 
 namespace fleetcap::optimizer {
 namespace {
@@ -17,18 +18,12 @@ int64_t HistoryHour(absl::Time start, absl::Time t) { return (t - start) / absl:
 // The team of each wait, resolved with the policy in force now.
 absl::StatusOr<std::vector<std::string>> TeamsOfWaits(const std::vector<store::PendingWaitRecord>& waits,
                                                       const policy::TeamResolver& resolver,
-                                                      store::TeamFactsRepository* teams) {
-  std::vector<std::string> out;
-  if (waits.empty()) return out;
-  FLEETCAP_ASSIGN_OR_RETURN(auto namespaces, teams->Namespaces("", ""));
-  for (const store::PendingWaitRecord& w : waits) {
-    const policy::PodEvidence pod{w.pod.cluster, w.pod.namespace_name, w.pod.team_label};
-    auto ns = namespaces.find({w.pod.cluster, w.pod.namespace_name});
-    policy::NamespaceEvidence evidence;
-    if (ns != namespaces.end()) evidence = {ns->second.labels, ns->second.annotations};
-    out.push_back(resolver.TeamOf(pod, ns == namespaces.end() ? nullptr : &evidence));
-  }
-  return out;
+                                                      store::TeamFactsRepository* facts) {
+  std::vector<policy::PodEvidence> pods;
+  pods.reserve(waits.size());
+  for (const store::PendingWaitRecord& w : waits)
+    pods.push_back({w.pod.cluster, w.pod.namespace_name, w.pod.team_label});
+  return teams::ResolveTeams(facts, resolver, pods);
 }
 
 // Held: the chargeback's lines, per team and the flavor's total.

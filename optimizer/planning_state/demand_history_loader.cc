@@ -1,6 +1,7 @@
 #include "optimizer/planning_state/demand_history_loader.h"
 
 #include "common/status_macros.h"
+#include "optimizer/teams/team_directory.h"
 
 namespace fleetcap::planning_state {
 namespace {
@@ -15,17 +16,16 @@ std::vector<allocation::HeldHour> HeldOf(const std::vector<store::HeldHourRecord
 // The team of each waiting pod, resolved with the policy in force now.
 absl::StatusOr<std::vector<allocation::PendingPod>> PendingOf(const std::vector<store::PendingPodRecord>& records,
                                                               const policy::TeamResolver& resolver,
-                                                              store::TeamFactsRepository* teams, absl::Time now) {
+                                                              store::TeamFactsRepository* facts, absl::Time now) {
+  std::vector<policy::PodEvidence> pods;
+  pods.reserve(records.size());
+  for (const auto& r : records) pods.push_back({r.cluster, r.namespace_name, r.team_label});
+  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<std::string> team_of, teams::ResolveTeams(facts, resolver, pods));
   std::vector<allocation::PendingPod> pending;
-  if (records.empty()) return pending;
-  FLEETCAP_ASSIGN_OR_RETURN(auto namespaces, teams->Namespaces("", ""));
-  for (const auto& r : records) {
-    const policy::PodEvidence pod{r.cluster, r.namespace_name, r.team_label};
-    auto ns = namespaces.find({r.cluster, r.namespace_name});
-    policy::NamespaceEvidence evidence;
-    if (ns != namespaces.end()) evidence = {ns->second.labels, ns->second.annotations};
-    const std::string team = resolver.TeamOf(pod, ns == namespaces.end() ? nullptr : &evidence);
-    pending.push_back({team, r.cluster, r.model, r.requested_milli, now - r.pending_from});
+  pending.reserve(records.size());
+  for (size_t i = 0; i < records.size(); ++i) {
+    const auto& r = records[i];
+    pending.push_back({team_of[i], r.cluster, r.model, r.requested_milli, now - r.pending_from});
   }
   return pending;
 }

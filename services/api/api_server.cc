@@ -70,12 +70,13 @@ void ApiServer::BuildShared(const ApiServerOptions& options, PgPool* pool, prome
   teams_ = std::make_unique<TeamAttribution>(team_facts_.get());
   policies_ = std::make_unique<store::PgPolicyRepository>(pool_);
   tokens_ = std::make_unique<store::PgTokenRepository>(pool_);
-  auth_ = std::make_unique<Authenticator>(tokens_.get(), policies_.get(), &clock_);
+  // One policy cache: what authorizes a request is what its answer reads.
+  active_policy_ = std::make_unique<ActivePolicyCache>(policies_.get());
+  auth_ = std::make_unique<Authenticator>(tokens_.get(), active_policy_.get(), &clock_);
   admission_ = std::make_unique<RequestAdmission>(options.admission);
   heavy_reads_ = std::make_unique<HeavyReads>(options.heavy_reads);
   guard_ = std::make_unique<GrpcGuard>(auth_.get(), metrics_.get(), &clock_, admission_.get());
   chargeback_ = std::make_unique<store::PgChargebackRepository>(report_pool_);
-  active_policy_ = std::make_unique<ActivePolicyCache>(policies_.get());
   demand_history_ = std::make_unique<store::PgDemandHistoryRepository>(pool_);
 }
 

@@ -89,12 +89,12 @@ class ApiServer {
   std::unique_ptr<TeamAttribution> teams_;
   std::unique_ptr<store::PgPolicyRepository> policies_;
   std::unique_ptr<store::PgTokenRepository> tokens_;
+  std::unique_ptr<ActivePolicyCache> active_policy_;  // the policy in force: authorization and answers
   std::unique_ptr<Authenticator> auth_;
   std::unique_ptr<RequestAdmission> admission_;  // shared by gRPC and HTTP
   std::unique_ptr<HeavyReads> heavy_reads_;      // shared by gRPC and HTTP
   std::unique_ptr<GrpcGuard> guard_;
   std::unique_ptr<store::PgChargebackRepository> chargeback_;
-  std::unique_ptr<ActivePolicyCache> active_policy_;  // the chargeback's currency and org tree
   std::unique_ptr<store::PgDemandHistoryRepository> demand_history_;
   // One a feature; its gRPC services and HTTP routes point into it.
   std::vector<std::unique_ptr<ApiModule>> modules_;

@@ -5,6 +5,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "policy/policy_timeline.h"
 #include "policy/text_rules.h"
 #include "services/api/token_secret.h"
 
@@ -42,6 +43,15 @@ absl::Status OutOfScope(absl::string_view what) {
   return absl::PermissionDeniedError(absl::StrCat(what, ": outside the scope of this token"));
 }
 
+absl::StatusOr<std::shared_ptr<const ActivePolicy>> PolicyOf(const Scope& scope, const ActivePolicyCache* policies) {
+  if (scope.policy != nullptr) return scope.policy;
+  return policies->Get();
+}
+
+int32_t PolicyVersionOf(const Scope& scope) {
+  return scope.policy != nullptr ? scope.policy->version : policy::PolicyTimeline::kEveryVersion;
+}
+
 absl::StatusOr<Scope> Authenticator::Authenticate(absl::string_view authorization) const {
   if (authorization.empty()) {
     return absl::UnauthenticatedError("missing bearer token (send \"authorization: Bearer <token>\")");
@@ -62,6 +72,8 @@ absl::StatusOr<Scope> Authenticator::Authenticate(absl::string_view authorizatio
 
   Scope scope;
   scope.token_id = token->token_id;
+  // Read once: the request is authorised and answered under this version.
+  FLEETCAP_ASSIGN_OR_RETURN(scope.policy, policies_->Get());
   if (token->role == "admin") {
     scope.role = Role::kAdmin;
   } else if (token->role == "planner") {
@@ -73,9 +85,8 @@ absl::StatusOr<Scope> Authenticator::Authenticate(absl::string_view authorizatio
     scope.team = token->role.substr(5);
     scope.teams = {scope.team};
     // The subtree comes from the active policy; without one a team sees only itself.
-    FLEETCAP_ASSIGN_OR_RETURN(auto active, policies_.Get());
-    if (active->valid) {
-      auto subtree = policy::Subtree(active->document, scope.team);
+    if (scope.policy->valid) {
+      auto subtree = policy::Subtree(scope.policy->document, scope.team);
       if (!subtree.empty()) scope.teams = std::move(subtree);
     }
   } else {

@@ -6,6 +6,8 @@
 //   HTTP: HttpGateway::Handle checks before dispatching to a route.
 // Which role may call what is one table, access_table.h.
 
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,12 +35,26 @@ struct Scope {
   Role role = Role::kPlanner;
   std::string team;                // kTeam: the token's team
   std::vector<std::string> teams;  // kTeam: the team and those below it in the active policy
+  // The active policy the caller was authorised under, read once when it was
+  // authenticated: the answer reads whatever it needs of the active policy
+  // (org tree, currency, the version teams are resolved up to) from here, so a
+  // version applied while the request runs changes neither. Null in a scope
+  // made in process; PolicyOf then reads the cache.
+  std::shared_ptr<const ActivePolicy> policy = nullptr;
 
   std::string actor() const { return "token:" + token_id; }
   std::string role_name() const;
   // Whether this caller may read `team`'s data.
   bool Covers(const std::string& team_name) const;
 };
+
+// The active policy a request of `scope` is answered under: the one it was
+// authorised under, or the cache's when the scope carries none.
+absl::StatusOr<std::shared_ptr<const ActivePolicy>> PolicyOf(const Scope& scope, const ActivePolicyCache* policies);
+
+// The highest policy version whose team resolution a request of `scope` may
+// see: the one it was authorised under, or every version when it carries none.
+int32_t PolicyVersionOf(const Scope& scope);
 
 // "admin", "planner", "scheduler" or "team:<name>"; anything else is INVALID_ARGUMENT naming `field`.
 absl::Status CheckRole(absl::string_view field, absl::string_view role);
@@ -49,9 +65,16 @@ absl::Status OutOfScope(absl::string_view what);
 
 class Authenticator {
  public:
-  // All must outlive the authenticator.
-  Authenticator(store::TokenRepository* tokens, store::PolicyRepository* policies, const Clock* clock)
+  // All must outlive the authenticator. `policies` is the process's cache of
+  // the active policy, shared with the queries.
+  Authenticator(store::TokenRepository* tokens, const ActivePolicyCache* policies, const Clock* clock)
       : tokens_(tokens), policies_(policies), clock_(clock) {}
+  // With a cache of its own over `policies`.
+  Authenticator(store::TokenRepository* tokens, store::PolicyRepository* policies, const Clock* clock)
+      : tokens_(tokens),
+        owned_policies_(std::make_unique<ActivePolicyCache>(policies)),
+        policies_(owned_policies_.get()),
+        clock_(clock) {}
 
   // From the value of an "authorization" header/metadata ("Bearer <secret>").
   // UNAUTHENTICATED when missing, malformed, unknown, expired or revoked;
@@ -63,7 +86,8 @@ class Authenticator {
 
  private:
   store::TokenRepository* tokens_;
-  ActivePolicyCache policies_;  // a team's subtree comes from the active policy's org tree
+  std::unique_ptr<ActivePolicyCache> owned_policies_;
+  const ActivePolicyCache* policies_;  // a team's subtree comes from the active policy's org tree
   const Clock* clock_;
 };
 

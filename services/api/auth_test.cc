@@ -5,18 +5,22 @@
 
 #include <set>
 
+#include "absl/strings/str_cat.h"
 #include "fleetcap/v1/access.pb.h"
 #include "google/protobuf/descriptor.h"
 #include "prometheus/registry.h"
+#include "proto_time.h"
 #include "services/api/access_table.h"
 #include "services/api/allocation/allocation_http_routes.h"
 #include "services/api/chargeback/chargeback_http_routes.h"
+#include "services/api/chargeback/chargeback_query.h"
 #include "services/api/control/control_http_routes.h"
 #include "services/api/control/policy_operations.h"
 #include "services/api/control/token_operations.h"
 #include "services/api/fleet/fleet_http_routes.h"
 #include "services/api/planning/planning_http_routes.h"
 #include "services/api/token_secret.h"
+#include "store/memory_chargeback_repository.h"
 #include "store/memory_control_repositories.h"
 #include "tests/support/status_matchers.h"
 
@@ -116,6 +120,49 @@ TEST_F(AuthTest, TeamScopeIsItsSubtreeInTheActivePolicy) {
   EXPECT_TRUE(after->Covers("vision-detect"));
   EXPECT_FALSE(after->Covers("research"));
   EXPECT_FALSE(after->Covers("ads"));
+}
+
+// Authorising a request and answering it read the policy once: a version
+// applied in between changes neither the teams the answer covers nor its
+// currency, which both stay those of the version the caller was authorised under.
+TEST_F(AuthTest, AnAnswerUsesThePolicyItsRequestWasAuthorizedUnder) {
+  const std::string v1_tree = absl::StrCat(kAuthTree, "currency: EUR\n");
+  const std::string v2_tree = absl::StrCat(kAuthTree, "  - name: vision-new\n    parent: research\ncurrency: USD\n");
+  store::MemoryChargebackRepository lines;
+  std::vector<store::ChargebackLineRecord> records;
+  for (const char* team : {"vision", "vision-new", "ads"}) {
+    store::ChargebackLineRecord line;
+    line.hour = kAuthT0;
+    line.cluster = "c1";
+    line.team = team;
+    line.line_kind = "workload";
+    line.total_cost_micro = 1'000'000;
+    records.push_back(line);
+  }
+  ASSERT_THAT(lines.ReplaceHours("c1", kAuthT0, kAuthT0 + absl::Hours(1), records, {}), IsOk());
+  ActivePolicyCache queries_cache(&policies_);
+  ChargebackQuery query(&lines, &queries_cache);
+  v1::GetChargebackRequest request;
+  *request.mutable_start() = ToProtoTimestamp(kAuthT0);
+  *request.mutable_end() = ToProtoTimestamp(kAuthT0 + absl::Hours(1));
+  request.add_group_by("team");
+  request.set_team("research");
+
+  for (const std::string role : {"planner", "team:research"}) {
+    SCOPED_TRACE(role);
+    v1::ApplyPolicyRequest apply;
+    apply.set_document(v1_tree);
+    ASSERT_THAT(policy_ops_.Apply(AdminScope(), apply), IsOk());
+    auto scope = auth_.Authenticate("Bearer " + Mint(role));
+    ASSERT_THAT(scope, IsOk());
+    apply.set_document(v2_tree);  // applied while the request is under way
+    ASSERT_THAT(policy_ops_.Apply(AdminScope(), apply), IsOk());
+    auto report = query.Run(*scope, request);
+    ASSERT_THAT(report, IsOk());
+    EXPECT_EQ(report->currency(), "EUR");
+    ASSERT_EQ(report->lines_size(), 1);
+    EXPECT_EQ(report->lines(0).team(), "vision");
+  }
 }
 
 TEST_F(AuthTest, OutOfScopeSaysTheSameWhetherOrNotTheTeamExists) {

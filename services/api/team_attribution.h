@@ -1,8 +1,8 @@
 #pragma once
 // Teams of stored facts, resolved with the policy version in force at the
-// time asked about (policy/team_resolution.h, policy/policy_timeline.h): the
-// fleet summary's held milli-devices per team, and the teams a namespace's
-// usage belongs to (what a team token may read). Thread-safe.
+// time asked about by the team directory (optimizer/teams/team_directory.h):
+// the fleet summary's held milli-devices per team, and the teams a
+// namespace's usage belongs to (what a team token may read). Thread-safe.
 
 #include <cstdint>
 #include <map>
@@ -12,7 +12,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "policy/policy_timeline.h"
+#include "optimizer/teams/team_directory.h"
 #include "store/team_facts_repository.h"
 
 namespace fleetcap::api {
@@ -22,23 +22,28 @@ class TeamAttribution {
   // `facts` must outlive this.
   explicit TeamAttribution(store::TeamFactsRepository* facts);
 
+  // Each resolves as if no policy version numbered above `up_to` had been
+  // applied: PolicyVersionOf(scope) answers a request under the version it
+  // was authorised under (auth.h).
+
   // Milli-devices held at `at` per team, in `cluster` ("" every cluster).
-  absl::StatusOr<std::map<std::string, int64_t>> HeldByTeamAt(const std::string& cluster, absl::Time at);
+  absl::StatusOr<std::map<std::string, int64_t>> HeldByTeamAt(const std::string& cluster, absl::Time at,
+                                                              int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
   // Every team that usage of `namespace_name` in `cluster` over [start, end)
   // is attributed to: the namespace's own team and that of each of its pods,
   // under each policy version in force during the window.
   // The team of each pod (its cluster, namespace and own team label, in
   // `pods`' order) under the policy in force at `at`.
-  absl::StatusOr<std::vector<std::string>> TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods,
-                                                         absl::Time at);
+  absl::StatusOr<std::vector<std::string>> TeamsOfPodsAt(const std::vector<store::PodTeamEvidence>& pods, absl::Time at,
+                                                         int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
   absl::StatusOr<std::set<std::string>> TeamsOfNamespace(const std::string& cluster, const std::string& namespace_name,
-                                                         absl::Time start, absl::Time end);
+                                                         absl::Time start, absl::Time end,
+                                                         int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
  private:
-  store::TeamFactsRepository* facts_;
-  policy::PolicyTimeline timeline_;
+  teams::TeamDirectory directory_;
 };
 
 }  // namespace fleetcap::api

@@ -20,7 +20,7 @@ absl::StatusOr<TeamSelection> RecommendationsQuery::Select(const Scope& scope, c
   }
   // The team and those under it in the active policy; just the team when the
   // policy does not know it (a run may outlive the team it named).
-  FLEETCAP_ASSIGN_OR_RETURN(const auto policy, policies_->Get());
+  FLEETCAP_ASSIGN_OR_RETURN(const auto policy, PolicyOf(scope, policies_));
   std::vector<std::string> subtree;
   if (policy->valid) subtree = policy::Subtree(policy->document, team);
   if (subtree.empty()) subtree = {team};

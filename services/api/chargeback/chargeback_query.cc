@@ -213,7 +213,7 @@ absl::StatusOr<v1::ChargebackReport> ChargebackQuery::Each(
     const Scope& scope, const v1::GetChargebackRequest& request,
     const std::function<void(v1::ChargebackLine&&)>& line) const {
   FLEETCAP_ASSIGN_OR_RETURN(CheckedRequest checked, Check(request));
-  FLEETCAP_ASSIGN_OR_RETURN(const auto policy, policies_->Get());
+  FLEETCAP_ASSIGN_OR_RETURN(const auto policy, PolicyOf(scope, policies_));
   v1::ChargebackReport report;
   // Without a policy applied (or a valid one), the document's default currency.
   report.set_currency(policy->valid ? policy->document.currency : policy::PolicyDocument{}.currency);

@@ -294,7 +294,7 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
   const bool team_token = scope.role == Role::kTeam;
   // A team token reads teams' lines only: its subtree, grouped or named.
   if (team_token && !checked.group_by.team && request.team().empty()) return OutOfScope("group_by");
-  FLEETCAP_ASSIGN_OR_RETURN(const auto policy, policies_->Get());
+  FLEETCAP_ASSIGN_OR_RETURN(const auto policy, PolicyOf(scope, policies_));
   FLEETCAP_ASSIGN_OR_RETURN(const std::vector<std::string> teams, ChargebackTeams(scope, request.team(), *policy));
 
   v1::CapacitySeries answer = CapacityAnswerHead(checked);

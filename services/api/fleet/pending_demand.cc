@@ -23,7 +23,7 @@ absl::StatusOr<v1::PendingDemand> PendingDemandQuery::Run(const Scope& scope,
     evidence.push_back({record.cluster, record.namespace_name, record.team_label, record.requested_milli});
     selected.push_back(std::move(record));
   }
-  FLEETCAP_ASSIGN_OR_RETURN(const auto teams, teams_->TeamsOfPodsAt(evidence, now));
+  FLEETCAP_ASSIGN_OR_RETURN(const auto teams, teams_->TeamsOfPodsAt(evidence, now, PolicyVersionOf(scope)));
   v1::PendingDemand answer;
   int64_t requested = 0;
   for (size_t i = 0; i < selected.size(); ++i) {

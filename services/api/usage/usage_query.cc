@@ -57,8 +57,8 @@ absl::Status UsageQuery::Authorize(const Scope& scope, const v1::GetUsageRequest
   if (!request.has_start() || !request.has_end()) return absl::InvalidArgumentError("start, end: both are required");
   const absl::Time start = FromProtoTimestamp(request.start()), end = FromProtoTimestamp(request.end());
   if (end <= start) return absl::InvalidArgumentError("end: must be after start");
-  FLEETCAP_ASSIGN_OR_RETURN(const auto teams,
-                            teams_->TeamsOfNamespace(request.cluster(), request.namespace_(), start, end));
+  FLEETCAP_ASSIGN_OR_RETURN(const auto teams, teams_->TeamsOfNamespace(request.cluster(), request.namespace_(), start,
+                                                                       end, PolicyVersionOf(scope)));
   for (const auto& team : teams) {
     if (!scope.Covers(team)) return OutOfScope("namespace");
   }
