@@ -87,18 +87,6 @@ class AllocationRunRepository {
   virtual absl::StatusOr<std::optional<AllocationRunRecord>> RunBefore(int64_t run_id) = 0;
 };
 
-// In memory, for unit tests. Not thread-safe.
-class MemoryAllocationRunRepository : public AllocationRunRepository {
- public:
-  absl::StatusOr<int64_t> StoreRun(const AllocationRunDraft& run) override;
-  absl::StatusOr<std::optional<int64_t>> LatestRunId() override;
-  absl::StatusOr<std::optional<AllocationRunRecord>> LatestRun() override;
-  absl::StatusOr<std::optional<AllocationRunRecord>> RunBefore(int64_t run_id) override;
-
- private:
-  std::vector<AllocationRunRecord> runs_;
-};
-
 // The validation StoreRun applies, shared by every implementation.
 absl::Status ValidateAllocationRun(const AllocationRunDraft& run);
 

@@ -7,6 +7,8 @@
 #include "absl/strings/str_replace.h"
 #include "optimizer/allocation/offline_solver.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
+#include "store/memory_allocation_run_repository.h"
+#include "store/memory_demand_history_repository.h"
 #include "store/memory_team_facts_repository.h"
 #include "tests/support/status_matchers.h"
 

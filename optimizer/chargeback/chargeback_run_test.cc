@@ -9,6 +9,7 @@
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "store/memory_attribution_facts_repository.h"
 #include "store/memory_chargeback_repository.h"
+#include "store/memory_optimizer_state_repository.h"
 #include "store/memory_team_facts_repository.h"
 #include "store/usage_contract.h"
 

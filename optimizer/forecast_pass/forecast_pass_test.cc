@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "optimizer/chargeback/policy_timeline_source.h"
+#include "store/memory_capacity_repository.h"
+#include "store/memory_demand_history_repository.h"
+#include "store/memory_forecast_repository.h"
 #include "store/memory_pending_waits_repository.h"
 #include "store/memory_team_facts_repository.h"
 #include "tests/support/status_matchers.h"

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "proto_time.h"
+#include "store/memory_demand_history_repository.h"
 #include "store/memory_team_facts_repository.h"
 #include "tests/support/status_matchers.h"
 
