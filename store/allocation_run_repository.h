@@ -64,16 +64,11 @@ struct AllocationRunRecord {
   bool operator==(const AllocationRunRecord& o) const;
 };
 
-class AllocationRunRepository {
+// What reading the stored runs needs: the API's queries and its watch hold
+// only this.
+class AllocationRunReadRepository {
  public:
-  virtual ~AllocationRunRepository() = default;
-
-  // Stores `run` in one transaction and returns its id, larger than every
-  // earlier run's. INVALID_ARGUMENT (naming the field) for a negative milli
-  // amount or policy_version, an empty team or flavor, a repeated (team, flavor), a bound_by
-  // outside kAllocationBoundBy, inputs_json that is not a JSON object of at
-  // most kMaxAllocationInputsBytes, or computed_at outside the years 1-9999.
-  virtual absl::StatusOr<int64_t> StoreRun(const AllocationRunDraft& run) = 0;
+  virtual ~AllocationRunReadRepository() = default;
 
   // The newest run's id; none before the first run. Cheap: the API's watch
   // polls it.
@@ -87,16 +82,14 @@ class AllocationRunRepository {
   virtual absl::StatusOr<std::optional<AllocationRunRecord>> RunBefore(int64_t run_id) = 0;
 };
 
-// In memory, for unit tests. Not thread-safe.
-class MemoryAllocationRunRepository : public AllocationRunRepository {
+class AllocationRunRepository : public AllocationRunReadRepository {
  public:
-  absl::StatusOr<int64_t> StoreRun(const AllocationRunDraft& run) override;
-  absl::StatusOr<std::optional<int64_t>> LatestRunId() override;
-  absl::StatusOr<std::optional<AllocationRunRecord>> LatestRun() override;
-  absl::StatusOr<std::optional<AllocationRunRecord>> RunBefore(int64_t run_id) override;
-
- private:
-  std::vector<AllocationRunRecord> runs_;
+  // Stores `run` in one transaction and returns its id, larger than every
+  // earlier run's. INVALID_ARGUMENT (naming the field) for a negative milli
+  // amount or policy_version, an empty team or flavor, a repeated (team, flavor), a bound_by
+  // outside kAllocationBoundBy, inputs_json that is not a JSON object of at
+  // most kMaxAllocationInputsBytes, or computed_at outside the years 1-9999.
+  virtual absl::StatusOr<int64_t> StoreRun(const AllocationRunDraft& run) = 0;
 };
 
 // The validation StoreRun applies, shared by every implementation.

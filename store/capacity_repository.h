@@ -50,23 +50,4 @@ class CapacityReadRepository {
 // OK when `filter` is a window of whole buckets (shared by the implementations).
 absl::Status CheckCapacityFilter(const CapacityFilter& filter);
 
-// In memory, for unit tests: one device interval per call, as `devices`
-// holds them (`to` nullopt: still in service). Not thread-safe.
-class MemoryCapacityRepository : public CapacityReadRepository {
- public:
-  void AddDevice(std::string cluster, std::string model, absl::Time from, std::optional<absl::Time> to = std::nullopt) {
-    devices_.push_back({std::move(cluster), std::move(model), from, to});
-  }
-
-  absl::StatusOr<std::vector<CapacityPoint>> DeviceTime(const CapacityFilter& filter) const override;
-
- private:
-  struct Device {
-    std::string cluster, model;
-    absl::Time from;
-    std::optional<absl::Time> to;
-  };
-  std::vector<Device> devices_;
-};
-
 }  // namespace fleetcap::store

@@ -96,22 +96,6 @@ class ForecastRepository {
   virtual absl::StatusOr<int64_t> PruneRuns(int64_t keep) = 0;
 };
 
-// In memory, for unit tests. Not thread-safe.
-class MemoryForecastRepository : public ForecastRepository {
- public:
-  absl::StatusOr<int64_t> StoreRun(const ForecastRunDraft& run) override;
-  absl::StatusOr<std::optional<ForecastRunHeader>> LatestRun() override;
-  absl::StatusOr<std::optional<ForecastSeriesRecord>> Series(int64_t run_id, const ForecastSeriesKey& key) override;
-  absl::StatusOr<int64_t> PruneRuns(int64_t keep) override;
-
- private:
-  struct Run {
-    ForecastRunHeader header;
-    std::vector<ForecastSeriesRecord> series;
-  };
-  std::vector<Run> runs_;
-};
-
 // The validation StoreRun applies, shared by every implementation.
 absl::Status ValidateForecastRun(const ForecastRunDraft& run);
 

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "store/allocation_run_contract.h"
-#include "store/allocation_run_repository.h"
+#include "store/memory_allocation_run_repository.h"
 
 namespace fleetcap::store {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "store/forecast_contract.h"
-#include "store/forecast_repository.h"
+#include "store/memory_forecast_repository.h"
 
 namespace fleetcap::store {
 namespace {

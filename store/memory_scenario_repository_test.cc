@@ -1,3 +1,5 @@
+#include "store/memory_scenario_repository.h"
+
 #include "store/scenario_contract.h"
 
 namespace fleetcap::store {

@@ -15,6 +15,10 @@ absl::Time HourOf(absl::Time t) { return absl::UnixEpoch() + absl::Floor(t - abs
 }  // namespace
 
 absl::Status MemoryUsageRollupRepository::RollUp(const std::string& cluster, absl::Time start, absl::Time end) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    calls_.emplace_back(cluster, start, end);
+  }
   if (end < start) {
     return absl::InvalidArgumentError(absl::StrCat("usage rollup of ", cluster, ": window end ", FormatRfc3339(end),
                                                    " is before its start ", FormatRfc3339(start)));
@@ -53,6 +57,11 @@ std::vector<UsedMinuteRecord> MemoryUsageRollupRepository::Usage(const std::stri
     return std::tie(a.device_id, a.pod_uid, a.minute) < std::tie(b.device_id, b.pod_uid, b.minute);
   });
   return usage;
+}
+
+std::vector<std::tuple<std::string, absl::Time, absl::Time>> MemoryUsageRollupRepository::RollUpCalls() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return calls_;
 }
 
 }  // namespace fleetcap::store

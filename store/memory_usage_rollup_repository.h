@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -28,10 +29,15 @@ class MemoryUsageRollupRepository : public UsageRollupRepository {
   // The rolled-up readings of `cluster` in [start, end), ordered by (device, pod_uid, minute).
   std::vector<UsedMinuteRecord> Usage(const std::string& cluster, absl::Time start, absl::Time end) const;
 
+  // Every window RollUp was asked for, (cluster, start, end) in order: what
+  // a test of the caller checks its batches with.
+  std::vector<std::tuple<std::string, absl::Time, absl::Time>> RollUpCalls() const;
+
  private:
   const MemoryUsageRepository* const usage_;
   mutable std::mutex mu_;
   std::map<std::string, std::map<absl::Time, std::vector<UsedMinuteRecord>>> hours_;  // by cluster, hour
+  std::vector<std::tuple<std::string, absl::Time, absl::Time>> calls_;
 };
 
 }  // namespace fleetcap::store

@@ -19,17 +19,4 @@ class OptimizerStateRepository {
   virtual absl::Status SeenPolicyVersion(int32_t version) = 0;
 };
 
-// In memory, for unit tests.
-class MemoryOptimizerStateRepository : public OptimizerStateRepository {
- public:
-  absl::StatusOr<int32_t> LastPolicyVersion() override { return last_; }
-  absl::Status SeenPolicyVersion(int32_t version) override {
-    last_ = version;
-    return absl::OkStatus();
-  }
-
- private:
-  int32_t last_ = 0;
-};
-
 }  // namespace fleetcap::store

@@ -10,7 +10,6 @@
 
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
-#include "common/pg_pool.h"
 #include "store/demand_history_repository.h"
 
 namespace fleetcap::store {
@@ -31,26 +30,6 @@ class PendingWaitsRepository {
   // The waits overlapping [start, end), oldest first (ties by cluster and
   // pod), at most `limit` of them (a bound on what one run reads).
   virtual absl::StatusOr<std::vector<PendingWaitRecord>> Waits(absl::Time start, absl::Time end, int64_t limit) = 0;
-};
-
-// In memory, for unit tests. Not thread-safe.
-class MemoryPendingWaitsRepository : public PendingWaitsRepository {
- public:
-  void Add(PendingWaitRecord wait) { waits_.push_back(std::move(wait)); }
-  absl::StatusOr<std::vector<PendingWaitRecord>> Waits(absl::Time start, absl::Time end, int64_t limit) override;
-
- private:
-  std::vector<PendingWaitRecord> waits_;
-};
-
-// On PostgreSQL. `pool` must outlive it; thread-safe.
-class PgPendingWaitsRepository : public PendingWaitsRepository {
- public:
-  explicit PgPendingWaitsRepository(PgPool* pool) : pool_(pool) {}
-  absl::StatusOr<std::vector<PendingWaitRecord>> Waits(absl::Time start, absl::Time end, int64_t limit) override;
-
- private:
-  PgPool* pool_;
 };
 
 }  // namespace fleetcap::store

@@ -68,15 +68,4 @@ absl::Status ValidateScenarioDraft(const ScenarioDraft& draft);
 std::string CanonicalScenarioResult(const std::string& json);
 absl::Time ScenarioTime(absl::Time t);
 
-// In memory, for unit tests. Not thread-safe.
-class MemoryScenarioRepository : public ScenarioRepository {
- public:
-  absl::StatusOr<int64_t> Save(const ScenarioDraft& draft) override;
-  absl::StatusOr<std::vector<ScenarioSummary>> List(int64_t before_id, int64_t limit) override;
-  absl::StatusOr<ScenarioRecord> Get(int64_t scenario_id) override;
-
- private:
-  std::vector<ScenarioRecord> saved_;  // in id order
-};
-
 }  // namespace fleetcap::store

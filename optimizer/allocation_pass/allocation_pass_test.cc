@@ -6,8 +6,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "optimizer/allocation/offline_solver.h"
-#include "optimizer/chargeback/fake_team_facts.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
+#include "store/memory_allocation_run_repository.h"
+#include "store/memory_demand_history_repository.h"
+#include "store/memory_team_facts_repository.h"
 #include "tests/support/status_matchers.h"
 
 namespace fleetcap::optimizer {
@@ -87,7 +89,7 @@ class AllocationPassTest : public ::testing::Test {
   }
 
   SimulatedClock clock_;
-  chargeback::FakeTeamFacts teams_;
+  store::MemoryTeamFactsRepository teams_;
   policy::PolicyTimeline policies_;
   store::MemoryDemandHistoryRepository history_;
   store::MemoryAllocationRunRepository runs_;

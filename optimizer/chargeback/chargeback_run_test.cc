@@ -5,12 +5,12 @@
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "optimizer/attribution/attribution_engine.h"
-#include "optimizer/chargeback/fake_team_facts.h"
-#include "optimizer/chargeback/fake_usage_rollups.h"
 #include "optimizer/chargeback/hours.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "store/memory_attribution_facts_repository.h"
 #include "store/memory_chargeback_repository.h"
+#include "store/memory_optimizer_state_repository.h"
+#include "store/memory_team_facts_repository.h"
 #include "store/usage_contract.h"
 
 namespace fleetcap::chargeback {
@@ -89,14 +89,13 @@ class ChargebackRunTest : public ::testing::Test {
   store::MemoryUsageRepository usage_{store::usage_contract::AtT0(), &inventory_};
   store::MemoryUsageRollupRepository memory_rollups_{&usage_};
   store::MemoryAttributionFactsRepository facts_{&inventory_, &memory_rollups_};
-  FakeTeamFacts teams_;
+  store::MemoryTeamFactsRepository teams_;
   policy::PolicyTimeline timeline_{PoliciesOf(&teams_)};
-  FakeUsageRollups rollups_{&memory_rollups_};
   store::MemoryChargebackRepository chargeback_{&clock_};
   store::MemoryOptimizerStateRepository state_;
   RunOptions options_{absl::Minutes(10), 24, absl::Hours(24)};
   ChargebackRun run_{
-      {{&facts_, &teams_, &timeline_}, &rollups_, &chargeback_, &state_, &chargeback_}, options_, &clock_};
+      {{&facts_, &teams_, &timeline_}, &memory_rollups_, &chargeback_, &state_, &chargeback_}, options_, &clock_};
 };
 
 TEST(Hours, AnHourClosesOnlyAfterTheCloseDelay) {
@@ -124,7 +123,8 @@ TEST_F(ChargebackRunTest, APassComputesClosedHoursFromHistoryInBatches) {
   EXPECT_EQ(pass->watermark, H(49));
   EXPECT_EQ(pass->computed.hours, 49);
   using Call = std::tuple<std::string, absl::Time, absl::Time>;
-  EXPECT_EQ(rollups_.calls, (std::vector<Call>{{"c1", H(0), H(24)}, {"c1", H(24), H(48)}, {"c1", H(48), H(49)}}));
+  EXPECT_EQ(memory_rollups_.RollUpCalls(),
+            (std::vector<Call>{{"c1", H(0), H(24)}, {"c1", H(24), H(48)}, {"c1", H(48), H(49)}}));
   EXPECT_TRUE(Sums(H(49), H(50)).empty());  // the open hour is not computed
 
   clock_.Advance(absl::Minutes(5));  // 50h10m: hour 49 closes

@@ -3,9 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
-#include "optimizer/chargeback/fake_team_facts.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "store/memory_attribution_facts_repository.h"
+#include "store/memory_team_facts_repository.h"
 #include "store/memory_usage_rollup_repository.h"
 #include "store/usage_contract.h"
 
@@ -65,7 +65,7 @@ class WindowLoaderTest : public ::testing::Test {
   store::MemoryUsageRepository usage_{store::usage_contract::AtT0(), &inventory_};
   store::MemoryUsageRollupRepository rollups_{&usage_};
   store::MemoryAttributionFactsRepository facts_{&inventory_, &rollups_};
-  FakeTeamFacts teams_;
+  store::MemoryTeamFactsRepository teams_;
   policy::PolicyTimeline timeline_{PoliciesOf(&teams_)};
 };
 

@@ -18,7 +18,6 @@
 #include "optimizer/commands/optimizer_metrics.h"
 #include "optimizer/commands/work_sharing.h"
 #include "store/migrator.h"
-#include "store/pending_waits_repository.h"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_attribution_facts_repository.h"
 #include "store/pg_capacity_repository.h"
@@ -26,6 +25,7 @@
 #include "store/pg_demand_history_repository.h"
 #include "store/pg_forecast_repository.h"
 #include "store/pg_optimizer_state_repository.h"
+#include "store/pg_pending_waits_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_rollup_repository.h"
 

@@ -3,8 +3,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "optimizer/chargeback/fake_team_facts.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
+#include "store/memory_capacity_repository.h"
+#include "store/memory_demand_history_repository.h"
+#include "store/memory_forecast_repository.h"
+#include "store/memory_pending_waits_repository.h"
+#include "store/memory_team_facts_repository.h"
 #include "tests/support/status_matchers.h"
 
 namespace fleetcap::optimizer {
@@ -68,7 +72,7 @@ class ForecastPassTest : public ::testing::Test {
   }
 
   SimulatedClock clock_;
-  chargeback::FakeTeamFacts teams_;
+  store::MemoryTeamFactsRepository teams_;
   policy::PolicyTimeline policies_;
   store::MemoryDemandHistoryRepository history_;
   store::MemoryPendingWaitsRepository waits_;

@@ -20,8 +20,9 @@ using ::testing::UnorderedElementsAre;
 
 const absl::Time kT0 = absl::FromUnixSeconds(1'700'000'000);
 
-// The team facts the directory reads, held in memory; counts its reads of namespaces.
-class MemoryTeamFacts : public store::TeamFactsRepository {
+// The team facts the directory reads, held in memory, counting its reads of namespaces (which no
+// implementation does): how the tests see that the directory reads them once.
+class CountingTeamFacts : public store::TeamFactsRepository {
  public:
   void AddNamespace(const std::string& cluster, store::NamespaceLabels ns) {
     namespaces_[{cluster, ns.name}] = std::move(ns);
@@ -101,7 +102,7 @@ class TeamDirectoryTest : public ::testing::Test {
     facts_.Apply(PolicyMapping("a"), kT0 + absl::Hours(2));
   }
 
-  MemoryTeamFacts facts_;
+  CountingTeamFacts facts_;
 };
 
 TEST_F(TeamDirectoryTest, NamespaceEvidenceIsFoundByClusterAndName) {

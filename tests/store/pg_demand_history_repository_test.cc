@@ -7,6 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+#include "store/demand_history_contract.h"
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_live_inventory_repository.h"
 #include "tests/support/status_matchers.h"
@@ -36,6 +44,59 @@ ChargebackLineRecord Line(absl::Time hour, const std::string& team, const std::s
 }
 
 class PgDemandHistoryTest : public testing::MigratedDatabaseTest {};
+
+// The contract shared with the in-memory form: held hours written as the
+// chargeback's workload lines, waits as the ingest leaves them.
+class PgDemandHistoryContractTest : public testing::MigratedDatabaseTest {
+ public:
+  void SetUp() override {
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    repo_ = std::make_unique<PgDemandHistoryRepository>(pool());
+    chargeback_ = std::make_unique<PgChargebackRepository>(pool());
+  }
+  DemandHistoryRepository& repo() { return *repo_; }
+
+  // One workload line of a namespace of its own; the hour is written again
+  // with every line added to it.
+  void AddHeld(const HeldHourRecord& held) {
+    ChargebackLineRecord l =
+        Line(held.hour, held.team, absl::StrCat("ns-", ++namespaces_), held.model, "workload", held.held_milli_seconds);
+    l.cluster = held.cluster;
+    auto& hour = lines_[{held.cluster, held.hour}];
+    hour.push_back(l);
+    ASSERT_THAT(chargeback_->ReplaceHours(held.cluster, held.hour, held.hour + absl::Hours(1), hour, {}), IsOk());
+  }
+  // The pod (deleted at `deleted_at`) and its wait.
+  void AddPending(const PendingPodRecord& pod, std::optional<absl::Time> pending_to,
+                  std::optional<absl::Time> deleted_at) {
+    auto text = [](std::optional<absl::Time> t) -> std::optional<std::string> {
+      if (!t) return std::nullopt;
+      return FormatRfc3339(*t);
+    };
+    pqxx::work txn(*conn_);
+    txn.exec_params("INSERT INTO clusters (cluster) VALUES ($1) ON CONFLICT DO NOTHING", pod.cluster);
+    txn.exec_params(
+        "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at,"
+        " deleted_at) VALUES ($1, $2, $3, $4, $5, 'Job', 'j', $6::timestamptz, $7::timestamptz)",
+        pod.cluster, pod.pod_uid, pod.namespace_name, pod.pod_name, pod.team_label, FormatRfc3339(pod.pending_from),
+        text(deleted_at));
+    txn.exec_params(
+        "INSERT INTO pending_demand (cluster, pod_uid, resource_name, model, requested_milli, pending_from, pending_to)"
+        " VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz)",
+        pod.cluster, pod.pod_uid, pod.resource_name, pod.model, pod.requested_milli, FormatRfc3339(pod.pending_from),
+        text(pending_to));
+    txn.commit();
+  }
+
+ private:
+  std::unique_ptr<PgDemandHistoryRepository> repo_;
+  std::unique_ptr<PgChargebackRepository> chargeback_;
+  std::map<std::pair<std::string, absl::Time>, std::vector<ChargebackLineRecord>> lines_;
+  int namespaces_ = 0;
+};
+
+FLEETCAP_DEMAND_HISTORY_CONTRACT_TESTS(PgDemandHistoryContractTest)
 
 TEST_F(PgDemandHistoryTest, HeldHoursAreTheWorkloadLinesSummedPerTeamModelAndHour) {
   PgChargebackRepository chargeback(pool());

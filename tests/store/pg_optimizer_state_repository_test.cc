@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
+#include "store/memory_optimizer_state_repository.h"
+#include "store/optimizer_state_contract.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
@@ -13,7 +17,19 @@ namespace {
 
 using ::fleetcap::testing::IsOk;
 
-class PgOptimizerStateTest : public testing::MigratedDatabaseTest {};
+class PgOptimizerStateTest : public testing::MigratedDatabaseTest {
+ protected:
+  void SetUp() override {
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    repo_ = std::make_unique<PgOptimizerStateRepository>(pool());
+  }
+  OptimizerStateRepository& repo() { return *repo_; }
+
+  std::unique_ptr<PgOptimizerStateRepository> repo_;
+};
+
+FLEETCAP_OPTIMIZER_STATE_CONTRACT_TESTS(PgOptimizerStateTest)
 
 TEST_F(PgOptimizerStateTest, RemembersTheLastPolicyVersionSeen) {
   PgOptimizerStateRepository state(pool());

@@ -1,10 +1,14 @@
 // The quarantine on a real PostgreSQL: hostile payloads (binary, NUL bytes,
-// broken UTF-8, oversized) are stored and read back, newest first.
+// broken UTF-8, oversized) are stored and read back, newest first, and the
+// contract shared with the in-memory form.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "store/pg_quarantine_repository.h"
+#include "store/quarantine_contract.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
@@ -14,6 +18,21 @@ namespace {
 using ::fleetcap::testing::IsOk;
 
 using PgQuarantineRepositoryTest = testing::MigratedDatabaseTest;
+
+// The contract shared with the in-memory form.
+class PgQuarantineContractTest : public testing::MigratedDatabaseTest {
+ protected:
+  void SetUp() override {
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    repo_ = std::make_unique<PgQuarantineRepository>(pool());
+  }
+  QuarantineRepository& repo() { return *repo_; }
+
+  std::unique_ptr<PgQuarantineRepository> repo_;
+};
+
+FLEETCAP_QUARANTINE_CONTRACT_TESTS(PgQuarantineContractTest)
 
 TEST_F(PgQuarantineRepositoryTest, StoresHostilePayloadsAndListsThemNewestFirst) {
   PgQuarantineRepository repo(pool());

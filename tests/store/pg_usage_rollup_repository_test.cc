@@ -16,6 +16,7 @@
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_usage_repository.h"
 #include "store/usage_contract.h"
+#include "store/usage_rollup_contract.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap::store {
@@ -94,6 +95,32 @@ class PgUsageRollupTest : public testing::MigratedDatabaseTest {
   std::unique_ptr<PgUsageRollupRepository> rollups_;
   std::unique_ptr<PgAttributionFactsRepository> facts_;
 };
+
+// The contract shared with the in-memory form.
+class PgUsageRollupContractTest : public testing::MigratedDatabaseTest {
+ public:
+  void SetUp() override {
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    usage_ = std::make_unique<PgUsageRepository>(pool(), usage_contract::AtT0());
+    rollups_ = std::make_unique<PgUsageRollupRepository>(pool());
+    facts_ = std::make_unique<PgAttributionFactsRepository>(pool());
+  }
+  UsageWriteRepository& writer() { return *usage_; }
+  UsageRollupRepository& rollups() { return *rollups_; }
+  std::vector<UsedMinuteRecord> Usage(const std::string& cluster, absl::Time start, absl::Time end) {
+    auto read = facts_->Facts(cluster, start, end);
+    EXPECT_TRUE(read.ok()) << read.status();
+    return read.ok() ? read->usage : std::vector<UsedMinuteRecord>{};
+  }
+
+ private:
+  std::unique_ptr<PgUsageRepository> usage_;
+  std::unique_ptr<PgUsageRollupRepository> rollups_;
+  std::unique_ptr<PgAttributionFactsRepository> facts_;
+};
+
+FLEETCAP_USAGE_ROLLUP_CONTRACT_TESTS(PgUsageRollupContractTest)
 
 // What the facts held before the rollups: each pod row with a reading, as UsedMilli.
 std::vector<UsedMinuteRecord> ExpectedUsage(std::vector<UsageMinuteRow> rows) {

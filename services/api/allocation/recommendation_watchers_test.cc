@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "store/memory_allocation_run_repository.h"
 #include "store/memory_control_repositories.h"
 #include "tests/support/status_matchers.h"
 

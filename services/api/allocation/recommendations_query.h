@@ -27,7 +27,7 @@ using TeamSelection = std::optional<std::set<std::string>>;
 class RecommendationsQuery {
  public:
   // Both must outlive the query; `runs` must be thread-safe.
-  RecommendationsQuery(store::AllocationRunRepository* runs, const ActivePolicyCache* policies)
+  RecommendationsQuery(store::AllocationRunReadRepository* runs, const ActivePolicyCache* policies)
       : runs_(runs), policies_(policies) {}
 
   // The teams `scope` reads when it asks for `team` ("" for every team it may
@@ -47,7 +47,7 @@ class RecommendationsQuery {
   absl::StatusOr<std::optional<int64_t>> LatestRunId() const;
 
  private:
-  store::AllocationRunRepository* runs_;
+  store::AllocationRunReadRepository* runs_;
   const ActivePolicyCache* policies_;
 };
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "proto_time.h"
+#include "store/memory_allocation_run_repository.h"
 #include "store/memory_control_repositories.h"
 #include "tests/support/status_matchers.h"
 

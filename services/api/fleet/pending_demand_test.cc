@@ -3,8 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "optimizer/chargeback/fake_team_facts.h"
 #include "proto_time.h"
+#include "store/memory_demand_history_repository.h"
+#include "store/memory_team_facts_repository.h"
 #include "tests/support/status_matchers.h"
 
 namespace fleetcap::api {
@@ -57,7 +58,7 @@ class PendingDemandQueryTest : public ::testing::Test {
   }
 
   SimulatedClock clock_{kPendingT0};
-  chargeback::FakeTeamFacts facts_;
+  store::MemoryTeamFactsRepository facts_;
   TeamAttribution teams_{&facts_};
   store::MemoryDemandHistoryRepository demand_;
   PendingDemandQuery query_{&demand_, &teams_, &clock_};

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "proto_time.h"
+#include "store/memory_forecast_repository.h"
 #include "tests/support/status_matchers.h"
 
 namespace fleetcap::api {

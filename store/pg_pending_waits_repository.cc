@@ -1,7 +1,4 @@
-#include "store/pending_waits_repository.h"
-
-#include <algorithm>
-#include <tuple>
+#include "store/pg_pending_waits_repository.h"
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
@@ -10,26 +7,6 @@
 #include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
-namespace {
-
-bool OldestFirst(const PendingWaitRecord& a, const PendingWaitRecord& b) {
-  return std::tie(a.pod.pending_from, a.pod.cluster, a.pod.pod_uid) <
-         std::tie(b.pod.pending_from, b.pod.cluster, b.pod.pod_uid);
-}
-
-}  // namespace
-
-absl::StatusOr<std::vector<PendingWaitRecord>> MemoryPendingWaitsRepository::Waits(absl::Time start, absl::Time end,
-                                                                                   int64_t limit) {
-  std::vector<PendingWaitRecord> out;
-  for (const PendingWaitRecord& w : waits_) {
-    if (w.pod.pending_from >= end || (w.until && *w.until <= start)) continue;
-    out.push_back(w);
-  }
-  std::sort(out.begin(), out.end(), OldestFirst);
-  if (limit >= 0 && out.size() > static_cast<size_t>(limit)) out.resize(static_cast<size_t>(limit));
-  return out;
-}
 
 absl::StatusOr<std::vector<PendingWaitRecord>> PgPendingWaitsRepository::Waits(absl::Time start, absl::Time end,
                                                                                int64_t limit) {
