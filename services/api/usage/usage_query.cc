@@ -2,7 +2,6 @@
 
 #include <cmath>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
@@ -64,14 +63,6 @@ absl::Status UsageQuery::Authorize(const Scope& scope, const v1::GetUsageRequest
     if (!scope.Covers(team)) return OutOfScope("namespace");
   }
   return absl::OkStatus();
-}
-
-absl::StatusOr<v1::Resolution> ParseResolution(const std::string& field, const std::string& text) {
-  const std::string t = absl::AsciiStrToLower(text);
-  if (t == "minute") return v1::MINUTE;
-  if (t == "hour" || t.empty()) return v1::HOUR;
-  if (t == "day") return v1::DAY;
-  return absl::InvalidArgumentError(absl::StrCat(field, ": \"", text, "\" is not minute, hour or day"));
 }
 
 absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const HttpQuery& query) {

@@ -38,7 +38,4 @@ class UsageQuery {
 // the query mapped onto GetUsageRequest (query_message.h), start and end required, resolution hour by default.
 absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const HttpQuery& query);
 
-// "minute", "hour", "day" (any case); INVALID_ARGUMENT naming `field` otherwise.
-absl::StatusOr<v1::Resolution> ParseResolution(const std::string& field, const std::string& text);
-
 }  // namespace fleetcap::api
