@@ -25,14 +25,6 @@ HttpResponse Reply(const absl::StatusOr<Result>& result) {
   return result.ok() ? JsonResponse(*result) : ErrorResponse(result.status());
 }
 
-// The parameters of a GET: `message`'s fields (query_message.h).
-template <typename Request>
-absl::StatusOr<Request> FromQuery(const HttpQuery& query) {
-  Request request;
-  FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request));
-  return request;
-}
-
 absl::Status WithinRange(const std::string& key, int64_t value, int64_t min, int64_t max) {
   if (value >= min && value <= max) return absl::OkStatus();
   return absl::InvalidArgumentError(
@@ -57,7 +49,7 @@ void AddScenarioRoutes(HttpGateway& gateway, const ScenarioOperations* scenarios
                      return Reply(scenarios->Save(scope, *request));
                    });
   gateway.AddRoute("GET", "/v1/scenarios", [scenarios](const Scope& scope, const HttpQuery& q, const std::string&) {
-    auto request = FromQuery<v1::ListScenariosRequest>(q);
+    auto request = RequestFromQuery<v1::ListScenariosRequest>(q);
     if (!request.ok()) return ErrorResponse(request.status());
     if (auto s = WithinRange("before_id", request->before_id(), 0, std::numeric_limits<int64_t>::max()); !s.ok()) {
       return ErrorResponse(s);
@@ -66,7 +58,7 @@ void AddScenarioRoutes(HttpGateway& gateway, const ScenarioOperations* scenarios
     return Reply(scenarios->List(scope, *request));
   });
   gateway.AddRoute("GET", "/v1/scenarios/get", [scenarios](const Scope& scope, const HttpQuery& q, const std::string&) {
-    auto request = FromQuery<v1::GetScenarioRequest>(q);
+    auto request = RequestFromQuery<v1::GetScenarioRequest>(q);
     if (!request.ok()) return ErrorResponse(request.status());
     if (QueryValue(q, "id") == nullptr) {
       return ErrorResponse(absl::InvalidArgumentError("query parameter id: missing (required)"));
