@@ -21,8 +21,6 @@ using exports::RenderChargeback;
 
 namespace {
 
-constexpr const char* kGroupByFields[] = {"team", "cluster", "namespace", "workload", "model", "line_kind"};
-
 template <size_t N>
 bool OneOf(const std::string& value, const char* const (&choices)[N]) {
   return std::any_of(std::begin(choices), std::end(choices), [&](const char* c) { return value == c; });
@@ -86,9 +84,9 @@ absl::StatusOr<v1::GetChargebackRequest> ChargebackRequest(const ChargebackFlags
   *request.mutable_end() = ToProtoTimestamp(to);
   for (absl::string_view part : absl::StrSplit(f.group_by, ',', absl::SkipWhitespace())) {
     const std::string field(absl::StripAsciiWhitespace(part));
-    if (!OneOf(field, kGroupByFields)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--group-by: \"", field, "\" is not one of ", absl::StrJoin(kGroupByFields, ", ")));
+    if (!OneOf(field, exports::kChargebackGroupByFields)) {
+      return absl::InvalidArgumentError(absl::StrCat("--group-by: \"", field, "\" is not one of ",
+                                                     absl::StrJoin(exports::kChargebackGroupByFields, ", ")));
     }
     request.add_group_by(field);
   }

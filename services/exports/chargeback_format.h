@@ -13,6 +13,12 @@ namespace fleetcap::exports {
 
 enum class ChargebackFormat { kTable, kJson, kCsv, kFocus };
 
+// What a chargeback report may be grouped by (GetChargebackRequest.group_by):
+// the fields of ChargebackLine that name a thing. The API and fleetcapctl
+// both check group_by against this one list.
+inline constexpr const char* kChargebackGroupByFields[] = {"team",     "cluster", "namespace",
+                                                           "workload", "model",   "line_kind"};
+
 // "table", "json", "csv" or "focus"; anything else is INVALID_ARGUMENT
 // naming --format.
 absl::StatusOr<ChargebackFormat> ParseChargebackFormat(const std::string& text);

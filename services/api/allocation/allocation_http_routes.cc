@@ -6,10 +6,9 @@ void AddAllocationRoutes(HttpGateway& gateway, const RecommendationsQuery* query
                          const RecommendationManifests* manifests) {
   gateway.AddRoute("GET", "/v1/recommendations",
                    [query](const Scope& scope, const HttpQuery& params, const std::string&) {
-                     if (auto status = OnlyKnownParameters(params, {"team"}); !status.ok()) {
-                       return ErrorResponse(status);
-                     }
-                     auto set = query->Run(scope, RecommendationsRequestFromQuery(params));
+                     auto request = RecommendationsRequestFromQuery(params);
+                     if (!request.ok()) return ErrorResponse(request.status());
+                     auto set = query->Run(scope, *request);
                      if (!set.ok()) return ErrorResponse(set.status());
                      return JsonResponse(*set);
                    });

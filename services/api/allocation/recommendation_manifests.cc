@@ -8,7 +8,10 @@
 namespace fleetcap::api {
 
 absl::StatusOr<std::string> RecommendationManifests::Run(const Scope& scope, const HttpQuery& query) const {
-  FLEETCAP_RETURN_IF_ERROR(OnlyKnownParameters(query, {"format", "team"}));
+  QueryMapping mapping;
+  mapping.explicit_parameters = {"format"};
+  FLEETCAP_ASSIGN_OR_RETURN(const v1::GetRecommendationsRequest request,
+                            RecommendationsRequestFromQuery(query, mapping));
   const std::string* format = QueryValue(query, "format");
   if (format == nullptr) return absl::InvalidArgumentError("format: missing; give kueue or volcano");
   exports::SchedulerFormat scheduler;
@@ -19,8 +22,7 @@ absl::StatusOr<std::string> RecommendationManifests::Run(const Scope& scope, con
   } else {
     return absl::InvalidArgumentError(absl::StrCat("format: \"", format->substr(0, 64), "\" is not kueue or volcano"));
   }
-  FLEETCAP_ASSIGN_OR_RETURN(const v1::RecommendationSet set,
-                            query_->Run(scope, RecommendationsRequestFromQuery(query)));
+  FLEETCAP_ASSIGN_OR_RETURN(const v1::RecommendationSet set, query_->Run(scope, request));
   // The version the run applied; an offline solve (version 0) is read under the active one.
   FLEETCAP_ASSIGN_OR_RETURN(const store::PolicyVersionRecord policy,
                             set.policy_version() == 0 ? policies_->Active() : policies_->Get(set.policy_version()));

@@ -78,10 +78,10 @@ v1::RecommendationSet ToRecommendationSet(const store::AllocationRunRecord& run,
   return set;
 }
 
-v1::GetRecommendationsRequest RecommendationsRequestFromQuery(const std::map<std::string, std::string>& query) {
+absl::StatusOr<v1::GetRecommendationsRequest> RecommendationsRequestFromQuery(const HttpQuery& query,
+                                                                              const QueryMapping& mapping) {
   v1::GetRecommendationsRequest request;
-  auto team = query.find("team");
-  if (team != query.end()) request.set_team(team->second);
+  FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request, mapping));
   return request;
 }
 

@@ -17,6 +17,7 @@
 #include "fleetcap/v1/allocation.pb.h"
 #include "services/api/active_policy_cache.h"
 #include "services/api/auth.h"
+#include "services/api/query_message.h"
 #include "store/allocation_run_repository.h"
 
 namespace fleetcap::api {
@@ -57,7 +58,9 @@ class RecommendationsQuery {
 v1::RecommendationSet ToRecommendationSet(const store::AllocationRunRecord& run, const TeamSelection& teams,
                                           const store::AllocationRunRecord* previous = nullptr);
 
-// The request of `GET /v1/recommendations[?team=]`.
-v1::GetRecommendationsRequest RecommendationsRequestFromQuery(const std::map<std::string, std::string>& query);
+// The request of `GET /v1/recommendations[?team=]`; `mapping` names the
+// parameters a route over the same request reads itself.
+absl::StatusOr<v1::GetRecommendationsRequest> RecommendationsRequestFromQuery(const HttpQuery& query,
+                                                                              const QueryMapping& mapping = {});
 
 }  // namespace fleetcap::api

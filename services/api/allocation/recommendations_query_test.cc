@@ -209,8 +209,10 @@ TEST_F(RecommendationsQueryTest, ATeamFilterThatIsNotANameIsInvalid) {
 }
 
 TEST(RecommendationsRequestFromQuery, TakesTheTeam) {
-  EXPECT_EQ(RecommendationsRequestFromQuery({{"team", "vision"}}).team(), "vision");
-  EXPECT_EQ(RecommendationsRequestFromQuery({}).team(), "");
+  EXPECT_EQ(RecommendationsRequestFromQuery({{"team", "vision"}})->team(), "vision");
+  EXPECT_EQ(RecommendationsRequestFromQuery({})->team(), "");
+  EXPECT_THAT(RecommendationsRequestFromQuery({{"flavor", "a100"}}),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("query parameter flavor: unknown")));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include "common/status_macros.h"
 #include "services/api/http_json.h"
+#include "services/api/query_message.h"
 #include "services/api/request_time.h"
 
 namespace fleetcap::api {
@@ -18,33 +19,28 @@ grpc::Status ExplainChargebackCall(const GrpcGuard* guard, const ChargebackExpla
 }
 
 absl::StatusOr<v1::ExplainChargebackRequest> ExplainRequestFromQuery(const HttpQuery& query) {
-  auto get = [&](const char* key) -> std::string {
-    auto it = query.find(key);
-    return it == query.end() ? "" : it->second;
-  };
   v1::ExplainChargebackRequest request;
-  request.set_team(get("team"));
-  request.set_model(get("model"));
-  request.set_cluster(get("cluster"));
-  const std::string hour = get("hour");
-  if (hour.empty()) return absl::InvalidArgumentError("hour: missing; give an RFC 3339 whole hour");
-  FLEETCAP_ASSIGN_OR_RETURN(*request.mutable_hour(), ParseRequestTime("hour", hour));
+  // The hour is read here: required, with its own hint.
+  QueryMapping mapping;
+  mapping.explicit_parameters = {"hour"};
+  mapping.route_fields = {"hour"};
+  FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request, mapping));
+  const std::string* hour = QueryValue(query, "hour");
+  if (hour == nullptr || hour->empty()) return absl::InvalidArgumentError("hour: missing; give an RFC 3339 whole hour");
+  FLEETCAP_ASSIGN_OR_RETURN(*request.mutable_hour(), ParseRequestTime("hour", *hour));
   return request;
 }
 
 void AddChargebackExplainRoutes(HttpGateway& gateway, const ChargebackExplainQuery* query) {
-  gateway.AddRoute(
-      "GET", "/v1/chargeback/explain", [query](const Scope& scope, const HttpQuery& params, const std::string&) {
-        if (auto status = OnlyKnownParameters(params, {"team", "hour", "model", "cluster"}); !status.ok()) {
-          return ErrorResponse(status);
-        }
-        auto request = ExplainRequestFromQuery(params);
-        if (!request.ok()) return ErrorResponse(request.status());
-        if (auto allowed = query->Authorize(scope, *request); !allowed.ok()) return ErrorResponse(allowed);
-        auto explanation = query->Run(*request);
-        if (!explanation.ok()) return ErrorResponse(explanation.status());
-        return JsonResponse(*explanation);
-      });
+  gateway.AddRoute("GET", "/v1/chargeback/explain",
+                   [query](const Scope& scope, const HttpQuery& params, const std::string&) {
+                     auto request = ExplainRequestFromQuery(params);
+                     if (!request.ok()) return ErrorResponse(request.status());
+                     if (auto allowed = query->Authorize(scope, *request); !allowed.ok()) return ErrorResponse(allowed);
+                     auto explanation = query->Run(*request);
+                     if (!explanation.ok()) return ErrorResponse(explanation.status());
+                     return JsonResponse(*explanation);
+                   });
 }
 
 }  // namespace fleetcap::api

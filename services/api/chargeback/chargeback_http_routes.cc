@@ -106,32 +106,24 @@ void AddChargebackRoutes(HttpGateway& gateway, const ChargebackQuery* query) {
   gateway.AddRoute(
       "GET", "/v1/chargeback",
       [query](const Scope& scope, const HttpQuery& params, const std::string&) {
-        if (auto status = OnlyKnownParameters(params, {"start", "end", "group_by", "resolution", "team", "cluster",
-                                                       "namespace", "workload", "model", "line_kind"});
-            !status.ok()) {
-          return ErrorResponse(status);
-        }
         auto request = ChargebackRequestFromQuery(params);
         if (!request.ok()) return ErrorResponse(request.status());
         return ChargebackJsonResponse(*query, scope, *request);
       },
-      {"group_by"});
+      QueryListParameters(*v1::GetChargebackRequest::descriptor()));
   gateway.AddRoute(
       "GET", "/v1/chargeback/export",
       [query](const Scope& scope, const HttpQuery& params, const std::string&) {
-        if (auto status = OnlyKnownParameters(params, {"format", "start", "end", "group_by", "resolution", "team",
-                                                       "cluster", "namespace", "workload", "model", "line_kind"});
-            !status.ok()) {
-          return ErrorResponse(status);
-        }
+        QueryMapping mapping;
+        mapping.explicit_parameters = {"format"};
+        auto request = ChargebackRequestFromQuery(params, mapping);
+        if (!request.ok()) return ErrorResponse(request.status());
         const std::string* format = QueryValue(params, "format");
         if (format == nullptr || (*format != "csv" && *format != "focus")) {
           return ErrorResponse(absl::InvalidArgumentError(
               format == nullptr ? "format: missing; give csv or focus"
                                 : absl::StrCat("format: \"", format->substr(0, 64), "\" is not csv or focus")));
         }
-        auto request = ChargebackRequestFromQuery(params);
-        if (!request.ok()) return ErrorResponse(request.status());
         auto report = query->Run(scope, *request);
         if (!report.ok()) return Refusal(report.status());
         // The same rendering as `fleetcapctl chargeback --format csv|focus`.
@@ -141,7 +133,7 @@ void AddChargebackRoutes(HttpGateway& gateway, const ChargebackQuery* query) {
         response.content_type = "text/csv; charset=utf-8";
         return response;
       },
-      {"group_by"});
+      QueryListParameters(*v1::GetChargebackRequest::descriptor()));
 }
 
 }  // namespace fleetcap::api

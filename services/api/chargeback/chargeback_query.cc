@@ -11,12 +11,12 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "proto_time.h"
+#include "services/api/query_message.h"
 #include "services/api/request_time.h"
+#include "services/exports/chargeback_format.h"
 
 namespace fleetcap::api {
 namespace {
-
-constexpr const char* kGroupByFields[] = {"team", "cluster", "namespace", "workload", "model", "line_kind"};
 
 // Team names the attribution engine writes lines under that no policy may
 // define: the idle kept and the pods no rule maps. No team token reads them.
@@ -56,8 +56,8 @@ absl::Status AddGroupBy(const std::string& field, store::ChargebackGroupBy* grou
   } else if (field == "line_kind") {
     group_by->line_kind = true;
   } else {
-    return absl::InvalidArgumentError(
-        absl::StrCat("group_by: \"", field.substr(0, 64), "\" is not one of ", absl::StrJoin(kGroupByFields, ", ")));
+    return absl::InvalidArgumentError(absl::StrCat("group_by: \"", field.substr(0, 64), "\" is not one of ",
+                                                   absl::StrJoin(exports::kChargebackGroupByFields, ", ")));
   }
   return absl::OkStatus();
 }
@@ -164,39 +164,12 @@ absl::StatusOr<std::vector<std::string>> ChargebackTeams(const Scope& scope, con
   return teams;
 }
 
-absl::StatusOr<v1::ChargebackResolution> ParseChargebackResolution(const std::string& field, const std::string& text) {
-  const std::string t = absl::AsciiStrToLower(text);
-  if (t == "none" || t.empty()) return v1::CHARGEBACK_RESOLUTION_NONE;
-  if (t == "hour") return v1::CHARGEBACK_RESOLUTION_HOUR;
-  if (t == "day") return v1::CHARGEBACK_RESOLUTION_DAY;
-  if (t == "month") return v1::CHARGEBACK_RESOLUTION_MONTH;
-  return absl::InvalidArgumentError(
-      absl::StrCat(field, ": \"", text.substr(0, 64), "\" is not hour, day, month or none"));
-}
-
-absl::StatusOr<v1::GetChargebackRequest> ChargebackRequestFromQuery(const std::map<std::string, std::string>& query) {
-  auto get = [&](const char* key) -> std::string {
-    auto it = query.find(key);
-    return it == query.end() ? "" : it->second;
-  };
+absl::StatusOr<v1::GetChargebackRequest> ChargebackRequestFromQuery(const HttpQuery& query,
+                                                                    const QueryMapping& route_mapping) {
   v1::GetChargebackRequest request;
-  for (const char* key : {"start", "end"}) {
-    const std::string text = get(key);
-    if (text.empty()) return absl::InvalidArgumentError(absl::StrCat(key, ": missing; give an RFC 3339 time"));
-    FLEETCAP_ASSIGN_OR_RETURN(*(std::string(key) == "start" ? request.mutable_start() : request.mutable_end()),
-                              ParseRequestTime(key, text));
-  }
-  for (absl::string_view field : absl::StrSplit(get("group_by"), ',', absl::SkipWhitespace())) {
-    request.add_group_by(std::string(absl::StripAsciiWhitespace(field)));
-  }
-  FLEETCAP_ASSIGN_OR_RETURN(const auto resolution, ParseChargebackResolution("resolution", get("resolution")));
-  request.set_resolution(resolution);
-  request.set_team(get("team"));
-  request.set_cluster(get("cluster"));
-  request.set_namespace_(get("namespace"));
-  request.set_workload(get("workload"));
-  request.set_model(get("model"));
-  request.set_line_kind(get("line_kind"));
+  QueryMapping mapping = route_mapping;
+  mapping.required = {"start", "end"};
+  FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request, mapping));
   return request;
 }
 

@@ -20,6 +20,7 @@
 #include "services/api/active_policy_cache.h"
 #include "services/api/auth.h"
 #include "services/api/heavy_reads.h"
+#include "services/api/query_message.h"
 #include "store/chargeback_repository.h"
 
 namespace fleetcap::api {
@@ -72,10 +73,10 @@ absl::StatusOr<std::vector<std::string>> ChargebackTeams(const Scope& scope, con
                                                          const ActivePolicy& policy);
 
 // The request of `GET /v1/chargeback?start=&end=&group_by=&resolution=&team=&cluster=&namespace=&workload=
-// &model=&line_kind=`; `group_by` is a comma-separated list (the gateway joins repeated ones with commas).
-absl::StatusOr<v1::GetChargebackRequest> ChargebackRequestFromQuery(const std::map<std::string, std::string>& query);
-
-// "hour", "day", "month" or "none" (any case; empty is none); INVALID_ARGUMENT naming `field` otherwise.
-absl::StatusOr<v1::ChargebackResolution> ParseChargebackResolution(const std::string& field, const std::string& text);
+// &model=&line_kind=`: GetChargebackRequest's fields (query_message.h), start and end required; `group_by` is a
+// comma-separated list (the gateway joins repeated ones with commas), `resolution` hour, day, month or none
+// (empty is none). `route_mapping` names the parameters a route reads itself (the export's format).
+absl::StatusOr<v1::GetChargebackRequest> ChargebackRequestFromQuery(const HttpQuery& query,
+                                                                    const QueryMapping& route_mapping = {});
 
 }  // namespace fleetcap::api

@@ -5,6 +5,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "services/api/query_message.h"
 
 namespace fleetcap::api {
 namespace {
@@ -39,17 +40,22 @@ absl::StatusOr<int64_t> IntParameter(const HttpQuery& query, const std::string& 
   return value;
 }
 
+absl::Status AtLeast(const std::string& key, int64_t value, int64_t min, int64_t max) {
+  if (value >= min) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat("query parameter ", key, ": ", value, " is outside ", min, "..", max));
+}
+
 }  // namespace
 
 void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, const TokenOperations* tokens,
                       const AuditOperations* audit) {
   gateway.AddRoute("GET", "/v1/policy", [policy](const Scope& scope, const HttpQuery& q, const std::string&) {
-    if (auto status = OnlyKnownParameters(q, {"version"}); !status.ok()) return ErrorResponse(status);
-    auto version = IntParameter(q, "version", 0, 0, std::numeric_limits<int32_t>::max());
-    if (!version.ok()) return ErrorResponse(version.status());
-    v1::GetPolicyRequest request;
-    request.set_version(static_cast<int32_t>(*version));
-    return Reply(policy->Get(scope, request));
+    auto request = RequestFromQuery<v1::GetPolicyRequest>(q);
+    if (!request.ok()) return ErrorResponse(request.status());
+    if (auto status = AtLeast("version", request->version(), 0, std::numeric_limits<int32_t>::max()); !status.ok()) {
+      return ErrorResponse(status);
+    }
+    return Reply(policy->Get(scope, *request));
   });
   gateway.AddRoute("POST", "/v1/policy", [policy](const Scope& scope, const HttpQuery& q, const std::string& body) {
     if (auto status = OnlyKnownParameters(q, {}); !status.ok()) return ErrorResponse(status);
@@ -58,7 +64,9 @@ void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, cons
     return Reply(policy->Apply(scope, *request));
   });
   gateway.AddRoute("GET", "/v1/policy/history", [policy](const Scope& scope, const HttpQuery& q, const std::string&) {
-    if (auto status = OnlyKnownParameters(q, {}); !status.ok()) return ErrorResponse(status);
+    if (auto request = RequestFromQuery<v1::ListPolicyVersionsRequest>(q); !request.ok()) {
+      return ErrorResponse(request.status());
+    }
     return Reply(policy->History(scope));
   });
   gateway.AddRoute("POST", "/v1/policy/rollback",
@@ -69,14 +77,14 @@ void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, cons
                      return Reply(policy->Rollback(scope, *request));
                    });
   gateway.AddRoute("GET", "/v1/policy/team", [policy](const Scope& scope, const HttpQuery& q, const std::string&) {
-    if (auto status = OnlyKnownParameters(q, {"team"}); !status.ok()) return ErrorResponse(status);
-    v1::GetTeamRequest request;
-    if (const std::string* team = QueryValue(q, "team")) request.set_team(*team);
-    return Reply(policy->GetTeam(scope, request));
+    auto request = RequestFromQuery<v1::GetTeamRequest>(q);
+    if (!request.ok()) return ErrorResponse(request.status());
+    return Reply(policy->GetTeam(scope, *request));
   });
 
   gateway.AddRoute("GET", "/v1/tokens", [tokens](const Scope& scope, const HttpQuery& q, const std::string&) {
-    if (auto status = OnlyKnownParameters(q, {}); !status.ok()) return ErrorResponse(status);
+    if (auto request = RequestFromQuery<v1::ListTokensRequest>(q); !request.ok())
+      return ErrorResponse(request.status());
     return Reply(tokens->List(scope));
   });
   gateway.AddRoute("POST", "/v1/tokens", [tokens](const Scope& scope, const HttpQuery& q, const std::string& body) {
@@ -93,22 +101,24 @@ void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, cons
                      return Reply(tokens->Revoke(scope, *request));
                    });
   gateway.AddRoute("GET", "/v1/tokens/self", [](const Scope& scope, const HttpQuery& q, const std::string&) {
-    if (auto status = OnlyKnownParameters(q, {}); !status.ok()) return ErrorResponse(status);
+    if (auto request = RequestFromQuery<v1::WhoAmIRequest>(q); !request.ok()) return ErrorResponse(request.status());
     return JsonResponse(TokenOperations::WhoAmI(scope));
   });
 
   gateway.AddRoute("GET", "/v1/audit", [audit](const Scope& scope, const HttpQuery& q, const std::string&) {
-    if (auto status = OnlyKnownParameters(q, {"after_id", "limit", "action"}); !status.ok())
+    // The limit is read here: any whole number, clamped to the field's -1..1000.
+    QueryMapping mapping;
+    mapping.explicit_parameters = {"limit"};
+    mapping.route_fields = {"limit"};
+    auto request = RequestFromQuery<v1::ListAuditEventsRequest>(q, mapping);
+    if (!request.ok()) return ErrorResponse(request.status());
+    if (auto status = AtLeast("after_id", request->after_id(), 0, std::numeric_limits<int64_t>::max()); !status.ok()) {
       return ErrorResponse(status);
-    auto after = IntParameter(q, "after_id", 0, 0);
-    if (!after.ok()) return ErrorResponse(after.status());
+    }
     auto limit = IntParameter(q, "limit", 0);
     if (!limit.ok()) return ErrorResponse(limit.status());
-    v1::ListAuditEventsRequest request;
-    request.set_after_id(*after);
-    request.set_limit(static_cast<int32_t>(std::clamp<int64_t>(*limit, -1, 1000)));
-    if (const std::string* action = QueryValue(q, "action")) request.set_action(*action);
-    return Reply(audit->List(scope, request));
+    request->set_limit(static_cast<int32_t>(std::clamp<int64_t>(*limit, -1, 1000)));
+    return Reply(audit->List(scope, *request));
   });
 }
 

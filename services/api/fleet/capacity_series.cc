@@ -6,15 +6,13 @@
 #include <tuple>
 #include <vector>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "proto_time.h"
 #include "services/api/chargeback/chargeback_query.h"
+#include "services/api/query_message.h"
 #include "services/api/request_time.h"
-#include "services/api/usage/usage_query.h"
 
 namespace fleetcap::api {
 namespace {
@@ -184,13 +182,6 @@ void FillColumns(const std::map<absl::Time, v1::CapacityBucket>& buckets, const 
   }
 }
 
-absl::StatusOr<v1::CapacitySeriesLayout> ParseLayout(const std::string& text) {
-  const std::string lower = absl::AsciiStrToLower(text);
-  if (lower.empty() || lower == "buckets") return v1::BUCKETS;
-  if (lower == "columnar") return v1::COLUMNAR;
-  return absl::InvalidArgumentError(absl::StrCat("layout: \"", text.substr(0, 32), "\" is not buckets or columnar"));
-}
-
 // The answer without its groups: the axis, the layout and the fields grouped by.
 v1::CapacitySeries CapacityAnswerHead(const CheckedSeriesRequest& checked) {
   v1::CapacitySeries answer;
@@ -330,37 +321,15 @@ absl::StatusOr<v1::CapacitySeries> CapacitySeriesQuery::Run(const Scope& scope,
 }
 
 absl::StatusOr<v1::GetCapacitySeriesRequest> CapacitySeriesRequestFromQuery(const HttpQuery& query) {
-  FLEETCAP_RETURN_IF_ERROR(
-      OnlyKnownParameters(query, {"start", "end", "resolution", "group_by", "cluster", "model", "team", "layout"}));
-  auto get = [&](const char* key) -> std::string {
-    const std::string* value = QueryValue(query, key);
-    return value == nullptr ? "" : *value;
-  };
   v1::GetCapacitySeriesRequest request;
-  for (const char* key : {"start", "end"}) {
-    const std::string text = get(key);
-    if (text.empty()) return absl::InvalidArgumentError(absl::StrCat(key, ": missing; give an RFC 3339 time"));
-    FLEETCAP_ASSIGN_OR_RETURN(*(std::string(key) == "start" ? request.mutable_start() : request.mutable_end()),
-                              ParseRequestTime(key, text));
+  QueryMapping mapping;
+  mapping.required = {"start", "end"};
+  FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request, mapping));
+  if (request.resolution() == v1::RESOLUTION_UNSPECIFIED) request.set_resolution(v1::HOUR);
+  if (request.group_by_size() > 3) {
+    return absl::InvalidArgumentError("group_by: more than 3 fields; give at most model, cluster and team");
   }
-  const std::string resolution = get("resolution");
-  if (resolution.size() > 16) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("resolution: ", resolution.size(), " bytes; give minute, hour or day"));
-  }
-  FLEETCAP_ASSIGN_OR_RETURN(const auto parsed, ParseResolution("resolution", resolution));
-  request.set_resolution(parsed);
-  for (absl::string_view field : absl::StrSplit(get("group_by"), ',', absl::SkipWhitespace())) {
-    if (request.group_by_size() >= 3) {
-      return absl::InvalidArgumentError("group_by: more than 3 fields; give at most model, cluster and team");
-    }
-    request.add_group_by(std::string(absl::StripAsciiWhitespace(field)));
-  }
-  request.set_cluster(get("cluster"));
-  request.set_model(get("model"));
-  request.set_team(get("team"));
-  FLEETCAP_ASSIGN_OR_RETURN(const auto layout, ParseLayout(get("layout")));
-  request.set_layout(layout);
+  if (request.layout() == v1::CAPACITY_SERIES_LAYOUT_UNSPECIFIED) request.set_layout(v1::BUCKETS);
   return request;
 }
 

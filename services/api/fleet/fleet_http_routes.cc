@@ -5,23 +5,22 @@ namespace fleetcap::api {
 void AddFleetRoutes(HttpGateway& gateway, const FleetSummaryQuery* query, const CapacitySeriesQuery* capacity,
                     const PendingDemandQuery* pending) {
   gateway.AddGetRoute("/v1/fleet/summary", [query](const HttpQuery& params) {
-    if (auto status = OnlyKnownParameters(params, {"cluster", "at"}); !status.ok()) return ErrorResponse(status);
-    const std::string* cluster = QueryValue(params, "cluster");
-    auto request = FleetSummaryRequestFromQuery(cluster == nullptr ? "" : *cluster, QueryValue(params, "at"));
+    auto request = FleetSummaryRequestFromQuery(params);
     if (!request.ok()) return ErrorResponse(request.status());
     auto summary = query->Run(*request);
     if (!summary.ok()) return ErrorResponse(summary.status());
     return JsonResponse(*summary);
   });
-  gateway.AddRoute("GET", "/v1/fleet/capacity",
-                   [capacity](const Scope& scope, const HttpQuery& params, const std::string&) {
-                     auto request = CapacitySeriesRequestFromQuery(params);
-                     if (!request.ok()) return ErrorResponse(request.status());
-                     auto series = capacity->Run(scope, *request);
-                     if (!series.ok()) return ErrorResponse(series.status());
-                     return JsonResponse(*series);
-                   },
-                   {"group_by"});
+  gateway.AddRoute(
+      "GET", "/v1/fleet/capacity",
+      [capacity](const Scope& scope, const HttpQuery& params, const std::string&) {
+        auto request = CapacitySeriesRequestFromQuery(params);
+        if (!request.ok()) return ErrorResponse(request.status());
+        auto series = capacity->Run(scope, *request);
+        if (!series.ok()) return ErrorResponse(series.status());
+        return JsonResponse(*series);
+      },
+      QueryListParameters(*v1::GetCapacitySeriesRequest::descriptor()));
   gateway.AddRoute("GET", "/v1/fleet/pending",
                    [pending](const Scope& scope, const HttpQuery& params, const std::string&) {
                      auto request = PendingDemandRequestFromQuery(params);

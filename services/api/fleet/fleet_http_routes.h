@@ -8,6 +8,7 @@
 #include "services/api/fleet/fleet_summary.h"
 #include "services/api/fleet/pending_demand.h"
 #include "services/api/http_gateway.h"
+#include "services/api/query_message.h"
 
 namespace fleetcap::api {
 

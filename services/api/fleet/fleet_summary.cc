@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "proto_time.h"
+#include "services/api/query_message.h"
 #include "services/api/request_time.h"
 
 namespace fleetcap::api {
@@ -73,14 +74,9 @@ absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummar
   return summary;
 }
 
-absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequestFromQuery(const std::string& cluster,
-                                                                        const std::string* at) {
+absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequestFromQuery(const HttpQuery& query) {
   v1::GetFleetSummaryRequest request;
-  request.set_cluster(cluster);
-  if (at != nullptr) {
-    FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseRequestTime("at", *at));
-    *request.mutable_at() = t;
-  }
+  FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request));
   return request;
 }
 

@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "common/clock.h"
 #include "fleetcap/v1/fleet.pb.h"
+#include "services/api/http_json.h"
 #include "services/api/team_attribution.h"
 #include "store/chargeback_repository.h"
 #include "store/inventory_reader.h"
@@ -33,8 +34,7 @@ class FleetSummaryQuery {
   const store::ChargebackReadRepository* lines_;
 };
 
-// The request of `GET /v1/fleet/summary?cluster=&at=`, `at` in RFC 3339.
-absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequestFromQuery(const std::string& cluster,
-                                                                        const std::string* at);
+// The request of `GET /v1/fleet/summary?cluster=&at=`, `at` in RFC 3339 (absent: now).
+absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequestFromQuery(const HttpQuery& query);
 
 }  // namespace fleetcap::api

@@ -74,8 +74,7 @@ TEST_F(FleetSummaryTest, UsedMilliIsTheLastClosedHoursUseOfEachModel) {
 }
 
 TEST_F(FleetSummaryTest, ExplicitInstantFromQueryString) {
-  std::string at = "2026-01-01T00:30:00Z";
-  auto request = FleetSummaryRequestFromQuery("c1", &at);
+  auto request = FleetSummaryRequestFromQuery({{"cluster", "c1"}, {"at", "2026-01-01T00:30:00Z"}});
   ASSERT_THAT(request, IsOk());
   auto summary = query_.Run(*request);
   ASSERT_THAT(summary, IsOk());
@@ -84,8 +83,7 @@ TEST_F(FleetSummaryTest, ExplicitInstantFromQueryString) {
 }
 
 TEST_F(FleetSummaryTest, BadInstantIsInvalidArgumentNamingTheField) {
-  std::string at = "noon";
-  auto request = FleetSummaryRequestFromQuery("c1", &at);
+  auto request = FleetSummaryRequestFromQuery({{"cluster", "c1"}, {"at", "noon"}});
   ASSERT_THAT(request, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("at")));
 
   v1::GetFleetSummaryRequest bad_nanos;

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "proto_time.h"
+#include "services/api/query_message.h"
 
 namespace fleetcap::api {
 
@@ -47,9 +48,8 @@ absl::StatusOr<v1::PendingDemand> PendingDemandQuery::Run(const Scope& scope,
 }
 
 absl::StatusOr<v1::ListPendingDemandRequest> PendingDemandRequestFromQuery(const HttpQuery& query) {
-  FLEETCAP_RETURN_IF_ERROR(OnlyKnownParameters(query, {"cluster"}));
   v1::ListPendingDemandRequest request;
-  if (const std::string* cluster = QueryValue(query, "cluster"); cluster != nullptr) request.set_cluster(*cluster);
+  FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request));
   return request;
 }
 

@@ -10,6 +10,7 @@
 #include "absl/strings/strip.h"
 #include "common/status_macros.h"
 #include "proto_time.h"
+#include "services/api/query_message.h"
 
 namespace fleetcap::api {
 namespace {
@@ -189,11 +190,12 @@ absl::StatusOr<v1::Forecast> ForecastQuery::Run(const Scope& scope, const v1::Ge
 }
 
 absl::StatusOr<v1::GetForecastRequest> ForecastRequestFromQuery(const HttpQuery& query) {
-  FLEETCAP_RETURN_IF_ERROR(OnlyKnownParameters(query, {"flavor", "team", "horizon", "what"}));
   v1::GetForecastRequest request;
-  if (const std::string* flavor = QueryValue(query, "flavor"); flavor != nullptr) request.set_flavor(*flavor);
-  if (const std::string* team = QueryValue(query, "team"); team != nullptr) request.set_team(*team);
-  if (const std::string* what = QueryValue(query, "what"); what != nullptr) request.set_what(*what);
+  // horizon_hours comes from `horizon`, in hours or days.
+  QueryMapping mapping;
+  mapping.explicit_parameters = {"horizon"};
+  mapping.route_fields = {"horizon_hours"};
+  FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request, mapping));
   if (const std::string* horizon = QueryValue(query, "horizon"); horizon != nullptr) {
     absl::string_view text = *horizon;
     int64_t per = 0;

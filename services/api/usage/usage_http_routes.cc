@@ -4,11 +4,6 @@ namespace fleetcap::api {
 
 void AddUsageRoutes(HttpGateway& gateway, const UsageQuery* query) {
   gateway.AddRoute("GET", "/v1/usage", [query](const Scope& scope, const HttpQuery& params, const std::string&) {
-    if (auto status = OnlyKnownParameters(
-            params, {"cluster", "start", "end", "resolution", "device", "node", "model", "pod", "namespace"});
-        !status.ok()) {
-      return ErrorResponse(status);
-    }
     auto request = UsageRequestFromQuery(params);
     if (!request.ok()) return ErrorResponse(request.status());
     if (auto allowed = query->Authorize(scope, *request); !allowed.ok()) return ErrorResponse(allowed);

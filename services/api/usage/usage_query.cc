@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "proto_time.h"
+#include "services/api/query_message.h"
 #include "services/api/request_time.h"
 
 namespace fleetcap::api {
@@ -65,34 +65,12 @@ absl::Status UsageQuery::Authorize(const Scope& scope, const v1::GetUsageRequest
   return absl::OkStatus();
 }
 
-absl::StatusOr<v1::Resolution> ParseResolution(const std::string& field, const std::string& text) {
-  const std::string t = absl::AsciiStrToLower(text);
-  if (t == "minute") return v1::MINUTE;
-  if (t == "hour" || t.empty()) return v1::HOUR;
-  if (t == "day") return v1::DAY;
-  return absl::InvalidArgumentError(absl::StrCat(field, ": \"", text, "\" is not minute, hour or day"));
-}
-
-absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const std::map<std::string, std::string>& query) {
+absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const HttpQuery& query) {
   v1::GetUsageRequest request;
-  auto get = [&](const char* key) -> std::string {
-    auto it = query.find(key);
-    return it == query.end() ? "" : it->second;
-  };
-  request.set_cluster(get("cluster"));
-  request.set_device(get("device"));
-  request.set_node(get("node"));
-  request.set_model(get("model"));
-  request.set_pod(get("pod"));
-  request.set_namespace_(get("namespace"));
-  for (const char* key : {"start", "end"}) {
-    const std::string text = get(key);
-    if (text.empty()) return absl::InvalidArgumentError(absl::StrCat(key, ": missing; give an RFC 3339 time"));
-    FLEETCAP_ASSIGN_OR_RETURN(*(std::string(key) == "start" ? request.mutable_start() : request.mutable_end()),
-                              ParseRequestTime(key, text));
-  }
-  FLEETCAP_ASSIGN_OR_RETURN(const auto resolution, ParseResolution("resolution", get("resolution")));
-  request.set_resolution(resolution);
+  QueryMapping mapping;
+  mapping.required = {"start", "end"};
+  FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request, mapping));
+  if (request.resolution() == v1::RESOLUTION_UNSPECIFIED) request.set_resolution(v1::HOUR);
   return request;
 }
 

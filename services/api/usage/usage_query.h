@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "fleetcap/v1/usage.pb.h"
 #include "services/api/auth.h"
+#include "services/api/http_json.h"
 #include "services/api/team_attribution.h"
 #include "store/usage_repository.h"
 
@@ -33,10 +34,8 @@ class UsageQuery {
   TeamAttribution* teams_;
 };
 
-// The request of `GET /v1/usage?cluster=&start=&end=&resolution=&device=|node=|model=|pod=|namespace=`.
-absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const std::map<std::string, std::string>& query);
-
-// "minute", "hour", "day" (any case); INVALID_ARGUMENT naming `field` otherwise.
-absl::StatusOr<v1::Resolution> ParseResolution(const std::string& field, const std::string& text);
+// The request of `GET /v1/usage?cluster=&start=&end=&resolution=&device=|node=|model=|pod=|namespace=`:
+// the query mapped onto GetUsageRequest (query_message.h), start and end required, resolution hour by default.
+absl::StatusOr<v1::GetUsageRequest> UsageRequestFromQuery(const HttpQuery& query);
 
 }  // namespace fleetcap::api
