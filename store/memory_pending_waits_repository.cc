@@ -16,12 +16,13 @@ bool WaitOldestFirst(const PendingWaitRecord& a, const PendingWaitRecord& b) {
 absl::StatusOr<std::vector<PendingWaitRecord>> MemoryPendingWaitsRepository::Waits(absl::Time start, absl::Time end,
                                                                                    int64_t limit) {
   std::vector<PendingWaitRecord> out;
+  if (limit <= 0 || !(start < end)) return out;  // as on PostgreSQL
   for (const PendingWaitRecord& w : waits_) {
     if (w.pod.pending_from >= end || (w.until && *w.until <= start)) continue;
     out.push_back(w);
   }
   std::sort(out.begin(), out.end(), WaitOldestFirst);
-  if (limit >= 0 && out.size() > static_cast<size_t>(limit)) out.resize(static_cast<size_t>(limit));
+  if (out.size() > static_cast<size_t>(limit)) out.resize(static_cast<size_t>(limit));
   return out;
 }
 

@@ -72,6 +72,8 @@ absl::StatusOr<std::map<std::pair<std::string, std::string>, NamespaceLabels>> M
   std::lock_guard<std::mutex> lock(mu_);
   std::map<std::pair<std::string, std::string>, NamespaceLabels> out;
   for (const auto& [key, ns] : namespaces_) {
+    // PostgreSQL keeps a namespace as its label rows: one without any is not there.
+    if (ns.labels.empty() && ns.annotations.empty()) continue;
     if ((cluster.empty() || key.first == cluster) && (namespace_name.empty() || key.second == namespace_name)) {
       out[key] = ns;
     }

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "store/pending_waits_repository.h"
@@ -103,6 +104,19 @@ inline void TheLimitKeepsTheOldestWaits(PendingWaitsRepository& repo, const AddW
   auto none = repo.Waits(kWindowStart, kWindowEnd, 0);
   ASSERT_THAT(none, IsOk());
   EXPECT_TRUE(none->empty());
+  auto negative = repo.Waits(kWindowStart, kWindowEnd, -1);
+  ASSERT_THAT(negative, IsOk());
+  EXPECT_TRUE(negative->empty());
+}
+
+// An empty or reversed window holds no wait, even one open across it.
+inline void AnEmptyWindowHoldsNoWait(PendingWaitsRepository& repo, const AddWaitFn& add) {
+  add(Wait("c1", "open", kWindowStart - absl::Hours(1), std::nullopt));
+  for (const auto& [start, end] : {std::pair{kWindowStart, kWindowStart}, std::pair{kWindowEnd, kWindowStart}}) {
+    auto waits = repo.Waits(start, end, 100);
+    ASSERT_THAT(waits, IsOk());
+    EXPECT_TRUE(waits->empty());
+  }
 }
 
 }  // namespace fleetcap::store::pending_waits_contract
@@ -128,5 +142,9 @@ inline void TheLimitKeepsTheOldestWaits(PendingWaitsRepository& repo, const AddW
   }                                                                                         \
   TEST_F(Fixture, TheLimitKeepsTheOldestWaits) {                                            \
     ::fleetcap::store::pending_waits_contract::TheLimitKeepsTheOldestWaits(                 \
+        repo(), [this](const ::fleetcap::store::PendingWaitRecord& w) { AddWait(w); });     \
+  }                                                                                         \
+  TEST_F(Fixture, AnEmptyWindowHoldsNoWait) {                                               \
+    ::fleetcap::store::pending_waits_contract::AnEmptyWindowHoldsNoWait(                    \
         repo(), [this](const ::fleetcap::store::PendingWaitRecord& w) { AddWait(w); });     \
   }

@@ -140,6 +140,12 @@ void NamespacesReadBackByClusterAndName(Fixture& f) {
   ASSERT_THAT(one, IsOk());
   ASSERT_EQ(one->size(), 1u);
   EXPECT_EQ(one->at({"c1", "ns-b"}).labels, b.labels);
+
+  // A namespace kept with neither labels nor annotations has no evidence to read.
+  f.AddNamespace("c1", NamespaceLabels{"bare", {}, {}});
+  auto bare = f.repo().Namespaces("c1", "bare");
+  ASSERT_THAT(bare, IsOk());
+  EXPECT_TRUE(bare->empty());
 }
 
 template <typename Fixture>
