@@ -58,4 +58,14 @@ class ApiModule {
 using RegisterApiModule = std::unique_ptr<ApiModule> (*)(const ApiDependencies& deps, grpc::ServerBuilder& grpc,
                                                          HttpGateway& http);
 
+// What every `Register<Feature>` does: builds the feature's module `Module`
+// from the dependencies, lets it add its services and routes
+// (`Module::Register(grpc, http)`), and hands it to the server to keep.
+template <typename Module>
+std::unique_ptr<ApiModule> BuildAndRegister(const ApiDependencies& deps, grpc::ServerBuilder& grpc, HttpGateway& http) {
+  auto module = std::make_unique<Module>(deps);
+  module->Register(grpc, http);
+  return module;
+}
+
 }  // namespace fleetcap::api

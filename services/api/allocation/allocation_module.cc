@@ -40,9 +40,7 @@ class AllocationModule final : public ApiModule {
 
 std::unique_ptr<ApiModule> RegisterAllocation(const ApiDependencies& deps, grpc::ServerBuilder& grpc,
                                               HttpGateway& http) {
-  auto module = std::make_unique<AllocationModule>(deps);
-  module->Register(grpc, http);
-  return module;
+  return BuildAndRegister<AllocationModule>(deps, grpc, http);
 }
 
 }  // namespace fleetcap::api

@@ -35,9 +35,7 @@ class ChargebackModule final : public ApiModule {
 
 std::unique_ptr<ApiModule> RegisterChargeback(const ApiDependencies& deps, grpc::ServerBuilder& grpc,
                                               HttpGateway& http) {
-  auto module = std::make_unique<ChargebackModule>(deps);
-  module->Register(grpc, http);
-  return module;
+  return BuildAndRegister<ChargebackModule>(deps, grpc, http);
 }
 
 }  // namespace fleetcap::api

@@ -39,9 +39,7 @@ class ControlModule final : public ApiModule {
 }  // namespace
 
 std::unique_ptr<ApiModule> RegisterControl(const ApiDependencies& deps, grpc::ServerBuilder& grpc, HttpGateway& http) {
-  auto module = std::make_unique<ControlModule>(deps);
-  module->Register(grpc, http);
-  return module;
+  return BuildAndRegister<ControlModule>(deps, grpc, http);
 }
 
 }  // namespace fleetcap::api

@@ -38,9 +38,7 @@ class FleetModule final : public ApiModule {
 }  // namespace
 
 std::unique_ptr<ApiModule> RegisterFleet(const ApiDependencies& deps, grpc::ServerBuilder& grpc, HttpGateway& http) {
-  auto module = std::make_unique<FleetModule>(deps);
-  module->Register(grpc, http);
-  return module;
+  return BuildAndRegister<FleetModule>(deps, grpc, http);
 }
 
 }  // namespace fleetcap::api

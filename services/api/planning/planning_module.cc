@@ -40,9 +40,7 @@ class PlanningModule final : public ApiModule {
 }  // namespace
 
 std::unique_ptr<ApiModule> RegisterPlanning(const ApiDependencies& deps, grpc::ServerBuilder& grpc, HttpGateway& http) {
-  auto module = std::make_unique<PlanningModule>(deps);
-  module->Register(grpc, http);
-  return module;
+  return BuildAndRegister<PlanningModule>(deps, grpc, http);
 }
 
 }  // namespace fleetcap::api

@@ -27,9 +27,7 @@ class UsageModule final : public ApiModule {
 }  // namespace
 
 std::unique_ptr<ApiModule> RegisterUsage(const ApiDependencies& deps, grpc::ServerBuilder& grpc, HttpGateway& http) {
-  auto module = std::make_unique<UsageModule>(deps);
-  module->Register(grpc, http);
-  return module;
+  return BuildAndRegister<UsageModule>(deps, grpc, http);
 }
 
 }  // namespace fleetcap::api
