@@ -19,12 +19,14 @@
 // (an empty enum is left unset, an absent Timestamp is not set), windows and
 // authorization.
 
+#include <cstddef>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/message.h"
@@ -56,6 +58,27 @@ absl::StatusOr<Request> RequestFromQuery(const HttpQuery& query, const QueryMapp
   Request request;
   if (absl::Status status = QueryToMessage(query, &request, mapping); !status.ok()) return status;
   return request;
+}
+
+// `Request` from a POST route's JSON body (http_json.h, ParseJsonBody): no
+// query parameter is taken, and a body over `max_body_bytes` (when not 0:
+// a route's own bound under the server's) is refused before it is parsed.
+template <typename Request>
+absl::StatusOr<Request> RequestFromBody(const HttpQuery& query, const std::string& body, size_t max_body_bytes = 0) {
+  if (absl::Status status = OnlyKnownParameters(query, {}); !status.ok()) return status;
+  if (max_body_bytes > 0 && body.size() > max_body_bytes) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("request body: ", body.size(), " bytes, expected at most ", max_body_bytes));
+  }
+  Request request;
+  if (absl::Status status = ParseJsonBody(body, &request); !status.ok()) return status;
+  return request;
+}
+
+// The answer of a route: the result's JSON, or its error.
+template <typename Result>
+HttpResponse Reply(const absl::StatusOr<Result>& result) {
+  return result.ok() ? JsonResponse(*result) : ErrorResponse(result.status());
 }
 
 // The parameters a query for `descriptor` may carry: its fields that a query

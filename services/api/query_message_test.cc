@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "fleetcap/v1/policy.pb.h"
 #include "fleetcap/v1/usage.pb.h"
 #include "google/protobuf/descriptor.pb.h"
 #include "google/protobuf/dynamic_message.h"
@@ -236,6 +237,21 @@ TEST_F(QueryMessageTest, ParametersAndListParameters) {
   EXPECT_THAT(QueryParameters(*v1::GetUsageRequest::descriptor()),
               ElementsAre("cluster", "device", "node", "model", "pod", "namespace", "start", "end", "resolution"));
   EXPECT_THAT(QueryListParameters(*descriptor_), ElementsAre("colours", "sizes", "tags"));
+}
+
+TEST(RequestFromBody, IsTheBodysJsonWithNoQueryAndWithinItsBound) {
+  auto request = RequestFromBody<v1::RollbackPolicyRequest>({}, R"({"version": 3, "message": "back"})");
+  ASSERT_THAT(request, IsOk());
+  EXPECT_EQ(request->version(), 3);
+  EXPECT_EQ(request->message(), "back");
+
+  EXPECT_THAT(RequestFromBody<v1::RollbackPolicyRequest>({{"version", "3"}}, "{}"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("query parameter version")));
+  EXPECT_THAT(RequestFromBody<v1::RollbackPolicyRequest>({}, R"({"version": 3})", 8),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("request body: 14 bytes, expected at most 8")));
+  EXPECT_THAT(RequestFromBody<v1::RollbackPolicyRequest>({}, R"({"version": "three"})"),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+  EXPECT_THAT(RequestFromBody<v1::RollbackPolicyRequest>({}, ""), IsOk());  // the empty message
 }
 
 }  // namespace

@@ -10,18 +10,6 @@
 namespace fleetcap::api {
 namespace {
 
-template <typename Message>
-absl::StatusOr<Message> FromJsonBody(const std::string& body) {
-  Message message;
-  FLEETCAP_RETURN_IF_ERROR(ParseJsonBody(body, &message));
-  return message;
-}
-
-template <typename Result>
-HttpResponse Reply(const absl::StatusOr<Result>& result) {
-  return result.ok() ? JsonResponse(*result) : ErrorResponse(result.status());
-}
-
 // An optional integer query parameter within [min, max]; absent is `fallback`.
 // Checked here, so a value too large for the request field is refused rather than truncated.
 absl::StatusOr<int64_t> IntParameter(const HttpQuery& query, const std::string& key, int64_t fallback,
@@ -58,8 +46,7 @@ void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, cons
     return Reply(policy->Get(scope, *request));
   });
   gateway.AddRoute("POST", "/v1/policy", [policy](const Scope& scope, const HttpQuery& q, const std::string& body) {
-    if (auto status = OnlyKnownParameters(q, {}); !status.ok()) return ErrorResponse(status);
-    auto request = FromJsonBody<v1::ApplyPolicyRequest>(body);
+    auto request = RequestFromBody<v1::ApplyPolicyRequest>(q, body);
     if (!request.ok()) return ErrorResponse(request.status());
     return Reply(policy->Apply(scope, *request));
   });
@@ -71,8 +58,7 @@ void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, cons
   });
   gateway.AddRoute("POST", "/v1/policy/rollback",
                    [policy](const Scope& scope, const HttpQuery& q, const std::string& body) {
-                     if (auto status = OnlyKnownParameters(q, {}); !status.ok()) return ErrorResponse(status);
-                     auto request = FromJsonBody<v1::RollbackPolicyRequest>(body);
+                     auto request = RequestFromBody<v1::RollbackPolicyRequest>(q, body);
                      if (!request.ok()) return ErrorResponse(request.status());
                      return Reply(policy->Rollback(scope, *request));
                    });
@@ -88,15 +74,13 @@ void AddControlRoutes(HttpGateway& gateway, const PolicyOperations* policy, cons
     return Reply(tokens->List(scope));
   });
   gateway.AddRoute("POST", "/v1/tokens", [tokens](const Scope& scope, const HttpQuery& q, const std::string& body) {
-    if (auto status = OnlyKnownParameters(q, {}); !status.ok()) return ErrorResponse(status);
-    auto request = FromJsonBody<v1::CreateTokenRequest>(body);
+    auto request = RequestFromBody<v1::CreateTokenRequest>(q, body);
     if (!request.ok()) return ErrorResponse(request.status());
     return Reply(tokens->Create(scope, *request));
   });
   gateway.AddRoute("POST", "/v1/tokens/revoke",
                    [tokens](const Scope& scope, const HttpQuery& q, const std::string& body) {
-                     if (auto status = OnlyKnownParameters(q, {}); !status.ok()) return ErrorResponse(status);
-                     auto request = FromJsonBody<v1::RevokeTokenRequest>(body);
+                     auto request = RequestFromBody<v1::RevokeTokenRequest>(q, body);
                      if (!request.ok()) return ErrorResponse(request.status());
                      return Reply(tokens->Revoke(scope, *request));
                    });

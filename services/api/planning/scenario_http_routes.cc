@@ -9,22 +9,6 @@
 namespace fleetcap::api {
 namespace {
 
-template <typename Message>
-absl::StatusOr<Message> FromBody(const std::string& body) {
-  if (body.size() > kMaxScenarioRequestBytes) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("request body: ", body.size(), " bytes, expected at most ", kMaxScenarioRequestBytes));
-  }
-  Message message;
-  FLEETCAP_RETURN_IF_ERROR(ParseJsonBody(body, &message));
-  return message;
-}
-
-template <typename Result>
-HttpResponse Reply(const absl::StatusOr<Result>& result) {
-  return result.ok() ? JsonResponse(*result) : ErrorResponse(result.status());
-}
-
 absl::Status WithinRange(const std::string& key, int64_t value, int64_t min, int64_t max) {
   if (value >= min && value <= max) return absl::OkStatus();
   return absl::InvalidArgumentError(
@@ -36,15 +20,13 @@ absl::Status WithinRange(const std::string& key, int64_t value, int64_t min, int
 void AddScenarioRoutes(HttpGateway& gateway, const ScenarioOperations* scenarios) {
   gateway.AddRoute("POST", "/v1/scenarios/run",
                    [scenarios](const Scope& scope, const HttpQuery& q, const std::string& body) {
-                     if (auto s = OnlyKnownParameters(q, {}); !s.ok()) return ErrorResponse(s);
-                     auto request = FromBody<v1::RunScenarioRequest>(body);
+                     auto request = RequestFromBody<v1::RunScenarioRequest>(q, body, kMaxScenarioRequestBytes);
                      if (!request.ok()) return ErrorResponse(request.status());
                      return Reply(scenarios->Run(scope, *request));
                    });
   gateway.AddRoute("POST", "/v1/scenarios",
                    [scenarios](const Scope& scope, const HttpQuery& q, const std::string& body) {
-                     if (auto s = OnlyKnownParameters(q, {}); !s.ok()) return ErrorResponse(s);
-                     auto request = FromBody<v1::SaveScenarioRequest>(body);
+                     auto request = RequestFromBody<v1::SaveScenarioRequest>(q, body, kMaxScenarioRequestBytes);
                      if (!request.ok()) return ErrorResponse(request.status());
                      return Reply(scenarios->Save(scope, *request));
                    });
