@@ -5,7 +5,7 @@
 # store/memory_X_repository.{h,cc}, and its contract in store/X_contract.h.
 # No in-memory or fake repository is defined outside store/, in production or
 # test code: a test that needs a repository uses the store's in-memory one.
-# The one exception is a stub of a single test file (a *_test.cc) that plays
+# The one exception is a stand-in inside a single test file (a *_test.cc) that plays
 # what no implementation does (a store that is away, counts no inventory can
 # reach); it may not be named Memory* or Fake*, and no shared header outside
 # store/ may implement a repository.
@@ -48,7 +48,7 @@ done < <(grep -rnE --include='*.h' --include='*.cc' \
   '^\s*(class|struct)\s+(Memory|Fake)[A-Za-z]*(\s+(final\s+)?:\s*public\s+(fleetcap::)?store::|Repository\b|Repositories\b)' \
   common ingest optimizer policy services tests 2>/dev/null || true)
 while IFS= read -r hit; do
-  breach "a store repository implemented outside store/ (not a one-file test stub): $hit"
+  breach "a store repository implemented outside store/ (not a stand-in inside one test file): $hit"
 done < <(grep -rlE --include='*.h' --include='*.cc' --exclude='*_test.cc' \
   'public\s+(fleetcap::)?store::[A-Za-z]*Repository\b' \
   common ingest optimizer policy services tests 2>/dev/null || true)
