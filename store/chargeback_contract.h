@@ -29,6 +29,7 @@ inline ChargebackLineRecord Line(absl::Time hour, const std::string& cluster, co
   l.line_kind = kind;
   l.held_milli_seconds = cost * 10;
   l.used_milli_seconds = cost * 5;
+  l.observed_milli_seconds = cost * 8;
   l.direct_cost_micro = cost;
   l.idle_cost_micro = cost / 10;
   l.shared_cost_micro = 1;
@@ -78,6 +79,7 @@ inline std::vector<ChargebackSum> Expected(const std::vector<ChargebackLineRecor
         sums.emplace(Key{s.start, s.team, s.cluster, s.namespace_name, s.workload, s.model, s.line_kind}, s);
     it->second.held_milli_seconds += l.held_milli_seconds;
     it->second.used_milli_seconds += l.used_milli_seconds;
+    it->second.observed_milli_seconds += l.observed_milli_seconds;
     it->second.direct_cost_micro += l.direct_cost_micro;
     it->second.idle_cost_micro += l.idle_cost_micro;
     it->second.shared_cost_micro += l.shared_cost_micro;

@@ -27,11 +27,11 @@ bool KnownKind(const std::string& kind) {
 
 bool ChargebackLineRecord::operator==(const ChargebackLineRecord& o) const {
   return std::tie(hour, cluster, team, namespace_name, workload, model, line_kind, held_milli_seconds,
-                  used_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro, total_cost_micro,
-                  no_telemetry) == std::tie(o.hour, o.cluster, o.team, o.namespace_name, o.workload, o.model,
-                                            o.line_kind, o.held_milli_seconds, o.used_milli_seconds,
-                                            o.direct_cost_micro, o.idle_cost_micro, o.shared_cost_micro,
-                                            o.total_cost_micro, o.no_telemetry);
+                  used_milli_seconds, observed_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro,
+                  total_cost_micro, no_telemetry) ==
+         std::tie(o.hour, o.cluster, o.team, o.namespace_name, o.workload, o.model, o.line_kind, o.held_milli_seconds,
+                  o.used_milli_seconds, o.observed_milli_seconds, o.direct_cost_micro, o.idle_cost_micro,
+                  o.shared_cost_micro, o.total_cost_micro, o.no_telemetry);
 }
 
 bool OverHeldRecord::operator==(const OverHeldRecord& o) const {
@@ -41,11 +41,11 @@ bool OverHeldRecord::operator==(const OverHeldRecord& o) const {
 
 bool ChargebackSum::operator==(const ChargebackSum& o) const {
   return std::tie(start, team, cluster, namespace_name, workload, model, line_kind, held_milli_seconds,
-                  used_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro, total_cost_micro,
-                  no_telemetry) == std::tie(o.start, o.team, o.cluster, o.namespace_name, o.workload, o.model,
-                                            o.line_kind, o.held_milli_seconds, o.used_milli_seconds,
-                                            o.direct_cost_micro, o.idle_cost_micro, o.shared_cost_micro,
-                                            o.total_cost_micro, o.no_telemetry);
+                  used_milli_seconds, observed_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro,
+                  total_cost_micro, no_telemetry) ==
+         std::tie(o.start, o.team, o.cluster, o.namespace_name, o.workload, o.model, o.line_kind, o.held_milli_seconds,
+                  o.used_milli_seconds, o.observed_milli_seconds, o.direct_cost_micro, o.idle_cost_micro,
+                  o.shared_cost_micro, o.total_cost_micro, o.no_telemetry);
 }
 
 bool IsWholeHour(absl::Time t) { return absl::FromCivil(absl::CivilHour(Civil(t)), absl::UTCTimeZone()) == t; }
@@ -70,6 +70,10 @@ absl::Status CheckReplacement(const std::string& cluster, absl::Time start, absl
     if (!IsWholeHour(l.hour) || l.hour < start || l.hour >= end) {
       return absl::InvalidArgumentError(
           absl::StrCat("chargeback: ", LineName(l), " hour: not a whole hour of the window"));
+    }
+    if (l.observed_milli_seconds < 0 || l.observed_milli_seconds > l.held_milli_seconds) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("chargeback: ", LineName(l), " observed_milli_seconds: not within 0..held_milli_seconds"));
     }
     if (!KnownKind(l.line_kind)) {
       return absl::InvalidArgumentError(absl::StrCat("chargeback: ", LineName(l), " line_kind: unknown"));

@@ -34,6 +34,7 @@ struct ChargebackLineRecord {
   std::string line_kind;
   int64_t held_milli_seconds = 0;
   int64_t used_milli_seconds = 0;
+  int64_t observed_milli_seconds = 0;  // held time with a usage reading
   int64_t direct_cost_micro = 0;
   int64_t idle_cost_micro = 0;
   int64_t shared_cost_micro = 0;
@@ -151,6 +152,7 @@ struct ChargebackSum {
   std::string team, cluster, namespace_name, workload, model, line_kind;
   int64_t held_milli_seconds = 0;
   int64_t used_milli_seconds = 0;
+  int64_t observed_milli_seconds = 0;  // held time with a usage reading
   int64_t direct_cost_micro = 0;
   int64_t idle_cost_micro = 0;
   int64_t shared_cost_micro = 0;

@@ -37,6 +37,9 @@ absl::Time PeriodStart(const ChargebackFilter& f, ChargebackResolution resolutio
 absl::Status Add(const ChargebackLineRecord& l, ChargebackSum* s) {
   auto status = AddChecked(l.held_milli_seconds, &s->held_milli_seconds, "held_milli_seconds");
   if (status.ok()) status = AddChecked(l.used_milli_seconds, &s->used_milli_seconds, "used_milli_seconds");
+  if (status.ok()) {
+    status = AddChecked(l.observed_milli_seconds, &s->observed_milli_seconds, "observed_milli_seconds");
+  }
   if (status.ok()) status = AddChecked(l.direct_cost_micro, &s->direct_cost_micro, "direct_cost_micro");
   if (status.ok()) status = AddChecked(l.idle_cost_micro, &s->idle_cost_micro, "idle_cost_micro");
   if (status.ok()) status = AddChecked(l.shared_cost_micro, &s->shared_cost_micro, "shared_cost_micro");

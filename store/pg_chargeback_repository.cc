@@ -17,16 +17,19 @@ namespace fleetcap::store {
 namespace {
 
 constexpr const char* kSums =
-    "held_milli_seconds, used_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro, total_cost_micro";
+    "held_milli_seconds, used_milli_seconds, observed_milli_seconds, direct_cost_micro, idle_cost_micro,"
+    " shared_cost_micro, total_cost_micro";
 // Summed in bigint by fleetcap_sum_int64 (migration 0017): a sum past int64
 // is refused with SQLSTATE 22003, never wrapped.
 constexpr const char* kSummed =
     "fleetcap_sum_int64(held_milli_seconds), fleetcap_sum_int64(used_milli_seconds),"
-    " fleetcap_sum_int64(direct_cost_micro), fleetcap_sum_int64(idle_cost_micro),"
+    " fleetcap_sum_int64(observed_milli_seconds), fleetcap_sum_int64(direct_cost_micro), "
+    "fleetcap_sum_int64(idle_cost_micro),"
     " fleetcap_sum_int64(shared_cost_micro), fleetcap_sum_int64(total_cost_micro)";
 // The same columns with the money left at 0 (ChargebackFilter::device_time_only).
 constexpr const char* kDeviceTimeSummed =
-    "fleetcap_sum_int64(held_milli_seconds), fleetcap_sum_int64(used_milli_seconds), 0, 0, 0, 0";
+    "fleetcap_sum_int64(held_milli_seconds), fleetcap_sum_int64(used_milli_seconds),"
+    " fleetcap_sum_int64(observed_milli_seconds), 0, 0, 0, 0";
 
 // The store refused a sum past bigint (SQLSTATE 22003, numeric value out of range).
 bool OutOfRange(const pqxx::sql_error& e) { return e.sqlstate() == "22003"; }
@@ -171,15 +174,16 @@ absl::Status PgChargebackRepository::ReplaceHours(const std::string& cluster, ab
         "DELETE FROM chargeback_hourly WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz",
         cluster, FormatRfc3339(start), FormatRfc3339(end));
     if (!lines.empty()) {
-      pqxx::stream_to copy(
-          txn, "chargeback_hourly",
-          std::vector<std::string>{"cluster", "hour", "team", "namespace", "workload", "model", "line_kind",
-                                   "held_milli_seconds", "used_milli_seconds", "direct_cost_micro", "idle_cost_micro",
-                                   "shared_cost_micro", "total_cost_micro", "no_telemetry"});
+      pqxx::stream_to copy(txn, "chargeback_hourly",
+                           std::vector<std::string>{"cluster", "hour", "team", "namespace", "workload", "model",
+                                                    "line_kind", "held_milli_seconds", "used_milli_seconds",
+                                                    "observed_milli_seconds", "direct_cost_micro", "idle_cost_micro",
+                                                    "shared_cost_micro", "total_cost_micro", "no_telemetry"});
       for (const ChargebackLineRecord& l : lines) {
         copy << std::make_tuple(l.cluster, FormatRfc3339(l.hour), l.team, l.namespace_name, l.workload, l.model,
-                                l.line_kind, l.held_milli_seconds, l.used_milli_seconds, l.direct_cost_micro,
-                                l.idle_cost_micro, l.shared_cost_micro, l.total_cost_micro, l.no_telemetry ? "t" : "f");
+                                l.line_kind, l.held_milli_seconds, l.used_milli_seconds, l.observed_milli_seconds,
+                                l.direct_cost_micro, l.idle_cost_micro, l.shared_cost_micro, l.total_cost_micro,
+                                l.no_telemetry ? "t" : "f");
       }
       copy.complete();
     }
@@ -389,11 +393,12 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
       s.line_kind = row[6].as<std::string>();
       FLEETCAP_ASSIGN_OR_RETURN(s.held_milli_seconds, Int64Sum(row[7], "held_milli_seconds"));
       FLEETCAP_ASSIGN_OR_RETURN(s.used_milli_seconds, Int64Sum(row[8], "used_milli_seconds"));
-      FLEETCAP_ASSIGN_OR_RETURN(s.direct_cost_micro, Int64Sum(row[9], "direct_cost_micro"));
-      FLEETCAP_ASSIGN_OR_RETURN(s.idle_cost_micro, Int64Sum(row[10], "idle_cost_micro"));
-      FLEETCAP_ASSIGN_OR_RETURN(s.shared_cost_micro, Int64Sum(row[11], "shared_cost_micro"));
-      FLEETCAP_ASSIGN_OR_RETURN(s.total_cost_micro, Int64Sum(row[12], "total_cost_micro"));
-      s.no_telemetry = row[13].as<bool>();
+      FLEETCAP_ASSIGN_OR_RETURN(s.observed_milli_seconds, Int64Sum(row[9], "observed_milli_seconds"));
+      FLEETCAP_ASSIGN_OR_RETURN(s.direct_cost_micro, Int64Sum(row[10], "direct_cost_micro"));
+      FLEETCAP_ASSIGN_OR_RETURN(s.idle_cost_micro, Int64Sum(row[11], "idle_cost_micro"));
+      FLEETCAP_ASSIGN_OR_RETURN(s.shared_cost_micro, Int64Sum(row[12], "shared_cost_micro"));
+      FLEETCAP_ASSIGN_OR_RETURN(s.total_cost_micro, Int64Sum(row[13], "total_cost_micro"));
+      s.no_telemetry = row[14].as<bool>();
       out.push_back(std::move(s));
     }
   } catch (const pqxx::sql_error& e) {

@@ -1,5 +1,7 @@
 #include "optimizer/attribution/attribution_engine.h"
 
+#include <algorithm>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -89,6 +91,21 @@ TEST(Attribute, LinesComeHourByHourInTimeOrder) {
   std::vector<absl::Time> hours;
   ASSERT_TRUE(Attribute(in, EveryoneIsVision(), [&](HourLines&& hour) { hours.push_back(hour.hour); }).ok());
   EXPECT_THAT(hours, ::testing::ElementsAre(kHour, kHour + absl::Hours(1), kHour + absl::Hours(2)));
+}
+
+TEST(Attribute, HeldTimeWithoutAReadingIsUnknownNotUnused) {
+  AttributionInput in = OneGpuHour();
+  for (int minute = 0; minute < 15; ++minute) {
+    in.usage.push_back({"c1", "p1", "g0", kHour + absl::Minutes(minute), 200});
+  }
+  std::vector<ChargeLine> lines;
+  ASSERT_TRUE(Attributed(in, &lines).ok());
+  auto held = std::find_if(lines.begin(), lines.end(), [](const ChargeLine& l) { return l.team == "vision"; });
+  ASSERT_NE(held, lines.end());
+  const ChargeLine& l = *held;
+  EXPECT_EQ(l.held_milli_seconds, 500 * 3600);
+  EXPECT_EQ(l.observed_milli_seconds, 500 * 15 * 60);  // a quarter of the hour had readings
+  EXPECT_EQ(l.used_milli_seconds, 200 * 15 * 60);
 }
 
 }  // namespace

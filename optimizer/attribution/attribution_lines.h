@@ -28,6 +28,9 @@ struct ChargeLine {
   std::string line_kind;
   int64_t held_milli_seconds = 0;
   int64_t used_milli_seconds = 0;
+  // Held time with a usage reading: used / observed is the efficiency;
+  // held - observed is unknown, never unused.
+  int64_t observed_milli_seconds = 0;
   int64_t direct_cost_micro = 0;
   int64_t idle_cost_micro = 0;
   int64_t shared_cost_micro = 0;

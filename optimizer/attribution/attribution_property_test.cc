@@ -207,6 +207,8 @@ TEST(AttributionProperties, NoLineIsNegativeAndEachAddsUpToItsTotal) {
     for (const ChargeLine& l : AttributeFleet(RandomFleet(seed)).lines) {
       EXPECT_GE(l.held_milli_seconds, 0);
       EXPECT_GE(l.used_milli_seconds, 0);
+      EXPECT_GE(l.observed_milli_seconds, 0);
+      EXPECT_LE(l.observed_milli_seconds, l.held_milli_seconds);
       EXPECT_GE(l.direct_cost_micro, 0);
       EXPECT_GE(l.idle_cost_micro, 0);
       EXPECT_GE(l.shared_cost_micro, 0);
@@ -217,11 +219,11 @@ TEST(AttributionProperties, NoLineIsNegativeAndEachAddsUpToItsTotal) {
 
 bool SameLine(const ChargeLine& a, const ChargeLine& b) {
   return std::tie(a.hour, a.cluster, a.team, a.namespace_name, a.workload, a.model, a.line_kind, a.held_milli_seconds,
-                  a.used_milli_seconds, a.direct_cost_micro, a.idle_cost_micro, a.shared_cost_micro, a.total_cost_micro,
-                  a.no_telemetry) == std::tie(b.hour, b.cluster, b.team, b.namespace_name, b.workload, b.model,
-                                              b.line_kind, b.held_milli_seconds, b.used_milli_seconds,
-                                              b.direct_cost_micro, b.idle_cost_micro, b.shared_cost_micro,
-                                              b.total_cost_micro, b.no_telemetry);
+                  a.used_milli_seconds, a.observed_milli_seconds, a.direct_cost_micro, a.idle_cost_micro,
+                  a.shared_cost_micro, a.total_cost_micro, a.no_telemetry) ==
+         std::tie(b.hour, b.cluster, b.team, b.namespace_name, b.workload, b.model, b.line_kind, b.held_milli_seconds,
+                  b.used_milli_seconds, b.observed_milli_seconds, b.direct_cost_micro, b.idle_cost_micro,
+                  b.shared_cost_micro, b.total_cost_micro, b.no_telemetry);
 }
 
 TEST(AttributionProperties, TheLinesDependOnTheFactsNotOnTheOrderTheyWereReadIn) {

@@ -81,6 +81,7 @@ void CellSplitter::GatherLines() {
     l.direct += c.weight;
     l.held += c.held;
     l.used += c.used;
+    l.observed += c.observed;
     l.no_telemetry = l.no_telemetry || c.no_telemetry;
     on_node_.push_back({work_.device_hours[c.device_hour].node, lines_.size() - 1, c.weight});
     if (watched_) observer_->ChargeOnLine(lines_.size() - 1);
@@ -173,6 +174,7 @@ absl::Status CellSplitter::MakeLines(HourLineSet* out) {
     line.line_kind = l.shared ? kSharedLine : kWorkloadLine;
     line.held_milli_seconds = l.held;
     line.used_milli_seconds = l.used;
+    line.observed_milli_seconds = l.observed;
     line.direct_cost_micro = static_cast<int64_t>(parts[0]);
     line.idle_cost_micro = static_cast<int64_t>(parts[1]);
     line.shared_cost_micro = static_cast<int64_t>(parts[2]);

@@ -19,7 +19,7 @@ struct CellLine {
   uint32_t team, ns, workload;
   bool shared;  // in a shared namespace
   Int128 direct = 0, idle = 0, spread = 0;
-  int64_t held = 0, used = 0;
+  int64_t held = 0, used = 0, observed = 0;
   bool no_telemetry = false;
 };
 

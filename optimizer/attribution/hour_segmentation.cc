@@ -44,7 +44,7 @@ bool ChargePiece(const InputIndex& index, const Options& options, const HourWork
   const DeviceHour& dh = work.device_hours[slot];
   const std::vector<Segment>& segments = work.segments;
   Int128 requested = 0, sampled_requested = 0, used_weight = 0, max_weight = 0;
-  int64_t held = 0, used = 0, held_seconds = 0, sampled_seconds = 0;
+  int64_t held = 0, used = 0, observed = 0, held_seconds = 0, sampled_seconds = 0;
   for (size_t s = dh.first_segment; s < dh.end_segment; ++s) {
     const int64_t seconds = Overlap(from, to, segments[s].from, segments[s].to);
     held_seconds += seconds;
@@ -65,6 +65,7 @@ bool ChargePiece(const InputIndex& index, const Options& options, const HourWork
         const int64_t seconds = Overlap(m_from, m_to, segments[s].from, segments[s].to);
         const Int128 price = segments[s].price;
         sampled_seconds += seconds;
+        observed += p.milli * seconds;
         sampled_requested += price * p.milli * seconds;
         used += u->used * seconds;
         used_weight += price * u->used * seconds;
@@ -81,6 +82,7 @@ bool ChargePiece(const InputIndex& index, const Options& options, const HourWork
           weight,
           held,
           used,
+          observed,
           static_cast<int32_t>(sampled_seconds),
           no_telemetry,
           false};

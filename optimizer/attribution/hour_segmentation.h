@@ -35,6 +35,7 @@ struct Charge {
   uint32_t piece;
   Int128 weight;
   int64_t held, used;
+  int64_t observed;         // held time with a usage reading
   int32_t sampled_seconds;  // seconds with a usage reading
   bool no_telemetry;
   bool over_held;  // its weight is its proportional part of a device charged past itself

@@ -27,6 +27,7 @@ store::ChargebackLineRecord RecordOf(attribution::ChargeLine&& l) {
           std::move(l.line_kind),
           l.held_milli_seconds,
           l.used_milli_seconds,
+          l.observed_milli_seconds,
           l.direct_cost_micro,
           l.idle_cost_micro,
           l.shared_cost_micro,

@@ -44,6 +44,12 @@ bool Shown(const GroupField& field, const v1::GetChargebackRequest& request, con
 // Used over held device time, as a percentage with one decimal.
 std::string Percent(double fraction) { return absl::StrFormat("%.1f%%", 100 * fraction); }
 
+// Efficiency as a percentage; "-" when time was held and none of it had a
+// usage reading: unknown, not 0%.
+std::string EfficiencyCell(double efficiency, int64_t held_milli_seconds, int64_t observed_milli_seconds) {
+  return held_milli_seconds > 0 && observed_milli_seconds == 0 ? "-" : Percent(efficiency);
+}
+
 // Money or device-hours in millionths, every cell of a column with the same
 // decimals (the most any cell needs, at least 2) so that points line up.
 class DecimalColumn {
@@ -101,7 +107,7 @@ std::string ChargebackTable(const v1::GetChargebackRequest& request, const v1::C
   }
   // The last row of each column is the TOTAL row.
   DecimalColumn held, used, direct, idle, shared, total;
-  int64_t held_sum = 0, used_sum = 0, direct_sum = 0, idle_sum = 0, shared_sum = 0;
+  int64_t held_sum = 0, used_sum = 0, observed_sum = 0, direct_sum = 0, idle_sum = 0, shared_sum = 0;
   for (const auto& line : report.lines()) {
     held.Add(DeviceHourMillionths(line.held_milli_seconds()));
     used.Add(DeviceHourMillionths(line.used_milli_seconds()));
@@ -111,6 +117,7 @@ std::string ChargebackTable(const v1::GetChargebackRequest& request, const v1::C
     total.Add(line.total_cost_micro());
     held_sum += line.held_milli_seconds();
     used_sum += line.used_milli_seconds();
+    observed_sum += line.observed_milli_seconds();
     direct_sum += line.direct_cost_micro();
     idle_sum += line.idle_cost_micro();
     shared_sum += line.shared_cost_micro();
@@ -142,14 +149,16 @@ std::string ChargebackTable(const v1::GetChargebackRequest& request, const v1::C
     const auto& line = report.lines(i);
     std::vector<std::string> cells = {FormatRfc3339(FromProtoTimestamp(line.start()))};
     for (const auto* field : shown) cells.push_back((line.*field->value)());
-    cells = figures(i, Percent(line.efficiency()), std::move(cells));
+    cells = figures(i, EfficiencyCell(line.efficiency(), line.held_milli_seconds(), line.observed_milli_seconds()),
+                    std::move(cells));
     if (line.no_telemetry()) cells.push_back(kNoTelemetryMarker);
     table.AddRow(std::move(cells));
   }
-  const double total_efficiency = held_sum > 0 ? static_cast<double>(used_sum) / held_sum : 0;
+  const double total_efficiency = observed_sum > 0 ? static_cast<double>(used_sum) / observed_sum : 0;
+  const std::string total_cell = EfficiencyCell(total_efficiency, held_sum, observed_sum);
   std::vector<std::string> total_cells = {"TOTAL"};
   total_cells.resize(1 + shown.size());
-  table.AddRow(figures(report.lines_size(), Percent(total_efficiency), std::move(total_cells)));
+  table.AddRow(figures(report.lines_size(), total_cell, std::move(total_cells)));
   return Title(request, report) + table.Render() + (marked ? kNoTelemetryNote : "");
 }
 

@@ -28,11 +28,11 @@ TEST(ChargebackTable, AlignsExactAmountsAndEndsWithTheTotal) {
             "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in USD\n"
             "START                   TEAM  MODEL  HELD_DEVICE_H  USED_DEVICE_H  EFFICIENCY  DIRECT      IDLE  SHARED"
             "      TOTAL\n"
-            "2026-11-30T23:00:00Z  speech  A100            0.50       0.000000        0.0%    3.50  1.166667    0.00"
+            "2026-11-30T23:00:00Z  speech  A100            0.50       0.000000           -    3.50  1.166667    0.00"
             "   4.666667\n"
             "2026-11-30T23:00:00Z  vision  A100            1.00       0.666667       66.7%    7.00  2.333333    0.00"
             "   9.333333\n"
-            "TOTAL                                         1.50       0.666667       44.4%   10.50  3.500000    0.00"
+            "TOTAL                                         1.50       0.666667       66.7%   10.50  3.500000    0.00"
             "  14.000000\n");
 }
 
@@ -41,8 +41,8 @@ TEST(ChargebackTable, AZeroTotalIsPrintedAsZero) {
       ChargebackTable(HourRequest(), FreeOfCharge()),
       "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in EUR\n"
       "START                   TEAM  MODEL  HELD_DEVICE_H  USED_DEVICE_H  EFFICIENCY  DIRECT  IDLE  SHARED  TOTAL\n"
-      "2026-11-30T23:00:00Z  speech  A100            0.50           0.00        0.0%    0.00  0.00    0.00   0.00\n"
-      "TOTAL                                         0.50           0.00        0.0%    0.00  0.00    0.00   0.00\n");
+      "2026-11-30T23:00:00Z  speech  A100            0.50           0.00           -    0.00  0.00    0.00   0.00\n"
+      "TOTAL                                         0.50           0.00           -    0.00  0.00    0.00   0.00\n");
 }
 
 TEST(ChargebackTable, ShowsTheFieldsLinesHaveEvenWhenNotAskedFor) {
@@ -65,11 +65,11 @@ TEST(ChargebackTable, MarksALineChargedAsHeldForWantOfTelemetry) {
             "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in USD\n"
             "START                   TEAM  MODEL  HELD_DEVICE_H  USED_DEVICE_H  EFFICIENCY  DIRECT      IDLE  SHARED"
             "      TOTAL\n"
-            "2026-11-30T23:00:00Z  speech  A100            0.50       0.000000        0.0%    3.50  1.166667    0.00"
+            "2026-11-30T23:00:00Z  speech  A100            0.50       0.000000           -    3.50  1.166667    0.00"
             "   4.666667  *\n"
             "2026-11-30T23:00:00Z  vision  A100            1.00       0.666667       66.7%    7.00  2.333333    0.00"
             "   9.333333\n"
-            "TOTAL                                         1.50       0.666667       44.4%   10.50  3.500000    0.00"
+            "TOTAL                                         1.50       0.666667       66.7%   10.50  3.500000    0.00"
             "  14.000000\n"
             "* some of the line's time had no telemetry and was charged as held\n");
 }
@@ -102,6 +102,7 @@ TEST(ChargebackJson, IsTheProto3JsonOfTheReportWithEveryField) {
             "   \"totalCostMicro\": \"4666667\",\n"
             "   \"efficiency\": 0,\n"
             "   \"noTelemetry\": false,\n"
+            "   \"observedMilliSeconds\": \"0\",\n"
             "   \"start\": \"2026-11-30T23:00:00Z\"\n"
             "  }\n"
             " ],\n"

@@ -23,13 +23,15 @@ inline v1::GetChargebackRequest HourRequest() {
   return request;
 }
 
-inline v1::ChargebackLine* AddLine(v1::ChargebackReport& report, const std::string& team, int64_t held, int64_t used,
-                                   int64_t direct, int64_t idle, double efficiency) {
+// `observed`: the held time with a usage reading.
+inline v1::ChargebackLine* AddLine(v1::ChargebackReport& report, const std::string& team, int64_t held,
+                                   int64_t observed, int64_t used, int64_t direct, int64_t idle, double efficiency) {
   auto* line = report.add_lines();
   *line->mutable_start() = ToProtoTimestamp(LastHourOfNovember());
   line->set_team(team);
   line->set_model("A100");
   line->set_held_milli_seconds(held);
+  line->set_observed_milli_seconds(observed);
   line->set_used_milli_seconds(used);
   line->set_direct_cost_micro(direct);
   line->set_idle_cost_micro(idle);
@@ -43,8 +45,8 @@ inline v1::ChargebackLine* AddLine(v1::ChargebackReport& report, const std::stri
 inline v1::ChargebackReport WorkedExample() {
   v1::ChargebackReport report;
   report.set_currency("USD");
-  AddLine(report, "speech", 1800000, 0, 3500000, 1166667, 0);
-  AddLine(report, "vision", 3600000, 2400000, 7000000, 2333333, 2.0 / 3);
+  AddLine(report, "speech", 1800000, 0, 0, 3500000, 1166667, 0);
+  AddLine(report, "vision", 3600000, 3600000, 2400000, 7000000, 2333333, 2.0 / 3);
   report.set_total_cost_micro(14000000);
   return report;
 }
@@ -53,7 +55,7 @@ inline v1::ChargebackReport WorkedExample() {
 inline v1::ChargebackReport FreeOfCharge() {
   v1::ChargebackReport report;
   report.set_currency("EUR");
-  AddLine(report, "speech", 1800000, 0, 0, 0, 0);
+  AddLine(report, "speech", 1800000, 0, 0, 0, 0, 0);
   report.set_total_cost_micro(0);
   return report;
 }
@@ -62,7 +64,7 @@ inline v1::ChargebackReport FreeOfCharge() {
 inline v1::ChargebackReport QuotedTeam() {
   v1::ChargebackReport report;
   report.set_currency("USD");
-  AddLine(report, "ads, \"east\"", 900000, 450000, 1750000, 0, 0.5);
+  AddLine(report, "ads, \"east\"", 900000, 900000, 450000, 1750000, 0, 0.5);
   report.set_total_cost_micro(1750000);
   return report;
 }

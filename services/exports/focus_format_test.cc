@@ -93,8 +93,8 @@ TEST(ChargebackFocus, ChargePeriodsFollowTheResolutionAndStopAtTheWindow) {
   *request.mutable_start() = ToProtoTimestamp(At("2026-11-15T00:00:00Z"));
   *request.mutable_end() = ToProtoTimestamp(At("2026-12-15T00:00:00Z"));
   v1::ChargebackReport report = Empty();
-  AddLine(report, "speech", 3600000, 0, 1000000, 0, 0);
-  AddLine(report, "speech", 3600000, 0, 1000000, 0, 0);
+  AddLine(report, "speech", 3600000, 0, 0, 1000000, 0, 0);
+  AddLine(report, "speech", 3600000, 0, 0, 1000000, 0, 0);
   *report.mutable_lines(0)->mutable_start() = request.start();
   *report.mutable_lines(1)->mutable_start() = ToProtoTimestamp(At("2026-12-01T00:00:00Z"));
 

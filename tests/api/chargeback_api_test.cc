@@ -88,6 +88,7 @@ v1::ChargebackReport Expected(const std::vector<store::ChargebackLineRecord>& li
     v1::ChargebackLine& s = it->second;
     s.set_held_milli_seconds(s.held_milli_seconds() + l.held_milli_seconds);
     s.set_used_milli_seconds(s.used_milli_seconds() + l.used_milli_seconds);
+    s.set_observed_milli_seconds(s.observed_milli_seconds() + l.observed_milli_seconds);
     s.set_direct_cost_micro(s.direct_cost_micro() + l.direct_cost_micro);
     s.set_idle_cost_micro(s.idle_cost_micro() + l.idle_cost_micro);
     s.set_shared_cost_micro(s.shared_cost_micro() + l.shared_cost_micro);
@@ -97,8 +98,8 @@ v1::ChargebackReport Expected(const std::vector<store::ChargebackLineRecord>& li
   v1::ChargebackReport report;
   report.set_currency("EUR");
   for (auto& [key, line] : sums) {
-    line.set_efficiency(line.held_milli_seconds() > 0
-                            ? static_cast<double>(line.used_milli_seconds()) / line.held_milli_seconds()
+    line.set_efficiency(line.observed_milli_seconds() > 0
+                            ? static_cast<double>(line.used_milli_seconds()) / line.observed_milli_seconds()
                             : 0.0);
     report.set_total_cost_micro(report.total_cost_micro() + line.total_cost_micro());
     *report.add_lines() = line;

@@ -67,8 +67,8 @@ class ChargebackExplainTest : public testing::ApiOnMigratedDatabaseTest<kApiBin>
       auto report = attribution::Attribute(piece.input, *window->teams, [&](attribution::HourLines&& hour) {
         for (const attribution::ChargeLine& l : hour.lines) {
           lines.push_back({l.hour, l.cluster, l.team, l.namespace_name, l.workload, l.model, l.line_kind,
-                           l.held_milli_seconds, l.used_milli_seconds, l.direct_cost_micro, l.idle_cost_micro,
-                           l.shared_cost_micro, l.total_cost_micro, l.no_telemetry});
+                           l.held_milli_seconds, l.used_milli_seconds, l.observed_milli_seconds, l.direct_cost_micro,
+                           l.idle_cost_micro, l.shared_cost_micro, l.total_cost_micro, l.no_telemetry});
         }
       });
       ASSERT_THAT(report, IsOk());

@@ -25,6 +25,7 @@ store::ChargebackLineRecord Line(absl::Time hour, const std::string& cluster, co
   l.line_kind = kind;
   l.held_milli_seconds = held;
   l.used_milli_seconds = used;
+  l.observed_milli_seconds = held;
   l.direct_cost_micro = direct;
   l.idle_cost_micro = idle;
   l.shared_cost_micro = shared;

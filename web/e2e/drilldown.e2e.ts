@@ -156,7 +156,7 @@ test('the least efficient workload leads to its chargeback line and its explanat
   const query = new URLSearchParams({ ...w, group_by: 'team,namespace,workload', resolution: 'none', line_kind: 'workload' });
   const workloads = await apiOk<ChargebackReport>(`/v1/chargeback?${query.toString()}`, env.plannerToken);
   const unused = (l: ChargebackLine) => {
-    const u = int64(l.heldMilliSeconds) - int64(l.usedMilliSeconds);
+    const u = int64(l.observedMilliSeconds) - int64(l.usedMilliSeconds);
     return u > 0n ? u : 0n;
   };
   const worst = [...(workloads.lines ?? [])].sort((a, b) => {

@@ -11,6 +11,7 @@
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "optimizer/chargeback/window_loader.h"
 #include "proto_time.h"
+#include "services/api/chargeback/chargeback_line.h"
 #include "services/api/request_time.h"
 
 namespace fleetcap::api {
@@ -41,32 +42,12 @@ void LineToProto(const attribution::ChargeLine& l, v1::ChargebackLine* out) {
   out->set_line_kind(l.line_kind);
   out->set_held_milli_seconds(l.held_milli_seconds);
   out->set_used_milli_seconds(l.used_milli_seconds);
+  out->set_observed_milli_seconds(l.observed_milli_seconds);
   out->set_direct_cost_micro(l.direct_cost_micro);
   out->set_idle_cost_micro(l.idle_cost_micro);
   out->set_shared_cost_micro(l.shared_cost_micro);
   out->set_total_cost_micro(l.total_cost_micro);
-  out->set_efficiency(l.held_milli_seconds > 0
-                          ? static_cast<double>(l.used_milli_seconds) / static_cast<double>(l.held_milli_seconds)
-                          : 0.0);
-}
-
-void SumToProto(const store::ChargebackSum& s, v1::ChargebackLine* out) {
-  *out->mutable_start() = ToProtoTimestamp(s.start);
-  out->set_team(s.team);
-  out->set_cluster(s.cluster);
-  out->set_namespace_(s.namespace_name);
-  out->set_workload(s.workload);
-  out->set_model(s.model);
-  out->set_line_kind(s.line_kind);
-  out->set_held_milli_seconds(s.held_milli_seconds);
-  out->set_used_milli_seconds(s.used_milli_seconds);
-  out->set_direct_cost_micro(s.direct_cost_micro);
-  out->set_idle_cost_micro(s.idle_cost_micro);
-  out->set_shared_cost_micro(s.shared_cost_micro);
-  out->set_total_cost_micro(s.total_cost_micro);
-  out->set_efficiency(s.held_milli_seconds > 0
-                          ? static_cast<double>(s.used_milli_seconds) / static_cast<double>(s.held_milli_seconds)
-                          : 0.0);
+  out->set_efficiency(Efficiency(l.used_milli_seconds, l.observed_milli_seconds));
 }
 
 using LineKey = std::tuple<std::string, std::string, std::string, std::string, std::string>;
@@ -77,8 +58,9 @@ LineKey KeyOf(const v1::ChargebackLine& l) {
 
 bool SameFigures(const v1::ChargebackLine& a, const store::ChargebackSum& b) {
   return a.held_milli_seconds() == b.held_milli_seconds && a.used_milli_seconds() == b.used_milli_seconds &&
-         a.direct_cost_micro() == b.direct_cost_micro && a.idle_cost_micro() == b.idle_cost_micro &&
-         a.shared_cost_micro() == b.shared_cost_micro && a.total_cost_micro() == b.total_cost_micro;
+         a.observed_milli_seconds() == b.observed_milli_seconds && a.direct_cost_micro() == b.direct_cost_micro &&
+         a.idle_cost_micro() == b.idle_cost_micro && a.shared_cost_micro() == b.shared_cost_micro &&
+         a.total_cost_micro() == b.total_cost_micro;
 }
 
 }  // namespace
@@ -225,13 +207,13 @@ void CompareWithStored(const std::vector<store::ChargebackSum>& stored, v1::Char
     }
     line.set_matches_stored(SameFigures(line.line(), *it->second));
     if (!line.matches_stored()) {
-      SumToProto(*it->second, line.mutable_stored());
+      *line.mutable_stored() = ToLine(*it->second);
       all_match = false;
     }
     by_key.erase(it);
   }
   for (const auto& [key, s] : by_key) {
-    SumToProto(*s, explanation->add_stored_only());
+    *explanation->add_stored_only() = ToLine(*s);
     all_match = false;
   }
   explanation->set_matches_stored(all_match);

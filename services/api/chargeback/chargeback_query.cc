@@ -11,6 +11,7 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "proto_time.h"
+#include "services/api/chargeback/chargeback_line.h"
 #include "services/api/query_message.h"
 #include "services/api/request_time.h"
 #include "services/exports/chargeback_format.h"
@@ -114,28 +115,6 @@ absl::StatusOr<CheckedRequest> Check(const v1::GetChargebackRequest& request) {
   checked.filter.model = request.model();
   checked.filter.line_kind = request.line_kind();
   return checked;
-}
-
-v1::ChargebackLine ToLine(const store::ChargebackSum& sum) {
-  v1::ChargebackLine line;
-  *line.mutable_start() = ToProtoTimestamp(sum.start);
-  line.set_team(sum.team);
-  line.set_cluster(sum.cluster);
-  line.set_namespace_(sum.namespace_name);
-  line.set_workload(sum.workload);
-  line.set_model(sum.model);
-  line.set_line_kind(sum.line_kind);
-  line.set_held_milli_seconds(sum.held_milli_seconds);
-  line.set_used_milli_seconds(sum.used_milli_seconds);
-  line.set_direct_cost_micro(sum.direct_cost_micro);
-  line.set_idle_cost_micro(sum.idle_cost_micro);
-  line.set_shared_cost_micro(sum.shared_cost_micro);
-  line.set_total_cost_micro(sum.total_cost_micro);
-  line.set_efficiency(sum.held_milli_seconds > 0
-                          ? static_cast<double>(sum.used_milli_seconds) / static_cast<double>(sum.held_milli_seconds)
-                          : 0.0);
-  line.set_no_telemetry(sum.no_telemetry);
-  return line;
 }
 
 }  // namespace

@@ -48,6 +48,7 @@ store::ChargebackLineRecord Line(absl::Time hour, const std::string& team, int64
   l.line_kind = kind;
   l.held_milli_seconds = 3'600'000;
   l.used_milli_seconds = 900'000;
+  l.observed_milli_seconds = 3'600'000;
   l.direct_cost_micro = cost;
   l.total_cost_micro = cost;
   return l;
@@ -114,10 +115,26 @@ TEST_F(ChargebackQueryTest, PlannersSeeEveryTeamWithTheTotalAndThePolicysCurrenc
   EXPECT_EQ(FromProtoTimestamp(report->lines(3).start()), kChargebackT0);
 }
 
+TEST_F(ChargebackQueryTest, HeldTimeWithoutAReadingIsLeftOutOfEfficiency) {
+  auto half_seen = Line(kChargebackT0, "vision", 7);
+  half_seen.cluster = "c2";
+  half_seen.observed_milli_seconds = 1'800'000;
+  half_seen.no_telemetry = true;
+  ASSERT_THAT(lines_.ReplaceHours("c2", kChargebackT0, kChargebackT0 + absl::Hours(1), {half_seen}, {}), IsOk());
+  v1::GetChargebackRequest request = Request(kChargebackT0, kChargebackT0 + absl::Hours(1), {"team"});
+  request.set_cluster("c2");
+  auto report = query_.Run(Planner(), request);
+  ASSERT_THAT(report, IsOk());
+  ASSERT_EQ(report->lines_size(), 1);
+  EXPECT_EQ(report->lines(0).observed_milli_seconds(), 1'800'000);
+  EXPECT_DOUBLE_EQ(report->lines(0).efficiency(), 0.5);  // 900,000 used of 1,800,000 observed, not of 3,600,000 held
+}
+
 TEST_F(ChargebackQueryTest, EfficiencyIsZeroWhenNothingWasHeldAndNoTelemetryIsPassedOn) {
   auto shared = Line(kChargebackT0, "ads", 5, "shared");
   shared.held_milli_seconds = 0;
   shared.used_milli_seconds = 0;
+  shared.observed_milli_seconds = 0;
   shared.cluster = "c2";
   auto usage = Line(kChargebackT0, "vision", 7);
   usage.cluster = "c2";

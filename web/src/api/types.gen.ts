@@ -136,13 +136,17 @@ export interface ChargebackLine {
   idleCostMicro?: string;
   sharedCostMicro?: string;
   totalCostMicro?: string;
-  // used / held device time, 0..1 (0 with no telemetry or nothing held).
+  // used / observed device time, 0..1 (above 1 when a hold of part of a
+  // device used more than its part; 0 when nothing was observed).
   efficiency?: number;
   // Some of the line's held time had no telemetry (no reading for its
   // minute) and, under the `usage` or `max` basis, was charged as held
   // rather than as used; its used time counts only the minutes with a
   // reading. A summed line says so when any line summed into it does.
   noTelemetry?: boolean;
+  // Held device time with a usage reading, in milli-device-seconds: held
+  // minus observed is unknown (no reading), never unused.
+  observedMilliSeconds?: string;
 }
 
 export interface ChargebackReport {

@@ -77,8 +77,8 @@ const line = (fields: Partial<ChargebackLine>): ChargebackLine => ({ start: '202
 
 // Totals above 2^53 micro-units check that sums never pass through floats.
 export const teamLines: ChargebackLine[] = [
-  line({ team: 'ml', heldMilliSeconds: '720000000', usedMilliSeconds: '360000000', directCostMicro: '9007199254740993', idleCostMicro: '1000000', totalCostMicro: '9007199255740993' }),
-  line({ team: 'web', heldMilliSeconds: '36000000', usedMilliSeconds: '36000000', directCostMicro: '2500000', totalCostMicro: '2500000' }),
+  line({ team: 'ml', heldMilliSeconds: '720000000', usedMilliSeconds: '360000000', observedMilliSeconds: '720000000', directCostMicro: '9007199254740993', idleCostMicro: '1000000', totalCostMicro: '9007199255740993' }),
+  line({ team: 'web', heldMilliSeconds: '36000000', usedMilliSeconds: '36000000', observedMilliSeconds: '36000000', directCostMicro: '2500000', totalCostMicro: '2500000' }),
 ];
 
 export function chargebackFor(params: URLSearchParams): ChargebackReport {
@@ -92,7 +92,7 @@ export function chargebackFor(params: URLSearchParams): ChargebackReport {
     return {
       currency: 'USD',
       totalCostMicro: '3000000',
-      lines: [line({ team: params.get('team') ?? '', namespace: 'ml-train', heldMilliSeconds: '7200000', usedMilliSeconds: '3600000', directCostMicro: '3000000', totalCostMicro: '3000000' })],
+      lines: [line({ team: params.get('team') ?? '', namespace: 'ml-train', heldMilliSeconds: '7200000', usedMilliSeconds: '3600000', observedMilliSeconds: '7200000', directCostMicro: '3000000', totalCostMicro: '3000000' })],
     };
   }
   if (groupBy === 'team,namespace,workload') {
@@ -100,8 +100,8 @@ export function chargebackFor(params: URLSearchParams): ChargebackReport {
       currency: 'USD',
       totalCostMicro: '3000000',
       lines: [
-        line({ team: 'ml', namespace: 'ml-train', workload: 'trainer', heldMilliSeconds: '7200000', usedMilliSeconds: '720000', directCostMicro: '2000000', totalCostMicro: '2000000' }),
-        line({ team: 'ml', namespace: 'ml-train', workload: 'notebook', heldMilliSeconds: '3600000', usedMilliSeconds: '3240000', directCostMicro: '1000000', totalCostMicro: '1000000' }),
+        line({ team: 'ml', namespace: 'ml-train', workload: 'trainer', heldMilliSeconds: '7200000', usedMilliSeconds: '720000', observedMilliSeconds: '7200000', directCostMicro: '2000000', totalCostMicro: '2000000' }),
+        line({ team: 'ml', namespace: 'ml-train', workload: 'notebook', heldMilliSeconds: '3600000', usedMilliSeconds: '3240000', observedMilliSeconds: '3600000', directCostMicro: '1000000', totalCostMicro: '1000000' }),
       ],
     };
   }

@@ -9,6 +9,7 @@ import { Figure } from '../../components/Figure';
 import { QueryView } from '../../components/QueryView';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
 import { big, formatDeviceHours, formatMoney, formatRatio } from '../../format/numbers';
+import { EfficiencyCell } from '../efficiency/EfficiencyCell';
 import { previousRange } from '../../time/range';
 import { useTimeRange } from '../../time/useTimeRange';
 import { useSession } from '../../auth/session';
@@ -122,7 +123,7 @@ export default function ChargebackPage() {
         id: 'efficiency',
         header: 'Efficiency',
         numeric: true,
-        cell: (row) => formatRatio(big(row.line.usedMilliSeconds), big(row.line.heldMilliSeconds)),
+        cell: (row) => <EfficiencyCell line={row.line} />,
       },
       {
         id: 'idle',

@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { plannerToken, testRange, testRangeQuery } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
-import { recorded } from '../../test/server';
+import { http, HttpResponse } from 'msw';
+import { recorded, server } from '../../test/server';
 
 test('idle waste by team in money, exact', async () => {
   renderApp(`/efficiency?${testRangeQuery}`, plannerToken);
@@ -15,7 +16,42 @@ test('idle waste by team in money, exact', async () => {
   expect(JSON.parse((await screen.findByTestId('efficiency-chart')).getAttribute('data-series')!)).toEqual([
     ['held but unused', 2],
     ['idle received', 2],
+    ['no telemetry (use unknown)', 2],
   ]);
+});
+
+test('held time without telemetry is unknown, never unused', async () => {
+  // ml held 200 device-hours, 50 of them with readings, and used 20: 30 unused, 150 unknown.
+  server.use(
+    http.get('*/v1/chargeback', () =>
+      HttpResponse.json({
+        currency: 'USD',
+        totalCostMicro: '200000000',
+        lines: [
+          {
+            start: '2026-11-27T19:00:00Z',
+            team: 'ml',
+            namespace: 'ml-train',
+            workload: 'trainer',
+            heldMilliSeconds: '720000000',
+            observedMilliSeconds: '180000000',
+            usedMilliSeconds: '72000000',
+            directCostMicro: '200000000',
+            totalCostMicro: '200000000',
+            noTelemetry: true,
+          },
+        ],
+      }),
+    ),
+  );
+  renderApp(`/efficiency?${testRangeQuery}`, plannerToken);
+  const unused = await screen.findByTestId('efficiency-unused-ml');
+  expect(unused).toHaveAttribute('data-value', '30000000'); // 30 of 200 device-hours of USD 200
+  expect(screen.getByTestId('efficiency-unknown-ml')).toHaveAttribute('data-value', '150000000');
+  const teams = screen.getByTestId('efficiency-teams');
+  expect(within(teams).getByText(/40\.0% \*/)).toBeInTheDocument(); // 20 used of 50 observed, marked
+  const workloads = await screen.findByTestId('efficiency-workloads');
+  expect(within(workloads).getByTestId('efficiency-workload-unused-ml/ml-train/trainer')).toHaveTextContent('30');
 });
 
 test('the least efficient workloads come first and link to their chargeback line and explanation', async () => {

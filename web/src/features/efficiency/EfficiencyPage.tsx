@@ -7,10 +7,11 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { Figure } from '../../components/Figure';
 import { QueryView } from '../../components/QueryView';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
-import { big, formatDeviceHours, formatMoney, formatRatio } from '../../format/numbers';
+import { big, formatDeviceHours, formatMoney } from '../../format/numbers';
 import { useTimeRange } from '../../time/useTimeRange';
 import type { ChargebackLine } from '../../api/types';
-import { byDescending, unusedCostMicro, unusedDeviceTime } from './waste';
+import { EfficiencyCell } from './EfficiencyCell';
+import { byDescending, unknownCostMicro, unknownDeviceTime, unusedCostMicro, unusedDeviceTime } from './waste';
 
 // The least efficient workloads shown: the top of the list is what matters.
 const worstShown = 20;
@@ -55,6 +56,12 @@ export default function EfficiencyPage() {
       series: [
         { name: 'held but unused', type: 'bar', data: teamRows.map((l) => Number(unusedCostMicro(l)) / 1e6) },
         { name: 'idle received', type: 'bar', data: teamRows.map((l) => Number(big(l.idleCostMicro)) / 1e6) },
+        {
+          name: 'no telemetry (use unknown)',
+          type: 'bar',
+          itemStyle: { color: '#9e9e9e', decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [2, 4], rotation: -Math.PI / 4 } },
+          data: teamRows.map((l) => Number(unknownCostMicro(l)) / 1e6),
+        },
       ],
     }),
     [teamRows, currency],
@@ -77,13 +84,16 @@ export default function EfficiencyPage() {
         numeric: true,
         cell: (l) => <Figure testId={`efficiency-idle-${l.team}`} value={big(l.idleCostMicro)} text={formatMoney(l.idleCostMicro, currency)} />,
       },
-      { id: 'total', header: 'Total cost', numeric: true, cell: (l) => formatMoney(l.totalCostMicro, currency) },
       {
-        id: 'efficiency',
-        header: 'Efficiency',
+        id: 'unknown',
+        header: 'No telemetry',
         numeric: true,
-        cell: (l) => formatRatio(big(l.usedMilliSeconds), big(l.heldMilliSeconds)),
+        cell: (l) => (
+          <Figure testId={`efficiency-unknown-${l.team}`} value={unknownCostMicro(l)} text={formatMoney(unknownCostMicro(l), currency)} />
+        ),
       },
+      { id: 'total', header: 'Total cost', numeric: true, cell: (l) => formatMoney(l.totalCostMicro, currency) },
+      { id: 'efficiency', header: 'Efficiency', numeric: true, cell: (l) => <EfficiencyCell line={l} /> },
     ],
     [currency],
   );
@@ -115,11 +125,12 @@ export default function EfficiencyPage() {
         ),
       },
       {
-        id: 'efficiency',
-        header: 'Efficiency',
+        id: 'unknown',
+        header: 'No telemetry device-hours',
         numeric: true,
-        cell: (l) => formatRatio(big(l.usedMilliSeconds), big(l.heldMilliSeconds)),
+        cell: (l) => formatDeviceHours(unknownDeviceTime(l)),
       },
+      { id: 'efficiency', header: 'Efficiency', numeric: true, cell: (l) => <EfficiencyCell line={l} /> },
       {
         id: 'explain',
         header: 'Explanation',
@@ -139,6 +150,10 @@ export default function EfficiencyPage() {
     <section>
       <h1>Efficiency</h1>
       <TimeRangePicker range={range} />
+      <p className="note">
+        Held time without telemetry is shown apart, as no telemetry: how it was used is unknown, so it is never
+        counted as unused, and efficiency is used time over the held time that had readings.
+      </p>
       <h2>Idle waste by team</h2>
       <QueryView query={teams} what="the cost by team" height={260}>
         {() => (
