@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
     return 77;
   }
   Report("openb held GPUs per model (hourly)", *openb, fleetcap::testing::OpenbPlan());
-  Report("genai duty cycle (5-minute means)", *genai, fleetcap::testing::GenaiPlan());
+  Report("genai duty cycle (5-minute means), 30 minutes ahead", *genai, fleetcap::testing::GenaiPlan());
+  Report("genai duty cycle (5-minute means), 1 hour ahead", *genai, fleetcap::testing::GenaiHourPlan());
   return 0;
 }

@@ -39,6 +39,8 @@ struct SeriesScore {
 // origin, with a one-hour season (the trace's 22.8 hours hold no second day).
 inline BacktestPlan OpenbPlan() { return BacktestPlan{0, 168, 336, 24, 24}; }
 inline BacktestPlan GenaiPlan() { return BacktestPlan{12, 12, 144, 6, 6}; }
+// The same, an hour ahead from each hourly origin.
+inline BacktestPlan GenaiHourPlan() { return BacktestPlan{12, 12, 144, 12, 12}; }
 inline constexpr double kGenaiMinPodHours = 20.0;
 
 SeriesScore BacktestSeries(const NamedSeries& series, const BacktestPlan& plan);
