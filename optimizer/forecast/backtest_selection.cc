@@ -33,8 +33,10 @@ struct Candidate {
 // Simplest first: a tie goes to the earlier one.
 std::vector<Candidate> CandidatesFor(const SelectionPlan& plan, bool hourly, size_t first_origin) {
   std::vector<Candidate> out;
-  out.push_back({ModelKind::kLastValue, 0, false, false});
+  // The seasonal naive before the last value: equally simple, but one
+  // bucket's drop or spike moves one hour of its season, not the whole level.
   out.push_back({ModelKind::kSeasonalNaive, plan.season, false, false});
+  out.push_back({ModelKind::kLastValue, 0, false, false});
   const bool whole_weeks = hourly && first_origin >= static_cast<size_t>(kHoursPerWeek);
   if (whole_weeks) out.push_back({ModelKind::kSeasonalNaive, kHoursPerWeek, false, false});
   out.push_back({ModelKind::kExponentialSmoothing, 0, false, false});
@@ -125,9 +127,9 @@ std::vector<double> LeadScales(const std::vector<std::vector<double>>& errors, i
   double sum = 0;
   double count = 0;
   for (size_t h = 0; h < scale.size(); ++h) {
-    for (const auto& row : errors) sum += row[h] * row[h];
+    for (const auto& row : errors) sum += std::abs(row[h]);
     count += static_cast<double>(errors.size());
-    scale[h] = std::max({std::sqrt(sum / count), floor, h > 0 ? scale[h - 1] : 0.0});
+    scale[h] = std::max({sum / count, floor, h > 0 ? scale[h - 1] : 0.0});
   }
   return scale;
 }

@@ -127,10 +127,13 @@ TEST(ForecastHourlyTest, ANearlyConstantSeriesWithOneSpikeGetsABandThatIsNotZero
   s.values[390] = 40.0;
   auto f = ForecastHourly(s, Horizon(48));
   ASSERT_THAT(f, IsOk());
+  // The spike is not the level: at most its own hour of each day repeats it.
+  int off_level = 0;
   for (size_t h = 0; h < 48; ++h) {
-    EXPECT_NEAR(f->p50[h], 12.0, 1.0) << h;
+    off_level += std::abs(f->p50[h] - 12.0) > 1.0;
     EXPECT_GT(f->p95[h], f->p05[h]) << h;
   }
+  EXPECT_LE(off_level, 2);
   // A constant history is the one that gets a band of no width.
   auto constant = ForecastHourly(HourlySeries{kStart, std::vector<double>(400, 12.0)}, Horizon(48));
   ASSERT_THAT(constant, IsOk());
