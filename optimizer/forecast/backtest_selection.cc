@@ -13,7 +13,7 @@ namespace {
 
 // A candidate must beat every simpler one's backtest error by this share to
 // be chosen over it: within it the two are tied, and the simpler one serves.
-constexpr double kTieMargin = 0.02;
+constexpr double kTieMargin = 0.01;
 // The band's scale never drops below this share of the history's mean
 // absolute step, so a history that varies never gets a zero-width band.
 constexpr double kScaleFloorShare = 0.1;

@@ -62,7 +62,7 @@ TEST(ForecastBacktestTest, GenaiDutyCycleKeepsItsRecordedFigures) {
   if (!Exists(path)) GTEST_SKIP() << "genai trace absent";
   auto series = GenaiDutyCycle(path, kGenaiMinPodHours);
   ASSERT_TRUE(series.ok()) << series.status();
-  ExpectNoWorse(RunBacktest(*series, GenaiPlan()), Recorded{105, 72, 0.299, 0.80, 0.95});
+  ExpectNoWorse(RunBacktest(*series, GenaiPlan()), Recorded{105, 71, 0.299, 0.80, 0.95});
 }
 
 TEST(ForecastBacktestTest, GenaiDutyCycleAnHourAheadKeepsItsRecordedFigures) {
@@ -70,9 +70,9 @@ TEST(ForecastBacktestTest, GenaiDutyCycleAnHourAheadKeepsItsRecordedFigures) {
   if (!Exists(path)) GTEST_SKIP() << "genai trace absent";
   auto series = GenaiDutyCycle(path, kGenaiMinPodHours);
   ASSERT_TRUE(series.ok()) << series.status();
-  // An hour ahead the band covers 95.7% pooled, above the 95% it should stay
+  // An hour ahead the band covers 95.8% pooled, above the 95% it should stay
   // under (docs/forecast.md): recorded as measured, so that it gets no wider.
-  ExpectNoWorse(RunBacktest(*series, GenaiHourPlan()), Recorded{103, 75, 0.313, 0.80, 0.960});
+  ExpectNoWorse(RunBacktest(*series, GenaiHourPlan()), Recorded{103, 73, 0.310, 0.80, 0.960});
 }
 
 }  // namespace
