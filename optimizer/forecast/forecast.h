@@ -74,8 +74,10 @@ struct FitInfo {
   double phi = 1;    // trend damping (1: undamped)
   int season_points = 0;
   // History points the smoothing parameters were fitted on: the most recent
-  // six seasons, at least six weeks (the whole history when shorter); the
-  // model's state is then run over the whole history.
+  // six seasons, at least six weeks (the whole history when shorter), of the
+  // history before the backtest's first origin when the model was chosen by
+  // one; the model's state is then run over the whole history. A naive
+  // model's: the whole history.
   int points_used = 0;
   // One-step-ahead errors over the fitted part of the history (after the
   // points that initialise the model).
