@@ -81,6 +81,27 @@ class ForecastPassTest : public ::testing::Test {
   ForecastPass pass_;
 };
 
+TEST_F(ForecastPassTest, OnlyTheWholeHoursBeforeTheWatermarkAreObservations) {
+  // The hour in progress at the watermark (its chargeback not closed yet)
+  // and a wait still going on are not part of the history: its last hour is
+  // the last closed one, whole.
+  teams_.Apply(kForecastPolicy, kForecastStart);
+  const absl::Time watermark = kForecastStart + absl::Hours(72);
+  for (int h = 0; h < 72; ++h) Held("vision", kForecastStart + absl::Hours(h), 2000);
+  Held("vision", watermark, 100);  // the open hour's first minutes
+  waits_.Add({{"c1", "uid-v", "ml", "", "nvidia.com/gpu", "H100", 1000, watermark - absl::Minutes(30)}, std::nullopt});
+  auto report = pass_.Run(watermark);
+  ASSERT_THAT(report, IsOk());
+  ASSERT_TRUE(report->run_id.has_value()) << report->skipped;
+  const store::ForecastSeriesRecord vision = Series("h100", "vision", "held");
+  ASSERT_EQ(vision.history.size(), 72u);
+  EXPECT_EQ(vision.history.back(), 2000);
+  EXPECT_NEAR(static_cast<double>(vision.p50[0]), 2000, 1);
+  const store::ForecastSeriesRecord pending = Series("h100", "vision", "pending");
+  ASSERT_EQ(pending.history.size(), 72u);
+  EXPECT_EQ(pending.history.back(), 500);  // half of the last closed hour, nothing after it
+}
+
 TEST_F(ForecastPassTest, ANearlyEmptyLastHourDoesNotBecomeTheForecastLevel) {
   // Three weeks of a daily cycle (4 to 12 devices), then a last hour in which
   // almost nothing was held (the data ended early in it): the model is the
