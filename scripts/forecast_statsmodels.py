@@ -10,8 +10,8 @@ over the horizon divided by the in-sample mean absolute error of the
 scale_season naive forecast, averaged over the origins) and prints a markdown
 table per backtest, the engine's figures beside.
 
-    build/debug/tests/bench/forecast_backtest --csv /tmp/backtest
-    python3 scripts/forecast_statsmodels.py /tmp/backtest [--sets openb_24h,genai_1h]
+    build/debug/tests/bench/forecast_backtest --csv build/debug/forecast-backtest
+    /usr/bin/python3 scripts/forecast_statsmodels.py build/debug/forecast-backtest [--sets openb_24h,genai_1h]
 
 Debian: python3-statsmodels (scripts/bootstrap.sh).
 """
