@@ -13,6 +13,8 @@ packages=(
   clang-format-14
   # the function length check (scripts/check_function_length.py)
   python3
+  # the forecast backtest's independent check (scripts/forecast_statsmodels.py)
+  python3-statsmodels
   # libraries
   libgrpc++-dev libgrpc-dev protobuf-compiler protobuf-compiler-grpc libprotobuf-dev
   libpqxx-dev libpq-dev prometheus-cpp-dev libmicrohttpd-dev libgnutls28-dev libabsl-dev libspdlog-dev libfmt-dev

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "optimizer/forecast/backtest_selection.h"
 #include "optimizer/forecast/holt_winters.h"
 #include "optimizer/forecast/series_checks.h"
 
@@ -186,6 +187,14 @@ absl::string_view ModelName(ModelKind kind) {
       return "mean";
     case ModelKind::kSeasonalNaive:
       return "seasonal_naive";
+    case ModelKind::kLastValue:
+      return "last_value";
+    case ModelKind::kDampedHoltWinters:
+      return "holt_winters_damped";
+    case ModelKind::kExponentialSmoothing:
+      return "exponential_smoothing";
+    case ModelKind::kSeasonalExponentialSmoothing:
+      return "seasonal_exponential_smoothing";
   }
   return "unknown";
 }
@@ -194,6 +203,12 @@ absl::StatusOr<Forecast> ForecastHourly(const HourlySeries& series, const Foreca
   FLEETCAP_RETURN_IF_ERROR(CheckSeries(series, "series"));
   FLEETCAP_RETURN_IF_ERROR(CheckOptions(options));
   const std::vector<double>& y = series.values;
+  if (std::optional<Forecast> chosen = ForecastByBacktest(y, PlanSelection(y.size(), options), options.horizon_hours)) {
+    chosen->start = series.start + absl::Hours(static_cast<int64_t>(y.size()));
+    const double scale = NaiveInSampleMae(y, NaiveSeason(y.size(), options));
+    chosen->fit.in_sample_mase = scale > 0 ? chosen->fit.in_sample_mae / scale : 0;
+    return *std::move(chosen);
+  }
   const ModelChoice choice = ChooseModel(y.size(), options);
 
   Forecast f = choice.kind == ModelKind::kMean ? MeanForecast(y, options.horizon_hours)

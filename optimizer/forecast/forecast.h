@@ -47,17 +47,22 @@ struct ForecastOptions {
 
 // The model a forecast came from, from the richest to the simplest fallback.
 enum class ModelKind {
-  kWeeklyHoltWinters,    // additive Holt-Winters, 168-hour season (holds the daily cycle too)
-  kDailyHoltWinters,     // additive Holt-Winters, 24-hour season: under two weeks of history
-  kSeasonalHoltWinters,  // additive Holt-Winters, season set by ForecastOptions::season_points
-  kHoltLinear,           // level and trend, no season: under two days of history
-  kMean,                 // flat at the mean: too few points for a trend
-  kSeasonalNaive,        // the baseline: each hour repeats the same hour one season earlier
+  kWeeklyHoltWinters,             // additive Holt-Winters, 168-hour season (holds the daily cycle too)
+  kDailyHoltWinters,              // additive Holt-Winters, 24-hour season: under two weeks of history
+  kSeasonalHoltWinters,           // additive Holt-Winters, season set by ForecastOptions::season_points
+  kHoltLinear,                    // level and trend, no season: under two days of history
+  kMean,                          // flat at the mean: too few points for a trend
+  kSeasonalNaive,                 // each hour repeats the same hour one season earlier (daily or weekly)
+  kLastValue,                     // flat at the last value
+  kDampedHoltWinters,             // additive Holt-Winters with a damped trend, daily season (or season_points)
+  kExponentialSmoothing,          // simple exponential smoothing: a level, no trend, no season (ETS(A,N,N))
+  kSeasonalExponentialSmoothing,  // a level and a daily season (or season_points), no trend (ETS(A,N,A))
 };
 
 // Stable names, stored beside forecasts and shown by the API:
 // "holt_winters_weekly", "holt_winters_daily", "holt_winters_seasonal",
-// "holt_linear", "mean", "seasonal_naive".
+// "holt_linear", "mean", "seasonal_naive", "last_value", "holt_winters_damped",
+// "exponential_smoothing", "seasonal_exponential_smoothing".
 absl::string_view ModelName(ModelKind kind);
 
 // How the model was fitted. Smoothing parameters that the model does not
@@ -66,10 +71,13 @@ struct FitInfo {
   double alpha = 0;  // level smoothing
   double beta = 0;   // trend smoothing
   double gamma = 0;  // season smoothing
+  double phi = 1;    // trend damping (1: undamped)
   int season_points = 0;
   // History points the smoothing parameters were fitted on: the most recent
-  // six seasons, at least six weeks (the whole history when shorter); the
-  // model's state is then run over the whole history.
+  // six seasons, at least six weeks (the whole history when shorter), of the
+  // history before the backtest's first origin when the model was chosen by
+  // one; the model's state is then run over the whole history. A naive
+  // model's: the whole history.
   int points_used = 0;
   // One-step-ahead errors over the fitted part of the history (after the
   // points that initialise the model).
@@ -79,6 +87,13 @@ struct FitInfo {
   // forecast (season 1 without a season); 0 when that error is 0.
   double in_sample_mase = 0;
   int objective_evaluations = 0;  // one-step SSE evaluations of the fit
+  // The backtest the model was chosen by (docs/forecast.md, "Choosing the
+  // model"): its origins (0: the series was too short, the model is the one
+  // its length allows), the points ahead scored from each, and the chosen
+  // model's mean absolute error over them.
+  int backtest_origins = 0;
+  int backtest_lead = 0;
+  double backtest_mae = 0;
 };
 
 // A forecast for the `horizon_hours` hours from `start` (the hour after the
@@ -101,9 +116,13 @@ struct Forecast {
   std::string fallback_reason;
 };
 
-// Fits the richest model the series' length allows (weekly Holt-Winters,
-// else daily, else Holt linear, else the mean; docs/forecast.md) and
-// forecasts options.horizon_hours ahead. INVALID_ARGUMENT, naming the field,
+// Chooses the model by a rolling-origin backtest on the series' own last
+// origins (the last value, daily and weekly seasonal naive, damped and
+// undamped daily Holt-Winters, weekly Holt-Winters with three whole weeks;
+// ties to the simpler), its band calibrated by that backtest's errors. A
+// series too short for the backtest gets the richest model its length allows
+// (weekly Holt-Winters, else daily, else Holt linear, else the mean;
+// docs/forecast.md). Forecasts options.horizon_hours ahead. INVALID_ARGUMENT, naming the field,
 // for an empty or too long series, a NaN, infinite, negative or implausibly
 // large (> kMaxSeriesValue) value (`values[i]`), a start that is not a whole hour, or a horizon out of range.
 // Deterministic: the same input gives the same output bit for bit.

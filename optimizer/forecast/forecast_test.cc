@@ -43,11 +43,16 @@ TEST(ForecastHourlyTest, FourWeeksGetTheWeeklyModelWhichFollowsTheWeekAndTheTren
   const HourlySeries history = Series(4 * 168);
   auto f = ForecastHourly(history, Horizon(168));
   ASSERT_THAT(f, IsOk());
+  // The weekly model wins the backtest of the last week's seven daily
+  // origins, and is the richest candidate: no reason to give.
   EXPECT_EQ(f->model, ModelKind::kWeeklyHoltWinters);
   EXPECT_EQ(f->model_name, "holt_winters_weekly");
   EXPECT_EQ(f->fallback_reason, "");
   EXPECT_EQ(f->fit.season_points, 168);
-  EXPECT_EQ(f->fit.points_used, 4 * 168);
+  EXPECT_EQ(f->fit.backtest_origins, 7);
+  EXPECT_EQ(f->fit.backtest_lead, 24);
+  // Fitted on the three weeks before the backtest's first origin.
+  EXPECT_EQ(f->fit.points_used, 3 * 168);
   EXPECT_EQ(f->start, kStart + absl::Hours(4 * 168));
   ASSERT_EQ(f->p50.size(), 168u);
   // The next week is the pattern continued: within the noise (amplitude 3)
@@ -71,12 +76,90 @@ TEST(ForecastHourlyTest, NinetyDayDefaultHorizonCarriesTheTrend) {
   EXPECT_NEAR(gain, 100.8, 15.0);
 }
 
-TEST(ForecastHourlyTest, TenDaysFallBackToTheDailyModelAndSayWhy) {
-  auto f = ForecastHourly(Series(240), Horizon(48));
+TEST(ForecastHourlyTest, FiveDaysAreTooShortForTheBacktestAndFallBackToTheDailyModel) {
+  auto f = ForecastHourly(Series(120), Horizon(48));
   ASSERT_THAT(f, IsOk());
   EXPECT_EQ(f->model, ModelKind::kDailyHoltWinters);
   EXPECT_EQ(f->fit.season_points, 24);
-  EXPECT_EQ(f->fallback_reason, "series of 240 hours is shorter than two weeks (336 hours): no weekly seasonality");
+  EXPECT_EQ(f->fit.backtest_origins, 0);
+  EXPECT_EQ(f->fallback_reason, "series of 120 hours is shorter than two weeks (336 hours): no weekly seasonality");
+}
+
+TEST(ForecastHourlyTest, TenDaysChooseADailyModelByTheBacktestAndSayWhy) {
+  // Four daily origins after six days: no weekly candidate (under a week
+  // before the first origin), so the weekend's drop is nobody's to learn.
+  auto f = ForecastHourly(Series(240), Horizon(48));
+  ASSERT_THAT(f, IsOk());
+  EXPECT_EQ(f->fit.backtest_origins, 4);
+  EXPECT_EQ(f->fit.season_points, 24);
+  EXPECT_GT(f->fit.backtest_mae, 0.0);
+  EXPECT_THAT(f->fallback_reason, HasSubstr("chosen by a backtest of the last 4 origins, 24 points ahead"));
+  EXPECT_THAT(f->fallback_reason, HasSubstr("for holt_winters_daily"));
+}
+
+TEST(ForecastHourlyTest, ALastBucketThatCollapsesDoesNotBecomeTheLevel) {
+  // Three weeks of a daily cycle with noise, its last hour dropping to 0 (a
+  // cut-off or an outage): the backtest has never seen the last value win,
+  // so the next day follows the cycle, not the drop.
+  HourlySeries s = Series(3 * 168, 0.0);
+  s.values.back() = 0;
+  auto f = ForecastHourly(s, Horizon(24));
+  ASSERT_THAT(f, IsOk());
+  EXPECT_NE(f->model, ModelKind::kLastValue);
+  for (size_t h = 0; h < 24; ++h) EXPECT_GT(f->p50[h], 30.0) << h;
+}
+
+TEST(ForecastHourlyTest, ALevelThatMovedAndStayedIsFollowed) {
+  // Two weeks near 10, then four days near 30: the backtest's origins have
+  // seen the new level hold, so the forecast starts from it.
+  HourlySeries s{kStart, {}};
+  for (size_t t = 0; t < 18 * 24; ++t) {
+    const double noise = std::sin(static_cast<double>(t) * 12.9898) * std::cos(static_cast<double>(t) * 4.1414);
+    s.values.push_back((t < 14 * 24 ? 10.0 : 30.0) + noise);
+  }
+  auto f = ForecastHourly(s, Horizon(48));
+  ASSERT_THAT(f, IsOk());
+  for (size_t h = 0; h < 48; ++h) EXPECT_NEAR(f->p50[h], 30.0, 3.0) << h << " " << f->model_name;
+}
+
+TEST(ForecastHourlyTest, ANearlyConstantSeriesWithOneSpikeGetsABandThatIsNotZeroWide) {
+  HourlySeries s{kStart, std::vector<double>(400, 12.0)};
+  s.values[390] = 40.0;
+  auto f = ForecastHourly(s, Horizon(48));
+  ASSERT_THAT(f, IsOk());
+  // The spike is not the level: at most its own hour of each day repeats it.
+  int off_level = 0;
+  for (size_t h = 0; h < 48; ++h) {
+    off_level += std::abs(f->p50[h] - 12.0) > 1.0;
+    EXPECT_GT(f->p95[h], f->p05[h]) << h;
+  }
+  EXPECT_LE(off_level, 2);
+  // A constant history is the one that gets a band of no width.
+  auto constant = ForecastHourly(HourlySeries{kStart, std::vector<double>(400, 12.0)}, Horizon(48));
+  ASSERT_THAT(constant, IsOk());
+  EXPECT_EQ(constant->p95[0], constant->p05[0]);
+}
+
+TEST(ForecastHourlyTest, TheBandCoversAboutNinetyPercentOfWhatComesNext) {
+  // A daily cycle with normal noise, forecast a day ahead from 20 successive
+  // days: the [p05, p95] band, calibrated by the backtest's own errors, holds
+  // most of the next day's hours (90% nominal).
+  std::mt19937 random(5);
+  std::normal_distribution<double> noise(0.0, 4.0);
+  std::vector<double> y;
+  for (size_t t = 0; t < 60 * 24; ++t) y.push_back(80 + 20 * std::sin(2 * M_PI * (t % 24) / 24.0) + noise(random));
+  int inside = 0;
+  int points = 0;
+  for (size_t origin = 40 * 24; origin + 24 <= y.size(); origin += 24) {
+    auto f = ForecastHourly(HourlySeries{kStart, std::vector<double>(y.begin(), y.begin() + origin)}, Horizon(24));
+    ASSERT_THAT(f, IsOk());
+    for (size_t h = 0; h < 24; ++h) {
+      inside += y[origin + h] >= f->p05[h] && y[origin + h] <= f->p95[h];
+      ++points;
+    }
+  }
+  EXPECT_GE(inside, 0.8 * points);
+  EXPECT_LE(inside, 0.97 * points);
 }
 
 TEST(ForecastHourlyTest, FortyHoursFallBackToHoltLinearAndSayWhy) {
@@ -109,7 +192,9 @@ TEST(ForecastHourlyTest, ASeasonInPointsServesOtherCadences) {
   o.season_points = 12;
   auto f = ForecastHourly(s, o);
   ASSERT_THAT(f, IsOk());
-  EXPECT_EQ(f->model, ModelKind::kSeasonalHoltWinters);
+  // A noiseless cycle: the seasonal naive is exact, and as simple as it gets.
+  EXPECT_EQ(f->model, ModelKind::kSeasonalNaive);
+  EXPECT_EQ(f->fit.season_points, 12);
   for (int h = 0; h < 12; ++h) EXPECT_NEAR(f->p50[h], 50 + 10 * std::sin(2 * M_PI * (120 + h) / 12.0), 0.5);
 
   s.values.resize(20);

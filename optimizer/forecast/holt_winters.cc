@@ -9,16 +9,23 @@
 namespace fleetcap::forecast {
 namespace {
 
+// The damping's range (Hyndman et al. 2008): below 0.8 the trend is gone in a
+// few steps, above 0.98 it is hardly damped.
+constexpr double kMinPhi = 0.8;
+constexpr double kMaxPhi = 0.98;
+
 double Sigmoid(double u) { return 1.0 / (1.0 + std::exp(-u)); }
 double Logit(double p) { return std::log(p / (1.0 - p)); }
 
 // Unconstrained search coordinates to parameters inside their ranges, so the
 // minimiser never has to reject a point.
-SmoothingParameters FromSearchSpace(const std::vector<double>& u, bool seasonal) {
+SmoothingParameters FromSearchSpace(const std::vector<double>& u, bool seasonal, bool damped, bool trend) {
   SmoothingParameters p;
   p.alpha = Sigmoid(u[0]);
-  p.beta = p.alpha * Sigmoid(u[1]);
-  p.gamma = seasonal ? (1.0 - p.alpha) * Sigmoid(u[2]) : 0.0;
+  p.beta = trend ? p.alpha * Sigmoid(u[1]) : 0.0;
+  const size_t g = trend ? 2 : 1;
+  p.gamma = seasonal ? (1.0 - p.alpha) * Sigmoid(u[g]) : 0.0;
+  if (damped) p.phi = kMinPhi + (kMaxPhi - kMinPhi) * Sigmoid(u.back());
   return p;
 }
 
@@ -27,7 +34,11 @@ SmoothingParameters FromSearchSpace(const std::vector<double>& u, bool seasonal)
 constexpr double kStartAlpha = 0.2;
 constexpr double kStartBetaShare = 0.05;  // of alpha
 constexpr double kStartGammaShare = 0.1;  // of 1 - alpha
+constexpr double kStartPhiShare = 0.5;    // of the damping's range
 constexpr int kEvaluationBudget = 90;
+
+// phi + phi^2 + ... + phi^h.
+double DampedSum(double phi, int h) { return phi * (1.0 - std::pow(phi, h)) / (1.0 - phi); }
 
 double Mean(absl::Span<const double> y) { return std::accumulate(y.begin(), y.end(), 0.0) / y.size(); }
 
@@ -72,6 +83,7 @@ RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const Smo
   RecursionErrors errors;
   double level = state.level;
   double trend = state.trend;
+  const double phi = p.phi;
   const size_t m = state.season.size();
   size_t phase = state.next_phase;
   double sse = 0;
@@ -80,12 +92,12 @@ RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const Smo
     // The fit's hot loop stays free of the branch; this pass runs once.
     residuals->clear();
     for (size_t t = first; t < y.size(); ++t) {
-      const double e = y[t] - (level + trend + (m > 0 ? state.season[phase] : 0.0));
+      const double e = y[t] - (level + phi * trend + (m > 0 ? state.season[phase] : 0.0));
       residuals->push_back(e);
       sse += e * e;
       sae += std::abs(e);
-      level += trend + p.alpha * e;
-      trend += p.beta * e;
+      level += phi * trend + p.alpha * e;
+      trend = phi * trend + p.beta * e;
       if (m > 0) {
         state.season[phase] += p.gamma * e;
         if (++phase == m) phase = 0;
@@ -93,20 +105,20 @@ RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const Smo
     }
   } else if (m == 0) {
     for (size_t t = first; t < y.size(); ++t) {
-      const double e = y[t] - (level + trend);
+      const double e = y[t] - (level + phi * trend);
       sse += e * e;
       sae += std::abs(e);
-      level += trend + p.alpha * e;
-      trend += p.beta * e;
+      level += phi * trend + p.alpha * e;
+      trend = phi * trend + p.beta * e;
     }
   } else {
     double* season = state.season.data();
     for (size_t t = first; t < y.size(); ++t) {
-      const double e = y[t] - (level + trend + season[phase]);
+      const double e = y[t] - (level + phi * trend + season[phase]);
       sse += e * e;
       sae += std::abs(e);
-      level += trend + p.alpha * e;
-      trend += p.beta * e;
+      level += phi * trend + p.alpha * e;
+      trend = phi * trend + p.beta * e;
       season[phase] += p.gamma * e;
       if (++phase == m) phase = 0;
     }
@@ -120,7 +132,13 @@ RecursionErrors RunRecursion(absl::Span<const double> y, size_t first, const Smo
   return errors;
 }
 
-FittedModel FitHoltWinters(absl::Span<const double> y, int season_points) {
+ModelState InitialStateOf(absl::Span<const double> y, int season_points, bool trend, size_t* first) {
+  ModelState state = InitialState(y, season_points, first);
+  if (!trend) state.trend = 0;
+  return state;
+}
+
+FittedModel FitHoltWinters(absl::Span<const double> y, int season_points, bool damped, bool trend) {
   const bool seasonal = season_points > 0;
   // The parameters are fitted on the recent history only: it is what the
   // next months resemble most, and it bounds a fit's cost whatever the
@@ -128,14 +146,16 @@ FittedModel FitHoltWinters(absl::Span<const double> y, int season_points) {
   const size_t window = std::min(y.size(), FitWindowPoints(season_points));
   const absl::Span<const double> recent = y.subspan(y.size() - window);
   size_t first = 0;
-  const ModelState initial = InitialState(recent, season_points, &first);
+  const ModelState initial = InitialStateOf(recent, season_points, trend, &first);
 
-  std::vector<double> start = {Logit(kStartAlpha), Logit(kStartBetaShare)};
+  std::vector<double> start = {Logit(kStartAlpha)};
+  if (trend) start.push_back(Logit(kStartBetaShare));
   if (seasonal) start.push_back(Logit(kStartGammaShare));
+  if (damped) start.push_back(Logit(kStartPhiShare));
   ModelState scratch;
   auto objective = [&](const std::vector<double>& u) {
     scratch = initial;  // reuses scratch's season storage after the first call
-    return RunRecursion(recent, first, FromSearchSpace(u, seasonal), scratch).sse;
+    return RunRecursion(recent, first, FromSearchSpace(u, seasonal, damped, trend), scratch).sse;
   };
   NelderMeadOptions options;
   options.max_evaluations = kEvaluationBudget;
@@ -143,14 +163,32 @@ FittedModel FitHoltWinters(absl::Span<const double> y, int season_points) {
 
   FittedModel model;
   model.season_points = seasonal ? season_points : 0;
-  model.parameters = FromSearchSpace(best.x, seasonal);
+  model.parameters = FromSearchSpace(best.x, seasonal, damped, trend);
   // The state is then run over the whole history with those parameters.
   size_t whole_first = 0;
-  model.state = InitialState(y, season_points, &whole_first);
+  model.state = InitialStateOf(y, season_points, trend, &whole_first);
   model.errors = RunRecursion(y, whole_first, model.parameters, model.state, &model.residuals);
   model.points_fitted = window;
   model.evaluations = best.evaluations + 1;
   return model;
+}
+
+void ProjectMean(const ModelState& state, const SmoothingParameters& p, int horizon, std::vector<double>& mean) {
+  mean.resize(static_cast<size_t>(horizon));
+  const size_t m = state.season.size();
+  size_t phase = state.next_phase;
+  double damped = 0;  // phi + phi^2 + ... + phi^h
+  double power = 1;
+  for (int h = 1; h <= horizon; ++h) {
+    power *= p.phi;
+    damped += power;
+    double value = state.level + damped * state.trend;
+    if (m > 0) {
+      value += state.season[phase];
+      if (++phase == m) phase = 0;
+    }
+    mean[static_cast<size_t>(h - 1)] = value;
+  }
 }
 
 void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<double>& mean, std::vector<double>& stddev) {
@@ -163,7 +201,7 @@ void ProjectHoltWinters(const FittedModel& model, int horizon, std::vector<doubl
   double sum_c2 = 0;  // sum over j < h of c_j^2
   size_t phase = s.next_phase;
   for (int h = 1; h <= horizon; ++h) {
-    double value = s.level + h * s.trend;
+    double value = s.level + (p.phi == 1.0 ? h * s.trend : DampedSum(p.phi, h) * s.trend);
     if (m > 0) {
       value += s.season[phase];
       if (++phase == m) phase = 0;

@@ -12,11 +12,13 @@ namespace fleetcap::forecast {
 
 // ETS form: level += alpha*e, trend += beta*e, season += gamma*e, with
 // 0 < alpha < 1, 0 < beta < alpha, 0 < gamma < 1 - alpha (the classic
-// parameters' ranges; Hyndman et al. 2008, ch. 2).
+// parameters' ranges; Hyndman et al. 2008, ch. 2). A damped trend (ETS(A,Ad,A))
+// is multiplied by phi each step, 0.8 <= phi <= 0.98; phi = 1 is undamped.
 struct SmoothingParameters {
   double alpha = 0;
   double beta = 0;
   double gamma = 0;
+  double phi = 1.0;
 };
 
 struct ModelState {
@@ -65,8 +67,16 @@ struct FittedModel {
 
 // Fits the parameters by Nelder-Mead on the one-step SSE over the last
 // FitWindowPoints of y, from a fixed start with a fixed evaluation budget
-// (deterministic), then runs the model over all of y.
-FittedModel FitHoltWinters(absl::Span<const double> y, int season_points);
+// (deterministic), then runs the model over all of y. `damped` fits phi too.
+// `trend` false fits a model without one (beta 0, ETS(A,N,A) or, without a
+// season, simple exponential smoothing).
+FittedModel FitHoltWinters(absl::Span<const double> y, int season_points, bool damped = false, bool trend = true);
+
+// InitialState, with the trend zeroed for a model without one.
+ModelState InitialStateOf(absl::Span<const double> y, int season_points, bool trend, size_t* first);
+
+// The point forecasts 1..horizon ahead of `state` (level + damped trend + season).
+void ProjectMean(const ModelState& state, const SmoothingParameters& p, int horizon, std::vector<double>& mean);
 
 // Point forecasts for hours 1..horizon after the history, and each one's
 // standard deviation from the model's analytic h-step variance:

@@ -81,6 +81,57 @@ class ForecastPassTest : public ::testing::Test {
   ForecastPass pass_;
 };
 
+TEST_F(ForecastPassTest, OnlyTheWholeHoursBeforeTheWatermarkAreObservations) {
+  // The hour in progress at the watermark (its chargeback not closed yet)
+  // and a wait still going on are not part of the history: its last hour is
+  // the last closed one, whole.
+  teams_.Apply(kForecastPolicy, kForecastStart);
+  const absl::Time watermark = kForecastStart + absl::Hours(72);
+  for (int h = 0; h < 72; ++h) Held("vision", kForecastStart + absl::Hours(h), 2000);
+  Held("vision", watermark, 100);  // the open hour's first minutes
+  waits_.Add({{"c1", "uid-v", "ml", "", "nvidia.com/gpu", "H100", 1000, watermark - absl::Minutes(30)}, std::nullopt});
+  auto report = pass_.Run(watermark);
+  ASSERT_THAT(report, IsOk());
+  ASSERT_TRUE(report->run_id.has_value()) << report->skipped;
+  const store::ForecastSeriesRecord vision = Series("h100", "vision", "held");
+  ASSERT_EQ(vision.history.size(), 72u);
+  EXPECT_EQ(vision.history.back(), 2000);
+  EXPECT_NEAR(static_cast<double>(vision.p50[0]), 2000, 1);
+  const store::ForecastSeriesRecord pending = Series("h100", "vision", "pending");
+  ASSERT_EQ(pending.history.size(), 72u);
+  EXPECT_EQ(pending.history.back(), 500);  // half of the last closed hour, nothing after it
+}
+
+TEST_F(ForecastPassTest, ANearlyEmptyLastHourDoesNotBecomeTheForecastLevel) {
+  // Three weeks of a daily cycle (4 to 12 devices), then a last hour in which
+  // almost nothing was held (the data ended early in it): the model is the
+  // one the series' own backtest chose, and the next days follow the cycle
+  // rather than the last hour's level.
+  teams_.Apply(kForecastPolicy, kForecastStart);
+  const int hours = 21 * 24;
+  const absl::Time watermark = kForecastStart + absl::Hours(hours);
+  for (int h = 0; h + 1 < hours; ++h) Held("vision", kForecastStart + absl::Hours(h), h % 24 < 8 ? 4000 : 12000);
+  Held("vision", watermark - absl::Hours(1), 150);
+  ForecastPassOptions options = Options();
+  options.lookback = absl::Hours(hours);
+  SimulatedClock clock(watermark + absl::Minutes(30));
+  ForecastPass pass({&history_, &waits_, &capacity_, &teams_, &policies_, &forecasts_}, options, &clock);
+  auto report = pass.Run(watermark);
+  ASSERT_THAT(report, IsOk());
+  ASSERT_TRUE(report->run_id.has_value()) << report->skipped;
+
+  const store::ForecastSeriesRecord vision = Series("h100", "vision", "held");
+  ASSERT_EQ(vision.history.size(), static_cast<size_t>(hours));
+  EXPECT_NE(vision.model, "last_value");
+  EXPECT_GT(vision.fit.at("backtest_origins"), 0);
+  // Each hour of the next two days is near its hour of the cycle, not 0.15;
+  // a seasonal model may repeat the short hour in its own hour of the day.
+  for (size_t h = 0; h < 48; ++h) {
+    if (h % 24 == 23) continue;
+    EXPECT_NEAR(static_cast<double>(vision.p50[h]), h % 24 < 8 ? 4000 : 12000, 1000) << h << " " << vision.model;
+  }
+}
+
 TEST_F(ForecastPassTest, ForecastsEachTeamAndTheFlavorsTotalFromTheHistory) {
   teams_.Apply(kForecastPolicy, kForecastStart);
   const absl::Time watermark = kForecastStart + absl::Hours(72);

@@ -62,7 +62,11 @@ void RecordForecast(const forecast::Forecast& f, store::ForecastSeriesRecord* s)
             {"points_used", static_cast<double>(f.fit.points_used)},
             {"in_sample_rmse", f.fit.in_sample_rmse},
             {"in_sample_mae", f.fit.in_sample_mae},
-            {"in_sample_mase", f.fit.in_sample_mase}};
+            {"in_sample_mase", f.fit.in_sample_mase},
+            {"phi", f.fit.phi},
+            {"backtest_origins", static_cast<double>(f.fit.backtest_origins)},
+            {"backtest_lead", static_cast<double>(f.fit.backtest_lead)},
+            {"backtest_mae", f.fit.backtest_mae}};
   s->p50.reserve(f.p50.size());
   s->p90.reserve(f.p90.size());
   for (size_t h = 0; h < f.p50.size(); ++h) {

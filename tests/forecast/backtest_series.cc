@@ -70,7 +70,9 @@ absl::StatusOr<std::vector<NamedSeries>> OpenbHeldGpusByModel(const std::string&
   FLEETCAP_ASSIGN_OR_RETURN(openb::OpenbTrace trace, openb::ReadOpenbTrace(openb_dir));
   const openb::Placement placement = openb::PlaceNextFit(trace);
   const int64_t end = TraceEnd(trace);
-  const size_t hours = static_cast<size_t>((end + kHour - 1) / kHour);
+  // Only whole hours are observations: the trace's last hour, cut off at its
+  // end, is left out.
+  const size_t hours = static_cast<size_t>(end / kHour);
   std::map<std::string, std::vector<double>> by_model;  // ordered: a stable output order
   for (const openb::OpenbNode& node : trace.nodes) {
     if (!node.model.empty()) by_model.emplace(node.model, std::vector<double>(hours, 0.0));
@@ -121,8 +123,13 @@ absl::StatusOr<std::vector<NamedSeries>> GenaiDutyCycle(const std::string& tar_g
     by_pod[std::string(cells[2])].push_back(r);
   }
   if (by_pod.empty()) return absl::InvalidArgumentError(absl::StrCat(tar_gz_path, ": no usable reading"));
-  const size_t buckets = static_cast<size_t>((t1 - t0) / kGenaiBucketSeconds) + 1;
   auto bucket_of = [&](double t) { return static_cast<size_t>((t - t0) / kGenaiBucketSeconds); };
+  // Only whole buckets are observations: one whose last minute comes after
+  // the readings end (the trace's last, or a pod's) is left out.
+  auto whole_buckets_to = [&](double last) {
+    return static_cast<size_t>((last - t0 + kGenaiReadingSeconds) / kGenaiBucketSeconds);
+  };
+  const size_t buckets = whole_buckets_to(t1);
 
   std::vector<double> fleet_sum(buckets, 0.0);
   std::vector<double> fleet_count(buckets, 0.0);
@@ -134,6 +141,7 @@ absl::StatusOr<std::vector<NamedSeries>> GenaiDutyCycle(const std::string& tar_g
     double last = -HUGE_VAL;
     for (const Reading& r : readings) {
       const size_t b = bucket_of(r.t);
+      if (b >= buckets) continue;  // in the trace's partial last bucket
       sum[b] += r.value;
       count[b] += 1;
       fleet_sum[b] += r.value;
@@ -144,7 +152,7 @@ absl::StatusOr<std::vector<NamedSeries>> GenaiDutyCycle(const std::string& tar_g
     if ((last - first) / 3600.0 < min_pod_hours) continue;
     NamedSeries series{absl::StrCat("genai/pod-", pod.substr(0, 8)), {}};
     double previous = 0;
-    for (size_t b = bucket_of(first); b <= bucket_of(last); ++b) {
+    for (size_t b = bucket_of(first); b < std::min(whole_buckets_to(last), buckets); ++b) {
       if (count[b] > 0) previous = sum[b] / count[b];
       series.values.push_back(previous);
     }

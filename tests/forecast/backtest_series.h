@@ -18,17 +18,19 @@ struct NamedSeries {
   std::vector<double> values;
 };
 
-// Mean GPUs held in each hour of the trace's observed window (from its first
-// deletion to its end, about 34 days), per model of the node the pod was
-// placed on. `openb_dir` holds the node list and openb_pod_list_default.csv.
+// Mean GPUs held in each whole hour of the trace's observed window (from its
+// first deletion to its end, about 34 days; the partial last hour is left
+// out), per model of the node the pod was placed on. `openb_dir` holds the node list and openb_pod_list_default.csv.
 absl::StatusOr<std::vector<NamedSeries>> OpenbHeldGpusByModel(const std::string& openb_dir);
 
 inline constexpr int kGenaiBucketSeconds = 300;
+inline constexpr int kGenaiReadingSeconds = 60;  // the trace's cadence: a bucket holds five readings
 
 // 5-minute means of pod_gpu_duty_cycle_anon.csv (read from the .tar.gz with
 // tar): first the fleet's mean over every reading in the bucket, then one
 // series per pod whose readings span at least `min_pod_hours`; a bucket a pod
-// has no reading in repeats its previous mean.
+// has no reading in repeats its previous mean. Only whole buckets: a last
+// bucket the readings end inside is left out.
 absl::StatusOr<std::vector<NamedSeries>> GenaiDutyCycle(const std::string& tar_gz_path, double min_pod_hours);
 
 }  // namespace fleetcap::testing

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "tests/forecast/backtest_series.h"
 
 namespace fleetcap::testing {
@@ -29,7 +30,12 @@ struct SeriesScore {
   double naive_coverage = 0;
   double model_coverage_80 = 0;  // share inside [p10, p90]
   double naive_coverage_80 = 0;
+  double model_below_p90 = 0;  // share of held-out points at or below p90 (nominally 90%)
+  double naive_below_p90 = 0;
   int held_out_points = 0;
+  std::vector<int> scored_origins;  // the history's length at each origin scored
+  // How often each model was chosen over the origins: "last_value 15, exponential_smoothing 4".
+  std::string models_chosen;
 };
 
 // The plans docs/forecast.md reports. openb: hourly, two weeks of history at
@@ -39,6 +45,8 @@ struct SeriesScore {
 // origin, with a one-hour season (the trace's 22.8 hours hold no second day).
 inline BacktestPlan OpenbPlan() { return BacktestPlan{0, 168, 336, 24, 24}; }
 inline BacktestPlan GenaiPlan() { return BacktestPlan{12, 12, 144, 6, 6}; }
+// The same, an hour ahead from each hourly origin.
+inline BacktestPlan GenaiHourPlan() { return BacktestPlan{12, 12, 144, 12, 12}; }
 inline constexpr double kGenaiMinPodHours = 20.0;
 
 SeriesScore BacktestSeries(const NamedSeries& series, const BacktestPlan& plan);
@@ -52,8 +60,20 @@ struct BacktestSummary {
   double naive_coverage = 0;
   double model_coverage_80 = 0;
   double naive_coverage_80 = 0;
+  double model_below_p90 = 0;
+  double naive_below_p90 = 0;
+  double lowest_model_coverage = 0;  // the [p05, p95] band's, of the series with the lowest
 };
 
 BacktestSummary Summarise(const std::vector<SeriesScore>& scores);
+
+// The backtest's inputs and the engine's scores as CSV, for an independent
+// scorer (scripts/forecast_statsmodels.py): series.csv (set, series, t,
+// value), splits.csv (set, series, origin, horizon, season, scale_season;
+// one row per scored origin) and fleetcap.csv (set, series, model, models
+// chosen, MASE model, MASE naive, both bands' coverage). `set` names the plan
+// ("openb_24h"); each file is appended to, with a header when new.
+absl::Status WriteBacktestCsv(const std::string& dir, const std::string& set, const std::vector<NamedSeries>& series,
+                              const BacktestPlan& plan, const std::vector<SeriesScore>& scores);
 
 }  // namespace fleetcap::testing
