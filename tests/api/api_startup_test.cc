@@ -9,6 +9,7 @@
 #include "store/migrations.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
+#include "tests/support/schema_migrations.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
@@ -36,8 +37,7 @@ TEST(ApiStartup, MigrateAppliesPendingMigrationsThenServes) {
   auto stopped = api->process->Stop(SIGTERM);
   EXPECT_EQ(stopped.exit_code, 0) << stopped.err;
   auto conn = (*db)->Connect();
-  EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM schema_migrations")[0][0].as<size_t>(),
-            store::BuiltinMigrations().size());
+  EXPECT_EQ(testing::AppliedMigrations(*conn).size(), store::BuiltinMigrations().size());
 }
 
 TEST(ApiStartup, NewerSchemaIsRefused) {
@@ -45,8 +45,7 @@ TEST(ApiStartup, NewerSchemaIsRefused) {
   ASSERT_THAT(db, IsOk());
   {
     auto conn = (*db)->Connect();
-    pqxx::nontransaction(*conn).exec(
-        "INSERT INTO schema_migrations (version, name, checksum) VALUES (9999, '9999_from_the_future', 'x')");
+    testing::SeedAppliedMigration(*conn, 9999, "9999_from_the_future", "x");
   }
   for (bool migrate : {false, true}) {
     std::vector<std::string> argv = {fleetcap::testing::kApiBin,

@@ -16,6 +16,7 @@
 #include "store/cluster_inventory_changes.h"
 #include "store/pg_attribution_facts_repository.h"
 #include "store/pg_chargeback_repository.h"
+#include "store/pg_control_repositories.h"
 #include "store/pg_live_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/test_inventory.h"
@@ -50,11 +51,17 @@ class ChargebackExplainTest : public testing::ApiOnMigratedDatabaseTest<kApiBin>
     if (HasFatalFailure()) return;
     ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(store::ChangesOf(store::TestInventory())), IsOk());
     {
-      // In force before the inventory's first hour.
-      pqxx::work txn(*conn_);
-      txn.exec_params("INSERT INTO policies (version, document, applied_at, applied_by) VALUES (1, $1, $2, 'test')",
-                      std::string(kExplainPolicy), std::string("2025-12-01T00:00:00Z"));
-      txn.commit();
+      // Version 1, in force before the inventory's first hour.
+      store::PolicyVersionRecord policy;
+      policy.document = kExplainPolicy;
+      policy.applied_at = absl::FromUnixSeconds(1'764'547'200);  // 2025-12-01T00:00:00Z
+      policy.applied_by = "test";
+      store::AuditEntry audit;
+      audit.actor = "test";
+      audit.action = "policy.apply";
+      auto applied = store::PgPolicyRepository(pool()).Apply(policy, std::nullopt, audit);
+      ASSERT_THAT(applied, IsOk());
+      ASSERT_EQ(applied->version, 1);
     }
     // The lines of the inventory's first three hours, as the optimizer computes them.
     store::PgAttributionFactsRepository facts(pool());

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <limits>
 #include <thread>
 
 #include <gmock/gmock.h>
@@ -17,10 +19,12 @@
 #include "grpcpp/grpcpp.h"
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
+#include "store/pg_control_repositories.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_inventory.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_dir.h"
 
@@ -64,6 +68,13 @@ class ControlPlaneTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
     argv.insert(argv.end(), args.begin(), args.end());
     argv.insert(argv.end(), {"--server", api_->grpc_address(), "--token", token.empty() ? api_->admin_token : token});
     return testing::Run(argv, absl::Seconds(60));
+  }
+
+  // The policy versions stored, as the store's PolicyRepository reads them.
+  size_t PolicyVersions() {
+    auto history = store::PgPolicyRepository(pool()).History();
+    EXPECT_THAT(history, IsOk());
+    return history.ok() ? history->size() : 0;
   }
 
   testing::TestDir dir_{"control"};
@@ -195,8 +206,7 @@ TEST_F(ControlPlaneTest, ConcurrentAppliesThroughTheApiCannotInterleave) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(won.load(), 1);
   EXPECT_EQ(stale.load(), kRacers - 1);
-  auto conn = db_->Connect();
-  EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM policies")[0][0].as<int>(), 1);
+  EXPECT_EQ(PolicyVersions(), 1u);
 }
 
 TEST_F(ControlPlaneTest, TokensCreateListRevokeAndNeverAppearInLogs) {
@@ -230,11 +240,9 @@ TEST_F(ControlPlaneTest, TokensCreateListRevokeAndNeverAppearInLogs) {
   EXPECT_THAT(stopped.out, Not(HasSubstr(secret)));
   EXPECT_THAT(stopped.err, Not(HasSubstr(secret)));
   EXPECT_THAT(stopped.err, Not(HasSubstr(api_->admin_token)));
-  auto conn = db_->Connect();
-  EXPECT_EQ(pqxx::nontransaction(*conn)
-                .exec_params("SELECT count(*) FROM audit_log WHERE details::text LIKE '%' || $1 || '%'", secret)[0][0]
-                .as<int>(),
-            0);
+  auto entries = store::PgAuditRepository(pool()).List(0, std::numeric_limits<int>::max(), "");
+  ASSERT_THAT(entries, IsOk());
+  for (const store::AuditEntry& entry : *entries) EXPECT_THAT(entry.details_json, Not(HasSubstr(secret)));
 }
 
 TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
@@ -301,12 +309,15 @@ TEST_F(ControlPlaneTest, HostileStringsAreRejectedOrStoredVerbatim) {
     EXPECT_THAT(stub->ApplyPolicy(&context, request, &response), Not(IsOk()));
   }
   // Everything is still there, and only what was accepted was stored.
+  auto tokens = store::PgTokenRepository(pool()).List();
+  ASSERT_THAT(tokens, IsOk());
+  EXPECT_EQ(tokens->size(), 4u);  // the admin + 3 planners
+  EXPECT_EQ(PolicyVersions(), 1u);
+  EXPECT_EQ(
+      std::count_if(tokens->begin(), tokens->end(), [&](const store::TokenRecord& t) { return t.description == drop; }),
+      1);
   auto conn = db_->Connect();
-  pqxx::nontransaction txn(*conn);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM api_tokens")[0][0].as<int>(), 4);  // the admin + 3 planners
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM policies")[0][0].as<int>(), 1);
-  EXPECT_EQ(txn.exec_params("SELECT count(*) FROM api_tokens WHERE description = $1", drop)[0][0].as<int>(), 1);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM nodes")[0][0].as<int>(), 0);  // the table is still there
+  EXPECT_EQ(testing::StoredNodes(*conn).size(), 0u);  // the table is still there
 }
 
 }  // namespace

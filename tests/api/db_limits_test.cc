@@ -16,6 +16,7 @@
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
+#include "tests/support/pg_sessions.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
@@ -34,7 +35,7 @@ TEST(DbLimitsTest, BusyPoolIsUnavailableAndASlowStatementTimesOut) {
 
   auto locker = (*db)->Connect();
   pqxx::work lock(*locker);
-  lock.exec("LOCK TABLE api_tokens IN ACCESS EXCLUSIVE MODE");
+  testing::LockTableExclusively(lock, "api_tokens");
   // The first request takes the pool's only connection and waits on the lock.
   auto first = std::async(std::launch::async,
                           [&] { return testing::HttpGet(api->http_base() + "/v1/tokens/self", api->admin_token); });

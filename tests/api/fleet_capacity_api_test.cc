@@ -4,21 +4,26 @@
 // equal the chargeback report for the same window and grouping, capacity a
 // direct SQL sum over the devices' service intervals, computed another way.
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/pg_pool.h"
+#include "common/time_util.h"
 #include "fleetcap/v1/chargeback.pb.h"
 #include "fleetcap/v1/fleet.pb.h"
 #include "google/protobuf/util/json_util.h"
 #include "pqxx/pqxx"
 #include "proto_time.h"
+#include "store/pg_live_inventory_repository.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/served_chargeback.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_inventory.h"
 
 namespace fleetcap {
 namespace {
@@ -36,23 +41,28 @@ class FleetCapacityApiTest : public ::testing::Test {
     auto served = testing::ServeChargeback(fleetcap::testing::kApiBin);
     ASSERT_THAT(served, IsOk());
     served_ = std::move(*served);
-    auto conn = served_->db->Connect();
-    pqxx::work txn(*conn);
-    txn.exec(
-        "INSERT INTO accelerator_types (model, vendor, resource_name) VALUES ('A100', 'nvidia', 'nvidia.com/gpu'),"
-        " ('H100', 'nvidia', 'nvidia.com/gpu'), ('T4', 'nvidia', 'nvidia.com/gpu') ON CONFLICT DO NOTHING");
-    txn.exec("INSERT INTO clusters (cluster) VALUES ('c1'), ('c2') ON CONFLICT DO NOTHING");
+    auto pool = PgPool::Open(served_->db->uri(), 1);
+    ASSERT_THAT(pool, IsOk());
+    store::PgLiveInventoryRepository inventory(pool->get());
+    const auto at = [](const char* text) { return *ParseRfc3339("in_service", text); };
+    const std::vector<store::AcceleratorType> types = {
+        {"A100", "nvidia", "nvidia.com/gpu"}, {"H100", "nvidia", "nvidia.com/gpu"}, {"T4", "nvidia", "nvidia.com/gpu"}};
     // Intervals that start and end inside hours, one still in service, one
     // that went and came back, and one before the window.
-    txn.exec(
-        "INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from, in_service_to) VALUES"
-        " ('c1', 'g0', 'n1', 0, 'A100', '2026-01-30T00:00:00Z', NULL),"
-        " ('c1', 'g1', 'n1', 1, 'A100', '2026-01-31T21:15:30Z', '2026-02-01T02:40:00Z'),"
-        " ('c1', 'g1', 'n1', 1, 'A100', '2026-02-01T03:10:00Z', NULL),"
-        " ('c1', 'h0', 'n2', 0, 'H100', '2026-01-31T19:00:00Z', '2026-02-01T01:00:00Z'),"
-        " ('c2', 't0', 'n3', 0, 'T4', '2026-01-31T22:30:00Z', NULL),"
-        " ('c2', 't1', 'n3', 1, 'T4', '2026-01-01T00:00:00Z', '2026-01-02T00:00:00Z')");
-    txn.commit();
+    store::InventoryChanges c1;
+    c1.cluster = "c1";
+    c1.types = types;
+    c1.devices = {{"g0", "n1", 0, "A100", at("2026-01-30T00:00:00Z"), std::nullopt},
+                  {"g1", "n1", 1, "A100", at("2026-01-31T21:15:30Z"), at("2026-02-01T02:40:00Z")},
+                  {"g1", "n1", 1, "A100", at("2026-02-01T03:10:00Z"), std::nullopt},
+                  {"h0", "n2", 0, "H100", at("2026-01-31T19:00:00Z"), at("2026-02-01T01:00:00Z")}};
+    ASSERT_THAT(inventory.Apply(c1), IsOk());
+    store::InventoryChanges c2;
+    c2.cluster = "c2";
+    c2.types = types;
+    c2.devices = {{"t0", "n3", 0, "T4", at("2026-01-31T22:30:00Z"), std::nullopt},
+                  {"t1", "n3", 1, "T4", at("2026-01-01T00:00:00Z"), at("2026-01-02T00:00:00Z")}};
+    ASSERT_THAT(inventory.Apply(c2), IsOk());
   }
   static void TearDownTestSuite() { served_.reset(); }
 
@@ -67,23 +77,20 @@ class FleetCapacityApiTest : public ::testing::Test {
     return m;
   }
 
-  // Device time per (model, cluster, bucket) straight from the intervals:
-  // every device interval against every bucket.
-  static std::map<Key, int64_t> CapacityBySql(const std::string& start, const std::string& end,
-                                              const std::string& width) {
+  // Device time per (model, cluster, bucket) straight from the stored
+  // intervals: every device interval against every bucket of [start, end).
+  static std::map<Key, int64_t> CapacityOfDevices(const std::string& start, const std::string& end,
+                                                  absl::Duration width) {
     auto conn = served_->db->Connect();
-    pqxx::read_transaction txn(*conn);
+    const std::vector<testing::StoredDevice> devices = testing::StoredDevices(*conn);
     std::map<Key, int64_t> out;
-    for (const auto& r :
-         txn.exec_params("SELECT d.model, d.cluster, extract(epoch FROM b)::bigint,"
-                         " sum(extract(epoch FROM least(coalesce(d.in_service_to, 'infinity'), b + $3::interval)"
-                         "                        - greatest(d.in_service_from, b)) * 1000)::bigint"
-                         " FROM generate_series($1::timestamptz, $2::timestamptz - $3::interval, $3::interval) b"
-                         " JOIN devices d ON d.in_service_from < b + $3::interval"
-                         "  AND (d.in_service_to IS NULL OR d.in_service_to > b)"
-                         " GROUP BY 1, 2, 3",
-                         start, end, width)) {
-      out[{r[0].as<std::string>(), r[1].as<std::string>(), "", r[2].as<int64_t>()}] = r[3].as<int64_t>();
+    for (absl::Time b = *ParseRfc3339("start", start); b < *ParseRfc3339("end", end); b += width) {
+      for (const auto& d : devices) {
+        const absl::Time to = d.in_service_to.value_or(absl::InfiniteFuture());
+        if (d.in_service_from >= b + width || to <= b) continue;
+        out[{d.model, d.cluster, "", absl::ToUnixSeconds(b)}] +=
+            absl::ToInt64Milliseconds(std::min(to, b + width) - std::max(d.in_service_from, b));
+      }
     }
     return out;
   }
@@ -151,7 +158,7 @@ TEST_F(FleetCapacityApiTest, HourlyByModelAndClusterEqualsTheChargebackAndTheDev
   EXPECT_THAT(series.group_by(), ::testing::ElementsAre("model", "cluster"));
   const auto got = Flatten(series);
   const auto held = Chargeback(std::string(kWindow) + "&resolution=hour&group_by=cluster,model");
-  const auto capacity = CapacityBySql("2026-01-31T20:00:00Z", "2026-02-01T04:00:00Z", "1 hour");
+  const auto capacity = CapacityOfDevices("2026-01-31T20:00:00Z", "2026-02-01T04:00:00Z", absl::Hours(1));
   ASSERT_FALSE(held.empty());
   ASSERT_FALSE(capacity.empty());
   std::map<Key, Figures> expected;
@@ -179,7 +186,7 @@ TEST_F(FleetCapacityApiTest, DailyWholeFleetEqualsTheDailyChargeback) {
     std::get<1>(expected[whole]) += sums.first;
     std::get<2>(expected[whole]) += sums.second;
   }
-  for (const auto& [key, milli] : CapacityBySql("2026-01-31T00:00:00Z", "2026-02-02T00:00:00Z", "1 day")) {
+  for (const auto& [key, milli] : CapacityOfDevices("2026-01-31T00:00:00Z", "2026-02-02T00:00:00Z", absl::Hours(24))) {
     std::get<0>(expected[{"", "", "", std::get<3>(key)}]) += milli;
   }
   ASSERT_EQ(expected.size(), 2u);

@@ -3,12 +3,17 @@
 // test locks the token table, starts both inits, waits until both are held up
 // in the database, and only then lets them go.
 
+#include <algorithm>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "absl/time/clock.h"
+#include "common/pg_pool.h"
 #include "pqxx/pqxx"
+#include "store/pg_control_repositories.h"
 #include "tests/support/build_paths.h"
+#include "tests/support/pg_sessions.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
@@ -26,7 +31,7 @@ TEST(InitRaceTest, TwoConcurrentInitsMintExactlyOneAdminToken) {
     ASSERT_THAT(db, IsOk());
     auto locker = (*db)->Connect();
     pqxx::work lock(*locker);
-    lock.exec("LOCK TABLE api_tokens IN ACCESS EXCLUSIVE MODE");
+    testing::LockTableExclusively(lock, "api_tokens");
 
     std::vector<std::unique_ptr<testing::Subprocess>> inits;
     for (int i = 0; i < 2; ++i) {
@@ -50,8 +55,13 @@ TEST(InitRaceTest, TwoConcurrentInitsMintExactlyOneAdminToken) {
     }
     EXPECT_EQ(minted, 1);
     EXPECT_EQ(refused, 1);
-    pqxx::nontransaction check(*locker);
-    EXPECT_EQ(check.exec("SELECT count(*) FROM api_tokens WHERE role = 'admin'")[0][0].as<int>(), 1);
+    auto pool = PgPool::Open((*db)->uri(), 1);
+    ASSERT_THAT(pool, IsOk());
+    auto tokens = store::PgTokenRepository(pool->get()).List();
+    ASSERT_THAT(tokens, IsOk());
+    EXPECT_EQ(
+        std::count_if(tokens->begin(), tokens->end(), [](const store::TokenRecord& t) { return t.role == "admin"; }),
+        1);
   }
 }
 

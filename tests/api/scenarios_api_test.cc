@@ -15,6 +15,7 @@
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_chargeback.h"
 #include "tests/support/table_rows.h"
 #include "tests/support/tokens.h"
 
@@ -86,14 +87,21 @@ class ScenariosApiTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
     // devices, team-b 1, every hour, which the forecast engine projects flat.
     watermark_ = absl::FromUnixSeconds(absl::ToUnixSeconds(absl::Now()) / 3600 * 3600);
     {
+      std::vector<testing::TeamHourRow> history;
+      for (int h = 1; h <= 672; ++h) {
+        for (const auto& [team, devices] : std::vector<std::pair<std::string, int64_t>>{{"team-a", 3}, {"team-b", 1}}) {
+          testing::TeamHourRow row;
+          row.cluster = "c1";
+          row.hour = watermark_ - absl::Hours(h);
+          row.team = team;
+          row.model = "H100";
+          row.line_kind = "workload";
+          row.held_milli_seconds = devices * 3600000;
+          history.push_back(row);
+        }
+      }
       pqxx::work txn(*conn_);
-      txn.exec_params(
-          "INSERT INTO chargeback_hourly_by_team (cluster, hour, team, model, line_kind, held_milli_seconds,"
-          " used_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro, total_cost_micro, no_telemetry)"
-          " SELECT 'c1', $1::timestamptz - h * interval '1 hour', t.team, 'H100', 'workload', t.devices * 3600000,"
-          " 0, 0, 0, 0, 0, false"
-          " FROM generate_series(1, 672) h, (VALUES ('team-a', 3), ('team-b', 1)) AS t(team, devices)",
-          FormatRfc3339(watermark_));
+      testing::SeedTeamHours(txn, history);
       txn.commit();
     }
     store::PgChargebackRepository chargeback(pool());

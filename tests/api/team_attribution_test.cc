@@ -14,6 +14,8 @@
 #include "common/time_util.h"
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
+#include "store/pg_control_repositories.h"
+#include "store/pg_live_inventory_repository.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
@@ -52,30 +54,21 @@ class TeamAttributionTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
   void SetUp() override {
     ApiOnMigratedDatabaseTest::SetUp();
     if (HasFatalFailure()) return;
-    auto conn = db_->Connect();
-    pqxx::work txn(*conn);
-    txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
-    txn.exec("INSERT INTO accelerator_types VALUES ('T4', 'nvidia', 'nvidia.com/gpu')");
-    txn.exec(
-        "INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from) VALUES "
-        "('c1', 'n1/gpu0', 'n1', 0, 'T4', '2026-01-01T00:00:00Z'), "
-        "('c1', 'n1/gpu1', 'n1', 1, 'T4', '2026-01-01T00:00:00Z')");
-    txn.commit();
+    const absl::Time from = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
+    store::InventoryChanges c;
+    c.cluster = "c1";
+    c.types = {{"T4", "nvidia", "nvidia.com/gpu"}};
+    c.devices = {{"n1/gpu0", "n1", 0, "T4", from, std::nullopt}, {"n1/gpu1", "n1", 1, "T4", from, std::nullopt}};
+    ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(c), IsOk());
   }
 
   // A pod of `ns` holding one whole device from kT0, with `label` as its own team label.
   void HoldingPod(const std::string& uid, const std::string& ns, const std::string& label, const std::string& device) {
-    auto conn = db_->Connect();
-    pqxx::work txn(*conn);
-    txn.exec_params(
-        "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, "
-        "created_at, requested_milli) VALUES ('c1', $1, $2, $1, $3, 'Pod', $1, $4::timestamptz, 1000)",
-        uid, ns, label, FormatRfc3339(kT0));
-    txn.exec_params(
-        "INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from) VALUES ('c1', $1, $2, 1000, "
-        "$3::timestamptz)",
-        uid, device, FormatRfc3339(kT0));
-    txn.commit();
+    store::InventoryChanges c;
+    c.cluster = "c1";
+    c.pods = {{{uid, ns, uid, label, "Pod", uid, "", kT0, std::nullopt, std::nullopt, 1000, false}, ""}};
+    c.holds = {{uid, device, 1000, kT0, std::nullopt}};
+    ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(c), IsOk());
   }
 
   // Applies `document` as admin; returns when it took effect (its applied_at).
@@ -83,12 +76,9 @@ class TeamAttributionTest : public testing::ApiOnMigratedDatabaseTest<kApiBin> {
     nlohmann::json body = {{"document", document}};
     auto r = testing::HttpRequest("POST", api_->http_base() + "/v1/policy", body.dump(), api_->admin_token);
     EXPECT_TRUE(r.ok() && r->status == 200) << (r.ok() ? r->body : r.status().ToString());
-    auto conn = db_->Connect();
-    pqxx::nontransaction txn(*conn);
-    auto row = txn.exec(
-        "SELECT (extract(epoch FROM applied_at) * 1000000)::bigint FROM policies "
-        "ORDER BY version DESC LIMIT 1")[0];
-    return absl::FromUnixMicros(row[0].as<int64_t>());
+    auto active = store::PgPolicyRepository(pool()).Active();
+    EXPECT_THAT(active, IsOk());
+    return active.ok() ? active->applied_at : absl::InfinitePast();
   }
 
   // Milli-devices held per team at `at`, as GET /v1/fleet/summary reports them.

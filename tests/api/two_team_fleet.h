@@ -9,11 +9,13 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/clock.h"
 #include "fleetcap/v1/allocation.grpc.pb.h"
 #include "fleetcap/v1/policy.grpc.pb.h"
 #include "fleetcap/v1/usage.grpc.pb.h"
@@ -22,6 +24,8 @@
 #include "pqxx/pqxx"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_forecast_repository.h"
+#include "store/pg_live_inventory_repository.h"
+#include "store/pg_usage_repository.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
@@ -64,6 +68,43 @@ std::vector<std::string> AllFleetcapMethods();
 
 class TwoTeamFleetTest : public ::testing::Test {
  protected:
+  // Two pods of two teams in c1, both waiting for a GPU, and a minute of each
+  // pod's use of a device: what a query that loses its namespace filter would
+  // hand to the wrong team.
+  static void SeedTwoTeams() {
+    auto pool = PgPool::Open(db_->uri(), 1);
+    ASSERT_THAT(pool, IsOk());
+    const absl::Time now = absl::Now();
+    store::InventoryChanges c;
+    c.cluster = "c1";
+    for (const auto& [uid, ns, team, milli] : std::vector<std::tuple<std::string, std::string, std::string, int>>{
+             {"p-vision", "vision-ns", "vision-detect", 1000}, {"p-ads", "ads-ns", "ads", 2000}}) {
+      c.pods.push_back({{uid, ns, uid, team, "Pod", uid, "", now, std::nullopt, std::nullopt, 0, false}, ""});
+      c.demands.push_back({uid, "nvidia.com/gpu", "", milli, now - absl::Hours(1), std::nullopt});
+    }
+    ASSERT_THAT(store::PgLiveInventoryRepository(pool->get()).Apply(c), IsOk());
+    std::vector<store::UsageMinuteRow> minutes;
+    for (const auto& [device, uid, ns] : std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"node-1-gpu0", "p-vision", "vision-ns"}, {"node-1-gpu1", "p-ads", "ads-ns"}}) {
+      store::UsageMinuteRow row;
+      row.device_id = device;
+      row.pod_uid = uid;
+      row.minute_ms = int64_t{1'767'226'200'000};  // 2026-01-01T00:10:00Z
+      row.util_mean = 0.5;
+      row.samples = 4;
+      row.namespace_ = ns;
+      row.pod = uid;
+      minutes.push_back(row);
+    }
+    // The store's clock at that minute: the fixed date stays inside its retention.
+    const SimulatedClock at_the_minute(absl::FromUnixMillis(minutes[0].minute_ms));
+    store::UsageStoreOptions options;
+    options.clock = &at_the_minute;
+    auto written = store::PgUsageRepository(pool->get(), options).WriteMinutes("c1", minutes, "test");
+    ASSERT_THAT(written, IsOk());
+    ASSERT_EQ(written->written, 2);
+  }
+
   static void SetUpTestSuite() {
     auto db = testing::TestDatabase::Migrated();
     ASSERT_THAT(db, IsOk());
@@ -77,28 +118,7 @@ class TwoTeamFleetTest : public ::testing::Test {
       tokens_[role] = *token;
     }
     tokens_["admin"] = api_->admin_token;
-    {
-      auto conn = db_->Connect();
-      pqxx::work txn(*conn);
-      txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
-      txn.exec(
-          "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at) "
-          "VALUES ('c1', 'p-vision', 'vision-ns', 'p-vision', 'vision-detect', 'Pod', 'p-vision', now()), "
-          "       ('c1', 'p-ads', 'ads-ns', 'p-ads', 'ads', 'Pod', 'p-ads', now())");
-      // Both pods wait for a GPU.
-      txn.exec(
-          "INSERT INTO pending_demand (cluster, pod_uid, resource_name, model, requested_milli, pending_from) "
-          "VALUES ('c1', 'p-vision', 'nvidia.com/gpu', '', 1000, now() - interval '1 hour'), "
-          "       ('c1', 'p-ads', 'nvidia.com/gpu', '', 2000, now() - interval '1 hour')");
-      // A minute of each pod's use of a device: what a query that loses its
-      // namespace filter would hand to the wrong team.
-      txn.exec("SELECT fleetcap_ensure_usage_partition('2026-01-01')");
-      txn.exec(
-          "INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, util_mean, samples, namespace, pod) "
-          "VALUES ('c1', 'node-1-gpu0', 'p-vision', '2026-01-01T00:10:00Z', 0.5, 4, 'vision-ns', 'p-vision'), "
-          "       ('c1', 'node-1-gpu1', 'p-ads', '2026-01-01T00:10:00Z', 0.5, 4, 'ads-ns', 'p-ads')");
-      txn.commit();
-    }
+    SeedTwoTeams();
     {
       // One allocation run, so that an allowed watch answers at once.
       auto pool = PgPool::Open(db_->uri(), 1);

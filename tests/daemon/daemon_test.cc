@@ -19,6 +19,7 @@
 #include "prometheus/counter.h"
 #include "store/migrator.h"
 #include "tests/support/http_get.h"
+#include "tests/support/schema_migrations.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/private_postgres.h"
 
@@ -137,11 +138,7 @@ TEST(DaemonProbes, NotReadyWhileTheSchemaIsBehindAndSaysWhich) {
   std::string newest;
   {
     auto conn = (*db)->Connect();
-    pqxx::nontransaction txn(*conn);
-    newest = txn.exec1(
-                    "DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations) "
-                    "RETURNING name")[0]
-                 .as<std::string>();
+    newest = testing::ForgetNewestMigration(*conn);
   }
   auto readyz = testing::HttpGet(Url(**daemon, "/readyz"));
   ASSERT_TRUE(readyz.ok()) << readyz.status();
@@ -164,8 +161,7 @@ TEST(DaemonProbes, ReadinessIsAnsweredFromItsCacheWithinTheInterval) {
   EXPECT_EQ(first->status, 200);
   {
     auto conn = (*db)->Connect();
-    pqxx::nontransaction txn(*conn);
-    txn.exec0("DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)");
+    testing::ForgetNewestMigration(*conn);
   }
   auto cached = testing::HttpGet(Url(**daemon, "/readyz"));
   ASSERT_TRUE(cached.ok()) << cached.status();

@@ -26,6 +26,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -41,7 +42,10 @@
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
+#include "tests/support/pg_sessions.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_inventory.h"
+#include "tests/support/stored_usage.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/table_rows.h"
 #include "tests/support/test_database.h"
@@ -66,9 +70,10 @@ const absl::Duration kApiRecoveryBound = absl::Seconds(60);
 // (one row per write batch, so their number follows how minutes were batched).
 const std::set<std::string> kBookkeeping = {"api_tokens", "telemetry_push_checkpoints", "usage_hour_changes"};
 
-int64_t Count(pqxx::connection& conn, const std::string& sql) {
-  pqxx::read_transaction txn(conn);
-  return txn.exec(sql)[0][0].as<int64_t>();
+// The rows of cluster "ha" in `rows`.
+template <typename T>
+int64_t OfHa(const std::vector<T>& rows) {
+  return static_cast<int64_t>(testing::RowsWhere(rows, [](const T& row) { return row.cluster == "ha"; }).size());
 }
 
 // One minute of a DCGM exporter (4 GPUs on two nodes, a pod on two of them,
@@ -235,16 +240,21 @@ class HaFailoverTest : public ::testing::Test {
     // workloads and nodes written with or after them: the zoo's pods are
     // above zero and no count has moved for two seconds.
     auto conn = pqxx::connection(db_uri);
-    const std::string zoo_pods = "SELECT count(*) FROM pods WHERE cluster = 'ha' AND pod_uid LIKE 'zoo-pod-%'";
-    const std::string settled =
-        "SELECT (SELECT count(*) FROM workloads WHERE cluster = 'ha') * 1000000 + "
-        "(SELECT count(*) FROM nodes WHERE cluster = 'ha') * 1000 + (SELECT count(*) FROM pods WHERE cluster = 'ha')";
+    const auto zoo_pods = [&] {
+      return static_cast<int64_t>(testing::RowsWhere(testing::StoredPods(conn), [](const testing::StoredPod& p) {
+                                    return p.cluster == "ha" && absl::StartsWith(p.pod_uid, "zoo-pod-");
+                                  }).size());
+    };
+    const auto settled = [&] {
+      return OfHa(testing::StoredWorkloads(conn)) * 1000000 + OfHa(testing::StoredNodes(conn)) * 1000 +
+             OfHa(testing::StoredPods(conn));
+    };
     int64_t rest = -1;
     const absl::Time deadline = absl::Now() + absl::Seconds(60);
     int64_t seen = -1;
     absl::Time steady_since = absl::Now();
     while (absl::Now() < deadline) {
-      const int64_t now_seen = Count(conn, zoo_pods), now_rest = Count(conn, settled);
+      const int64_t now_seen = zoo_pods(), now_rest = settled();
       if (now_seen != seen || now_rest != rest) {
         seen = now_seen;
         rest = now_rest;
@@ -265,8 +275,8 @@ class HaFailoverTest : public ::testing::Test {
       }
       stored.tables.emplace_back(planned.table, TableRows(conn, planned.table));
     }
-    EXPECT_GT(Count(conn, "SELECT count(*) FROM usage_minute WHERE cluster = 'ha'"), 0);
-    EXPECT_GT(Count(conn, "SELECT count(*) FROM pods WHERE cluster = 'ha'"), 0);
+    EXPECT_GT(testing::StoredMinutes(conn, "ha").size(), 0u);
+    EXPECT_GT(OfHa(testing::StoredPods(conn)), 0);
     return stored;
   }
 
@@ -363,13 +373,13 @@ TEST_F(HaFailoverTest, DbReadServesUsageFromTheStandby) {
   ASSERT_THAT(primary_uri, IsOk());
   ASSERT_THAT(standby_uri, IsOk());
   pqxx::connection on_primary(*primary_uri), on_standby(*standby_uri);
-  ASSERT_EQ(Count(on_standby, "SELECT pg_is_in_recovery()::int"), 1);
-  const std::string usage_count = "SELECT count(*) FROM usage_minute WHERE cluster = 'ha'";
-  const int64_t written = Count(on_primary, usage_count);
-  ASSERT_GT(written, 0);
+  ASSERT_TRUE(testing::IsInRecovery(on_standby));
+  const auto usage_count = [](pqxx::connection& conn) { return testing::StoredMinutes(conn, "ha").size(); };
+  const size_t written = usage_count(on_primary);
+  ASSERT_GT(written, 0u);
   const absl::Time deadline = absl::Now() + absl::Seconds(30);
-  while (Count(on_standby, usage_count) != written && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(100));
-  ASSERT_EQ(Count(on_standby, usage_count), written) << "the standby did not replay the usage";
+  while (usage_count(on_standby) != written && absl::Now() < deadline) absl::SleepFor(absl::Milliseconds(100));
+  ASSERT_EQ(usage_count(on_standby), written) << "the standby did not replay the usage";
 
   // Both nodes in the read URI: libpq prefers the standby.
   const std::string hosts = (*cluster)->uri().substr(0, (*cluster)->uri().find('?'));
@@ -388,10 +398,10 @@ TEST_F(HaFailoverTest, DbReadServesUsageFromTheStandby) {
   EXPECT_EQ(usage["buckets"][0]["samples"], std::to_string(4 * 4 * kPushMinutes)) << r->body;
   EXPECT_EQ(usage["buckets"][0]["series"], "4") << r->body;
 
-  const std::string read_sessions =
-      "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'fleetcap-api-read' AND datname = 'fleetcap'";
-  EXPECT_GT(Count(on_standby, read_sessions), 0) << "no read-pool session on the standby";
-  EXPECT_EQ(Count(on_primary, read_sessions), 0) << "a read-pool session on the primary";
+  EXPECT_GT(testing::SessionsOfApplication(on_standby, "fleetcap-api-read", "fleetcap"), 0)
+      << "no read-pool session on the standby";
+  EXPECT_EQ(testing::SessionsOfApplication(on_primary, "fleetcap-api-read", "fleetcap"), 0)
+      << "a read-pool session on the primary";
 }
 
 }  // namespace

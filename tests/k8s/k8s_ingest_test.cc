@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
+#include <set>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -28,6 +30,8 @@
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_inventory.h"
+#include "tests/support/stored_quarantine.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_dir.h"
@@ -134,11 +138,16 @@ class K8sIngestTest : public testing::MigratedDatabaseTest {
     return out;
   }
   int64_t HeldMilli(const std::string& model, absl::Time at) { return Summary(at)[model].held_milli; }
-  pqxx::result Query(const std::string& sql) {
-    auto conn = db_->Connect();
-    pqxx::nontransaction txn(*conn);
-    return txn.exec(sql);
+  std::vector<testing::StoredPod> Pods() { return testing::StoredPods(*db_->Connect()); }
+  std::vector<testing::StoredHold> Holds() { return testing::StoredHolds(*db_->Connect()); }
+  // The pod of `uid`; a test failure if it is not stored.
+  std::optional<testing::StoredPod> Pod(const std::string& uid) {
+    for (auto& pod : Pods()) {
+      if (pod.pod_uid == uid) return pod;
+    }
+    return std::nullopt;
   }
+  std::vector<store::QuarantineRecord> SetAside() { return testing::QuarantinedRecords(db_->uri()); }
   // A running pod asking for `gpus` H100s on h100-0, as if created now.
   void AddH100Pod(const std::string& name, int gpus, std::string padding = "") {
     AddH100Pod(name, std::to_string(gpus), std::move(padding));
@@ -170,43 +179,57 @@ TEST_F(K8sIngestTest, TheStoreEqualsTheFixturesTruthForEveryAcceleratorKind) {
   StartIngest();
   EXPECT_EQ(Summary(kLater), testing::ZooTruth());
   // The finished pod held its two H100s from its container start to its end.
-  auto finished = Query(
-      "SELECT count(*), min(held_from)::text, min(held_to)::text FROM holds h JOIN pods p "
-      "USING (cluster, pod_uid) WHERE p.phase = 'Succeeded'");
-  EXPECT_EQ(finished[0][0].as<int>(), 2);
-  EXPECT_EQ(finished[0][1].as<std::string>(), "2026-01-01 00:03:00+00");
-  EXPECT_EQ(finished[0][2].as<std::string>(), "2026-01-01 00:30:00+00");
+  std::set<std::pair<std::string, std::string>> succeeded;  // (cluster, pod_uid)
+  for (const auto& pod : Pods()) {
+    if (pod.phase == "Succeeded") succeeded.emplace(pod.cluster, pod.pod_uid);
+  }
+  const auto finished = testing::RowsWhere(Holds(), [&](const testing::StoredHold& h) {
+    return succeeded.count({h.cluster, h.pod_uid}) > 0;
+  });
+  ASSERT_EQ(finished.size(), 2u);
+  absl::Time first_from = absl::InfiniteFuture(), first_to = absl::InfiniteFuture();
+  for (const auto& h : finished) {
+    first_from = std::min(first_from, h.held_from);
+    if (h.held_to) first_to = std::min(first_to, *h.held_to);
+  }
+  EXPECT_EQ(first_from, kT0 + absl::Minutes(3));  // 2026-01-01 00:03:00+00
+  EXPECT_EQ(first_to, kT0 + absl::Minutes(30));   // 2026-01-01 00:30:00+00
   EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kT0 + absl::Minutes(10)), 8000);
   EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kT0 + absl::Minutes(2)), 0);  // before the containers started
   // Team evidence (resolved by the policy when read): the namespaces' label and
   // annotation, pods without labels of their own; workloads: top controllers.
-  auto teams = Query(
-      "SELECT namespace, team, workload_kind, workload_name FROM pods WHERE node = 'h100-0' "
-      "AND phase = 'Running' ORDER BY namespace");
+  auto teams = testing::RowsWhere(
+      Pods(), [](const testing::StoredPod& p) { return p.node == "h100-0" && p.phase == "Running"; });
+  std::stable_sort(teams.begin(), teams.end(), [](const testing::StoredPod& a, const testing::StoredPod& b) {
+    return a.namespace_ < b.namespace_;
+  });
   ASSERT_EQ(teams.size(), 2u);
-  EXPECT_EQ(teams[0][1].as<std::string>(), "");
-  EXPECT_EQ(teams[0][2].as<std::string>(), "CronJob");
-  EXPECT_EQ(teams[0][3].as<std::string>(), "nightly");
-  EXPECT_EQ(teams[1][1].as<std::string>(), "");
-  EXPECT_EQ(teams[1][2].as<std::string>(), "Deployment");
-  EXPECT_EQ(teams[1][3].as<std::string>(), "trainer");
-  auto evidence = Query("SELECT namespace, source, key, value FROM namespace_labels ORDER BY namespace");
+  EXPECT_EQ(teams[0].team, "");
+  EXPECT_EQ(teams[0].workload_kind, "CronJob");
+  EXPECT_EQ(teams[0].workload_name, "nightly");
+  EXPECT_EQ(teams[1].team, "");
+  EXPECT_EQ(teams[1].workload_kind, "Deployment");
+  EXPECT_EQ(teams[1].workload_name, "trainer");
+  auto evidence = testing::StoredNamespaceLabels(*conn_);  // ordered by namespace
   ASSERT_EQ(evidence.size(), 2u);
-  EXPECT_EQ(evidence[0][0].as<std::string>(), "nlp");
-  EXPECT_EQ(evidence[0][1].as<std::string>(), "annotation");
-  EXPECT_EQ(evidence[0][3].as<std::string>(), "nlp");
-  EXPECT_EQ(evidence[1][0].as<std::string>(), "vision");
-  EXPECT_EQ(evidence[1][1].as<std::string>(), "label");
+  EXPECT_EQ(evidence[0].namespace_, "nlp");
+  EXPECT_EQ(evidence[0].source, "annotation");
+  EXPECT_EQ(evidence[0].value, "nlp");
+  EXPECT_EQ(evidence[1].namespace_, "vision");
+  EXPECT_EQ(evidence[1].source, "label");
   // The waiting pod is unmet demand for 8 H100s since its creation.
-  auto demand = Query("SELECT model, requested_milli, pending_from::text, pending_to IS NULL FROM pending_demand");
+  auto demand = testing::StoredPendingDemands(*conn_);
   ASSERT_EQ(demand.size(), 1u);
-  EXPECT_EQ(demand[0][0].as<std::string>(), "H100-SXM5-80GB");
-  EXPECT_EQ(demand[0][1].as<int>(), 8000);
-  EXPECT_EQ(demand[0][2].as<std::string>(), "2026-01-01 00:01:00+00");
-  EXPECT_TRUE(demand[0][3].as<bool>());
+  EXPECT_EQ(demand[0].model, "H100-SXM5-80GB");
+  EXPECT_EQ(demand[0].requested_milli, 8000);
+  EXPECT_EQ(demand[0].pending_from, kT0 + absl::Minutes(1));  // 2026-01-01 00:01:00+00
+  EXPECT_FALSE(demand[0].pending_to.has_value());
   // The CPU-only pod is not an accelerator pod.
-  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE node = 'cpu-0'")[0][0].as<int>(), 0);
-  EXPECT_EQ(Query("SELECT accelerator_topology FROM nodes WHERE node = 'tpu-0'")[0][0].as<std::string>(), "2x2x1");
+  EXPECT_EQ(testing::RowsWhere(Pods(), [](const testing::StoredPod& p) { return p.node == "cpu-0"; }).size(), 0u);
+  const auto tpu =
+      testing::RowsWhere(testing::StoredNodes(*conn_), [](const testing::StoredNode& n) { return n.node == "tpu-0"; });
+  ASSERT_FALSE(tpu.empty());
+  EXPECT_EQ(tpu[0].accelerator_topology, "2x2x1");
   EXPECT_GE(Metric("fleetcap_ingest_k8s_last_sync_timestamp_seconds"), 1e9);
   EXPECT_GE(Metric("fleetcap_ingest_k8s_list_objects_total{kind=\"Pod\"}"), 20);
 
@@ -230,9 +253,9 @@ TEST_F(K8sIngestTest, WatchedChangesAndDeletionsAreFollowed) {
   ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 6000; }));
   EXPECT_EQ(HeldMilli("H100-SXM5-80GB", kT0 + absl::Minutes(90)), 8000);
   // The update (the hold ends) and the deletion may be stored in separate batches.
-  const std::string deleted_at = "SELECT deleted_at::text FROM pods WHERE pod_uid = 'uid-late'";
-  ASSERT_TRUE(WaitFor([&] { return !Query(deleted_at)[0][0].is_null(); }));
-  EXPECT_EQ(Query(deleted_at)[0][0].as<std::string>(), "2026-01-01 02:00:00+00");
+  const auto deleted_at = [&] { return Pod("uid-late").value().deleted_at; };
+  ASSERT_TRUE(WaitFor([&] { return deleted_at().has_value(); }));
+  EXPECT_EQ(deleted_at(), kT0 + absl::Hours(2));  // 2026-01-01 02:00:00+00
   // A node that leaves takes its devices out of service.
   api_->Delete("nodes", "", "mi300-0");
   ASSERT_TRUE(WaitFor([&] { return Summary(absl::Now() + absl::Hours(1)).count("AMD_Instinct_MI300X_OAM") == 0; }));
@@ -254,7 +277,8 @@ TEST_F(K8sIngestTest, ADroppedWatchReconnectsAndMissesNothing) {
 // history it would resume from is compacted: the watch gets 410, the ingest
 // lists again and closes the pod's hold at that time, never drops it.
 void GoneThenRelist(K8sIngestTest* t, FakeApiServer* api, bool http_status,
-                    const std::function<int64_t(absl::Time)>& held, const std::function<pqxx::result(std::string)>& q) {
+                    const std::function<int64_t(absl::Time)>& held,
+                    const std::function<std::vector<testing::StoredHold>()>& holds) {
   api->SetGoneAsHttpStatus(http_status);
   api->PauseWatches(true);
   api->Delete("pods", "vision", "h100-0-pod-0");  // the 4-GPU pod
@@ -264,9 +288,11 @@ void GoneThenRelist(K8sIngestTest* t, FakeApiServer* api, bool http_status,
   api->PauseWatches(false);
   ASSERT_TRUE(WaitFor([&] { return held(absl::Now() + absl::Hours(1)) == 2000; }));
   EXPECT_EQ(held(before - absl::Seconds(1)), 6000);  // held until it was found gone
-  auto closed = q("SELECT extract(epoch FROM held_to)::bigint FROM holds WHERE pod_uid = 'zoo-pod-0'");
+  auto closed = testing::RowsWhere(holds(), [](const testing::StoredHold& h) { return h.pod_uid == "zoo-pod-0"; });
   ASSERT_EQ(closed.size(), 4u);
-  EXPECT_GE(closed[0][0].as<int64_t>(), absl::ToUnixSeconds(before) - 1);
+  ASSERT_TRUE(closed[0].held_to.has_value());
+  // In whole seconds, rounded.
+  EXPECT_GE(absl::ToUnixSeconds(*closed[0].held_to + absl::Milliseconds(500)), absl::ToUnixSeconds(before) - 1);
   EXPECT_GE(api->counters().gone, 1);
   (void)t;
 }
@@ -275,8 +301,7 @@ TEST_F(K8sIngestTest, A410InTheWatchStreamLeadsToARelistThatReconciles) {
   LoadZoo();
   StartIngest();
   GoneThenRelist(
-      this, api_.get(), false, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); },
-      [&](const std::string& sql) { return Query(sql); });
+      this, api_.get(), false, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); }, [&] { return Holds(); });
   EXPECT_GE(Metric("fleetcap_ingest_k8s_relists_total{kind=\"Pod\",reason=\"gone\"}"), 1);
 }
 
@@ -284,8 +309,7 @@ TEST_F(K8sIngestTest, A410AsTheWatchsHttpStatusLeadsToARelistThatReconciles) {
   LoadZoo();
   StartIngest();
   GoneThenRelist(
-      this, api_.get(), true, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); },
-      [&](const std::string& sql) { return Query(sql); });
+      this, api_.get(), true, [&](absl::Time at) { return HeldMilli("H100-SXM5-80GB", at); }, [&] { return Holds(); });
 }
 
 TEST_F(K8sIngestTest, AnExpiredContinueTokenStartsTheListAgain) {
@@ -355,15 +379,15 @@ TEST_F(K8sIngestTest, ARequestThatOverflowsMilliDevicesCostsOnlyItsPod) {
   AddH100Pod("after-overflow", 1);
   ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 7000; }));
   // Set aside with its name, the field and the object as it came.
-  auto aside = Query("SELECT source, cluster, object_key, reason, payload FROM quarantine");
+  auto aside = SetAside();
   ASSERT_EQ(aside.size(), 1u);
-  EXPECT_EQ(aside[0][0].as<std::string>(), "k8s");
-  EXPECT_EQ(aside[0][1].as<std::string>(), "zoo");
-  EXPECT_EQ(aside[0][2].as<std::string>(), "Pod research/overflow uid=uid-overflow");
-  EXPECT_THAT(aside[0][3].as<std::string>(),
+  EXPECT_EQ(aside[0].source, "k8s");
+  EXPECT_EQ(aside[0].cluster, "zoo");
+  EXPECT_EQ(aside[0].object_key, "Pod research/overflow uid=uid-overflow");
+  EXPECT_THAT(aside[0].reason,
               ::testing::HasSubstr("pod research/overflow: spec.containers[0].resources.requests[\"nvidia.com/gpu\"]"));
-  EXPECT_THAT(aside[0][4].as<std::string>(), ::testing::HasSubstr("9223372036854775"));
-  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE pod_uid = 'uid-overflow'")[0][0].as<int>(), 0);
+  EXPECT_THAT(aside[0].payload, ::testing::HasSubstr("9223372036854775"));
+  EXPECT_FALSE(Pod("uid-overflow").has_value());
   EXPECT_EQ(Metric("fleetcap_ingest_k8s_quarantined_total{reason=\"overflow\"}"), 1);
   // A restart lists it again and still stores everything else.
   ingest_->Stop(SIGTERM);
@@ -391,14 +415,14 @@ TEST_F(K8sIngestTest, ARecordTheStoreRefusesCostsOnlyItself) {
   AddH100Pod("after-refusal", 1);
   // Its hold is a fact the store can keep; its pod row is set aside.
   ASSERT_TRUE(WaitFor([&] { return HeldMilli("H100-SXM5-80GB", kLater) == 8000; }));
-  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE pod_uid = 'uid-after-refusal'")[0][0].as<int>(), 1);
-  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE pod_uid = 'uid-year-zero'")[0][0].as<int>(), 0);
-  auto aside = Query("SELECT source, object_key, reason, payload FROM quarantine");
+  EXPECT_TRUE(Pod("uid-after-refusal").has_value());
+  EXPECT_FALSE(Pod("uid-year-zero").has_value());
+  auto aside = SetAside();
   ASSERT_EQ(aside.size(), 1u);
-  EXPECT_EQ(aside[0][0].as<std::string>(), "k8s");
-  EXPECT_EQ(aside[0][1].as<std::string>(), "Pod research/year-zero uid=uid-year-zero");
-  EXPECT_THAT(aside[0][2].as<std::string>(), ::testing::HasSubstr("out of range"));
-  EXPECT_THAT(aside[0][3].as<std::string>(), ::testing::HasSubstr("created=0-01-01T00:00:00Z"));
+  EXPECT_EQ(aside[0].source, "k8s");
+  EXPECT_EQ(aside[0].object_key, "Pod research/year-zero uid=uid-year-zero");
+  EXPECT_THAT(aside[0].reason, ::testing::HasSubstr("out of range"));
+  EXPECT_THAT(aside[0].payload, ::testing::HasSubstr("created=0-01-01T00:00:00Z"));
   EXPECT_EQ(Metric("fleetcap_ingest_k8s_quarantined_total{reason=\"refused\"}"), 1);
 }
 
@@ -421,43 +445,58 @@ TEST_F(K8sIngestTest, AnUndecodableObjectIsKeptAsLastStoredThroughARelist) {
   ASSERT_TRUE(WaitFor([&] { return held_now() == 7000; })) << held_now();
   EXPECT_GE(Metric("fleetcap_ingest_k8s_relists_total{kind=\"Pod\",reason=\"gone\"}"), 1);
   EXPECT_EQ(Summary(absl::Now() + absl::Hours(1))["AMD_Instinct_MI300X_OAM"].devices, 8);
-  EXPECT_EQ(Query("SELECT count(*) FROM pods WHERE pod_uid = 'zoo-pod-0' AND deleted_at IS NULL")[0][0].as<int>(), 1);
+  ASSERT_TRUE(Pod("zoo-pod-0").has_value());
+  EXPECT_FALSE(Pod("zoo-pod-0")->deleted_at.has_value());
   // Each set aside once, whatever the relist showed again. The node and the
   // pods are watched apart, so the node's record may land a flush later.
-  ASSERT_TRUE(WaitFor([&] { return Query("SELECT count(*) FROM quarantine")[0][0].as<int>() == 2; }));
-  auto aside = Query("SELECT object_key, reason FROM quarantine ORDER BY object_key");
+  ASSERT_TRUE(WaitFor([&] { return SetAside().size() == 2; }));
+  auto aside = SetAside();
+  std::sort(aside.begin(), aside.end(), [](const store::QuarantineRecord& a, const store::QuarantineRecord& b) {
+    return a.object_key < b.object_key;
+  });
   ASSERT_EQ(aside.size(), 2u);
-  EXPECT_EQ(aside[0][0].as<std::string>(), "Node mi300-0 uid=node-mi300-0");
-  EXPECT_THAT(aside[0][1].as<std::string>(), ::testing::HasSubstr("status.allocatable[\"amd.com/gpu\"]"));
-  EXPECT_EQ(aside[1][0].as<std::string>(), "Pod vision/h100-0-pod-0 uid=zoo-pod-0");
-  EXPECT_THAT(aside[1][1].as<std::string>(), ::testing::HasSubstr("status.startTime"));
+  EXPECT_EQ(aside[0].object_key, "Node mi300-0 uid=node-mi300-0");
+  EXPECT_THAT(aside[0].reason, ::testing::HasSubstr("status.allocatable[\"amd.com/gpu\"]"));
+  EXPECT_EQ(aside[1].object_key, "Pod vision/h100-0-pod-0 uid=zoo-pod-0");
+  EXPECT_THAT(aside[1].reason, ::testing::HasSubstr("status.startTime"));
   EXPECT_EQ(Metric("fleetcap_ingest_k8s_quarantined_total{reason=\"undecodable\"}"), 2);
   // Its owner updates it, still undecodable: not set aside again.
   pod["metadata"]["labels"]["touched"] = "1";
   api_->Apply("pods", pod);
   AddH100Pod("after-update", 1);
   ASSERT_TRUE(WaitFor([&] { return held_now() == 8000; })) << held_now();
-  EXPECT_EQ(Query("SELECT count(*) FROM quarantine")[0][0].as<int>(), 2);
+  EXPECT_EQ(SetAside().size(), 2u);
   // Deleted, it ends when the deletion is seen.
   api_->Delete("pods", "vision", "h100-0-pod-0");
   ASSERT_TRUE(WaitFor([&] { return held_now() == 4000; })) << held_now();
 }
 
+std::string DumpTime(absl::Time t) { return FormatRfc3339(t); }
+std::string DumpTime(const std::optional<absl::Time>& t) { return t ? FormatRfc3339(*t) : "NULL"; }
+
+// The inventory's rows of one cluster's run, as text, to compare two runs by.
 std::string StoreDump(testing::TestDatabase& db) {
   auto conn = db.Connect();
-  pqxx::nontransaction txn(*conn);
   std::string out;
-  for (const char* sql :
-       {"SELECT pod_uid, device_id, milli, held_from, held_to FROM holds ORDER BY 1, 2, 4",
-        "SELECT device_id, node, device_index, model, in_service_from, in_service_to FROM devices ORDER BY 1, 5",
-        "SELECT node, pool, in_service_from, in_service_to FROM nodes ORDER BY 1, 3",
-        "SELECT pod_uid, namespace, name, team, workload_kind, workload_name, phase, created_at, scheduled_at, "
-        "deleted_at, requested_milli, unplaced, node FROM pods ORDER BY 1",
-        "SELECT pod_uid, model, requested_milli, pending_from, pending_to FROM pending_demand ORDER BY 1"}) {
-    for (const auto& row : txn.exec(sql)) {
-      for (const auto& field : row) absl::StrAppend(&out, field.is_null() ? "NULL" : field.c_str(), "|");
-      out += "\n";
-    }
+  for (const auto& h : testing::StoredHolds(*conn)) {
+    absl::StrAppend(&out, h.pod_uid, "|", h.device_id, "|", h.milli, "|", DumpTime(h.held_from), "|",
+                    DumpTime(h.held_to), "|\n");
+  }
+  for (const auto& d : testing::StoredDevices(*conn)) {
+    absl::StrAppend(&out, d.device_id, "|", d.node, "|", d.device_index, "|", d.model, "|", DumpTime(d.in_service_from),
+                    "|", DumpTime(d.in_service_to), "|\n");
+  }
+  for (const auto& n : testing::StoredNodes(*conn)) {
+    absl::StrAppend(&out, n.node, "|", n.pool, "|", DumpTime(n.in_service_from), "|", DumpTime(n.in_service_to), "|\n");
+  }
+  for (const auto& p : testing::StoredPods(*conn)) {
+    absl::StrAppend(&out, p.pod_uid, "|", p.namespace_, "|", p.name, "|", p.team, "|", p.workload_kind, "|",
+                    p.workload_name, "|", p.phase, "|", DumpTime(p.created_at), "|", DumpTime(p.scheduled_at), "|",
+                    DumpTime(p.deleted_at), "|", p.requested_milli, "|", p.unplaced ? "t" : "f", "|", p.node, "|\n");
+  }
+  for (const auto& d : testing::StoredPendingDemands(*conn)) {
+    absl::StrAppend(&out, d.pod_uid, "|", d.model, "|", d.requested_milli, "|", DumpTime(d.pending_from), "|",
+                    DumpTime(d.pending_to), "|\n");
   }
   return out;
 }

@@ -31,6 +31,8 @@
 #include "tests/k8s/fixture/trace_cluster.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_inventory.h"
+#include "tests/support/stored_usage.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/table_rows.h"
 #include "tests/support/test_database.h"
@@ -68,14 +70,15 @@ std::string RowDifference(const std::string& together, const std::string& one_by
                       absl::StrJoin(only_a, "\n  "), "\nonly sequentially:\n  ", absl::StrJoin(only_b, "\n  "));
 }
 
-std::string Text(pqxx::connection& conn, const std::string& sql) {
-  pqxx::read_transaction txn(conn);
-  return txn.exec(sql)[0][0].as<std::string>("");
-}
-
-int64_t Count(pqxx::connection& conn, const std::string& sql) {
-  pqxx::read_transaction txn(conn);
-  return txn.exec(sql)[0][0].as<int64_t>();
+// The rows of `cluster` in each inventory table, by table.
+std::map<std::string, size_t> InventoryRowsOf(pqxx::connection& conn, const std::string& cluster) {
+  const auto of_cluster = [&](const auto& rows) {
+    return testing::RowsWhere(rows, [&](const auto& row) { return row.cluster == cluster; }).size();
+  };
+  return {{"nodes", of_cluster(testing::StoredNodes(conn))},
+          {"devices", of_cluster(testing::StoredDevices(conn))},
+          {"pods", of_cluster(testing::StoredPods(conn))},
+          {"holds", of_cluster(testing::StoredHolds(conn))}};
 }
 
 class MultiClusterIngestTest : public ::testing::Test {
@@ -215,9 +218,8 @@ TEST_F(MultiClusterIngestTest, ConcurrentIngestsOfSeveralClustersStoreWhatSequen
   auto b = one_by_one->Connect();
   // Not an empty comparison: every cluster stored its inventory.
   for (const FixtureCluster& cluster : clusters_) {
-    for (const char* table : {"nodes", "devices", "pods", "holds"}) {
-      EXPECT_GT(Count(*b, absl::StrCat("SELECT count(*) FROM ", table, " WHERE cluster = '", cluster.name, "'")), 0)
-          << table << " of " << cluster.name;
+    for (const auto& [table, rows] : InventoryRowsOf(*b, cluster.name)) {
+      EXPECT_GT(rows, 0u) << table << " of " << cluster.name;
     }
   }
   ExpectSameRows(*a, *b);
@@ -261,19 +263,16 @@ TEST_F(MultiClusterIngestTest, ConcurrentRemoteWritePushesOfSeveralClustersStore
   auto b = one_by_one->Connect();
   for (const std::string& cluster : clusters) {
     // Four devices and the two pods on them, every minute.
-    EXPECT_EQ(Count(*b, absl::StrCat("SELECT count(*) FROM usage_minute WHERE cluster = '", cluster, "'")),
-              (4 + 2) * kPushMinutes)
-        << cluster;
+    EXPECT_EQ(testing::StoredMinutes(*b, cluster).size(), static_cast<size_t>((4 + 2) * kPushMinutes)) << cluster;
   }
   // Each receiver's checkpoint names its own sample log, a fresh one per run;
   // usage_hour_changes gains a row per writing statement, so it is compared
   // by what it says: which hours of which cluster wait for their rollup.
   ExpectSameRows(*a, *b, {"telemetry_push_checkpoints", "usage_hour_changes"});
-  const std::string stale_hours =
-      "SELECT string_agg(DISTINCT cluster || ' ' || hour::text, ', ') FROM usage_hour_changes";
-  EXPECT_EQ(Text(*a, stale_hours), Text(*b, stale_hours));
-  EXPECT_EQ(Text(*b, stale_hours),
-            "push-a 2026-01-01 00:00:00+00, push-b 2026-01-01 00:00:00+00, push-c 2026-01-01 00:00:00+00");
+  EXPECT_EQ(testing::HoursAwaitingRollup(*a), testing::HoursAwaitingRollup(*b));
+  const absl::Time hour = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01 00:00:00+00
+  EXPECT_EQ(testing::HoursAwaitingRollup(*b),
+            (std::vector<std::pair<std::string, absl::Time>>{{"push-a", hour}, {"push-b", hour}, {"push-c", hour}}));
 }
 
 }  // namespace

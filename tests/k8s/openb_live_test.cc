@@ -16,6 +16,7 @@
 #include "tests/k8s/fixture/trace_cluster.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_inventory.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/support/trusted_shares.h"
@@ -55,9 +56,11 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
   auto conn = (*db)->Connect();
   int64_t live_pods = -1;
   while (absl::Now() < until) {
-    pqxx::nontransaction txn(*conn);
-    live_pods = txn.exec("SELECT count(*) FROM pods WHERE cluster = 'live' AND deleted_at IS NULL")[0][0].as<int64_t>();
-    const int64_t all = txn.exec("SELECT count(*) FROM pods WHERE cluster = 'live'")[0][0].as<int64_t>();
+    const auto pods =
+        testing::RowsWhere(testing::StoredPods(*conn), [](const testing::StoredPod& p) { return p.cluster == "live"; });
+    live_pods = static_cast<int64_t>(
+        testing::RowsWhere(pods, [](const testing::StoredPod& p) { return !p.deleted_at.has_value(); }).size());
+    const int64_t all = static_cast<int64_t>(pods.size());
     if (live_pods == 0 && all == 8152 - 1088) break;  // every GPU pod, none left running
     absl::SleepFor(absl::Milliseconds(200));
   }
@@ -79,10 +82,16 @@ TEST(OpenbLiveTest, TheLiveClusterStoresWhatTheReplayStores) {
     ASSERT_TRUE(want.ok() && got.ok());
     EXPECT_EQ(*got, *want) << "trace second " << s;
   }
-  pqxx::nontransaction txn(*conn);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM holds WHERE cluster = 'live'")[0][0].as<int64_t>(),
-            txn.exec("SELECT count(*) FROM holds WHERE cluster = 'replayed'")[0][0].as<int64_t>());
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM devices WHERE cluster = 'live'")[0][0].as<int64_t>(), 6212);
+  const auto holds_of = [&](const std::string& cluster) {
+    return testing::RowsWhere(testing::StoredHolds(*conn),
+                              [&](const testing::StoredHold& h) { return h.cluster == cluster; })
+        .size();
+  };
+  EXPECT_EQ(holds_of("live"), holds_of("replayed"));
+  EXPECT_EQ(testing::RowsWhere(testing::StoredDevices(*conn),
+                               [](const testing::StoredDevice& d) { return d.cluster == "live"; })
+                .size(),
+            6212u);
 }
 
 TEST(SyntheticReplayTest, ReplaysASyntheticTraceDeterministically) {
@@ -109,8 +118,10 @@ TEST(SyntheticReplayTest, ReplaysASyntheticTraceDeterministically) {
   ASSERT_EQ(second.exit_code, 0) << second.err;
   EXPECT_EQ(second.out, first.out);
   auto conn = (*db)->Connect();
-  pqxx::nontransaction txn(*conn);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM pods WHERE cluster = 'syn'")[0][0].as<int>(), 500);
+  EXPECT_EQ(
+      testing::RowsWhere(testing::StoredPods(*conn), [](const testing::StoredPod& p) { return p.cluster == "syn"; })
+          .size(),
+      500u);
   auto bad = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "synthetic", "--nodes", "0", "--cluster",
                            "x", "--db", (*db)->uri()});
   EXPECT_EQ(bad.exit_code, 2);

@@ -16,7 +16,10 @@
 #include "store/pg_live_inventory_repository.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
+#include "tests/support/pg_sessions.h"
+#include "tests/support/rows_where.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_chargeback.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 
@@ -104,9 +107,9 @@ class OptimizerDaemonTest : public testing::MigratedDatabaseTest {
 
   // The recompute marks of `cluster` still stored, leased or not.
   int64_t Marks(const std::string& cluster) {
-    return pqxx::nontransaction(*conn_)
-        .exec_params1("SELECT count(*) FROM chargeback_recompute WHERE cluster = $1", cluster)[0]
-        .as<int64_t>();
+    return static_cast<int64_t>(testing::RowsWhere(testing::StoredRecomputeMarks(*conn_), [&](const auto& mark) {
+                                  return mark.cluster == cluster;
+                                }).size());
   }
 
   // Waits (up to a minute) until some connection waits for `ReplaceHours`'
@@ -114,11 +117,7 @@ class OptimizerDaemonTest : public testing::MigratedDatabaseTest {
   // store them.
   bool WaitForReplaceHoursBlocked() {
     for (int i = 0; i < 600; ++i) {
-      const int64_t waiting = pqxx::nontransaction(*conn_)
-                                  .exec1(
-                                      "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                                      " AND wait_event = 'advisory' AND query LIKE '%fleetcap.chargeback:%'")[0]
-                                  .as<int64_t>();
+      const int64_t waiting = testing::SessionsWaitingOnAdvisoryLock(*conn_, "fleetcap.chargeback:");
       if (waiting > 0) return true;
       absl::SleepFor(absl::Milliseconds(100));
     }
@@ -196,20 +195,21 @@ TEST_F(OptimizerDaemonTest, HoursMarkedByAnInstanceKilledWhileRecomputingAreReco
 
   // Holding the lock ReplaceHours takes for c1 stops the first instance
   // between taking the marks and storing the recomputed hours; there it dies.
-  pqxx::nontransaction(*conn_).exec("SELECT pg_advisory_lock(hashtext('fleetcap.chargeback:c1'))");
+  testing::LockAdvisory(*conn_, "fleetcap.chargeback:c1");
   auto killed = testing::Subprocess::Start(Optimizer({"--once", "--recompute-lease", "1s"}));
   ASSERT_THAT(killed, IsOk());
   ASSERT_TRUE(WaitForReplaceHoursBlocked()) << (*killed)->Stderr();
   EXPECT_EQ((*killed)->Stop(SIGKILL).exit_code, 128 + SIGKILL);
-  pqxx::nontransaction(*conn_).exec("SELECT pg_advisory_unlock(hashtext('fleetcap.chargeback:c1'))");
+  testing::UnlockAdvisory(*conn_, "fleetcap.chargeback:c1");
   EXPECT_EQ(Total(h0_ + absl::Hours(1), h0_ + absl::Hours(2)), 2 * kMicroPerHour);  // not stored
   ASSERT_GT(Marks("c1"), 0) << "the killed instance took the marks with it";
 
   // Once its lease has run out, the next instance takes the marks again.
   for (int i = 0; i < 600; ++i) {
-    if (pqxx::nontransaction(*conn_)
-            .exec1("SELECT count(*) FROM chargeback_recompute WHERE taken_until > now()")[0]
-            .as<int64_t>() == 0) {
+    const absl::Time now = absl::Now();
+    if (testing::RowsWhere(testing::StoredRecomputeMarks(*conn_), [&](const testing::StoredRecomputeMark& mark) {
+          return mark.taken_until && *mark.taken_until > now;
+        }).empty()) {
       break;
     }
     absl::SleepFor(absl::Milliseconds(100));

@@ -23,6 +23,7 @@
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_chargeback.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/table_rows.h"
 #include "tests/support/test_database.h"
@@ -138,11 +139,8 @@ class OptimizerSharingTest : public ::testing::Test {
   // Every cluster's watermark and the fleet's, by cluster ("" the fleet's).
   static std::map<std::string, absl::Time> Watermarks(const testing::TestDatabase& db) {
     auto conn = db.Connect();
-    pqxx::nontransaction txn(*conn);
     std::map<std::string, absl::Time> out;
-    for (const auto& row : txn.exec("SELECT cluster, extract(epoch FROM through)::bigint FROM chargeback_watermarks")) {
-      out[row[0].as<std::string>()] = absl::FromUnixSeconds(row[1].as<int64_t>());
-    }
+    for (const auto& mark : testing::StoredChargebackWatermarks(*conn)) out[mark.cluster] = mark.through;
     return out;
   }
 

@@ -30,6 +30,7 @@
 #include "tests/sql/sql_baseline.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_inventory.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 
@@ -122,14 +123,27 @@ class OpenbChargebackTest : public ::testing::Test {
     pool_ = *PgPool::Open(db_->uri(), 1);
     // The window ends after the last hour stored (the optimizer keeps its
     // progress in its own state, not in the chargeback watermark).
-    auto conn = db_->Connect();
-    pqxx::nontransaction txn(*conn);
-    auto last = txn.exec_params(
-        "SELECT extract(epoch FROM max(hour))::bigint FROM chargeback_hourly WHERE cluster = $1", kCluster)[0][0];
-    ASSERT_FALSE(last.is_null()) << "the optimizer stored no line for " << kCluster << ": " << optimizer_->out
-                                 << optimizer_->err;
-    end_ = absl::FromUnixSeconds(last.as<int64_t>()) + absl::Hours(1);
+    const auto hours = Sums(store::ChargebackResolution::kHour, store::ChargebackGroupBy{});
+    ASSERT_FALSE(hours.empty()) << "the optimizer stored no line for " << kCluster << ": " << optimizer_->out
+                                << optimizer_->err;
+    end_ = hours.back().start + absl::Hours(1);
     start_ = *ParseRfc3339("start", kStart);
+  }
+
+  // The sums of kCluster's stored lines at `resolution` and grouped `by`,
+  // over every period the store could hold (a window on whole months, so a
+  // daily or monthly read is of that rollup), through the store's
+  // ChargebackReadRepository.
+  std::vector<store::ChargebackSum> Sums(store::ChargebackResolution resolution, const store::ChargebackGroupBy& by,
+                                         absl::Time start = absl::FromUnixSeconds(946'684'800),    // 2000-01-01
+                                         absl::Time end = absl::FromUnixSeconds(4'102'444'800)) {  // 2100-01-01
+    store::ChargebackFilter filter;
+    filter.start = start;
+    filter.end = end;
+    filter.cluster = kCluster;
+    auto sums = store::PgChargebackRepository(pool_.get()).Lines(filter, by, resolution);
+    EXPECT_THAT(sums, IsOk());
+    return sums.ok() ? *sums : std::vector<store::ChargebackSum>{};
   }
 
   // The window's bounds as SQL parameters.
@@ -150,27 +164,31 @@ double OpenbChargebackTest::optimizer_seconds_ = 0;
 
 TEST_F(OpenbChargebackTest, TheWholeTraceIsComputedFromTheFirstDeviceInService) {
   auto conn = db_->Connect();
-  pqxx::nontransaction txn(*conn);
-  EXPECT_EQ(txn.exec_params("SELECT min(in_service_from) = $1::timestamptz FROM devices", Start())[0][0].as<bool>(),
-            true);
+  absl::Time first_in_service = absl::InfiniteFuture();
+  for (const auto& d : testing::StoredDevices(*conn)) first_in_service = std::min(first_in_service, d.in_service_from);
+  EXPECT_EQ(first_in_service, start_);
   // Every pod's hold ends before the last hour computed.
-  EXPECT_TRUE(txn.exec_params("SELECT max(coalesce(held_to, 'infinity')) <= $1::timestamptz FROM holds", End())[0][0]
-                  .as<bool>());
-  auto r = txn.exec_params(
-      "SELECT count(*), count(DISTINCT hour), min(hour) = $2::timestamptz, "
-      "max(hour) = $3::timestamptz - interval '1 hour', coalesce(sum(total_cost_micro), 0) "
-      "FROM chargeback_hourly WHERE cluster = $1",
-      kCluster, Start(), End());
-  const int64_t lines = r[0][0].as<int64_t>();
-  const int64_t hours = r[0][1].as<int64_t>();
+  absl::Time last_held = absl::InfinitePast();
+  for (const auto& h : testing::StoredHolds(*conn)) {
+    last_held = std::max(last_held, h.held_to.value_or(absl::InfiniteFuture()));
+  }
+  EXPECT_LE(last_held, end_);
+  // Every line is one sum when grouped by all its keys.
+  store::ChargebackGroupBy every_key;
+  every_key.team = every_key.cluster = every_key.namespace_name = every_key.workload = every_key.model =
+      every_key.line_kind = true;
+  const int64_t lines = static_cast<int64_t>(Sums(store::ChargebackResolution::kHour, every_key).size());
+  const auto by_hour = Sums(store::ChargebackResolution::kHour, store::ChargebackGroupBy{});
+  const int64_t hours = static_cast<int64_t>(by_hour.size());
   ASSERT_GT(lines, 0);
+  int64_t total = 0;
+  for (const auto& s : by_hour) total += s.total_cost_micro;
   EXPECT_EQ(hours, (end_ - start_) / absl::Hours(1)) << "every hour of the window has lines";
   EXPECT_THAT(optimizer_->out, ::testing::HasSubstr(absl::StrCat("pass done, ", hours, " hours computed")));
-  EXPECT_TRUE(r[0][2].as<bool>()) << "the first hour is not " << Start();
-  EXPECT_TRUE(r[0][3].as<bool>()) << "the last hour is not the one before " << End();
+  EXPECT_EQ(by_hour.front().start, start_) << "the first hour is not " << Start();
+  EXPECT_EQ(by_hour.back().start, end_ - absl::Hours(1)) << "the last hour is not the one before " << End();
   std::cout << "openb chargeback: " << lines << " lines, " << hours << " hours [" << Start() << ", " << End()
-            << "), total " << r[0][4].as<std::string>() << " micro-units; fleetcap-optimizer --once took "
-            << optimizer_seconds_ << " s\n"
+            << "), total " << total << " micro-units; fleetcap-optimizer --once took " << optimizer_seconds_ << " s\n"
             << optimizer_->out;
 }
 
@@ -184,36 +202,17 @@ TEST_F(OpenbChargebackTest, LinesAndRollupsConserveTheFleetCost) {
   pqxx::work txn(*conn);
   ASSERT_THAT(sql_baseline::LoadPricesAndTeams(txn, parsed.document.prices, {}), IsOk());
   for (const auto& p : parsed.document.prices) ASSERT_EQ(p.cluster, "") << "a cluster's own price: not summed here";
-  const std::string fleet = txn.exec_params(R"(
-    WITH dev AS (
-      SELECT cluster, model, count(*) AS n,
-             greatest(in_service_from, $1::timestamptz) AS f,
-             least(coalesce(in_service_to, $2::timestamptz), $2::timestamptz) AS t
-      FROM devices GROUP BY 1, 2, 4, 5),
-    piece AS (
-      SELECT d.cluster, d.model, d.n, p.micro_per_device_hour AS micro,
-             greatest(d.f, p.price_from) AS f, least(d.t, coalesce(p.price_to, d.t)) AS t
-      FROM dev d JOIN baseline_prices p ON p.model = d.model),
-    hourly AS (
-      SELECT cluster, model, h,
-             sum(n::numeric * micro *
-                 extract(epoch FROM least(t, h + interval '1 hour') - greatest(f, h))::numeric) AS exact
-      FROM piece, generate_series(date_trunc('hour', f, 'UTC'), t - interval '1 microsecond', interval '1 hour') h
-      WHERE f < t GROUP BY 1, 2, 3)
-    SELECT coalesce(sum(floor((exact + 1800) / 3600)), 0)::bigint::text FROM hourly)",
-                                            Start(), End())[0][0]
-                                .as<std::string>();
-  auto sum_of = [&](const std::string& table) {
-    return txn
-        .exec_params(
-            absl::StrCat("SELECT coalesce(sum(total_cost_micro), 0)::bigint::text FROM ", table, " WHERE cluster = $1"),
-            kCluster)[0][0]
-        .as<std::string>();
+  const std::string fleet = sql_baseline::FleetCostMicro(txn, start_, end_);
+  // The lines, and their daily and monthly rollups, each read whole.
+  auto sum_of = [&](store::ChargebackResolution resolution) {
+    int64_t total = 0;
+    for (const auto& s : Sums(resolution, store::ChargebackGroupBy{})) total += s.total_cost_micro;
+    return std::to_string(total);
   };
   EXPECT_NE(fleet, "0");
-  EXPECT_EQ(sum_of("chargeback_hourly"), fleet);
-  EXPECT_EQ(sum_of("chargeback_daily"), fleet);
-  EXPECT_EQ(sum_of("chargeback_monthly"), fleet);
+  EXPECT_EQ(sum_of(store::ChargebackResolution::kHour), fleet);
+  EXPECT_EQ(sum_of(store::ChargebackResolution::kDay), fleet);
+  EXPECT_EQ(sum_of(store::ChargebackResolution::kMonth), fleet);
   std::cout << "openb fleet cost over the window: " << fleet << " micro-units\n";
 }
 
@@ -235,8 +234,10 @@ TEST_F(OpenbChargebackTest, PerTeamAndModelTheLinesEqualTheSqlBaseline) {
   pqxx::work txn(*conn);
   // What the SQL leaves out must not be in the trace or the policy: no pod in
   // a shared namespace, no trusted team label.
+  const std::vector<testing::StoredPod> pods = testing::StoredPods(*db_->Connect());  // txn holds `conn`
   for (const auto& ns : rules.shared_namespaces) {
-    EXPECT_EQ(txn.exec_params("SELECT count(*) FROM pods WHERE namespace = $1", ns)[0][0].as<int>(), 0) << ns;
+    EXPECT_EQ(testing::RowsWhere(pods, [&](const testing::StoredPod& p) { return p.namespace_ == ns; }).size(), 0u)
+        << ns;
   }
   for (const auto& trust : parsed.document.trusted_pods) {
     EXPECT_FALSE(trust.team_label) << "a trusted team label: the SQL would not see it (policy line " << trust.line
@@ -246,8 +247,8 @@ TEST_F(OpenbChargebackTest, PerTeamAndModelTheLinesEqualTheSqlBaseline) {
   // The namespace rules, the pattern expanded against the namespaces present.
   sql_baseline::NamespaceTeams teams;
   std::set<std::string> present;
-  for (const auto& row : txn.exec_params("SELECT DISTINCT namespace FROM pods WHERE cluster = $1", kCluster)) {
-    present.insert(row[0].as<std::string>());
+  for (const auto& p : pods) {
+    if (p.cluster == kCluster) present.insert(p.namespace_);
   }
   for (const auto& rule : parsed.document.namespaces) {
     ASSERT_TRUE(rule.cluster == "*" || rule.cluster == kCluster) << rule.cluster;
@@ -280,12 +281,10 @@ TEST_F(OpenbChargebackTest, PerTeamAndModelTheLinesEqualTheSqlBaseline) {
     }
   }
   ByTeamAndModel got;
-  for (const auto& row : txn.exec_params(
-           "SELECT team, model, sum(held_milli_seconds)::bigint, sum(total_cost_micro)::bigint "
-           "FROM chargeback_hourly WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz "
-           "GROUP BY team, model",
-           kCluster, Start(), End())) {
-    got[{row[0].as<std::string>(), row[1].as<std::string>()}] = {row[2].as<int64_t>(), row[3].as<int64_t>()};
+  store::ChargebackGroupBy team_and_model;
+  team_and_model.team = team_and_model.model = true;
+  for (const auto& s : Sums(store::ChargebackResolution::kNone, team_and_model, start_, end_)) {
+    got[{s.team, s.model}] = {s.held_milli_seconds, s.total_cost_micro};
   }
   EXPECT_GE(got.size(), 12u);
   EXPECT_EQ(got, want);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -20,6 +21,8 @@
 #include "store/pg_live_inventory_repository.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_inventory.h"
+#include "tests/support/stored_quarantine.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_dir.h"
@@ -144,22 +147,27 @@ testing::RunResult* OpenbReplayTest::replay_ = nullptr;
 
 TEST_F(OpenbReplayTest, StoresEveryNodeAndGpuByModel) {
   auto conn = db_->Connect();
-  pqxx::nontransaction txn(*conn);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM nodes WHERE cluster = 'openb'")[0][0].as<int>(), 1213);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM devices WHERE cluster = 'openb'")[0][0].as<int>(), 6212);
+  const auto of_openb = [](const auto& row) { return row.cluster == "openb"; };
+  EXPECT_EQ(testing::RowsWhere(testing::StoredNodes(*conn), of_openb).size(), 1213u);
+  const std::vector<testing::StoredDevice> devices = testing::StoredDevices(*conn);
+  EXPECT_EQ(testing::RowsWhere(devices, of_openb).size(), 6212u);
+  std::map<std::string, std::set<std::string>> model_nodes;
+  for (const auto& d : devices) model_nodes[d.model].insert(d.node);
   std::map<std::string, int> nodes_by_model;
-  for (const auto& row : txn.exec("SELECT model, count(DISTINCT node) FROM devices GROUP BY model")) {
-    nodes_by_model[row[0].as<std::string>()] = row[1].as<int>();
-  }
+  for (const auto& [model, nodes] : model_nodes) nodes_by_model[model] = static_cast<int>(nodes.size());
   EXPECT_EQ(nodes_by_model,
             (std::map<std::string, int>{
                 {"A10", 2}, {"G2", 549}, {"G3", 39}, {"P100", 134}, {"T4", 404}, {"V100M16", 55}, {"V100M32", 30}}));
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM pods WHERE cluster = 'openb'")[0][0].as<int>(), 8152);
+  const std::vector<testing::StoredPod> pods = testing::StoredPods(*conn);
+  EXPECT_EQ(testing::RowsWhere(pods, of_openb).size(), 8152u);
   // Teams: openb-pod-NNNN belongs to team-(NNNN mod 12), in its own namespace.
-  auto pod = txn.exec("SELECT team, namespace FROM pods WHERE name = 'openb-pod-0037'")[0];
-  EXPECT_EQ(pod[0].as<std::string>(), "team-01");
-  EXPECT_EQ(pod[1].as<std::string>(), "team-01");
-  EXPECT_EQ(txn.exec("SELECT count(DISTINCT team) FROM pods")[0][0].as<int>(), 12);
+  const auto pod = testing::RowsWhere(pods, [](const testing::StoredPod& p) { return p.name == "openb-pod-0037"; });
+  ASSERT_FALSE(pod.empty());
+  EXPECT_EQ(pod[0].team, "team-01");
+  EXPECT_EQ(pod[0].namespace_, "team-01");
+  std::set<std::string> teams;
+  for (const auto& p : pods) teams.insert(p.team);
+  EXPECT_EQ(teams.size(), 12u);
   EXPECT_THAT(replay_->out, HasSubstr("1213 nodes, 6212 devices, 8152 pods"));
 }
 
@@ -169,9 +177,11 @@ TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
   const Independent truth = PlaceIndependently(nodes, pods);
 
   auto conn = db_->Connect();
-  pqxx::nontransaction txn(*conn);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM pods WHERE unplaced")[0][0].as<int>(), truth.unplaced);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM holds")[0][0].as<size_t>(), truth.holds.size());
+  EXPECT_EQ(static_cast<int>(
+                testing::RowsWhere(testing::StoredPods(*conn), [](const testing::StoredPod& p) { return p.unplaced; })
+                    .size()),
+            truth.unplaced);
+  EXPECT_EQ(testing::StoredHolds(*conn).size(), truth.holds.size());
 
   auto pool = PgPool::Open(db_->uri(), 1);
   ASSERT_THAT(pool, IsOk());
@@ -204,9 +214,8 @@ TEST_F(OpenbReplayTest, ReplayingAgainStoresTheSameFacts) {
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(again.out, replay_->out);
   auto conn = db_->Connect();
-  pqxx::nontransaction txn(*conn);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM devices")[0][0].as<int>(), 6212);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM clusters")[0][0].as<int>(), 1);
+  EXPECT_EQ(testing::StoredDevices(*conn).size(), 6212u);
+  EXPECT_EQ(testing::StoredClusters(*conn).size(), 1u);
 }
 
 TEST(OpenbReplayErrors, MissingDataAndBadFlagsAreOneLineErrors) {
@@ -249,20 +258,22 @@ TEST(OpenbReplayErrors, AMalformedRowIsSetAsideAndTheRestReplayed) {
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("3 holds, 3 malformed rows set aside"));
   auto conn = (*db)->Connect();
-  pqxx::nontransaction txn(*conn);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM devices")[0][0].as<int>(), 8);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM pods")[0][0].as<int>(), 2);
-  auto aside = txn.exec("SELECT source, cluster, object_key, reason, payload FROM quarantine ORDER BY object_key");
+  EXPECT_EQ(testing::StoredDevices(*conn).size(), 8u);
+  EXPECT_EQ(testing::StoredPods(*conn).size(), 2u);
+  auto aside = testing::QuarantinedRecords((*db)->uri());
+  std::sort(aside.begin(), aside.end(), [](const store::QuarantineRecord& a, const store::QuarantineRecord& b) {
+    return a.object_key < b.object_key;
+  });
   ASSERT_EQ(aside.size(), 3u);
-  EXPECT_EQ(aside[0][0].as<std::string>(), "replay");
-  EXPECT_EQ(aside[0][1].as<std::string>(), "small");
-  EXPECT_EQ(aside[0][2].as<std::string>(), "openb_node_list_gpu_node.csv:3");
-  EXPECT_THAT(aside[0][3].as<std::string>(), HasSubstr("cpu_milli"));
-  EXPECT_EQ(aside[0][4].as<std::string>(), "node-b,lots,393216,8,G2");
-  EXPECT_EQ(aside[1][2].as<std::string>(), "openb_pod_list_default.csv:3");
-  EXPECT_THAT(aside[1][3].as<std::string>(), HasSubstr("num_gpu"));
-  EXPECT_EQ(aside[2][2].as<std::string>(), "openb_pod_list_default.csv:5");
-  EXPECT_THAT(aside[2][3].as<std::string>(), HasSubstr("creation_time"));
+  EXPECT_EQ(aside[0].source, "replay");
+  EXPECT_EQ(aside[0].cluster, "small");
+  EXPECT_EQ(aside[0].object_key, "openb_node_list_gpu_node.csv:3");
+  EXPECT_THAT(aside[0].reason, HasSubstr("cpu_milli"));
+  EXPECT_EQ(aside[0].payload, "node-b,lots,393216,8,G2");
+  EXPECT_EQ(aside[1].object_key, "openb_pod_list_default.csv:3");
+  EXPECT_THAT(aside[1].reason, HasSubstr("num_gpu"));
+  EXPECT_EQ(aside[2].object_key, "openb_pod_list_default.csv:5");
+  EXPECT_THAT(aside[2].reason, HasSubstr("creation_time"));
 }
 
 TEST(OpenbReplayErrors, OlderSchemaWithoutMigrateNamesTheMissingMigrations) {

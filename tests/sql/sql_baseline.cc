@@ -197,4 +197,27 @@ absl::StatusOr<Totals> CountRequestAttribution(pqxx::transaction_base& txn, absl
   }
 }
 
+std::string FleetCostMicro(pqxx::transaction_base& txn, absl::Time start, absl::Time end) {
+  return txn
+      .exec_params(R"(
+    WITH dev AS (
+      SELECT cluster, model, count(*) AS n,
+             greatest(in_service_from, $1::timestamptz) AS f,
+             least(coalesce(in_service_to, $2::timestamptz), $2::timestamptz) AS t
+      FROM devices GROUP BY 1, 2, 4, 5),
+    piece AS (
+      SELECT d.cluster, d.model, d.n, p.micro_per_device_hour AS micro,
+             greatest(d.f, p.price_from) AS f, least(d.t, coalesce(p.price_to, d.t)) AS t
+      FROM dev d JOIN baseline_prices p ON p.model = d.model),
+    hourly AS (
+      SELECT cluster, model, h,
+             sum(n::numeric * micro *
+                 extract(epoch FROM least(t, h + interval '1 hour') - greatest(f, h))::numeric) AS exact
+      FROM piece, generate_series(date_trunc('hour', f, 'UTC'), t - interval '1 microsecond', interval '1 hour') h
+      WHERE f < t GROUP BY 1, 2, 3)
+    SELECT coalesce(sum(floor((exact + 1800) / 3600)), 0)::bigint::text FROM hourly)",
+                   FormatRfc3339(start), FormatRfc3339(end))[0][0]
+      .as<std::string>();
+}
+
 }  // namespace fleetcap::sql_baseline

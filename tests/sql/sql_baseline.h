@@ -68,6 +68,12 @@ absl::StatusOr<std::string> RequestAttributionSql();
 absl::StatusOr<std::vector<Line>> RunRequestAttribution(pqxx::transaction_base& txn, absl::Time start, absl::Time end,
                                                         const std::string& idle);
 
+// The fleet cost over [start, end) without the engine, from the devices and
+// baseline_prices (LoadPricesAndTeams): every device-in-service interval
+// times every price in force, exact seconds x price / 3600, summed per
+// (cluster, model, hour) and rounded half up once there; as decimal text.
+std::string FleetCostMicro(pqxx::transaction_base& txn, absl::Time start, absl::Time end);
+
 // The same, counted in the server: how many lines and their total cost (for
 // the benchmark, which needs no lines in memory).
 struct Totals {

@@ -15,6 +15,7 @@
 #include "ingest/telemetry/sample_log.h"
 #include "pqxx/pqxx"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_usage.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/telemetry_support.h"
 
@@ -37,10 +38,8 @@ RawSeries Minute(int64_t minute_ms) {
 // Samples per stored device-minute of GPU-0, by minute (ms).
 std::map<int64_t, int> StoredMinutes(pqxx::connection& conn) {
   std::map<int64_t, int> out;
-  for (const auto& row :
-       pqxx::nontransaction(conn).exec("SELECT (extract(epoch FROM minute) * 1000)::bigint, samples FROM usage_minute"
-                                       " WHERE device_id = 'GPU-0' AND pod_uid = ''")) {
-    out[row[0].as<int64_t>()] = row[1].as<int>();
+  for (const auto& row : testing::StoredMinutes(conn, "c1")) {
+    if (row.device_id == "GPU-0" && row.pod_uid.empty()) out[row.minute_ms] = row.samples;
   }
   return out;
 }

@@ -14,11 +14,26 @@
 #include "pqxx/pqxx"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_usage.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap {
 namespace {
+
+// The rows of GPU-faults, the one device the flaky Prometheus reports.
+std::vector<store::UsageMinuteRow> FaultsDeviceRows(pqxx::connection& conn) {
+  return testing::RowsWhere(testing::StoredMinutes(conn, "c1"),
+                            [](const store::UsageMinuteRow& r) { return r.device_id == "GPU-faults"; });
+}
+
+// The watermarks, and those of them at `through`.
+size_t WatermarkCount(pqxx::connection& conn) { return testing::StoredWatermarks(conn).size(); }
+size_t WatermarksAt(pqxx::connection& conn, absl::Time through) {
+  return testing::RowsWhere(testing::StoredWatermarks(conn),
+                            [&](const testing::StoredWatermark& w) { return w.through == through; })
+      .size();
+}
 
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
@@ -123,16 +138,14 @@ TEST(PullFaults, UnavailableAndTimeoutAreRetried) {
   EXPECT_THAT(run.err, HasSubstr("attempt 2 failed")) << run.err;  // the timeout
   EXPECT_THAT(run.err, HasSubstr("fixture warning")) << run.err;   // warnings logged
   auto conn = (*db)->Connect();
-  pqxx::nontransaction txn(*conn);
-  auto rows = txn.exec("SELECT util_mean, util_max, samples FROM usage_minute WHERE device_id = 'GPU-faults'");
+  auto rows = FaultsDeviceRows(*conn);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_DOUBLE_EQ(rows[0][0].as<double>(), 0.5);
-  EXPECT_DOUBLE_EQ(rows[0][1].as<double>(), 0.8);
-  EXPECT_EQ(rows[0][2].as<int>(), 4);
+  EXPECT_DOUBLE_EQ(rows[0].util_mean.value(), 0.5);
+  EXPECT_DOUBLE_EQ(rows[0].util_max.value(), 0.8);
+  EXPECT_EQ(rows[0].samples, 4);
   // The window is closed and outside the settle window: the watermark moved.
-  EXPECT_EQ(
-      txn.exec("SELECT count(*) FROM telemetry_watermarks WHERE through = '2026-01-01T00:01:00Z'")[0][0].as<int>(),
-      txn.exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>());
+  EXPECT_EQ(WatermarksAt(*conn, absl::FromUnixSeconds(1'767'225'660)),  // 2026-01-01T00:01:00Z
+            WatermarkCount(*conn));
 }
 
 TEST(PullFaults, BadDataIsReportedNotRetried) {
@@ -145,7 +158,7 @@ TEST(PullFaults, BadDataIsReportedNotRetried) {
   EXPECT_THAT(run.err, HasSubstr("please report")) << run.err;
   EXPECT_EQ(prom.calls(), 1);
   auto conn = (*db)->Connect();
-  EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>(), 0);
+  EXPECT_EQ(WatermarkCount(*conn), 0u);
 }
 
 // A point of year ~300000 in an answer: the chunk failed to write (no
@@ -158,15 +171,12 @@ TEST(PullFaults, APointFarAheadIsDroppedAndTheRestStored) {
   auto run = testing::Run(PullArgs((*db)->uri(), prom.url()));
   ASSERT_EQ(run.exit_code, 0) << run.err;
   auto conn = (*db)->Connect();
-  pqxx::nontransaction txn(*conn);
-  auto rows =
-      txn.exec("SELECT minute = '2026-01-01T00:00:00Z', samples FROM usage_minute WHERE device_id = 'GPU-faults'");
+  auto rows = FaultsDeviceRows(*conn);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_TRUE(rows[0][0].as<bool>());
-  EXPECT_EQ(rows[0][1].as<int>(), 4);
-  EXPECT_EQ(
-      txn.exec("SELECT count(*) FROM telemetry_watermarks WHERE through = '2026-01-01T00:01:00Z'")[0][0].as<int>(),
-      txn.exec("SELECT count(*) FROM telemetry_watermarks")[0][0].as<int>());
+  EXPECT_EQ(rows[0].minute_ms, 1'767'225'600'000);  // 2026-01-01T00:00:00Z
+  EXPECT_EQ(rows[0].samples, 4);
+  EXPECT_EQ(WatermarksAt(*conn, absl::FromUnixSeconds(1'767'225'660)),  // 2026-01-01T00:01:00Z
+            WatermarkCount(*conn));
 }
 
 }  // namespace

@@ -22,12 +22,13 @@
 #include "ingest/telemetry/remote_write_decoder.h"
 #include "pqxx/pqxx"
 #include "tests/support/build_paths.h"
+#include "tests/support/pg_sessions.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_usage.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/private_postgres.h"
 #include "tests/telemetry/telemetry_support.h"
-#include "tests/telemetry/usage_rows.h"
 
 namespace fleetcap {
 namespace {
@@ -61,10 +62,8 @@ std::string Request(int r) {
 
 // Utilisation samples in the cluster's device rows.
 int64_t StoredSamples(pqxx::connection& conn, const std::string& cluster) {
-  return pqxx::nontransaction(conn)
-      .exec_params("SELECT coalesce(sum(samples), 0) FROM usage_minute WHERE cluster = $1 AND pod_uid = ''",
-                   cluster)[0][0]
-      .as<int64_t>();
+  return testing::TotalSamples(testing::RowsWhere(testing::StoredMinutes(conn, cluster),
+                                                  [](const store::UsageMinuteRow& r) { return r.pod_uid.empty(); }));
 }
 
 // Posts until 204, like Prometheus' queue: retries 5xx, 429 and network errors.
@@ -221,7 +220,7 @@ TEST_F(PushFaultsTest, StalledStoreAnswers503AtTheLogBoundThenAcceptsTheRetry) {
   auto ingest = testing::StartIngest(db_->uri(), "c1", {"--max-unwritten-mb", "1", "--settle", "0s"});
   ASSERT_THAT(ingest, IsOk());
   auto blocker = db_->Connect();
-  pqxx::nontransaction(*blocker).exec("SELECT pg_advisory_lock(hashtext('fleetcap.telemetry:c1'))");
+  testing::LockAdvisory(*blocker, "fleetcap.telemetry:c1");
 
   // Minutes of 20 GPUs, a request a minute, until the receiver refuses.
   std::vector<std::string> sent;
@@ -240,7 +239,7 @@ TEST_F(PushFaultsTest, StalledStoreAnswers503AtTheLogBoundThenAcceptsTheRetry) {
   ASSERT_EQ(refused_status, 503);
   EXPECT_GT(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_log_unwritten_bytes"), 1 << 20);
 
-  pqxx::nontransaction(*blocker).exec("SELECT pg_advisory_unlock(hashtext('fleetcap.telemetry:c1'))");
+  testing::UnlockAdvisory(*blocker, "fleetcap.telemetry:c1");
   EXPECT_TRUE(PostUntilAccepted(ingest->write_url(), sent.back(), absl::Seconds(30)));
   ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
   EXPECT_EQ(StoredSamples(*conn_, "c1"), static_cast<int64_t>(sent.size()) * kGpus * kSamplesPerRequest);

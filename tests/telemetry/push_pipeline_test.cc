@@ -16,10 +16,10 @@
 #include "prometheus/registry.h"
 #include "store/pg_usage_repository.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_usage.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_dir.h"
 #include "tests/telemetry/telemetry_support.h"
-#include "tests/telemetry/usage_rows.h"
 
 namespace fleetcap::telemetry {
 namespace {

@@ -10,7 +10,7 @@
 #include "absl/time/clock.h"
 #include "common/time_util.h"
 #include "tests/support/build_paths.h"
-#include "tests/telemetry/usage_rows.h"
+#include "tests/support/stored_usage.h"
 
 namespace fleetcap::testing {
 namespace {

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <random>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -17,10 +18,10 @@
 #include "pqxx/pqxx"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_usage.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/telemetry/telemetry_support.h"
-#include "tests/telemetry/usage_rows.h"
 
 namespace fleetcap {
 namespace {
@@ -96,8 +97,9 @@ TEST_F(RemoteWriteTest, BadBodiesAre4xxAndCounted) {
       *testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_remote_write_requests_total", "code=\"413\""),
       1);
   ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
-  pqxx::nontransaction txn(*conn_);
-  EXPECT_EQ(txn.exec("SELECT sum(samples) FROM usage_minute WHERE pod_uid = ''")[0][0].as<int>(), 2 * 8);
+  EXPECT_EQ(testing::TotalSamples(testing::RowsWhere(testing::StoredMinutes(*conn_, "c1"),
+                                                     [](const store::UsageMinuteRow& r) { return r.pod_uid.empty(); })),
+            2 * 8);
   EXPECT_EQ(*testing::ScrapeMetric(ingest->metrics_port, "fleetcap_telemetry_samples_accepted_total"), 2 * 16);
 }
 
@@ -115,18 +117,20 @@ TEST_F(RemoteWriteTest, RetriesCountOnceAndSamplesForWrittenMinutesAreLate) {
   const auto rows = testing::UsageRows(*conn_, "c1");
   // GPU-0: device + pod rows, GPU-1: device rows; two minutes each.
   ASSERT_EQ(rows.size(), 6u);
-  auto r = pqxx::nontransaction(*conn_).exec(
-      "SELECT util_mean, util_max, power_watts, samples FROM usage_minute"
-      " WHERE device_id = 'GPU-1' AND minute = '2026-01-01T00:00:00Z'")[0];
+  const auto gpu1 = testing::RowsWhere(testing::StoredMinutes(*conn_, "c1"), [](const store::UsageMinuteRow& r) {
+    return r.device_id == "GPU-1" && r.minute_ms == 1'767'225'600'000;  // 2026-01-01T00:00:00Z
+  });
+  ASSERT_EQ(gpu1.size(), 1u);
+  const store::UsageMinuteRow& r = gpu1[0];
   double sum = 0, max = 0;
   for (int i = 0; i < 4; ++i) {
     sum += ((i * 13 + 7) % 101) / 100.0;
     max = std::max(max, ((i * 13 + 7) % 101) / 100.0);
   }
-  EXPECT_NEAR(r[0].as<double>(), sum / 4, 1e-15);
-  EXPECT_DOUBLE_EQ(r[1].as<double>(), max);
-  EXPECT_DOUBLE_EQ(r[2].as<double>(), 101.5);  // the blank sentinel is not a watt
-  EXPECT_EQ(r[3].as<int>(), 4);
+  EXPECT_NEAR(r.util_mean.value(), sum / 4, 1e-15);
+  EXPECT_DOUBLE_EQ(r.util_max.value(), max);
+  EXPECT_DOUBLE_EQ(r.power_watts.value(), 101.5);  // the blank sentinel is not a watt
+  EXPECT_EQ(r.samples, 4);
 
   // Once written, a minute takes no more samples: the same body again is
   // acknowledged, its samples dropped as late, the rows unchanged.
@@ -212,26 +216,30 @@ TEST_F(RemoteWriteTest, GenaiDutyCycleReplayMatchesTheCsvPerPodAndHour) {
   }
   ASSERT_THAT(testing::WaitUntilPushWritten(*ingest), IsOk());
 
-  pqxx::nontransaction txn(*conn_);
-  auto stored = txn.exec(
-      "SELECT pod, extract(epoch FROM date_trunc('hour', minute))::bigint / 3600,"
-      " sum(util_mean * samples) / sum(samples), sum(samples)"
-      " FROM usage_minute WHERE cluster = 'genai' AND pod_uid <> '' GROUP BY 1, 2");
+  // The pods' rows by (pod, hour): the sum of util_mean * samples over the
+  // rows that have one, and of samples over all.
+  std::map<std::pair<std::string, int64_t>, std::pair<double, int64_t>> stored;
+  for (const auto& row : testing::StoredMinutes(*conn_, "genai")) {
+    if (row.pod_uid.empty()) continue;
+    auto& s = stored[{row.pod, row.minute_ms / 3'600'000}];
+    if (row.util_mean) s.first += *row.util_mean * row.samples;
+    s.second += row.samples;
+  }
   ASSERT_EQ(stored.size(), expected.size());
   int64_t total = 0;
-  for (const auto& row : stored) {
-    auto it = expected.find({row[0].as<std::string>(), row[1].as<int64_t>()});
-    ASSERT_NE(it, expected.end()) << row[0].as<std::string>() << " hour " << row[1].as<int64_t>();
+  std::set<std::string> pods;
+  for (const auto& [key, sums] : stored) {
+    auto it = expected.find(key);
+    ASSERT_NE(it, expected.end()) << key.first << " hour " << key.second;
     const double want = it->second.first / it->second.second;
-    EXPECT_EQ(row[3].as<int>(), it->second.second);
-    const double got = row[2].as<double>();
+    EXPECT_EQ(sums.second, it->second.second);
+    const double got = sums.first / sums.second;
     EXPECT_LE(std::abs(got - want), 1e-9 * std::max(std::abs(want), 1e-300)) << it->first.first << " " << want;
-    total += row[3].as<int64_t>();
+    total += sums.second;
+    pods.insert(key.first);
   }
   EXPECT_EQ(total, 157'417);
-  EXPECT_EQ(txn.exec("SELECT count(DISTINCT pod) FROM usage_minute WHERE cluster = 'genai' AND pod_uid <> ''")[0][0]
-                .as<int>(),
-            143);
+  EXPECT_EQ(pods.size(), 143u);
 }
 
 }  // namespace

@@ -16,8 +16,8 @@
 #include "absl/time/time.h"
 #include "common/clock.h"
 #include "ingest/telemetry/remote_write_decoder.h"
+#include "tests/support/device_holds.h"
 #include "tests/support/http_get.h"
-#include "tests/telemetry/device_holds.h"
 #include "tests/telemetry/duty_cycle_csv.h"
 
 namespace fleetcap::testing {

@@ -23,8 +23,8 @@
 #include "common/clock.h"
 #include "common/flags.h"
 #include "common/time_util.h"
+#include "tests/support/device_holds.h"
 #include "tests/support/http_get.h"
-#include "tests/telemetry/device_holds.h"
 #include "tests/telemetry/duty_cycle_csv.h"
 #include "tests/telemetry/telemetry_replay.h"
 

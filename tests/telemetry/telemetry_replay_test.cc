@@ -13,8 +13,10 @@
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_live_inventory_repository.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_usage.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
 #include "tests/support/test_dir.h"
@@ -69,26 +71,23 @@ class TelemetryReplayTest : public testing::MigratedDatabaseTest {
   void SetUp() override {
     MigratedDatabaseTest::SetUp();
     if (HasFatalFailure()) return;
-    pqxx::nontransaction txn(*conn_);
-    txn.exec("INSERT INTO clusters VALUES ('c1')");
-    txn.exec("INSERT INTO accelerator_types VALUES ('A100', 'nvidia', 'nvidia.com/gpu')");
+    const absl::Time december = absl::FromUnixMillis(kUntilMs) - absl::Hours(31 * 24 + 2);  // 2025-12-01
+    store::InventoryChanges c;
+    c.cluster = "c1";
+    c.types = {{"A100", "nvidia", "nvidia.com/gpu"}};
     // Named as `fleetcap-ingest k8s` names them: node/family+index.
-    for (const char* device : {"('n1/gpu0', 'n1', 0)", "('n1/gpu1', 'n1', 1)", "('n2/gpu0', 'n2', 0)"}) {
-      txn.exec(
-          absl::StrCat("INSERT INTO devices SELECT 'c1', d, n, i, 'A100', '2025-12-01T00:00:00Z', NULL FROM (VALUES ",
-                       device, ") AS v(d, n, i)"));
-    }
-    for (const char* pod :
-         {"('uid-a', 'ml', 'train-a')", "('uid-b', 'ml', 'serve-b')", "('uid-c', 'web', 'embed-c')"}) {
-      txn.exec(absl::StrCat(
-          "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
-          " SELECT 'c1', u, ns, n, '', 'Job', n, '2025-12-01T00:00:00Z' FROM (VALUES ",
-          pod, ") AS v(u, ns, n)"));
+    c.devices = {{"n1/gpu0", "n1", 0, "A100", december, std::nullopt},
+                 {"n1/gpu1", "n1", 1, "A100", december, std::nullopt},
+                 {"n2/gpu0", "n2", 0, "A100", december, std::nullopt}};
+    for (const auto& [uid, ns, name] : std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"uid-a", "ml", "train-a"}, {"uid-b", "ml", "serve-b"}, {"uid-c", "web", "embed-c"}}) {
+      c.pods.push_back({{uid, ns, name, "", "Job", name, "", december, std::nullopt, std::nullopt, 0, false}, ""});
     }
     for (const Hold& h : holds_) {
-      txn.exec_params("INSERT INTO holds VALUES ('c1', $1, $2, $3, $4::timestamptz, $5::timestamptz)", h.uid, h.device,
-                      h.milli, At(h.from_ms), h.to_ms == 0 ? std::optional<std::string>() : At(h.to_ms));
+      c.holds.push_back({h.uid, h.device, h.milli, absl::FromUnixMillis(h.from_ms),
+                         h.to_ms == 0 ? std::nullopt : std::optional<absl::Time>(absl::FromUnixMillis(h.to_ms))});
     }
+    ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(c), IsOk());
     csv_path_ = dir_.Write("duty_cycle.csv", kCsv);
   }
 
@@ -162,18 +161,15 @@ TEST_F(TelemetryReplayTest, EveryHeldMinuteGetsOnePodRowWithItsSeriesValue) {
   // 30 + 1440 + 31 + 15 minutes, the minute two holds meet in counted once.
   ASSERT_EQ(expected.size(), 30u + 1440u + 31u + 15u);
 
-  pqxx::nontransaction txn(*conn_);
-  auto rows = txn.exec(
-      "SELECT pod_uid, device_id, (extract(epoch FROM minute) * 1000)::bigint, util_mean, samples, pod, namespace"
-      " FROM usage_minute WHERE cluster = 'c1' AND pod_uid <> ''");
   std::map<std::tuple<std::string, std::string, int64_t>, double> stored;
-  for (const auto& r : rows) {
-    const auto key = std::make_tuple(r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<int64_t>());
-    EXPECT_EQ(r[4].as<int>(), 1) << std::get<0>(key) << " " << std::get<1>(key) << " " << At(std::get<2>(key));
-    EXPECT_TRUE(stored.emplace(key, r[3].as<double>()).second);
+  for (const auto& r : testing::StoredMinutes(*conn_, "c1")) {
+    if (r.pod_uid.empty()) continue;
+    const auto key = std::make_tuple(r.pod_uid, r.device_id, r.minute_ms);
+    EXPECT_EQ(r.samples, 1) << std::get<0>(key) << " " << std::get<1>(key) << " " << At(std::get<2>(key));
+    EXPECT_TRUE(stored.emplace(key, r.util_mean.value()).second);
     if (std::get<0>(key) == "uid-c") {
-      EXPECT_EQ(r[5].as<std::string>(), "embed-c");
-      EXPECT_EQ(r[6].as<std::string>(), "web");
+      EXPECT_EQ(r.pod, "embed-c");
+      EXPECT_EQ(r.namespace_, "web");
     }
   }
   ASSERT_EQ(stored.size(), expected.size());

@@ -14,11 +14,14 @@
 
 #include "common/pg_pool.h"
 #include "pqxx/pqxx"
+#include "store/pg_live_inventory_repository.h"
 #include "store/pg_usage_repository.h"
 #include "store/usage_partitions.h"
+#include "tests/support/pg_sessions.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/stored_quarantine.h"
+#include "tests/support/stored_usage.h"
 #include "tests/support/test_database.h"
-#include "tests/telemetry/usage_rows.h"
 
 namespace fleetcap::telemetry {
 namespace {
@@ -97,6 +100,14 @@ class UsageWriterTest : public ::testing::Test {
     conn_ = db_->Connect();
   }
   std::vector<std::string> Rows() { return testing::UsageRows(*conn_, "c1"); }
+  // c1's row of `device` (pod_uid "" for the whole device) at `minute`.
+  store::UsageMinuteRow MinuteRow(const std::string& device, const std::string& pod_uid, absl::Time minute) {
+    for (const auto& row : testing::StoredMinutes(*conn_, "c1")) {
+      if (row.device_id == device && row.pod_uid == pod_uid && row.minute_ms == absl::ToUnixMillis(minute)) return row;
+    }
+    ADD_FAILURE() << "no row of " << device << " " << pod_uid << " at " << minute;
+    return {};
+  }
 
   std::unique_ptr<testing::TestDatabase> db_;
   std::unique_ptr<PgPool> pool_;
@@ -111,31 +122,26 @@ TEST_F(UsageWriterTest, WritesDeviceAndPodRowsPerMinute) {
   // Per GPU: 3 minutes of the device row and of the pod row.
   EXPECT_EQ(*result, 12);
   EXPECT_EQ(Rows().size(), 12u);
-  pqxx::nontransaction txn(*conn_);
-  auto row = txn.exec(
-      "SELECT util_mean, util_max, power_watts, energy_joules, samples, memory_used_bytes, pod, namespace"
-      " FROM usage_minute WHERE device_id = 'GPU-0' AND pod_uid = 'ml/train-0'"
-      " AND minute = '2026-01-01T00:01:00Z'")[0];
+  const absl::Time minute = absl::FromUnixMillis(kT0) + absl::Minutes(1);  // 2026-01-01T00:01:00Z
+  const store::UsageMinuteRow row = MinuteRow("GPU-0", "ml/train-0", minute);
   // Samples 6..11 of GPU-0: util (i*7 % 100) / 100.
   double sum = 0, max = 0;
   for (int i = 6; i < 12; ++i) {
     sum += 0.01 * (i * 7 % 100);
     max = std::max(max, 0.01 * (i * 7 % 100));
   }
-  EXPECT_NEAR(row[0].as<double>(), sum / 6, 1e-15);
-  EXPECT_DOUBLE_EQ(row[1].as<double>(), max);
-  EXPECT_TRUE(row[2].is_null());  // power is a device-level series: not the pod's
-  EXPECT_EQ(row[4].as<int>(), 6);
-  EXPECT_EQ(row[5].as<int64_t>(), static_cast<int64_t>(std::llround(1048576.0 * (1000 + 8.5))));
-  EXPECT_EQ(row[6].as<std::string>(), "train-0");
-  EXPECT_EQ(row[7].as<std::string>(), "ml");
-  auto device = txn.exec(
-      "SELECT power_watts, energy_joules, util_mean FROM usage_minute WHERE device_id = 'GPU-0'"
-      " AND pod_uid = '' AND minute = '2026-01-01T00:01:00Z'")[0];
-  EXPECT_DOUBLE_EQ(device[0].as<double>(), 250 + 8.5);
+  EXPECT_NEAR(row.util_mean.value(), sum / 6, 1e-15);
+  EXPECT_DOUBLE_EQ(row.util_max.value(), max);
+  EXPECT_FALSE(row.power_watts.has_value());  // power is a device-level series: not the pod's
+  EXPECT_EQ(row.samples, 6);
+  EXPECT_EQ(row.memory_used_bytes.value(), static_cast<int64_t>(std::llround(1048576.0 * (1000 + 8.5))));
+  EXPECT_EQ(row.pod, "train-0");
+  EXPECT_EQ(row.namespace_, "ml");
+  const store::UsageMinuteRow device = MinuteRow("GPU-0", "", minute);
+  EXPECT_DOUBLE_EQ(device.power_watts.value(), 250 + 8.5);
   // i = 6..11: +2500 for 6, 7, 8, 10, 11 and 5 after the reset at 9.
-  EXPECT_DOUBLE_EQ(device[1].as<double>(), 5 * 2500 + 5);
-  EXPECT_NEAR(device[2].as<double>(), sum / 6, 1e-15);  // from the pod's series
+  EXPECT_DOUBLE_EQ(device.energy_joules.value(), 5 * 2500 + 5);
+  EXPECT_NEAR(device.util_mean.value(), sum / 6, 1e-15);  // from the pod's series
 }
 
 TEST_F(UsageWriterTest, ReorderedSplitAndRepeatedRequestsYieldIdenticalRows) {
@@ -172,12 +178,12 @@ TEST_F(UsageWriterTest, ARowAlreadyStoredIsReplacedNotDuplicated) {
   ASSERT_THAT(
       WriteAll(writer, {{Make("GPU-9", "", Field::kUtil, {{kT0, 0.2}, {kT0 + 30'000, 0.4}, {kT0 + 59'999, 0.9}})}}),
       IsOk());
-  pqxx::nontransaction txn(*conn_);
-  auto rows = txn.exec("SELECT util_mean, util_max, samples FROM usage_minute WHERE device_id = 'GPU-9'");
+  const auto rows = testing::RowsWhere(testing::StoredMinutes(*conn_, "c1"),
+                                       [](const store::UsageMinuteRow& r) { return r.device_id == "GPU-9"; });
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_NEAR(rows[0][0].as<double>(), 0.5, 1e-15);
-  EXPECT_DOUBLE_EQ(rows[0][1].as<double>(), 0.9);
-  EXPECT_EQ(rows[0][2].as<int>(), 3);
+  EXPECT_NEAR(rows[0].util_mean.value(), 0.5, 1e-15);
+  EXPECT_DOUBLE_EQ(rows[0].util_max.value(), 0.9);
+  EXPECT_EQ(rows[0].samples, 3);
 }
 
 TEST_F(UsageWriterTest, ProgressAndCheckpointReadBackAsWritten) {
@@ -204,36 +210,35 @@ TEST_F(UsageWriterTest, ProgressAndCheckpointReadBackAsWritten) {
 
 TEST_F(UsageWriterTest, JoinsTheInventoryByPodNameAndDeviceId) {
   {
-    pqxx::work txn(*conn_);
-    txn.exec("INSERT INTO clusters (cluster) VALUES ('c1')");
-    txn.exec("INSERT INTO accelerator_types VALUES ('T4', 'nvidia', 'nvidia.com/gpu')");
-    txn.exec("INSERT INTO devices VALUES ('c1', 'GPU-T4', 'node-9', 0, 'T4', '2025-12-01T00:00:00Z', NULL)");
-    txn.exec(
-        "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
-        " VALUES ('c1', 'uid-123', 'ml', 'infer-0', 'search', 'Deployment', 'infer', '2025-12-31T00:00:00Z')");
-    txn.commit();
+    store::InventoryChanges c;
+    c.cluster = "c1";
+    c.types = {{"T4", "nvidia", "nvidia.com/gpu"}};
+    c.devices = {{"GPU-T4", "node-9", 0, "T4", absl::FromUnixMillis(kT0) - absl::Hours(31 * 24),  // 2025-12-01
+                  std::nullopt}};
+    c.pods = {{{"uid-123", "ml", "infer-0", "search", "Deployment", "infer", "",
+                absl::FromUnixMillis(kT0) - absl::Hours(24),  // 2025-12-31
+                std::nullopt, std::nullopt, 0, false},
+               ""}};
+    ASSERT_THAT(store::PgLiveInventoryRepository(pool_.get()).Apply(c), IsOk());
   }
   CanonicalSeries s = Make("GPU-T4", "infer-0", Field::kUtil, {{kT0, 0.5}});
   s.key.node.clear();
   s.key.model.clear();
   UsageWriter writer(store_.get(), "c1");
   ASSERT_THAT(WriteAll(writer, {{s}}), IsOk());
-  pqxx::nontransaction txn(*conn_);
-  auto rows = txn.exec("SELECT pod_uid, node, model FROM usage_minute ORDER BY pod_uid");
+  const auto rows = testing::StoredMinutes(*conn_, "c1");  // one device: ordered by pod_uid
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows[0][0].as<std::string>(), "");
-  EXPECT_EQ(rows[1][0].as<std::string>(), "uid-123");
-  EXPECT_EQ(rows[1][1].as<std::string>(), "node-9");
-  EXPECT_EQ(rows[1][2].as<std::string>(), "T4");
+  EXPECT_EQ(rows[0].pod_uid, "");
+  EXPECT_EQ(rows[1].pod_uid, "uid-123");
+  EXPECT_EQ(rows[1].node, "node-9");
+  EXPECT_EQ(rows[1].model, "T4");
 }
 
-// Quarantined records of `source`, as "object_key | reason".
-std::vector<std::string> Quarantined(pqxx::connection& conn, const std::string& source) {
+// Quarantined records of `source` in c1, as "object_key | reason".
+std::vector<std::string> Quarantined(const testing::TestDatabase& db, const std::string& source) {
   std::vector<std::string> out;
-  for (const auto& row : pqxx::nontransaction(conn).exec_params(
-           "SELECT object_key || ' | ' || reason FROM quarantine WHERE source = $1 AND cluster = 'c1' ORDER BY id",
-           source)) {
-    out.push_back(row[0].as<std::string>());
+  for (const auto& record : testing::QuarantinedRecords(db.uri(), source, "c1")) {
+    out.push_back(record.object_key + " | " + record.reason);
   }
   return out;
 }
@@ -260,7 +265,7 @@ TEST_F(UsageWriterTest, AMinuteBeyondTheStoresRangeIsSetAsideAndTheRestWritten) 
   auto written = writer.WriteClosed(window.Close(absl::Now(), true), "log-a");
   ASSERT_THAT(written, IsOk());
   EXPECT_EQ(*written, 1);
-  const auto set_aside = Quarantined(*conn_, "remote_write");
+  const auto set_aside = Quarantined(*db_, "remote_write");
   ASSERT_EQ(set_aside.size(), 1u);
   EXPECT_THAT(set_aside[0], HasSubstr("device GPU-X")) << set_aside[0];
   EXPECT_THAT(set_aside[0], HasSubstr("minute: ")) << set_aside[0];
@@ -280,30 +285,25 @@ TEST_F(UsageWriterTest, AMinuteBeforeTheRetentionHorizonIsSetAside) {
   auto written = writer.UpsertMinuteRows({Row("GPU-0", kT0), Row("GPU-old", old)});
   ASSERT_THAT(written, IsOk());
   EXPECT_EQ(*written, 1);
-  const auto set_aside = Quarantined(*conn_, "pull");
+  const auto set_aside = Quarantined(*db_, "pull");
   ASSERT_EQ(set_aside.size(), 1u);
   EXPECT_THAT(set_aside[0], HasSubstr("minute: 2024-11-26T00:00:00Z is before the retention horizon"));
-  EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 1);
+  EXPECT_EQ(testing::StoredMinutes(*conn_, "c1").size(), 1u);
 }
 
 // The pods of the stored series of c1, by pod.
 std::vector<std::string> SeriesPods(pqxx::connection& conn) {
   std::vector<std::string> pods;
-  for (const auto& row :
-       pqxx::nontransaction(conn).exec("SELECT pod FROM telemetry_series WHERE cluster = 'c1' ORDER BY pod, field")) {
-    pods.push_back(row[0].as<std::string>());
-  }
+  for (const auto& series : testing::StoredTelemetrySeries(conn, "c1")) pods.push_back(series.pod);
   return pods;
 }
 
-// The Unix seconds of the last_seen of c1's series of `pod`.
+// The Unix seconds of the last_seen of c1's one series of `pod`.
 int64_t LastSeen(pqxx::connection& conn, const std::string& pod) {
-  return pqxx::nontransaction(conn)
-      .exec_params1(
-          "SELECT extract(epoch FROM last_seen)::bigint FROM telemetry_series WHERE cluster = 'c1'"
-          " AND pod = $1",
-          pod)[0]
-      .as<int64_t>();
+  const auto series = testing::RowsWhere(testing::StoredTelemetrySeries(conn, "c1"),
+                                         [&](const testing::StoredSeries& s) { return s.pod == pod; });
+  EXPECT_EQ(series.size(), 1u) << pod;
+  return series.empty() ? 0 : absl::ToUnixSeconds(series[0].last_seen);
 }
 
 // A fleet whose pods churn: retention deletes the series of a pod gone for
@@ -357,12 +357,11 @@ TEST_F(UsageWriterTest, APartitionDroppedByRetentionIsCreatedAgain) {
   ASSERT_THAT(writer.UpsertMinuteRows({Row("GPU-0", day_before)}), IsOk());
   // Another maintainer with a shorter retention drops yesterday's partition.
   ASSERT_THAT(store::MaintainUsagePartitions(*conn_, absl::FromUnixMillis(kT0 + 86'400'000), {0, 1}), IsOk());
-  ASSERT_EQ(pqxx::nontransaction(*conn_).exec("SELECT to_regclass('usage_minute_20251231') IS NULL")[0][0].as<bool>(),
-            true);
+  ASSERT_EQ(testing::HasUsagePartition(*conn_, "20251231"), false);
   auto written = writer.UpsertMinuteRows({Row("GPU-0", day_before + 60'000)});
   ASSERT_THAT(written, IsOk());
   EXPECT_EQ(*written, 1);
-  EXPECT_TRUE(Quarantined(*conn_, "pull").empty());
+  EXPECT_TRUE(Quarantined(*db_, "pull").empty());
 }
 
 // A row the store refuses for its data, of a kind not checked beforehand
@@ -373,33 +372,26 @@ TEST_F(UsageWriterTest, ARowTheStoreRefusesIsSetAsideAndTheOthersWritten) {
   auto written = writer.UpsertMinuteRows({Row("GPU-0", kT0), Row("GPU-bad", kT0, 0), Row("GPU-1", kT0)});
   ASSERT_THAT(written, IsOk());
   EXPECT_EQ(*written, 2);
-  const auto set_aside = Quarantined(*conn_, "pull");
+  const auto set_aside = Quarantined(*db_, "pull");
   ASSERT_EQ(set_aside.size(), 1u);
   EXPECT_THAT(set_aside[0], HasSubstr("device GPU-bad")) << set_aside[0];
   EXPECT_THAT(set_aside[0], HasSubstr("refused by the store")) << set_aside[0];
-  EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 2);
+  EXPECT_EQ(testing::StoredMinutes(*conn_, "c1").size(), 2u);
 }
 
 TEST_F(UsageWriterTest, DatabaseGoneIsUnavailableAndNothingIsHalfWritten) {
   UsageWriter writer(store_.get(), "c1");
   ASSERT_THAT(WriteAll(writer, {{Make("GPU-1", "", Field::kUtil, {{kT0, 0.5}})}}), IsOk());
-  {
-    pqxx::nontransaction admin(*conn_);
-    admin.exec(
-        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-        " WHERE datname = current_database() AND pid <> pg_backend_pid()");
-  }
+  testing::TerminateOtherSessions(*conn_);
   const std::vector<std::vector<CanonicalSeries>> next = {{Make("GPU-1", "", Field::kUtil, {{kT0 + 61'000, 0.7}})}};
   auto failed = WriteAll(writer, next);
   ASSERT_THAT(failed, StatusIs(absl::StatusCode::kUnavailable));
-  EXPECT_EQ(pqxx::nontransaction(*conn_).exec("SELECT count(*) FROM quarantine")[0][0].as<int>(), 0)
-      << "nothing is set aside because the store was away";
+  EXPECT_EQ(testing::QuarantinedRecords(db_->uri()).size(), 0u) << "nothing is set aside because the store was away";
   // The pool reconnects; the retried batch lands whole.
   auto retried = WriteAll(writer, next);
   ASSERT_THAT(retried, IsOk());
   EXPECT_EQ(*retried, 1);
-  pqxx::nontransaction txn(*conn_);
-  EXPECT_EQ(txn.exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 2);
+  EXPECT_EQ(testing::StoredMinutes(*conn_, "c1").size(), 2u);
 }
 
 }  // namespace

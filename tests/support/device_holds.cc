@@ -1,4 +1,4 @@
-#include "tests/telemetry/device_holds.h"
+#include "tests/support/device_holds.h"
 
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
