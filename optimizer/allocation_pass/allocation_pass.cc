@@ -27,9 +27,9 @@ std::string AllocationPass::InputsJson(int32_t policy_version, std::optional<abs
 
 absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> watermark) {
   AllocationReport report;
-  FLEETCAP_RETURN_IF_ERROR(stores_.policies->Refresh());
+  FLEETCAP_RETURN_IF_ERROR(stores_.directory->Refresh());
   const absl::Time now = clock_->Now();
-  const policy::PolicyInForce in_force = stores_.policies->At(now);
+  const policy::PolicyInForce in_force = stores_.directory->timeline().At(now);
   if (in_force.version == 0) {
     report.skipped = "no policy";
     return report;
@@ -55,8 +55,8 @@ absl::StatusOr<AllocationReport> AllocationPass::Run(std::optional<absl::Time> w
   const absl::Time end = watermark ? *watermark : HourOf(now);
   FLEETCAP_ASSIGN_OR_RETURN(
       planning_state::DemandHistory history,
-      planning_state::LoadDemandHistory(stores_.history, stores_.teams, resolver, end - options_.demand.lookback, end,
-                                        now, options_.max_pending_pods));
+      planning_state::LoadDemandHistory(stores_.history, stores_.directory->facts(), resolver,
+                                        end - options_.demand.lookback, end, now, options_.max_pending_pods));
   FLEETCAP_ASSIGN_OR_RETURN(
       BuiltAllocationRun built,
       BuildAllocationRun(policy, history, {in_force.version, inputs, engine, now, end, options_.demand}));

@@ -12,6 +12,7 @@
 // unit-tested in memory.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -20,6 +21,7 @@
 #include "common/clock.h"
 #include "optimizer/allocation/measured_demand.h"
 #include "optimizer/allocation/policy_engine.h"
+#include "optimizer/teams/team_directory.h"
 #include "policy/policy_timeline.h"
 #include "store/allocation_run_repository.h"
 #include "store/demand_history_repository.h"
@@ -33,11 +35,29 @@ struct AllocationPassOptions {
   int64_t max_pending_pods = 100'000;        // the most waiting pods one run reads (the oldest)
 };
 
-struct AllocationPassStores {
+class AllocationPassStores {
+ public:
+  AllocationPassStores() = default;
+  // Over the team directory the process shares (its policy versions, and the
+  // namespace evidence of pending pods).
+  AllocationPassStores(store::DemandHistoryRepository* demand_history, teams::TeamDirectory* shared_directory,
+                       store::AllocationRunRepository* allocation_runs)
+      : history(demand_history), directory(shared_directory), runs(allocation_runs) {}
+  // Over a directory of its own on `team_facts` and `policies`, made once here.
+  AllocationPassStores(store::DemandHistoryRepository* demand_history, store::TeamFactsRepository* team_facts,
+                       policy::PolicyTimeline* policies, store::AllocationRunRepository* allocation_runs)
+      : history(demand_history),
+        runs(allocation_runs),
+        own_directory_(std::make_shared<teams::TeamDirectory>(team_facts, policies)) {
+    directory = own_directory_.get();
+  }
+
   store::DemandHistoryRepository* history = nullptr;
-  store::TeamFactsRepository* teams = nullptr;  // namespace evidence of pending pods
-  policy::PolicyTimeline* policies = nullptr;
+  teams::TeamDirectory* directory = nullptr;
   store::AllocationRunRepository* runs = nullptr;
+
+ private:
+  std::shared_ptr<teams::TeamDirectory> own_directory_;
 };
 
 struct AllocationReport {

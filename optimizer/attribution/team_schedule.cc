@@ -9,7 +9,7 @@ std::vector<TeamSpan> PolicyTimelineTeams::TeamsDuring(const policy::PodEvidence
   auto ns = namespaces_.find({pod.cluster, pod.namespace_name});
   const policy::NamespaceEvidence* evidence = ns == namespaces_.end() ? nullptr : &ns->second;
   std::vector<TeamSpan> out;
-  for (const policy::PolicyInForce& v : timeline_.During(from, to)) {
+  for (const policy::PolicyInForce& v : timeline_.During(from, to, up_to_)) {
     TeamSpan span{std::max(from, v.from), std::min(to, v.to), v.teams->TeamOf(pod, evidence)};
     if (!out.empty() && out.back().team == span.team) {
       out.back().to = span.to;

@@ -4,6 +4,7 @@
 // another after; the engine asks once per distinct (cluster, namespace,
 // team label) for the whole window.
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <utility>
@@ -32,17 +33,20 @@ class TeamSchedule {
 using NamespaceEvidenceMap = std::map<std::pair<std::string, std::string>, policy::NamespaceEvidence>;
 
 // Teams as the policy versions of a timeline resolve them, each over the
-// time it was in force. The timeline must outlive this.
+// time it was in force, as if no version numbered above `up_to` had been
+// applied (policy::PolicyTimeline::During). The timeline must outlive this.
 class PolicyTimelineTeams : public TeamSchedule {
  public:
-  PolicyTimelineTeams(const policy::PolicyTimeline& timeline, NamespaceEvidenceMap namespaces)
-      : timeline_(timeline), namespaces_(std::move(namespaces)) {}
+  PolicyTimelineTeams(const policy::PolicyTimeline& timeline, NamespaceEvidenceMap namespaces,
+                      int32_t up_to = policy::PolicyTimeline::kEveryVersion)
+      : timeline_(timeline), namespaces_(std::move(namespaces)), up_to_(up_to) {}
 
   std::vector<TeamSpan> TeamsDuring(const policy::PodEvidence& pod, absl::Time from, absl::Time to) const override;
 
  private:
   const policy::PolicyTimeline& timeline_;
   NamespaceEvidenceMap namespaces_;
+  int32_t up_to_;
 };
 
 }  // namespace fleetcap::attribution

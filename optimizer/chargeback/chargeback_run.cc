@@ -162,7 +162,7 @@ absl::StatusOr<HoursReport> ChargebackRun::ComputeClusterHours(const std::string
 
 absl::StatusOr<HoursReport> ChargebackRun::ComputeFixedHours(absl::Time start, absl::Time end) {
   FLEETCAP_RETURN_IF_ERROR(CheckHours("hours of fixed lines to compute", start, end));
-  FLEETCAP_RETURN_IF_ERROR(stores_.sources.policies->Refresh());
+  FLEETCAP_RETURN_IF_ERROR(stores_.sources.policies()->Refresh());
   // What every team was charged each hour on its workload lines, all clusters.
   store::ChargebackFilter filter;
   filter.start = start;
@@ -178,7 +178,7 @@ absl::StatusOr<HoursReport> ChargebackRun::ComputeFixedHours(absl::Time start, a
   HoursReport report;
   std::vector<store::ChargebackLineRecord> lines;
   for (absl::Time hour = start; hour < end; hour += absl::Hours(1)) {
-    const policy::PolicyInForce in_force = stores_.sources.policies->At(hour);
+    const policy::PolicyInForce in_force = stores_.sources.policies()->At(hour);
     for (auto& line : FixedLines(hour, in_force.teams->policy().attribution, charged[hour])) {
       report.total_cost_micro += line.total_cost_micro;
       lines.push_back(std::move(line));
@@ -206,9 +206,9 @@ PassReport ChargebackRun::BeginPass() const {
 
 absl::Status ChargebackRun::MarkPolicyChanges(PassReport* report) {
   FLEETCAP_ASSIGN_OR_RETURN(const int32_t last, stores_.state->LastPolicyVersion());
-  FLEETCAP_RETURN_IF_ERROR(stores_.sources.policies->Refresh());
+  FLEETCAP_RETURN_IF_ERROR(stores_.sources.policies()->Refresh());
   const std::vector<policy::PolicyInForce> versions =
-      stores_.sources.policies->During(absl::InfinitePast(), absl::InfiniteFuture());
+      stores_.sources.policies()->During(absl::InfinitePast(), absl::InfiniteFuture());
   const int32_t newest = versions.empty() ? 0 : versions.back().version;
   if (newest <= last) return absl::OkStatus();
   // Each cluster's hours up to the closed hour, not only to its watermark:

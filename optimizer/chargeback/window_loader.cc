@@ -36,6 +36,12 @@ void AppendFacts(const std::string& cluster, const store::AttributionFactsRecord
   for (const auto& u : record.usage) input->usage.push_back({cluster, u.pod_uid, u.device_id, u.minute, u.used_milli});
 }
 
+FactsSources::FactsSources(const store::AttributionFactsRepository* stored_facts,
+                           store::TeamFactsRepository* team_facts, policy::PolicyTimeline* policies)
+    : facts(stored_facts), own_directory_(std::make_shared<teams::TeamDirectory>(team_facts, policies)) {
+  directory = own_directory_.get();
+}
+
 namespace {
 
 // `only` (when set) limits the window to that cluster.
@@ -45,7 +51,8 @@ absl::StatusOr<LoadedWindow> Load(const FactsSources& sources, const std::string
     return absl::InvalidArgumentError(absl::StrCat("chargeback window [", FormatRfc3339(start), ", ",
                                                    FormatRfc3339(end), "): must be whole hours, start before end"));
   }
-  FLEETCAP_RETURN_IF_ERROR(sources.policies->Refresh());
+  FLEETCAP_RETURN_IF_ERROR(sources.directory->Refresh());
+  const policy::PolicyTimeline& policies = sources.directory->timeline();
   LoadedWindow window;
 
   // Facts of the whole fleet (or of the one cluster), in one input.
@@ -64,14 +71,13 @@ absl::StatusOr<LoadedWindow> Load(const FactsSources& sources, const std::string
     FLEETCAP_ASSIGN_OR_RETURN(auto record, sources.facts->Facts(name, start, end));
     AppendFacts(name, record, &facts);
   }
-  facts.prices = sources.policies->At(absl::InfiniteFuture()).teams->policy().prices;
+  facts.prices = policies.At(absl::InfiniteFuture(), sources.up_to).teams->policy().prices;
 
-  const teams::TeamDirectory directory(sources.teams, sources.policies);
-  FLEETCAP_ASSIGN_OR_RETURN(window.teams, directory.Schedule());
+  FLEETCAP_ASSIGN_OR_RETURN(window.teams, sources.directory->Schedule(sources.up_to));
 
   // The version whose options apply from each hour: the one in force at its start.
-  std::vector<std::pair<absl::Time, policy::PolicyInForce>> starts = {{start, sources.policies->At(start)}};
-  for (auto& v : sources.policies->During(start, end)) {
+  std::vector<std::pair<absl::Time, policy::PolicyInForce>> starts = {{start, policies.At(start, sources.up_to)}};
+  for (auto& v : policies.During(start, end, sources.up_to)) {
     const absl::Time hour = HourAtOrAfter(v.from);  // InfinitePast for the first version
     if (hour <= start || hour >= end) continue;
     if (starts.back().first == hour) {

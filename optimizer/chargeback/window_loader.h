@@ -22,18 +22,43 @@
 #include "absl/time/time.h"
 #include "optimizer/attribution/attribution_facts.h"
 #include "optimizer/attribution/team_schedule.h"
+#include "optimizer/teams/team_directory.h"
 #include "policy/policy_timeline.h"
 #include "store/attribution_facts_repository.h"
 #include "store/team_facts_repository.h"
 
 namespace fleetcap::chargeback {
 
-// Where a window's facts come from. All must outlive every LoadedWindow
-// loaded from them (its team schedule reads `policies`).
-struct FactsSources {
+// Where a window's facts come from: the stored facts, and the team directory
+// whose timeline gives the policy versions and whose namespace evidence
+// resolves teams. A process keeps one directory that all its loads share
+// (teams/team_directory.h). All must outlive every LoadedWindow loaded from
+// them (its team schedule reads the directory's timeline).
+class FactsSources {
+ public:
+  FactsSources() = default;
+  // Over `directory`, which the caller shares; each load resolves as if no
+  // policy version numbered above `up_to` had been applied
+  // (policy::PolicyTimeline::At): what a request authorised under version
+  // `up_to` is answered with.
+  FactsSources(const store::AttributionFactsRepository* stored_facts, teams::TeamDirectory* shared_directory,
+               int32_t newest_version = policy::PolicyTimeline::kEveryVersion)
+      : facts(stored_facts), directory(shared_directory), up_to(newest_version) {}
+  // Over a directory of its own on `teams` (namespace evidence) and
+  // `policies`, made once here and shared by every copy: for a caller that
+  // has no directory of its process to share (a test, a one-off load).
+  FactsSources(const store::AttributionFactsRepository* stored_facts, store::TeamFactsRepository* team_facts,
+               policy::PolicyTimeline* policies);
+
+  // The policy versions, refreshed by each load.
+  policy::PolicyTimeline* policies() const { return directory->mutable_timeline(); }
+
   const store::AttributionFactsRepository* facts = nullptr;
-  store::TeamFactsRepository* teams = nullptr;  // namespace evidence
-  policy::PolicyTimeline* policies = nullptr;   // refreshed by each load
+  teams::TeamDirectory* directory = nullptr;
+  int32_t up_to = policy::PolicyTimeline::kEveryVersion;
+
+ private:
+  std::shared_ptr<teams::TeamDirectory> own_directory_;
 };
 
 // Consecutive hours computed with one set of attribution options.

@@ -13,10 +13,10 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "optimizer/chargeback/hours.h"
-#include "optimizer/chargeback/policy_timeline_source.h"
 #include "optimizer/commands/allocate_command.h"
 #include "optimizer/commands/optimizer_metrics.h"
 #include "optimizer/commands/work_sharing.h"
+#include "optimizer/teams/team_directory.h"
 #include "store/migrator.h"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_attribution_facts_repository.h"
@@ -277,22 +277,24 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   WorkLocks locks(&*lock_session);
 
   store::PgAttributionFactsRepository facts(daemon->pool());
-  store::PgTeamFactsRepository teams(daemon->pool());
+  store::PgTeamFactsRepository team_facts(daemon->pool());
   store::PgChargebackRepository chargeback(daemon->pool());
   store::PgOptimizerStateRepository state(daemon->pool());
   store::PgUsageRollupRepository rollups(daemon->pool());
-  policy::PolicyTimeline policies(chargeback::PoliciesOf(&teams));
+  // One timeline and one team directory over it, shared by every pass.
+  policy::PolicyTimeline policies(teams::PoliciesOf(&team_facts));
+  teams::TeamDirectory directory(&team_facts, &policies);
   chargeback::RunOptions run_options = options.run;
   run_options.holder = absl::StrCat(HostName(), ":", getpid());
-  chargeback::ChargebackRun run({{&facts, &teams, &policies}, &rollups, &chargeback, &state, &chargeback}, run_options,
+  chargeback::ChargebackRun run({{&facts, &directory}, &rollups, &chargeback, &state, &chargeback}, run_options,
                                 &clock);
   store::PgDemandHistoryRepository history(daemon->pool());
   store::PgAllocationRunRepository runs(daemon->pool());
-  AllocationPass allocation({&history, &teams, &policies, &runs}, options.allocation, &clock);
+  AllocationPass allocation({&history, &directory, &runs}, options.allocation, &clock);
   store::PgPendingWaitsRepository waits(daemon->pool());
   store::PgCapacityRepository capacity(daemon->pool());
   store::PgForecastRepository forecasts(daemon->pool());
-  ForecastPass forecast({&history, &waits, &capacity, &teams, &policies, &forecasts}, options.forecast, &clock);
+  ForecastPass forecast({&history, &waits, &capacity, &directory, &forecasts}, options.forecast, &clock);
 
   if (options.recompute) return Recompute(*options.recompute, options.run.batch_hours, run, locks, metrics);
 

@@ -48,8 +48,8 @@ absl::StatusOr<std::string> ForecastPass::WhyNotRun(std::optional<absl::Time> wa
     return std::string("done this interval");
   }
   if (!watermark) return std::string("no history yet");
-  FLEETCAP_RETURN_IF_ERROR(stores_.policies->Refresh());
-  *in_force = stores_.policies->At(now);
+  FLEETCAP_RETURN_IF_ERROR(stores_.directory->Refresh());
+  *in_force = stores_.directory->timeline().At(now);
   if (in_force->version == 0) return std::string("no policy");
   return std::string();
 }
@@ -74,7 +74,8 @@ absl::StatusOr<ForecastReport> ForecastPass::Run(std::optional<absl::Time> water
   header.forecast_start = *watermark;
   header.history_start = header.forecast_start - options_.lookback;
   header.horizon_hours = options_.horizon_hours;
-  const ForecastHistoryStores history_stores{stores_.history, stores_.waits, stores_.capacity, stores_.teams};
+  const ForecastHistoryStores history_stores{stores_.history, stores_.waits, stores_.capacity,
+                                             stores_.directory->facts()};
   FLEETCAP_ASSIGN_OR_RETURN(
       SeriesSums sums, LoadForecastHistory(history_stores, *in_force.teams,
                                            {header.history_start, header.forecast_start, options_.max_pending_waits}));

@@ -15,6 +15,7 @@
 // a Clock, so it is unit-tested in memory.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,7 @@
 #include "absl/status/statusor.h"
 #include "absl/time/time.h"
 #include "common/clock.h"
+#include "optimizer/teams/team_directory.h"
 #include "policy/policy_timeline.h"
 #include "store/capacity_repository.h"
 #include "store/demand_history_repository.h"
@@ -42,13 +44,39 @@ struct ForecastPassOptions {
 // INVALID_ARGUMENT naming the option (as its flag) for a value out of range.
 absl::Status ValidateForecastPassOptions(const ForecastPassOptions& options);
 
-struct ForecastPassStores {
+class ForecastPassStores {
+ public:
+  ForecastPassStores() = default;
+  // Over the team directory the process shares (its policy versions, and the
+  // namespace evidence of waiting pods).
+  ForecastPassStores(store::DemandHistoryRepository* demand_history, store::PendingWaitsRepository* pending_waits,
+                     const store::CapacityReadRepository* capacity_read, teams::TeamDirectory* shared_directory,
+                     store::ForecastRepository* forecast_runs)
+      : history(demand_history),
+        waits(pending_waits),
+        capacity(capacity_read),
+        directory(shared_directory),
+        forecasts(forecast_runs) {}
+  // Over a directory of its own on `team_facts` and `policies`, made once here.
+  ForecastPassStores(store::DemandHistoryRepository* demand_history, store::PendingWaitsRepository* pending_waits,
+                     const store::CapacityReadRepository* capacity_read, store::TeamFactsRepository* team_facts,
+                     policy::PolicyTimeline* policies, store::ForecastRepository* forecast_runs)
+      : history(demand_history),
+        waits(pending_waits),
+        capacity(capacity_read),
+        forecasts(forecast_runs),
+        own_directory_(std::make_shared<teams::TeamDirectory>(team_facts, policies)) {
+    directory = own_directory_.get();
+  }
+
   store::DemandHistoryRepository* history = nullptr;
   store::PendingWaitsRepository* waits = nullptr;
   const store::CapacityReadRepository* capacity = nullptr;
-  store::TeamFactsRepository* teams = nullptr;  // namespace evidence of waiting pods
-  policy::PolicyTimeline* policies = nullptr;
+  teams::TeamDirectory* directory = nullptr;
   store::ForecastRepository* forecasts = nullptr;
+
+ private:
+  std::shared_ptr<teams::TeamDirectory> own_directory_;
 };
 
 struct ForecastReport {

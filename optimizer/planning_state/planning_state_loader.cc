@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
@@ -15,6 +19,31 @@ absl::Time HourOf(absl::Time t) { return absl::FromUnixSeconds(absl::ToUnixSecon
 
 // The fleet's chargeback watermark ("" is the fleet's key, chargeback/chargeback_run.h).
 constexpr const char* kFleet = "";
+
+// The held series of the newest stored forecast run for every flavor of
+// `policy`: each flavor's total, and each team's that the policy knows or
+// that has held history; none before the first run.
+absl::StatusOr<std::optional<whatif::StoredForecast>> LoadStoredForecast(
+    store::ForecastRepository* forecasts, const policy::PolicyDocument& policy,
+    const std::vector<allocation::HeldHour>& held) {
+  if (forecasts == nullptr) return std::optional<whatif::StoredForecast>();
+  FLEETCAP_ASSIGN_OR_RETURN(std::optional<store::ForecastRunHeader> run, forecasts->LatestRun());
+  if (!run) return std::optional<whatif::StoredForecast>();
+  std::set<std::string> teams = {"", policy::kUnassignedTeam};
+  for (const policy::Team& t : policy.teams) teams.insert(t.name);
+  for (const allocation::HeldHour& h : held) teams.insert(h.team);
+  whatif::StoredForecast out;
+  out.run_id = run->run_id;
+  out.forecast_start = run->forecast_start;
+  for (const policy::Flavor& flavor : policy.flavors) {
+    for (const std::string& team : teams) {
+      FLEETCAP_ASSIGN_OR_RETURN(std::optional<store::ForecastSeriesRecord> series,
+                                forecasts->Series(run->run_id, {flavor.name, team, "held"}));
+      if (series) out.held[{team, flavor.name}] = {std::move(series->p50), std::move(series->p90), series->model};
+    }
+  }
+  return std::optional<whatif::StoredForecast>(std::move(out));
+}
 
 }  // namespace
 
@@ -56,6 +85,7 @@ absl::StatusOr<whatif::PlanningState> LoadPlanningState(const PlanningStores& st
                         state.history_end, now, options.max_pending_pods));
   state.held = std::move(history.held);
   state.pending = std::move(history.pending);
+  FLEETCAP_ASSIGN_OR_RETURN(state.forecast, LoadStoredForecast(stores.forecasts, resolver.policy(), state.held));
   return state;
 }
 

@@ -3,7 +3,8 @@
 // the active policy (and the stored version a scenario names), the held
 // history up to the fleet's chargeback watermark and the pods waiting now,
 // through the same loader as the optimizer's allocation pass
-// (demand_history_loader.h). Reads only.
+// (demand_history_loader.h), and the forecast pass's newest stored run,
+// which the projected month is read from. Reads only.
 
 #include <cstdint>
 
@@ -15,6 +16,7 @@
 #include "store/chargeback_repository.h"
 #include "store/control_repositories.h"
 #include "store/demand_history_repository.h"
+#include "store/forecast_repository.h"
 #include "store/team_facts_repository.h"
 
 namespace fleetcap::planning_state {
@@ -24,6 +26,7 @@ struct PlanningStores {
   store::TeamFactsRepository* teams = nullptr;
   store::PolicyRepository* policies = nullptr;
   store::ChargebackWriteRepository* chargeback = nullptr;  // the fleet's watermark only
+  store::ForecastRepository* forecasts = nullptr;          // the newest stored run (nullptr: none read)
 };
 
 struct PlanningStateOptions {

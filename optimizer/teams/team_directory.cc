@@ -51,9 +51,9 @@ TeamDirectory::TeamDirectory(store::TeamFactsRepository* facts)
 TeamDirectory::TeamDirectory(store::TeamFactsRepository* facts, policy::PolicyTimeline* timeline)
     : facts_(facts), timeline_(timeline) {}
 
-absl::StatusOr<std::shared_ptr<const attribution::TeamSchedule>> TeamDirectory::Schedule() const {
+absl::StatusOr<std::shared_ptr<const attribution::TeamSchedule>> TeamDirectory::Schedule(int32_t up_to) const {
   FLEETCAP_ASSIGN_OR_RETURN(NamespaceEvidenceBook book, Namespaces("", ""));
-  return std::make_shared<attribution::PolicyTimelineTeams>(*timeline_, std::move(book).namespaces());
+  return std::make_shared<attribution::PolicyTimelineTeams>(*timeline_, std::move(book).namespaces(), up_to);
 }
 
 absl::StatusOr<std::map<std::string, int64_t>> TeamDirectory::HeldByTeamAt(const std::string& cluster, absl::Time at,

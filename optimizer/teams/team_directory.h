@@ -87,9 +87,11 @@ class TeamDirectory {
   }
 
   // The team of each pod over time, every namespace's evidence read now and
-  // each version over the time it was in force (for the chargeback). The
-  // schedule reads this directory's timeline, so the directory must outlive it.
-  absl::StatusOr<std::shared_ptr<const attribution::TeamSchedule>> Schedule() const;
+  // each version over the time it was in force (for the chargeback), none
+  // numbered above `up_to`. The schedule reads this directory's timeline, so
+  // the directory must outlive it.
+  absl::StatusOr<std::shared_ptr<const attribution::TeamSchedule>> Schedule(
+      int32_t up_to = policy::PolicyTimeline::kEveryVersion) const;
 
   // Each of the following resolves as if no version numbered above `up_to`
   // had been applied (policy::PolicyTimeline::At): a request is answered under

@@ -8,13 +8,32 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/time/time.h"
 #include "optimizer/allocation/measured_demand.h"
 
 namespace fleetcap::whatif {
+
+// One held series of a stored forecast run (store/forecast_repository.h):
+// hourly milli-devices from the run's forecast_start, and the model that
+// projected them.
+struct StoredHeldForecast {
+  std::vector<int64_t> p50_milli;
+  std::vector<int64_t> p90_milli;
+  std::string model;
+};
+
+// The forecast pass's newest run: the baseline a scenario is applied to.
+struct StoredForecast {
+  int64_t run_id = 0;
+  absl::Time forecast_start;  // a whole hour: hour 0 of every series
+  // By (team, flavor); team "" is the flavor's total.
+  std::map<std::pair<std::string, std::string>, StoredHeldForecast> held;
+};
 
 struct PlanningState {
   absl::Time now;             // when the state was read
@@ -27,6 +46,9 @@ struct PlanningState {
   std::vector<allocation::HeldHour> held;       // within [history_end - history_hours, history_end)
   std::vector<allocation::PendingPod> pending;  // waiting at `now`
   allocation::MeasuredDemandOptions demand_options;
+  // The stored forecast the projected month is read from; none: no run is
+  // stored, and the held history is projected here instead.
+  std::optional<StoredForecast> forecast;
 };
 
 }  // namespace fleetcap::whatif

@@ -39,6 +39,19 @@ int64_t Scaled(int64_t value, int64_t factor_micro) {
   return static_cast<int64_t>(static_cast<Int128>(value) * factor_micro / 1'000'000);
 }
 
+// The factor of the first matching demand entry, most specific first: team
+// and flavor, then team on every flavor; none when no entry scales it.
+std::optional<int64_t> DemandFactor(const std::vector<DemandScale>& scales, const std::string& team,
+                                    const std::string& flavor) {
+  for (const auto& s : scales) {
+    if (s.team == team && !s.flavor.empty() && s.flavor == flavor) return s.factor_micro;
+  }
+  for (const auto& s : scales) {
+    if (s.team == team && s.flavor.empty()) return s.factor_micro;
+  }
+  return std::nullopt;
+}
+
 const policy::Flavor* FindFlavor(const policy::PolicyDocument& p, const std::string& name) {
   for (const auto& f : p.flavors) {
     if (f.name == name) return &f;
@@ -139,13 +152,7 @@ Demand ScaledDemand(const PlanningState& state, const policy::PolicyDocument& p,
   auto factor = [&](const std::string& team, const std::string& cluster,
                     const std::string& model) -> std::optional<int64_t> {
     const std::optional<std::string> flavor = allocation::FlavorOf(p, cluster, model);
-    for (const auto& s : scales) {
-      if (s.team == team && !s.flavor.empty() && flavor && s.flavor == *flavor) return s.factor_micro;
-    }
-    for (const auto& s : scales) {
-      if (s.team == team && s.flavor.empty()) return s.factor_micro;
-    }
-    return std::nullopt;
+    return DemandFactor(scales, team, flavor ? *flavor : std::string());
   };
   for (auto& h : d.held) {
     if (auto f = factor(h.team, h.cluster, h.model)) h.held_milli_seconds = Scaled(h.held_milli_seconds, *f);
@@ -233,6 +240,7 @@ struct SideInputs {
   const PolicyInUse* policy;
   const std::vector<CapacityChange>* capacity;
   const std::vector<PriceChange>* prices;
+  const std::vector<DemandScale>* scales;  // applied to the stored forecast
   Demand demand;
 };
 
@@ -285,10 +293,95 @@ void SplitMonthMoney(const MonthMoney& money, ScenarioSide& side) {
   attribution::Apportion(total_micro, weights, &parts);
   size_t i = 0;
   for (const auto& [team, numerator] : money.team_numerator) {
-    side.bills.push_back({team, static_cast<int64_t>(parts[i++]), money.team_held.at(team)});
+    side.bills.push_back({team, static_cast<int64_t>(parts[i++]), money.team_held.at(team), {}});
   }
   side.idle_micro = static_cast<int64_t>(parts[i]);
   side.total_micro = static_cast<int64_t>(total_micro);
+}
+
+// Each team's projected p50 over the month, per flavor, and the series
+// counted per model that projected them.
+struct MonthProjection {
+  std::map<std::string, std::vector<std::pair<std::string, std::vector<int64_t>>>> by_flavor;
+  std::map<std::string, std::set<std::string>> unknown;  // flavor -> teams no stored forecast covers
+  std::map<std::string, int64_t> models;
+};
+
+// The month projected here from each series' held history.
+MonthProjection ProjectedMonth(const std::map<Key, std::vector<int64_t>>& series, const Window& w,
+                               Projections& projections) {
+  MonthProjection out;
+  for (const auto& [key, history] : series) {
+    const HeldProjection& projection = projections.Of(history);
+    ++out.models[projection.model];
+    std::vector<int64_t> month(projection.p50_milli.begin() + w.month_offset,
+                               projection.p50_milli.begin() + w.month_offset + w.month_hours);
+    for (auto& v : month) v = std::max<int64_t>(v, 0);
+    out.by_flavor[key.second].emplace_back(key.first, std::move(month));
+  }
+  return out;
+}
+
+// The month as the stored forecast has it: every team's stored series of a
+// flavor of the policy, and every series with held history, each scaled by
+// the side's demand factors. A series the run does not hold, or holds for
+// fewer hours than the month needs, is unknown.
+MonthProjection StoredMonth(const StoredForecast& forecast, const std::map<Key, std::vector<int64_t>>& history,
+                            const policy::PolicyDocument& p, const std::vector<DemandScale>& scales,
+                            absl::Time month_start, int64_t month_hours) {
+  std::set<Key> keys;
+  for (const auto& [key, unused] : history) keys.insert(key);
+  for (const auto& [key, unused] : forecast.held) {
+    if (!key.first.empty() && FindFlavor(p, key.second) != nullptr) keys.insert(key);
+  }
+  const int64_t offset = (Seconds(month_start) - Seconds(forecast.forecast_start)) / kHour;
+  MonthProjection out;
+  for (const Key& key : keys) {
+    auto it = forecast.held.find(key);
+    if (it == forecast.held.end() || offset < 0 ||
+        static_cast<int64_t>(it->second.p50_milli.size()) < offset + month_hours) {
+      out.unknown[key.second].insert(key.first);
+      continue;
+    }
+    ++out.models[it->second.model];
+    const auto first = it->second.p50_milli.begin() + offset;
+    std::vector<int64_t> month(first, first + month_hours);
+    const std::optional<int64_t> factor = DemandFactor(scales, key.first, key.second);
+    for (auto& v : month) v = std::max<int64_t>(factor ? Scaled(v, *factor) : v, 0);
+    out.by_flavor[key.second].emplace_back(key.first, std::move(month));
+  }
+  return out;
+}
+
+// The flavor's total demand from `history_end` on as the stored run has it
+// (p50 and p90), with each team's part scaled by the side's demand factors;
+// none when the run has no total for the flavor or starts after `history_end`.
+std::optional<HeldProjection> StoredTotal(const StoredForecast& forecast, const std::string& flavor,
+                                          const std::vector<DemandScale>& scales, absl::Time history_end) {
+  auto total = forecast.held.find({"", flavor});
+  const int64_t shift = (Seconds(history_end) - Seconds(forecast.forecast_start)) / kHour;
+  if (total == forecast.held.end() || shift < 0) return std::nullopt;
+  HeldProjection out;
+  out.model = total->second.model;
+  auto from = [shift](const std::vector<int64_t>& v) {
+    return shift < static_cast<int64_t>(v.size()) ? std::vector<int64_t>(v.begin() + shift, v.end())
+                                                  : std::vector<int64_t>();
+  };
+  out.p50_milli = from(total->second.p50_milli);
+  out.p90_milli = from(total->second.p90_milli);
+  for (const auto& [key, series] : forecast.held) {
+    if (key.first.empty() || key.second != flavor) continue;
+    const std::optional<int64_t> factor = DemandFactor(scales, key.first, flavor);
+    if (!factor) continue;
+    const std::vector<int64_t> p50 = from(series.p50_milli), p90 = from(series.p90_milli);
+    for (size_t h = 0; h < p50.size() && h < out.p50_milli.size(); ++h)
+      out.p50_milli[h] += Scaled(p50[h], *factor) - p50[h];
+    for (size_t h = 0; h < p90.size() && h < out.p90_milli.size(); ++h)
+      out.p90_milli[h] += Scaled(p90[h], *factor) - p90[h];
+  }
+  for (auto& v : out.p50_milli) v = std::max<int64_t>(v, 0);
+  for (auto& v : out.p90_milli) v = std::max<int64_t>(v, 0);
+  return out;
 }
 
 absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioComparison& frame, const Window& w,
@@ -301,16 +394,12 @@ absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioCompari
                             Recommend(state, p, in.demand, *in.capacity, frame.recommendations_at));
 
   const std::map<Key, std::vector<int64_t>> series = HeldSeries(state, p, in.demand.held);
-  std::map<std::string, int64_t> models;
-  // Each team's projected p50 over the month, per flavor.
-  std::map<std::string, std::vector<std::pair<std::string, std::vector<int64_t>>>> by_flavor;
-  for (const auto& [key, history] : series) {
-    const HeldProjection& projection = projections.Of(history);
-    ++models[projection.model];
-    std::vector<int64_t> month(projection.p50_milli.begin() + w.month_offset,
-                               projection.p50_milli.begin() + w.month_offset + w.month_hours);
-    for (auto& v : month) v = std::max<int64_t>(v, 0);
-    by_flavor[key.second].emplace_back(key.first, std::move(month));
+  MonthProjection month;
+  if (state.forecast) {
+    month = StoredMonth(*state.forecast, series, p, *in.scales, frame.month_start, w.month_hours);
+    side.forecast_run_id = state.forecast->run_id;
+  } else {
+    month = ProjectedMonth(series, w, projections);
   }
   const int64_t now_offset = std::max<int64_t>(0, (Seconds(state.now) - Seconds(state.history_end)) / kHour);
   const allocation::MeasuredDemandSet pending_only =
@@ -324,8 +413,13 @@ absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioCompari
     const std::vector<int64_t> capacity =
         CapacityHours(f.capacity_milli, *in.capacity, f.name, state.history_end, w.horizon_hours);
     const std::vector<int64_t> price = PriceHours(p, f, *in.prices, frame.month_start, w.month_hours);
-    const auto& teams = by_flavor[f.name];
+    const auto& teams = month.by_flavor[f.name];
     AddFlavorMonth(teams, capacity, price, w, money, outlook);
+    for (const std::string& team : month.unknown[f.name]) {
+      money.team_numerator[team] += 0;  // a bill line for the team, marked unknown below
+      money.team_held[team] += 0;
+      outlook.held_unknown = true;
+    }
     // Demand of the flavor as a whole: its total held history projected, plus what waits now.
     std::vector<int64_t> total(static_cast<size_t>(state.history_hours), 0);
     bool any = false;
@@ -338,8 +432,10 @@ absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioCompari
     for (const auto& d : pending_only.demand) {
       if (d.flavor == f.name) pending_milli += d.pending_milli;
     }
-    const HeldProjection& projection = projections.Of(total);
-    outlook.model = any ? projection.model : kRecentAverageModel;
+    std::optional<HeldProjection> stored_total;
+    if (state.forecast) stored_total = StoredTotal(*state.forecast, f.name, *in.scales, state.history_end);
+    const HeldProjection& projection = stored_total ? *stored_total : projections.Of(total);
+    outlook.model = any || stored_total ? projection.model : kRecentAverageModel;
     outlook.exhausted_p50 =
         FirstExceeding(projection.p50_milli, capacity, pending_milli, now_offset, state.history_end);
     outlook.exhausted_p90 =
@@ -348,7 +444,12 @@ absl::StatusOr<ScenarioSide> RunSide(const SideInputs& in, const ScenarioCompari
   }
 
   SplitMonthMoney(money, side);
-  for (const auto& [model, n] : models) side.projection_models.emplace_back(model, n);
+  for (TeamBill& bill : side.bills) {
+    for (const auto& [flavor, teams] : month.unknown) {
+      if (teams.count(bill.team) > 0) bill.unknown_flavors.push_back(flavor);
+    }
+  }
+  for (const auto& [model, n] : month.models) side.projection_models.emplace_back(model, n);
   return side;
 }
 
@@ -382,11 +483,13 @@ absl::StatusOr<ScenarioComparison> RunScenario(const PlanningState& state, const
 
   const std::vector<CapacityChange> no_capacity;
   const std::vector<PriceChange> no_prices;
-  SideInputs base{&state, &baseline_policy, &no_capacity, &no_prices, {state.held, state.pending}};
+  const std::vector<DemandScale> no_scales;
+  SideInputs base{&state, &baseline_policy, &no_capacity, &no_prices, &no_scales, {state.held, state.pending}};
   Projections projections(forecaster, w.horizon_hours);
   FLEETCAP_ASSIGN_OR_RETURN(c.baseline, RunSide(base, c, w, projections));
-  SideInputs changed{&state, &scenario_policy, &scenario.capacity, &scenario.prices,
-                     ScaledDemand(state, scenario_policy.document, scenario.demand)};
+  SideInputs changed{
+      &state,           &scenario_policy, &scenario.capacity,
+      &scenario.prices, &scenario.demand, ScaledDemand(state, scenario_policy.document, scenario.demand)};
   FLEETCAP_ASSIGN_OR_RETURN(c.scenario, RunSide(changed, c, w, projections));
   return c;
 }

@@ -28,6 +28,10 @@ struct TeamBill {
   std::string team;
   int64_t micro = 0;
   int64_t held_milli_hours = 0;  // the device time it is billed for
+  // Flavors where the team has held history but no stored forecast covers
+  // its series over the month: `micro` and `held_milli_hours` leave them out,
+  // so the bill is unknown, not those figures.
+  std::vector<std::string> unknown_flavors;
 };
 
 struct FlavorOutlook {
@@ -39,6 +43,9 @@ struct FlavorOutlook {
   std::optional<absl::Time> exhausted_p50;  // the UTC day's start; none: not within the horizon
   std::optional<absl::Time> exhausted_p90;
   std::string model;  // what projected the flavor's demand (HeldProjection::model)
+  // Some team's series of the flavor has no stored forecast over the month:
+  // held_milli_hours and utilisation_ppm count only the series that have.
+  bool held_unknown = false;
 };
 
 struct ScenarioSide {
@@ -50,6 +57,7 @@ struct ScenarioSide {
   std::vector<FlavorOutlook> flavors;                       // in the policy's order
   // Team x flavor series projected by each model, e.g. {"recent_average": 12}.
   std::vector<std::pair<std::string, int64_t>> projection_models;
+  int64_t forecast_run_id = 0;  // the stored forecast run projected from; 0: none, projected here
 };
 
 struct ScenarioComparison {

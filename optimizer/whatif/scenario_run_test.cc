@@ -266,6 +266,105 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
+// The forecast pass's stored run over State(): from the history's end, team-a's
+// held p50 follows the day (2 devices at night, 4 by day) and team-b holds
+// 1.5 devices; neither is the recent average of the history (3 and 1).
+StoredForecast StoredRunOver(const PlanningState& s) {
+  StoredForecast f;
+  f.run_id = 7;
+  f.forecast_start = s.history_end;
+  StoredHeldForecast a{{}, {}, "holt_winters"}, b{{}, {}, "seasonal_naive"}, total{{}, {}, "holt_winters"};
+  for (int64_t h = 0; h < 2160; ++h) {
+    const int64_t hour_of_day = (12 + h) % 24;
+    a.p50_milli.push_back(hour_of_day < 8 ? 2000 : 4000);
+    a.p90_milli.push_back(a.p50_milli.back() + 500);
+    b.p50_milli.push_back(1500);
+    b.p90_milli.push_back(1700);
+    total.p50_milli.push_back(a.p50_milli.back() + b.p50_milli.back());
+    total.p90_milli.push_back(a.p90_milli.back() + b.p90_milli.back());
+  }
+  f.held[{"team-a", "h100"}] = a;
+  f.held[{"team-b", "h100"}] = b;
+  f.held[{"", "h100"}] = total;
+  return f;
+}
+
+// The stored series' p50 summed over January 2027 (milli-device-hours).
+int64_t StoredJanuary(const StoredForecast& f, const std::string& team) {
+  const int64_t offset = (At(2027, 1, 1) - f.forecast_start) / absl::Hours(1);
+  const std::vector<int64_t>& p50 = f.held.at({team, "h100"}).p50_milli;
+  int64_t sum = 0;
+  for (int64_t h = offset; h < offset + 744; ++h) sum += p50[static_cast<size_t>(h)];
+  return sum;
+}
+
+TEST(RunScenario, AnEmptyScenarioReproducesTheStoredForecastsDeviceHoursAndBills) {
+  PlanningState s = State();
+  s.forecast = StoredRunOver(s);
+  auto c = RunScenario(s, Scenario("version: 1\n"), nullptr);
+  ASSERT_THAT(c, IsOk());
+  const int64_t team_a = StoredJanuary(*s.forecast, "team-a");
+  const int64_t team_b = StoredJanuary(*s.forecast, "team-b");
+  EXPECT_EQ(team_a, (8 * 2000 + 16 * 4000) * 31);
+  EXPECT_EQ(team_b, 1500 * 744);
+  for (const ScenarioSide* side : {&c->baseline, &c->scenario}) {
+    ASSERT_EQ(side->bills.size(), 2u);
+    EXPECT_EQ(side->bills[0].team, "team-a");
+    EXPECT_EQ(side->bills[0].held_milli_hours, team_a);
+    EXPECT_TRUE(side->bills[0].unknown_flavors.empty());
+    EXPECT_EQ(side->bills[1].team, "team-b");
+    EXPECT_EQ(side->bills[1].held_milli_hours, team_b);
+    // What those hours cost at today's price, 2 a device-hour.
+    EXPECT_EQ(side->bills[0].micro, team_a * 2'000'000 / 1000);
+    EXPECT_EQ(side->bills[1].micro, team_b * 2'000'000 / 1000);
+    EXPECT_EQ(side->total_micro, int64_t{10} * 744 * 2'000'000);
+    ASSERT_EQ(side->flavors.size(), 1u);
+    EXPECT_EQ(side->flavors[0].held_milli_hours, team_a + team_b);
+    EXPECT_FALSE(side->flavors[0].held_unknown);
+    EXPECT_EQ(side->flavors[0].model, "holt_winters");
+    EXPECT_EQ(side->forecast_run_id, 7);
+    EXPECT_EQ(side->projection_models,
+              (std::vector<std::pair<std::string, int64_t>>{{"holt_winters", 1}, {"seasonal_naive", 1}}));
+  }
+}
+
+TEST(RunScenario, ScenarioChangesApplyToTheStoredForecast) {
+  PlanningState s = State();
+  s.forecast = StoredRunOver(s);
+  auto c = RunScenario(s, Scenario("version: 1\ndemand:\n  - team: team-b\n    factor: 2\n"), nullptr);
+  ASSERT_THAT(c, IsOk());
+  EXPECT_EQ(c->scenario.bills[1].held_milli_hours, 2 * StoredJanuary(*s.forecast, "team-b"));
+  EXPECT_EQ(c->scenario.bills[0].held_milli_hours, c->baseline.bills[0].held_milli_hours);
+}
+
+TEST(RunScenario, ASeriesNoStoredForecastCoversIsUnknownNotZero) {
+  PlanningState s = State();
+  s.forecast = StoredRunOver(s);
+  s.forecast->held.erase({"team-b", "h100"});
+  auto c = RunScenario(s, Scenario("version: 1\n"), nullptr);
+  ASSERT_THAT(c, IsOk());
+  const ScenarioSide& b = c->baseline;
+  ASSERT_EQ(b.bills.size(), 2u);
+  EXPECT_EQ(b.bills[0].held_milli_hours, StoredJanuary(*s.forecast, "team-a"));
+  EXPECT_TRUE(b.bills[0].unknown_flavors.empty());
+  EXPECT_EQ(b.bills[1].team, "team-b");
+  EXPECT_EQ(b.bills[1].unknown_flavors, std::vector<std::string>{"h100"});
+  ASSERT_EQ(b.flavors.size(), 1u);
+  EXPECT_TRUE(b.flavors[0].held_unknown);
+
+  // A stored run that ends before the month covers none of it.
+  PlanningState short_run = State();
+  short_run.forecast = StoredRunOver(short_run);
+  for (auto& [key, series] : short_run.forecast->held) {
+    series.p50_milli.resize(48);
+    series.p90_milli.resize(48);
+  }
+  auto d = RunScenario(short_run, Scenario("version: 1\n"), nullptr);
+  ASSERT_THAT(d, IsOk());
+  for (const TeamBill& bill : d->baseline.bills) EXPECT_EQ(bill.unknown_flavors, std::vector<std::string>{"h100"});
+  EXPECT_TRUE(d->baseline.flavors[0].held_unknown);
+}
+
 TEST(RunScenario, TheDocumentedExampleRunsOnTheDemoPolicy) {
   PlanningState state;
   state.now = At(2026, 12, 15, 12);
@@ -278,7 +377,21 @@ TEST(RunScenario, TheDocumentedExampleRunsOnTheDemoPolicy) {
   ASSERT_TRUE(parsed.ok()) << policy::FormatPolicyErrors("scenario", parsed.errors);
   auto c = RunScenario(state, parsed.document, nullptr);
   ASSERT_THAT(c, IsOk());
-  EXPECT_EQ(c->recommendations_at, At(2027, 2, 1));
+  EXPECT_EQ(c->recommendations_at, At(2027, 1, 16));
+  // Every change falls inside the projected month, so each moves it: G2 costs
+  // less from its first hour and has fewer devices from the 16th.
+  EXPECT_EQ(c->month_start, At(2027, 1, 1));
+  EXPECT_LT(c->scenario.total_micro, c->baseline.total_micro);
+  for (size_t i = 0; i < c->baseline.flavors.size(); ++i) {
+    const FlavorOutlook& before = c->baseline.flavors[i];
+    const FlavorOutlook& after = c->scenario.flavors[i];
+    if (before.flavor == "openb-g2") {
+      EXPECT_LT(after.capacity_milli_hours, before.capacity_milli_hours);
+    }
+    if (before.flavor == "openb-v100m16") {
+      EXPECT_GT(after.capacity_milli_hours, before.capacity_milli_hours);
+    }
+  }
 }
 
 }  // namespace

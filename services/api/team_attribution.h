@@ -42,6 +42,10 @@ class TeamAttribution {
                                                          absl::Time start, absl::Time end,
                                                          int32_t up_to = policy::PolicyTimeline::kEveryVersion);
 
+  // The process's one directory, for a reader that needs more than the
+  // above (the chargeback explanation loads a window over it).
+  teams::TeamDirectory* directory() { return &directory_; }
+
  private:
   teams::TeamDirectory directory_;
 };

@@ -62,16 +62,24 @@ std::string BillTable(const v1::ScenarioComparison& c) {
   for (const auto& b : c.baseline().bills()) rows[b.team()].first = &b;
   for (const auto& b : c.scenario().bills()) rows[b.team()].second = &b;
   Table t({"TEAM", "BASELINE", "SCENARIO", "CHANGE"});
+  // A bill with a flavor no stored forecast covers is unknown, never its partial figure.
+  const auto known = [](const v1::TeamBill* b) { return b == nullptr || b->unknown_flavors().empty(); };
   for (const auto& [team, pair] : rows) {
     const int64_t before = pair.first ? pair.first->micro() : 0;
     const int64_t after = pair.second ? pair.second->micro() : 0;
-    t.AddRow({team, Money(before), Money(after), SignedMoney(after - before)});
+    t.AddRow({team, known(pair.first) ? Money(before) : "unknown", known(pair.second) ? Money(after) : "unknown",
+              known(pair.first) && known(pair.second) ? SignedMoney(after - before) : "unknown"});
   }
   t.AddRow({"idle", Money(c.baseline().idle_micro()), Money(c.scenario().idle_micro()),
             SignedMoney(c.scenario().idle_micro() - c.baseline().idle_micro())});
   t.AddRow({"total", Money(c.baseline().total_micro()), Money(c.scenario().total_micro()),
             SignedMoney(c.scenario().total_micro() - c.baseline().total_micro())});
   return t.Render();
+}
+
+// Unknown where a series of the flavor has no stored forecast over the month.
+std::string Utilisation(const v1::FlavorOutlook& f) {
+  return f.held_unknown() ? "unknown" : Percent(f.utilisation_ppm());
 }
 
 std::string FlavorTable(const v1::ScenarioComparison& c) {
@@ -85,9 +93,8 @@ std::string FlavorTable(const v1::ScenarioComparison& c) {
     const auto* b = pair.first;
     const auto* s = pair.second;
     t.AddRow({flavor, b ? Devices(b->capacity_milli()) : "-", s ? Devices(s->capacity_milli()) : "-",
-              b ? Percent(b->utilisation_ppm()) : "-", s ? Percent(s->utilisation_ppm()) : "-",
-              b ? Day(*b, false) : "-", s ? Day(*s, false) : "-", b ? Day(*b, true) : "-", s ? Day(*s, true) : "-",
-              s ? s->model() : "-"});
+              b ? Utilisation(*b) : "-", s ? Utilisation(*s) : "-", b ? Day(*b, false) : "-", s ? Day(*s, false) : "-",
+              b ? Day(*b, true) : "-", s ? Day(*s, true) : "-", s ? s->model() : "-"});
   }
   return t.Render();
 }
@@ -99,7 +106,11 @@ std::string WhatIfTable(const v1::ScenarioComparison& c) {
   std::string out = absl::StrCat(
       "baseline: policy ", PolicyName(c.baseline().policy_version()), "; scenario (columns marked '): policy ",
       PolicyName(c.scenario().policy_version()), "\n", "held history up to ", rfc3339(c.history_end()),
-      "; recommendations with every change in force at ", rfc3339(c.recommendations_at()), "\n\n");
+      "; recommendations with every change in force at ", rfc3339(c.recommendations_at()), "\n",
+      c.baseline().forecast_run_id() != 0
+          ? absl::StrCat("projected month: stored forecast run ", c.baseline().forecast_run_id())
+          : std::string("projected month: no stored forecast, projected from the held history"),
+      "\n\n");
   absl::StrAppend(&out, "Recommendations (devices)\n", RecommendationsTable(c), "\n");
   absl::StrAppend(&out, "Projected bill, ", rfc3339(c.month_start()), " to ", rfc3339(c.month_end()), " (",
                   c.currency(), ")\n", BillTable(c), "\n");

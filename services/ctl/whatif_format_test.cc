@@ -99,6 +99,17 @@ TEST(WhatIfTable, ATeamOnOneSideOnlyShowsADash) {
   EXPECT_THAT(Squeezed(WhatIfTable(c)), Not(HasSubstr("team-c h100 0 ")));
 }
 
+TEST(WhatIfTable, ABillOrUtilisationNoStoredForecastCoversIsUnknownNotAFigure) {
+  v1::ScenarioComparison c = Comparison();
+  c.mutable_baseline()->set_forecast_run_id(7);
+  c.mutable_baseline()->mutable_bills(1)->add_unknown_flavors("h100");
+  c.mutable_baseline()->mutable_flavors(0)->set_held_unknown(true);
+  const std::string out = Squeezed(WhatIfTable(c));
+  EXPECT_THAT(out, HasSubstr("projected month: stored forecast run 7\n"));
+  EXPECT_THAT(out, HasSubstr("team-b unknown 1574.208 unknown\n"));
+  EXPECT_THAT(out, HasSubstr("h100 10 3 unknown 77.27% "));
+}
+
 TEST(WhatIfJson, IsTheProto3JsonWithEveryField) {
   const nlohmann::json json = nlohmann::json::parse(WhatIfJson(Comparison()));
   EXPECT_EQ(json["scenario"]["totalMicro"], "14256000000");

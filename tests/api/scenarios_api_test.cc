@@ -11,6 +11,7 @@
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
 #include "store/pg_chargeback_repository.h"
+#include "store/pg_forecast_repository.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
@@ -166,6 +167,53 @@ TEST_F(ScenariosApiTest, ARunComparesWithTheBaselineAndWritesNothing) {
   EXPECT_EQ(Int(base["recommendations"][0]["demandMilli"]), 3000);
   EXPECT_EQ(Int(scen["recommendations"][0]["demandMilli"]), 6000);
   EXPECT_EQ(Int(scen["recommendations"][1]["demandMilli"]), 1000);
+}
+
+TEST_F(ScenariosApiTest, AnEmptyScenarioReproducesTheStoredForecastAndItsBills) {
+  // The forecast pass's run from the watermark: team-a 2.5 devices, team-b 0.5,
+  // not the 3 and 1 the held history would project.
+  store::ForecastRunDraft run;
+  run.header.computed_at = watermark_;
+  run.header.history_start = watermark_ - absl::Hours(1);
+  run.header.forecast_start = watermark_;
+  run.header.horizon_hours = 2160;
+  auto series = [&](const std::string& team, int64_t milli, const std::string& model) {
+    store::ForecastSeriesRecord r;
+    r.flavor = "h100";
+    r.team = team;
+    r.model = model;
+    r.history = {milli};
+    r.p50.assign(2160, milli);
+    r.p90.assign(2160, milli + 500);
+    return r;
+  };
+  run.series = {series("team-a", 2500, "holt_winters_weekly"), series("team-b", 500, "seasonal_naive"),
+                series("", 3000, "holt_winters_weekly")};
+  store::PgForecastRepository forecasts(pool());
+  auto id = forecasts.StoreRun(run);
+  ASSERT_THAT(id, IsOk());
+
+  auto response = Post("/v1/scenarios/run", absl::StrCat("{\"scenarioYaml\":", JsonString("version: 1\n"), "}"));
+  ASSERT_THAT(response, IsOk());
+  ASSERT_EQ(response->status, 200) << response->body;
+  const nlohmann::json c = nlohmann::json::parse(response->body);
+  const int64_t hours = NextMonthHours();
+  for (const char* side : {"baseline", "scenario"}) {
+    SCOPED_TRACE(side);
+    const nlohmann::json& s = c[side];
+    EXPECT_EQ(Int(s["forecastRunId"]), *id);
+    ASSERT_EQ(s["bills"].size(), 2u);
+    EXPECT_EQ(Int(s["bills"][0]["heldMilliHours"]), 2500 * hours);
+    EXPECT_EQ(Int(s["bills"][1]["heldMilliHours"]), 500 * hours);
+    // What those hours cost at today's price, 2 a device-hour.
+    EXPECT_EQ(Int(s["bills"][0]["micro"]), 2500 * hours * 2000);
+    EXPECT_EQ(Int(s["bills"][1]["micro"]), 500 * hours * 2000);
+    EXPECT_TRUE(s["bills"][0]["unknownFlavors"].empty());
+    EXPECT_EQ(Int(s["flavors"][0]["heldMilliHours"]), 3000 * hours);
+    EXPECT_EQ(s["flavors"][0]["heldUnknown"], false);
+    EXPECT_EQ(s["flavors"][0]["model"], "holt_winters_weekly");
+    EXPECT_EQ(s["projectionModels"]["seasonal_naive"], "1");
+  }
 }
 
 TEST_F(ScenariosApiTest, ASavedScenarioListsAndReadsBackWithItsResult) {

@@ -8,7 +8,6 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "optimizer/attribution/attribution_engine.h"
-#include "optimizer/chargeback/policy_timeline_source.h"
 #include "optimizer/chargeback/window_loader.h"
 #include "proto_time.h"
 #include "services/api/chargeback/chargeback_line.h"
@@ -63,12 +62,24 @@ bool SameFigures(const v1::ChargebackLine& a, const store::ChargebackSum& b) {
          a.total_cost_micro() == b.total_cost_micro;
 }
 
+// Whether `team` can have lines in the hour: "idle", "unassigned", or a team
+// of a version in force at some time of it (a version applied within the
+// hour charges its teams from then on).
+bool KnownDuring(const std::vector<policy::PolicyInForce>& versions, const std::string& team) {
+  if (team == attribution::kIdleTeam || team == policy::kUnassignedTeam) return true;
+  for (const policy::PolicyInForce& v : versions) {
+    if (v.teams == nullptr) continue;
+    const std::vector<policy::Team>& known = v.teams->policy().teams;
+    if (std::any_of(known.begin(), known.end(), [&](const policy::Team& t) { return t.name == team; })) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-ChargebackExplainQuery::ChargebackExplainQuery(const store::AttributionFactsRepository* facts,
-                                               store::TeamFactsRepository* teams,
+ChargebackExplainQuery::ChargebackExplainQuery(const store::AttributionFactsRepository* facts, TeamAttribution* teams,
                                                const store::ChargebackReadRepository* stored)
-    : facts_(facts), teams_(teams), stored_(stored), timeline_(chargeback::PoliciesOf(teams)) {}
+    : facts_(facts), teams_(teams), stored_(stored) {}
 
 absl::Status ChargebackExplainQuery::Authorize(const Scope& scope, const v1::ExplainChargebackRequest& request) const {
   if (scope.role == Role::kAdmin || scope.role == Role::kPlanner) return absl::OkStatus();
@@ -77,7 +88,7 @@ absl::Status ChargebackExplainQuery::Authorize(const Scope& scope, const v1::Exp
 }
 
 absl::StatusOr<v1::ChargebackExplanation> ChargebackExplainQuery::Run(
-    const v1::ExplainChargebackRequest& request) const {
+    const Scope& scope, const v1::ExplainChargebackRequest& request) const {
   if (request.team().empty()) return absl::InvalidArgumentError("team: required");
   if (!request.has_hour()) return absl::InvalidArgumentError("hour: required");
   FLEETCAP_RETURN_IF_ERROR(CheckRequestTime("hour", request.hour()));
@@ -85,17 +96,15 @@ absl::StatusOr<v1::ChargebackExplanation> ChargebackExplainQuery::Run(
   if (!store::IsWholeHour(hour)) {
     return absl::InvalidArgumentError(absl::StrCat("hour: ", FormatRfc3339(hour), " is not the start of an hour"));
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  chargeback::FactsSources sources{facts_, teams_, &timeline_};
+  const int32_t up_to = PolicyVersionOf(scope);
+  const chargeback::FactsSources sources(facts_, teams_->directory(), up_to);
   FLEETCAP_ASSIGN_OR_RETURN(chargeback::LoadedWindow window,
                             chargeback::LoadWindow(sources, hour, hour + absl::Hours(1)));
-  const policy::PolicyInForce in_force = timeline_.At(hour);
+  const policy::PolicyTimeline& timeline = teams_->directory()->timeline();
+  const policy::PolicyInForce in_force = timeline.At(hour, up_to);
   const policy::TeamResolver no_policy;
   const policy::PolicyDocument& policy = (in_force.teams ? *in_force.teams : no_policy).policy();
-  const bool known = request.team() == attribution::kIdleTeam || request.team() == policy::kUnassignedTeam ||
-                     std::any_of(policy.teams.begin(), policy.teams.end(),
-                                 [&](const policy::Team& t) { return t.name == request.team(); });
-  if (!known) {
+  if (!KnownDuring(timeline.During(hour, hour + absl::Hours(1), up_to), request.team())) {
     return absl::InvalidArgumentError(
         absl::StrCat("team: \"", request.team(), "\" is not a team of the policy in force at ", FormatRfc3339(hour)));
   }

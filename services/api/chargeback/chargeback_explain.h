@@ -2,41 +2,39 @@
 // ExplainChargeback: one team's lines of one hour computed again from that
 // hour's stored facts and policy (optimizer/chargeback/window_loader.h) with
 // the attribution engine's explanation (docs/attribution.md "Explaining a
-// line"), and compared with the lines stored for that hour.
-
-#include <mutex>
+// line"), and compared with the lines stored for that hour. Teams are
+// resolved by the process's one team directory (TeamAttribution), under the
+// policy version the request was authorised under.
 
 #include "absl/status/statusor.h"
 #include "fleetcap/v1/chargeback.pb.h"
 #include "optimizer/attribution/explanation.h"
-#include "policy/policy_timeline.h"
 #include "services/api/auth.h"
+#include "services/api/team_attribution.h"
 #include "store/attribution_facts_repository.h"
 #include "store/chargeback_repository.h"
-#include "store/team_facts_repository.h"
 
 namespace fleetcap::api {
 
 class ChargebackExplainQuery {
  public:
   // All must outlive this.
-  ChargebackExplainQuery(const store::AttributionFactsRepository* facts, store::TeamFactsRepository* teams,
+  ChargebackExplainQuery(const store::AttributionFactsRepository* facts, TeamAttribution* teams,
                          const store::ChargebackReadRepository* stored);
 
   // Admins and planners explain any team; a team token its own subtree.
   absl::Status Authorize(const Scope& scope, const v1::ExplainChargebackRequest& request) const;
 
-  // INVALID_ARGUMENT naming the field: no team, a team the policy in force
-  // at the hour does not know (besides "idle" and "unassigned"), an hour
-  // that is not a whole hour.
-  absl::StatusOr<v1::ChargebackExplanation> Run(const v1::ExplainChargebackRequest& request) const;
+  // INVALID_ARGUMENT naming the field: no team, a team no policy version in
+  // force during the hour knows (besides "idle" and "unassigned"), an hour
+  // that is not a whole hour. Resolved as if no policy version numbered
+  // above PolicyVersionOf(scope) had been applied.
+  absl::StatusOr<v1::ChargebackExplanation> Run(const Scope& scope, const v1::ExplainChargebackRequest& request) const;
 
  private:
   const store::AttributionFactsRepository* facts_;
-  store::TeamFactsRepository* teams_;
+  TeamAttribution* teams_;
   const store::ChargebackReadRepository* stored_;
-  mutable std::mutex mu_;  // one load at a time refreshes the timeline
-  mutable policy::PolicyTimeline timeline_;
 };
 
 // The engine's explanation as the API's message (lines not yet compared

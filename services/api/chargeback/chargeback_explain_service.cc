@@ -12,7 +12,7 @@ grpc::Status ExplainChargebackCall(const GrpcGuard* guard, const ChargebackExpla
                                    v1::ChargebackExplanation* response) {
   return guard->Run(context, "/fleetcap.v1.ChargebackService/ExplainChargeback", *request, [&](const Scope& scope) {
     FLEETCAP_RETURN_IF_ERROR(query->Authorize(scope, *request));
-    FLEETCAP_ASSIGN_OR_RETURN(auto result, query->Run(*request));
+    FLEETCAP_ASSIGN_OR_RETURN(auto result, query->Run(scope, *request));
     *response = std::move(result);
     return absl::OkStatus();
   });
@@ -37,7 +37,7 @@ void AddChargebackExplainRoutes(HttpGateway& gateway, const ChargebackExplainQue
                      auto request = ExplainRequestFromQuery(params);
                      if (!request.ok()) return ErrorResponse(request.status());
                      if (auto allowed = query->Authorize(scope, *request); !allowed.ok()) return ErrorResponse(allowed);
-                     auto explanation = query->Run(*request);
+                     auto explanation = query->Run(scope, *request);
                      if (!explanation.ok()) return ErrorResponse(explanation.status());
                      return JsonResponse(*explanation);
                    });

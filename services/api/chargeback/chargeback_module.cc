@@ -15,7 +15,7 @@ class ChargebackModule final : public ApiModule {
   explicit ChargebackModule(const ApiDependencies& deps)
       : attribution_facts_(deps.report_pool),
         query_(deps.chargeback, deps.active_policy, deps.heavy_reads),
-        explain_(&attribution_facts_, deps.team_facts, deps.chargeback),
+        explain_(&attribution_facts_, deps.teams, deps.chargeback),
         service_(&query_, &explain_, deps.guard) {}
 
   void Register(grpc::ServerBuilder& grpc, HttpGateway& http) {

@@ -6,8 +6,8 @@ namespace fleetcap::api {
 
 grpc::Status FleetGrpcService::GetFleetSummary(grpc::ServerContext* context, const v1::GetFleetSummaryRequest* request,
                                                v1::FleetSummary* response) {
-  return guard_->Run(context, "/fleetcap.v1.FleetService/GetFleetSummary", *request, [&](const Scope&) {
-    FLEETCAP_ASSIGN_OR_RETURN(auto result, query_->Run(*request));
+  return guard_->Run(context, "/fleetcap.v1.FleetService/GetFleetSummary", *request, [&](const Scope& scope) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto result, query_->Run(scope, *request));
     *response = std::move(result);
     return absl::OkStatus();
   });

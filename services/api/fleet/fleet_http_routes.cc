@@ -4,13 +4,14 @@ namespace fleetcap::api {
 
 void AddFleetRoutes(HttpGateway& gateway, const FleetSummaryQuery* query, const CapacitySeriesQuery* capacity,
                     const PendingDemandQuery* pending) {
-  gateway.AddGetRoute("/v1/fleet/summary", [query](const HttpQuery& params) {
-    auto request = FleetSummaryRequestFromQuery(params);
-    if (!request.ok()) return ErrorResponse(request.status());
-    auto summary = query->Run(*request);
-    if (!summary.ok()) return ErrorResponse(summary.status());
-    return JsonResponse(*summary);
-  });
+  gateway.AddRoute("GET", "/v1/fleet/summary",
+                   [query](const Scope& scope, const HttpQuery& params, const std::string&) {
+                     auto request = FleetSummaryRequestFromQuery(params);
+                     if (!request.ok()) return ErrorResponse(request.status());
+                     auto summary = query->Run(scope, *request);
+                     if (!summary.ok()) return ErrorResponse(summary.status());
+                     return JsonResponse(*summary);
+                   });
   gateway.AddRoute(
       "GET", "/v1/fleet/capacity",
       [capacity](const Scope& scope, const HttpQuery& params, const std::string&) {

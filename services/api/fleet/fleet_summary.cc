@@ -39,7 +39,13 @@ absl::StatusOr<std::map<std::string, int64_t>> UsedByModel(const store::Chargeba
 
 }  // namespace
 
-absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummaryRequest& request) const {
+absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const Scope& scope,
+                                                        const v1::GetFleetSummaryRequest& request) const {
+  return Run(PolicyVersionOf(scope), request);
+}
+
+absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(int32_t up_to,
+                                                        const v1::GetFleetSummaryRequest& request) const {
   FLEETCAP_ASSIGN_OR_RETURN(auto at, InstantOf(request, *clock_));
   FLEETCAP_ASSIGN_OR_RETURN(auto counts, inventory_->SummarizeAt(request.cluster(), at));
   std::map<std::string, int64_t> used;
@@ -64,7 +70,7 @@ absl::StatusOr<v1::FleetSummary> FleetSummaryQuery::Run(const v1::GetFleetSummar
   summary.set_devices(devices);
   summary.set_held_milli(held_milli);
   if (teams_ != nullptr) {
-    FLEETCAP_ASSIGN_OR_RETURN(auto held, teams_->HeldByTeamAt(request.cluster(), at));
+    FLEETCAP_ASSIGN_OR_RETURN(auto held, teams_->HeldByTeamAt(request.cluster(), at, up_to));
     for (const auto& [team, milli] : held) {
       auto* line = summary.add_teams();
       line->set_team(team);

@@ -18,7 +18,8 @@ class PlanningModule final : public ApiModule {
       : forecasts_(deps.pool),
         forecast_query_(&forecasts_),
         saved_(deps.pool),
-        scenarios_(planning_state::PlanningStores{deps.demand_history, deps.team_facts, deps.policies, deps.chargeback},
+        scenarios_(planning_state::PlanningStores{deps.demand_history, deps.team_facts, deps.policies, deps.chargeback,
+                                                  &forecasts_},
                    planning_state::PlanningStateOptions{}, &saved_, &forecaster_, deps.clock),
         service_(&forecast_query_, &scenarios_, deps.guard) {}
 

@@ -24,6 +24,7 @@ void SideToProto(const whatif::ScenarioSide& side, v1::ScenarioSide* out) {
     p->set_team(b.team);
     p->set_micro(b.micro);
     p->set_held_milli_hours(b.held_milli_hours);
+    for (const std::string& flavor : b.unknown_flavors) p->add_unknown_flavors(flavor);
   }
   out->set_idle_micro(side.idle_micro);
   out->set_total_micro(side.total_micro);
@@ -37,8 +38,10 @@ void SideToProto(const whatif::ScenarioSide& side, v1::ScenarioSide* out) {
     if (f.exhausted_p50) *p->mutable_exhausted_p50() = ToProtoTimestamp(*f.exhausted_p50);
     if (f.exhausted_p90) *p->mutable_exhausted_p90() = ToProtoTimestamp(*f.exhausted_p90);
     p->set_model(f.model);
+    p->set_held_unknown(f.held_unknown);
   }
   for (const auto& [model, n] : side.projection_models) (*out->mutable_projection_models())[model] = n;
+  out->set_forecast_run_id(side.forecast_run_id);
 }
 
 }  // namespace

@@ -508,6 +508,10 @@ export interface TeamBill {
   // Held device time x price over the projected month (micro-units).
   micro?: string;
   heldMilliHours?: string;
+  // Flavors where the team has held history but no stored forecast covers
+  // its series over the month: micro and held_milli_hours leave them out, so
+  // the team's bill is unknown (never zero for them).
+  unknownFlavors?: string[];
 }
 
 export interface FlavorOutlook {
@@ -523,9 +527,12 @@ export interface FlavorOutlook {
   // unset when not within the horizon.
   exhaustedP50?: string;
   exhaustedP90?: string;
-  // What projected the flavor's demand: the forecast engine's model, or
-  // "recent_average".
+  // What projected the flavor's demand: the stored forecast's model, the
+  // forecast engine's, or "recent_average".
   model?: string;
+  // Some team's series of the flavor has no stored forecast over the month:
+  // held_milli_hours and utilisation_ppm count only the series that have one.
+  heldUnknown?: boolean;
 }
 
 export interface ScenarioSide {
@@ -541,6 +548,9 @@ export interface ScenarioSide {
   flavors?: FlavorOutlook[];
   // Team x flavor series projected by each model, by model name.
   projectionModels?: Record<string, string>;
+  // The stored forecast run the month is read from; 0 when none is stored
+  // and the held history was projected for the scenario instead.
+  forecastRunId?: string;
 }
 
 export interface ScenarioComparison {

@@ -208,7 +208,7 @@ const side = (over: Partial<ScenarioSide>): ScenarioSide => ({
   ],
   flavors: [
     { flavor: 'h100', capacityMilli: '32000', heldMilliHours: '15252000', capacityMilliHours: '23808000', utilisationPpm: '640625', exhaustedP50: '2027-02-03T00:00:00Z', model: 'holt_winters_weekly' },
-    { flavor: 't4', capacityMilli: '8000', heldMilliHours: '1488000', capacityMilliHours: '5952000', utilisationPpm: '250000', model: 'recent_average' },
+    { flavor: 't4', capacityMilli: '8000', heldMilliHours: '1488000', capacityMilliHours: '5952000', utilisationPpm: '250000', model: 'recent_average', heldUnknown: true },
   ],
   projectionModels: { holt_winters_weekly: '1', recent_average: '1' },
   ...over,
@@ -237,13 +237,14 @@ export const scenarioComparison: ScenarioComparison = {
     ],
     bills: [
       { team: 'ml', micro: '18014398509481986', heldMilliHours: '23808000' },
-      { team: 'web', micro: '1250000', heldMilliHours: '1488000' },
+      // No stored forecast covers web's t4 series: its bill is unknown.
+      { team: 'web', micro: '1250000', heldMilliHours: '1488000', unknownFlavors: ['t4'] },
     ],
     idleMicro: '0',
     totalMicro: '18014398510731986',
     flavors: [
       { flavor: 'h100', capacityMilli: '32000', heldMilliHours: '23808000', capacityMilliHours: '23808000', utilisationPpm: '1000000', exhaustedP50: '2026-12-20T00:00:00Z', exhaustedP90: '2026-12-12T00:00:00Z', model: 'holt_winters_weekly' },
-      { flavor: 't4', capacityMilli: '8000', heldMilliHours: '1488000', capacityMilliHours: '5952000', utilisationPpm: '250000', model: 'recent_average' },
+      { flavor: 't4', capacityMilli: '8000', heldMilliHours: '1488000', capacityMilliHours: '5952000', utilisationPpm: '250000', model: 'recent_average', heldUnknown: true },
     ],
   }),
 };

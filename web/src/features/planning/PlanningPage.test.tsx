@@ -109,6 +109,10 @@ test('a scenario run shows the baseline beside the scenario, money exact', async
   expect(within(comparison).getByTestId('scenario-rec-scenario-ml/h100')).toHaveTextContent('28');
   expect(within(screen.getByTestId('scenario-recommendations')).getByRole('row', { name: /ml\/h100/ })).toHaveTextContent('+7.5');
   expect(screen.getByTestId('scenario-models')).toHaveTextContent('recent_average 1');
+  // A bill or utilisation no stored forecast covers says so, never a figure.
+  expect(within(comparison).getByTestId('scenario-bill-scenario-web')).toHaveTextContent('unknown');
+  expect(within(comparison).getByTestId('scenario-bill-baseline-web')).toHaveTextContent('USD 1.25');
+  expect(within(comparison).getByTestId('scenario-utilisation-scenario-t4')).toHaveTextContent('unknown');
 });
 
 test('a refused scenario lists every problem with its line, and a line can be selected in the editor', async () => {

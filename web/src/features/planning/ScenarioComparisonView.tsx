@@ -24,6 +24,11 @@ function signedMoney(delta: bigint, currency: string): string {
   return `${delta > 0n ? '+' : '−'}${formatMoney(delta > 0n ? delta : -delta, currency)}`;
 }
 
+// A bill with a flavor no stored forecast covers is unknown: its figure leaves that flavor out.
+function known(bill: TeamBill | undefined): boolean {
+  return (bill?.unknownFlavors ?? []).length === 0;
+}
+
 function Bills({ comparison }: { comparison: ScenarioComparison }) {
   const currency = comparison.currency || 'USD';
   const baseline = comparison.baseline ?? {};
@@ -32,7 +37,11 @@ function Bills({ comparison }: { comparison: ScenarioComparison }) {
   const money = (side: Side) => (row: Row) => {
     const bill = row[side];
     return bill ? (
-      <Figure testId={`scenario-bill-${side}-${row.name}`} value={big(bill.micro)} text={formatMoney(bill.micro, currency)} />
+      <Figure
+        testId={`scenario-bill-${side}-${row.name}`}
+        value={big(bill.micro)}
+        text={known(bill) ? formatMoney(bill.micro, currency) : 'unknown'}
+      />
     ) : (
       '–'
     );
@@ -41,7 +50,13 @@ function Bills({ comparison }: { comparison: ScenarioComparison }) {
     { id: 'team', header: 'Team', cell: (r) => r.name },
     { id: 'baseline', header: 'Baseline', numeric: true, cell: money('baseline') },
     { id: 'scenario', header: 'Scenario', numeric: true, cell: money('scenario') },
-    { id: 'change', header: 'Change', numeric: true, cell: (r) => signedMoney(big(r.scenario?.micro) - big(r.baseline?.micro), currency) },
+    {
+      id: 'change',
+      header: 'Change',
+      numeric: true,
+      cell: (r) =>
+        known(r.baseline) && known(r.scenario) ? signedMoney(big(r.scenario?.micro) - big(r.baseline?.micro), currency) : 'unknown',
+    },
     {
       id: 'held',
       header: 'Held device-hours (baseline → scenario)',
@@ -108,7 +123,15 @@ function Flavors({ comparison }: { comparison: ScenarioComparison }) {
     { id: 'flavor', header: 'Flavor', cell: (r) => r.name },
     ...both('Devices', (f) => (f ? formatDevices(f.capacityMilli) : '–')),
     ...both('Utilisation', (f, side, name) =>
-      f ? <Figure testId={`scenario-utilisation-${side}-${name}`} value={big(f.utilisationPpm)} text={formatPpm(f.utilisationPpm)} /> : '–',
+      f ? (
+        <Figure
+          testId={`scenario-utilisation-${side}-${name}`}
+          value={big(f.utilisationPpm)}
+          text={f.heldUnknown ? 'unknown' : formatPpm(f.utilisationPpm)}
+        />
+      ) : (
+        '–'
+      ),
     ),
     ...both('Runs out p50', day('p50')),
     ...both('Runs out p90', day('p90')),
