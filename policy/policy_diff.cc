@@ -107,6 +107,7 @@ void DiffFlavors(const PolicyDocument& before, const PolicyDocument& after, std:
         Changed(o, w + " model", a.model, b.model);
         Changed(o, w + " pool", a.pool, b.pool);
         Changed(o, w + " clusters", a.cluster, b.cluster);
+        Changed(o, w + " sharing", a.sharing, b.sharing);
         Changed(o, w + " capacity", FormatDevices(a.capacity_milli), FormatDevices(b.capacity_milli));
       },
       out);
@@ -192,6 +193,8 @@ void DiffThroughputs(const PolicyDocument& before, const PolicyDocument& after, 
 std::vector<std::string> DiffPolicies(const PolicyDocument& before, const PolicyDocument& after) {
   std::vector<std::string> out;
   Changed(out, "currency", before.currency, after.currency);
+  Changed(out, "demand headroom", absl::StrCat(before.demand_headroom_percent, "%"),
+          absl::StrCat(after.demand_headroom_percent, "%"));
   DiffTeams(before, after, out);
   DiffNamespaceRules(before, after, out);
   Changed(out, "team label keys", absl::StrJoin(before.team_label_keys, ", "),

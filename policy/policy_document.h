@@ -59,7 +59,12 @@ struct Flavor {
   std::string pool;            // empty: any pool
   std::string cluster = "*";   // cluster selector (a glob)
   int64_t capacity_milli = 0;  // devices available to allocate, in milli-devices
+  // How its devices are handed out: "whole" (a pod takes entire devices, so
+  // quotas are whole devices), "mig" or "time-slicing" (shares of a device).
+  std::string sharing = "whole";
   int line = 0;
+
+  bool WholeDevices() const { return sharing == "whole"; }
   std::map<std::string, int> field_lines;  // key -> line of its value
 };
 
@@ -114,6 +119,9 @@ struct Throughput {
   std::map<std::string, int> field_lines;  // key -> line of its value
 };
 
+inline constexpr int64_t kDefaultDemandHeadroomPercent = 20;
+inline constexpr int64_t kMaxDemandHeadroomPercent = 1000;
+
 struct PolicyDocument {
   int version = kSchemaVersion;
   std::string currency = "USD";
@@ -126,6 +134,9 @@ struct PolicyDocument {
   Attribution attribution;
   std::vector<AllocationRule> allocation;
   std::vector<Throughput> throughput;  // a class on a flavor not listed: 0, it does not run there
+  // Percent added to each measured demand for growth and queueing before it is
+  // allocated (docs/allocation.md, "Measured demand"); 0..kMaxDemandHeadroomPercent.
+  int64_t demand_headroom_percent = kDefaultDemandHeadroomPercent;
 };
 
 // The line of `field` in `entry`, or the entry's own line.

@@ -94,7 +94,7 @@ void ReadFlavors(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
   for (size_t i = 0; i < node.size(); ++i) {
     const YAML::Node n = node[i];
     const std::string f = Index("flavors", i);
-    if (!r.Map(n, f, {"name", "model", "pool", "cluster", "capacity"})) continue;
+    if (!r.Map(n, f, {"name", "model", "pool", "cluster", "capacity", "sharing"})) continue;
     Flavor flavor;
     flavor.field_lines = FieldLines(n);
     flavor.line = n.Mark().line + 1;
@@ -103,6 +103,7 @@ void ReadFlavors(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) {
     flavor.pool = r.Name(n, "pool", f, false);
     flavor.cluster = r.Glob(n, "cluster", f, "*");
     flavor.capacity_milli = r.NonNegative(n, "capacity", f, true, 3, "capacity").value_or(0);
+    flavor.sharing = r.OneOf(n, "sharing", f, {"whole", "mig", "time-slicing"}, "whole");
     if (!flavor.name.empty()) doc.flavors.push_back(std::move(flavor));
   }
 }
@@ -204,6 +205,19 @@ void ReadThroughput(YamlReader& r, const YAML::Node& node, PolicyDocument& doc) 
   }
 }
 
+void ReadDemandHeadroom(YamlReader& r, const YAML::Node& root, PolicyDocument& doc) {
+  auto v = r.Scalar(root, "demand_headroom_percent", "", false);
+  if (!v) return;
+  auto parsed = ParseDecimal(*v, 0);
+  if (!parsed.ok() || *parsed < 0 || *parsed > kMaxDemandHeadroomPercent) {
+    r.Error(r.MarkOf(root, "demand_headroom_percent"), "demand_headroom_percent",
+            absl::StrCat("\"", YamlReader::Shown(*v), "\" is not a headroom (expected a whole percent from 0 to ",
+                         kMaxDemandHeadroomPercent, ")"));
+    return;
+  }
+  doc.demand_headroom_percent = *parsed;
+}
+
 }  // namespace
 
 ParsedPolicy ParsePolicy(absl::string_view text) {
@@ -216,7 +230,7 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
   try {
     if (r.Map(root, "",
               {"version", "currency", "teams", "namespaces", "team_label_keys", "trusted_pods", "flavors", "prices",
-               "attribution", "allocation", "throughput"})) {
+               "attribution", "allocation", "throughput", "demand_headroom_percent"})) {
       auto version = r.Scalar(root, "version", "", true);
       if (version && *version != std::to_string(kSchemaVersion)) {
         r.Error(r.MarkOf(root, "version"), "version",
@@ -230,6 +244,7 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
           result.document.currency = *currency;
         }
       }
+      ReadDemandHeadroom(r, root, result.document);
       if (root["teams"].IsDefined()) ReadTeams(r, root["teams"], result.document);
       if (root["namespaces"].IsDefined()) ReadNamespaces(r, root["namespaces"], result.document);
       if (root["team_label_keys"].IsDefined()) ReadLabelKeys(r, root["team_label_keys"], result.document);

@@ -42,6 +42,9 @@ TEST(PolicyParser, ReadsEveryPartOfAValidDocument) {
   EXPECT_TRUE(d.trusted_pods[1].gpu_share);
   ASSERT_EQ(d.flavors.size(), 1u);
   EXPECT_EQ(d.flavors[0].capacity_milli, 100000);
+  EXPECT_EQ(d.demand_headroom_percent, 20);  // the default
+  EXPECT_EQ(d.flavors[0].sharing, "whole");  // the default: quotas in whole devices
+  EXPECT_TRUE(d.flavors[0].WholeDevices());
   ASSERT_EQ(d.prices.size(), 3u);
   EXPECT_EQ(d.prices[0].micro_per_device_hour, 350000);
   EXPECT_EQ(FormatRfc3339(*d.prices[0].to), "2026-02-01T00:00:00Z");
@@ -108,6 +111,12 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
       {"declared demand above a billion devices", "    weight: 3\n", "    weight: 3\n    demand: 1000000000.001\n", 58,
        "allocation[1].demand", "above 1000000000 devices"},
       {"bad currency", "currency: USD", "currency: dollars", 2, "currency", "ISO 4217"},
+      {"negative headroom", "currency: USD", "currency: USD\ndemand_headroom_percent: -5", 3, "demand_headroom_percent",
+       "expected a whole percent from 0 to 1000"},
+      {"headroom above 1000%", "currency: USD", "currency: USD\ndemand_headroom_percent: 1001", 3,
+       "demand_headroom_percent", "expected a whole percent from 0 to 1000"},
+      {"fractional headroom", "currency: USD", "currency: USD\ndemand_headroom_percent: 12.5", 3,
+       "demand_headroom_percent", "not a headroom"},
       {"wrong schema version", "version: 1", "version: 2", 1, "version", "expected 1"},
       {"duplicate team", "  - name: speech\n", "  - name: vision\n", 10, "teams[2].name", "already defined at line 7"},
       {"reserved team", "  - name: speech\n", "  - name: unassigned\n", 10, "teams[2].name", "reserved"},
@@ -115,6 +124,8 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
        "namespaces[1]", "exactly one of namespace"},
       {"injection in a name", "  - name: speech\n", "  - name: \"'; DROP TABLE teams; --\"\n", 10, "teams[2].name",
        "is not a name"},
+      {"bad sharing", "    model: T4\n", "    model: T4\n    sharing: halves\n", 25, "flavors[0].sharing",
+       "not one of whole, mig, time-slicing"},
       {"missing required field", "    model: T4\n    pool: default\n", "    pool: default\n", 23, "flavors[0].model",
        "missing (required)"},
       {"trust that trusts nothing", "    gpu_share: true\n", "    gpu_share: false\n", 61, "trusted_pods[1]",
@@ -139,6 +150,28 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
     }
     EXPECT_TRUE(found) << "wanted line " << c.line << " field " << c.field << " mentioning " << c.mentions << "; got:\n"
                        << FormatPolicyErrors("policy.yaml", parsed.errors);
+  }
+}
+
+TEST(PolicyParser, FlavorSharingSaysWhetherQuotasAreWholeDevices) {
+  for (const std::string sharing : {"mig", "time-slicing"}) {
+    const std::string edited =
+        absl::StrReplaceAll(kTestPolicy, {{"    model: T4\n", "    model: T4\n    sharing: " + sharing + "\n"}});
+    ParsedPolicy parsed = ParsePolicy(edited);
+    ASSERT_TRUE(parsed.ok()) << FormatPolicyErrors("test", parsed.errors);
+    EXPECT_EQ(parsed.document.flavors[0].sharing, sharing);
+    EXPECT_FALSE(parsed.document.flavors[0].WholeDevices());
+  }
+}
+
+TEST(PolicyParser, DemandHeadroomIsAWholePercent) {
+  for (const auto& [text, percent] :
+       std::vector<std::pair<std::string, int64_t>>{{"0", 0}, {"35", 35}, {"1000", 1000}}) {
+    const std::string edited = absl::StrReplaceAll(
+        kTestPolicy, {{"currency: USD\n", "currency: USD\ndemand_headroom_percent: " + text + "\n"}});
+    ParsedPolicy parsed = ParsePolicy(edited);
+    ASSERT_TRUE(parsed.ok()) << FormatPolicyErrors("test", parsed.errors);
+    EXPECT_EQ(parsed.document.demand_headroom_percent, percent);
   }
 }
 

@@ -50,6 +50,9 @@ inline AllocationRunDraft Draft() {
                        Recommendation("a/b", "t4", 0, "lending_limit")};
   d.recommendations[1].borrowing_limit_milli.reset();
   d.recommendations[2].borrowing_limit_milli = 0;
+  // The measured demand before headroom: none (nothing measured), zero, some.
+  d.recommendations[0].measured_demand_milli = 3500;
+  d.recommendations[2].measured_demand_milli = 0;
   return d;
 }
 
@@ -157,6 +160,8 @@ inline void BadRunsAreRefusedNamingTheFieldAndStoreNothing(AllocationRunReposito
       {[](AllocationRunDraft& d) { d.recommendations[1].flavor.clear(); }, "recommendations[1].flavor: empty"},
       {[](AllocationRunDraft& d) { d.recommendations[2].demand_milli = -1; },
        "recommendations[2].demand_milli: negative"},
+      {[](AllocationRunDraft& d) { d.recommendations[3].measured_demand_milli = -1; },
+       "recommendations[3].measured_demand_milli: negative"},
       {[](AllocationRunDraft& d) { d.recommendations[2].guarantee_milli = -1; },
        "recommendations[2].guarantee_milli: negative"},
       {[](AllocationRunDraft& d) { d.recommendations[3].recommended_milli = -5; },

@@ -15,7 +15,7 @@ bool AllocationRecommendationRecord::operator==(const AllocationRecommendationRe
   return team == o.team && flavor == o.flavor && demand_milli == o.demand_milli &&
          guarantee_milli == o.guarantee_milli && recommended_milli == o.recommended_milli &&
          borrowing_limit_milli == o.borrowing_limit_milli && lending_limit_milli == o.lending_limit_milli &&
-         bound_by == o.bound_by && explanation == o.explanation;
+         bound_by == o.bound_by && explanation == o.explanation && measured_demand_milli == o.measured_demand_milli;
 }
 
 bool AllocationRunRecord::operator==(const AllocationRunRecord& o) const {
@@ -68,6 +68,7 @@ absl::Status ValidateAllocationRun(const AllocationRunDraft& run) {
         {"recommended_milli", r.recommended_milli},
         {"borrowing_limit_milli", r.borrowing_limit_milli.value_or(0)},
         {"lending_limit_milli", r.lending_limit_milli},
+        {"measured_demand_milli", r.measured_demand_milli.value_or(0)},
     };
     for (const auto& [field, value] : amounts) {
       if (value < 0) {

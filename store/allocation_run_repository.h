@@ -35,6 +35,9 @@ struct AllocationRecommendationRecord {
   int64_t lending_limit_milli = 0;
   std::string bound_by;     // one of kAllocationBoundBy
   std::string explanation;  // how the demand was measured and what bound the result
+  // The measured demand before the policy's headroom (demand_milli is what
+  // the engine was given); none: nothing measured.
+  std::optional<int64_t> measured_demand_milli = std::nullopt;
 
   bool operator==(const AllocationRecommendationRecord& o) const;
 };

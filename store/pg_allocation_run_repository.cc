@@ -39,14 +39,15 @@ absl::StatusOr<int64_t> PgAllocationRunRepository::StoreRun(const AllocationRunD
                FormatRfc3339(AllocationRunTime(run.computed_at)), run.policy_version, run.inputs_json)[0][0]
             .as<int64_t>();
     if (!run.recommendations.empty()) {
-      pqxx::stream_to copy(
-          txn, "allocation_recommendations",
-          std::vector<std::string>{"run_id", "team", "flavor", "demand_milli", "guarantee_milli", "recommended_milli",
-                                   "borrowing_limit_milli", "lending_limit_milli", "bound_by", "explanation"});
+      pqxx::stream_to copy(txn, "allocation_recommendations",
+                           std::vector<std::string>{"run_id", "team", "flavor", "demand_milli", "guarantee_milli",
+                                                    "recommended_milli", "borrowing_limit_milli", "lending_limit_milli",
+                                                    "bound_by", "explanation", "measured_demand_milli"});
       for (const AllocationRecommendationRecord& r : run.recommendations) {
         const OptionalMilli borrowing(r.borrowing_limit_milli);
+        const OptionalMilli measured(r.measured_demand_milli);
         copy << std::make_tuple(run_id, r.team, r.flavor, r.demand_milli, r.guarantee_milli, r.recommended_milli,
-                                borrowing.get(), r.lending_limit_milli, r.bound_by, r.explanation);
+                                borrowing.get(), r.lending_limit_milli, r.bound_by, r.explanation, measured.get());
       }
       copy.complete();
     }
@@ -94,7 +95,8 @@ absl::StatusOr<std::optional<AllocationRunRecord>> PgAllocationRunRepository::Ne
     // COLLATE "C": team then flavor by bytes, as the records promise.
     const pqxx::result rows = txn.exec_params(
         "SELECT team, flavor, demand_milli, guarantee_milli, recommended_milli, borrowing_limit_milli,"
-        " lending_limit_milli, bound_by, explanation FROM allocation_recommendations WHERE run_id = $1"
+        " lending_limit_milli, bound_by, explanation, measured_demand_milli FROM allocation_recommendations"
+        " WHERE run_id = $1"
         " ORDER BY team COLLATE \"C\", flavor COLLATE \"C\"",
         run.run_id);
     txn.commit();
@@ -110,6 +112,7 @@ absl::StatusOr<std::optional<AllocationRunRecord>> PgAllocationRunRepository::Ne
       r.lending_limit_milli = row[6].as<int64_t>();
       r.bound_by = row[7].as<std::string>();
       r.explanation = row[8].as<std::string>();
+      if (!row[9].is_null()) r.measured_demand_milli = row[9].as<int64_t>();
       run.recommendations.push_back(std::move(r));
     }
     return std::optional<AllocationRunRecord>(std::move(run));

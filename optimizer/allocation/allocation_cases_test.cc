@@ -73,9 +73,10 @@ SolverInput CaseInput(const fs::path& dir) {
 TEST(AllocationCases, TheRequiredCasesArePresent) {
   std::vector<std::string> names;
   for (const auto& c : Cases()) names.push_back(c.filename().string());
-  EXPECT_THAT(names, ::testing::IsSupersetOf({"equal_weights", "weighted", "guarantees_exceed_demand",
-                                              "borrowing_limit", "lending_limit", "three_level_tree",
-                                              "oversubscribed_guarantees", "hundred_labs", "flavor_weights_by_cost"}));
+  EXPECT_THAT(names,
+              ::testing::IsSupersetOf({"equal_weights", "weighted", "guarantees_exceed_demand", "borrowing_limit",
+                                       "lending_limit", "three_level_tree", "oversubscribed_guarantees", "hundred_labs",
+                                       "flavor_weights_by_cost", "whole_devices"}));
 }
 
 TEST(AllocationCases, EachCaseGivesItsExpectedRecommendations) {

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "optimizer/allocation/allocation_engine.h"
 #include "optimizer/allocation/bound_by.h"
+#include "optimizer/allocation/whole_devices.h"
 
 namespace fleetcap::allocation {
 namespace {
@@ -270,6 +271,64 @@ TEST(AllocationProperties, InvariantsHoldAtTheLimits) {
     CheckInvariants(RandomInstance(seed, kMaxMilli / 20, kMaxWeight), oversubscribed, scarce);
   }
   EXPECT_GT(scarce, 100);
+}
+
+// Whole devices (whole_devices.h) from the engine's result on the same
+// instances: whole, within the capacity and what lending limits withhold,
+// never more than a device above the engine's share nor below its share
+// rounded down in total, the floors rounded up kept whenever they all fit,
+// and the identity where the engine's shares are whole already.
+TEST(AllocationProperties, WholeDevicesStayWithinCapacityAndKeepTheFloors) {
+  int floors_kept = 0;
+  for (uint64_t seed = 1; seed <= kInstances; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    const Instance in = RandomInstance(seed);
+    auto tree = OrgTree::Build(in.tree);
+    ASSERT_TRUE(tree.ok()) << tree.status();
+    auto a = AllocateFlavor(*tree, in.flavor);
+    ASSERT_TRUE(a.ok()) << a.status();
+    std::vector<WholeDeviceClaim> claims;
+    int64_t handed_out = 0, withheld = 0, rounded_down = 0;
+    bool already_whole = true;
+    for (const TeamAllocation& t : a->teams) {
+      std::optional<int64_t> ceiling;
+      if (t.input.borrowing_limit_milli) ceiling = t.input.guarantee_milli + *t.input.borrowing_limit_milli;
+      claims.push_back({t.recommended_milli, std::min(t.input.demand_milli, t.input.guarantee_milli), ceiling,
+                        t.withheld_milli, &t.input.team});
+      handed_out += t.recommended_milli;
+      withheld += t.withheld_milli;
+      rounded_down += t.recommended_milli / 1000 * 1000;
+      already_whole = already_whole && t.recommended_milli % 1000 == 0;
+    }
+    const std::vector<int64_t> whole = WholeDevices(claims, in.flavor.capacity_milli);
+    ASSERT_EQ(whole.size(), claims.size());
+    int64_t sum = 0, floors_up = 0;
+    std::vector<int64_t> floor_up(claims.size());
+    for (size_t i = 0; i < claims.size(); ++i) {
+      const WholeDeviceClaim& c = claims[i];
+      EXPECT_EQ(whole[i] % 1000, 0) << *c.name;
+      EXPECT_LE(whole[i], (c.exact_milli + 999) / 1000 * 1000) << *c.name << ": above its share rounded up";
+      if (c.ceiling_milli) {
+        EXPECT_LE(whole[i], *c.ceiling_milli) << *c.name << ": above g + b";
+      }
+      if (already_whole) {
+        EXPECT_EQ(whole[i], c.exact_milli) << *c.name;
+      }
+      int64_t hi = (c.exact_milli + 999) / 1000;
+      if (c.ceiling_milli) hi = std::min(hi, *c.ceiling_milli / 1000);
+      floor_up[i] = std::min((c.floor_milli + 999) / 1000, hi) * 1000;
+      floors_up += floor_up[i];
+      sum += whole[i];
+    }
+    EXPECT_LE(sum, in.flavor.capacity_milli);
+    EXPECT_LE(sum, std::max(handed_out, in.flavor.capacity_milli - withheld));
+    EXPECT_GE(sum, rounded_down) << "a device lost beyond rounding";
+    if (floors_up <= sum) {
+      ++floors_kept;
+      for (size_t i = 0; i < claims.size(); ++i) EXPECT_GE(whole[i], floor_up[i]) << *claims[i].name;
+    }
+  }
+  EXPECT_GT(floors_kept, 100);
 }
 
 TEST(AllocationProperties, SameResultWhateverTheOrderOfTeams) {

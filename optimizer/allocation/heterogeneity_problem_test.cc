@@ -16,15 +16,16 @@ namespace {
 using ::testing::HasSubstr;
 
 // Two labs of one device's demand each on a cluster of one fast and one slow
-// GPU: vision runs 4x faster on the fast one, speech the same on both.
+// GPU: vision runs 4x faster on the fast one, speech the same on both. The
+// GPUs are time-sliced, so that water-filling's halves stay halves.
 constexpr const char* kHeterogeneityPolicy = R"(version: 1
 teams:
   - name: org
   - {name: vision, parent: org, workload_class: resnet}
   - {name: speech, parent: org, workload_class: lstm}
 flavors:
-  - {name: fast, model: V100, capacity: 1}
-  - {name: slow, model: K80, capacity: 1}
+  - {name: fast, model: V100, capacity: 1, sharing: time-slicing}
+  - {name: slow, model: K80, capacity: 1, sharing: time-slicing}
 throughput:
   - {class: resnet, flavor: fast, value: 4}
   - {class: resnet, flavor: slow, value: 1}

@@ -110,11 +110,16 @@ int64_t PendingWeighted(int64_t requested_milli, absl::Duration waited, absl::Du
   return Clamp(static_cast<absl::int128>(requested_milli) * waited_s / full_s);
 }
 
+int64_t HeadroomOf(int64_t measured_milli, int64_t percent) {
+  if (measured_milli <= 0 || percent <= 0) return 0;
+  return Clamp((static_cast<absl::int128>(measured_milli) * percent + 99) / 100);
+}
+
 namespace {
 
 // One (team, flavor)'s demand from its pieces, with the formula that explains it.
 MeasuredDemand MeasuredDemandOf(const std::string& team, const std::string& flavor, Pieces& p,
-                                const MeasuredDemandOptions& options) {
+                                const MeasuredDemandOptions& options, int64_t headroom_percent) {
   const std::string p_label = absl::StrCat("p", options.percentile);
   const int64_t horizon_hours = options.trend_horizon / absl::Hours(1);
   // Held milli-seconds in an hour / 3600 = the hour's mean held milli-devices, rounded half up.
@@ -135,13 +140,16 @@ MeasuredDemand MeasuredDemandOf(const std::string& team, const std::string& flav
   const std::string formula = absl::StrCat(
       p_label, " held ", DevicesToTheMilli(d.percentile_milli), " + trend ", DevicesToTheMilli(d.trend_milli),
       " + pending ", DevicesToTheMilli(d.pending_milli), " (", pods, ") = ", DevicesToTheMilli(measured), " devices");
+  d.measured_milli = measured;
   if (d.declared_milli) {
     d.demand_milli = *d.declared_milli;
     d.explanation =
         absl::StrCat("declared ", DevicesToTheMilli(d.demand_milli), " devices in the policy (measured ", formula, ")");
   } else {
-    d.demand_milli = measured;
-    d.explanation = formula;
+    d.headroom_milli = HeadroomOf(measured, headroom_percent);
+    d.demand_milli = Clamp(static_cast<absl::int128>(measured) + d.headroom_milli);
+    d.explanation = absl::StrCat(formula, "; + ", headroom_percent, "% headroom ", DevicesToTheMilli(d.headroom_milli),
+                                 " = ", DevicesToTheMilli(d.demand_milli), " devices");
   }
   return d;
 }
@@ -196,7 +204,9 @@ MeasuredDemandSet MeasureDemand(const policy::PolicyDocument& policy, absl::Time
     at(rule.team, rule.flavor).declared_milli = std::min(*rule.demand_milli, kMaxMilli);
   }
 
-  for (auto& [key, p] : pieces) out.demand.push_back(MeasuredDemandOf(key.first, key.second, p, options));
+  for (auto& [key, p] : pieces) {
+    out.demand.push_back(MeasuredDemandOf(key.first, key.second, p, options, policy.demand_headroom_percent));
+  }
   return out;
 }
 

@@ -57,10 +57,12 @@ struct MeasuredDemand {
   int64_t pending_milli = 0;     // sum of requested x min(1, waited / full weight)
   int64_t pending_pods = 0;
   absl::Duration longest_wait;
+  int64_t measured_milli = 0;             // percentile + trend + pending: the plain measured figure
+  int64_t headroom_milli = 0;             // the policy's demand_headroom_percent of it, rounded up
   std::optional<int64_t> declared_milli;  // the policy's, which replaces the measured sum
-  int64_t demand_milli = 0;               // what the engine is given
-  // e.g. "p95 held 3.500 + trend 0.250 + pending 1.000 (2 pods, longest 40m) = 4.750 devices"
-  // (the longest wait in whole minutes)
+  int64_t demand_milli = 0;               // what the engine is given: measured + headroom, or declared
+  // e.g. "p95 held 3.500 + trend 0.250 + pending 1.000 (2 pods, longest 40m) = 4.750 devices;
+  // + 20% headroom 0.950 = 5.700 devices" (the longest wait in whole minutes)
   std::string explanation;
 };
 
@@ -85,7 +87,9 @@ std::optional<std::string> FlavorOf(const policy::PolicyDocument& policy, const 
                                     const std::string& model);
 
 // The demand of every leaf team of `policy` on every flavor where it held,
-// waited, or the policy declares a demand. `end` is the end of the held
+// waited, or the policy declares a demand: the measured sum plus the policy's
+// demand_headroom_percent of it (room for growth and for queueing), unless
+// declared. `end` is the end of the held
 // history (a whole hour: the chargeback's watermark); the lookback is the
 // whole hours [end - lookback, end), an hour without lines holding 0. Held
 // hours outside it are ignored. Deterministic.
@@ -108,5 +112,8 @@ int64_t PercentileNearestRank(const HourlySeries& series, int percentile);
 int64_t TrendOver(const HourlySeries& series, int64_t horizon_hours);
 // requested x min(waited, full) / full, rounded down; 0 for a negative wait.
 int64_t PendingWeighted(int64_t requested_milli, absl::Duration waited, absl::Duration full);
+// `percent` of `measured_milli`, rounded up (a demand with headroom is never
+// below what it would take to cover the percentage), within kMaxMilli.
+int64_t HeadroomOf(int64_t measured_milli, int64_t percent);
 
 }  // namespace fleetcap::allocation

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "policy/policy_parser.h"
 #include "tests/support/status_matchers.h"
 
@@ -113,10 +114,42 @@ TEST(MeasuredDemand, HeldTrendAndPendingAddUpWithTheNumbersInTheExplanation) {
   EXPECT_EQ(v.trend_milli, 2000);       // 1000 an hour for 2 hours
   EXPECT_EQ(v.pending_milli, 666 + 500);
   EXPECT_EQ(v.pending_pods, 2);
-  EXPECT_EQ(v.demand_milli, 2000 + 2000 + 1166);
-  EXPECT_EQ(v.explanation, "p50 held 2.000 + trend 2.000 + pending 1.166 (2 pods, longest 40m) = 5.166 devices");
+  EXPECT_EQ(v.measured_milli, 2000 + 2000 + 1166);
+  // The policy's default headroom, 20%, rounded up: 1033.2 -> 1034.
+  EXPECT_EQ(v.headroom_milli, 1034);
+  EXPECT_EQ(v.demand_milli, 5166 + 1034);
+  EXPECT_EQ(v.explanation,
+            "p50 held 2.000 + trend 2.000 + pending 1.166 (2 pods, longest 40m) = 5.166 devices; + 20% headroom 1.034 "
+            "= 6.200 devices");
   EXPECT_EQ(set.unplaced.held_hours, 0);
   EXPECT_EQ(set.unplaced.pending_pods, 0);
+}
+
+TEST(MeasuredDemand, ThePolicysHeadroomIsAddedToTheMeasuredDemandPendingIncluded) {
+  std::vector<HeldHour> held = {Held("vision", "us-1", "H100", 1, 3000), Held("vision", "us-1", "H100", 2, 3000)};
+  std::vector<PendingPod> pending = {{"vision", "us-1", "H100", 2000, absl::Hours(2)}};
+  for (const auto& [percent, headroom] : std::vector<std::pair<int64_t, int64_t>>{{0, 0}, {50, 2500}, {1000, 50000}}) {
+    policy::PolicyDocument p = Policy();
+    p.demand_headroom_percent = percent;
+    const MeasuredDemandSet set = MeasureDemand(p, kEnd, held, pending, Options(2));
+    ASSERT_EQ(set.demand.size(), 2u);
+    const MeasuredDemand& v = set.demand[1];
+    EXPECT_EQ(v.measured_milli, 3000 + 2000) << percent;  // p95 held + pending
+    EXPECT_EQ(v.headroom_milli, headroom) << percent;
+    EXPECT_EQ(v.demand_milli, 5000 + headroom) << percent;
+    EXPECT_THAT(v.explanation, HasSubstr(absl::StrCat("; + ", percent, "% headroom"))) << percent;
+  }
+  // A declared demand is the policy's own figure: no headroom on it.
+  EXPECT_EQ(MeasureDemand(Policy(), kEnd, held, pending, Options(2)).demand[0].demand_milli, 12500);
+}
+
+TEST(MeasuredDemand, HeadroomIsRoundedUpAndBounded) {
+  EXPECT_EQ(HeadroomOf(0, 20), 0);
+  EXPECT_EQ(HeadroomOf(1, 20), 1);
+  EXPECT_EQ(HeadroomOf(5000, 20), 1000);
+  EXPECT_EQ(HeadroomOf(5001, 20), 1001);
+  EXPECT_EQ(HeadroomOf(5000, 0), 0);
+  EXPECT_EQ(HeadroomOf(1'000'000'000'000, 1000), 1'000'000'000'000);
 }
 
 TEST(MeasuredDemand, ADeclaredDemandOverridesTheMeasuredAndSaysWhatWasMeasured) {

@@ -31,12 +31,13 @@ absl::StatusOr<std::vector<Recommendation>> SolveOffline(const SolverInput& inpu
 }
 
 std::string RecommendationsTable(const std::vector<Recommendation>& recommendations) {
-  const std::vector<std::string> header = {"TEAM",      "FLAVOR",  "DEMAND",   "GUARANTEE", "RECOMMENDED",
-                                           "BORROWING", "LENDING", "BOUND BY", "WHY"};
+  const std::vector<std::string> header = {"TEAM",        "FLAVOR",    "MEASURED", "DEMAND",   "GUARANTEE",
+                                           "RECOMMENDED", "BORROWING", "LENDING",  "BOUND BY", "WHY"};
   std::vector<std::vector<std::string>> rows = {header};
   for (const Recommendation& r : recommendations) {
     auto devices = [](int64_t milli) { return policy::FormatDecimal(milli, 3); };
-    rows.push_back({r.team, r.flavor, devices(r.demand_milli), devices(r.guarantee_milli), devices(r.recommended_milli),
+    rows.push_back({r.team, r.flavor, r.measured_demand_milli ? devices(*r.measured_demand_milli) : "-",
+                    devices(r.demand_milli), devices(r.guarantee_milli), devices(r.recommended_milli),
                     r.borrowing_limit_milli ? devices(*r.borrowing_limit_milli) : "-", devices(r.lending_limit_milli),
                     r.bound_by, r.explanation});
   }
@@ -49,7 +50,7 @@ std::string RecommendationsTable(const std::vector<Recommendation>& recommendati
     std::string line;
     for (size_t c = 0; c < row.size(); ++c) {
       // Quantities right-aligned, text left-aligned; the last column unpadded.
-      const bool number = c >= 2 && c <= 6;
+      const bool number = c >= 2 && c <= 7;
       const std::string pad(width[c] - row[c].size(), ' ');
       if (c > 0) line += "  ";
       line += number ? pad + row[c] : (c + 1 == row.size() ? row[c] : row[c] + pad);

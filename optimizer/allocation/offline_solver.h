@@ -26,7 +26,8 @@ struct SolverInput {
 // ("SOURCE:LINE:COLUMN: FIELD: MESSAGE").
 absl::StatusOr<std::vector<Recommendation>> SolveOffline(const SolverInput& input);
 
-// One row per recommendation, devices as decimals, for people.
+// One row per recommendation, devices as decimals, for people: the measured
+// demand ("-" when nothing was measured) beside the demand the run used.
 std::string RecommendationsTable(const std::vector<Recommendation>& recommendations);
 
 }  // namespace fleetcap::allocation

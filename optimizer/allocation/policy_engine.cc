@@ -6,6 +6,7 @@
 #include "common/status_macros.h"
 #include "optimizer/allocation/allocation_engine.h"
 #include "optimizer/allocation/heterogeneity_problem.h"
+#include "optimizer/allocation/whole_devices.h"
 
 namespace fleetcap::allocation {
 
@@ -28,13 +29,18 @@ AllocationEngine EngineForPolicy(const policy::PolicyDocument& policy) {
 absl::StatusOr<std::vector<Recommendation>> RecommendPolicyProblem(const policy::PolicyDocument& policy,
                                                                    const AllocationProblem& problem,
                                                                    AllocationEngine engine) {
+  std::vector<Recommendation> out;
   if (engine == AllocationEngine::kHeterogeneity) {
     FLEETCAP_ASSIGN_OR_RETURN(HeterogeneityProblem lp, BuildHeterogeneityProblem(policy, problem));
     FLEETCAP_ASSIGN_OR_RETURN(HeterogeneityAllocation allocated, AllocateHeterogeneous(lp));
-    return HeterogeneityRecommendations(problem, allocated);
+    out = HeterogeneityRecommendations(problem, allocated);
+  } else {
+    FLEETCAP_ASSIGN_OR_RETURN(std::vector<FlavorAllocation> flavors, Allocate(problem));
+    out = Recommendations(flavors);
   }
-  FLEETCAP_ASSIGN_OR_RETURN(std::vector<FlavorAllocation> flavors, Allocate(problem));
-  return Recommendations(flavors);
+  // The engines divide in milli-devices; a flavor of whole devices is quoted in whole devices.
+  RoundToWholeDevices(policy, problem, out);
+  return out;
 }
 
 }  // namespace fleetcap::allocation

@@ -21,6 +21,9 @@ struct Recommendation {
   int64_t lending_limit_milli = 0;               // the policy's, else the whole guarantee
   std::string bound_by;
   std::string explanation;
+  // The measured demand before the policy's headroom (demand_milli is what
+  // the engine was given); none: nothing measured (an offline solve).
+  std::optional<int64_t> measured_demand_milli = std::nullopt;
 };
 
 // Every team of every flavor, ordered by team then flavor (bytes).

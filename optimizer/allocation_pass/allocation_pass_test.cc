@@ -20,8 +20,11 @@ using ::testing::HasSubstr;
 
 const absl::Time kStart = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
 
-// Two labs share 10 H100s; ml belongs to vision, speech-* to speech.
+// Two labs share 10 H100s; ml belongs to vision, speech-* to speech. No
+// headroom: the demand the engine is given is the measured demand itself
+// (ThePolicysHeadroomIsAddedToTheMeasuredDemand below has some).
 constexpr const char* kPolicy = R"(version: 1
+demand_headroom_percent: 0
 teams:
   - name: vision
   - name: speech
@@ -136,6 +139,33 @@ TEST_F(AllocationPassTest, StoresTheEnginesResultForTheMeasuredDemand) {
               HasSubstr("p100 held 1.000 + trend 0.000 + pending 1.000 (1 pod, longest 30m) = 2.000 devices; "));
 }
 
+TEST_F(AllocationPassTest, ThePolicysHeadroomIsAddedToTheMeasuredDemandWhichIsKeptBesideIt) {
+  // The policy's default headroom, 20%.
+  const std::string policy = absl::StrReplaceAll(kPolicy, {{"demand_headroom_percent: 0\n", ""}});
+  teams_.Apply(policy, kStart);
+  const absl::Time watermark = kStart + absl::Hours(10);
+  Held("vision", watermark - absl::Hours(1), 5000);
+  // A speech pod has waited an hour for 1 H100: it counts in full, headroom included.
+  history_.AddPending({"c1", "uid-s", "speech-asr", "", "nvidia.com/gpu", "H100", 1000, clock_.Now() - absl::Hours(1)});
+  ASSERT_THAT(pass_.Run(watermark), IsOk());
+  const store::AllocationRunRecord run = Latest();
+  ASSERT_EQ(run.recommendations.size(), 2u);
+  const auto& speech = run.recommendations[0];
+  const auto& vision = run.recommendations[1];
+  EXPECT_EQ(speech.measured_demand_milli, 1000);
+  EXPECT_EQ(speech.demand_milli, 1200);
+  EXPECT_EQ(vision.measured_demand_milli, 5000);
+  EXPECT_EQ(vision.demand_milli, 6000);
+  EXPECT_THAT(vision.explanation, HasSubstr("= 5.000 devices; + 20% headroom 1.000 = 6.000 devices; "));
+  // The quotas are the engine's for the demand with headroom, in whole H100s.
+  ExpectLatestEqualsOffline(policy,
+                            "demand:\n  - {team: vision, flavor: h100, devices: 6}\n"
+                            "  - {team: speech, flavor: h100, devices: 1.2}\n",
+                            /*heterogeneity=*/false);
+  EXPECT_EQ(vision.recommended_milli, 6000);
+  EXPECT_EQ(speech.recommended_milli, 2000);  // its guarantee 2, of which 1.2 in use, rounded up
+}
+
 TEST_F(AllocationPassTest, NothingChangedStoresNothingUntilTheIntervalPasses) {
   teams_.Apply(kPolicy, kStart);
   const absl::Time watermark = kStart + absl::Hours(10);
@@ -203,6 +233,7 @@ TEST_F(AllocationPassTest, PendingPodsAreResolvedWithTheNamespaceEvidence) {
 // Two labs on 4 V100s and 4 K80s; vision's model runs 4x faster on a V100,
 // speech's the same on both.
 constexpr const char* kThroughputPolicy = R"(version: 1
+demand_headroom_percent: 0
 teams:
   - {name: vision, workload_class: resnet}
   - {name: speech, workload_class: lstm}

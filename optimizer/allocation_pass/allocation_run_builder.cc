@@ -49,6 +49,7 @@ absl::StatusOr<BuiltAllocationRun> BuildAllocationRun(const policy::PolicyDocume
     draft.recommendations.push_back({r.team, r.flavor, r.demand_milli, r.guarantee_milli, r.recommended_milli,
                                      r.borrowing_limit_milli, r.lending_limit_milli, r.bound_by,
                                      absl::StrCat(how, "; ", r.explanation)});
+    if (d != by_key.end()) draft.recommendations.back().measured_demand_milli = d->second->measured_milli;
   }
   return out;
 }

@@ -145,9 +145,10 @@ TEST(RunScenario, RecommendsWithTheScaledDemandAndTheChangedCapacity) {
   ASSERT_THAT(c, IsOk());
   ASSERT_EQ(c->baseline.recommendations.size(), 2u);
   ASSERT_EQ(c->scenario.recommendations.size(), 2u);
-  EXPECT_EQ(c->baseline.recommendations[0].demand_milli, 3000);
-  EXPECT_EQ(c->scenario.recommendations[0].demand_milli, 6000);
-  EXPECT_EQ(c->scenario.recommendations[1].demand_milli, 1000);
+  // The measured demand (3, doubled to 6; 1) plus the policy's default headroom, 20%.
+  EXPECT_EQ(c->baseline.recommendations[0].demand_milli, 3600);
+  EXPECT_EQ(c->scenario.recommendations[0].demand_milli, 7200);
+  EXPECT_EQ(c->scenario.recommendations[1].demand_milli, 1200);
   // Three devices left: the recommendations share exactly them.
   EXPECT_EQ(Recommended(c->scenario, "team-a") + Recommended(c->scenario, "team-b"), 3000);
   EXPECT_GT(Recommended(c->scenario, "team-a"), Recommended(c->scenario, "team-b"));

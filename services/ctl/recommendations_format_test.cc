@@ -28,6 +28,7 @@ v1::RecommendationSet TwoTeams() {
   vision->set_lending_limit_milli(2'000);
   vision->set_bound_by("fair_share");
   vision->set_explanation("fair share at weight 2");
+  vision->set_measured_demand_milli(10'500);  // before the headroom; ops' is unset: nothing measured
   v1::Recommendation* ops = set.add_recommendations();
   ops->set_team("ops");
   ops->set_flavor("t4");
@@ -49,9 +50,10 @@ TEST(ParseRecommendationsFormat, KnowsTableAndJsonAndNamesTheFlag) {
 TEST(RecommendationsTable, IsTheAllocateTableUnderALineNamingTheRun) {
   EXPECT_EQ(RenderRecommendations(TwoTeams(), RecommendationsFormat::kTable),
             "run 42 computed at 2026-03-01T12:00:00Z under policy version 7\n"
-            "TEAM    FLAVOR  DEMAND  GUARANTEE  RECOMMENDED  BORROWING  LENDING  BOUND BY    WHY\n"
-            "vision  a100      12.5          8        10.25          4        2  fair_share  fair share at weight 2\n"
-            "ops     t4         0.5          0          0.5          -        0  demand      demand 0.5\n");
+            "TEAM    FLAVOR  MEASURED  DEMAND  GUARANTEE  RECOMMENDED  BORROWING  LENDING  BOUND BY    WHY\n"
+            "vision  a100        10.5    12.5          8        10.25          4        2  fair_share  fair share at "
+            "weight 2\n"
+            "ops     t4             -     0.5          0          0.5          -        0  demand      demand 0.5\n");
 }
 
 TEST(RecommendationsTable, SaysSoWhenNoTeamIsLeft) {

@@ -331,6 +331,14 @@ absl::Status CheckKueueRules(const KueueClusterQueue& queue) {
   return absl::OkStatus();
 }
 
+KueueLimits KueueLimitsOf(const allocation::Recommendation& row) {
+  const KueueResourceQuota quota = QuotaOf(row, "");
+  KueueLimits limits;
+  if (quota.borrowing_limit_milli) limits.borrowing_limit = KubernetesQuantity(*quota.borrowing_limit_milli);
+  if (quota.lending_limit_milli) limits.lending_limit = KubernetesQuantity(*quota.lending_limit_milli);
+  return limits;
+}
+
 absl::StatusOr<std::string> KueueManifests(const std::vector<allocation::Recommendation>& rows,
                                            const policy::PolicyDocument& policy, const KueueOptions& options) {
   if (absl::Status s = CheckOptions(options); !s.ok()) return s;

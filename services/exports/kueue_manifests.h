@@ -82,6 +82,15 @@ struct KueueClusterQueue {
 // and the flavor.
 absl::Status CheckKueueRules(const KueueClusterQueue& queue);
 
+// Kueue's borrowingLimit and lendingLimit of one recommendation as
+// KueueManifests writes them (Kubernetes quantities; none: left out), so that
+// what people are shown is what the scheduler is given.
+struct KueueLimits {
+  std::optional<std::string> borrowing_limit;
+  std::optional<std::string> lending_limit;
+};
+KueueLimits KueueLimitsOf(const allocation::Recommendation& row);
+
 // The manifests, as YAML documents separated by `---`, in a fixed order
 // (ResourceFlavors, Cohorts, ClusterQueues, each by name; ClusterQueues alone
 // with `queues_only`). Errors

@@ -189,6 +189,41 @@ TEST(KueueManifests, QuotasAreTheRecommendationsAsExactQuantities) {
   EXPECT_EQ(Find(docs, "Cohort", "research")["spec"]["fairSharing"]["weight"].Scalar(), "3");
 }
 
+// What the API and the dashboard show as Kueue's limits (KueueLimitsOf) is,
+// for every team and flavor, what the manifests write: the same quantities,
+// present and absent alike.
+TEST(KueueManifests, TheLimitsShownAreTheLimitsTheManifestsWrite) {
+  absl::StatusOr<std::string> yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy());
+  ASSERT_THAT(yaml, IsOk());
+  std::vector<YAML::Node> docs = Documents(*yaml);
+  int compared = 0;
+  for (const allocation::Recommendation& row : SchedulerTestRows()) {
+    SCOPED_TRACE(row.team + " on " + row.flavor);
+    const YAML::Node queue = Find(docs, "ClusterQueue", row.team);
+    YAML::Node resource;
+    for (const YAML::Node& group : queue["spec"]["resourceGroups"]) {
+      for (const YAML::Node& flavor : group["flavors"]) {
+        if (flavor["name"].Scalar() == row.flavor) resource = flavor["resources"][0];
+      }
+    }
+    ASSERT_TRUE(resource.IsDefined() && resource.IsMap());
+    const KueueLimits shown = KueueLimitsOf(row);
+    EXPECT_EQ(shown.borrowing_limit.has_value(), static_cast<bool>(resource["borrowingLimit"]));
+    if (shown.borrowing_limit) {
+      EXPECT_EQ(*shown.borrowing_limit, resource["borrowingLimit"].Scalar());
+    }
+    EXPECT_EQ(shown.lending_limit.has_value(), static_cast<bool>(resource["lendingLimit"]));
+    if (shown.lending_limit) {
+      EXPECT_EQ(*shown.lending_limit, resource["lendingLimit"].Scalar());
+    }
+    ++compared;
+  }
+  EXPECT_EQ(compared, 5);
+  // vision on a100: guarantee 8, borrowing limit 4, lending limit 2, recommended 9.5.
+  EXPECT_EQ(KueueLimitsOf(SchedulerTestRows()[0]).borrowing_limit, "2500m");
+  EXPECT_EQ(KueueLimitsOf(SchedulerTestRows()[0]).lending_limit, "3500m");
+}
+
 // Per flavor, the capacity less every recommendation and what lending
 // limits withhold: a100 16 - 9.5 - 4, t4 32 - 1.5 - 10, v5p 8 - 2.
 TEST(KueueManifests, TheRootCohortHoldsTheCapacityRecommendedToNoTeam) {

@@ -4,6 +4,7 @@
 
 #include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
+#include "services/exports/kueue_manifests.h"
 
 namespace fleetcap::exports {
 
@@ -18,12 +19,30 @@ v1::Recommendation RecommendationMessage(const allocation::Recommendation& recom
   out.set_lending_limit_milli(recommendation.lending_limit_milli);
   out.set_bound_by(recommendation.bound_by);
   out.set_explanation(recommendation.explanation);
+  if (recommendation.measured_demand_milli) out.set_measured_demand_milli(*recommendation.measured_demand_milli);
+  SetKueueLimits(out);
   return out;
+}
+
+void SetKueueLimits(v1::Recommendation& message) {
+  const KueueLimits limits = KueueLimitsOf(RecommendationOf(message));
+  if (limits.borrowing_limit) {
+    message.set_kueue_borrowing_limit(*limits.borrowing_limit);
+  } else {
+    message.clear_kueue_borrowing_limit();
+  }
+  if (limits.lending_limit) {
+    message.set_kueue_lending_limit(*limits.lending_limit);
+  } else {
+    message.clear_kueue_lending_limit();
+  }
 }
 
 allocation::Recommendation RecommendationOf(const v1::Recommendation& message) {
   std::optional<int64_t> borrowing;
   if (message.has_borrowing_limit_milli()) borrowing = message.borrowing_limit_milli();
+  std::optional<int64_t> measured;
+  if (message.has_measured_demand_milli()) measured = message.measured_demand_milli();
   return {message.team(),
           message.flavor(),
           message.demand_milli(),
@@ -32,7 +51,8 @@ allocation::Recommendation RecommendationOf(const v1::Recommendation& message) {
           borrowing,
           message.lending_limit_milli(),
           message.bound_by(),
-          message.explanation()};
+          message.explanation(),
+          measured};
 }
 
 v1::RecommendationSet RecommendationSetMessage(const RecommendationSetHeader& header,

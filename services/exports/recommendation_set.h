@@ -23,7 +23,11 @@ struct RecommendationSetHeader {
   int64_t previous_run_id = 0;  // 0: no run before this one (an offline solve)
 };
 
+// With the Kueue limits the manifests write (SetKueueLimits).
 v1::Recommendation RecommendationMessage(const allocation::Recommendation& recommendation);
+// Sets `message`'s kueue_borrowing_limit and kueue_lending_limit from its
+// other fields, as the Kueue manifests write them (kueue_manifests.h).
+void SetKueueLimits(v1::Recommendation& message);
 allocation::Recommendation RecommendationOf(const v1::Recommendation& message);
 
 v1::RecommendationSet RecommendationSetMessage(const RecommendationSetHeader& header,

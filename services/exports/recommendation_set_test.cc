@@ -75,6 +75,7 @@ TEST(RecommendationSetJson, AnEmptySetHasItsHeaderAndAnEmptyList) {
 
 TEST(RecommendationSetJson, EveryFieldIsWrittenAndAnUnlimitedBorrowingLimitIsLeftOut) {
   Recommendation limited{"lab-a", "gpu", 9000, 4000, 6000, 2000, 1000, "borrowing_limit", "capped"};
+  limited.measured_demand_milli = 7500;  // before the headroom
   Recommendation unlimited{"lab-b", "gpu", 0, 0, 0, std::nullopt, 0, "demand", ""};
   RecommendationSetHeader header;
   header.computed_at = kNoon;
@@ -92,7 +93,10 @@ TEST(RecommendationSetJson, EveryFieldIsWrittenAndAnUnlimitedBorrowingLimitIsLef
             "   \"lendingLimitMilli\": \"1000\",\n"
             "   \"boundBy\": \"borrowing_limit\",\n"
             "   \"explanation\": \"capped\",\n"
-            "   \"borrowingLimitMilli\": \"2000\"\n"
+            "   \"borrowingLimitMilli\": \"2000\",\n"
+            "   \"kueueBorrowingLimit\": \"0\",\n"
+            "   \"kueueLendingLimit\": \"3\",\n"
+            "   \"measuredDemandMilli\": \"7500\"\n"
             "  },\n"
             "  {\n"
             "   \"team\": \"lab-b\",\n"

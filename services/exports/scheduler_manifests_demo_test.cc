@@ -1,8 +1,9 @@
 // The exports over the demo's policy (docs/examples/openb-policy.yaml: two
 // orgs, twelve teams, seven flavors, guarantees with borrowing and lending
 // limits), solved by the real allocation engine from a demand derived
-// here: every Kueue manifest validates against the CRD schemas, and the
-// quantities keep what the recommendations say.
+// here: every Kueue manifest validates against the CRD schemas, the
+// quantities keep what the recommendations say, and the quotas of the demo's
+// whole-GPU flavors are whole devices.
 
 #include <algorithm>
 #include <fstream>
@@ -139,6 +140,8 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
         borrowing_limits += r["borrowingLimit"] ? 1 : 0;
         lending_limits += r["lendingLimit"] ? 1 : 0;
         fractional += row.recommended_milli % 1000 != 0 ? 1 : 0;
+        // A whole GPU is one unit of nvidia.com/gpu: never a milli-quantity.
+        EXPECT_EQ(r["nominalQuota"].Scalar().back() == 'm', false) << team << " " << row.flavor;
         if (row.borrowing_limit_milli) {
           EXPECT_EQ(Milli(r["nominalQuota"]) + Milli(r["borrowingLimit"]),
                     row.guarantee_milli + *row.borrowing_limit_milli);
@@ -156,10 +159,14 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
     }
   }
   // The demo's rules give every leaf team borrowing limits on two flavors and
-  // a lending limit on one, and the derived demand is not in whole devices.
+  // a lending limit on one. The derived demand is not in whole devices, but
+  // every flavor of the demo is whole GPUs: so is every quota.
   EXPECT_EQ(borrowing_limits, 24);
   EXPECT_EQ(lending_limits, 12);
-  EXPECT_GT(fractional, 0);
+  EXPECT_EQ(fractional, 0);
+  int64_t fractional_demand = 0;
+  for (const allocation::Recommendation& r : solved.rows) fractional_demand += r.demand_milli % 1000 != 0 ? 1 : 0;
+  EXPECT_GT(fractional_demand, 0);
   EXPECT_EQ(kinds["ResourceFlavor"], 7);
   EXPECT_EQ(kinds["Cohort"], 3);  // fleetcap, training, inference
   EXPECT_EQ(kinds["ClusterQueue"], 12);

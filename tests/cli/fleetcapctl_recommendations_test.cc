@@ -59,9 +59,9 @@ TEST_F(FleetctlRecommendationsTest, TableForPeople) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out,
             "run 1 computed at 2026-03-01T12:00:00Z under policy version 2\n"
-            "TEAM    FLAVOR  DEMAND  GUARANTEE  RECOMMENDED  BORROWING  LENDING  BOUND BY  WHY\n"
-            "ads     a100       1.5          0          1.5        0.5        0  demand    demand 1\n"
-            "vision  a100     12.25          0        12.25          -        0  demand    demand 12\n");
+            "TEAM    FLAVOR  MEASURED  DEMAND  GUARANTEE  RECOMMENDED  BORROWING  LENDING  BOUND BY  WHY\n"
+            "ads     a100           -     1.5          0          1.5        0.5        0  demand    demand 1\n"
+            "vision  a100           -   12.25          0        12.25          -        0  demand    demand 12\n");
 }
 
 TEST_F(FleetctlRecommendationsTest, JsonIsTheApisRecommendationSetAndATeamTokenSeesItsOwn) {

@@ -1,7 +1,8 @@
 // Fuzz target: a demand.yaml, as anyone runs `fleetcap-optimizer allocate`
 // on it, solved against a fixed policy (a three-level tree with guarantees
 // and limits). Any text must give recommendations or a list of errors,
-// never an exception or a crash; no recommendation may exceed its demand.
+// never an exception or a crash; no recommendation may exceed its demand
+// rounded up to whole devices (the policy's flavors are whole GPUs).
 
 #include <cstdint>
 #include <cstdlib>
@@ -37,7 +38,10 @@ int fleetcap::fuzz::FuzzOneInput(const uint8_t* data, size_t size) {
   auto solved = SolveOffline(input);
   if (!solved.ok()) return 0;
   for (const Recommendation& r : *solved) {
-    if (r.recommended_milli < 0 || r.recommended_milli > r.demand_milli) std::abort();
+    const int64_t whole_demand = (r.demand_milli + 999) / 1000 * 1000;
+    if (r.recommended_milli < 0 || r.recommended_milli > whole_demand || r.recommended_milli % 1000 != 0) {
+      std::abort();
+    }
   }
   (void)fleetcap::exports::RecommendationSetJson(fleetcap::exports::RecommendationSetHeader{}, *solved);
   (void)RecommendationsTable(*solved);

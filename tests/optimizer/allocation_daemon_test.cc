@@ -118,19 +118,22 @@ TEST_F(AllocationDaemonTest, StoresTheEnginesRunForTheMeasuredDemandAndNoSecondW
   }
   ASSERT_EQ(stored.recommendations.size(), 2u);
   // Measured by hand: vision held 2 devices every hour of the lookback;
-  // speech held 0.5 and its pod waited past the full weight for 2 more.
+  // speech held 0.5 and its pod waited past the full weight for 2 more. The
+  // engine is given that plus the policy's default headroom, 20%.
   const store::AllocationRecommendationRecord& speech = stored.recommendations[0];
   const store::AllocationRecommendationRecord& vision = stored.recommendations[1];
   EXPECT_EQ(speech.team, "speech");
-  EXPECT_EQ(speech.demand_milli, 2500);
+  EXPECT_EQ(speech.measured_demand_milli, 2500);
+  EXPECT_EQ(speech.demand_milli, 3000);
   EXPECT_THAT(speech.explanation, HasSubstr("p95 held 0.500 + trend 0.000 + pending 2.000 (1 pod, longest 2h"));
   EXPECT_THAT(speech.explanation, HasSubstr(") = 2.500 devices; "));
   EXPECT_EQ(vision.team, "vision");
-  EXPECT_EQ(vision.demand_milli, 2000);
+  EXPECT_EQ(vision.measured_demand_milli, 2000);
+  EXPECT_EQ(vision.demand_milli, 2400);
   EXPECT_THAT(vision.explanation, HasSubstr("p95 held 2.000 + trend 0.000 + pending 0.000 (0 pods) = 2.000 devices; "));
 
   // The engine's result for that demand, solved offline: speech's guarantee
-  // of 1 and the pool of 2 shared evenly, 1 each.
+  // of 1 and the pool of 2 shared evenly, 1 each (whole H100s already).
   allocation::SolverInput input{
       "policy", kAllocationPolicy, "demand",
       absl::StrCat("demand:\n  - {team: speech, flavor: h100, devices: ", policy::FormatDecimal(speech.demand_milli, 3),

@@ -4,6 +4,7 @@
 #include "common/status_macros.h"
 #include "policy/text_rules.h"
 #include "proto_time.h"
+#include "services/exports/recommendation_set.h"
 
 namespace fleetcap::api {
 
@@ -73,6 +74,9 @@ v1::RecommendationSet ToRecommendationSet(const store::AllocationRunRecord& run,
     out->set_lending_limit_milli(r.lending_limit_milli);
     out->set_bound_by(r.bound_by);
     out->set_explanation(r.explanation);
+    if (r.measured_demand_milli.has_value()) out->set_measured_demand_milli(*r.measured_demand_milli);
+    // What the Kueue manifests of this run write, so that people see the limits the scheduler enforces.
+    exports::SetKueueLimits(*out);
     if (auto b = before.find({r.team, r.flavor}); b != before.end()) out->set_previous_recommended_milli(b->second);
   }
   return set;

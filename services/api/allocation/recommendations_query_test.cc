@@ -85,6 +85,7 @@ class RecommendationsQueryTest : public ::testing::Test {
     run.recommendations = {Record("ads", 4000), Record("research", 0), Record("vision", 2000),
                            Record("vision-detect", 3000)};
     run.recommendations[1].borrowing_limit_milli = 0;
+    run.recommendations[0].measured_demand_milli = 6500;  // before the headroom
     ASSERT_THAT(runs_.StoreRun(run), IsOk());
   }
 
@@ -124,6 +125,22 @@ TEST_F(RecommendationsQueryTest, TheSetCarriesTheRunAndEveryField) {
   EXPECT_FALSE(ads.has_borrowing_limit_milli());
   EXPECT_TRUE(set->recommendations(1).has_borrowing_limit_milli());
   EXPECT_EQ(set->recommendations(1).borrowing_limit_milli(), 0);
+}
+
+TEST_F(RecommendationsQueryTest, EachRecommendationCarriesTheMeasuredDemandAndTheKueueLimitsAsExported) {
+  StoreRun();
+  auto set = query_.Run(WithRole(Role::kScheduler), {});
+  ASSERT_THAT(set, IsOk());
+  const v1::Recommendation& ads = set->recommendations(0);
+  EXPECT_EQ(ads.measured_demand_milli(), 6500);
+  EXPECT_FALSE(set->recommendations(1).has_measured_demand_milli());  // nothing measured
+  // ads: unlimited borrowing, so no borrowingLimit; 4 - (1 - 0.5) = 3.5 it may lend.
+  EXPECT_FALSE(ads.has_kueue_borrowing_limit());
+  EXPECT_EQ(ads.kueue_lending_limit(), "3500m");
+  // research: recommended 0 under a guarantee of 1 with no borrowing: Kueue may let it borrow up to 1.
+  const v1::Recommendation& research = set->recommendations(1);
+  EXPECT_EQ(research.kueue_borrowing_limit(), "1");
+  EXPECT_EQ(research.kueue_lending_limit(), "0");
 }
 
 TEST_F(RecommendationsQueryTest, EachRecommendationSaysWhatThePreviousRunRecommended) {

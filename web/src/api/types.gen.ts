@@ -62,6 +62,18 @@ export interface Recommendation {
   // absent when the previous run had no such line (new in this run) or there
   // is no previous run.
   previousRecommendedMilli?: string;
+  // Kueue's borrowingLimit and lendingLimit for this team and flavor exactly
+  // as the Kueue manifests write them: Kubernetes quantities of the flavor's
+  // resource, one device being 1 ("2", "1500m"). Absent where the manifests
+  // leave the field out (borrowing without limit; lending all of the nominal
+  // quota). docs/allocation.md, "Kueue", says how they follow from the rest.
+  kueueBorrowingLimit?: string;
+  kueueLendingLimit?: string;
+  // The measured demand before the policy's headroom for growth and queueing
+  // (demand_milli is what the run used: this plus the headroom, or the
+  // policy's declared demand); absent when nothing was measured (an offline
+  // solve, or a run stored before it was kept).
+  measuredDemandMilli?: string;
 }
 
 // ---- audit.proto

@@ -149,8 +149,8 @@ export const recommendationSet: RecommendationSet = {
   computedAt: '2026-12-04T18:05:00Z',
   policyVersion: 2,
   recommendations: [
-    { team: 'ml', flavor: 'h100', demandMilli: '20500', guaranteeMilli: '16000', recommendedMilli: '20500', lendingLimitMilli: '4000', boundBy: 'demand', explanation: 'p95 of held over 14 days', previousRecommendedMilli: '18000' },
-    { team: 'web', flavor: 't4', demandMilli: '2000', guaranteeMilli: '4000', recommendedMilli: '4000', borrowingLimitMilli: '0', boundBy: 'guarantee', explanation: 'declared' },
+    { team: 'ml', flavor: 'h100', demandMilli: '20500', guaranteeMilli: '16000', recommendedMilli: '20500', lendingLimitMilli: '4000', boundBy: 'demand', explanation: 'p95 of held over 14 days', previousRecommendedMilli: '18000', measuredDemandMilli: '17084', kueueLendingLimit: '8500m' },
+    { team: 'web', flavor: 't4', demandMilli: '2000', guaranteeMilli: '4000', recommendedMilli: '4000', borrowingLimitMilli: '0', boundBy: 'guarantee', explanation: 'declared', kueueBorrowingLimit: '0', kueueLendingLimit: '0' },
   ],
 };
 

@@ -37,18 +37,36 @@ const columns: Column<Recommendation>[] = [
   },
   { id: 'change', header: 'Since last run', numeric: true, cell: (r) => <span data-testid={`rec-change-${key(r)}`}>{changeSincePrevious(r)}</span> },
   {
+    id: 'measured',
+    header: 'Measured demand',
+    numeric: true,
+    cell: (r) =>
+      r.measuredDemandMilli === undefined ? (
+        <span data-testid={`rec-measured-${key(r)}`}>not measured</span>
+      ) : (
+        <Figure testId={`rec-measured-${key(r)}`} value={big(r.measuredDemandMilli)} text={formatDevices(r.measuredDemandMilli)} />
+      ),
+  },
+  {
     id: 'demand',
-    header: 'Demand',
+    header: 'Demand with headroom',
     numeric: true,
     cell: (r) => <Figure testId={`rec-demand-${key(r)}`} value={big(r.demandMilli)} text={formatDevices(r.demandMilli)} />,
   },
+  // The limits exactly as the Kueue manifests write them (Kubernetes
+  // quantities of the flavor's resource), never recomputed here.
   {
     id: 'borrowing',
-    header: 'May borrow',
+    header: 'Kueue borrowingLimit',
     numeric: true,
-    cell: (r) => (r.borrowingLimitMilli === undefined ? 'unlimited' : formatDevices(r.borrowingLimitMilli)),
+    cell: (r) => <code data-testid={`rec-borrowing-${key(r)}`}>{r.kueueBorrowingLimit ?? 'none (unlimited)'}</code>,
   },
-  { id: 'lending', header: 'Lends', numeric: true, cell: (r) => formatDevices(r.lendingLimitMilli) },
+  {
+    id: 'lending',
+    header: 'Kueue lendingLimit',
+    numeric: true,
+    cell: (r) => <code data-testid={`rec-lending-${key(r)}`}>{r.kueueLendingLimit ?? 'none (lends all)'}</code>,
+  },
   { id: 'bound', header: 'Bound by', cell: (r) => <span title={r.explanation}>{(r.boundBy ?? '').replace(/_/g, ' ')}</span> },
 ];
 
@@ -70,7 +88,11 @@ export default function RecommendationsPage() {
   return (
     <section>
       <h1>Recommendations</h1>
-      <p>Quantities are devices (per team and flavor); hover “Bound by” for how the demand was measured.</p>
+      <p>
+        Quantities are devices (per team and flavor): the measured demand, and the demand with the policy’s headroom
+        for growth and queueing that the quota was computed from. The Kueue limits are shown as the manifests write
+        them. Hover “Bound by” for how the demand was measured.
+      </p>
       <div className="controls">
         <button type="button" onClick={() => void download('kueue')}>
           Download Kueue manifests
