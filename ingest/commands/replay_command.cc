@@ -25,7 +25,8 @@ namespace {
 
 constexpr const char* kReplayUsage = R"(replay --trace openb --data DIR --cluster NAME --start T [flags]
        replay --trace synthetic --nodes N --pods P --seed S --cluster NAME --start T [flags]
-       replay --trace openb --data DIR --cluster NAME --sample [--sample-days D] [--sample-targets M=S,...] [--seed S]
+       replay --trace openb --data DIR --cluster NAME --sample [--sample-days D] [--sample-targets M=S,...]
+              [--sample-node-stride K] [--seed S]
 
 Places the published openb trace's pods on its nodes (next-fit, see
 docs/replay.md) and stores the result as cluster NAME's inventory, with trace
@@ -105,10 +106,14 @@ void PrintReport(const std::string& cluster, const ReplayReport& report) {
 }
 
 absl::StatusOr<openb::LoadSampleOptions> SampleOptions(bool synthetic, int64_t days, const std::string& targets,
-                                                       int64_t seed) {
+                                                       int64_t seed, int64_t node_stride) {
   if (synthetic) return absl::InvalidArgumentError("--sample: only the openb trace is sampled");
   if (days < 1 || days > 400) return absl::InvalidArgumentError("--sample-days: must be within 1..400");
+  if (node_stride < 1 || node_stride > 1000) {
+    return absl::InvalidArgumentError("--sample-node-stride: must be within 1..1000");
+  }
   openb::LoadSampleOptions sample;
+  sample.node_stride = static_cast<int>(node_stride);
   FLEETCAP_ASSIGN_OR_RETURN(sample.targets, ParseSampleTargets(targets));
   sample.seed = static_cast<uint64_t>(seed);
   sample.window_s = days * 86400;
@@ -154,6 +159,8 @@ absl::StatusOr<ReplayOptions> ParseReplayFlags(const std::vector<std::string>& a
   flags.Bool("sample", &sample, "openb: sample the trace's pods at a realistic load over the days before now");
   flags.Int("sample-days", &sample_days, "--sample: the window's length in days, ending now");
   flags.String("sample-targets", &sample_targets, "--sample: the held share per GPU model, MODEL=SHARE,...");
+  int64_t node_stride = 1;
+  flags.Int("sample-node-stride", &node_stride, "--sample: keep one node in this many of each model (1: all)");
 
   FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));
   if (!options.daemon.help.empty()) return options;
@@ -172,7 +179,7 @@ absl::StatusOr<ReplayOptions> ParseReplayFlags(const std::vector<std::string>& a
   FLEETCAP_ASSIGN_OR_RETURN(replay.start, ParseRfc3339("--start", start_text));
   FLEETCAP_RETURN_IF_ERROR(RequireDb(options.daemon));
   if (sample) {
-    FLEETCAP_ASSIGN_OR_RETURN(options.sample, SampleOptions(synthetic, sample_days, sample_targets, seed));
+    FLEETCAP_ASSIGN_OR_RETURN(options.sample, SampleOptions(synthetic, sample_days, sample_targets, seed, node_stride));
   }
   if (synthetic) {
     options.synthetic =

@@ -67,14 +67,17 @@ TEST(ParseReplayFlags, SampleTakesTheDemosTargetsUnlessGivenOthers) {
   ASSERT_TRUE(parsed->sample.has_value());
   EXPECT_EQ(parsed->sample->seed, 9u);
   EXPECT_EQ(parsed->sample->window_s, 14 * 86400);
+  EXPECT_EQ(parsed->sample->node_stride, 1);
   ASSERT_EQ(parsed->sample->targets.size(), openb::DefaultDemoTargets().size());
   EXPECT_EQ(parsed->sample->targets[0].model, "G2");
   EXPECT_DOUBLE_EQ(parsed->sample->targets[0].held_share, 0.78);
 
-  parsed = ParseReplayFlags(Openb({"--sample", "--sample-days", "30", "--sample-targets", "T4=0.5,G2=0.8"}),
-                            NoEnvironment());
+  parsed = ParseReplayFlags(
+      Openb({"--sample", "--sample-days", "30", "--sample-targets", "T4=0.5,G2=0.8", "--sample-node-stride", "12"}),
+      NoEnvironment());
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   EXPECT_EQ(parsed->sample->window_s, 30 * 86400);
+  EXPECT_EQ(parsed->sample->node_stride, 12);
   ASSERT_EQ(parsed->sample->targets.size(), 2u);
   EXPECT_EQ(parsed->sample->targets[1].model, "G2");
   EXPECT_DOUBLE_EQ(parsed->sample->targets[1].held_share, 0.8);

@@ -315,6 +315,23 @@ void ReportFlavors(const std::vector<FlavorPlan>& plans, const std::vector<Flavo
   for (auto& [model, outcome] : by_model) load.flavors.push_back(outcome);
 }
 
+// One node in `stride` of each model, in name order, the first included;
+// kept in the trace's order.
+std::vector<OpenbNode> KeptNodes(const std::vector<OpenbNode>& nodes, int stride) {
+  std::map<std::string, std::vector<size_t>> by_model;
+  for (size_t n = 0; n < nodes.size(); ++n) by_model[nodes[n].model].push_back(n);
+  std::vector<bool> kept(nodes.size(), false);
+  for (auto& [model, indices] : by_model) {
+    std::stable_sort(indices.begin(), indices.end(), [&](size_t a, size_t b) { return nodes[a].name < nodes[b].name; });
+    for (size_t i = 0; i < indices.size(); i += static_cast<size_t>(stride)) kept[indices[i]] = true;
+  }
+  std::vector<OpenbNode> out;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    if (kept[n]) out.push_back(nodes[n]);
+  }
+  return out;
+}
+
 absl::Status CheckSampleOptions(const LoadSampleOptions& options) {
   if (options.window_s < 3600 || options.window_s > 400 * kSampleDayS) {
     return absl::InvalidArgumentError("window: must be within 1 hour..400 days");
@@ -335,6 +352,7 @@ absl::Status CheckSampleOptions(const LoadSampleOptions& options) {
   if (options.max_duration_s < 60 || options.max_duration_s > 400 * kSampleDayS || options.max_wait_s < 60) {
     return absl::InvalidArgumentError("max duration and max wait: at least a minute, a duration at most 400 days");
   }
+  if (options.node_stride < 1) return absl::InvalidArgumentError("node stride: must be at least 1");
   if (!(options.tolerance > 0) || options.max_rounds < 1) {
     return absl::InvalidArgumentError("calibration: tolerance above 0 and at least one round");
   }
@@ -349,12 +367,15 @@ std::vector<FlavorTarget> DefaultDemoTargets() {
 
 absl::StatusOr<SampledLoad> SampleLoad(const OpenbTrace& source, const LoadSampleOptions& options) {
   if (absl::Status status = CheckSampleOptions(options); !status.ok()) return status;
-  const std::vector<FlavorPlan> plans = PlanFlavors(source, options);
+  OpenbTrace fleet;
+  fleet.nodes = KeptNodes(source.nodes, options.node_stride);
+  fleet.pods = source.pods;
+  const std::vector<FlavorPlan> plans = PlanFlavors(fleet, options);
   if (plans.empty()) return absl::InvalidArgumentError("trace: no pod asking for GPUs fits on a node of it");
   std::vector<FlavorRun> runs;
   runs.reserve(plans.size());
-  for (const FlavorPlan& plan : plans) runs.push_back(CalibrateFlavor(source, plan, options));
-  SampledLoad load = MergeRuns(source, plans, runs, options);
+  for (const FlavorPlan& plan : plans) runs.push_back(CalibrateFlavor(fleet, plan, options));
+  SampledLoad load = MergeRuns(fleet, plans, runs, options);
   ReportFlavors(plans, runs, options, load);
   return load;
 }

@@ -6,8 +6,10 @@
 // of the cluster's capacity. This does the same, deterministically from a
 // seed, over a window that ends at a given instant:
 //
-//  - The nodes are the trace's, all of them. Each GPU model is a flavor with
-//    a target held share (of its GPUs' milli-devices).
+//  - The nodes are the trace's: all of them, or one in `node_stride` of each
+//    model (in name order, the first included), a smaller cluster of the
+//    same mix. Each GPU model is a flavor with a target held share (of its
+//    GPUs' milli-devices).
 //  - Per flavor, pods arrive as a Poisson process whose rate has a daily and a
 //    weekly season (peaks at 14:00 UTC and on Wednesday) and a slow upward
 //    trend, scaled so that the share held over the window's last day reaches
@@ -49,6 +51,7 @@ struct LoadSampleOptions {
   uint64_t seed = 1;
   int64_t start_unix_s = 0;           // the instant of trace second 0 (phases the seasons)
   int64_t window_s = 14 * 86400;      // the window [0, window_s); window_s is "now"
+  int node_stride = 1;                // keep one node in this many of each model
   std::vector<FlavorTarget> targets;  // a model not listed gets `default_share`
   double default_share = 0.6;
   double daily_amplitude = 0.3;        // rate x (1 + a cos(2 pi (t - 14:00) / day))
@@ -84,7 +87,7 @@ struct FlavorOutcome {
 };
 
 struct SampledLoad {
-  OpenbTrace trace;                    // the source's nodes, the sampled pods
+  OpenbTrace trace;                    // the nodes kept, the sampled pods
   Placement placement;                 // indices into `trace`
   std::vector<PendingWait> waits;      // by pod index
   std::vector<size_t> source;          // per sampled pod: the trace pod it copies

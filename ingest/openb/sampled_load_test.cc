@@ -202,6 +202,21 @@ TEST(SampleLoad, SampledPodsCopyTheShapesOfTheTracesPods) {
   EXPECT_EQ(load.trace.pods.front().name, "openb-pod-0000000");
 }
 
+TEST(SampleLoad, ANodeStrideKeepsOneNodeInSoManyOfEachModel) {
+  LoadSampleOptions options = Options(3);
+  options.node_stride = 3;
+  const SampledLoad load = Sample(options);
+  std::map<std::string, int> nodes_by_model;
+  for (const OpenbNode& node : load.trace.nodes) ++nodes_by_model[node.model];
+  EXPECT_EQ(nodes_by_model["T4"], 34);   // 100 nodes: the 1st, 4th, ... 100th
+  EXPECT_EQ(nodes_by_model["V100"], 2);  // 4 nodes: the 1st and 4th
+  EXPECT_EQ(load.trace.nodes.front().name, "t4-1000");
+  EXPECT_EQ(load.trace.nodes[1].name, "t4-1003");
+  EXPECT_EQ(FlavorOf(load, "T4").capacity_milli, 68'000);
+  EXPECT_NEAR(FlavorOf(load, "T4").held_share_last_day, 0.70, 0.05);
+  for (const GpuHold& hold : load.placement.holds) ASSERT_LT(hold.node, load.trace.nodes.size());
+}
+
 TEST(SampleLoad, RefusesOptionsOutOfRange) {
   LoadSampleOptions options = Options(7);
   options.targets = {{"T4", 1.5}};
@@ -215,6 +230,10 @@ TEST(SampleLoad, RefusesOptionsOutOfRange) {
   options.daily_amplitude = 1;
   EXPECT_THAT(SampleLoad(SourceTrace(), options).status(),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("amplitudes")));
+  options = Options(7);
+  options.node_stride = 0;
+  EXPECT_THAT(SampleLoad(SourceTrace(), options).status(),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("node stride")));
   OpenbTrace no_gpu_pods = SourceTrace();
   no_gpu_pods.pods = {SourcePod("openb-pod-0000", 0, 0, 3600)};
   EXPECT_THAT(SampleLoad(no_gpu_pods, Options(7)).status(),
