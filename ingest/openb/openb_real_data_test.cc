@@ -205,7 +205,7 @@ TEST_F(OpenbRealData, OtherPodListsWithTheSameColumnsRead) {
 TEST_F(OpenbRealData, TheDemosSampledLoadReachesItsTargets) {
   LoadSampleOptions options;
   options.start_unix_s = 1793577600;  // 2026-11-02T00:00:00Z
-  options.window_s = 14 * 86400;
+  options.window_s = 3 * 86400;
   options.targets = DefaultDemoTargets();
   absl::StatusOr<SampledLoad> load = SampleLoad(*trace_, options);
   ASSERT_THAT(load, IsOk());
