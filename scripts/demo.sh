@@ -28,7 +28,7 @@
 # FLEETCAP_DATA (default ../shared/data) holds the published traces (openb/,
 # and genai/ for the telemetry, skipped with a message when absent);
 # FLEETCAP_DEMO_DAYS (14) is the sampled window's length, FLEETCAP_DEMO_NODE_STRIDE
-# (20) keeps one node in so many of each model, FLEETCAP_DEMO_SEED (1) seeds the
+# (40) keeps one node in so many of each model, FLEETCAP_DEMO_SEED (1) seeds the
 # sample; FLEETCAP_DEMO_SPEED (200000) is how many trace seconds pass each
 # second of the synthetic cluster's live replay;
 # FLEETCAP_HTTP_PORT (8080) and FLEETCAP_GRPC_PORT (8081) choose the ports;
@@ -41,7 +41,7 @@ state="$root/.fleetcap"
 data="${FLEETCAP_DATA:-$root/../shared/data}"
 speed="${FLEETCAP_DEMO_SPEED:-200000}"
 days="${FLEETCAP_DEMO_DAYS:-14}"
-stride="${FLEETCAP_DEMO_NODE_STRIDE:-20}"
+stride="${FLEETCAP_DEMO_NODE_STRIDE:-40}"
 seed="${FLEETCAP_DEMO_SEED:-1}"
 http_port="${FLEETCAP_HTTP_PORT:-8080}"
 grpc_port="${FLEETCAP_GRPC_PORT:-8081}"
