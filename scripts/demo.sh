@@ -2,23 +2,23 @@
 # `make demo` / `make demo-stop`: the whole stack on a live Kubernetes API.
 #
 #   start: installs what is missing, builds (release), starts a private
-#          PostgreSQL under .fleetcap/, the fixture Kubernetes API server
-#          serving the published openb trace as a live cluster (pods created,
-#          bound, run and deleted at the trace's times, sped up), and
-#          `fleetcap-ingest k8s` following it through list and watch, exactly
-#          as it follows a production cluster; then fleetcap-api and, once the
-#          ingest has caught up, utilisation telemetry for the pods of the
-#          trace's last 7 days (`fleetcap-ingest prometheus` taking
+#          PostgreSQL under .fleetcap/ and fleetcap-api, stores the openb
+#          trace sampled at a realistic load over the days before now
+#          (`fleetcap-ingest replay --sample`, docs/replay.md "A realistic
+#          load": the trace's pods drawn at a seasonal, slowly growing rate
+#          until each GPU model holds its target share, on one node in
+#          FLEETCAP_DEMO_NODE_STRIDE of each model), applies the openb policy
+#          scaled to that cluster, gives every held minute of the window
+#          utilisation telemetry (`fleetcap-ingest prometheus` taking
 #          remote_write from fleetcap-telemetry-replay, which plays the DCGM
-#          exporters with the published genai GPU duty cycle), and
+#          exporters with the published genai GPU duty cycle), starts
 #          fleetcap-optimizer computing the chargeback of every closed hour,
 #          and prints where to look, the dashboard's URL first (fleetcap-api
 #          serves the built web app, with a planner and a team token to sign
-#          in with). The trace is
-#          placed so that it ends within the current hour: "the last 30 days"
-#          of chargeback show its final month. Where the published trace is absent it serves a
-#          synthetic cluster with the trace's shapes instead.
-#          Run twice, it reuses what runs.
+#          in with) and the admin token. Where the published trace is absent
+#          it serves a synthetic cluster with the trace's shapes as a live
+#          Kubernetes API (the test fixture, followed by `fleetcap-ingest
+#          k8s`) instead. Run twice the same day, it reuses what runs.
 #   check: opens the running demo's dashboard the way its printout says, in
 #          headless Chromium (web/e2e/demo.e2e.ts): the sign-in page at the
 #          printed URL, the planner token showing a fleet with history up to
@@ -27,7 +27,10 @@
 #
 # FLEETCAP_DATA (default ../shared/data) holds the published traces (openb/,
 # and genai/ for the telemetry, skipped with a message when absent);
-# FLEETCAP_DEMO_SPEED (200000) is how many trace seconds pass each second;
+# FLEETCAP_DEMO_DAYS (14) is the sampled window's length, FLEETCAP_DEMO_NODE_STRIDE
+# (40) keeps one node in so many of each model, FLEETCAP_DEMO_SEED (1) seeds the
+# sample; FLEETCAP_DEMO_SPEED (200000) is how many trace seconds pass each
+# second of the synthetic cluster's live replay;
 # FLEETCAP_HTTP_PORT (8080) and FLEETCAP_GRPC_PORT (8081) choose the ports;
 # FLEETCAP_DEMO_PRESET (release) the CMake preset built and run (`debug` reuses
 # the build tree of `make test`).
@@ -37,6 +40,9 @@ root=$(pwd)
 state="$root/.fleetcap"
 data="${FLEETCAP_DATA:-$root/../shared/data}"
 speed="${FLEETCAP_DEMO_SPEED:-200000}"
+days="${FLEETCAP_DEMO_DAYS:-14}"
+stride="${FLEETCAP_DEMO_NODE_STRIDE:-40}"
+seed="${FLEETCAP_DEMO_SEED:-1}"
 http_port="${FLEETCAP_HTTP_PORT:-8080}"
 grpc_port="${FLEETCAP_GRPC_PORT:-8081}"
 preset="${FLEETCAP_DEMO_PRESET:-release}"
@@ -70,6 +76,44 @@ start_process() {  # NAME command...
   echo $! >"$state/$name.pid"
 }
 
+# Clears cluster openb and what was computed from it: a sample of another day
+# holds other pods, at other times.
+clear_openb() {
+  local db=$1
+  psql "$db" -qc "DELETE FROM clusters WHERE cluster = 'openb'" >/dev/null 2>&1 || true
+  psql "$db" -qc "TRUNCATE chargeback_hourly, chargeback_hourly_by_team, chargeback_daily, chargeback_daily_by_team, chargeback_monthly, chargeback_watermarks,
+                  chargeback_recompute, chargeback_over_held, optimizer_state" >/dev/null 2>&1 || true
+  # Its telemetry too: the pods' uids come from the sample, so the old
+  # minutes would read as the new pods', and the receiver would take
+  # the new minutes for late ones of devices it already wrote.
+  running telemetry && kill -TERM "$(cat "$state/telemetry.pid")" && sleep 1
+  for table in usage_minute usage_hourly usage_hour_changes telemetry_series telemetry_watermarks \
+      telemetry_push_devices telemetry_push_counters telemetry_push_checkpoints; do
+    psql "$db" -qc "DELETE FROM $table WHERE cluster = 'openb'" >/dev/null 2>&1 || true
+  done
+  rm -rf "$state/telemetry-wal" "$state/policy-stride"
+}
+
+# The openb policy for the sampled cluster: each flavor's capacity is the
+# GPUs of that model stored, and the guarantees, limits and the fixed monthly
+# cost are divided by the node stride, as the cluster is.
+scaled_policy() {  # DB OUT
+  local counts
+  counts=$(psql "$1" -tAF= -c "SELECT model, count(*) FROM devices WHERE cluster = 'openb' GROUP BY model")
+  awk -v stride="$stride" -v counts="$counts" '
+    BEGIN { n = split(counts, rows, "\n"); for (i = 1; i <= n; i++) { split(rows[i], kv, "="); gpus[kv[1]] = kv[2] } }
+    /^[a-z_]+:/ { section = $1 }
+    section == "flavors:" && $1 == "model:" { model = $2 }
+    section == "flavors:" && $1 == "capacity:" { sub(/capacity: .*/, "capacity: " (gpus[model] + 0)) }
+    section == "allocation:" && ($1 == "guarantee:" || $1 == "borrowing_limit:" || $1 == "lending_limit:") {
+      sub(/: .*/, ": " int($2 / stride))
+    }
+    section == "attribution:" && $1 == "amount:" {
+      amount = $2; gsub(/"/, "", amount); sub(/amount: .*/, sprintf("amount: \"%.2f\"", amount / stride))
+    }
+    { print }' docs/examples/openb-policy.yaml > "$2"
+}
+
 start() {
   bash scripts/bootstrap.sh
   cmake --preset "$preset" >/dev/null
@@ -82,51 +126,29 @@ start() {
   local db cluster source at start_at chargeback_from chargeback_to explain_hour
   db=$(bash scripts/pg.sh start "$state/pg")
   echo "demo: PostgreSQL at $db"
+  local now_s now_hour fresh=0
+  now_s=$(date -u +%s)
+  now_hour=$(( now_s / 3600 * 3600 ))
   if [ -f "$data/openb/openb_node_list_gpu_node.csv" ]; then
     cluster=openb
-    # Trace second 0 is placed so that the trace's last second (its latest
-    # pod end) falls within the current hour, today (UTC): every event of the
-    # trace is then in the past, and its last day is today. A start chosen
-    # earlier today is kept, so that running the demo again reuses its store.
-    local length now today start_s
-    length=$(awk -F, 'NR > 1 && $10 + 0 > m { m = $10 + 0 } END { print m + 0 }' \
-      "$data/openb/openb_pod_list_default.csv")
-    now=$(date -u +%s)
-    today=$(( now / 86400 * 86400 ))
-    start_s=$(cat "$state/trace-start" 2>/dev/null || echo 0)
-    if (( start_s + length < today || start_s + length > now )); then
-      start_s=$(( (now / 3600 * 3600 - length) / 3600 * 3600 ))
-      # A store placed on another day holds the trace at other times: start
-      # the cluster and its chargeback afresh.
-      psql "$db" -qc "DELETE FROM clusters WHERE cluster = 'openb'" >/dev/null 2>&1 || true
-      psql "$db" -qc "TRUNCATE chargeback_hourly, chargeback_hourly_by_team, chargeback_daily, chargeback_daily_by_team, chargeback_monthly, chargeback_watermarks,
-                      chargeback_recompute, chargeback_over_held, optimizer_state" >/dev/null 2>&1 || true
-      # Its telemetry too: the pods' uids come from the trace, so the old
-      # minutes would read as the new pods', and the receiver would take
-      # the new minutes for late ones of devices it already wrote.
-      running telemetry && kill -TERM "$(cat "$state/telemetry.pid")" && sleep 1
-      for table in usage_minute usage_hourly usage_hour_changes telemetry_series telemetry_watermarks \
-          telemetry_push_devices telemetry_push_counters telemetry_push_checkpoints; do
-        psql "$db" -qc "DELETE FROM $table WHERE cluster = 'openb'" >/dev/null 2>&1 || true
-      done
-      rm -rf "$state/telemetry-wal"
-      echo "$start_s" > "$state/trace-start"
+    # The sample's window ends when it is stored; one stored earlier today
+    # is kept, so that running the demo again reuses its store.
+    if [ "$(cat "$state/sample-day" 2>/dev/null)" != "$(( now_s / 86400 )) $days $stride $seed" ]; then
+      fresh=1
+      clear_openb "$db"
     fi
-    start_at=$(date -u -d "@$start_s" +%Y-%m-%dT%H:%M:%SZ)
-    # A busy instant of the trace (second 12523649), an hour of it, and
-    # the 30 days that end with the trace's last day.
-    at=$(date -u -d "@$((start_s + 12523649))" +%Y-%m-%dT%H:%M:%SZ)
-    explain_hour=$(date -u -d "@$(( (start_s + 12523649) / 3600 * 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
-    local trace_end_day=$(( (start_s + length) / 86400 * 86400 + 86400 ))
-    chargeback_to=$(date -u -d "@$trace_end_day" +%Y-%m-%dT%H:%M:%SZ)
-    chargeback_from=$(date -u -d "@$((trace_end_day - 30 * 86400))" +%Y-%m-%dT%H:%M:%SZ)
-    echo "demo: the trace starts at $start_at, so that its last day is today"
-    source=(--openb "$data/openb" --start "$start_at" --speed "$speed" --wait-for-watch)
+    # A store of the live-replay demo holds the fixture's device ids (node/gpuN).
+    if psql "$db" -tAc "SELECT 1 FROM devices WHERE cluster = 'openb' AND device_id LIKE '%/%' LIMIT 1" \
+        2>/dev/null | grep -q 1; then
+      fresh=1
+      clear_openb "$db"
+    fi
   else
     echo "demo: the published openb trace is not at $data/openb: serving a synthetic cluster with its shapes."
     echo "      (FLEETCAP_DATA=/path/to/data make demo serves the trace; github.com/alibaba/clusterdata,"
     echo "      cluster-trace-gpu-v2023/csv)"
     cluster=synthetic
+    start_at=2026-01-01T00:00:00Z
     at=2026-01-01T01:00:00Z
     explain_hour=2026-01-01T01:00:00Z
     chargeback_from=2026-01-01T00:00:00Z
@@ -134,7 +156,7 @@ start() {
     source=(--synthetic-nodes 300 --synthetic-pods 3000 --seed 1)
   fi
   # A store written by the older replay-only demo holds other device ids: start that cluster afresh.
-  if psql "$db" -tAc "SELECT 1 FROM devices WHERE cluster = '$cluster' AND device_id NOT LIKE '%/%' LIMIT 1" \
+  if [ "$cluster" = synthetic ] && psql "$db" -tAc "SELECT 1 FROM devices WHERE cluster = '$cluster' AND device_id NOT LIKE '%/%' LIMIT 1" \
       2>/dev/null | grep -q 1; then
     echo "demo: clearing cluster $cluster, stored by the replay-only demo"
     psql "$db" -qc "DELETE FROM clusters WHERE cluster = '$cluster'"
@@ -158,47 +180,60 @@ start() {
   fi
   local admin_token team_token
   admin_token=$(cat "$admin_file")
-  if ! "$ctl" policy get --server "127.0.0.1:$grpc_port" --token "$admin_token" >/dev/null 2>&1; then
-    "$ctl" policy apply docs/examples/openb-policy.yaml --message "make demo: openb teams and prices" \
-      --server "127.0.0.1:$grpc_port" --token "$admin_token" | sed -n 1p
-  fi
-  if start_process fixture "$bin/tests/k8s/fleetcap-k8s-fixture" "${source[@]}" --port-file "$state/fixture.port"; then
-    wait_for fixture "fixture listening" 120
-  fi
-  local api_url="http://127.0.0.1:$(cat "$state/fixture.port")"
-  echo "demo: Kubernetes API (fixture) at $api_url   (try: kubectl --server=$api_url get nodes)"
-  if start_process ingest "$bin/ingest/fleetcap-ingest" k8s --cluster "$cluster" --kube-api "$api_url" \
-      --db "$db" --migrate --metrics-listen 127.0.0.1:0; then
-    wait_for ingest "synced cluster" 120
-  fi
-  if [ "$cluster" = openb ] && ! grep -q "replay finished" "$state/fixture.log"; then
-    echo -n "demo: the trace is being played live at ${speed}x (about $((13000000 / speed)) s)"
-    while ! grep -q "replay finished" "$state/fixture.log"; do
-      running fixture || { echo; tail -n 20 "$state/fixture.log" >&2; exit 1; }
-      echo -n "."
-      sleep 2
-    done
-    echo
-  fi
+  local api_url=""
   if [ "$cluster" = openb ]; then
-    # Every GPU pod of the trace ends deleted: the ingest has caught up when
-    # it has stored each of them, none left alive.
-    local gpu_pods
-    gpu_pods=$(awk -F, 'NR > 1 && $4 > 0' "$data/openb/openb_pod_list_default.csv" | wc -l)
-    for _ in $(seq 1 600); do
-      [ "$(psql "$db" -tAc "SELECT count(*) || '/' || count(*) FILTER (WHERE deleted_at IS NULL)
-                            FROM pods WHERE cluster = 'openb'")" = "$gpu_pods/0" ] && break
-      sleep 0.2
-    done
+    if (( fresh )) || ! psql "$db" -tAc "SELECT 1 FROM devices WHERE cluster = 'openb' LIMIT 1" 2>/dev/null | grep -q 1; then
+      echo "demo: sampling the openb trace at a realistic load over the last $days days"
+      echo "      (fleetcap-ingest replay --sample, seed $seed, one node in $stride of each model; docs/replay.md)"
+      if ! "$bin/ingest/fleetcap-ingest" replay --trace openb --data "$data/openb" --cluster openb --sample \
+          --sample-days "$days" --sample-node-stride "$stride" --seed "$seed" --db "$db" --migrate \
+          --metrics-listen 127.0.0.1:0 >"$state/replay.log" 2>"$state/replay.err"; then
+        echo "demo: the sampled replay failed; its log:" >&2
+        tail -n 20 "$state/replay.err" >&2
+        exit 1
+      fi
+      date -u -d "$(grep -o 'sampled load [^ ]*' "$state/replay.log" | awk '{ print $3 }')" +%s > "$state/trace-start"
+      echo "$(( now_s / 86400 )) $days $stride $seed" > "$state/sample-day"
+    fi
+    sed 's/^/      /' "$state/replay.log"
+    # The openb policy, its capacities and quotas scaled to the sampled cluster.
+    if [ "$(cat "$state/policy-stride" 2>/dev/null)" != "$stride" ]; then
+      scaled_policy "$db" "$state/openb-policy.yaml"
+      "$ctl" policy apply "$state/openb-policy.yaml" \
+        --message "make demo: openb teams and prices, scaled to one node in $stride" \
+        --server "127.0.0.1:$grpc_port" --token "$admin_token" | sed -n 1p
+      echo "$stride" > "$state/policy-stride"
+    fi
+    local start_s
+    start_s=$(cat "$state/trace-start")
+    start_at=$(date -u -d "@$start_s" +%Y-%m-%dT%H:%M:%SZ)
+    at=$(date -u -d "@$now_s" +%Y-%m-%dT%H:%M:%SZ)
+    explain_hour=$(date -u -d "@$(( now_hour - 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
+    chargeback_from=$start_at
+    chargeback_to=$(date -u -d "@$(( now_hour + 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
+  else
+    if ! "$ctl" policy get --server "127.0.0.1:$grpc_port" --token "$admin_token" >/dev/null 2>&1; then
+      "$ctl" policy apply docs/examples/openb-policy.yaml --message "make demo: openb teams and prices" \
+        --server "127.0.0.1:$grpc_port" --token "$admin_token" | sed -n 1p
+    fi
+    if start_process fixture "$bin/tests/k8s/fleetcap-k8s-fixture" "${source[@]}" --port-file "$state/fixture.port"; then
+      wait_for fixture "fixture listening" 120
+    fi
+    api_url="http://127.0.0.1:$(cat "$state/fixture.port")"
+    echo "demo: Kubernetes API (fixture) at $api_url   (try: kubectl --server=$api_url get nodes)"
+    if start_process ingest "$bin/ingest/fleetcap-ingest" k8s --cluster "$cluster" --kube-api "$api_url" \
+        --db "$db" --migrate --metrics-listen 127.0.0.1:0; then
+      wait_for ingest "synced cluster" 120
+    fi
   fi
 
-  # Utilisation telemetry for the trace's last 7 days, before the
-  # optimizer's first pass so that it charges those hours with it. The
-  # week ends now, to the minute; its chargeback starts at its first whole hour.
-  local week_to week_from now_s
-  now_s=$(date -u +%s)
-  week_to=$(date -u -d "@$(( now_s / 60 * 60 ))" +%Y-%m-%dT%H:%M:%SZ)
-  week_from=$(date -u -d "@$(( (now_s / 60 * 60 - 7 * 86400 + 3599) / 3600 * 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
+  # Utilisation telemetry for every minute of the sampled window, before
+  # the optimizer's first pass so that it charges those hours with it. The
+  # window ends now, to the minute.
+  local telemetry_to telemetry_minutes week_from
+  telemetry_to=$(date -u -d "@$(( now_s / 60 * 60 ))" +%Y-%m-%dT%H:%M:%SZ)
+  telemetry_minutes=$(( (now_s / 60 * 60 - $(cat "$state/trace-start" 2>/dev/null || echo 0)) / 60 ))
+  week_from=$(date -u -d "@$(( now_hour - 7 * 86400 ))" +%Y-%m-%dT%H:%M:%SZ)
   local telemetry_note="no utilisation telemetry (see above): every line is charged as held and marked *"
   local duty_cycle="$data/genai/pod_gpu_duty_cycle_anon.tar.gz"
   if [ "$cluster" != openb ]; then
@@ -220,9 +255,9 @@ start() {
     write_port=$(sed -E 's/.*remote_write=([0-9]+).*/\1/' <<<"$ready")
     metrics_port=$(sed -E 's/.*metrics=([0-9]+).*/\1/' <<<"$ready")
     echo "demo: remote_write at http://127.0.0.1:$write_port/api/v1/write; playing the genai GPU duty cycle"
-    echo "      onto every pod that held a GPU in the trace's last 7 days (once; skipped when stored)"
+    echo "      onto every minute a pod held a GPU since $start_at (once; skipped when stored)"
     if ! tar -xzOf "$duty_cycle" | "$bin/tests/fleetcap-telemetry-replay" --db "$db" --cluster "$cluster" \
-        --duty-cycle - --until "$week_to" --days 7 --unless-stored \
+        --duty-cycle - --until "$telemetry_to" --minutes "$telemetry_minutes" --unless-stored \
         --remote-write-url "http://127.0.0.1:$write_port/api/v1/write" \
         --wait-written "http://127.0.0.1:$metrics_port/metrics" >"$state/telemetry-replay.log" 2>&1; then
       echo "demo: the telemetry replay failed; its log:" >&2
@@ -230,11 +265,11 @@ start() {
       exit 1
     fi
     sed 's/^/      /' "$state/telemetry-replay.log"
-    telemetry_note="utilisation telemetry for the last 7 days (genai duty cycle, fleetcap-telemetry-replay)"
+    telemetry_note="utilisation telemetry for every held minute (genai duty cycle, fleetcap-telemetry-replay)"
   fi
 
   # The chargeback of every closed hour, kept current: started once the
-  # ingest has caught up, so its first pass sees the whole trace.
+  # inventory is stored, so its first pass sees the whole window.
   if start_process optimizer "$bin/optimizer/fleetcap-optimizer" --db "$db" --metrics-listen 127.0.0.1:0; then
     echo -n "demo: the optimizer is computing the chargeback of the trace's hours"
     while ! grep -q "pass done" "$state/optimizer.log"; do
@@ -268,8 +303,15 @@ start() {
       --server "127.0.0.1:$grpc_port" --token "$admin_token" 2>/dev/null > "$planner_file")
   fi
   planner_token=$(cat "$planner_file")
-  local week_text=""
+  local week_text="" cluster_text window_text="the last 30 days per team"
+  cluster_text="fleetcap is following cluster $cluster through its Kubernetes API (fixture at $api_url).
+  kubectl:   kubectl --server=$api_url get pods -A"
   if [ "$cluster" = openb ]; then
+    cluster_text="Cluster openb: the openb trace sampled at a realistic load from $start_at to now
+  (seed $seed, one node in $stride of each GPU model; docs/replay.md \"A realistic load\"; $state/replay.log).
+  held now per model:  $ctl --server 127.0.0.1:$grpc_port fleet summary --cluster openb
+  waiting pods now:    curl -H \"Authorization: Bearer \$FLEETCAP_TOKEN\" 'http://127.0.0.1:$http_port/v1/fleet/pending?cluster=openb'"
+    window_text="the whole sampled window per team"
     week_text="  the last 7 days, with $telemetry_note:
     $ctl --server 127.0.0.1:$grpc_port chargeback --from $week_from --to $chargeback_to --group-by team
     (USED_DEVICE_H and EFFICIENCY: what the teams' pods used of what they held)
@@ -282,22 +324,21 @@ Dashboard:  http://127.0.0.1:$http_port/   (paste a token on its sign-in page)
   planner (the whole fleet):       $planner_token
   team:team-00 (its bill only):    $team_token
 
-Tokens (also in $state/):
+Tokens (files in $state/: admin.token, planner.token, team-00.token):
   admin:         $admin_token
   planner:       $planner_token
   team:team-00:  $team_token
   export FLEETCAP_TOKEN=$admin_token   # fleetcapctl reads it; then: fleetcapctl policy history
 
-fleetcap is following cluster $cluster through its Kubernetes API (fixture at $api_url).
+$cluster_text
   JSON API:  curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/fleet/summary?cluster=$cluster&at=$at'
   gRPC:      127.0.0.1:$grpc_port
   CLI:       $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port fleet summary --cluster $cluster --at $at
   policy:    $bin/services/ctl/fleetcapctl --server 127.0.0.1:$grpc_port policy get
-  kubectl:   kubectl --server=$api_url get pods -A
-  logs:      $state/{fixture,ingest,telemetry,api,optimizer}.log
+  logs:      $state/{replay,fixture,ingest,telemetry,api,optimizer}.log
 
 Chargeback (fleetcap-optimizer computes each hour once closed; README "How a team reads its bill"):
-  the last 30 days per team:
+  $window_text:
     $ctl --server 127.0.0.1:$grpc_port chargeback --from $chargeback_from --to $chargeback_to --group-by team
   the same as FOCUS 1.2 rows:
     $ctl --server 127.0.0.1:$grpc_port chargeback --from $chargeback_from --to $chargeback_to --group-by team --format focus

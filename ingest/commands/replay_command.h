@@ -20,6 +20,9 @@ struct ReplayOptions {
   OpenbReplayOptions replay;
   // Set for --trace synthetic: the trace is drawn, not read.
   std::optional<synthetic::SyntheticOptions> synthetic;
+  // Set for --sample: the openb trace's pods sampled at a realistic load
+  // over the window before now (ingest/openb/sampled_load.h).
+  std::optional<openb::LoadSampleOptions> sample;
 };
 
 // The options in `args` (the arguments after the command's name), or

@@ -10,10 +10,6 @@
 namespace fleetcap::openb {
 namespace {
 
-// The trace names no resource; one name for every model, the undisclosed G
-// codes included, keeps them all requestable the same way.
-constexpr char kResourceName[] = "nvidia.com/gpu";
-
 std::optional<absl::Time> At(absl::Time start, const std::optional<int64_t>& seconds) {
   if (!seconds.has_value()) return std::nullopt;
   return start + absl::Seconds(*seconds);
@@ -40,7 +36,7 @@ store::ClusterInventory BuildOpenbInventory(const OpenbTrace& trace, const Place
     if (node.gpus > 0) models.insert(node.model);
   }
   for (const std::string& model : models) {
-    inventory.types.push_back({model, std::string(OpenbVendor(model)), kResourceName});
+    inventory.types.push_back({model, std::string(OpenbVendor(model)), kOpenbResourceName});
   }
 
   for (const OpenbNode& node : trace.nodes) {

@@ -12,6 +12,11 @@
 
 namespace fleetcap::openb {
 
+// The resource every model of the trace is requested as: the trace names
+// none, and one name for every model, the undisclosed G codes included,
+// keeps them all requestable the same way.
+inline constexpr char kOpenbResourceName[] = "nvidia.com/gpu";
+
 // "nvidia" for the public NVIDIA models in the trace; "unknown" for the
 // undisclosed internal codes (G1, G2, G3) and anything else.
 absl::string_view OpenbVendor(absl::string_view model);

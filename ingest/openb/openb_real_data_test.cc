@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <string>
 #include <tuple>
@@ -16,6 +17,7 @@
 #include "ingest/openb/next_fit_placer.h"
 #include "ingest/openb/openb_inventory.h"
 #include "ingest/openb/openb_trace.h"
+#include "ingest/openb/sampled_load.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/status_matchers.h"
 
@@ -196,6 +198,28 @@ TEST_F(OpenbRealData, OtherPodListsWithTheSameColumnsRead) {
       ReadOpenbTrace(fleetcap::testing::SharedDataPath("openb"), "openb_pod_list_multigpu50.csv").status();
   EXPECT_EQ(multi.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(multi.ToString(), HasSubstr("openb_pod_list_multigpu50.csv:1: missing columns")) << multi;
+}
+
+// The demo's sampled load (make demo): G2 and T4 at their targets, and the
+// tight V100M32 flavor queueing.
+TEST_F(OpenbRealData, TheDemosSampledLoadReachesItsTargets) {
+  LoadSampleOptions options;
+  options.start_unix_s = 1793577600;  // 2026-11-02T00:00:00Z
+  options.window_s = 3 * 86400;
+  options.targets = DefaultDemoTargets();
+  absl::StatusOr<SampledLoad> load = SampleLoad(*trace_, options);
+  ASSERT_THAT(load, IsOk());
+  std::map<std::string, FlavorOutcome> flavors;
+  for (const FlavorOutcome& flavor : load->flavors) {
+    flavors[flavor.model] = flavor;
+    std::cout << flavor.model << ": target " << flavor.target << ", last day " << flavor.held_share_last_day << ", now "
+              << flavor.held_share_now << ", " << flavor.arrivals_per_hour << " arrivals/h, " << flavor.pods
+              << " pods, " << flavor.waits << " waited, " << flavor.waiting_now << " waiting now\n";
+  }
+  ASSERT_EQ(flavors.size(), 7u);
+  EXPECT_NEAR(flavors["G2"].held_share_last_day, 0.78, options.tolerance);
+  EXPECT_NEAR(flavors["T4"].held_share_last_day, 0.75, options.tolerance);
+  EXPECT_GT(flavors["V100M32"].waits, 0);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "absl/time/time.h"
 #include "common/clock.h"
 #include "ingest/openb/openb_trace.h"
+#include "ingest/openb/sampled_load.h"
 #include "store/live_inventory_repository.h"
 
 namespace fleetcap::ingest {
@@ -42,5 +43,26 @@ absl::StatusOr<ReplayReport> ReplayOpenb(const OpenbReplayOptions& options, stor
 // The same for a trace already in memory (a synthetic one, ingest/synthetic).
 absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const std::string& cluster, absl::Time start,
                                          store::LiveInventoryRepository& inventory, const Clock& clock);
+
+// What a sampled replay stored besides the facts: the window and, per
+// flavor, the load reached.
+struct SampledReplayReport {
+  ReplayReport replay;
+  int64_t waits = 0;  // pods that found no room, stored as pending demand
+  absl::Time start;   // trace second 0: the window's first whole hour
+  absl::Time end;     // now
+  std::vector<openb::FlavorOutcome> flavors;
+};
+
+// `fleetcap-ingest replay --trace openb --sample`: the trace's pods sampled
+// at a realistic load (ingest/openb/sampled_load.h) over the `sample.window_s`
+// seconds before now (`clock`), from the whole hour that starts them (so the
+// window is up to an hour longer), and stored as the cluster's inventory like
+// the literal replay; each pod that found no room is stored as a wait for
+// accelerators (the pending demand a live cluster's ingest records). The
+// options' start is not used.
+absl::StatusOr<SampledReplayReport> ReplaySampledOpenb(const OpenbReplayOptions& options,
+                                                       openb::LoadSampleOptions sample,
+                                                       store::LiveInventoryRepository& inventory, const Clock& clock);
 
 }  // namespace fleetcap::ingest

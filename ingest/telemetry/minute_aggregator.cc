@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <tuple>
+#include <utility>
 
 namespace fleetcap::telemetry {
 namespace {
@@ -28,12 +30,19 @@ struct FieldStats {
   double sum = 0, max = 0;
 };
 
+// The first of `points` (sorted by time) at or after `lo`: a catch-up of
+// many minutes builds each of them from the same points, so a scan from the
+// start for every minute would cost minutes x points.
+std::vector<Point>::const_iterator FirstAtOrAfter(const std::vector<Point>& points, int64_t lo) {
+  return std::lower_bound(points.begin(), points.end(), lo,
+                          [](const Point& p, int64_t ts_ms) { return p.ts_ms < ts_ms; });
+}
+
 FieldStats Stats(const std::vector<Point>& points, int64_t lo, int64_t hi) {
   FieldStats s;
-  for (const Point& p : points) {
-    if (p.ts_ms < lo || p.ts_ms >= hi) continue;
-    s.sum += p.value;
-    s.max = s.n == 0 ? p.value : std::max(s.max, p.value);
+  for (auto p = FirstAtOrAfter(points, lo); p != points.end() && p->ts_ms < hi; ++p) {
+    s.sum += p->value;
+    s.max = s.n == 0 ? p->value : std::max(s.max, p->value);
     ++s.n;
   }
   return s;
@@ -43,8 +52,8 @@ FieldStats Stats(const std::vector<Point>& points, int64_t lo, int64_t hi) {
 // predecessor; a fall is a reset, after which the counter counted from 0.
 std::optional<double> CounterIncrease(const std::vector<Point>& points, int64_t lo, int64_t hi) {
   std::optional<double> increase;
-  for (size_t i = 0; i < points.size(); ++i) {
-    if (points[i].ts_ms < lo || points[i].ts_ms >= hi) continue;
+  for (auto i = static_cast<size_t>(FirstAtOrAfter(points, lo) - points.begin());
+       i < points.size() && points[i].ts_ms < hi; ++i) {
     if (!increase) increase = 0.0;
     if (i == 0 || points[i - 1].ts_ms < lo - kCounterLookbackMs) continue;
     const double prev = points[i - 1].value, cur = points[i].value;
@@ -118,6 +127,18 @@ MinuteRow BuildRow(const RowInputs& in, const std::string& device_id, const std:
   return row;
 }
 
+// The earliest and latest point of any field of a row; none without points.
+std::optional<std::pair<int64_t, int64_t>> PointSpan(const RowInputs& in) {
+  std::optional<std::pair<int64_t, int64_t>> span;
+  for (const std::vector<Point>& points : in.by_field) {
+    if (points.empty()) continue;
+    if (!span.has_value()) span = {points.front().ts_ms, points.back().ts_ms};
+    span->first = std::min(span->first, points.front().ts_ms);
+    span->second = std::max(span->second, points.back().ts_ms);
+  }
+  return span;
+}
+
 }  // namespace
 
 std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series, const std::set<DeviceMinute>& wanted) {
@@ -149,8 +170,12 @@ std::vector<MinuteRow> AggregateMinutes(const std::vector<StoredSeries>& series,
   }
   std::vector<MinuteRow> out;
   for (const auto& [key, inputs] : rows) {
-    auto first = wanted.lower_bound({key.first, INT64_MIN});
-    for (auto it = first; it != wanted.end() && it->first == key.first; ++it) {
+    // Only the minutes the row's points reach can have samples: a pod's row
+    // spans its hold, not every minute of its device.
+    const std::optional<std::pair<int64_t, int64_t>> span = PointSpan(inputs);
+    if (!span.has_value()) continue;
+    auto first = wanted.lower_bound({key.first, MinuteOf(span->first)});
+    for (auto it = first; it != wanted.end() && it->first == key.first && it->second <= span->second; ++it) {
       MinuteRow row = BuildRow(inputs, key.first, key.second, it->second);
       if (row.samples > 0) out.push_back(std::move(row));
     }

@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+#include <tuple>
+#include <vector>
+
 namespace fleetcap::telemetry {
 namespace {
 
@@ -52,6 +57,43 @@ TEST(AggregateMinutes, MeanMaxMemoryPowerAndSamplesPerMinute) {
   EXPECT_EQ(second.minute_ms, kM + 60'000);
   EXPECT_EQ(second.samples, 1);
   EXPECT_FALSE(second.power_watts.has_value());  // no sample: unset, not zero
+}
+
+// A catch-up closes many minutes at once (a backfill, the demo's replay of
+// two weeks): its rows are those of the same minutes closed one at a time,
+// each pod's only over the minutes it has points in.
+TEST(AggregateMinutes, ManyMinutesAtOnceGiveTheRowsOfEachMinuteAlone) {
+  std::vector<Point> device_util, early_pod, late_pod, energy;
+  for (int64_t minute = 0; minute < 600; ++minute) {
+    const int64_t at = kM + minute * 60'000 + 5'000;
+    device_util.push_back({at, static_cast<double>(minute % 100) / 100});
+    energy.push_back({at, static_cast<double>(minute * 10 % 700)});  // resets now and then
+    if (minute < 200) early_pod.push_back({at, 0.5});
+    if (minute >= 150 && minute < 400) late_pod.push_back({at + 10'000, 0.25});
+  }
+  std::vector<StoredSeries> series = {
+      Series("G1", "", Field::kUtil, device_util), Series("G1", "", Field::kEnergy, energy),
+      Series("G1", "a", Field::kUtil, early_pod), Series("G1", "b", Field::kUtil, late_pod)};
+  std::set<DeviceMinute> all;
+  std::vector<MinuteRow> one_at_a_time;
+  for (int64_t minute = 0; minute < 610; ++minute) {
+    all.insert({"G1", kM + minute * 60'000});
+    for (MinuteRow& row : AggregateMinutes(series, {{"G1", kM + minute * 60'000}})) {
+      one_at_a_time.push_back(std::move(row));
+    }
+  }
+  std::vector<MinuteRow> at_once = AggregateMinutes(series, all);
+  auto key = [](const MinuteRow& row) { return std::make_tuple(row.pod_uid, row.minute_ms); };
+  std::sort(one_at_a_time.begin(), one_at_a_time.end(),
+            [&](const MinuteRow& a, const MinuteRow& b) { return key(a) < key(b); });
+  ASSERT_EQ(at_once.size(), 600u + 200u + 250u);
+  ASSERT_EQ(at_once.size(), one_at_a_time.size());
+  for (size_t i = 0; i < at_once.size(); ++i) {
+    EXPECT_EQ(key(at_once[i]), key(one_at_a_time[i]));
+    EXPECT_EQ(at_once[i].util_mean, one_at_a_time[i].util_mean);
+    EXPECT_EQ(at_once[i].energy_joules, one_at_a_time[i].energy_joules);
+    EXPECT_EQ(at_once[i].samples, one_at_a_time[i].samples);
+  }
 }
 
 TEST(AggregateMinutes, AMemoryFigureNoByteCountCanHoldIsLeftUnset) {
