@@ -199,6 +199,21 @@ TEST_F(ForecastPassTest, DemandAboveCapacityHasAnExhaustionDay) {
   EXPECT_EQ(Series("h100", "", "pending").exhaustion_p50, std::nullopt);
 }
 
+TEST_F(ForecastPassTest, HoursBeforeTheFlavorWasInServiceAreNotObservations) {
+  // The lookback reaches back 72 hours, the H100s came into service 24 hours
+  // in: the model learns from the 48 hours since, not from 24 zeros before.
+  teams_.Apply(kForecastPolicy, kForecastStart);
+  const absl::Time watermark = kForecastStart + absl::Hours(72);
+  const absl::Time in_service = kForecastStart + absl::Hours(24);
+  for (int i = 0; i < 4; ++i) capacity_.AddDevice("c1", "H100", in_service);
+  for (absl::Time h = in_service; h < watermark; h += absl::Hours(1)) Held("vision", h, 3000);
+  ASSERT_THAT(pass_.Run(watermark), IsOk());
+  const store::ForecastSeriesRecord vision = Series("h100", "vision", "held");
+  ASSERT_EQ(vision.history.size(), 72u);  // stored whole, as read
+  EXPECT_EQ(vision.fit.at("points_used"), 48);
+  EXPECT_NEAR(static_cast<double>(vision.p50[0]), 3000, 1);
+}
+
 TEST_F(ForecastPassTest, RunsOncePerIntervalAndKeepsTheNewestRuns) {
   teams_.Apply(kForecastPolicy, kForecastStart);
   const absl::Time watermark = kForecastStart + absl::Hours(72);

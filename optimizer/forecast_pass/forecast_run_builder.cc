@@ -35,6 +35,20 @@ std::map<std::string, int64_t> LastCapacity(const SeriesSums& sums) {
   return last;
 }
 
+// Per flavor, the first hour of the history with capacity in service:
+// before it the flavor did not exist, and its held hours are not zeros a
+// model should learn from. A flavor never in service in the history (no
+// devices stored for it) starts at 0.
+std::map<std::string, size_t> FirstHourInService(const SeriesSums& sums) {
+  std::map<std::string, size_t> first;
+  for (const auto& [key, hours] : sums.sums()) {
+    if (key.what != kCapacitySeries) continue;
+    const auto in_service = std::find_if(hours.begin(), hours.end(), [](int64_t h) { return h > 0; });
+    if (in_service != hours.end()) first[key.flavor] = static_cast<size_t>(in_service - hours.begin());
+  }
+  return first;
+}
+
 store::ForecastSeriesRecord NewSeries(const SeriesKey& key, const HourSums& sums) {
   store::ForecastSeriesRecord s;
   s.flavor = key.flavor;
@@ -85,14 +99,24 @@ absl::Status RecordExhaustion(const forecast::Forecast& f, int64_t capacity, sto
   return absl::OkStatus();
 }
 
-// A held or pending series forecast by the engine; none when it refused.
+// The flavor's capacity: the last hour's, and the first hour it was in service.
+struct FlavorCapacity {
+  int64_t last = 0;
+  size_t first_hour = 0;
+};
+
+// A held or pending series forecast by the engine from the flavor's first
+// hour in service on; none when it refused.
 absl::StatusOr<std::optional<store::ForecastSeriesRecord>> ForecastSeries(const SeriesKey& key, const HourSums& sums,
                                                                           const store::ForecastRunHeader& header,
-                                                                          int64_t last_capacity) {
+                                                                          const FlavorCapacity& capacity) {
   store::ForecastSeriesRecord s = NewSeries(key, sums);
   forecast::ForecastOptions options;
   options.horizon_hours = header.horizon_hours;
-  forecast::HourlySeries series{header.history_start, std::vector<double>(s.history.begin(), s.history.end())};
+  const size_t first = std::min(capacity.first_hour, s.history.size());
+  forecast::HourlySeries series{
+      header.history_start + absl::Hours(static_cast<int64_t>(first)),
+      std::vector<double>(s.history.begin() + static_cast<std::ptrdiff_t>(first), s.history.end())};
   absl::StatusOr<forecast::Forecast> f = forecast::ForecastHourly(series, options);
   if (!f.ok()) {
     Logger("optimizer")
@@ -100,7 +124,7 @@ absl::StatusOr<std::optional<store::ForecastSeriesRecord>> ForecastSeries(const 
     return std::nullopt;
   }
   RecordForecast(*f, &s);
-  if (key.what == kHeldSeries) FLEETCAP_RETURN_IF_ERROR(RecordExhaustion(*f, last_capacity, &s));
+  if (key.what == kHeldSeries) FLEETCAP_RETURN_IF_ERROR(RecordExhaustion(*f, capacity.last, &s));
   return s;
 }
 
@@ -110,6 +134,7 @@ absl::StatusOr<BuiltForecastRun> BuildForecastRun(const SeriesSums& sums, const 
   BuiltForecastRun out;
   out.draft.header = header;
   std::map<std::string, int64_t> last_capacity = LastCapacity(sums);
+  std::map<std::string, size_t> first_hour = FirstHourInService(sums);
   for (const auto& [key, hours] : sums.sums()) {
     if (key.what == kCapacitySeries) {
       store::ForecastSeriesRecord s = NewSeries(key, hours);
@@ -118,7 +143,7 @@ absl::StatusOr<BuiltForecastRun> BuildForecastRun(const SeriesSums& sums, const 
       continue;
     }
     FLEETCAP_ASSIGN_OR_RETURN(std::optional<store::ForecastSeriesRecord> s,
-                              ForecastSeries(key, hours, header, last_capacity[key.flavor]));
+                              ForecastSeries(key, hours, header, {last_capacity[key.flavor], first_hour[key.flavor]}));
     if (!s) {
       ++out.failed;
       continue;
