@@ -13,27 +13,10 @@
 #include "optimizer/attribution/price_schedule.h"
 #include "optimizer/chargeback/fixed_lines.h"
 #include "optimizer/chargeback/hours.h"
+#include "optimizer/chargeback/line_record.h"
 
 namespace fleetcap::chargeback {
 namespace {
-
-store::ChargebackLineRecord RecordOf(attribution::ChargeLine&& l) {
-  return {l.hour,
-          std::move(l.cluster),
-          std::move(l.team),
-          std::move(l.namespace_name),
-          std::move(l.workload),
-          std::move(l.model),
-          std::move(l.line_kind),
-          l.held_milli_seconds,
-          l.used_milli_seconds,
-          l.observed_milli_seconds,
-          l.direct_cost_micro,
-          l.idle_cost_micro,
-          l.shared_cost_micro,
-          l.total_cost_micro,
-          l.no_telemetry};
-}
 
 // The price of a timeline at Unix second `t`; -1 where none is in force.
 int64_t PriceAt(const std::vector<attribution::PricePeriod>& timeline, int64_t t) {

@@ -10,6 +10,7 @@
 #include "fleetcap/v1/chargeback.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "optimizer/attribution/attribution_engine.h"
+#include "optimizer/chargeback/line_record.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "optimizer/chargeback/window_loader.h"
 #include "pqxx/pqxx"
@@ -73,9 +74,7 @@ class ChargebackExplainTest : public testing::ApiOnMigratedDatabaseTest<kApiBin>
     for (const chargeback::WindowPiece& piece : window->pieces) {
       auto report = attribution::Attribute(piece.input, *window->teams, [&](attribution::HourLines&& hour) {
         for (const attribution::ChargeLine& l : hour.lines) {
-          lines.push_back({l.hour, l.cluster, l.team, l.namespace_name, l.workload, l.model, l.line_kind,
-                           l.held_milli_seconds, l.used_milli_seconds, l.observed_milli_seconds, l.direct_cost_micro,
-                           l.idle_cost_micro, l.shared_cost_micro, l.total_cost_micro, l.no_telemetry});
+          lines.push_back(chargeback::RecordOf(l));
         }
       });
       ASSERT_THAT(report, IsOk());

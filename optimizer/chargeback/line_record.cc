@@ -1,0 +1,27 @@
+#include "optimizer/chargeback/line_record.h"
+
+#include <utility>
+
+namespace fleetcap::chargeback {
+
+store::ChargebackLineRecord RecordOf(attribution::ChargeLine line) {
+  store::ChargebackLineRecord r;
+  r.hour = line.hour;
+  r.cluster = std::move(line.cluster);
+  r.team = std::move(line.team);
+  r.namespace_name = std::move(line.namespace_name);
+  r.workload = std::move(line.workload);
+  r.model = std::move(line.model);
+  r.line_kind = std::move(line.line_kind);
+  r.held_milli_seconds = line.held_milli_seconds;
+  r.used_milli_seconds = line.used_milli_seconds;
+  r.observed_milli_seconds = line.observed_milli_seconds;
+  r.direct_cost_micro = line.direct_cost_micro;
+  r.idle_cost_micro = line.idle_cost_micro;
+  r.shared_cost_micro = line.shared_cost_micro;
+  r.total_cost_micro = line.total_cost_micro;
+  r.no_telemetry = line.no_telemetry;
+  return r;
+}
+
+}  // namespace fleetcap::chargeback
