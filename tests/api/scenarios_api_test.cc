@@ -162,11 +162,12 @@ TEST_F(ScenariosApiTest, ARunComparesWithTheBaselineAndWritesNothing) {
   // exactly, and the tie goes to the simplest.
   EXPECT_EQ(scen["flavors"][0]["model"], "seasonal_naive");
   EXPECT_EQ(scen["projectionModels"]["seasonal_naive"], "2");
-  // Demand measured from the held history, team-a's doubled.
+  // Demand measured from the held history, team-a's doubled, each with the
+  // policy's default headroom of 20% on top.
   ASSERT_EQ(base["recommendations"].size(), 2u);
-  EXPECT_EQ(Int(base["recommendations"][0]["demandMilli"]), 3000);
-  EXPECT_EQ(Int(scen["recommendations"][0]["demandMilli"]), 6000);
-  EXPECT_EQ(Int(scen["recommendations"][1]["demandMilli"]), 1000);
+  EXPECT_EQ(Int(base["recommendations"][0]["demandMilli"]), 3600);
+  EXPECT_EQ(Int(scen["recommendations"][0]["demandMilli"]), 7200);
+  EXPECT_EQ(Int(scen["recommendations"][1]["demandMilli"]), 1200);
 }
 
 TEST_F(ScenariosApiTest, AnEmptyScenarioReproducesTheStoredForecastAndItsBills) {
