@@ -5,6 +5,7 @@
 // thread-compatible, like the repository they are part of.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,15 @@ class InventoryReader {
   // `cluster` or, if it is empty, in every cluster. Held milli-devices count
   // only on devices in service at the instant. NOT_FOUND for an unknown cluster.
   virtual absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) = 0;
+
+  // The node labels (key -> value) that every node in service of `model`
+  // (one with a device of that model in service) carries, in every cluster,
+  // and only those of `pool` when it is not empty: the label that named the
+  // node's model and the one that named its pool. A label some of those
+  // nodes lack or carry with another value is left out. Empty when no such
+  // node is in service or no label was recorded for them.
+  virtual absl::StatusOr<std::map<std::string, std::string>> SharedNodeLabels(const std::string& model,
+                                                                              const std::string& pool) = 0;
 };
 
 }  // namespace fleetcap::store

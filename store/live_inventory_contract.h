@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "store/cluster_inventory_changes.h"
 #include "store/live_inventory_repository.h"
 #include "store/test_inventory.h"
@@ -199,6 +202,75 @@ inline void ARecordedHistoryAppliedTwiceIsStoredOnce(LiveInventoryRepository& re
   EXPECT_EQ(*summary, (std::vector<ModelCount>{{"A100", 1, 1000}, {"T4", 2, 1250}}));
 }
 
+// The labels that named a node's model and pool are kept with it, and a
+// flavor's nodes are selected by the ones all of them share.
+inline void KeepsTheLabelsThatNamedANodesModelAndPool(LiveInventoryRepository& repo) {
+  InventoryChanges c = FirstSight();
+  c.types.push_back({"A100-SXM4-40GB", "nvidia", "nvidia.com/gpu"});
+  c.nodes[0].model_label_key = "nvidia.com/gpu.product";
+  c.nodes[0].model_label_value = "NVIDIA-H100-80GB-HBM3";
+  c.nodes[0].pool_label_key = "cloud.google.com/gke-nodepool";
+  auto a100_node = [&](std::string name, std::string pool) {
+    LiveNode n{{name, pool, 64000, 524288, T(0), std::nullopt}, ""};
+    n.model_label_key = "nvidia.com/gpu.product";
+    n.model_label_value = "NVIDIA-A100-SXM4-40GB";
+    n.pool_label_key = "cloud.google.com/gke-nodepool";
+    c.devices.push_back({name + "/gpu0", name, 0, "A100-SXM4-40GB", T(0), std::nullopt});
+    return n;
+  };
+  c.nodes.push_back(a100_node("n2", "pool-b"));
+  c.nodes.push_back(a100_node("n3", "pool-b"));
+  c.nodes.push_back(a100_node("n4", "pool-c"));
+  ASSERT_TRUE(repo.Apply(c).ok());
+
+  auto live = repo.LoadLive("live");
+  ASSERT_TRUE(live.ok()) << live.status();
+  ASSERT_EQ(live->nodes.size(), 4u);
+  for (const LiveNode& n : live->nodes) {
+    if (n.node.name != "n1") continue;
+    EXPECT_EQ(n.model_label_key, "nvidia.com/gpu.product");
+    EXPECT_EQ(n.model_label_value, "NVIDIA-H100-80GB-HBM3");
+    EXPECT_EQ(n.pool_label_key, "cloud.google.com/gke-nodepool");
+  }
+
+  using Labels = std::map<std::string, std::string>;
+  auto a100 = repo.SharedNodeLabels("A100-SXM4-40GB", "");
+  ASSERT_TRUE(a100.ok()) << a100.status();
+  // Two pools: only the model's label is shared by every node.
+  EXPECT_EQ(*a100, (Labels{{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}}));
+  auto pool_b = repo.SharedNodeLabels("A100-SXM4-40GB", "pool-b");
+  ASSERT_TRUE(pool_b.ok()) << pool_b.status();
+  EXPECT_EQ(*pool_b,
+            (Labels{{"cloud.google.com/gke-nodepool", "pool-b"}, {"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}}));
+  auto h100 = repo.SharedNodeLabels("H100", "");
+  ASSERT_TRUE(h100.ok()) << h100.status();
+  EXPECT_EQ(*h100,
+            (Labels{{"cloud.google.com/gke-nodepool", "pool-a"}, {"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"}}));
+  auto unknown = repo.SharedNodeLabels("T4", "");
+  ASSERT_TRUE(unknown.ok()) << unknown.status();
+  EXPECT_TRUE(unknown->empty());
+
+  // A node of the model with no label recorded (a replayed trace) leaves the
+  // model's label unshared; a node out of service counts no more.
+  InventoryChanges bare;
+  bare.cluster = "replayed";
+  bare.types = c.types;
+  bare.nodes = {{{"r1", "pool-b", 64000, 524288, T(0), std::nullopt}, ""}};
+  bare.devices = {{"r1/gpu0", "r1", 0, "A100-SXM4-40GB", T(0), std::nullopt}};
+  ASSERT_TRUE(repo.Apply(bare).ok());
+  auto mixed = repo.SharedNodeLabels("A100-SXM4-40GB", "pool-b");
+  ASSERT_TRUE(mixed.ok()) << mixed.status();
+  EXPECT_TRUE(mixed->empty()) << mixed->size();
+  InventoryChanges gone;
+  gone.cluster = "replayed";
+  gone.close_nodes = {{"r1", "", T(0), T(5)}};
+  gone.close_devices = {{"r1/gpu0", "", T(0), T(5)}};
+  ASSERT_TRUE(repo.Apply(gone).ok());
+  auto after = repo.SharedNodeLabels("A100-SXM4-40GB", "pool-b");
+  ASSERT_TRUE(after.ok()) << after.status();
+  EXPECT_EQ(*after, *pool_b);
+}
+
 }  // namespace fleetcap::store::contract
 
 // Instantiates the contract as tests of fixture `Fixture`, whose `repo()` is
@@ -217,4 +289,7 @@ inline void ARecordedHistoryAppliedTwiceIsStoredOnce(LiveInventoryRepository& re
   }                                                                                                                \
   TEST_F(Fixture, ARecordedHistoryAppliedTwiceIsStoredOnce) {                                                      \
     ::fleetcap::store::contract::ARecordedHistoryAppliedTwiceIsStoredOnce(repo());                                 \
+  }                                                                                                                \
+  TEST_F(Fixture, KeepsTheLabelsThatNamedANodesModelAndPool) {                                                     \
+    ::fleetcap::store::contract::KeepsTheLabelsThatNamedANodesModelAndPool(repo());                                \
   }

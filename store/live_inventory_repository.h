@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -40,8 +41,17 @@ struct DemandWait {
 
 // A node with what only a live cluster tells.
 struct LiveNode {
+  LiveNode() = default;
+  LiveNode(Node n, std::string slice_topology) : node(std::move(n)), topology(std::move(slice_topology)) {}
+
   Node node;
   std::string topology;  // TPU slice topology, "" for other accelerators
+  // The node labels that named its model and its pool, as the node carried
+  // them: a scheduler selects the node by them. "" when no label did (a
+  // replayed trace whose nodes have none).
+  std::string model_label_key;    // e.g. nvidia.com/gpu.product
+  std::string model_label_value;  // e.g. NVIDIA-A100-SXM4-40GB (the raw value, not the model)
+  std::string pool_label_key;     // e.g. cloud.google.com/gke-nodepool; its value is node.pool
 };
 
 // A pod with the node it is bound to ("" while unbound).

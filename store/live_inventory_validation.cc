@@ -57,7 +57,13 @@ absl::Status ValidateNodeRows(const InventoryChanges& c) {
     if (n.name.empty()) return Bad("nodes", i, "name", "empty");
     if (n.cpu_milli < 0 || n.memory_mib < 0) return Bad("nodes", i, "cpu_milli", "negative");
     FLEETCAP_RETURN_IF_ERROR(CheckInterval("nodes", i, n.in_service_from, n.in_service_to));
-    if (auto s = CheckText("nodes", i, {{"name", &n.name}, {"pool", &n.pool}, {"topology", &c.nodes[i].topology}});
+    if (auto s = CheckText("nodes", i,
+                           {{"name", &n.name},
+                            {"pool", &n.pool},
+                            {"topology", &c.nodes[i].topology},
+                            {"model_label_key", &c.nodes[i].model_label_key},
+                            {"model_label_value", &c.nodes[i].model_label_value},
+                            {"pool_label_key", &c.nodes[i].pool_label_key}});
         !s.ok()) {
       return s;
     }

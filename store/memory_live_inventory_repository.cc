@@ -1,8 +1,10 @@
 #include "store/memory_live_inventory_repository.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <optional>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 
@@ -167,6 +169,33 @@ absl::StatusOr<std::vector<ModelCount>> MemoryLiveInventoryRepository::Summarize
   std::vector<ModelCount> out;
   for (auto& [model, count] : by_model) out.push_back(count);
   return out;
+}
+
+absl::StatusOr<std::map<std::string, std::string>> MemoryLiveInventoryRepository::SharedNodeLabels(
+    const std::string& model, const std::string& pool) {
+  std::optional<std::map<std::string, std::string>> shared;  // none: no node seen yet
+  for (const auto& [name, state] : clusters_) {
+    std::set<std::string> nodes_of_model;
+    for (const auto& [key, d] : state.devices) {
+      if (!d.in_service_to.has_value() && d.model == model) nodes_of_model.insert(d.node);
+    }
+    for (const auto& [key, n] : state.nodes) {
+      if (n.node.in_service_to.has_value() || nodes_of_model.count(n.node.name) == 0) continue;
+      if (!pool.empty() && n.node.pool != pool) continue;
+      std::map<std::string, std::string> labels;
+      if (!n.model_label_key.empty()) labels[n.model_label_key] = n.model_label_value;
+      if (!n.pool_label_key.empty() && !n.node.pool.empty()) labels[n.pool_label_key] = n.node.pool;
+      if (!shared.has_value()) {
+        shared = std::move(labels);
+        continue;
+      }
+      for (auto it = shared->begin(); it != shared->end();) {
+        auto found = labels.find(it->first);
+        it = found != labels.end() && found->second == it->second ? std::next(it) : shared->erase(it);
+      }
+    }
+  }
+  return shared.value_or(std::map<std::string, std::string>{});
 }
 
 }  // namespace fleetcap::store

@@ -23,7 +23,8 @@ struct Text {
 
 constexpr const char* kTempTables = R"sql(
 CREATE TEMP TABLE IF NOT EXISTS live_nodes (node text, pool text, cpu_milli bigint, memory_mib bigint,
-  in_service_from timestamptz, in_service_to timestamptz, topology text) ON COMMIT DELETE ROWS;
+  in_service_from timestamptz, in_service_to timestamptz, topology text, model_label_key text,
+  model_label_value text, pool_label_key text) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE IF NOT EXISTS live_devices (device_id text, node text, device_index integer, model text,
   in_service_from timestamptz, in_service_to timestamptz) ON COMMIT DELETE ROWS;
 CREATE TEMP TABLE IF NOT EXISTS live_pods (pod_uid text, namespace text, name text, team text, workload_kind text,
@@ -41,11 +42,13 @@ CREATE TEMP TABLE IF NOT EXISTS live_closes (kind text, key text, device_id text
 // one batch ends closed. $1 is the cluster.
 constexpr const char* kMerges[] = {
     R"sql(INSERT INTO nodes (cluster, node, pool, cpu_milli, memory_mib, in_service_from, in_service_to,
-                             accelerator_topology)
-          SELECT $1, node, pool, cpu_milli, memory_mib, in_service_from, in_service_to, topology FROM live_nodes
+                             accelerator_topology, model_label_key, model_label_value, pool_label_key)
+          SELECT $1, node, pool, cpu_milli, memory_mib, in_service_from, in_service_to, topology, model_label_key,
+                 model_label_value, pool_label_key FROM live_nodes
           ON CONFLICT (cluster, node, in_service_from) DO UPDATE SET pool = EXCLUDED.pool,
             cpu_milli = EXCLUDED.cpu_milli, memory_mib = EXCLUDED.memory_mib,
-            accelerator_topology = EXCLUDED.accelerator_topology,
+            accelerator_topology = EXCLUDED.accelerator_topology, model_label_key = EXCLUDED.model_label_key,
+            model_label_value = EXCLUDED.model_label_value, pool_label_key = EXCLUDED.pool_label_key,
             in_service_to = coalesce(nodes.in_service_to, EXCLUDED.in_service_to))sql",
     R"sql(INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from, in_service_to)
           SELECT $1, device_id, node, device_index, model, in_service_from, in_service_to FROM live_devices
@@ -104,14 +107,16 @@ std::vector<const T*> Unique(const std::vector<T>& records, Key key) {
 
 void Copy(pqxx::work& txn, const InventoryChanges& c) {
   if (!c.nodes.empty()) {
-    pqxx::stream_to out(txn, "live_nodes",
-                        std::vector<std::string>{"node", "pool", "cpu_milli", "memory_mib", "in_service_from",
-                                                 "in_service_to", "topology"});
+    pqxx::stream_to out(
+        txn, "live_nodes",
+        std::vector<std::string>{"node", "pool", "cpu_milli", "memory_mib", "in_service_from", "in_service_to",
+                                 "topology", "model_label_key", "model_label_value", "pool_label_key"});
     for (const LiveNode* n :
          Unique(c.nodes, [](const LiveNode& x) { return std::make_pair(x.node.name, x.node.in_service_from); })) {
       Text to(n->node.in_service_to);
       out << std::make_tuple(n->node.name, n->node.pool, n->node.cpu_milli, n->node.memory_mib,
-                             FormatRfc3339(n->node.in_service_from), to.get(), n->topology);
+                             FormatRfc3339(n->node.in_service_from), to.get(), n->topology, n->model_label_key,
+                             n->model_label_value, n->pool_label_key);
     }
     out.complete();
   }
@@ -248,7 +253,8 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
     pqxx::read_transaction txn(*lease);
     for (const auto& r :
          txn.exec_params(absl::StrCat("SELECT node, pool, cpu_milli, memory_mib, ", EpochMicrosSql("in_service_from"),
-                                      ", accelerator_topology FROM nodes WHERE cluster = $1 AND in_service_to IS NULL"),
+                                      ", accelerator_topology, model_label_key, model_label_value, pool_label_key",
+                                      " FROM nodes WHERE cluster = $1 AND in_service_to IS NULL"),
                          cluster)) {
       LiveNode n;
       n.node.name = r[0].as<std::string>();
@@ -257,6 +263,9 @@ absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::str
       n.node.memory_mib = r[3].as<int64_t>();
       n.node.in_service_from = MicrosField(r[4]);
       n.topology = r[5].as<std::string>();
+      n.model_label_key = r[6].as<std::string>();
+      n.model_label_value = r[7].as<std::string>();
+      n.pool_label_key = r[8].as<std::string>();
       live.nodes.push_back(std::move(n));
     }
     for (const auto& r : txn.exec_params(
@@ -362,6 +371,37 @@ absl::StatusOr<std::vector<ModelCount>> PgLiveInventoryRepository::SummarizeAt(c
     return out;
   } catch (const std::exception& e) {
     return PgError("summarizing the fleet", e);
+  }
+}
+
+absl::StatusOr<std::map<std::string, std::string>> PgLiveInventoryRepository::SharedNodeLabels(
+    const std::string& model, const std::string& pool) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::read_transaction txn(*lease);
+    // Every node in service with a device of `model` in service (of `pool`
+    // when given); the labels all of them carry with one value.
+    auto rows = txn.exec_params(R"sql(
+      WITH of_model AS (
+        SELECT DISTINCT n.cluster, n.node, n.pool, n.model_label_key, n.model_label_value, n.pool_label_key
+          FROM nodes n JOIN devices d ON d.cluster = n.cluster AND d.node = n.node
+         WHERE n.in_service_to IS NULL AND d.in_service_to IS NULL AND d.model = $1
+           AND ($2 = '' OR n.pool = $2)),
+      labels AS (
+        SELECT cluster, node, model_label_key AS key, model_label_value AS value FROM of_model
+         WHERE model_label_key <> ''
+        UNION ALL
+        SELECT cluster, node, pool_label_key, pool FROM of_model WHERE pool_label_key <> '' AND pool <> '')
+      SELECT key, min(value) FROM labels GROUP BY key
+      HAVING count(DISTINCT value) = 1
+         AND count(DISTINCT (cluster, node)) = (SELECT count(*) FROM of_model)
+      ORDER BY key)sql",
+                                model, pool);
+    std::map<std::string, std::string> out;
+    for (const auto& row : rows) out.emplace(row[0].as<std::string>(), row[1].as<std::string>());
+    return out;
+  } catch (const std::exception& e) {
+    return PgError(absl::StrCat("reading the node labels of model \"", model, "\""), e);
   }
 }
 

@@ -27,6 +27,24 @@ const std::string* Label(const std::map<std::string, std::string>& labels, const
   return nullptr;
 }
 
+// The first of `keys` the node carries with a value, as Label reads it
+// (nullptr when none).
+const std::string* LabelKey(const std::map<std::string, std::string>& labels, const std::vector<std::string>& keys) {
+  for (const auto& key : keys) {
+    auto it = labels.find(key);
+    if (it != labels.end() && !it->second.empty()) return &key;
+  }
+  return nullptr;
+}
+
+// Which label named the model, and its raw value.
+void NoteModelLabel(const NodeObject& node, const std::vector<std::string>& keys, NodeAccelerators& acc) {
+  if (const std::string* key = LabelKey(node.labels, keys); key != nullptr) {
+    acc.model_label_key = *key;
+    acc.model_label_value = node.labels.at(*key);
+  }
+}
+
 int LabelInt(const std::map<std::string, std::string>& labels, const std::string& key, int fallback) {
   auto it = labels.find(key);
   int value = 0;
@@ -83,6 +101,7 @@ NodeAccelerators DescribeNvidia(const NodeObject& node, const std::map<std::stri
   acc.resource_name = kNvidiaGpu;
   acc.family = "gpu";
   const std::string* product = Label(node.labels, config.nvidia_model_labels);
+  NoteModelLabel(node, config.nvidia_model_labels, acc);
   std::string model = product != nullptr ? *product : config.fallback_model;
   // GPU feature discovery decorates the product: -SHARED under time-slicing,
   // -MIG-<profile> under the single MIG strategy.
@@ -183,6 +202,7 @@ NodeAccelerators DescribeNode(const NodeObject& node, const AcceleratorConfig& c
     acc.resource_name = kAmdGpu;
     acc.family = "amd-gpu";
     const std::string* model = Label(node.labels, config.amd_model_labels);
+    NoteModelLabel(node, config.amd_model_labels, acc);
     acc.model = model != nullptr ? *model : config.fallback_model;
     acc.devices = static_cast<int32_t>(Units(res, kAmdGpu));
     acc.units[kAmdGpu] = {1000, true};
@@ -191,6 +211,7 @@ NodeAccelerators DescribeNode(const NodeObject& node, const AcceleratorConfig& c
     acc.resource_name = kTpu;
     acc.family = "tpu";
     const std::string* model = Label(node.labels, config.tpu_model_labels);
+    NoteModelLabel(node, config.tpu_model_labels, acc);
     acc.model = model != nullptr ? TpuModel(*model) : config.fallback_model;
     auto topology = node.labels.find(config.tpu_topology_label);
     if (topology != node.labels.end()) acc.topology = topology->second;
@@ -203,6 +224,11 @@ NodeAccelerators DescribeNode(const NodeObject& node, const AcceleratorConfig& c
 std::string NodePool(const NodeObject& node, const AcceleratorConfig& config) {
   const std::string* pool = Label(node.labels, config.pool_labels);
   return pool != nullptr ? *pool : "";
+}
+
+std::string NodePoolLabel(const NodeObject& node, const AcceleratorConfig& config) {
+  const std::string* key = LabelKey(node.labels, config.pool_labels);
+  return key != nullptr ? *key : "";
 }
 
 std::string DeviceId(const std::string& node, const std::string& family, int index) {

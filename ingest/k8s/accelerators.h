@@ -68,6 +68,8 @@ struct NodeAccelerators {
   std::string family;                         // device id part: "gpu", "tpu", "amd-gpu"
   std::string sharing;                        // "", "mig-single", "mig-mixed", "time-slicing"
   std::string topology;                       // TPU slice topology, e.g. "2x2x1"
+  std::string model_label_key;                // the label that named the model ("" when none did)
+  std::string model_label_value;              // its raw value, e.g. NVIDIA-A100-SXM4-40GB-MIG-3g.20gb
   int32_t devices = 0;                        // physical devices in service (from allocatable)
   int32_t replicas = 1;                       // time-slicing replicas per device
   std::map<std::string, ResourceUnit> units;  // every accelerator resource the node offers
@@ -82,6 +84,10 @@ NodeAccelerators DescribeNode(const NodeObject& node, const AcceleratorConfig& c
 
 // The node's pool from the configured labels ("" when none).
 std::string NodePool(const NodeObject& node, const AcceleratorConfig& config);
+
+// The label that named the node's pool (the first of pool_labels present; ""
+// when none).
+std::string NodePoolLabel(const NodeObject& node, const AcceleratorConfig& config);
 
 // "<node>/<family><index>": unique in a cluster because node names are.
 std::string DeviceId(const std::string& node, const std::string& family, int index);

@@ -150,6 +150,33 @@ TEST(DescribeNode, TimeSlicing) {
   EXPECT_EQ(renamed.units.at("nvidia.com/gpu.shared").milli, 333);
 }
 
+TEST(DescribeNode, KeepsTheLabelsThatNamedTheModelAndPool) {
+  auto a100 = DescribeNode(Node({{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB-MIG-3g.20gb"},
+                                 {"cloud.google.com/gke-accelerator", "nvidia-tesla-a100"},
+                                 {"nvidia.com/mig.strategy", "single"}},
+                                {{"nvidia.com/gpu", 2}}),
+                           kConfig);
+  EXPECT_EQ(a100.model_label_key, "nvidia.com/gpu.product");  // the first present
+  EXPECT_EQ(a100.model_label_value, "NVIDIA-A100-SXM4-40GB-MIG-3g.20gb");
+  auto gke =
+      DescribeNode(Node({{"cloud.google.com/gke-accelerator", "nvidia-tesla-t4"}}, {{"nvidia.com/gpu", 1}}), kConfig);
+  EXPECT_EQ(gke.model_label_key, "cloud.google.com/gke-accelerator");
+  EXPECT_EQ(gke.model_label_value, "nvidia-tesla-t4");
+  auto tpu =
+      DescribeNode(Node({{"cloud.google.com/gke-tpu-accelerator", "tpu-v5p-slice"}}, {{"google.com/tpu", 4}}), kConfig);
+  EXPECT_EQ(tpu.model_label_key, "cloud.google.com/gke-tpu-accelerator");
+  EXPECT_EQ(tpu.model_label_value, "tpu-v5p-slice");
+  auto amd = DescribeNode(Node({{"amd.com/gpu.product-name", "AMD-Instinct-MI300X"}}, {{"amd.com/gpu", 8}}), kConfig);
+  EXPECT_EQ(amd.model_label_key, "amd.com/gpu.product-name");
+  EXPECT_EQ(amd.model_label_value, "AMD-Instinct-MI300X");
+  auto unlabelled = DescribeNode(Node({}, {{"nvidia.com/gpu", 1}}), kConfig);
+  EXPECT_EQ(unlabelled.model_label_key, "");
+  EXPECT_EQ(unlabelled.model_label_value, "");
+  EXPECT_EQ(NodePoolLabel(Node({{"eks.amazonaws.com/nodegroup", "g5"}, {"karpenter.sh/nodepool", "k"}}, {}), kConfig),
+            "eks.amazonaws.com/nodegroup");
+  EXPECT_EQ(NodePoolLabel(Node({}, {}), kConfig), "");
+}
+
 TEST(DescribeNode, Tpu) {
   auto acc = DescribeNode(Node({{"cloud.google.com/gke-tpu-accelerator", "tpu-v5p-slice"},
                                 {"cloud.google.com/gke-tpu-topology", "2x2x2"},

@@ -25,7 +25,8 @@ bool SameRow(const store::LivePod& a, const store::LivePod& b) {
 bool SameNode(const store::LiveNode& a, const store::LiveNode& b) {
   return a.node.name == b.node.name && a.node.pool == b.node.pool && a.node.cpu_milli == b.node.cpu_milli &&
          a.node.memory_mib == b.node.memory_mib && a.node.in_service_from == b.node.in_service_from &&
-         a.topology == b.topology;
+         a.topology == b.topology && a.model_label_key == b.model_label_key &&
+         a.model_label_value == b.model_label_value && a.pool_label_key == b.pool_label_key;
 }
 
 // The store refused records of the batch (malformed, or a value the database
@@ -234,6 +235,9 @@ void Reconciler::Node(const NodeObject& node, absl::Time observed) {
   row.node.cpu_milli = std::max<int64_t>(0, Resource(node.capacity, "cpu"));
   row.node.memory_mib = std::max<int64_t>(0, Resource(node.capacity, "memory") / 1000 / (1024 * 1024));
   row.topology = acc.topology;
+  row.model_label_key = acc.model_label_key;
+  row.model_label_value = acc.model_label_value;
+  row.pool_label_key = NodePoolLabel(node, options_.accelerators);
 
   // Devices first appear with their node; later changes are dated when seen.
   absl::Time device_from = observed;

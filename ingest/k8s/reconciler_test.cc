@@ -79,6 +79,32 @@ class ReconcilerTest : public ::testing::Test {
   SimulatedClock clock_{kReconcileT0};
 };
 
+TEST_F(ReconcilerTest, ANodeKeepsTheLabelsThatNamedItsModelAndPoolAndIsWrittenAgainWhenTheyChange) {
+  auto r = NewReconciler();
+  r->Node(GpuNode("n1", 2,
+                  {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}, {"cloud.google.com/gke-nodepool", "a100"}}),
+          AtMinute(100));
+  r->NodesListed({"n1"}, AtMinute(100));
+  ASSERT_THAT(r->Flush(), IsOk());
+  ASSERT_EQ(State().nodes.size(), 1u);
+  const store::LiveNode& stored = State().nodes.begin()->second;
+  EXPECT_EQ(stored.model_label_key, "nvidia.com/gpu.product");
+  EXPECT_EQ(stored.model_label_value, "NVIDIA-A100-SXM4-40GB");
+  EXPECT_EQ(stored.pool_label_key, "cloud.google.com/gke-nodepool");
+  EXPECT_EQ(stored.node.pool, "a100");
+  auto labels = repo_.SharedNodeLabels("NVIDIA-A100-SXM4-40GB", "");
+  ASSERT_THAT(labels, IsOk());
+  EXPECT_EQ(*labels, (std::map<std::string, std::string>{{"cloud.google.com/gke-nodepool", "a100"},
+                                                         {"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}}));
+
+  // Relabelled by hand: the node row is written again with the new key.
+  r->Node(GpuNode("n1", 2, {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}, {"karpenter.sh/nodepool", "a100"}}),
+          AtMinute(110));
+  ASSERT_THAT(r->Flush(), IsOk());
+  ASSERT_EQ(State().nodes.size(), 1u);
+  EXPECT_EQ(State().nodes.begin()->second.pool_label_key, "karpenter.sh/nodepool");
+}
+
 TEST_F(ReconcilerTest, InitialSyncStoresNodesDevicesHoldsAndDemand) {
   auto r = NewReconciler();
   NamespaceObject ns;

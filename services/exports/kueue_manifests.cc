@@ -89,18 +89,32 @@ void ResourceGroups(YAML::Emitter& out, const std::vector<KueueResourceGroup>& g
   out << YAML::EndSeq;
 }
 
+// The nodeLabels of a flavor's ResourceFlavor: the inventory's, and the pool
+// label over them when one is given.
+std::map<std::string, std::string> FlavorNodeLabels(const policy::Flavor& flavor, const KueueOptions& options) {
+  std::map<std::string, std::string> labels;
+  if (auto it = options.node_labels.find(flavor.name); it != options.node_labels.end()) labels = it->second;
+  if (!options.pool_label.empty() && !flavor.pool.empty()) labels[options.pool_label] = flavor.pool;
+  return labels;
+}
+
 std::string ResourceFlavorYaml(const std::string& name, const policy::Flavor& flavor, const KueueOptions& options) {
+  const std::map<std::string, std::string> labels = FlavorNodeLabels(flavor, options);
   YAML::Emitter out;
+  if (labels.empty()) {
+    out << YAML::Comment(absl::StrCat("No node label is known for flavor ", flavor.name, " (model ", flavor.model,
+                                      flavor.pool.empty() ? "" : absl::StrCat(", pool ", flavor.pool),
+                                      "): this ResourceFlavor matches every node."));
+  }
   out << YAML::BeginMap;
   Header(out, "ResourceFlavor");
   Metadata(out, name, "fleetcap.io/flavor", flavor.name);
-  const bool selects_pool = !options.pool_label.empty() && !flavor.pool.empty();
   out << YAML::Key << "spec" << YAML::Value;
-  if (!selects_pool) out << YAML::Flow;  // `spec: {}`
+  if (labels.empty()) out << YAML::Flow;  // `spec: {}`
   out << YAML::BeginMap;
-  if (selects_pool) {
+  if (!labels.empty()) {
     out << YAML::Key << "nodeLabels" << YAML::Value << YAML::BeginMap;
-    out << YAML::Key << options.pool_label << YAML::Value << YAML::DoubleQuoted << flavor.pool;
+    for (const auto& [key, value] : labels) out << YAML::Key << key << YAML::Value << YAML::DoubleQuoted << value;
     out << YAML::EndMap;
   }
   out << YAML::EndMap << YAML::EndMap;
@@ -249,6 +263,14 @@ absl::StatusOr<KueueNames> ClaimKueueNames(const ExportSet& set, const KueueOpti
     if (!options.pool_label.empty() && !flavor->pool.empty() && !IsLabelValue(flavor->pool)) {
       return absl::InvalidArgumentError(absl::StrCat("flavor ", name, ": pool \"", flavor->pool,
                                                      "\" is not a label value (it must end with a letter or digit)"));
+    }
+    if (auto it = options.node_labels.find(name); it != options.node_labels.end()) {
+      for (const auto& [key, value] : it->second) {
+        if (!IsLabelKey(key) || !IsLabelValue(value)) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("flavor ", name, ": node label ", key, "=", value, " is not a label key and value"));
+        }
+      }
     }
     names.flavor_name.emplace(name, *label);
   }

@@ -30,8 +30,15 @@ struct KueueOptions {
   // as the root Cohort's own nominal quota, so that Kueue lets teams borrow it
   // until the next run: capacity in no quota is capacity Kueue never admits.
   bool spare_on_root_cohort = true;
+  // Flavor name -> the node labels every node of its model (and pool) carries
+  // as the inventory saw them (store::InventoryReader::SharedNodeLabels), e.g.
+  // {nvidia.com/gpu.product: NVIDIA-A100-SXM4-40GB}: its ResourceFlavor's
+  // nodeLabels. A flavor with none known is written `spec: {}` under a
+  // comment saying so: it matches every node.
+  std::map<std::string, std::map<std::string, std::string>> node_labels;
   // The node label that names a node's pool (e.g. cloud.google.com/gke-nodepool):
-  // when set, a flavor with a `pool` selects its nodes by it.
+  // when set, a flavor with a `pool` selects its nodes by it too (over the
+  // inventory's value of that label).
   std::string pool_label;
   // Flavor name -> extended resource, in place of the one its model implies.
   std::map<std::string, std::string> resources;

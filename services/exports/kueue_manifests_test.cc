@@ -25,6 +25,7 @@ using ::testing::AllOf;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 using ::testing::UnorderedElementsAre;
 using namespace ::fleetcap::exports::testing;  // NOLINT: the shared policy and rows
 
@@ -83,7 +84,10 @@ TEST(KueueManifests, MatchesTheGoldenFileForASmallOrgTree) {
 }
 
 TEST(KueueManifests, EveryManifestValidatesAgainstTheServedV1beta2Schema) {
-  absl::StatusOr<std::string> yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy());
+  KueueOptions options;
+  options.node_labels["a100"] = {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB"},
+                                 {"cloud.google.com/gke-nodepool", "a100-pool"}};
+  absl::StatusOr<std::string> yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy(), options);
   ASSERT_THAT(yaml, IsOk());
   const std::map<std::string, std::string> crd_of = {{"ResourceFlavor", "kueue.x-k8s.io_resourceflavors.yaml"},
                                                      {"Cohort", "kueue.x-k8s.io_cohorts.yaml"},
@@ -303,6 +307,46 @@ TEST(KueueManifests, ThePoolLabelSelectsAFlavorsNodes) {
   options.pool_label = "not a label";
   EXPECT_THAT(KueueManifests(SchedulerTestRows(), SchedulerTestPolicy(), options),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("pool label")));
+}
+
+TEST(KueueManifests, AFlavorSelectsTheNodesByTheLabelsTheInventorySawOnThem) {
+  KueueOptions options;
+  options.node_labels["a100"] = {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}};
+  absl::StatusOr<std::string> yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy(), options);
+  ASSERT_THAT(yaml, IsOk());
+  std::vector<YAML::Node> docs = Documents(*yaml);
+  YAML::Node a100 = Find(docs, "ResourceFlavor", "a100")["spec"]["nodeLabels"];
+  ASSERT_TRUE(a100.IsMap()) << *yaml;
+  EXPECT_EQ(a100.size(), 1u);
+  EXPECT_EQ(a100["nvidia.com/gpu.product"].Scalar(), "NVIDIA-A100-SXM4-40GB");
+  EXPECT_THAT(*yaml, HasSubstr("nodeLabels:\n    nvidia.com/gpu.product: \"NVIDIA-A100-SXM4-40GB\""));
+  // The pool label is added over them.
+  options.pool_label = "cloud.google.com/gke-nodepool";
+  yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy(), options);
+  ASSERT_THAT(yaml, IsOk());
+  a100 = Find(Documents(*yaml), "ResourceFlavor", "a100")["spec"]["nodeLabels"];
+  EXPECT_EQ(a100.size(), 2u);
+  EXPECT_EQ(a100["nvidia.com/gpu.product"].Scalar(), "NVIDIA-A100-SXM4-40GB");
+  EXPECT_EQ(a100["cloud.google.com/gke-nodepool"].Scalar(), "a100-pool");
+  // A label no node could carry is an error naming the flavor.
+  options.node_labels["t4"] = {{"nvidia.com/gpu.product", "Tesla T4"}};
+  EXPECT_THAT(KueueManifests(SchedulerTestRows(), SchedulerTestPolicy(), options),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("flavor t4: node label")));
+}
+
+TEST(KueueManifests, AFlavorWithNoNodeLabelKnownSaysSo) {
+  KueueOptions options;
+  options.node_labels["a100"] = {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}};
+  absl::StatusOr<std::string> yaml = KueueManifests(SchedulerTestRows(), SchedulerTestPolicy(), options);
+  ASSERT_THAT(yaml, IsOk());
+  EXPECT_THAT(*yaml, HasSubstr("# No node label is known for flavor t4 (model T4, pool t4-pool): this "
+                               "ResourceFlavor matches every node.\napiVersion: kueue.x-k8s.io/v1beta2\n"
+                               "kind: ResourceFlavor\n"));
+  EXPECT_THAT(*yaml, HasSubstr("# No node label is known for flavor v5p (model tpu-v5p): "));
+  EXPECT_THAT(*yaml, Not(HasSubstr("flavor a100 (")));
+  std::vector<YAML::Node> docs = Documents(*yaml);
+  EXPECT_FALSE(Find(docs, "ResourceFlavor", "t4")["spec"]["nodeLabels"]);
+  EXPECT_EQ(Find(docs, "ResourceFlavor", "t4")["spec"].size(), 0u);
 }
 
 TEST(KueueManifests, TheOutputDoesNotDependOnTheOrderOfTheRows) {

@@ -40,6 +40,7 @@ absl::StatusOr<std::string> SchedulerManifests(const v1::RecommendationSet& set,
     return VolcanoManifests(rows, policy, volcano);
   }
   KueueOptions kueue;
+  kueue.node_labels = options.node_labels;
   kueue.pool_label = options.pool_label;
   kueue.resources = options.flavor_resources;
   kueue.queues_only = options.queues_only;

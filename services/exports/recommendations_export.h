@@ -17,6 +17,8 @@ namespace fleetcap::exports {
 enum class SchedulerFormat { kKueue, kVolcano };
 
 struct SchedulerExportOptions {
+  // Kueue: flavor -> the node labels its nodes share (KueueOptions::node_labels).
+  std::map<std::string, std::map<std::string, std::string>> node_labels;
   std::string pool_label;                               // Kueue: the node label of a flavor's pool
   std::map<std::string, std::string> flavor_resources;  // flavor -> extended resource
   bool queues_only = false;                             // a team's view (KueueOptions::queues_only)

@@ -6,6 +6,7 @@
 // whole-GPU flavors are whole devices.
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -92,7 +93,19 @@ int64_t Milli(const YAML::Node& quantity) {
 TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommendations) {
   Solved solved = SolveDemo();
   ASSERT_EQ(solved.rows.size(), 12u * 7u);
-  absl::StatusOr<std::string> yaml = KueueManifests(solved.rows, solved.policy);
+  // The labels a real cluster's nodes of each model carry, as the inventory
+  // would report them.
+  KueueOptions options;
+  std::map<std::string, std::string> product_of;  // ResourceFlavor name -> its product label
+  for (const policy::Flavor& flavor : solved.policy.flavors) {
+    std::string product = absl::StrCat("NVIDIA-", flavor.model);
+    std::replace_if(
+        product.begin(), product.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)) && c != '-'; },
+        '-');
+    options.node_labels[flavor.name] = {{"nvidia.com/gpu.product", product}};
+    product_of[flavor.name] = product;
+  }
+  absl::StatusOr<std::string> yaml = KueueManifests(solved.rows, solved.policy, options);
   ASSERT_THAT(yaml, IsOk());
   const std::map<std::string, std::string> crd_of = {{"ResourceFlavor", "kueue.x-k8s.io_resourceflavors.yaml"},
                                                      {"Cohort", "kueue.x-k8s.io_cohorts.yaml"},
@@ -121,6 +134,14 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
     ASSERT_EQ(schemas.count(kind), 1u) << kind;
     EXPECT_THAT(fleetcap::testing::SchemaProblems(schemas.at(kind), doc), IsEmpty()) << doc["metadata"]["name"];
     ++kinds[kind];
+    if (kind == "ResourceFlavor") {
+      // Every flavor selects its model's nodes: no `spec: {}` matching all of them.
+      const std::string flavor = doc["metadata"]["annotations"]["fleetcap.io/flavor"].Scalar();
+      const YAML::Node labels = doc["spec"]["nodeLabels"];
+      ASSERT_TRUE(labels.IsMap()) << flavor;
+      EXPECT_EQ(labels.size(), 1u) << flavor;
+      EXPECT_EQ(labels["nvidia.com/gpu.product"].Scalar(), product_of.at(flavor)) << flavor;
+    }
     if (kind == "Cohort" && doc["metadata"]["name"].Scalar() == "fleetcap") {
       for (const YAML::Node& group : doc["spec"]["resourceGroups"]) {
         for (const YAML::Node& flavor : group["flavors"]) {

@@ -9,6 +9,7 @@
 #include "fleetcap/v1/policy.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "store/pg_allocation_run_repository.h"
+#include "store/pg_live_inventory_repository.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
@@ -111,6 +112,37 @@ TEST_F(TeamManifestsTest, ATeamsKueueManifestsCarryOnlyItsOwnClusterQueue) {
   EXPECT_THAT(team.body, Not(HasSubstr("ads"))) << team.body;
   // Its only object: one document.
   EXPECT_EQ(team.body.find("---", 1), std::string::npos) << team.body;
+}
+
+TEST_F(TeamManifestsTest, AResourceFlavorSelectsTheNodesTheInventoryHoldsOfItsModel) {
+  // Before any node is known: the flavor matches every node, and says so.
+  const testing::HttpResult before = Manifests("planner", "kueue");
+  ASSERT_EQ(before.status, 200) << before.body;
+  EXPECT_THAT(before.body, HasSubstr("# No node label is known for flavor a100 (model A100-SXM4-80GB): this "
+                                     "ResourceFlavor matches every node.\n"));
+
+  store::InventoryChanges changes;
+  changes.cluster = "c1";
+  changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
+  for (const std::string name : {"n1", "n2"}) {
+    store::LiveNode node({name, "pool-" + name, 64000, 524288, absl::FromUnixSeconds(1'772'000'000), std::nullopt}, "");
+    node.model_label_key = "nvidia.com/gpu.product";
+    node.model_label_value = "NVIDIA-A100-SXM4-80GB";
+    node.pool_label_key = "cloud.google.com/gke-nodepool";
+    changes.nodes.push_back(node);
+    changes.devices.push_back(
+        {name + "/gpu0", name, 0, "A100-SXM4-80GB", absl::FromUnixSeconds(1'772'000'000), std::nullopt});
+  }
+  ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(changes), IsOk());
+
+  // The model's label, which both nodes share; not the pool, which they do not.
+  const testing::HttpResult fleet = Manifests("planner", "kueue");
+  ASSERT_EQ(fleet.status, 200) << fleet.body;
+  EXPECT_THAT(fleet.body, HasSubstr("  name: a100\n  labels:\n    app.kubernetes.io/managed-by: fleetcap\n"
+                                    "  annotations:\n    fleetcap.io/flavor: \"a100\"\nspec:\n  nodeLabels:\n"
+                                    "    nvidia.com/gpu.product: \"NVIDIA-A100-SXM4-80GB\"\n---\n"));
+  EXPECT_THAT(fleet.body, Not(HasSubstr("No node label is known"))) << fleet.body;
+  EXPECT_THAT(fleet.body, Not(HasSubstr("gke-nodepool"))) << fleet.body;
 }
 
 TEST_F(TeamManifestsTest, ATeamsVolcanoManifestsCarryOnlyItsOwnQueue) {

@@ -7,6 +7,7 @@
 #include "services/api/allocation/recommendations_query.h"
 #include "services/api/api_server.h"
 #include "store/pg_allocation_run_repository.h"
+#include "store/pg_live_inventory_repository.h"
 
 namespace fleetcap::api {
 namespace {
@@ -15,8 +16,9 @@ class AllocationModule final : public ApiModule {
  public:
   explicit AllocationModule(const ApiDependencies& deps)
       : runs_(deps.pool),
+        inventory_(deps.pool),
         query_(&runs_, deps.active_policy),
-        manifests_(&query_, deps.policies),
+        manifests_(&query_, deps.policies, &inventory_),
         watchers_(&query_, deps.clock, *deps.registry, deps.options->watch_limits),
         service_(&query_, &watchers_, deps.guard) {}
 
@@ -30,6 +32,7 @@ class AllocationModule final : public ApiModule {
 
  private:
   store::PgAllocationRunRepository runs_;
+  store::PgLiveInventoryRepository inventory_;  // read through InventoryReader only
   RecommendationsQuery query_;
   RecommendationManifests manifests_;
   RecommendationWatchers watchers_;

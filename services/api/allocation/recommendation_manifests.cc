@@ -32,6 +32,12 @@ absl::StatusOr<std::string> RecommendationManifests::Run(const Scope& scope, con
   // are one per team already, and the set holds only the team's subtree.)
   exports::SchedulerExportOptions options;
   options.queues_only = scope.role == Role::kTeam;
+  if (scheduler == exports::SchedulerFormat::kKueue && !options.queues_only && inventory_ != nullptr) {
+    for (const policy::Flavor& flavor : document.flavors) {
+      FLEETCAP_ASSIGN_OR_RETURN(options.node_labels[flavor.name],
+                                inventory_->SharedNodeLabels(flavor.model, flavor.pool));
+    }
+  }
   return exports::SchedulerManifests(set, document, scheduler, options);
 }
 
