@@ -105,21 +105,25 @@ std::vector<const T*> Unique(const std::vector<T>& records, Key key) {
   return out;
 }
 
-void Copy(pqxx::work& txn, const InventoryChanges& c) {
-  if (!c.nodes.empty()) {
-    pqxx::stream_to out(
-        txn, "live_nodes",
-        std::vector<std::string>{"node", "pool", "cpu_milli", "memory_mib", "in_service_from", "in_service_to",
-                                 "topology", "model_label_key", "model_label_value", "pool_label_key"});
-    for (const LiveNode* n :
-         Unique(c.nodes, [](const LiveNode& x) { return std::make_pair(x.node.name, x.node.in_service_from); })) {
-      Text to(n->node.in_service_to);
-      out << std::make_tuple(n->node.name, n->node.pool, n->node.cpu_milli, n->node.memory_mib,
-                             FormatRfc3339(n->node.in_service_from), to.get(), n->topology, n->model_label_key,
-                             n->model_label_value, n->pool_label_key);
-    }
-    out.complete();
+// The nodes of a batch into live_nodes, one record per (node, in service from).
+void CopyNodes(pqxx::work& txn, const std::vector<LiveNode>& nodes) {
+  if (nodes.empty()) return;
+  pqxx::stream_to out(
+      txn, "live_nodes",
+      std::vector<std::string>{"node", "pool", "cpu_milli", "memory_mib", "in_service_from", "in_service_to",
+                               "topology", "model_label_key", "model_label_value", "pool_label_key"});
+  for (const LiveNode* n :
+       Unique(nodes, [](const LiveNode& x) { return std::make_pair(x.node.name, x.node.in_service_from); })) {
+    Text to(n->node.in_service_to);
+    out << std::make_tuple(n->node.name, n->node.pool, n->node.cpu_milli, n->node.memory_mib,
+                           FormatRfc3339(n->node.in_service_from), to.get(), n->topology, n->model_label_key,
+                           n->model_label_value, n->pool_label_key);
   }
+  out.complete();
+}
+
+void Copy(pqxx::work& txn, const InventoryChanges& c) {
+  CopyNodes(txn, c.nodes);
   if (!c.devices.empty()) {
     pqxx::stream_to out(
         txn, "live_devices",

@@ -87,7 +87,9 @@ struct PassResult {
   double cpu_seconds = 0;
   double checksum = 0;  // sum over series of the p50's and p90's last hour
   int64_t failures = 0;
-  std::vector<int64_t> by_model = std::vector<int64_t>(6, 0);
+  // One count per fc::ModelKind (the last enumerator is kSeasonalExponentialSmoothing).
+  std::vector<int64_t> by_model =
+      std::vector<int64_t>(static_cast<size_t>(fc::ModelKind::kSeasonalExponentialSmoothing) + 1, 0);
 };
 
 template <typename ForecastFn>
