@@ -10,9 +10,11 @@ ALTER TABLE chargeback_monthly ADD COLUMN observed_milli_seconds bigint NOT NULL
 ALTER TABLE chargeback_hourly_by_team ADD COLUMN observed_milli_seconds bigint NOT NULL DEFAULT 0;
 ALTER TABLE chargeback_daily_by_team ADD COLUMN observed_milli_seconds bigint NOT NULL DEFAULT 0;
 
--- Lines computed before this had no measure of it: every hour of every
--- cluster they cover is recomputed by the optimizer (its recompute pass),
--- until then they say nothing was observed.
+-- Lines computed before this had no measure of it, so they say nothing was
+-- observed (unknown, never unused) until recomputed. Every hour of every
+-- cluster they cover is marked: the optimizer recomputes the marks within its
+-- settle window (72 hours by default) and drops older ones, whose hours take
+-- `fleetcap-optimizer recompute --from T --to T` (docs/attribution.md).
 INSERT INTO chargeback_recompute (cluster, hour, reason)
 SELECT DISTINCT cluster, hour, 'observed time measured' FROM chargeback_hourly WHERE cluster <> ''
 ON CONFLICT (cluster, hour) DO NOTHING;
