@@ -70,16 +70,16 @@ struct CandidateRun {
   size_t points_fitted = 0;
 };
 
-// Smoothing models are fitted once on the history before the first origin,
-// then their state runs on through the origins as it would in service.
-CandidateRun BacktestErrors(absl::Span<const double> y, const Candidate& c, const std::vector<size_t>& origins,
-                            int lead) {
+// Smoothing models are fitted once on the history before the first origin
+// (`fitted`), then their state runs on through the origins as it would in
+// service.
+CandidateRun BacktestErrors(absl::Span<const double> y, const Candidate& c, const FittedParameters& fitted,
+                            const std::vector<size_t>& origins, int lead) {
   CandidateRun run;
   std::vector<double> mean;
   if (c.smoothing()) {
-    const FittedModel fitted = FitHoltWinters(y.first(origins.front()), c.season, c.damped, c.trend);
     run.parameters = fitted.parameters;
-    run.evaluations = fitted.evaluations;
+    run.evaluations = fitted.evaluations + 1;  // and the run to the end of the history
     run.points_fitted = fitted.points_fitted;
     run.state = InitialStateOf(y, c.season, c.trend, &run.position);
   }
@@ -245,12 +245,23 @@ std::optional<Forecast> ForecastByBacktest(const std::vector<double>& values, co
   const bool hourly = plan.season == kHoursPerDay;
   const std::vector<Candidate> candidates = CandidatesFor(plan, hourly, origins.front());
 
+  // Every smoothing candidate is fitted on the history before the first
+  // origin, all in one pass of fits (FitSmoothingParameters).
+  std::vector<SmoothingSpec> specs;
+  for (const Candidate& c : candidates) {
+    if (c.smoothing()) specs.push_back(SmoothingSpec{c.season, c.damped, c.trend});
+  }
+  const std::vector<FittedParameters> fits = FitSmoothingParameters(y.first(origins.front()), specs);
+
   size_t best = 0;
   double best_mae = HUGE_VAL;
   CandidateRun best_run;
   std::vector<double> maes;
+  size_t next_fit = 0;
   for (size_t i = 0; i < candidates.size(); ++i) {
-    CandidateRun run = BacktestErrors(y, candidates[i], origins, plan.lead);
+    const FittedParameters naive;
+    const FittedParameters& fitted = candidates[i].smoothing() ? fits[next_fit++] : naive;
+    CandidateRun run = BacktestErrors(y, candidates[i], fitted, origins, plan.lead);
     const double mae = MeanAbsolute(run.errors);
     maes.push_back(mae);
     if (i == 0 || mae < best_mae * (1.0 - kTieMargin)) {

@@ -138,38 +138,177 @@ ModelState InitialStateOf(absl::Span<const double> y, int season_points, bool tr
   return state;
 }
 
-FittedModel FitHoltWinters(absl::Span<const double> y, int season_points, bool damped, bool trend) {
-  const bool seasonal = season_points > 0;
+namespace {
+
+// One search's evaluation in a pass over the series: its parameters, its
+// state (a copy of its initial one) and its sum of squared one-step errors.
+struct Lane {
+  size_t begin = 0;  // the first scored point, counted in the whole series
+  SmoothingParameters p;
+  double level = 0;
+  double trend = 0;
+  double* season = nullptr;  // one point of 0 for a model without a season
+  size_t m = 1;
+  size_t phase = 0;
+  double sse = 0;
+};
+
+// One step of a lane's recursion at `value`: RunRecursion's arithmetic, in
+// its order.
+inline void Step(double value, const SmoothingParameters& p, double& level, double& trend, double* season, size_t m,
+                 size_t& phase, double& sse) {
+  const double e = value - (level + p.phi * trend + season[phase]);
+  sse += e * e;
+  level += p.phi * trend + p.alpha * e;
+  trend = p.phi * trend + p.beta * e;
+  season[phase] += p.gamma * e;
+  if (++phase == m) phase = 0;
+}
+
+// K lanes over y, interleaved point by point, their state in locals that
+// the compiler keeps in registers: K independent chains of dependent steps
+// for the processor to overlap. A lane starts at its own first scored point.
+template <size_t K>
+void RunLaneGroup(absl::Span<const double> y, Lane* lanes) {
+  double level[K], trend[K], sse[K];
+  SmoothingParameters p[K];
+  double* season[K];
+  size_t begin[K], m[K], phase[K];
+  size_t from = y.size();
+  size_t all = 0;  // from here every lane is scoring
+  for (size_t k = 0; k < K; ++k) {
+    level[k] = lanes[k].level;
+    trend[k] = lanes[k].trend;
+    sse[k] = lanes[k].sse;
+    p[k] = lanes[k].p;
+    season[k] = lanes[k].season;
+    begin[k] = lanes[k].begin;
+    m[k] = lanes[k].m;
+    phase[k] = lanes[k].phase;
+    from = std::min(from, begin[k]);
+    all = std::max(all, std::min(begin[k], y.size()));
+  }
+  for (size_t t = from; t < all; ++t) {
+#pragma GCC unroll 8
+    for (size_t k = 0; k < K; ++k) {
+      if (t >= begin[k]) Step(y[t], p[k], level[k], trend[k], season[k], m[k], phase[k], sse[k]);
+    }
+  }
+  for (size_t t = all; t < y.size(); ++t) {
+    const double value = y[t];
+#pragma GCC unroll 8
+    for (size_t k = 0; k < K; ++k) Step(value, p[k], level[k], trend[k], season[k], m[k], phase[k], sse[k]);
+  }
+  for (size_t k = 0; k < K; ++k) {
+    lanes[k].level = level[k];
+    lanes[k].trend = trend[k];
+    lanes[k].sse = sse[k];
+    lanes[k].phase = phase[k];
+  }
+}
+
+// Every lane over y, together in groups of up to five (the smoothing
+// candidates a backtest fits).
+void RunLanes(absl::Span<const double> y, std::vector<Lane>& lanes) {
+  for (size_t i = 0; i < lanes.size(); i += 5) {
+    Lane* group = lanes.data() + i;
+    switch (std::min<size_t>(lanes.size() - i, 5)) {
+      case 1:
+        RunLaneGroup<1>(y, group);
+        break;
+      case 2:
+        RunLaneGroup<2>(y, group);
+        break;
+      case 3:
+        RunLaneGroup<3>(y, group);
+        break;
+      case 4:
+        RunLaneGroup<4>(y, group);
+        break;
+      default:
+        RunLaneGroup<5>(y, group);
+        break;
+    }
+  }
+}
+
+// A spec's search: where its window starts, its initial state and the
+// scratch season its evaluations run on.
+struct Search {
+  SmoothingSpec spec;
+  size_t begin = 0;
+  ModelState initial;
+  std::vector<double> season;
+  NelderMeadSearch nelder_mead;
+};
+
+Search StartSearch(absl::Span<const double> y, const SmoothingSpec& spec) {
+  const size_t window = std::min(y.size(), FitWindowPoints(spec.season_points));
+  const size_t offset = y.size() - window;
+  size_t first = 0;
+  ModelState initial = InitialStateOf(y.subspan(offset), spec.season_points, spec.trend, &first);
+  std::vector<double> start = {Logit(kStartAlpha)};
+  if (spec.trend) start.push_back(Logit(kStartBetaShare));
+  if (spec.season_points > 0) start.push_back(Logit(kStartGammaShare));
+  if (spec.damped) start.push_back(Logit(kStartPhiShare));
+  NelderMeadOptions options;
+  options.max_evaluations = kEvaluationBudget;
+  std::vector<double> season(std::max<size_t>(initial.season.size(), 1), 0.0);
+  return Search{spec, offset + first, std::move(initial), std::move(season), NelderMeadSearch(start, options)};
+}
+
+}  // namespace
+
+std::vector<FittedParameters> FitSmoothingParameters(absl::Span<const double> y,
+                                                     const std::vector<SmoothingSpec>& specs) {
   // The parameters are fitted on the recent history only: it is what the
   // next months resemble most, and it bounds a fit's cost whatever the
   // history's length (the fleet-wide benchmark's budget, docs/forecast.md).
-  const size_t window = std::min(y.size(), FitWindowPoints(season_points));
-  const absl::Span<const double> recent = y.subspan(y.size() - window);
-  size_t first = 0;
-  const ModelState initial = InitialStateOf(recent, season_points, trend, &first);
+  std::vector<Search> searches;
+  searches.reserve(specs.size());
+  for (const SmoothingSpec& spec : specs) searches.push_back(StartSearch(y, spec));
+  std::vector<Lane> lanes;
+  std::vector<Search*> asking;
+  while (true) {
+    lanes.clear();
+    asking.clear();
+    for (Search& s : searches) {
+      if (s.nelder_mead.done()) continue;
+      const bool seasonal = s.spec.season_points > 0;
+      if (seasonal) std::copy(s.initial.season.begin(), s.initial.season.end(), s.season.begin());
+      lanes.push_back(Lane{s.begin, FromSearchSpace(s.nelder_mead.point(), seasonal, s.spec.damped, s.spec.trend),
+                           s.initial.level, s.initial.trend, s.season.data(), s.season.size(), s.initial.next_phase,
+                           0.0});
+      asking.push_back(&s);
+    }
+    if (asking.empty()) break;
+    RunLanes(y, lanes);
+    for (size_t i = 0; i < asking.size(); ++i) {
+      asking[i]->nelder_mead.Tell(std::isfinite(lanes[i].sse) ? lanes[i].sse : HUGE_VAL);
+    }
+  }
+  std::vector<FittedParameters> out;
+  out.reserve(searches.size());
+  for (const Search& s : searches) {
+    const NelderMeadResult best = s.nelder_mead.result();
+    const size_t window = std::min(y.size(), FitWindowPoints(s.spec.season_points));
+    out.push_back(FittedParameters{FromSearchSpace(best.x, s.spec.season_points > 0, s.spec.damped, s.spec.trend),
+                                   window, best.evaluations});
+  }
+  return out;
+}
 
-  std::vector<double> start = {Logit(kStartAlpha)};
-  if (trend) start.push_back(Logit(kStartBetaShare));
-  if (seasonal) start.push_back(Logit(kStartGammaShare));
-  if (damped) start.push_back(Logit(kStartPhiShare));
-  ModelState scratch;
-  auto objective = [&](const std::vector<double>& u) {
-    scratch = initial;  // reuses scratch's season storage after the first call
-    return RunRecursion(recent, first, FromSearchSpace(u, seasonal, damped, trend), scratch).sse;
-  };
-  NelderMeadOptions options;
-  options.max_evaluations = kEvaluationBudget;
-  const NelderMeadResult best = MinimizeNelderMead(objective, start, options);
-
+FittedModel FitHoltWinters(absl::Span<const double> y, int season_points, bool damped, bool trend) {
+  const FittedParameters fitted = FitSmoothingParameters(y, {SmoothingSpec{season_points, damped, trend}}).front();
   FittedModel model;
-  model.season_points = seasonal ? season_points : 0;
-  model.parameters = FromSearchSpace(best.x, seasonal, damped, trend);
+  model.season_points = season_points > 0 ? season_points : 0;
+  model.parameters = fitted.parameters;
   // The state is then run over the whole history with those parameters.
   size_t whole_first = 0;
   model.state = InitialStateOf(y, season_points, trend, &whole_first);
   model.errors = RunRecursion(y, whole_first, model.parameters, model.state, &model.residuals);
-  model.points_fitted = window;
-  model.evaluations = best.evaluations + 1;
+  model.points_fitted = fitted.points_fitted;
+  model.evaluations = fitted.evaluations + 1;
   return model;
 }
 

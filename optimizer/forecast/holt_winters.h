@@ -65,11 +65,32 @@ struct FittedModel {
   int evaluations = 0;
 };
 
-// Fits the parameters by Nelder-Mead on the one-step SSE over the last
-// FitWindowPoints of y, from a fixed start with a fixed evaluation budget
-// (deterministic), then runs the model over all of y. `damped` fits phi too.
-// `trend` false fits a model without one (beta 0, ETS(A,N,A) or, without a
-// season, simple exponential smoothing).
+// One smoothing model to fit: its season in points (0: none), whether its
+// trend is damped (phi fitted too) and whether it has one (false: beta 0,
+// ETS(A,N,A) or, without a season, simple exponential smoothing).
+struct SmoothingSpec {
+  int season_points = 0;
+  bool damped = false;
+  bool trend = true;
+};
+
+struct FittedParameters {
+  SmoothingParameters parameters;
+  size_t points_fitted = 0;  // the recent points the parameters were fitted on
+  int evaluations = 0;
+};
+
+// Fits each spec's parameters by Nelder-Mead on the one-step SSE over the
+// last FitWindowPoints of y, from a fixed start with a fixed evaluation
+// budget (deterministic). The searches run side by side: one pass over the
+// series evaluates the next point of every search, so that their
+// recursions, each a chain of dependent steps, overlap in the processor
+// instead of waiting on one another. Each search takes the steps it would
+// take alone. Requires MinimumPoints of each spec's season.
+std::vector<FittedParameters> FitSmoothingParameters(absl::Span<const double> y,
+                                                     const std::vector<SmoothingSpec>& specs);
+
+// FitSmoothingParameters for one model, then the model run over all of y.
 FittedModel FitHoltWinters(absl::Span<const double> y, int season_points, bool damped = false, bool trend = true);
 
 // InitialState, with the trend zeroed for a model without one.

@@ -64,5 +64,46 @@ TEST(HoltWintersTest, FittedParametersStayInTheirRanges) {
   EXPECT_LT(p.gamma, 1.0 - p.alpha);
 }
 
+TEST(HoltWintersTest, ModelsFittedTogetherGetExactlyTheParametersEachGetsAlone) {
+  // Seven models, two groups of lanes, seasons and starts that differ.
+  std::vector<double> y;
+  for (int t = 0; t < 1500; ++t) {
+    y.push_back(40 + 0.01 * t + 8 * std::sin(t * 2 * M_PI / 24) + 3 * std::sin(t * 2 * M_PI / 168) +
+                2 * std::cos(t * 1.7));
+  }
+  const std::vector<SmoothingSpec> specs = {{0, false, false},  {24, false, false}, {24, true, true}, {24, false, true},
+                                            {168, false, true}, {0, false, true},   {12, true, true}};
+  const std::vector<FittedParameters> together = FitSmoothingParameters(y, specs);
+  ASSERT_EQ(together.size(), specs.size());
+  for (size_t i = 0; i < specs.size(); ++i) {
+    SCOPED_TRACE(i);
+    const FittedParameters alone = FitSmoothingParameters(y, {specs[i]}).front();
+    EXPECT_EQ(together[i].parameters.alpha, alone.parameters.alpha);
+    EXPECT_EQ(together[i].parameters.beta, alone.parameters.beta);
+    EXPECT_EQ(together[i].parameters.gamma, alone.parameters.gamma);
+    EXPECT_EQ(together[i].parameters.phi, alone.parameters.phi);
+    EXPECT_EQ(together[i].evaluations, alone.evaluations);
+    EXPECT_EQ(together[i].points_fitted, FitWindowPoints(specs[i].season_points));
+    EXPECT_GT(together[i].evaluations, 10);
+  }
+}
+
+TEST(HoltWintersTest, AFitIsTheSearchOverTheRecursionsOneStepError) {
+  // The fitted parameters' one-step SSE over the fit window, by RunRecursion,
+  // is no worse than the starting point's: the lanes score what the
+  // recursion scores.
+  std::vector<double> y;
+  for (int t = 0; t < 1200; ++t) y.push_back(30 + 6 * std::sin(t * 2 * M_PI / 24) + 2 * std::cos(t * 2.9));
+  const FittedParameters fit = FitSmoothingParameters(y, {SmoothingSpec{24, false, true}}).front();
+  const absl::Span<const double> recent = absl::Span<const double>(y).subspan(y.size() - fit.points_fitted);
+  auto sse = [&](const SmoothingParameters& p) {
+    size_t first = 0;
+    ModelState state = InitialStateOf(recent, 24, true, &first);
+    return RunRecursion(recent, first, p, state).sse;
+  };
+  const SmoothingParameters start{0.2, 0.2 * 0.05, 0.8 * 0.1, 1.0};
+  EXPECT_LT(sse(fit.parameters), sse(start));
+}
+
 }  // namespace
 }  // namespace fleetcap::forecast

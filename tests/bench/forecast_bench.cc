@@ -165,11 +165,11 @@ int main(int argc, char** argv) {
               o.teams, o.flavors, static_cast<long long>(total), o.days * 24, o.horizon_days, o.threads);
 
   const PassResult naive = RunPass(o, fc::ForecastSeasonalNaive);
-  std::printf("baseline seasonal naive: %.2f s wall, %.2f s CPU, %.0f series/s, checksum %.6e, failures %lld\n",
+  std::printf("baseline seasonal naive: %.2f s wall, %.2f s CPU, %.0f series/s, checksum %.17g, failures %lld\n",
               naive.seconds, naive.cpu_seconds, total / naive.seconds, naive.checksum,
               static_cast<long long>(naive.failures));
   const PassResult engine = RunPass(o, fc::ForecastHourly);
-  std::printf("engine (ForecastHourly): %.2f s wall, %.2f s CPU, %.0f series/s, checksum %.6e, failures %lld\n",
+  std::printf("engine (ForecastHourly): %.2f s wall, %.2f s CPU, %.0f series/s, checksum %.17g, failures %lld\n",
               engine.seconds, engine.cpu_seconds, total / engine.seconds, engine.checksum,
               static_cast<long long>(engine.failures));
   std::printf("engine models:");
