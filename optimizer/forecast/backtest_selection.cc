@@ -74,14 +74,16 @@ struct CandidateRun {
 // (`fitted`), then their state runs on through the origins as it would in
 // service.
 CandidateRun BacktestErrors(absl::Span<const double> y, const Candidate& c, const FittedParameters& fitted,
-                            const std::vector<size_t>& origins, int lead) {
+                            const ModelRun& to_first_origin, const std::vector<size_t>& origins, int lead) {
   CandidateRun run;
   std::vector<double> mean;
   if (c.smoothing()) {
+    if (!std::isfinite(to_first_origin.sse)) return run;
     run.parameters = fitted.parameters;
     run.evaluations = fitted.evaluations + 1;  // and the run to the end of the history
     run.points_fitted = fitted.points_fitted;
-    run.state = InitialStateOf(y, c.season, c.trend, &run.position);
+    run.state = to_first_origin.state;
+    run.position = origins.front();
   }
   for (const size_t origin : origins) {
     if (c.smoothing()) {
@@ -252,6 +254,9 @@ std::optional<Forecast> ForecastByBacktest(const std::vector<double>& values, co
     if (c.smoothing()) specs.push_back(SmoothingSpec{c.season, c.damped, c.trend});
   }
   const std::vector<FittedParameters> fits = FitSmoothingParameters(y.first(origins.front()), specs);
+  std::vector<SmoothingParameters> parameters;
+  for (const FittedParameters& fit : fits) parameters.push_back(fit.parameters);
+  const std::vector<ModelRun> to_first_origin = RunSmoothingModels(y.first(origins.front()), specs, parameters);
 
   size_t best = 0;
   double best_mae = HUGE_VAL;
@@ -259,9 +264,12 @@ std::optional<Forecast> ForecastByBacktest(const std::vector<double>& values, co
   std::vector<double> maes;
   size_t next_fit = 0;
   for (size_t i = 0; i < candidates.size(); ++i) {
-    const FittedParameters naive;
-    const FittedParameters& fitted = candidates[i].smoothing() ? fits[next_fit++] : naive;
-    CandidateRun run = BacktestErrors(y, candidates[i], fitted, origins, plan.lead);
+    const FittedParameters no_fit;
+    const ModelRun no_run;
+    const bool smoothing = candidates[i].smoothing();
+    CandidateRun run = BacktestErrors(y, candidates[i], smoothing ? fits[next_fit] : no_fit,
+                                      smoothing ? to_first_origin[next_fit] : no_run, origins, plan.lead);
+    if (smoothing) ++next_fit;
     const double mae = MeanAbsolute(run.errors);
     maes.push_back(mae);
     if (i == 0 || mae < best_mae * (1.0 - kTieMargin)) {

@@ -298,6 +298,30 @@ std::vector<FittedParameters> FitSmoothingParameters(absl::Span<const double> y,
   return out;
 }
 
+std::vector<ModelRun> RunSmoothingModels(absl::Span<const double> y, const std::vector<SmoothingSpec>& specs,
+                                         const std::vector<SmoothingParameters>& parameters) {
+  std::vector<ModelRun> runs(specs.size());
+  std::vector<double> no_season(specs.size(), 0.0);  // the lane's season for a model without one
+  std::vector<Lane> lanes;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    size_t first = 0;
+    ModelState& state = runs[i].state;
+    state = InitialStateOf(y, specs[i].season_points, specs[i].trend, &first);
+    const bool seasonal = !state.season.empty();
+    lanes.push_back(Lane{first, parameters[i], state.level, state.trend, seasonal ? state.season.data() : &no_season[i],
+                         seasonal ? state.season.size() : 1, state.next_phase, 0.0});
+  }
+  RunLanes(y, lanes);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    ModelState& state = runs[i].state;
+    state.level = lanes[i].level;
+    state.trend = lanes[i].trend;
+    if (!state.season.empty()) state.next_phase = lanes[i].phase;
+    runs[i].sse = std::isfinite(lanes[i].sse) ? lanes[i].sse : HUGE_VAL;
+  }
+  return runs;
+}
+
 FittedModel FitHoltWinters(absl::Span<const double> y, int season_points, bool damped, bool trend) {
   const FittedParameters fitted = FitSmoothingParameters(y, {SmoothingSpec{season_points, damped, trend}}).front();
   FittedModel model;

@@ -90,6 +90,19 @@ struct FittedParameters {
 std::vector<FittedParameters> FitSmoothingParameters(absl::Span<const double> y,
                                                      const std::vector<SmoothingSpec>& specs);
 
+// A model run over a history: its state after the last point and the sum of
+// its one-step squared errors (HUGE_VAL when it diverged).
+struct ModelRun {
+  ModelState state;
+  double sse = 0;
+};
+
+// Each spec run with its parameters over all of y from its initial state
+// (InitialStateOf), side by side as the fits run: what RunRecursion gives
+// each alone.
+std::vector<ModelRun> RunSmoothingModels(absl::Span<const double> y, const std::vector<SmoothingSpec>& specs,
+                                         const std::vector<SmoothingParameters>& parameters);
+
 // FitSmoothingParameters for one model, then the model run over all of y.
 FittedModel FitHoltWinters(absl::Span<const double> y, int season_points, bool damped = false, bool trend = true);
 

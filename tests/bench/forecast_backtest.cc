@@ -78,9 +78,11 @@ int main(int argc, char** argv) {
   auto openb = fleetcap::testing::OpenbHeldGpusByModel(data + "/openb");
   auto genai = fleetcap::testing::GenaiDutyCycle(data + "/genai/pod_gpu_duty_cycle_anon.tar.gz",
                                                  fleetcap::testing::kGenaiMinPodHours);
-  if (!openb.ok() || !genai.ok()) {
-    std::fprintf(stderr, "forecast_backtest: data not available (%s; %s): skipped\n", openb.status().ToString().c_str(),
-                 genai.status().ToString().c_str());
+  auto demo = fleetcap::testing::DemoFleetHeldGpusByModel(data + "/openb", fleetcap::testing::kDemoBacktestDays);
+  if (!openb.ok() || !genai.ok() || !demo.ok()) {
+    std::fprintf(stderr, "forecast_backtest: data not available (%s; %s; %s): skipped\n",
+                 openb.status().ToString().c_str(), genai.status().ToString().c_str(),
+                 demo.status().ToString().c_str());
     return 77;
   }
   if (!csv_dir.empty()) {
@@ -90,5 +92,6 @@ int main(int argc, char** argv) {
   Report("openb held GPUs per model (hourly)", "openb_24h", *openb, fleetcap::testing::OpenbPlan());
   Report("genai duty cycle (5-minute means), 30 minutes ahead", "genai_30min", *genai, fleetcap::testing::GenaiPlan());
   Report("genai duty cycle (5-minute means), 1 hour ahead", "genai_1h", *genai, fleetcap::testing::GenaiHourPlan());
+  Report("demo fleet held GPUs per model (hourly)", "demo_24h", *demo, fleetcap::testing::OpenbPlan());
   return 0;
 }

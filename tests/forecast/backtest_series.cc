@@ -12,6 +12,7 @@
 #include "common/status_macros.h"
 #include "ingest/openb/next_fit_placer.h"
 #include "ingest/openb/openb_trace.h"
+#include "ingest/openb/sampled_load.h"
 
 namespace fleetcap::testing {
 namespace {
@@ -90,6 +91,29 @@ absl::StatusOr<std::vector<NamedSeries>> OpenbHeldGpusByModel(const std::string&
   for (auto& [model, values] : by_model) {
     out.push_back({absl::StrCat("openb/", model), std::vector<double>(values.begin() + window_start, values.end())});
   }
+  return out;
+}
+
+absl::StatusOr<std::vector<NamedSeries>> DemoFleetHeldGpusByModel(const std::string& openb_dir, int days) {
+  FLEETCAP_ASSIGN_OR_RETURN(openb::OpenbTrace trace, openb::ReadOpenbTrace(openb_dir));
+  openb::LoadSampleOptions options;  // scripts/demo.sh's: seed 1, one node in 40
+  options.seed = 1;
+  options.node_stride = 40;
+  options.targets = openb::DefaultDemoTargets();
+  options.start_unix_s = 1'791'158'400;  // Monday 2026-10-05 00:00 UTC
+  options.window_s = static_cast<int64_t>(days) * 86400;
+  FLEETCAP_ASSIGN_OR_RETURN(openb::SampledLoad load, openb::SampleLoad(trace, options));
+  const size_t hours = static_cast<size_t>(options.window_s / kHour);
+  std::map<std::string, std::vector<double>> by_model;  // ordered: a stable output order
+  for (const openb::OpenbNode& node : load.trace.nodes) {
+    if (!node.model.empty()) by_model.emplace(node.model, std::vector<double>(hours, 0.0));
+  }
+  for (const openb::GpuHold& hold : load.placement.holds) {
+    AddHeld(by_model[load.trace.nodes[hold.node].model], hold.start_s, hold.end_s.value_or(options.window_s),
+            hold.milli / 1000.0);
+  }
+  std::vector<NamedSeries> out;
+  for (auto& [model, values] : by_model) out.push_back({absl::StrCat("demo/", model), std::move(values)});
   return out;
 }
 

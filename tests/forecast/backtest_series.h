@@ -23,6 +23,13 @@ struct NamedSeries {
 // out), per model of the node the pod was placed on. `openb_dir` holds the node list and openb_pod_list_default.csv.
 absl::StatusOr<std::vector<NamedSeries>> OpenbHeldGpusByModel(const std::string& openb_dir);
 
+// The demo's fleet (`make demo`: the openb trace sampled at a realistic load,
+// ingest/openb/sampled_load.h, with the demo's seed, targets and one node in
+// 40 of each model) over `days` days from a Monday 00:00 UTC: mean GPUs held
+// per model in each hour of the window, "demo/<model>".
+absl::StatusOr<std::vector<NamedSeries>> DemoFleetHeldGpusByModel(const std::string& openb_dir, int days);
+inline constexpr int kDemoBacktestDays = 35;
+
 inline constexpr int kGenaiBucketSeconds = 300;
 inline constexpr int kGenaiReadingSeconds = 60;  // the trace's cadence: a bucket holds five readings
 

@@ -75,5 +75,12 @@ TEST(ForecastBacktestTest, GenaiDutyCycleAnHourAheadKeepsItsRecordedFigures) {
   ExpectNoWorse(RunBacktest(*series, GenaiHourPlan()), Recorded{103, 73, 0.310, 0.80, 0.960});
 }
 
+TEST(ForecastBacktestTest, TheDemoFleetKeepsItsRecordedFigures) {
+  if (!Exists(kData + "/openb/openb_pod_list_default.csv")) GTEST_SKIP() << "openb trace absent";
+  auto series = DemoFleetHeldGpusByModel(kData + "/openb", kDemoBacktestDays);
+  ASSERT_TRUE(series.ok()) << series.status();
+  ExpectNoWorse(RunBacktest(*series, OpenbPlan()), Recorded{7, 6, 0.745, 0.80, 0.95});
+}
+
 }  // namespace
 }  // namespace fleetcap::testing
