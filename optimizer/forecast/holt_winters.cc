@@ -210,25 +210,12 @@ void RunLaneGroup(absl::Span<const double> y, Lane* lanes) {
 // Every lane over y, together in groups of up to five (the smoothing
 // candidates a backtest fits).
 void RunLanes(absl::Span<const double> y, std::vector<Lane>& lanes) {
-  for (size_t i = 0; i < lanes.size(); i += 5) {
-    Lane* group = lanes.data() + i;
-    switch (std::min<size_t>(lanes.size() - i, 5)) {
-      case 1:
-        RunLaneGroup<1>(y, group);
-        break;
-      case 2:
-        RunLaneGroup<2>(y, group);
-        break;
-      case 3:
-        RunLaneGroup<3>(y, group);
-        break;
-      case 4:
-        RunLaneGroup<4>(y, group);
-        break;
-      default:
-        RunLaneGroup<5>(y, group);
-        break;
-    }
+  using Group = void (*)(absl::Span<const double>, Lane*);
+  static constexpr Group kGroupOf[] = {RunLaneGroup<1>, RunLaneGroup<2>, RunLaneGroup<3>, RunLaneGroup<4>,
+                                       RunLaneGroup<5>};
+  constexpr size_t kMost = sizeof kGroupOf / sizeof kGroupOf[0];
+  for (size_t i = 0; i < lanes.size(); i += kMost) {
+    kGroupOf[std::min(lanes.size() - i, kMost) - 1](y, lanes.data() + i);
   }
 }
 
