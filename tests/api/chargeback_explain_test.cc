@@ -9,8 +9,6 @@
 
 #include "fleetcap/v1/chargeback.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
-#include "optimizer/attribution/attribution_engine.h"
-#include "optimizer/chargeback/line_record.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "optimizer/chargeback/window_loader.h"
 #include "pqxx/pqxx"
@@ -26,6 +24,7 @@
 #include "tests/support/status_matchers.h"
 #include "tests/support/subprocess.h"
 #include "tests/support/test_database.h"
+#include "tests/support/window_lines.h"
 
 namespace fleetcap {
 namespace {
@@ -68,20 +67,11 @@ class ChargebackExplainTest : public testing::ApiOnMigratedDatabaseTest<kApiBin>
     store::PgAttributionFactsRepository facts(pool());
     store::PgTeamFactsRepository teams(pool());
     policy::PolicyTimeline timeline(chargeback::PoliciesOf(&teams));
-    auto window = chargeback::LoadWindow({&facts, &teams, &timeline}, kStart, kEnd);
-    ASSERT_THAT(window, IsOk());
-    std::vector<store::ChargebackLineRecord> lines;
-    for (const chargeback::WindowPiece& piece : window->pieces) {
-      auto report = attribution::Attribute(piece.input, *window->teams, [&](attribution::HourLines&& hour) {
-        for (const attribution::ChargeLine& l : hour.lines) {
-          lines.push_back(chargeback::RecordOf(l));
-        }
-      });
-      ASSERT_THAT(report, IsOk());
-    }
-    ASSERT_FALSE(lines.empty());
-    stored_ = lines;
-    ASSERT_THAT(repository().ReplaceHours("c1", kStart, kEnd, lines, {}), IsOk());
+    auto lines = fleetcap::testing::WindowLines({&facts, &teams, &timeline}, kStart, kEnd);
+    ASSERT_THAT(lines, IsOk());
+    ASSERT_FALSE(lines->empty());
+    stored_ = *lines;
+    ASSERT_THAT(repository().ReplaceHours("c1", kStart, kEnd, *lines, {}), IsOk());
   }
 
   store::PgChargebackRepository& repository() {

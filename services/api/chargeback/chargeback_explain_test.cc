@@ -8,9 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "optimizer/attribution/attribution_engine.h"
-#include "optimizer/chargeback/line_record.h"
-#include "optimizer/chargeback/window_loader.h"
 #include "proto_time.h"
 #include "services/api/fleet/fleet_summary.h"
 #include "store/cluster_inventory_changes.h"
@@ -22,6 +19,7 @@
 #include "store/memory_usage_rollup_repository.h"
 #include "store/test_inventory.h"
 #include "tests/support/status_matchers.h"
+#include "tests/support/window_lines.h"
 
 namespace fleetcap::api {
 namespace {
@@ -72,20 +70,10 @@ class ChargebackExplainMidWindowTest : public ::testing::Test {
 
   // The lines of [kStart, kEnd) from the stored facts, over the same directory.
   void StoreChargebackAsTheOptimizerComputesIt() {
-    const chargeback::FactsSources sources(&facts_, attribution_.directory());
-    auto window = chargeback::LoadWindow(sources, kStart, kEnd);
-    ASSERT_THAT(window, IsOk());
-    std::vector<store::ChargebackLineRecord> lines;
-    for (const chargeback::WindowPiece& piece : window->pieces) {
-      auto report = attribution::Attribute(piece.input, *window->teams, [&](attribution::HourLines&& hour) {
-        for (const attribution::ChargeLine& l : hour.lines) {
-          lines.push_back(chargeback::RecordOf(l));
-        }
-      });
-      ASSERT_THAT(report, IsOk());
-    }
-    stored_ = lines;
-    ASSERT_THAT(chargeback_.ReplaceHours("c1", kStart, kEnd, lines, {}), IsOk());
+    auto lines = fleetcap::testing::WindowLines({&facts_, attribution_.directory()}, kStart, kEnd);
+    ASSERT_THAT(lines, IsOk());
+    stored_ = *lines;
+    ASSERT_THAT(chargeback_.ReplaceHours("c1", kStart, kEnd, *lines, {}), IsOk());
   }
 
   static Scope AuthorisedUnder(int32_t version) {
