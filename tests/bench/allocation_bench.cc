@@ -246,10 +246,15 @@ class Stopwatch {
 int WaterFillingAgainstGlpk(const Settings& s) {
   const AllocationProblem problem = RandomProblem(s.teams, s.flavors, static_cast<uint64_t>(s.seed));
   absl::StatusOr<std::vector<FlavorAllocation>> result;
-  double best = 1e300, best_wall = 1e300;  // the best of --repeat runs
+  // The first call of a fresh process (one production pass is one call)
+  // apart from the best of --repeat: the first calls touch memory the
+  // process never had, and its page faults are most of their time.
+  double first = 0, first_wall = 0;
+  double best = 1e300, best_wall = 1e300;
   for (int64_t r = 0; r < s.repeat; ++r) {
     const Stopwatch watch;
     result = Allocate(problem);
+    if (r == 0) first = watch.cpu(), first_wall = watch.wall();
     best = std::min(best, watch.cpu());
     best_wall = std::min(best_wall, watch.wall());
   }
@@ -258,9 +263,11 @@ int WaterFillingAgainstGlpk(const Settings& s) {
     return 1;
   }
   if (s.engine_only != 0) {
-    std::printf("water-filling engine alone: %lld leaf teams x %lld flavors, best of %lld: %.1f ms CPU, %.1f ms wall\n",
-                static_cast<long long>(s.teams), static_cast<long long>(s.flavors), static_cast<long long>(s.repeat),
-                best, best_wall);
+    std::printf(
+        "water-filling engine alone: %lld leaf teams x %lld flavors, first call: %.1f ms CPU, %.1f ms wall; best of "
+        "%lld: %.1f ms CPU, %.1f ms wall\n",
+        static_cast<long long>(s.teams), static_cast<long long>(s.flavors), first, first_wall,
+        static_cast<long long>(s.repeat), best, best_wall);
     return 0;
   }
   absl::StatusOr<OrgTree> tree = OrgTree::Build(problem.tree);
@@ -300,14 +307,17 @@ int WaterFillingAgainstGlpk(const Settings& s) {
   std::printf("water-filling: %lld leaf teams (%zu nodes, 4 levels) x %lld flavors\n", static_cast<long long>(s.teams),
               problem.tree.size(), static_cast<long long>(s.flavors));
   std::printf("  %-28s %12s %12s\n", "", "engine", "GLPK");
-  std::printf("  %-28s %12.1f %12.1f\n", "CPU time (ms)", best, glpk_ms);
-  std::printf("  %-28s %12.1f %12.1f\n", "wall time (ms)", best_wall, glpk_wall);
+  std::printf("  %-28s %12.1f %12.1f\n", "CPU time (ms), best", best, glpk_ms);
+  std::printf("  %-28s %12.1f %12.1f\n", "wall time (ms), best", best_wall, glpk_wall);
+  std::printf("  %-28s %12.1f %12s\n", "CPU time (ms), first call", first, "-");
+  std::printf("  %-28s %12.1f %12s\n", "wall time (ms), first call", first_wall, "-");
   std::printf("  %-28s %12s %12lld\n", "linear programs solved", "-", static_cast<long long>(lps));
   std::printf("  then %zu recommendations with their explanation lines: %.1f ms CPU\n", recommendations, text_ms);
   std::printf("  speedup %.0fx, largest difference of the unrounded shares %.3g milli-devices\n", glpk_ms / best,
               max_diff);
-  std::printf("  targets: under 50 ms %s, at least 100x %s, within 1e-6 %s\n", best < 50 ? "met" : "MISSED",
-              glpk_ms >= 100 * best ? "met" : "MISSED", max_diff <= 1e-6 ? "met" : "MISSED");
+  std::printf("  targets: under 50 ms %s (first call %s), at least 100x %s, within 1e-6 %s\n",
+              best < 50 ? "met" : "MISSED", first < 50 ? "met" : "MISSED", glpk_ms >= 100 * best ? "met" : "MISSED",
+              max_diff <= 1e-6 ? "met" : "MISSED");
   return max_diff <= 1e-6 ? 0 : 1;
 }
 
