@@ -113,9 +113,10 @@ constexpr const char* kSeedSql[] = {
        SELECT cluster, pod_uid, namespace, pod_uid, 't-' || (i % 200 / 10), 'Job', pod_uid,
               CASE WHEN held_to IS NULL THEN 'Running' ELSE 'Succeeded' END,
               held_from, held_from, held_to, 1000, node
-         FROM bench_holds)sql",
+         FROM bench_holds ORDER BY coalesce(held_to, held_from))sql",
     R"sql(INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from, held_to)
-       SELECT cluster, pod_uid, device_id, 1000, held_from, held_to FROM bench_holds)sql",
+       SELECT cluster, pod_uid, device_id, 1000, held_from, held_to FROM bench_holds
+        ORDER BY coalesce(held_to, held_from))sql",
     "DROP TABLE bench_holds",
 };
 
