@@ -1,12 +1,9 @@
 // The fleet summary (GET /v1/fleet/summary) over a year of hold history
 // (docs/benchmarks.md, "Fleet summary over a year of history"): a private
 // PostgreSQL (scripts/pg.sh, default settings), migrated, seeded in SQL with
-//   N devices (8 a node, 3 models, over C clusters), each in service since
-//   before the history began (one in 20 taken out and back once), and
-//   D days of holds: each device held by P pods a day, one after the other,
-//   each for 80% of its slot (every pod is a row of `pods` too, deleted when
-//   its hold ends); the last pod of nine devices in ten still holds its
-//   device (an open hold) at "now", the end of the history.
+// N devices over C clusters and D days of holds, P pods a device a day
+// (tests/support/seeded_hold_history.h), then VACUUM ANALYZE as autovacuum
+// would leave it.
 // Then each read is timed K times, "now" (no instant) and at instants drawn
 // at random over the history, each series on a fresh connection so that its
 // first call is a first call (a new backend; the server's cache is warm from
@@ -32,7 +29,6 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 #include "absl/time/clock.h"
 #include "common/clock.h"
 #include "common/pg_pool.h"
@@ -45,15 +41,13 @@
 #include "store/pg_team_facts_repository.h"
 #include "tests/bench/bench_postgres.h"
 #include "tests/support/build_paths.h"
+#include "tests/support/seeded_hold_history.h"
 
 namespace fleetcap::bench {
 namespace {
 
 struct SummarySettings {
-  int64_t devices = 6000;
-  int64_t days = 365;
-  int64_t pods_per_day = 2;
-  int64_t clusters = 3;
+  testing::HoldHistoryShape shape;
   int64_t calls = 200;
   int64_t seed = 1;
 };
@@ -61,10 +55,10 @@ struct SummarySettings {
 bool ParseSummaryFlags(int argc, char** argv, SummarySettings* s) {
   for (int i = 1; i + 1 < argc; i += 2) {
     int64_t* target = nullptr;
-    if (std::strcmp(argv[i], "--devices") == 0) target = &s->devices;
-    if (std::strcmp(argv[i], "--days") == 0) target = &s->days;
-    if (std::strcmp(argv[i], "--pods-per-day") == 0) target = &s->pods_per_day;
-    if (std::strcmp(argv[i], "--clusters") == 0) target = &s->clusters;
+    if (std::strcmp(argv[i], "--devices") == 0) target = &s->shape.devices;
+    if (std::strcmp(argv[i], "--days") == 0) target = &s->shape.days;
+    if (std::strcmp(argv[i], "--pods-per-day") == 0) target = &s->shape.pods_per_day;
+    if (std::strcmp(argv[i], "--clusters") == 0) target = &s->shape.clusters;
     if (std::strcmp(argv[i], "--calls") == 0) target = &s->calls;
     if (std::strcmp(argv[i], "--seed") == 0) target = &s->seed;
     if (target == nullptr || !absl::SimpleAtoi(argv[i + 1], target) || *target < 1) {
@@ -74,51 +68,6 @@ bool ParseSummaryFlags(int argc, char** argv, SummarySettings* s) {
   }
   return argc % 2 == 1;
 }
-
-// The seed, in SQL on the server (each $N replaced by its value): $1 devices, $2 days, $3 pods a device-day,
-// $4 clusters, $5 the end of the history ("now"). Triggers (and with them the
-// foreign keys and the chargeback's recompute marks) are off while it runs:
-// this is history, not news.
-constexpr const char* kSeedSql[] = {
-    "INSERT INTO clusters (cluster) SELECT 'c' || c FROM generate_series(0, $4::int - 1) c",
-    "INSERT INTO accelerator_types (model, vendor, resource_name) VALUES"
-    " ('bench-A100', 'nvidia', 'nvidia.com/gpu'), ('bench-H100', 'nvidia', 'nvidia.com/gpu'),"
-    " ('bench-L4', 'nvidia', 'nvidia.com/gpu') ON CONFLICT DO NOTHING",
-    R"sql(INSERT INTO nodes (cluster, node, pool, in_service_from)
-       SELECT 'c' || (n % $4::int), 'n-' || n, 'pool-' || (n % 3), $5::timestamptz - make_interval(days => $2::int + 1)
-         FROM generate_series(0, ($1::int + 7) / 8 - 1) n)sql",
-    // Device i sits on node i / 8; one in 20 was out of service for a day in the middle.
-    R"sql(INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from, in_service_to)
-       SELECT 'c' || ((i / 8) % $4::int), 'd-' || i, 'n-' || (i / 8), i % 8,
-              (ARRAY['bench-A100', 'bench-H100', 'bench-L4'])[(i / 8) % 3 + 1], f, t
-         FROM generate_series(0, $1::int - 1) i,
-              LATERAL (SELECT $5::timestamptz - make_interval(days => $2::int + 1) AS since,
-                              $5::timestamptz - make_interval(days => $2::int / 2) AS mid) m,
-              LATERAL (VALUES (m.since, CASE WHEN i % 20 = 7 THEN m.mid END),
-                              (m.mid + interval '1 day', NULL)) AS v(f, t)
-        WHERE i % 20 = 7 OR v.f = m.since)sql",
-    // Pod k of device i on day d holds it for 80% of its slot; the very last
-    // of nine devices in ten is still held (open) at the end.
-    R"sql(CREATE TEMP TABLE bench_holds AS
-       SELECT 'c' || ((i / 8) % $4::int) AS cluster, 'p-' || i || '-' || d || '-' || k AS pod_uid,
-              'd-' || i AS device_id, 'n-' || (i / 8) AS node, 'ns-' || (i % 200) AS namespace, i,
-              f AS held_from,
-              CASE WHEN d = $2::int - 1 AND k = $3::int - 1 AND i % 10 <> 9 THEN NULL
-                   ELSE f + (interval '1 day' / $3::int) * 0.8 END AS held_to
-         FROM generate_series(0, $1::int - 1) i, generate_series(0, $2::int - 1) d, generate_series(0, $3::int - 1) k,
-              LATERAL (SELECT $5::timestamptz - make_interval(days => $2::int - d)
-                              + (interval '1 day' / $3::int) * k AS f) s)sql",
-    R"sql(INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, phase,
-                        created_at, scheduled_at, deleted_at, requested_milli, node)
-       SELECT cluster, pod_uid, namespace, pod_uid, 't-' || (i % 200 / 10), 'Job', pod_uid,
-              CASE WHEN held_to IS NULL THEN 'Running' ELSE 'Succeeded' END,
-              held_from, held_from, held_to, 1000, node
-         FROM bench_holds ORDER BY coalesce(held_to, held_from))sql",
-    R"sql(INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from, held_to)
-       SELECT cluster, pod_uid, device_id, 1000, held_from, held_to FROM bench_holds
-        ORDER BY coalesce(held_to, held_from))sql",
-    "DROP TABLE bench_holds",
-};
 
 struct Figures {
   double first_ms = 0, p50_ms = 0, p99_ms = 0, max_ms = 0;
@@ -168,7 +117,7 @@ int SummaryMain(int argc, char** argv) {
   if (postgres == nullptr) return 1;
   const std::string& uri = postgres->uri();
   const absl::Time now = absl::FromUnixSeconds(absl::ToUnixSeconds(absl::Now()) / 3600 * 3600);
-  const absl::Time history_start = now - absl::Hours(24 * s.days);
+  const absl::Time history_start = now - absl::Hours(24 * s.shape.days);
 
   try {
     pqxx::connection conn(uri);
@@ -180,17 +129,7 @@ int SummaryMain(int argc, char** argv) {
     absl::Duration holds_insert;
     {
       pqxx::work txn(conn);
-      txn.exec("SET LOCAL session_replication_role = replica");
-      for (const char* sql : kSeedSql) {
-        const absl::Time step = absl::Now();
-        txn.exec(absl::StrReplaceAll(sql, {{"$1", absl::StrCat(s.devices)},
-                                           {"$2", absl::StrCat(s.days)},
-                                           {"$3", absl::StrCat(s.pods_per_day)},
-                                           {"$4", absl::StrCat(s.clusters)},
-                                           {"$5", absl::StrCat("'", absl::FormatTime(now), "'")}}));
-        // The write cost of the holds' indexes: rows a second into the indexed table.
-        if (std::strncmp(sql, "INSERT INTO holds", 17) == 0) holds_insert = absl::Now() - step;
-      }
+      testing::SeedHoldHistory(txn, s.shape, now, &holds_insert);
       txn.commit();
     }
     const absl::Time analyzing = absl::Now();
@@ -204,9 +143,10 @@ int SummaryMain(int argc, char** argv) {
     std::printf(
         "devices %lld, clusters %lld, days %lld, pods a device-day %lld: %.0f holds (%lld open), %lld pods;"
         " seeded in %.1f s, VACUUM ANALYZE %.1f s\n",
-        static_cast<long long>(s.devices), static_cast<long long>(s.clusters), static_cast<long long>(s.days),
-        static_cast<long long>(s.pods_per_day), holds, sizes[0][1].as<long long>(), sizes[0][4].as<long long>(),
-        absl::ToDoubleSeconds(analyzing - seeding), absl::ToDoubleSeconds(absl::Now() - analyzing));
+        static_cast<long long>(s.shape.devices), static_cast<long long>(s.shape.clusters),
+        static_cast<long long>(s.shape.days), static_cast<long long>(s.shape.pods_per_day), holds,
+        sizes[0][1].as<long long>(), sizes[0][4].as<long long>(), absl::ToDoubleSeconds(analyzing - seeding),
+        absl::ToDoubleSeconds(absl::Now() - analyzing));
     std::printf("holds inserted (one INSERT ... SELECT, every index maintained) in %.1f s: %.0f rows/s\n",
                 absl::ToDoubleSeconds(holds_insert), holds / absl::ToDoubleSeconds(holds_insert));
     std::printf("holds: table %.0f MiB, indexes %.0f MiB (%.0f + %.0f bytes a hold); pods with indexes %.0f MiB\n",
@@ -238,11 +178,11 @@ int SummaryMain(int argc, char** argv) {
       devices += c.devices;
       held += c.held_milli;
     }
-    const int64_t open = (s.devices - s.devices / 10) * 1000;
+    const int64_t open = s.shape.open_milli();
     std::printf("now: %lld devices in service, %lld milli-devices held (expected %lld and %lld)\n",
-                static_cast<long long>(devices), static_cast<long long>(held), static_cast<long long>(s.devices),
+                static_cast<long long>(devices), static_cast<long long>(held), static_cast<long long>(s.shape.devices),
                 static_cast<long long>(open));
-    if (devices != s.devices || held != open) return 1;
+    if (devices != s.shape.devices || held != open) return 1;
   }
 
   std::mt19937_64 random(static_cast<uint64_t>(s.seed));
