@@ -7,6 +7,7 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_instant_sql.h"
 #include "store/pg_quarantine_repository.h"
 #include "store/pg_time_sql.h"
 
@@ -352,22 +353,7 @@ absl::StatusOr<std::vector<ModelCount>> PgLiveInventoryRepository::SummarizeAt(c
     if (!cluster.empty() && txn.exec_params("SELECT 1 FROM clusters WHERE cluster = $1", cluster).empty()) {
       return absl::NotFoundError(absl::StrCat("cluster \"", cluster, "\" is not known"));
     }
-    auto rows = txn.exec_params(R"sql(
-      WITH in_service AS (
-        SELECT cluster, device_id, model FROM devices
-         WHERE ($1 = '' OR cluster = $1)
-           AND in_service_from <= $2::timestamptz
-           AND (in_service_to IS NULL OR in_service_to > $2::timestamptz)),
-      held AS (
-        SELECT cluster, device_id, sum(milli) AS milli FROM holds
-         WHERE ($1 = '' OR cluster = $1)
-           AND held_from <= $2::timestamptz
-           AND (held_to IS NULL OR held_to > $2::timestamptz)
-         GROUP BY cluster, device_id)
-      SELECT s.model, count(*), coalesce(sum(h.milli), 0)
-        FROM in_service s LEFT JOIN held h USING (cluster, device_id)
-       GROUP BY s.model ORDER BY s.model)sql",
-                                cluster, FormatRfc3339(at));
+    auto rows = txn.exec_params(kSummarizeAtSql, cluster, FormatRfc3339(at));
     std::vector<ModelCount> out;
     for (const auto& row : rows) {
       out.push_back(ModelCount{row[0].as<std::string>(), row[1].as<int64_t>(), row[2].as<int64_t>()});

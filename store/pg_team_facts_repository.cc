@@ -4,6 +4,7 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_instant_sql.h"
 
 namespace fleetcap::store {
 
@@ -13,18 +14,7 @@ absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::HoldersAt(co
   std::vector<PodTeamEvidence> out;
   try {
     pqxx::read_transaction txn(*lease);
-    // Held milli-devices count only on devices in service at the instant (as SummarizeAt).
-    auto rows = txn.exec_params(R"sql(
-      SELECT h.cluster, p.namespace, p.team, sum(h.milli)
-        FROM holds h
-        JOIN devices d ON d.cluster = h.cluster AND d.device_id = h.device_id
-             AND d.in_service_from <= $2::timestamptz
-             AND (d.in_service_to IS NULL OR d.in_service_to > $2::timestamptz)
-        JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid
-       WHERE ($1 = '' OR h.cluster = $1)
-         AND h.held_from <= $2::timestamptz AND (h.held_to IS NULL OR h.held_to > $2::timestamptz)
-       GROUP BY h.cluster, h.pod_uid, p.namespace, p.team)sql",
-                                cluster, FormatRfc3339(at));
+    auto rows = txn.exec_params(kHoldersAtSql, cluster, FormatRfc3339(at));
     for (const auto& r : rows) {
       out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<int64_t>()});
     }

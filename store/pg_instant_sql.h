@@ -1,0 +1,59 @@
+#pragma once
+// The SQL of the reads at one instant (the fleet summary), shared by the
+// PostgreSQL repositories that run it and the test that holds its plans to
+// indexes (tests/store/instant_plans_test.cc). $1 is the cluster ('' every
+// cluster), $2 the instant (RFC 3339).
+//
+// A row is current at $2 when `from <= $2 AND (to IS NULL OR to > $2)`. The
+// two halves are asked apart, each by its own index (migration 0029), so
+// neither reads the history before the instant: open rows (`to IS NULL`,
+// as many as the live fleet's) by a partial index on them, closed rows by a
+// GiST index on their span [from, to), which `@> $2` stabs.
+
+namespace fleetcap::store {
+
+// PgLiveInventoryRepository::SummarizeAt: per model, the devices in service
+// and the milli-devices held on them.
+inline constexpr const char* kSummarizeAtSql = R"sql(
+  WITH in_service AS (
+    SELECT cluster, device_id, model FROM devices
+     WHERE ($1 = '' OR cluster = $1)
+       AND in_service_to IS NULL AND in_service_from <= $2::timestamptz
+    UNION ALL
+    SELECT cluster, device_id, model FROM devices
+     WHERE ($1 = '' OR cluster = $1)
+       AND in_service_to IS NOT NULL AND tstzrange(in_service_from, in_service_to) @> $2::timestamptz),
+  held AS (
+    SELECT cluster, device_id, sum(milli) AS milli FROM (
+      SELECT cluster, device_id, milli FROM holds
+       WHERE ($1 = '' OR cluster = $1)
+         AND held_to IS NULL AND held_from <= $2::timestamptz
+      UNION ALL
+      SELECT cluster, device_id, milli FROM holds
+       WHERE ($1 = '' OR cluster = $1)
+         AND held_to IS NOT NULL AND tstzrange(held_from, held_to) @> $2::timestamptz) AS at_instant
+     GROUP BY cluster, device_id)
+  SELECT s.model, count(*), coalesce(sum(h.milli), 0)
+    FROM in_service s LEFT JOIN held h USING (cluster, device_id)
+   GROUP BY s.model ORDER BY s.model)sql";
+
+// PgTeamFactsRepository::HoldersAt: per holding pod, its namespace, team
+// label and the milli-devices it holds on devices in service (as above).
+inline constexpr const char* kHoldersAtSql = R"sql(
+  WITH held AS (
+    SELECT cluster, pod_uid, device_id, milli FROM holds
+     WHERE ($1 = '' OR cluster = $1)
+       AND held_to IS NULL AND held_from <= $2::timestamptz
+    UNION ALL
+    SELECT cluster, pod_uid, device_id, milli FROM holds
+     WHERE ($1 = '' OR cluster = $1)
+       AND held_to IS NOT NULL AND tstzrange(held_from, held_to) @> $2::timestamptz)
+  SELECT h.cluster, p.namespace, p.team, sum(h.milli)
+    FROM held h
+    JOIN devices d ON d.cluster = h.cluster AND d.device_id = h.device_id
+         AND d.in_service_from <= $2::timestamptz
+         AND (d.in_service_to IS NULL OR d.in_service_to > $2::timestamptz)
+    JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid
+   GROUP BY h.cluster, h.pod_uid, p.namespace, p.team)sql";
+
+}  // namespace fleetcap::store

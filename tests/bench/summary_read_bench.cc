@@ -1,0 +1,241 @@
+// The fleet summary (GET /v1/fleet/summary) over a year of hold history
+// (docs/benchmarks.md, "Fleet summary over a year of history"): a private
+// PostgreSQL (scripts/pg.sh, default settings), migrated, seeded in SQL with
+// N devices over C clusters and D days of holds, P pods a device a day
+// (tests/support/seeded_hold_history.h), then VACUUM ANALYZE as autovacuum
+// would leave it.
+// Then each read is timed K times, "now" (no instant) and at instants drawn
+// at random over the history, each series on a fresh connection so that its
+// first call is a first call (a new backend; the server's cache is warm from
+// the seeding, as a running server's is):
+//   store     PgLiveInventoryRepository::SummarizeAt (devices and held per model)
+//   holders   PgTeamFactsRepository::HoldersAt (held per pod, for the teams)
+//   summary   the API's whole query (FleetSummaryQuery over the PostgreSQL
+//             repositories: inventory, teams under the policy, the chargeback
+//             of the last closed hour), without the HTTP transport
+// It prints first call, p50, p99 and max in milliseconds, and the size of the
+// holds table with its indexes.
+//
+//   summary_read_bench [--devices N] [--days D] [--pods-per-day P] [--clusters C] [--calls K] [--seed S]
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "common/clock.h"
+#include "common/pg_pool.h"
+#include "pqxx/pqxx"
+#include "services/api/fleet/fleet_summary.h"
+#include "services/api/team_attribution.h"
+#include "store/migrator.h"
+#include "store/pg_chargeback_repository.h"
+#include "store/pg_live_inventory_repository.h"
+#include "store/pg_team_facts_repository.h"
+#include "tests/bench/bench_postgres.h"
+#include "tests/support/build_paths.h"
+#include "tests/support/seeded_hold_history.h"
+
+namespace fleetcap::bench {
+namespace {
+
+struct SummarySettings {
+  testing::HoldHistoryShape shape;
+  int64_t calls = 200;
+  int64_t seed = 1;
+};
+
+bool ParseSummaryFlags(int argc, char** argv, SummarySettings* s) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    int64_t* target = nullptr;
+    if (std::strcmp(argv[i], "--devices") == 0) target = &s->shape.devices;
+    if (std::strcmp(argv[i], "--days") == 0) target = &s->shape.days;
+    if (std::strcmp(argv[i], "--pods-per-day") == 0) target = &s->shape.pods_per_day;
+    if (std::strcmp(argv[i], "--clusters") == 0) target = &s->shape.clusters;
+    if (std::strcmp(argv[i], "--calls") == 0) target = &s->calls;
+    if (std::strcmp(argv[i], "--seed") == 0) target = &s->seed;
+    if (target == nullptr || !absl::SimpleAtoi(argv[i + 1], target) || *target < 1) {
+      std::fprintf(stderr, "summary_read_bench: bad flag %s %s\n", argv[i], argv[i + 1]);
+      return false;
+    }
+  }
+  return argc % 2 == 1;
+}
+
+struct Figures {
+  double first_ms = 0, p50_ms = 0, p99_ms = 0, max_ms = 0;
+};
+
+Figures Summarize(std::vector<double> ms) {
+  Figures f;
+  f.first_ms = ms.front();
+  std::sort(ms.begin(), ms.end());
+  auto at = [&](double q) {
+    return ms[std::min(ms.size() - 1, static_cast<size_t>(q * static_cast<double>(ms.size())))];
+  };
+  f.p50_ms = at(0.50);
+  f.p99_ms = at(0.99);
+  f.max_ms = ms.back();
+  return f;
+}
+
+// Times `call(instant)` over `instants`; false (having said why) on an error.
+bool TimeSeries(const std::string& name, const std::vector<absl::Time>& instants,
+                const std::function<absl::Status(absl::Time)>& call) {
+  std::vector<double> ms;
+  for (absl::Time at : instants) {
+    const absl::Time began = absl::Now();
+    if (absl::Status st = call(at); !st.ok()) {
+      std::cerr << name << ": " << st << "\n";
+      return false;
+    }
+    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
+  }
+  const Figures f = Summarize(std::move(ms));
+  std::printf("%-28s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
+              f.p50_ms, f.p99_ms, f.max_ms, instants.size());
+  return true;
+}
+
+int SummaryMain(int argc, char** argv) {
+  SummarySettings s;
+  if (!ParseSummaryFlags(argc, argv, &s)) {
+    std::fprintf(stderr,
+                 "usage: summary_read_bench [--devices N] [--days D] [--pods-per-day P] [--clusters C] [--calls K]"
+                 " [--seed S]\n");
+    return 2;
+  }
+  const std::unique_ptr<BenchPostgres> postgres =
+      BenchPostgres::Start("summarybench", fleetcap::testing::SourcePath("scripts/pg.sh"));
+  if (postgres == nullptr) return 1;
+  const std::string& uri = postgres->uri();
+  const absl::Time now = absl::FromUnixSeconds(absl::ToUnixSeconds(absl::Now()) / 3600 * 3600);
+  const absl::Time history_start = now - absl::Hours(24 * s.shape.days);
+
+  try {
+    pqxx::connection conn(uri);
+    if (auto st = store::Migrator().EnsureCurrent(conn, true); !st.ok()) {
+      std::cerr << st << "\n";
+      return 1;
+    }
+    const absl::Time seeding = absl::Now();
+    absl::Duration holds_insert;
+    {
+      pqxx::work txn(conn);
+      testing::SeedHoldHistory(txn, s.shape, now, &holds_insert);
+      txn.commit();
+    }
+    const absl::Time analyzing = absl::Now();
+    pqxx::nontransaction(conn).exec("VACUUM ANALYZE");
+    pqxx::nontransaction txn(conn);
+    const auto sizes = txn.exec(
+        "SELECT (SELECT count(*) FROM holds), (SELECT count(*) FROM holds WHERE held_to IS NULL),"
+        " pg_table_size('holds'), pg_indexes_size('holds'), (SELECT count(*) FROM pods), "
+        "pg_total_relation_size('pods')");
+    const double holds = sizes[0][0].as<double>(), table = sizes[0][2].as<double>(), index = sizes[0][3].as<double>();
+    std::printf(
+        "devices %lld, clusters %lld, days %lld, pods a device-day %lld: %.0f holds (%lld open), %lld pods;"
+        " seeded in %.1f s, VACUUM ANALYZE %.1f s\n",
+        static_cast<long long>(s.shape.devices), static_cast<long long>(s.shape.clusters),
+        static_cast<long long>(s.shape.days), static_cast<long long>(s.shape.pods_per_day), holds,
+        sizes[0][1].as<long long>(), sizes[0][4].as<long long>(), absl::ToDoubleSeconds(analyzing - seeding),
+        absl::ToDoubleSeconds(absl::Now() - analyzing));
+    std::printf("holds inserted (one INSERT ... SELECT, every index maintained) in %.1f s: %.0f rows/s\n",
+                absl::ToDoubleSeconds(holds_insert), holds / absl::ToDoubleSeconds(holds_insert));
+    std::printf("holds: table %.0f MiB, indexes %.0f MiB (%.0f + %.0f bytes a hold); pods with indexes %.0f MiB\n",
+                table / 1048576, index / 1048576, table / holds, index / holds, sizes[0][5].as<double>() / 1048576);
+    for (const auto& row :
+         txn.exec("SELECT indexname, pg_relation_size(indexname::regclass) FROM pg_indexes WHERE tablename = 'holds'"
+                  " ORDER BY indexname")) {
+      std::printf("  index %-24s %8.0f MiB\n", row[0].c_str(), row[1].as<double>() / 1048576);
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "seeding: " << e.what() << "\n";
+    return 1;
+  }
+
+  // The check: now, every device is in service and each open hold holds a whole device.
+  {
+    auto pool = PgPool::Open(uri, 1);
+    if (!pool.ok()) {
+      std::cerr << pool.status() << "\n";
+      return 1;
+    }
+    auto counts = store::PgLiveInventoryRepository(pool->get()).SummarizeAt("", now);
+    if (!counts.ok()) {
+      std::cerr << counts.status() << "\n";
+      return 1;
+    }
+    int64_t devices = 0, held = 0;
+    for (const store::ModelCount& c : *counts) {
+      devices += c.devices;
+      held += c.held_milli;
+    }
+    const int64_t open = s.shape.open_milli();
+    std::printf("now: %lld devices in service, %lld milli-devices held (expected %lld and %lld)\n",
+                static_cast<long long>(devices), static_cast<long long>(held), static_cast<long long>(s.shape.devices),
+                static_cast<long long>(open));
+    if (devices != s.shape.devices || held != open) return 1;
+  }
+
+  std::mt19937_64 random(static_cast<uint64_t>(s.seed));
+  std::uniform_int_distribution<int64_t> second(0, absl::ToInt64Seconds(now - history_start) - 1);
+  std::vector<absl::Time> past, current(static_cast<size_t>(s.calls), now);
+  for (int64_t i = 0; i < s.calls; ++i) past.push_back(history_start + absl::Seconds(second(random)));
+
+  // A fresh pool (so a fresh backend), and fresh readers over it, per series.
+  using Call = std::function<absl::Status(absl::Time)>;
+  auto series = [&](const std::string& name, const std::vector<absl::Time>& instants,
+                    const std::function<bool(PgPool*, const std::function<bool(const Call&)>&)>& with_call) {
+    auto pool = PgPool::Open(uri, 1);
+    if (!pool.ok()) {
+      std::cerr << pool.status() << "\n";
+      return false;
+    }
+    return with_call(pool->get(), [&](const Call& call) { return TimeSeries(name, instants, call); });
+  };
+  auto store_summary = [](const std::string& cluster) {
+    return [cluster](PgPool* pool, const std::function<bool(const Call&)>& time) {
+      store::PgLiveInventoryRepository inventory(pool);
+      return time([&](absl::Time at) { return inventory.SummarizeAt(cluster, at).status(); });
+    };
+  };
+  auto holders = [](PgPool* pool, const std::function<bool(const Call&)>& time) {
+    store::PgTeamFactsRepository facts(pool);
+    return time([&](absl::Time at) { return facts.HoldersAt("", at).status(); });
+  };
+  // As fleetcap-api holds them: one set of readers for every request.
+  auto api_summary = [](bool with_instant) {
+    return [with_instant](PgPool* pool, const std::function<bool(const Call&)>& time) {
+      store::PgLiveInventoryRepository inventory(pool);
+      store::PgTeamFactsRepository facts(pool);
+      store::PgChargebackRepository lines(pool);
+      api::TeamAttribution teams(&facts);
+      api::FleetSummaryQuery query(&inventory, RealClock::Instance(), &teams, &lines);
+      return time([&](absl::Time at) {
+        v1::GetFleetSummaryRequest request;
+        if (with_instant) request.mutable_at()->set_seconds(absl::ToUnixSeconds(at));
+        return query.Run(request).status();
+      });
+    };
+  };
+  const bool ok =
+      series("store, now", current, store_summary("")) && series("store, past instants", past, store_summary("")) &&
+      series("store c0, now", current, store_summary("c0")) &&
+      series("store c0, past instants", past, store_summary("c0")) && series("holders, now", current, holders) &&
+      series("holders, past instants", past, holders) && series("API summary, now", current, api_summary(false)) &&
+      series("API summary, past instants", past, api_summary(true));
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace fleetcap::bench
+
+int main(int argc, char** argv) { return fleetcap::bench::SummaryMain(argc, argv); }
