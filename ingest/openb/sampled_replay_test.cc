@@ -74,7 +74,7 @@ TEST(ReplaySampledOpenb, StoresTheWindowBeforeNowWithItsPendingDemand) {
     EXPECT_EQ(node.model_label_key, "nvidia.com/gpu.product") << node.node.name;
     EXPECT_EQ(node.model_label_value, node.node.pool) << node.node.name;
   }
-  auto t4 = inventory.SharedNodeLabels("T4", "");
+  auto t4 = inventory.SharedNodeLabels("T4", "", "*");
   ASSERT_THAT(t4, IsOk());
   EXPECT_EQ(*t4, (std::map<std::string, std::string>{{"nvidia.com/gpu.product", "T4"}}));
   ASSERT_THAT(live->pods, Not(IsEmpty()));

@@ -223,9 +223,9 @@ TEST_F(OpenbReplayTest, EveryModelsNodesShareTheProductLabelAKueueFlavorSelects)
     EXPECT_EQ(node.pool_label_key, "") << node.node.name;
   }
   EXPECT_EQ(labelled, 1213);  // every node of the GPU list has GPUs
-  // What the API reads for each demo flavor (docs/examples/openb-policy.yaml: pool = model).
+  // What the API reads for each demo flavor (docs/examples/openb-policy.yaml: pool = model, cluster openb).
   for (const std::string model : {"A10", "G2", "G3", "P100", "T4", "V100M16", "V100M32"}) {
-    auto labels = repo.SharedNodeLabels(model, model);
+    auto labels = repo.SharedNodeLabels(model, model, "openb");
     ASSERT_THAT(labels, IsOk());
     EXPECT_EQ(*labels, (std::map<std::string, std::string>{{"nvidia.com/gpu.product", model}})) << model;
   }

@@ -11,7 +11,7 @@ absl::StatusOr<FlavorLabels> SharedFlavorNodeLabels(const policy::PolicyDocument
   FlavorLabels labels;
   for (const policy::Flavor& flavor : policy.flavors) {
     if (flavors.count(flavor.name) == 0) continue;
-    FLEETCAP_ASSIGN_OR_RETURN(auto shared, inventory.SharedNodeLabels(flavor.model, flavor.pool));
+    FLEETCAP_ASSIGN_OR_RETURN(auto shared, inventory.SharedNodeLabels(flavor.model, flavor.pool, flavor.cluster));
     if (!shared.empty()) labels[flavor.name] = std::move(shared);
   }
   return labels;

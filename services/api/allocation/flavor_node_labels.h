@@ -20,8 +20,9 @@ namespace fleetcap::api {
 using FlavorLabels = std::map<std::string, std::map<std::string, std::string>>;
 
 // For each of `flavors` that `policy` defines, the labels every node of its
-// model (and pool) shares in the inventory (InventoryReader::SharedNodeLabels);
-// a flavor none is known for is absent.
+// model (and pool) shares in the inventory, among the clusters its `cluster`
+// pattern covers (InventoryReader::SharedNodeLabels); a flavor none is known
+// for is absent.
 absl::StatusOr<FlavorLabels> SharedFlavorNodeLabels(const policy::PolicyDocument& policy,
                                                     const std::set<std::string>& flavors,
                                                     store::InventoryReader& inventory);

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_replace.h"
 #include "proto_time.h"
 #include "store/memory_allocation_run_repository.h"
 #include "store/memory_control_repositories.h"
@@ -289,6 +290,39 @@ TEST_F(RecommendationsQueryTest, TheSetCarriesTheNodeLabelsItsFlavorsShareExcept
   ASSERT_THAT(unknown, IsOk());
   EXPECT_EQ(unknown->recommendations_size(), 2);
   EXPECT_EQ(unknown->flavor_node_labels_size(), 0);
+}
+
+TEST_F(RecommendationsQueryTest, AFlavorsNodeLabelsAreThoseOfItsClustersNodes) {
+  store::PolicyVersionRecord record;
+  record.document = absl::StrReplaceAll(kPolicyWithFlavors,
+                                        {{"model: A100-SXM4-80GB\n", "model: A100-SXM4-80GB\n    cluster: train-*\n"}});
+  record.applied_at = kT0;
+  ASSERT_THAT(policies_.Apply(record, 1, store::AuditEntry{}), IsOk());
+  // The flavor's cluster labels its A100s one way; another cluster, which the flavor does not cover, another.
+  store::MemoryLiveInventoryRepository inventory;
+  for (const auto& [cluster, product] : std::vector<std::pair<std::string, std::string>>{
+           {"train-1", "NVIDIA-A100-SXM4-80GB"}, {"serve-1", "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb"}}) {
+    store::InventoryChanges changes;
+    changes.cluster = cluster;
+    changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
+    store::LiveNode node({"n1", "pool-1", 64000, 524288, kT0, std::nullopt}, "");
+    node.model_label_key = "nvidia.com/gpu.product";
+    node.model_label_value = product;
+    changes.nodes.push_back(node);
+    changes.devices.push_back({"n1/gpu0", "n1", 0, "A100-SXM4-80GB", kT0, std::nullopt});
+    ASSERT_THAT(inventory.Apply(changes), IsOk());
+  }
+  const RecommendationsQuery query(&runs_, &cache_, &policies_, &inventory);
+  store::AllocationRunDraft run;
+  run.computed_at = kT0 + absl::Minutes(5);
+  run.policy_version = 2;
+  run.recommendations = {Record("ads", 4000)};
+  ASSERT_THAT(runs_.StoreRun(run), IsOk());
+
+  auto set = query.Run(WithRole(Role::kScheduler), {});
+  ASSERT_THAT(set, IsOk());
+  ASSERT_EQ(set->flavor_node_labels_size(), 1) << set->DebugString();
+  EXPECT_EQ(set->flavor_node_labels(0).labels().at("nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-80GB");
 }
 
 TEST(RecommendationsRequestFromQuery, TakesTheTeam) {

@@ -40,7 +40,8 @@ export interface RecommendationSet {
   previousRunId?: string;
   // The node labels by which the ResourceFlavor of each flavor in the
   // recommendations selects its nodes: those every node of the flavor's model
-  // (and pool) carries in the inventory (docs/allocation.md, "Kueue"), so
+  // (and pool) carries in the inventory, in the clusters the flavor covers
+  // (docs/allocation.md, "Kueue"), so
   // that `fleetcapctl recommendations --format kueue` writes them as the API's
   // manifests do. Ordered by flavor; a flavor with no label known is absent.
   // Empty for a team token (its manifests hold no ResourceFlavor), for an
