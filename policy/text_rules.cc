@@ -6,6 +6,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "common/glob.h"
 
 namespace fleetcap::policy {
 namespace {
@@ -31,26 +32,7 @@ bool IsLabelKey(absl::string_view s) {
 
 bool IsGlob(absl::string_view s) { return !s.empty() && s.size() <= 63 && AllOf(s, "._-*?"); }
 
-bool GlobMatch(absl::string_view pattern, absl::string_view text) {
-  // Iterative matcher with one backtrack point: linear in practice, never exponential.
-  size_t p = 0, t = 0, star = absl::string_view::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
-      ++p;
-      ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = t;
-    } else if (star != absl::string_view::npos) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
+bool GlobMatch(absl::string_view pattern, absl::string_view text) { return ::fleetcap::GlobMatch(pattern, text); }
 
 bool IsValidUtf8(absl::string_view s) {
   size_t i = 0;

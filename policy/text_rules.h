@@ -18,7 +18,7 @@ bool IsName(absl::string_view s);
 bool IsLabelKey(absl::string_view s);
 // A glob over names: 1..63 of [A-Za-z0-9._-*?].
 bool IsGlob(absl::string_view s);
-// Glob match: `*` any run, `?` one character.
+// Glob match: `*` any run, `?` one character (common/glob.h).
 bool GlobMatch(absl::string_view pattern, absl::string_view text);
 // Well-formed UTF-8 (no overlongs, no surrogates).
 bool IsValidUtf8(absl::string_view s);

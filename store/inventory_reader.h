@@ -34,13 +34,16 @@ class InventoryReader {
   virtual absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) = 0;
 
   // The node labels (key -> value) that every node in service of `model`
-  // (one with a device of that model in service) carries, in every cluster,
-  // and only those of `pool` when it is not empty: the label that named the
-  // node's model and the one that named its pool. A label some of those
-  // nodes lack or carry with another value is left out. Empty when no such
-  // node is in service or no label was recorded for them.
+  // (one with a device of that model in service) carries, in the clusters
+  // whose name matches `cluster` (a glob, common/glob.h: "*" for every
+  // cluster, as a policy flavor's `cluster`), and only those of `pool` when
+  // it is not empty: the label that named the node's model and the one that
+  // named its pool. A label some of those nodes lack or carry with another
+  // value is left out. Empty when no such node is in service or no label was
+  // recorded for them.
   virtual absl::StatusOr<std::map<std::string, std::string>> SharedNodeLabels(const std::string& model,
-                                                                              const std::string& pool) = 0;
+                                                                              const std::string& pool,
+                                                                              const std::string& cluster) = 0;
 };
 
 }  // namespace fleetcap::store

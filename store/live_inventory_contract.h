@@ -234,19 +234,19 @@ inline void KeepsTheLabelsThatNamedANodesModelAndPool(LiveInventoryRepository& r
   }
 
   using Labels = std::map<std::string, std::string>;
-  auto a100 = repo.SharedNodeLabels("A100-SXM4-40GB", "");
+  auto a100 = repo.SharedNodeLabels("A100-SXM4-40GB", "", "*");
   ASSERT_TRUE(a100.ok()) << a100.status();
   // Two pools: only the model's label is shared by every node.
   EXPECT_EQ(*a100, (Labels{{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}}));
-  auto pool_b = repo.SharedNodeLabels("A100-SXM4-40GB", "pool-b");
+  auto pool_b = repo.SharedNodeLabels("A100-SXM4-40GB", "pool-b", "*");
   ASSERT_TRUE(pool_b.ok()) << pool_b.status();
   EXPECT_EQ(*pool_b,
             (Labels{{"cloud.google.com/gke-nodepool", "pool-b"}, {"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}}));
-  auto h100 = repo.SharedNodeLabels("H100", "");
+  auto h100 = repo.SharedNodeLabels("H100", "", "*");
   ASSERT_TRUE(h100.ok()) << h100.status();
   EXPECT_EQ(*h100,
             (Labels{{"cloud.google.com/gke-nodepool", "pool-a"}, {"nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"}}));
-  auto unknown = repo.SharedNodeLabels("T4", "");
+  auto unknown = repo.SharedNodeLabels("T4", "", "*");
   ASSERT_TRUE(unknown.ok()) << unknown.status();
   EXPECT_TRUE(unknown->empty());
 
@@ -258,7 +258,7 @@ inline void KeepsTheLabelsThatNamedANodesModelAndPool(LiveInventoryRepository& r
   bare.nodes = {{{"r1", "pool-b", 64000, 524288, T(0), std::nullopt}, ""}};
   bare.devices = {{"r1/gpu0", "r1", 0, "A100-SXM4-40GB", T(0), std::nullopt}};
   ASSERT_TRUE(repo.Apply(bare).ok());
-  auto mixed = repo.SharedNodeLabels("A100-SXM4-40GB", "pool-b");
+  auto mixed = repo.SharedNodeLabels("A100-SXM4-40GB", "pool-b", "*");
   ASSERT_TRUE(mixed.ok()) << mixed.status();
   EXPECT_TRUE(mixed->empty()) << mixed->size();
   InventoryChanges gone;
@@ -266,9 +266,45 @@ inline void KeepsTheLabelsThatNamedANodesModelAndPool(LiveInventoryRepository& r
   gone.close_nodes = {{"r1", "", T(0), T(5)}};
   gone.close_devices = {{"r1/gpu0", "", T(0), T(5)}};
   ASSERT_TRUE(repo.Apply(gone).ok());
-  auto after = repo.SharedNodeLabels("A100-SXM4-40GB", "pool-b");
+  auto after = repo.SharedNodeLabels("A100-SXM4-40GB", "pool-b", "*");
   ASSERT_TRUE(after.ok()) << after.status();
   EXPECT_EQ(*after, *pool_b);
+}
+
+// A flavor limited to some clusters selects its nodes there only: nodes of
+// its model in other clusters, labelled otherwise, do not count. The pattern
+// is a glob (`*`, `?`; common/glob.h), and other characters are themselves
+// (`_` is no wildcard).
+inline void SharesTheLabelsOfTheNodesInTheClustersAPatternCovers(LiveInventoryRepository& repo) {
+  auto a100_cluster = [](std::string cluster, std::string product) {
+    InventoryChanges c;
+    c.cluster = cluster;
+    c.types = {{"A100-SXM4-40GB", "nvidia", "nvidia.com/gpu"}};
+    LiveNode n{{"n1", "pool-a", 64000, 524288, T(0), std::nullopt}, ""};
+    n.model_label_key = "nvidia.com/gpu.product";
+    n.model_label_value = product;
+    c.nodes = {n};
+    c.devices = {{"n1/gpu0", "n1", 0, "A100-SXM4-40GB", T(0), std::nullopt}};
+    return c;
+  };
+  ASSERT_TRUE(repo.Apply(a100_cluster("gpu_east", "NVIDIA-A100-SXM4-40GB")).ok());
+  ASSERT_TRUE(repo.Apply(a100_cluster("gpuXeast", "NVIDIA-A100-SXM4-40GB-MIG")).ok());
+
+  using Labels = std::map<std::string, std::string>;
+  const Labels east = {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}};
+  const Labels x_east = {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB-MIG"}};
+  for (const auto& [pattern, want] :
+       std::vector<std::pair<std::string, Labels>>{{"*", {}},            // both clusters: the product differs
+                                                   {"gpu_east", east},   // exactly one
+                                                   {"gpu_*", east},      // `_` is no wildcard
+                                                   {"gpu?east", {}},     // `?` is one character: both
+                                                   {"*X*", x_east},      // only the other
+                                                   {"gpu_east*", east},  // a run of none
+                                                   {"west", {}}}) {      // no such cluster
+    auto labels = repo.SharedNodeLabels("A100-SXM4-40GB", "", pattern);
+    ASSERT_TRUE(labels.ok()) << labels.status();
+    EXPECT_EQ(*labels, want) << pattern;
+  }
 }
 
 }  // namespace fleetcap::store::contract
@@ -292,4 +328,7 @@ inline void KeepsTheLabelsThatNamedANodesModelAndPool(LiveInventoryRepository& r
   }                                                                                                                \
   TEST_F(Fixture, KeepsTheLabelsThatNamedANodesModelAndPool) {                                                     \
     ::fleetcap::store::contract::KeepsTheLabelsThatNamedANodesModelAndPool(repo());                                \
+  }                                                                                                                \
+  TEST_F(Fixture, SharesTheLabelsOfTheNodesInTheClustersAPatternCovers) {                                          \
+    ::fleetcap::store::contract::SharesTheLabelsOfTheNodesInTheClustersAPatternCovers(repo());                     \
   }

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 
+#include "common/glob.h"
 #include "common/status_macros.h"
 #include "store/live_inventory_records.h"
 
@@ -172,9 +173,10 @@ absl::StatusOr<std::vector<ModelCount>> MemoryLiveInventoryRepository::Summarize
 }
 
 absl::StatusOr<std::map<std::string, std::string>> MemoryLiveInventoryRepository::SharedNodeLabels(
-    const std::string& model, const std::string& pool) {
+    const std::string& model, const std::string& pool, const std::string& cluster) {
   std::optional<std::map<std::string, std::string>> shared;  // none: no node seen yet
   for (const auto& [name, state] : clusters_) {
+    if (!GlobMatch(cluster, name)) continue;
     std::set<std::string> nodes_of_model;
     for (const auto& [key, d] : state.devices) {
       if (!d.in_service_to.has_value() && d.model == model) nodes_of_model.insert(d.node);

@@ -18,8 +18,8 @@ class MemoryLiveInventoryRepository : public LiveInventoryRepository {
   absl::StatusOr<LiveInventory> LoadLive(const std::string& cluster) override;
   absl::StatusOr<ActivePolicyText> ActivePolicy() override { return active_policy_; }
   absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) override;
-  absl::StatusOr<std::map<std::string, std::string>> SharedNodeLabels(const std::string& model,
-                                                                      const std::string& pool) override;
+  absl::StatusOr<std::map<std::string, std::string>> SharedNodeLabels(const std::string& model, const std::string& pool,
+                                                                      const std::string& cluster) override;
 
   // Everything stored for one cluster, keyed as the PostgreSQL tables are.
   struct ClusterState {

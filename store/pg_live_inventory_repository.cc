@@ -14,6 +14,24 @@
 namespace fleetcap::store {
 namespace {
 
+// A cluster glob (`*` any run, `?` one character; common/glob.h) as the
+// pattern of SQL's LIKE, whose own wildcards and escape are escaped.
+std::string LikeOfClusterGlob(const std::string& glob) {
+  std::string like;
+  like.reserve(glob.size());
+  for (char c : glob) {
+    if (c == '*') {
+      like += '%';
+    } else if (c == '?') {
+      like += '_';
+    } else {
+      if (c == '%' || c == '_' || c == '\\') like += '\\';
+      like += c;
+    }
+  }
+  return like;
+}
+
 // COPY writes NULL for a null `const char*`; this keeps the text alive.
 struct Text {
   explicit Text(const std::optional<absl::Time>& t) : text(t ? FormatRfc3339(*t) : ""), present(t.has_value()) {}
@@ -365,18 +383,19 @@ absl::StatusOr<std::vector<ModelCount>> PgLiveInventoryRepository::SummarizeAt(c
 }
 
 absl::StatusOr<std::map<std::string, std::string>> PgLiveInventoryRepository::SharedNodeLabels(
-    const std::string& model, const std::string& pool) {
+    const std::string& model, const std::string& pool, const std::string& cluster) {
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::read_transaction txn(*lease);
-    // Every node in service with a device of `model` in service (of `pool`
-    // when given); the labels all of them carry with one value.
+    // Every node in service with a device of `model` in service, in a
+    // cluster matching `cluster` (of `pool` when given); the labels all of
+    // them carry with one value.
     auto rows = txn.exec_params(R"sql(
       WITH of_model AS (
         SELECT DISTINCT n.cluster, n.node, n.pool, n.model_label_key, n.model_label_value, n.pool_label_key
           FROM nodes n JOIN devices d ON d.cluster = n.cluster AND d.node = n.node
          WHERE n.in_service_to IS NULL AND d.in_service_to IS NULL AND d.model = $1
-           AND ($2 = '' OR n.pool = $2)),
+           AND ($2 = '' OR n.pool = $2) AND n.cluster LIKE $3 ESCAPE '\'),
       labels AS (
         SELECT cluster, node, model_label_key AS key, model_label_value AS value FROM of_model
          WHERE model_label_key <> ''
@@ -386,7 +405,7 @@ absl::StatusOr<std::map<std::string, std::string>> PgLiveInventoryRepository::Sh
       HAVING count(DISTINCT value) = 1
          AND count(DISTINCT (cluster, node)) = (SELECT count(*) FROM of_model)
       ORDER BY key)sql",
-                                model, pool);
+                                model, pool, LikeOfClusterGlob(cluster));
     std::map<std::string, std::string> out;
     for (const auto& row : rows) out.emplace(row[0].as<std::string>(), row[1].as<std::string>());
     return out;

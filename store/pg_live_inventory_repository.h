@@ -18,8 +18,8 @@ class PgLiveInventoryRepository : public LiveInventoryRepository {
   absl::StatusOr<LiveInventory> LoadLive(const std::string& cluster) override;
   absl::StatusOr<ActivePolicyText> ActivePolicy() override;
   absl::StatusOr<std::vector<ModelCount>> SummarizeAt(const std::string& cluster, absl::Time at) override;
-  absl::StatusOr<std::map<std::string, std::string>> SharedNodeLabels(const std::string& model,
-                                                                      const std::string& pool) override;
+  absl::StatusOr<std::map<std::string, std::string>> SharedNodeLabels(const std::string& model, const std::string& pool,
+                                                                      const std::string& cluster) override;
 
  private:
   PgPool* pool_;

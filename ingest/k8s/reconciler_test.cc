@@ -92,7 +92,7 @@ TEST_F(ReconcilerTest, ANodeKeepsTheLabelsThatNamedItsModelAndPoolAndIsWrittenAg
   EXPECT_EQ(stored.model_label_value, "NVIDIA-A100-SXM4-40GB");
   EXPECT_EQ(stored.pool_label_key, "cloud.google.com/gke-nodepool");
   EXPECT_EQ(stored.node.pool, "a100");
-  auto labels = repo_.SharedNodeLabels("NVIDIA-A100-SXM4-40GB", "");
+  auto labels = repo_.SharedNodeLabels("NVIDIA-A100-SXM4-40GB", "", "*");
   ASSERT_THAT(labels, IsOk());
   EXPECT_EQ(*labels, (std::map<std::string, std::string>{{"cloud.google.com/gke-nodepool", "a100"},
                                                          {"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"}}));

@@ -1,11 +1,14 @@
 #include "ingest/openb/openb_inventory.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "ingest/openb/openb_team.h"
+#include "store/cluster_inventory_changes.h"
 
 namespace fleetcap::openb {
 namespace {
@@ -13,6 +16,17 @@ namespace {
 std::optional<absl::Time> At(absl::Time start, const std::optional<int64_t>& seconds) {
   if (!seconds.has_value()) return std::nullopt;
   return start + absl::Seconds(*seconds);
+}
+
+// A Kubernetes label value that is not empty: at most 63 characters of
+// A-Z a-z 0-9 - _ . that begin and end with a letter or digit.
+bool IsOpenbLabelValue(absl::string_view value) {
+  if (value.empty() || value.size() > 63) return false;
+  if (!absl::ascii_isalnum(value.front()) || !absl::ascii_isalnum(value.back())) return false;
+  for (char c : value) {
+    if (!absl::ascii_isalnum(c) && c != '-' && c != '_' && c != '.') return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -72,6 +86,19 @@ store::ClusterInventory BuildOpenbInventory(const OpenbTrace& trace, const Place
                                hold.milli, start + absl::Seconds(hold.start_s), At(start, hold.end_s)});
   }
   return inventory;
+}
+
+store::InventoryChanges OpenbInventoryChanges(const store::ClusterInventory& inventory) {
+  std::map<std::string, std::string> model_of;  // node -> its GPUs' model
+  for (const store::Device& device : inventory.devices) model_of.emplace(device.node, device.model);
+  store::InventoryChanges changes = store::ChangesOf(inventory);
+  for (store::LiveNode& node : changes.nodes) {
+    auto model = model_of.find(node.node.name);
+    if (model == model_of.end() || !IsOpenbLabelValue(model->second)) continue;
+    node.model_label_key = kOpenbModelLabel;
+    node.model_label_value = model->second;
+  }
+  return changes;
 }
 
 }  // namespace fleetcap::openb

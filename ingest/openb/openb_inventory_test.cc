@@ -76,6 +76,42 @@ TEST(BuildOpenbInventory, OneTypePerModelNodePerNodeDevicePerGpu) {
   EXPECT_EQ(inv.devices[2].in_service_to, std::nullopt);
 }
 
+TEST(OpenbInventoryChanges, EachGpuNodeCarriesTheProductLabelWithItsModel) {
+  OpenbTrace trace = SmallTrace();
+  trace.nodes.push_back({"n-odd", 8000, 16384, 1, "V100 (32GB)"});  // no valid label value
+  trace.nodes.push_back({"n-long", 8000, 16384, 1, std::string(64, 'G')});
+  store::InventoryChanges changes =
+      OpenbInventoryChanges(BuildOpenbInventory(trace, PlaceNextFit(trace), "openb", kStart));
+  EXPECT_EQ(changes.cluster, "openb");
+  ASSERT_EQ(changes.nodes.size(), 5u);
+  // What NVIDIA's GPU feature discovery would set, valued with the trace's model.
+  EXPECT_EQ(changes.nodes[0].node.name, "n-t4");
+  EXPECT_EQ(changes.nodes[0].node.pool, "T4");
+  EXPECT_EQ(changes.nodes[0].node.cpu_milli, 32000);
+  EXPECT_EQ(changes.nodes[0].node.memory_mib, 65536);
+  EXPECT_EQ(changes.nodes[0].node.in_service_from, kStart);
+  EXPECT_EQ(changes.nodes[0].node.in_service_to, std::nullopt);
+  EXPECT_EQ(changes.nodes[0].topology, "");
+  EXPECT_EQ(changes.nodes[0].model_label_key, "nvidia.com/gpu.product");
+  EXPECT_EQ(changes.nodes[0].model_label_value, "T4");
+  EXPECT_EQ(changes.nodes[0].pool_label_key, "");  // the trace names no node pools
+  // An undisclosed model is requested as nvidia.com/gpu: labelled alike.
+  EXPECT_EQ(changes.nodes[1].node.name, "n-g2");
+  EXPECT_EQ(changes.nodes[1].model_label_key, "nvidia.com/gpu.product");
+  EXPECT_EQ(changes.nodes[1].model_label_value, "G2");
+  EXPECT_EQ(changes.nodes[1].pool_label_key, "");
+  // No GPU, or a model no label can hold: no label.
+  for (size_t n = 2; n < changes.nodes.size(); ++n) {
+    EXPECT_EQ(changes.nodes[n].model_label_key, "") << changes.nodes[n].node.name;
+    EXPECT_EQ(changes.nodes[n].model_label_value, "") << changes.nodes[n].node.name;
+    EXPECT_EQ(changes.nodes[n].pool_label_key, "") << changes.nodes[n].node.name;
+  }
+  // The rest is what store::ChangesOf writes.
+  EXPECT_EQ(changes.devices.size(), 5u);
+  EXPECT_EQ(changes.pods.size(), 3u);
+  EXPECT_EQ(changes.holds.size(), 3u);
+}
+
 TEST(BuildOpenbInventory, PodsCarryTeamTimesRequestAndUnplaced) {
   OpenbTrace trace = SmallTrace();
   store::ClusterInventory inv = BuildOpenbInventory(trace, PlaceNextFit(trace), "openb", kStart);

@@ -12,7 +12,6 @@
 #include "ingest/openb/next_fit_placer.h"
 #include "ingest/openb/openb_inventory.h"
 #include "ingest/openb/openb_trace.h"
-#include "store/cluster_inventory_changes.h"
 
 namespace fleetcap::ingest {
 
@@ -78,7 +77,7 @@ absl::StatusOr<SampledReplayReport> ReplaySampledOpenb(const OpenbReplayOptions&
 
   const absl::Time start = absl::FromUnixSeconds(start_s);
   const store::ClusterInventory facts = openb::BuildOpenbInventory(load.trace, load.placement, options.cluster, start);
-  store::InventoryChanges changes = store::ChangesOf(facts);
+  store::InventoryChanges changes = openb::OpenbInventoryChanges(facts);
   changes.demands = DemandOf(load, start);
   SetAsideMalformedRows(trace, options.cluster, clock, changes);
   FLEETCAP_RETURN_IF_ERROR(inventory.Apply(changes));
@@ -96,7 +95,7 @@ absl::StatusOr<ReplayReport> ReplayTrace(const openb::OpenbTrace& trace, const s
                                          store::LiveInventoryRepository& inventory, const Clock& clock) {
   const openb::Placement placement = openb::PlaceNextFit(trace);
   const store::ClusterInventory facts = openb::BuildOpenbInventory(trace, placement, cluster, start);
-  store::InventoryChanges changes = store::ChangesOf(facts);
+  store::InventoryChanges changes = openb::OpenbInventoryChanges(facts);
   SetAsideMalformedRows(trace, cluster, clock, changes);
   FLEETCAP_RETURN_IF_ERROR(inventory.Apply(changes));
   return ReportOf(placement, facts, static_cast<int64_t>(trace.set_aside.size()));

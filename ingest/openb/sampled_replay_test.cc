@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -67,6 +68,15 @@ TEST(ReplaySampledOpenb, StoresTheWindowBeforeNowWithItsPendingDemand) {
   absl::StatusOr<store::LiveInventory> live = inventory.LoadLive("sampled");
   ASSERT_THAT(live, IsOk());
   EXPECT_EQ(static_cast<int64_t>(live->devices.size()), 104);
+  // Every node carries the product label, valued with its model, as the replay labels them.
+  ASSERT_EQ(live->nodes.size(), 43u);
+  for (const store::LiveNode& node : live->nodes) {
+    EXPECT_EQ(node.model_label_key, "nvidia.com/gpu.product") << node.node.name;
+    EXPECT_EQ(node.model_label_value, node.node.pool) << node.node.name;
+  }
+  auto t4 = inventory.SharedNodeLabels("T4", "", "*");
+  ASSERT_THAT(t4, IsOk());
+  EXPECT_EQ(*t4, (std::map<std::string, std::string>{{"nvidia.com/gpu.product", "T4"}}));
   ASSERT_THAT(live->pods, Not(IsEmpty()));
   int64_t open_holds = 0;
   for (const store::Hold& hold : live->holds) {

@@ -46,7 +46,10 @@ int PrintManifests(const Invocation& inv, const v1::RecommendationSet& set, Sche
   if (int failed = PolicyDocumentOf(inv, policy_file, set.policy_version(), document); failed != 0) return failed;
   auto policy = PolicyForExport(document, set.policy_version());
   if (!policy.ok()) return Fail(1, std::string(policy.status().message()));
-  auto manifests = SchedulerManifests(set, *policy, format, options);
+  // Each ResourceFlavor selects the nodes the API saw its model's nodes labelled with.
+  SchedulerExportOptions with_labels = options;
+  with_labels.node_labels = exports::FlavorNodeLabelsOf(set);
+  auto manifests = SchedulerManifests(set, *policy, format, with_labels);
   if (!manifests.ok()) return Fail(1, std::string(manifests.status().message()));
   std::cout << *manifests;
   return 0;

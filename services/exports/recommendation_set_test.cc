@@ -69,6 +69,7 @@ TEST(RecommendationSetJson, AnEmptySetHasItsHeaderAndAnEmptyList) {
             " \"policyVersion\": 3,\n"
             " \"recommendations\": [],\n"
             " \"previousRunId\": \"11\",\n"
+            " \"flavorNodeLabels\": [],\n"
             " \"computedAt\": \"2026-03-01T12:00:00Z\"\n"
             "}\n");
 }
@@ -110,6 +111,7 @@ TEST(RecommendationSetJson, EveryFieldIsWrittenAndAnUnlimitedBorrowingLimitIsLef
             "  }\n"
             " ],\n"
             " \"previousRunId\": \"0\",\n"
+            " \"flavorNodeLabels\": [],\n"
             " \"computedAt\": \"2026-03-01T12:00:00Z\"\n"
             "}\n");
 }

@@ -15,6 +15,14 @@ std::vector<allocation::Recommendation> RecommendationRows(const v1::Recommendat
   return rows;
 }
 
+std::map<std::string, std::map<std::string, std::string>> FlavorNodeLabelsOf(const v1::RecommendationSet& set) {
+  std::map<std::string, std::map<std::string, std::string>> labels;
+  for (const v1::FlavorNodeLabels& flavor : set.flavor_node_labels()) {
+    labels[flavor.flavor()].insert(flavor.labels().begin(), flavor.labels().end());
+  }
+  return labels;
+}
+
 absl::StatusOr<std::map<std::string, std::string>> ParseFlavorResources(const std::string& list) {
   std::map<std::string, std::string> resources;
   for (const std::string& entry : std::vector<std::string>(absl::StrSplit(list, ',', absl::SkipEmpty()))) {

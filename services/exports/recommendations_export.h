@@ -27,6 +27,10 @@ struct SchedulerExportOptions {
 // The rows the exports read, one per recommendation of `set`, in its order.
 std::vector<allocation::Recommendation> RecommendationRows(const v1::RecommendationSet& set);
 
+// The node labels the set carries per flavor (RecommendationSet.flavor_node_labels),
+// as SchedulerExportOptions::node_labels takes them.
+std::map<std::string, std::map<std::string, std::string>> FlavorNodeLabelsOf(const v1::RecommendationSet& set);
+
 // "FLAVOR=RESOURCE,..." -> the map; INVALID_ARGUMENT naming --flavor-resource
 // and the entry for one without `=`, with an empty side, or repeating a flavor.
 absl::StatusOr<std::map<std::string, std::string>> ParseFlavorResources(const std::string& list);

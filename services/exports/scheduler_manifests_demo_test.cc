@@ -30,7 +30,9 @@ namespace fleetcap::exports {
 namespace {
 
 using ::fleetcap::testing::IsOk;
+using ::testing::HasSubstr;
 using ::testing::IsEmpty;
+using ::testing::Not;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path);
@@ -90,6 +92,21 @@ int64_t Milli(const YAML::Node& quantity) {
   return v * 1000;
 }
 
+// Kind -> the served v1beta2 schema of its CRD (../shared/data/kueue-crds).
+std::map<std::string, YAML::Node> KueueSchemas() {
+  const std::map<std::string, std::string> crd_of = {{"ResourceFlavor", "kueue.x-k8s.io_resourceflavors.yaml"},
+                                                     {"Cohort", "kueue.x-k8s.io_cohorts.yaml"},
+                                                     {"ClusterQueue", "kueue.x-k8s.io_clusterqueues.yaml"}};
+  std::map<std::string, YAML::Node> schemas;
+  for (const auto& [kind, file] : crd_of) {
+    absl::StatusOr<YAML::Node> schema =
+        fleetcap::testing::CrdSchema(fleetcap::testing::SharedDataPath("kueue-crds/") + file, "v1beta2");
+    EXPECT_THAT(schema, IsOk()) << file;
+    if (schema.ok()) schemas.emplace(kind, *schema);
+  }
+  return schemas;
+}
+
 TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommendations) {
   Solved solved = SolveDemo();
   ASSERT_EQ(solved.rows.size(), 12u * 7u);
@@ -107,16 +124,8 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
   }
   absl::StatusOr<std::string> yaml = KueueManifests(solved.rows, solved.policy, options);
   ASSERT_THAT(yaml, IsOk());
-  const std::map<std::string, std::string> crd_of = {{"ResourceFlavor", "kueue.x-k8s.io_resourceflavors.yaml"},
-                                                     {"Cohort", "kueue.x-k8s.io_cohorts.yaml"},
-                                                     {"ClusterQueue", "kueue.x-k8s.io_clusterqueues.yaml"}};
-  std::map<std::string, YAML::Node> schemas;
-  for (const auto& [kind, file] : crd_of) {
-    absl::StatusOr<YAML::Node> schema =
-        fleetcap::testing::CrdSchema(fleetcap::testing::SharedDataPath("kueue-crds/") + file, "v1beta2");
-    ASSERT_THAT(schema, IsOk());
-    schemas.emplace(kind, *schema);
-  }
+  const std::map<std::string, YAML::Node> schemas = KueueSchemas();
+  ASSERT_EQ(schemas.size(), 3u);
   std::map<std::pair<std::string, std::string>, const allocation::Recommendation*> row_of;
   for (const allocation::Recommendation& r : solved.rows) row_of[{r.team, r.flavor}] = &r;
   std::map<std::string, int64_t> quota_of_flavor;
@@ -196,6 +205,40 @@ TEST(SchedulerManifestsOnTheDemoPolicy, KueueManifestsValidateAndKeepTheRecommen
     EXPECT_EQ(quota_of_flavor[f.name] + spare_of_flavor[f.name] + withheld_of_flavor[f.name], f.capacity_milli)
         << f.name;
   }
+}
+
+// What `make demo` serves: the openb replay labels each node with
+// nvidia.com/gpu.product valued with the trace's model
+// (ingest/openb/openb_inventory.h, OpenbInventoryChanges), and every demo
+// flavor is one model in its own pool, so the API reads that one label for
+// each flavor (tests/replay/openb_replay_test.cc checks it on the stored replay).
+TEST(SchedulerManifestsOnTheDemoPolicy, ResourceFlavorsWithTheReplaysNodeLabelsValidate) {
+  Solved solved = SolveDemo();
+  KueueOptions options;
+  for (const policy::Flavor& flavor : solved.policy.flavors) {
+    options.node_labels[flavor.name] = {{"nvidia.com/gpu.product", flavor.model}};
+  }
+  absl::StatusOr<std::string> yaml = KueueManifests(solved.rows, solved.policy, options);
+  ASSERT_THAT(yaml, IsOk());
+  const std::map<std::string, YAML::Node> schemas = KueueSchemas();
+  ASSERT_EQ(schemas.size(), 3u);
+  std::map<std::string, std::string> model_of;  // flavor -> model
+  for (const policy::Flavor& flavor : solved.policy.flavors) model_of[flavor.name] = flavor.model;
+  std::map<std::string, std::string> selected;  // flavor -> the product its ResourceFlavor selects
+  for (const YAML::Node& doc : YAML::LoadAll(*yaml)) {
+    if (doc.IsNull()) continue;
+    const std::string kind = doc["kind"].Scalar();
+    ASSERT_EQ(schemas.count(kind), 1u) << kind;
+    EXPECT_THAT(fleetcap::testing::SchemaProblems(schemas.at(kind), doc), IsEmpty()) << doc["metadata"]["name"];
+    if (kind != "ResourceFlavor") continue;
+    const std::string flavor = doc["metadata"]["annotations"]["fleetcap.io/flavor"].Scalar();
+    const YAML::Node labels = doc["spec"]["nodeLabels"];
+    ASSERT_TRUE(labels.IsMap()) << flavor;  // not `spec: {}`
+    EXPECT_EQ(labels.size(), 1u) << flavor;
+    selected[flavor] = labels["nvidia.com/gpu.product"].Scalar();
+  }
+  EXPECT_EQ(selected, model_of);
+  EXPECT_THAT(*yaml, Not(HasSubstr("No node label is known")));
 }
 
 TEST(SchedulerManifestsOnTheDemoPolicy, VolcanoQueuesKeepGuaranteeWithinDeservedWithinCapability) {

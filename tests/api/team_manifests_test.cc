@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "fleetcap/v1/allocation.grpc.pb.h"
 #include "fleetcap/v1/policy.grpc.pb.h"
 #include "grpcpp/grpcpp.h"
 #include "store/pg_allocation_run_repository.h"
@@ -143,6 +144,62 @@ TEST_F(TeamManifestsTest, AResourceFlavorSelectsTheNodesTheInventoryHoldsOfItsMo
                                     "    nvidia.com/gpu.product: \"NVIDIA-A100-SXM4-80GB\"\n---\n"));
   EXPECT_THAT(fleet.body, Not(HasSubstr("No node label is known"))) << fleet.body;
   EXPECT_THAT(fleet.body, Not(HasSubstr("gke-nodepool"))) << fleet.body;
+}
+
+TEST_F(TeamManifestsTest, TheRecommendationSetCarriesTheNodeLabelsItsFlavorsShare) {
+  auto stub =
+      v1::AllocationService::NewStub(grpc::CreateChannel(api_->grpc_address(), grpc::InsecureChannelCredentials()));
+  const auto get = [&](const std::string& role, v1::RecommendationSet* set) {
+    auto token = testing::MintToken(db_->uri(), role);
+    EXPECT_THAT(token, IsOk());
+    grpc::ClientContext context;
+    context.AddMetadata("authorization", "Bearer " + (token.ok() ? *token : ""));
+    return stub->GetRecommendations(&context, v1::GetRecommendationsRequest(), set);
+  };
+  // Before any node is known: no flavor has a label.
+  v1::RecommendationSet before;
+  grpc::Status status = get("scheduler", &before);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_EQ(before.flavor_node_labels_size(), 0);
+
+  store::InventoryChanges changes;
+  changes.cluster = "c1";
+  changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
+  for (const std::string name : {"n1", "n2"}) {
+    store::LiveNode node({name, "pool-" + name, 64000, 524288, absl::FromUnixSeconds(1'772'000'000), std::nullopt}, "");
+    node.model_label_key = "nvidia.com/gpu.product";
+    node.model_label_value = "NVIDIA-A100-SXM4-80GB";
+    node.pool_label_key = "cloud.google.com/gke-nodepool";
+    changes.nodes.push_back(node);
+    changes.devices.push_back(
+        {name + "/gpu0", name, 0, "A100-SXM4-80GB", absl::FromUnixSeconds(1'772'000'000), std::nullopt});
+  }
+  ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(changes), IsOk());
+
+  // The model's label, which both nodes share; not the pool, which they do not.
+  v1::RecommendationSet fleet;
+  status = get("scheduler", &fleet);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  ASSERT_EQ(fleet.flavor_node_labels_size(), 1) << fleet.DebugString();
+  EXPECT_EQ(fleet.flavor_node_labels(0).flavor(), "a100");
+  const auto& labels = fleet.flavor_node_labels(0).labels();
+  ASSERT_EQ(labels.size(), 1u) << fleet.DebugString();
+  EXPECT_EQ(labels.at("nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-80GB");
+
+  // HTTP serves the same set.
+  auto token = testing::MintToken(db_->uri(), "planner");
+  ASSERT_THAT(token, IsOk());
+  auto http = testing::HttpGet(api_->http_base() + "/v1/recommendations", *token);
+  ASSERT_THAT(http, IsOk());
+  EXPECT_THAT(http->body, HasSubstr("\"flavorNodeLabels\":[{\"flavor\":\"a100\",\"labels\":{"
+                                    "\"nvidia.com/gpu.product\":\"NVIDIA-A100-SXM4-80GB\"}}]"));
+
+  // A team token, whose manifests hold no ResourceFlavor, gets none.
+  v1::RecommendationSet team;
+  status = get("team:vision", &team);
+  ASSERT_TRUE(status.ok()) << status.error_message();
+  EXPECT_GT(team.recommendations_size(), 0);
+  EXPECT_EQ(team.flavor_node_labels_size(), 0);
 }
 
 TEST_F(TeamManifestsTest, ATeamsVolcanoManifestsCarryOnlyItsOwnQueue) {

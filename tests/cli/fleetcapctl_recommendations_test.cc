@@ -6,8 +6,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_replace.h"
 #include "nlohmann/json.hpp"
 #include "store/pg_allocation_run_repository.h"
+#include "store/pg_live_inventory_repository.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
@@ -21,6 +23,7 @@ namespace {
 
 using ::fleetcap::testing::IsOk;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 using fleetcap::testing::kApiBin;
 
@@ -167,6 +170,59 @@ TEST_F(FleetctlRecommendationsTest, KueueAndVolcanoManifestsUnderTheRunsPolicy) 
   auto bad = Ctl({"--format", "kueue", "--flavor-resource", "a100"}, api_->admin_token);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("--flavor-resource: \"a100\" is not FLAVOR=RESOURCE"));
+}
+
+TEST_F(FleetctlRecommendationsTest, KueueFlavorsSelectTheNodesTheInventorySaw) {
+  testing::TestDir dir{"recommendations"};
+  const std::string policy_file = dir.Write("policy.yaml", kExportPolicy);
+  auto applied = testing::Run({fleetcap::testing::kCtlBin, "policy", "apply", policy_file, "--server",
+                               api_->grpc_address(), "--token", api_->admin_token});
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  store::AllocationRunDraft run;
+  run.computed_at = absl::FromUnixSeconds(1'772'366'400);
+  run.policy_version = 1;
+  store::AllocationRecommendationRecord vision;
+  vision.team = "vision";
+  vision.flavor = "a100";
+  vision.demand_milli = vision.recommended_milli = 8000;
+  vision.bound_by = "demand";
+  run.recommendations = {vision};
+  ASSERT_THAT(store::PgAllocationRunRepository(pool()).StoreRun(run), IsOk());
+  // Two A100 nodes labelled as NVIDIA's GPU feature discovery labels them, in one pool.
+  store::InventoryChanges changes;
+  changes.cluster = "c1";
+  changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
+  for (const std::string name : {"n1", "n2"}) {
+    store::LiveNode node({name, "train", 64000, 524288, absl::FromUnixSeconds(1'772'000'000), std::nullopt}, "");
+    node.model_label_key = "nvidia.com/gpu.product";
+    node.model_label_value = "NVIDIA-A100-SXM4-80GB";
+    node.pool_label_key = "cloud.google.com/gke-nodepool";
+    changes.nodes.push_back(node);
+    changes.devices.push_back(
+        {name + "/gpu0", name, 0, "A100-SXM4-80GB", absl::FromUnixSeconds(1'772'000'000), std::nullopt});
+  }
+  ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(changes), IsOk());
+
+  auto kueue = Ctl({"--format", "kueue"}, api_->admin_token);
+  ASSERT_EQ(kueue.exit_code, 0) << kueue.err;
+  EXPECT_THAT(kueue.out, HasSubstr("spec:\n  nodeLabels:\n    cloud.google.com/gke-nodepool: \"train\"\n"
+                                   "    nvidia.com/gpu.product: \"NVIDIA-A100-SXM4-80GB\"\n---\n"));
+  EXPECT_THAT(kueue.out, Not(HasSubstr("No node label is known"))) << kueue.out;
+  // The API's manifests are the same bytes.
+  auto http = testing::HttpGet(api_->http_base() + "/v1/recommendations/manifests?format=kueue", api_->admin_token);
+  ASSERT_THAT(http, IsOk());
+  ASSERT_EQ(http->status, 200) << http->body;
+  EXPECT_EQ(http->body, kueue.out);
+
+  // --pool-label still names the label of a pool the policy gives a flavor.
+  const std::string pooled_file = dir.Write(
+      "pooled.yaml",
+      absl::StrReplaceAll(kExportPolicy, {{"model: A100-SXM4-80GB", "model: A100-SXM4-80GB\n    pool: train"}}));
+  auto pooled =
+      Ctl({"--format", "kueue", "--policy", pooled_file, "--pool-label", "example.com/pool"}, api_->admin_token);
+  ASSERT_EQ(pooled.exit_code, 0) << pooled.err;
+  EXPECT_THAT(pooled.out, HasSubstr("    example.com/pool: \"train\"\n"));
+  EXPECT_THAT(pooled.out, HasSubstr("    nvidia.com/gpu.product: \"NVIDIA-A100-SXM4-80GB\"\n"));
 }
 
 TEST_F(FleetctlRecommendationsTest, WatchPrintsTheCurrentSetThenEachNewerRun) {

@@ -208,6 +208,29 @@ TEST_F(OpenbReplayTest, HeldMilliDevicesMatchAnIndependentPlacement) {
   EXPECT_GT(busiest, 0) << "no instant checked had any GPU held";
 }
 
+TEST_F(OpenbReplayTest, EveryModelsNodesShareTheProductLabelAKueueFlavorSelects) {
+  auto pool = PgPool::Open(db_->uri(), 1);
+  ASSERT_THAT(pool, IsOk());
+  store::PgLiveInventoryRepository repo(pool->get());
+  auto live = repo.LoadLive("openb");
+  ASSERT_THAT(live, IsOk());
+  int labelled = 0;
+  for (const store::LiveNode& node : live->nodes) {
+    if (node.model_label_key.empty()) continue;
+    ++labelled;
+    EXPECT_EQ(node.model_label_key, "nvidia.com/gpu.product") << node.node.name;
+    EXPECT_EQ(node.model_label_value, node.node.pool) << node.node.name;  // pool = model in the replay
+    EXPECT_EQ(node.pool_label_key, "") << node.node.name;
+  }
+  EXPECT_EQ(labelled, 1213);  // every node of the GPU list has GPUs
+  // What the API reads for each demo flavor (docs/examples/openb-policy.yaml: pool = model, cluster openb).
+  for (const std::string model : {"A10", "G2", "G3", "P100", "T4", "V100M16", "V100M32"}) {
+    auto labels = repo.SharedNodeLabels(model, model, "openb");
+    ASSERT_THAT(labels, IsOk());
+    EXPECT_EQ(*labels, (std::map<std::string, std::string>{{"nvidia.com/gpu.product", model}})) << model;
+  }
+}
+
 TEST_F(OpenbReplayTest, ReplayingAgainStoresTheSameFacts) {
   auto again = testing::Run({fleetcap::testing::kIngestBin, "replay", "--trace", "openb", "--data", kData, "--cluster",
                              "openb", "--start", kStart, "--db", db_->uri()});

@@ -17,8 +17,8 @@ class AllocationModule final : public ApiModule {
   explicit AllocationModule(const ApiDependencies& deps)
       : runs_(deps.pool),
         inventory_(deps.pool),
-        query_(&runs_, deps.active_policy),
-        manifests_(&query_, deps.policies, &inventory_),
+        query_(&runs_, deps.active_policy, deps.policies, &inventory_),
+        manifests_(&query_, deps.policies),
         watchers_(&query_, deps.clock, *deps.registry, deps.options->watch_limits),
         service_(&query_, &watchers_, deps.guard) {}
 

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
+#include "services/api/allocation/flavor_node_labels.h"
 #include "services/exports/recommendations_export.h"
 #include "services/exports/scheduler_export.h"
 
@@ -23,21 +24,14 @@ absl::StatusOr<std::string> RecommendationManifests::Run(const Scope& scope, con
     return absl::InvalidArgumentError(absl::StrCat("format: \"", format->substr(0, 64), "\" is not kueue or volcano"));
   }
   FLEETCAP_ASSIGN_OR_RETURN(const v1::RecommendationSet set, query_->Run(scope, request));
-  // The version the run applied; an offline solve (version 0) is read under the active one.
-  FLEETCAP_ASSIGN_OR_RETURN(const store::PolicyVersionRecord policy,
-                            set.policy_version() == 0 ? policies_->Active() : policies_->Get(set.policy_version()));
-  FLEETCAP_ASSIGN_OR_RETURN(const auto document, exports::PolicyForExport(policy.document, set.policy_version()));
+  FLEETCAP_ASSIGN_OR_RETURN(const auto document, PolicyOfSet(set, *policies_));
   // A team token gets only the objects that are its own: the Cohorts above
   // its queues carry the fleet's and other teams' figures. (Volcano's Queues
   // are one per team already, and the set holds only the team's subtree.)
   exports::SchedulerExportOptions options;
   options.queues_only = scope.role == Role::kTeam;
-  if (scheduler == exports::SchedulerFormat::kKueue && !options.queues_only && inventory_ != nullptr) {
-    for (const policy::Flavor& flavor : document.flavors) {
-      FLEETCAP_ASSIGN_OR_RETURN(options.node_labels[flavor.name],
-                                inventory_->SharedNodeLabels(flavor.model, flavor.pool));
-    }
-  }
+  // The node labels the set carries, as `fleetcapctl recommendations` reads them.
+  if (scheduler == exports::SchedulerFormat::kKueue) options.node_labels = exports::FlavorNodeLabelsOf(set);
   return exports::SchedulerManifests(set, document, scheduler, options);
 }
 

@@ -7,8 +7,8 @@
 // give the same bytes. A team token's Kueue manifests are its ClusterQueues
 // only (KueueOptions::queues_only): no ResourceFlavor or Cohort, whose
 // quotas are the fleet's. Each ResourceFlavor selects its nodes by the labels
-// every node of its model (and pool) carries in the inventory
-// (store::InventoryReader::SharedNodeLabels).
+// every node of its model (and pool) carries in the inventory, which the set
+// carries (RecommendationsQuery::AddNodeLabels, flavor_node_labels.h).
 
 #include <string>
 
@@ -17,17 +17,14 @@
 #include "services/api/auth.h"
 #include "services/api/http_json.h"
 #include "store/control_repositories.h"
-#include "store/inventory_reader.h"
 
 namespace fleetcap::api {
 
 class RecommendationManifests {
  public:
-  // All must outlive this and be thread-safe. Without `inventory`, no
-  // ResourceFlavor has a node label known.
-  RecommendationManifests(const RecommendationsQuery* query, store::PolicyRepository* policies,
-                          store::InventoryReader* inventory = nullptr)
-      : query_(query), policies_(policies), inventory_(inventory) {}
+  // Both must outlive this and be thread-safe.
+  RecommendationManifests(const RecommendationsQuery* query, store::PolicyRepository* policies)
+      : query_(query), policies_(policies) {}
 
   // The YAML documents; INVALID_ARGUMENT naming `format` or `team`, and the
   // errors of the query (PERMISSION_DENIED, NOT_FOUND before the first run).
@@ -36,7 +33,6 @@ class RecommendationManifests {
  private:
   const RecommendationsQuery* query_;
   store::PolicyRepository* policies_;
-  store::InventoryReader* inventory_;
 };
 
 }  // namespace fleetcap::api

@@ -9,8 +9,9 @@
 namespace fleetcap::api {
 namespace {
 
-// What a caller sees of a run besides its id and time, and the comparison
-// with the run before it (which changes with every run): a newer run that
+// What a caller sees of a run besides its id and time (its recommendations
+// and its flavors' node labels), and the comparison with the run before it
+// (which changes with every run): a newer run that
 // leaves this unchanged is not sent again.
 bool SameContent(const v1::RecommendationSet& a, const v1::RecommendationSet& b) {
   if (a.policy_version() != b.policy_version()) return false;
@@ -20,6 +21,12 @@ bool SameContent(const v1::RecommendationSet& a, const v1::RecommendationSet& b)
     x.clear_previous_recommended_milli();
     y.clear_previous_recommended_milli();
     if (!google::protobuf::util::MessageDifferencer::Equals(x, y)) return false;
+  }
+  if (a.flavor_node_labels_size() != b.flavor_node_labels_size()) return false;
+  for (int i = 0; i < a.flavor_node_labels_size(); ++i) {
+    if (!google::protobuf::util::MessageDifferencer::Equals(a.flavor_node_labels(i), b.flavor_node_labels(i))) {
+      return false;
+    }
   }
   return true;
 }
@@ -91,6 +98,9 @@ absl::Status RecommendationWatchers::Watch(const Scope& scope, const std::string
       FLEETCAP_ASSIGN_OR_RETURN(const Scope now, stream.scope());
       FLEETCAP_ASSIGN_OR_RETURN(const TeamSelection teams, query_->Select(now, team));
       auto set = query_->Latest(teams);
+      if (set.ok()) {
+        FLEETCAP_RETURN_IF_ERROR(query_->AddNodeLabels(now, *set));
+      }
       if (set.ok()) {
         seen_id = set->run_id();
         if (!sent.has_value() || !SameContent(*sent, *set)) {

@@ -4,6 +4,7 @@
 #include "common/status_macros.h"
 #include "policy/text_rules.h"
 #include "proto_time.h"
+#include "services/api/allocation/flavor_node_labels.h"
 #include "services/exports/recommendation_set.h"
 
 namespace fleetcap::api {
@@ -46,7 +47,21 @@ absl::StatusOr<v1::RecommendationSet> RecommendationsQuery::Latest(const TeamSel
 absl::StatusOr<v1::RecommendationSet> RecommendationsQuery::Run(const Scope& scope,
                                                                 const v1::GetRecommendationsRequest& request) const {
   FLEETCAP_ASSIGN_OR_RETURN(const TeamSelection teams, Select(scope, request.team()));
-  return Latest(teams);
+  FLEETCAP_ASSIGN_OR_RETURN(v1::RecommendationSet set, Latest(teams));
+  FLEETCAP_RETURN_IF_ERROR(AddNodeLabels(scope, set));
+  return set;
+}
+
+absl::Status RecommendationsQuery::AddNodeLabels(const Scope& scope, v1::RecommendationSet& set) const {
+  if (scope.role == Role::kTeam || policy_versions_ == nullptr || inventory_ == nullptr) return absl::OkStatus();
+  absl::StatusOr<policy::PolicyDocument> policy = PolicyOfSet(set, *policy_versions_);
+  if (absl::IsNotFound(policy.status()) || absl::IsInvalidArgument(policy.status())) return absl::OkStatus();
+  if (!policy.ok()) return policy.status();
+  std::set<std::string> flavors;
+  for (const v1::Recommendation& r : set.recommendations()) flavors.insert(r.flavor());
+  FLEETCAP_ASSIGN_OR_RETURN(const FlavorLabels labels, SharedFlavorNodeLabels(*policy, flavors, *inventory_));
+  SetFlavorNodeLabels(labels, set);
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::optional<int64_t>> RecommendationsQuery::LatestRunId() const { return runs_->LatestRunId(); }

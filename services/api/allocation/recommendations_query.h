@@ -19,6 +19,8 @@
 #include "services/api/auth.h"
 #include "services/api/query_message.h"
 #include "store/allocation_run_repository.h"
+#include "store/control_repositories.h"
+#include "store/inventory_reader.h"
 
 namespace fleetcap::api {
 
@@ -27,9 +29,11 @@ using TeamSelection = std::optional<std::set<std::string>>;
 
 class RecommendationsQuery {
  public:
-  // Both must outlive the query; `runs` must be thread-safe.
-  RecommendationsQuery(store::AllocationRunReadRepository* runs, const ActivePolicyCache* policies)
-      : runs_(runs), policies_(policies) {}
+  // All must outlive the query; the repositories must be thread-safe.
+  // Without `policy_versions` and `inventory`, no set carries node labels.
+  RecommendationsQuery(store::AllocationRunReadRepository* runs, const ActivePolicyCache* policies,
+                       store::PolicyRepository* policy_versions = nullptr, store::InventoryReader* inventory = nullptr)
+      : runs_(runs), policies_(policies), policy_versions_(policy_versions), inventory_(inventory) {}
 
   // The teams `scope` reads when it asks for `team` ("" for every team it may
   // read). INVALID_ARGUMENT when `team` is not a team name; PERMISSION_DENIED
@@ -41,7 +45,14 @@ class RecommendationsQuery {
   // for the same (team, flavor). NOT_FOUND before the first run.
   absl::StatusOr<v1::RecommendationSet> Latest(const TeamSelection& teams) const;
 
-  // Select, then Latest.
+  // Adds to `set` the node labels its flavors share in the inventory
+  // (RecommendationSet.flavor_node_labels, SharedFlavorNodeLabels), read
+  // under the policy version its run applied; nothing for a team token, and
+  // nothing when that version cannot be read (not stored, or no longer
+  // parsed: the set is still served).
+  absl::Status AddNodeLabels(const Scope& scope, v1::RecommendationSet& set) const;
+
+  // Select, then Latest, then AddNodeLabels.
   absl::StatusOr<v1::RecommendationSet> Run(const Scope& scope, const v1::GetRecommendationsRequest& request) const;
 
   // The newest run's id; none before the first run. What the watch polls.
@@ -50,6 +61,8 @@ class RecommendationsQuery {
  private:
   store::AllocationRunReadRepository* runs_;
   const ActivePolicyCache* policies_;
+  store::PolicyRepository* policy_versions_;
+  store::InventoryReader* inventory_;
 };
 
 // A stored run as the API's message, keeping only `teams`' recommendations;

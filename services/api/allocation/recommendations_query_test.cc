@@ -3,9 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_replace.h"
 #include "proto_time.h"
 #include "store/memory_allocation_run_repository.h"
 #include "store/memory_control_repositories.h"
+#include "store/memory_live_inventory_repository.h"
 #include "tests/support/status_matchers.h"
 
 namespace fleetcap::api {
@@ -223,6 +225,104 @@ TEST_F(RecommendationsQueryTest, ATeamFilterThatIsNotANameIsInvalid) {
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("team: \"a b\" is not a team name")));
   EXPECT_THAT(query_.Run(WithRole(Role::kScheduler), ForTeam(std::string(10'000, 'x'))),
               StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("team: 10000 bytes is not a team name")));
+}
+
+// kPolicy with flavors: an A100 flavor in any pool and a T4 flavor no node has.
+constexpr const char* kPolicyWithFlavors = R"(version: 1
+teams:
+  - name: research
+    kind: org
+  - name: vision
+    parent: research
+  - name: vision-detect
+    parent: vision
+  - name: ads
+    kind: org
+flavors:
+  - name: a100
+    model: A100-SXM4-80GB
+    capacity: 8
+  - name: t4
+    model: T4
+    capacity: 8
+)";
+
+TEST_F(RecommendationsQueryTest, TheSetCarriesTheNodeLabelsItsFlavorsShareExceptForATeamToken) {
+  store::PolicyVersionRecord record;
+  record.document = kPolicyWithFlavors;
+  record.applied_at = kT0;
+  ASSERT_THAT(policies_.Apply(record, 1, store::AuditEntry{}), IsOk());
+  store::MemoryLiveInventoryRepository inventory;
+  store::InventoryChanges changes;
+  changes.cluster = "c1";
+  changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
+  store::LiveNode node({"n1", "pool-1", 64000, 524288, kT0, std::nullopt}, "");
+  node.model_label_key = "nvidia.com/gpu.product";
+  node.model_label_value = "NVIDIA-A100-SXM4-80GB";
+  changes.nodes.push_back(node);
+  changes.devices.push_back({"n1/gpu0", "n1", 0, "A100-SXM4-80GB", kT0, std::nullopt});
+  ASSERT_THAT(inventory.Apply(changes), IsOk());
+  const RecommendationsQuery query(&runs_, &cache_, &policies_, &inventory);
+
+  store::AllocationRunDraft run;
+  run.computed_at = kT0 + absl::Minutes(5);
+  run.policy_version = 2;
+  run.recommendations = {Record("ads", 4000), Record("vision", 2000)};
+  run.recommendations[1].flavor = "t4";
+  ASSERT_THAT(runs_.StoreRun(run), IsOk());
+  auto set = query.Run(WithRole(Role::kScheduler), {});
+  ASSERT_THAT(set, IsOk());
+  // The A100 flavor's label; none for T4, whose model no node has.
+  ASSERT_EQ(set->flavor_node_labels_size(), 1) << set->DebugString();
+  EXPECT_EQ(set->flavor_node_labels(0).flavor(), "a100");
+  EXPECT_EQ(set->flavor_node_labels(0).labels().at("nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-80GB");
+  EXPECT_EQ(set->flavor_node_labels(0).labels().size(), 1u);
+
+  auto team = query.Run(TeamScope("ads", {"ads"}), {});
+  ASSERT_THAT(team, IsOk());
+  EXPECT_EQ(team->recommendations_size(), 1);
+  EXPECT_EQ(team->flavor_node_labels_size(), 0);
+
+  // A run under a policy version that is not stored is still served, without labels.
+  run.policy_version = 7;
+  ASSERT_THAT(runs_.StoreRun(run), IsOk());
+  auto unknown = query.Run(WithRole(Role::kScheduler), {});
+  ASSERT_THAT(unknown, IsOk());
+  EXPECT_EQ(unknown->recommendations_size(), 2);
+  EXPECT_EQ(unknown->flavor_node_labels_size(), 0);
+}
+
+TEST_F(RecommendationsQueryTest, AFlavorsNodeLabelsAreThoseOfItsClustersNodes) {
+  store::PolicyVersionRecord record;
+  record.document = absl::StrReplaceAll(kPolicyWithFlavors,
+                                        {{"model: A100-SXM4-80GB\n", "model: A100-SXM4-80GB\n    cluster: train-*\n"}});
+  record.applied_at = kT0;
+  ASSERT_THAT(policies_.Apply(record, 1, store::AuditEntry{}), IsOk());
+  // The flavor's cluster labels its A100s one way; another cluster, which the flavor does not cover, another.
+  store::MemoryLiveInventoryRepository inventory;
+  for (const auto& [cluster, product] : std::vector<std::pair<std::string, std::string>>{
+           {"train-1", "NVIDIA-A100-SXM4-80GB"}, {"serve-1", "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb"}}) {
+    store::InventoryChanges changes;
+    changes.cluster = cluster;
+    changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
+    store::LiveNode node({"n1", "pool-1", 64000, 524288, kT0, std::nullopt}, "");
+    node.model_label_key = "nvidia.com/gpu.product";
+    node.model_label_value = product;
+    changes.nodes.push_back(node);
+    changes.devices.push_back({"n1/gpu0", "n1", 0, "A100-SXM4-80GB", kT0, std::nullopt});
+    ASSERT_THAT(inventory.Apply(changes), IsOk());
+  }
+  const RecommendationsQuery query(&runs_, &cache_, &policies_, &inventory);
+  store::AllocationRunDraft run;
+  run.computed_at = kT0 + absl::Minutes(5);
+  run.policy_version = 2;
+  run.recommendations = {Record("ads", 4000)};
+  ASSERT_THAT(runs_.StoreRun(run), IsOk());
+
+  auto set = query.Run(WithRole(Role::kScheduler), {});
+  ASSERT_THAT(set, IsOk());
+  ASSERT_EQ(set->flavor_node_labels_size(), 1) << set->DebugString();
+  EXPECT_EQ(set->flavor_node_labels(0).labels().at("nvidia.com/gpu.product"), "NVIDIA-A100-SXM4-80GB");
 }
 
 TEST(RecommendationsRequestFromQuery, TakesTheTeam) {

@@ -103,7 +103,8 @@ class FixedCounts : public store::InventoryReader {
   absl::StatusOr<std::vector<store::ModelCount>> SummarizeAt(const std::string&, absl::Time) override {
     return counts_;
   }
-  absl::StatusOr<std::map<std::string, std::string>> SharedNodeLabels(const std::string&, const std::string&) override {
+  absl::StatusOr<std::map<std::string, std::string>> SharedNodeLabels(const std::string&, const std::string&,
+                                                                      const std::string&) override {
     return std::map<std::string, std::string>{};
   }
 

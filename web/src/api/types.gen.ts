@@ -38,6 +38,22 @@ export interface RecommendationSet {
   // The stored run before this one, which previous_recommended_milli compares
   // with; 0 when there is none (the first run, or an offline solve).
   previousRunId?: string;
+  // The node labels by which the ResourceFlavor of each flavor in the
+  // recommendations selects its nodes: those every node of the flavor's model
+  // (and pool) carries in the inventory, in the clusters the flavor covers
+  // (docs/allocation.md, "Kueue"), so
+  // that `fleetcapctl recommendations --format kueue` writes them as the API's
+  // manifests do. Ordered by flavor; a flavor with no label known is absent.
+  // Empty for a team token (its manifests hold no ResourceFlavor), for an
+  // offline solve, and for a run whose policy version cannot be read.
+  flavorNodeLabels?: FlavorNodeLabels[];
+}
+
+// The node labels a flavor's nodes share (RecommendationSet.flavor_node_labels).
+export interface FlavorNodeLabels {
+  flavor?: string;
+  // Label key -> value, e.g. "nvidia.com/gpu.product" -> "NVIDIA-A100-SXM4-80GB".
+  labels?: Record<string, string>;
 }
 
 export interface Recommendation {
