@@ -69,8 +69,8 @@ bool ParseUsageFlags(int argc, char** argv, UsageSettings* s) {
       return false;
     }
   }
-  if (s->usage.hourly_days > s->holds.days || s->usage.minute_days > s->holds.days) {
-    std::fprintf(stderr, "usage_read_bench: --minute-days and --hourly-days are at most --days\n");
+  if (s->usage.hourly_days > s->holds.days || s->usage.minute_days > s->holds.days || s->usage.minute_days < 2) {
+    std::fprintf(stderr, "usage_read_bench: --minute-days is at least 2; it and --hourly-days are at most --days\n");
     return false;
   }
   return argc % 2 == 1;
