@@ -11,6 +11,7 @@
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/pg_quarantine_repository.h"
+#include "store/pg_usage_sql.h"
 #include "store/refused_records.h"
 
 namespace fleetcap::store {
@@ -223,14 +224,6 @@ const char* TruncUnit(BucketWidth width) {
       return "hour";
   }
 }
-
-// The rows a UsageFilter selects, its fields as parameters $1 .. $9 (empty
-// selectors match everything; pod rows have pod_uid <> '').
-constexpr const char* kFilterWhere =
-    " FROM usage_minute WHERE cluster = $1 AND minute >= $2::timestamptz AND minute < $3::timestamptz"
-    " AND (pod_uid <> '') = $4"
-    " AND ($5 = '' OR device_id = $5) AND ($6 = '' OR node = $6) AND ($7 = '' OR model = $7)"
-    " AND ($8 = '' OR pod = $8 OR pod_uid = $8) AND ($9 = '' OR namespace = $9)";
 
 template <typename T>
 std::optional<T> Opt(const pqxx::field& f) {
@@ -492,15 +485,9 @@ absl::StatusOr<std::vector<UsageBucket>> PgUsageRepository::Buckets(const UsageF
   std::vector<UsageBucket> out;
   try {
     pqxx::nontransaction txn(*lease);
-    auto rows = txn.exec_params(
-        absl::StrCat("SELECT (extract(epoch FROM date_trunc($10, minute, 'UTC')) * 1000)::bigint AS bucket,"
-                     " sum(util_mean * samples) FILTER (WHERE util_mean IS NOT NULL)"
-                     "   / nullif(sum(samples) FILTER (WHERE util_mean IS NOT NULL), 0),"
-                     " max(util_max), avg(memory_used_bytes)::float8, avg(power_watts),"
-                     " sum(samples) FILTER (WHERE util_mean IS NOT NULL), count(DISTINCT (device_id, pod_uid))",
-                     kFilterWhere, " GROUP BY 1 ORDER BY 1"),
-        f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod, f.namespace_,
-        TruncUnit(width));
+    auto rows = txn.exec_params(absl::StrCat(kUsageBucketsSelectSql, kUsageFilterWhereSql, kUsageBucketsGroupSql),
+                                f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node,
+                                f.model, f.pod, f.namespace_, TruncUnit(width));
     for (const auto& row : rows) {
       UsageBucket b;
       b.start = absl::FromUnixMillis(row[0].as<int64_t>());
@@ -527,7 +514,7 @@ absl::StatusOr<std::vector<UsageMinuteRow>> PgUsageRepository::Minutes(const Usa
         absl::StrCat("SELECT device_id, pod_uid, (extract(epoch FROM minute) * 1000)::bigint, node, model,"
                      " namespace, pod, util_mean, util_max, memory_used_bytes, memory_total_bytes, power_watts,"
                      " energy_joules, sm_active_mean, tensor_active_mean, dram_active_mean, samples",
-                     kFilterWhere, " ORDER BY device_id, pod_uid, minute"),
+                     kUsageFilterWhereSql, " ORDER BY device_id, pod_uid, minute"),
         f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod,
         f.namespace_);
     out.reserve(rows.size());

@@ -1,0 +1,11 @@
+-- One node's usage (GET /v1/usage?node=..., PgUsageRepository::Buckets and
+-- Minutes with a node) without reading its whole window: usage_minute's
+-- primary key leads with (cluster, device_id), so a node's minutes were
+-- found by reading every row of the cluster in the window's partitions,
+-- each device's and each pod's (docs/benchmarks.md, "Usage reads and the
+-- history's size on disk"). The node is a filter of the whole devices'
+-- rows only (a pod's share is asked by pod or namespace), so the index holds
+-- those alone; created on the partitioned table, every partition has it,
+-- the ones created later too, and every writer keeps it in the transaction
+-- that writes the minutes.
+CREATE INDEX usage_minute_by_node ON usage_minute (cluster, node, minute) WHERE pod_uid = '';

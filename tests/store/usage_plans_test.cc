@@ -1,0 +1,128 @@
+// The usage reads (GET /v1/usage) find one node's minutes through
+// usage_minute_by_node (migration 0030) in the partitions of their window
+// only, never by reading the window's every row: their plans on a database
+// seeded with two days of minute telemetry (tests/support/seeded_usage_history.h).
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "nlohmann/json.hpp"
+#include "pqxx/pqxx"
+#include "store/pg_usage_repository.h"
+#include "store/pg_usage_sql.h"
+#include "tests/support/seeded_hold_history.h"
+#include "tests/support/seeded_usage_history.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap::store {
+namespace {
+
+using ::fleetcap::testing::IsOk;
+
+// Each node of a plan as "Node Type on relation (index)".
+void CollectUsagePlanNodes(const nlohmann::json& node, std::multiset<std::string>* out) {
+  std::string line = node.value("Node Type", "");
+  if (node.contains("Relation Name")) line += " on " + node["Relation Name"].get<std::string>();
+  if (node.contains("Index Name")) line += " (" + node["Index Name"].get<std::string>() + ")";
+  out->insert(line);
+  if (node.contains("Plans")) {
+    for (const auto& child : node["Plans"]) CollectUsagePlanNodes(child, out);
+  }
+}
+
+class UsagePlansTest : public testing::MigratedDatabaseTest {
+ protected:
+  void SetUp() override {
+    MigratedDatabaseTest::SetUp();
+    if (HasFatalFailure()) return;
+    {
+      pqxx::work txn(*conn_);
+      testing::SeedHoldHistory(txn, holds_, now_);
+      testing::SeedUsageHistory(txn, holds_, usage_, now_);
+      txn.commit();
+    }
+    pqxx::nontransaction(*conn_).exec("VACUUM ANALYZE");
+  }
+
+  // The plan of Buckets over `f` by `unit` ("minute", "hour").
+  std::multiset<std::string> BucketsPlan(const UsageFilter& f, const std::string& unit) {
+    pqxx::nontransaction txn(*conn_);
+    auto rows = txn.exec_params(
+        absl::StrCat("EXPLAIN (FORMAT JSON) ", kUsageBucketsSelectSql, kUsageFilterWhereSql, kUsageBucketsGroupSql),
+        f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod, f.namespace_,
+        unit);
+    std::multiset<std::string> nodes;
+    CollectUsagePlanNodes(nlohmann::json::parse(rows[0][0].as<std::string>())[0]["Plan"], &nodes);
+    return nodes;
+  }
+
+  UsageFilter NodeDay(int node, absl::Time end) const {
+    UsageFilter f;
+    f.cluster = absl::StrCat("c", node % holds_.clusters);
+    f.node = absl::StrCat("n-", node);
+    f.start = end - absl::Hours(24);
+    f.end = end;
+    return f;
+  }
+
+  static testing::HoldHistoryShape Holds() {
+    testing::HoldHistoryShape shape;
+    shape.devices = 96;
+    shape.days = 3;
+    return shape;
+  }
+  static testing::UsageHistoryShape Usage() {
+    testing::UsageHistoryShape shape;
+    shape.minute_days = 2;
+    shape.hourly_days = 3;
+    return shape;
+  }
+
+  const testing::HoldHistoryShape holds_ = Holds();
+  const testing::UsageHistoryShape usage_ = Usage();
+  const absl::Time now_ = absl::FromUnixSeconds(1767225600 + 13 * 3600);  // 2026-01-01T13:00Z
+};
+
+// The reads and their plans on one seeded database (seeding it is most of the time).
+TEST_F(UsagePlansTest, ANodesMinutesAreFoundByIndexInTheirDaysPartitionsOnly) {
+  // The seeded telemetry is what the reads count.
+  PgUsageRepository usage(pool());
+  auto minutes = usage.Buckets(NodeDay(4, now_ - absl::Hours(3)), BucketWidth::kMinute);
+  ASSERT_THAT(minutes, IsOk());
+  ASSERT_EQ(minutes->size(), 1440u);
+  int64_t samples = 0;
+  for (const UsageBucket& b : *minutes) samples += b.samples.value_or(0);
+  EXPECT_EQ(samples, 8 * 1440 * testing::UsageHistoryShape::kSamplesPerRow);
+  EXPECT_EQ(minutes->front().series, 8);
+
+  UsageFilter cluster;
+  cluster.cluster = "c1";
+  cluster.start = now_ - absl::Hours(24 * 30);
+  cluster.end = now_;
+  auto hours = usage.Buckets(cluster, BucketWidth::kHour);
+  ASSERT_THAT(hours, IsOk());
+  ASSERT_EQ(hours->size(), static_cast<size_t>(24 * usage_.minute_days));
+  EXPECT_EQ(hours->back().series, holds_.devices / 3);  // 32 devices a cluster: 4 nodes of 8
+
+  // The plans of a day inside one UTC day's partition, and one across two.
+  for (const absl::Time end : {now_ - absl::Hours(13), now_ - absl::Hours(3)}) {
+    const std::multiset<std::string> plan = BucketsPlan(NodeDay(5, end), "minute");
+    const std::string where = absl::StrCat("a day ending ", FormatRfc3339(end), "\n", ::testing::PrintToString(plan));
+    std::set<std::string> partitions;
+    for (const std::string& node : plan) {
+      EXPECT_EQ(node.rfind("Seq Scan", 0), std::string::npos) << where;
+      const size_t on = node.find(" on usage_minute_");
+      if (on != std::string::npos) partitions.insert(node.substr(on + 4, 21));
+    }
+    EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr("_cluster_node_minute_idx)"))) << where;
+    EXPECT_LE(partitions.size(), 2u) << where;
+  }
+}
+
+}  // namespace
+}  // namespace fleetcap::store
