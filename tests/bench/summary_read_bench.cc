@@ -40,6 +40,7 @@
 #include "store/pg_live_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "tests/bench/bench_postgres.h"
+#include "tests/bench/call_latency.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/seeded_hold_history.h"
 
@@ -69,23 +70,6 @@ bool ParseSummaryFlags(int argc, char** argv, SummarySettings* s) {
   return argc % 2 == 1;
 }
 
-struct Figures {
-  double first_ms = 0, p50_ms = 0, p99_ms = 0, max_ms = 0;
-};
-
-Figures Summarize(std::vector<double> ms) {
-  Figures f;
-  f.first_ms = ms.front();
-  std::sort(ms.begin(), ms.end());
-  auto at = [&](double q) {
-    return ms[std::min(ms.size() - 1, static_cast<size_t>(q * static_cast<double>(ms.size())))];
-  };
-  f.p50_ms = at(0.50);
-  f.p99_ms = at(0.99);
-  f.max_ms = ms.back();
-  return f;
-}
-
 // Times `call(instant)` over `instants`; false (having said why) on an error.
 bool TimeSeries(const std::string& name, const std::vector<absl::Time>& instants,
                 const std::function<absl::Status(absl::Time)>& call) {
@@ -98,7 +82,7 @@ bool TimeSeries(const std::string& name, const std::vector<absl::Time>& instants
     }
     ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
   }
-  const Figures f = Summarize(std::move(ms));
+  const CallLatency f = LatencyOf(std::move(ms));
   std::printf("%-28s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
               f.p50_ms, f.p99_ms, f.max_ms, instants.size());
   return true;

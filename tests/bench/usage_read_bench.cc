@@ -38,6 +38,7 @@
 #include "store/migrator.h"
 #include "store/pg_usage_repository.h"
 #include "tests/bench/bench_postgres.h"
+#include "tests/bench/call_latency.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/seeded_hold_history.h"
 #include "tests/support/seeded_usage_history.h"
@@ -76,23 +77,6 @@ bool ParseUsageFlags(int argc, char** argv, UsageSettings* s) {
   return argc % 2 == 1;
 }
 
-struct UsageFigures {
-  double first_ms = 0, p50_ms = 0, p99_ms = 0, max_ms = 0;
-};
-
-UsageFigures SummarizeUsage(std::vector<double> ms) {
-  UsageFigures f;
-  f.first_ms = ms.front();
-  std::sort(ms.begin(), ms.end());
-  auto at = [&](double q) {
-    return ms[std::min(ms.size() - 1, static_cast<size_t>(q * static_cast<double>(ms.size())))];
-  };
-  f.p50_ms = at(0.50);
-  f.p99_ms = at(0.99);
-  f.max_ms = ms.back();
-  return f;
-}
-
 // Times Buckets over `filters` on a fresh pool (so a fresh backend); false
 // (having said why) on an error or when `check` refuses an answer.
 bool TimeBuckets(const std::string& uri, const std::string& name, const std::vector<store::UsageFilter>& filters,
@@ -115,7 +99,7 @@ bool TimeBuckets(const std::string& uri, const std::string& name, const std::vec
     }
     if (!check(f, *buckets)) return false;
   }
-  const UsageFigures f = SummarizeUsage(std::move(ms));
+  const CallLatency f = LatencyOf(std::move(ms));
   std::printf("%-28s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
               f.p50_ms, f.p99_ms, f.max_ms, filters.size());
   return true;

@@ -11,11 +11,11 @@
 #include <string>
 
 #include "common/time_util.h"
-#include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
 #include "store/pg_instant_sql.h"
 #include "store/pg_live_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
+#include "tests/support/query_plan.h"
 #include "tests/support/seeded_hold_history.h"
 #include "tests/support/test_database.h"
 
@@ -23,17 +23,6 @@ namespace fleetcap::store {
 namespace {
 
 using ::fleetcap::testing::IsOk;
-
-// Each node of a plan as "Node Type on relation (index)".
-void CollectPlanNodes(const nlohmann::json& node, std::multiset<std::string>* out) {
-  std::string line = node.value("Node Type", "");
-  if (node.contains("Relation Name")) line += " on " + node["Relation Name"].get<std::string>();
-  if (node.contains("Index Name")) line += " (" + node["Index Name"].get<std::string>() + ")";
-  out->insert(line);
-  if (node.contains("Plans")) {
-    for (const auto& child : node["Plans"]) CollectPlanNodes(child, out);
-  }
-}
 
 class InstantPlansTest : public testing::MigratedDatabaseTest {
  protected:
@@ -51,9 +40,7 @@ class InstantPlansTest : public testing::MigratedDatabaseTest {
   std::multiset<std::string> PlanOf(const char* sql, const std::string& cluster, absl::Time at) {
     pqxx::nontransaction txn(*conn_);
     auto rows = txn.exec_params(std::string("EXPLAIN (FORMAT JSON) ") + sql, cluster, FormatRfc3339(at));
-    std::multiset<std::string> nodes;
-    CollectPlanNodes(nlohmann::json::parse(rows[0][0].as<std::string>())[0]["Plan"], &nodes);
-    return nodes;
+    return testing::PlanNodes(rows[0][0].as<std::string>());
   }
 
   static testing::HoldHistoryShape Shape() {

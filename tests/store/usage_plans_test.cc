@@ -11,10 +11,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
-#include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
 #include "store/pg_usage_repository.h"
 #include "store/pg_usage_sql.h"
+#include "tests/support/query_plan.h"
 #include "tests/support/seeded_hold_history.h"
 #include "tests/support/seeded_usage_history.h"
 #include "tests/support/test_database.h"
@@ -23,17 +23,6 @@ namespace fleetcap::store {
 namespace {
 
 using ::fleetcap::testing::IsOk;
-
-// Each node of a plan as "Node Type on relation (index)".
-void CollectUsagePlanNodes(const nlohmann::json& node, std::multiset<std::string>* out) {
-  std::string line = node.value("Node Type", "");
-  if (node.contains("Relation Name")) line += " on " + node["Relation Name"].get<std::string>();
-  if (node.contains("Index Name")) line += " (" + node["Index Name"].get<std::string>() + ")";
-  out->insert(line);
-  if (node.contains("Plans")) {
-    for (const auto& child : node["Plans"]) CollectUsagePlanNodes(child, out);
-  }
-}
 
 class UsagePlansTest : public testing::MigratedDatabaseTest {
  protected:
@@ -56,9 +45,7 @@ class UsagePlansTest : public testing::MigratedDatabaseTest {
         absl::StrCat("EXPLAIN (FORMAT JSON) ", kUsageBucketsSelectSql, kUsageFilterWhereSql, kUsageBucketsGroupSql),
         f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod, f.namespace_,
         unit);
-    std::multiset<std::string> nodes;
-    CollectUsagePlanNodes(nlohmann::json::parse(rows[0][0].as<std::string>())[0]["Plan"], &nodes);
-    return nodes;
+    return testing::PlanNodes(rows[0][0].as<std::string>());
   }
 
   UsageFilter NodeDay(int node, absl::Time end) const {
