@@ -2,7 +2,12 @@
 // A small hand-made inventory shared by the repository tests (the fake's unit
 // test and the PostgreSQL integration test assert the same figures on it).
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "store/inventory.h"
+#include "store/live_inventory_repository.h"
 
 namespace fleetcap::store {
 
@@ -30,6 +35,26 @@ inline ClusterInventory TestInventory() {
                {"share", "t4-1", 250, t0 + h, std::nullopt},
                {"big", "a100-0", 1000, t0 + h, std::nullopt}};
   return inv;
+}
+
+// Nodes of cluster `c1`, each (name, pool) with one A100-SXM4-80GB GPU
+// (`<name>/gpu0`), labelled as NVIDIA's GPU feature discovery labels them
+// (nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB) in the pool that
+// cloud.google.com/gke-nodepool names: what the Kubernetes ingest stores.
+inline InventoryChanges LabelledA100Nodes(const std::vector<std::pair<std::string, std::string>>& nodes) {
+  const absl::Time since = absl::FromUnixSeconds(1'772'000'000);
+  InventoryChanges changes;
+  changes.cluster = "c1";
+  changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
+  for (const auto& [name, pool] : nodes) {
+    LiveNode node({name, pool, 64000, 524288, since, std::nullopt}, "");
+    node.model_label_key = "nvidia.com/gpu.product";
+    node.model_label_value = "NVIDIA-A100-SXM4-80GB";
+    node.pool_label_key = "cloud.google.com/gke-nodepool";
+    changes.nodes.push_back(node);
+    changes.devices.push_back({name + "/gpu0", name, 0, "A100-SXM4-80GB", since, std::nullopt});
+  }
+  return changes;
 }
 
 }  // namespace fleetcap::store

@@ -11,6 +11,7 @@
 #include "grpcpp/grpcpp.h"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_live_inventory_repository.h"
+#include "store/test_inventory.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
@@ -122,19 +123,9 @@ TEST_F(TeamManifestsTest, AResourceFlavorSelectsTheNodesTheInventoryHoldsOfItsMo
   EXPECT_THAT(before.body, HasSubstr("# No node label is known for flavor a100 (model A100-SXM4-80GB): this "
                                      "ResourceFlavor matches every node.\n"));
 
-  store::InventoryChanges changes;
-  changes.cluster = "c1";
-  changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
-  for (const std::string name : {"n1", "n2"}) {
-    store::LiveNode node({name, "pool-" + name, 64000, 524288, absl::FromUnixSeconds(1'772'000'000), std::nullopt}, "");
-    node.model_label_key = "nvidia.com/gpu.product";
-    node.model_label_value = "NVIDIA-A100-SXM4-80GB";
-    node.pool_label_key = "cloud.google.com/gke-nodepool";
-    changes.nodes.push_back(node);
-    changes.devices.push_back(
-        {name + "/gpu0", name, 0, "A100-SXM4-80GB", absl::FromUnixSeconds(1'772'000'000), std::nullopt});
-  }
-  ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(changes), IsOk());
+  ASSERT_THAT(
+      store::PgLiveInventoryRepository(pool()).Apply(store::LabelledA100Nodes({{"n1", "pool-n1"}, {"n2", "pool-n2"}})),
+      IsOk());
 
   // The model's label, which both nodes share; not the pool, which they do not.
   const testing::HttpResult fleet = Manifests("planner", "kueue");
@@ -162,19 +153,9 @@ TEST_F(TeamManifestsTest, TheRecommendationSetCarriesTheNodeLabelsItsFlavorsShar
   ASSERT_TRUE(status.ok()) << status.error_message();
   EXPECT_EQ(before.flavor_node_labels_size(), 0);
 
-  store::InventoryChanges changes;
-  changes.cluster = "c1";
-  changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
-  for (const std::string name : {"n1", "n2"}) {
-    store::LiveNode node({name, "pool-" + name, 64000, 524288, absl::FromUnixSeconds(1'772'000'000), std::nullopt}, "");
-    node.model_label_key = "nvidia.com/gpu.product";
-    node.model_label_value = "NVIDIA-A100-SXM4-80GB";
-    node.pool_label_key = "cloud.google.com/gke-nodepool";
-    changes.nodes.push_back(node);
-    changes.devices.push_back(
-        {name + "/gpu0", name, 0, "A100-SXM4-80GB", absl::FromUnixSeconds(1'772'000'000), std::nullopt});
-  }
-  ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(changes), IsOk());
+  ASSERT_THAT(
+      store::PgLiveInventoryRepository(pool()).Apply(store::LabelledA100Nodes({{"n1", "pool-n1"}, {"n2", "pool-n2"}})),
+      IsOk());
 
   // The model's label, which both nodes share; not the pool, which they do not.
   v1::RecommendationSet fleet;

@@ -10,6 +10,7 @@
 #include "nlohmann/json.hpp"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_live_inventory_repository.h"
+#include "store/test_inventory.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
@@ -46,6 +47,13 @@ class FleetctlRecommendationsTest : public testing::ApiOnMigratedDatabaseTest<kA
     }
     run.recommendations[0].borrowing_limit_milli = 500;
     ASSERT_THAT(store::PgAllocationRunRepository(pool()).StoreRun(run), IsOk());
+  }
+
+  // Applies the policy in `file` as version 1 with fleetcapctl.
+  void ApplyPolicy(const std::string& file) {
+    auto applied = testing::Run({fleetcap::testing::kCtlBin, "policy", "apply", file, "--server", api_->grpc_address(),
+                                 "--token", api_->admin_token});
+    ASSERT_EQ(applied.exit_code, 0) << applied.err;
   }
 
   testing::RunResult Ctl(std::vector<std::string> args, const std::string& token) {
@@ -107,9 +115,8 @@ allocation:
 TEST_F(FleetctlRecommendationsTest, KueueAndVolcanoManifestsUnderTheRunsPolicy) {
   testing::TestDir dir{"recommendations"};
   const std::string policy_file = dir.Write("policy.yaml", kExportPolicy);
-  auto applied = testing::Run({fleetcap::testing::kCtlBin, "policy", "apply", policy_file, "--server",
-                               api_->grpc_address(), "--token", api_->admin_token});
-  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  ApplyPolicy(policy_file);
+  if (HasFatalFailure()) return;
 
   store::AllocationRunDraft run;
   run.computed_at = absl::FromUnixSeconds(1'772'366'400);
@@ -175,9 +182,8 @@ TEST_F(FleetctlRecommendationsTest, KueueAndVolcanoManifestsUnderTheRunsPolicy) 
 TEST_F(FleetctlRecommendationsTest, KueueFlavorsSelectTheNodesTheInventorySaw) {
   testing::TestDir dir{"recommendations"};
   const std::string policy_file = dir.Write("policy.yaml", kExportPolicy);
-  auto applied = testing::Run({fleetcap::testing::kCtlBin, "policy", "apply", policy_file, "--server",
-                               api_->grpc_address(), "--token", api_->admin_token});
-  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  ApplyPolicy(policy_file);
+  if (HasFatalFailure()) return;
   store::AllocationRunDraft run;
   run.computed_at = absl::FromUnixSeconds(1'772'366'400);
   run.policy_version = 1;
@@ -189,19 +195,9 @@ TEST_F(FleetctlRecommendationsTest, KueueFlavorsSelectTheNodesTheInventorySaw) {
   run.recommendations = {vision};
   ASSERT_THAT(store::PgAllocationRunRepository(pool()).StoreRun(run), IsOk());
   // Two A100 nodes labelled as NVIDIA's GPU feature discovery labels them, in one pool.
-  store::InventoryChanges changes;
-  changes.cluster = "c1";
-  changes.types = {{"A100-SXM4-80GB", "nvidia", "nvidia.com/gpu"}};
-  for (const std::string name : {"n1", "n2"}) {
-    store::LiveNode node({name, "train", 64000, 524288, absl::FromUnixSeconds(1'772'000'000), std::nullopt}, "");
-    node.model_label_key = "nvidia.com/gpu.product";
-    node.model_label_value = "NVIDIA-A100-SXM4-80GB";
-    node.pool_label_key = "cloud.google.com/gke-nodepool";
-    changes.nodes.push_back(node);
-    changes.devices.push_back(
-        {name + "/gpu0", name, 0, "A100-SXM4-80GB", absl::FromUnixSeconds(1'772'000'000), std::nullopt});
-  }
-  ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(changes), IsOk());
+  ASSERT_THAT(
+      store::PgLiveInventoryRepository(pool()).Apply(store::LabelledA100Nodes({{"n1", "train"}, {"n2", "train"}})),
+      IsOk());
 
   auto kueue = Ctl({"--format", "kueue"}, api_->admin_token);
   ASSERT_EQ(kueue.exit_code, 0) << kueue.err;
