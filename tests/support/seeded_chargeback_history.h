@@ -85,6 +85,8 @@ inline constexpr SeedRollup kSeedRollups[] = {
     {"chargeback_daily", "day", "chargeback_hourly", "hour", "team, namespace, workload, model, line_kind"},
     {"chargeback_daily_by_team", "day", "chargeback_hourly_by_team", "hour", "team, model, line_kind"},
     {"chargeback_monthly", "month", "chargeback_daily", "day", "team, namespace, workload, model, line_kind"},
+    {"chargeback_hourly_by_model", "hour", "chargeback_hourly_by_team", "hour", "model, line_kind"},
+    {"chargeback_monthly_by_team", "month", "chargeback_daily_by_team", "day", "team, model, line_kind"},
 };
 
 // Writes the year in `txn`, with triggers off: this is history, not news.

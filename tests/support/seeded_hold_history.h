@@ -59,6 +59,12 @@ inline constexpr const char* kHoldHistorySql[] = {
               LATERAL (VALUES (m.since, CASE WHEN i % 20 = 7 THEN m.mid END),
                               (m.mid + interval '1 day', NULL)) AS v(f, t)
         WHERE i % 20 = 7 OR v.f = m.since)sql",
+    // The devices' capacity steps (migration 0030), as fleetcap_capacity_steps keeps them.
+    R"sql(INSERT INTO capacity_steps (cluster, model, at, devices)
+       SELECT cluster, model, at, sum(d)
+         FROM (SELECT cluster, model, in_service_from AS at, 1 AS d FROM devices
+               UNION ALL SELECT cluster, model, in_service_to, -1 FROM devices WHERE in_service_to IS NOT NULL) e
+        GROUP BY 1, 2, 3)sql",
     // Pod k of device i on day d holds it for 80% of its slot; the very last
     // of nine devices in ten is still held (open) at the end.
     R"sql(CREATE TEMP TABLE bench_holds AS
