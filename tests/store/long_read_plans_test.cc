@@ -138,54 +138,58 @@ TEST_F(LongReadPlansTest, TheRollupsAreTheSumsOfTheSeededLines) {
   EXPECT_GT(total_year, 0);
 }
 
-TEST_F(LongReadPlansTest, TheCapacitySeriesReadsTheHoursByModel) {
-  for (const absl::Duration ago : {absl::ZeroDuration(), absl::Hours(24 * 30 + 7)}) {
-    ChargebackFilter f = Window(now_ - ago - absl::Hours(24 * 90), now_ - ago);
-    f.device_time_only = true;
-    for (const bool by_cluster : {false, true}) {
-      ChargebackGroupBy g;
-      g.model = true;
-      g.cluster = by_cluster;
-      const std::string where = "90 days by model, ending " + absl::FormatDuration(ago) + " ago";
-      const std::multiset<std::string> plan = PlanOf(f, g, ChargebackResolution::kHour);
-      ExpectNoScanOf(plan, {"chargeback_hourly", "chargeback_hourly_by_team"}, where);
-      EXPECT_THAT(plan, Contains(HasSubstr("(chargeback_hourly_by_model_by_hour)"))) << where;
+// One seeded year (the seeding is most of the time) for every plan.
+TEST_F(LongReadPlansTest, LongWindowsReadTheRollupsOfTheirGrainByIndex) {
+  {
+    // The capacity series by model reads the hours by model.
+    for (const absl::Duration ago : {absl::ZeroDuration(), absl::Hours(24 * 30 + 7)}) {
+      ChargebackFilter f = Window(now_ - ago - absl::Hours(24 * 90), now_ - ago);
+      f.device_time_only = true;
+      for (const bool by_cluster : {false, true}) {
+        ChargebackGroupBy g;
+        g.model = true;
+        g.cluster = by_cluster;
+        const std::string where = "90 days by model, ending " + absl::FormatDuration(ago) + " ago";
+        const std::multiset<std::string> plan = PlanOf(f, g, ChargebackResolution::kHour);
+        ExpectNoScanOf(plan, {"chargeback_hourly", "chargeback_hourly_by_team"}, where);
+        EXPECT_THAT(plan, Contains(HasSubstr("(chargeback_hourly_by_model_by_hour)"))) << where;
+      }
     }
   }
-}
-
-TEST_F(LongReadPlansTest, OneTeamsHoursAreFoundByIndex) {
-  ChargebackFilter f = Window(now_ - absl::Hours(24 * 90), now_);
-  f.teams = {"t-3"};
-  f.device_time_only = true;
-  ChargebackGroupBy g;
-  g.team = true;
-  const std::multiset<std::string> plan = PlanOf(f, g, ChargebackResolution::kHour);
-  ExpectNoScanOf(plan, {"chargeback_hourly"}, "one team's 90 days by hour");
-  EXPECT_THAT(plan, Contains(HasSubstr("on chargeback_hourly_by_team"))) << ::testing::PrintToString(plan);
-}
-
-TEST_F(LongReadPlansTest, ChargebackByTeamReadsTheTeamRollupsOfItsGrain) {
-  ChargebackGroupBy g;
-  g.team = true;
-  // 30 days from an hour that is on no day: the ragged hours and 29 days.
-  const std::multiset<std::string> month =
-      PlanOf(Window(now_ - absl::Hours(24 * 30), now_), g, ChargebackResolution::kNone);
-  ExpectNoScanOf(month, {"chargeback_hourly", "chargeback_daily", "chargeback_monthly"}, "30 days by team");
-  EXPECT_THAT(month, Contains(HasSubstr("on chargeback_daily_by_team"))) << ::testing::PrintToString(month);
-  // 365 days by month: whole months from the monthly team rollup, the ragged days and hours around them.
-  for (const ChargebackResolution resolution : {ChargebackResolution::kMonth, ChargebackResolution::kNone}) {
-    const std::multiset<std::string> year = PlanOf(Window(now_ - absl::Hours(24 * 365), now_), g, resolution);
-    ExpectNoScanOf(year, {"chargeback_hourly", "chargeback_daily", "chargeback_monthly"}, "365 days by team");
-    EXPECT_THAT(year, Contains(HasSubstr("on chargeback_monthly_by_team"))) << ::testing::PrintToString(year);
-    EXPECT_THAT(year, Contains(HasSubstr("(chargeback_daily_by_team_by_day)"))) << ::testing::PrintToString(year);
-    EXPECT_THAT(year, Contains(HasSubstr("(chargeback_hourly_by_team_by_hour)"))) << ::testing::PrintToString(year);
+  {
+    // One team's hours, by index.
+    ChargebackFilter f = Window(now_ - absl::Hours(24 * 90), now_);
+    f.teams = {"t-3"};
+    f.device_time_only = true;
+    ChargebackGroupBy g;
+    g.team = true;
+    const std::multiset<std::string> plan = PlanOf(f, g, ChargebackResolution::kHour);
+    ExpectNoScanOf(plan, {"chargeback_hourly"}, "one team's 90 days by hour");
+    EXPECT_THAT(plan, Contains(HasSubstr("on chargeback_hourly_by_team"))) << ::testing::PrintToString(plan);
   }
-  // Whole months: the monthly team rollup alone.
-  const std::multiset<std::string> months =
-      PlanOf(Window(MonthStart(now_ - absl::Hours(24 * 364)), MonthStart(now_)), g, ChargebackResolution::kMonth);
-  ExpectNoScanOf(months, {"chargeback_hourly", "chargeback_daily", "chargeback_monthly", "chargeback_daily_by_team"},
-                 "12 whole months by team");
+  {
+    // The chargeback by team reads the team rollups of its grain.
+    ChargebackGroupBy g;
+    g.team = true;
+    // 30 days from an hour that is on no day: the ragged hours and 29 days.
+    const std::multiset<std::string> month =
+        PlanOf(Window(now_ - absl::Hours(24 * 30), now_), g, ChargebackResolution::kNone);
+    ExpectNoScanOf(month, {"chargeback_hourly", "chargeback_daily", "chargeback_monthly"}, "30 days by team");
+    EXPECT_THAT(month, Contains(HasSubstr("on chargeback_daily_by_team"))) << ::testing::PrintToString(month);
+    // 365 days by month: whole months from the monthly team rollup, the ragged days and hours around them.
+    for (const ChargebackResolution resolution : {ChargebackResolution::kMonth, ChargebackResolution::kNone}) {
+      const std::multiset<std::string> year = PlanOf(Window(now_ - absl::Hours(24 * 365), now_), g, resolution);
+      ExpectNoScanOf(year, {"chargeback_hourly", "chargeback_daily", "chargeback_monthly"}, "365 days by team");
+      EXPECT_THAT(year, Contains(HasSubstr("on chargeback_monthly_by_team"))) << ::testing::PrintToString(year);
+      EXPECT_THAT(year, Contains(HasSubstr("(chargeback_daily_by_team_by_day)"))) << ::testing::PrintToString(year);
+      EXPECT_THAT(year, Contains(HasSubstr("(chargeback_hourly_by_team_by_hour)"))) << ::testing::PrintToString(year);
+    }
+    // Whole months: the monthly team rollup alone.
+    const std::multiset<std::string> months =
+        PlanOf(Window(MonthStart(now_ - absl::Hours(24 * 364)), MonthStart(now_)), g, ChargebackResolution::kMonth);
+    ExpectNoScanOf(months, {"chargeback_hourly", "chargeback_daily", "chargeback_monthly", "chargeback_daily_by_team"},
+                   "12 whole months by team");
+  }
 }
 
 }  // namespace
