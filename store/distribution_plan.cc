@@ -21,6 +21,7 @@ const std::vector<PlannedTable>& DistributionPlan() {
       // leads with the cluster, so one cluster's rows live on one node.
       ByCluster("nodes"),
       ByCluster("devices"),
+      ByCluster("capacity_steps"),
       ByCluster("workloads"),
       ByCluster("pods"),
       ByCluster("holds"),
@@ -38,9 +39,11 @@ const std::vector<PlannedTable>& DistributionPlan() {
       // Derived per cluster by the optimizer (fixed costs under cluster '').
       ByCluster("chargeback_hourly"),
       ByCluster("chargeback_hourly_by_team"),
+      ByCluster("chargeback_hourly_by_model"),
       ByCluster("chargeback_daily"),
       ByCluster("chargeback_daily_by_team"),
       ByCluster("chargeback_monthly"),
+      ByCluster("chargeback_monthly_by_team"),
       ByCluster("chargeback_over_held"),
       ByCluster("chargeback_recompute"),
       // Small and read by every node: the change-marking triggers on every

@@ -11,6 +11,7 @@
 #include "common/time_util.h"
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
+#include "store/pg_chargeback_lines_sql.h"
 #include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
@@ -35,10 +36,12 @@ constexpr const char* kDeviceTimeSummed =
 bool OutOfRange(const pqxx::sql_error& e) { return e.sqlstate() == "22003"; }
 
 // The keys after cluster and period of the full rollups, and of the team
-// rollups chargeback_hourly_by_team and chargeback_daily_by_team (no
-// namespace, no workload).
+// rollups chargeback_hourly_by_team, chargeback_daily_by_team and
+// chargeback_monthly_by_team (no namespace, no workload).
 constexpr const char* kAllKeys = "team, namespace, workload, model, line_kind";
 constexpr const char* kTeamKeys = "team, model, line_kind";
+// The keys of chargeback_hourly_by_model (no team either).
+constexpr const char* kModelKeys = "model, line_kind";
 
 // Rebuilds `to`'s rows of the periods in [from_start, from_end) from `from`'s
 // rows, `keys` (after cluster and period) being the columns `to` keeps. The
@@ -66,41 +69,87 @@ absl::StatusOr<int64_t> Int64Sum(const pqxx::field& f, const char* what) {
   return v;
 }
 
+// The rollups of one set of keys, by grain, and the columns (after the
+// period) that every one of them keeps.
+struct RollupGrains {
+  const char* hourly;
+  const char* daily;
+  const char* monthly;
+  const char* columns;
+};
+// Every key.
+constexpr RollupGrains kLineRollups = {"chargeback_hourly", "chargeback_daily", "chargeback_monthly",
+                                       "cluster, team, namespace, workload, model, line_kind"};
+// Without namespace and workload (migrations 0014, 0015, 0031).
+constexpr RollupGrains kTeamRollups = {"chargeback_hourly_by_team", "chargeback_daily_by_team",
+                                       "chargeback_monthly_by_team", "cluster, team, model, line_kind"};
+// Without team, namespace and workload: hours by model (migration 0031); the
+// days and months of the team rollups, which have these columns too.
+constexpr RollupGrains kModelRollups = {"chargeback_hourly_by_model", "chargeback_daily_by_team",
+                                        "chargeback_monthly_by_team", "cluster, model, line_kind"};
+
+// A range of times [from, to), as SQL.
+struct SqlRange {
+  std::string from, to;
+};
+
+std::string TimestampSql(absl::Time t) { return absl::StrCat("'", FormatRfc3339(t), "'::timestamptz"); }
+
+// The rows of `table` whose `time` is in any of `ranges`, as (t, columns...).
+std::string RollupBranch(const char* table, const char* time, const char* columns,
+                         const std::vector<SqlRange>& ranges) {
+  std::vector<std::string> where;
+  for (const SqlRange& r : ranges)
+    where.push_back(absl::StrCat("(", time, " >= ", r.from, " AND ", time, " < ", r.to, ")"));
+  return absl::StrCat("SELECT ", time, " AS t, ", columns, ", ", kSums, ", no_telemetry FROM ", table, " WHERE ",
+                      absl::StrJoin(where, " OR "));
+}
+
 // The query Lines runs for `f`, `g` and `resolution`, `quoted_teams` being
 // f.teams quoted; its parameters are, in order, start, end, cluster,
-// namespace, workload, model and line_kind (ExecLines).
+// namespace, workload, model and line_kind (ExecChargebackLines).
 std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, ChargebackResolution resolution,
                         const std::vector<std::string>& quoted_teams) {
   // Without namespace or workload (grouped or filtered), the team rollups
-  // have the same sums in far fewer rows.
+  // have the same sums in far fewer rows; without team as well, the hours
+  // by model.
   const bool by_team = !g.namespace_name && !g.workload && f.namespace_name.empty() && f.workload.empty();
-  const char* hourly = by_team ? "chargeback_hourly_by_team" : "chargeback_hourly";
-  const char* daily = by_team ? "chargeback_daily_by_team" : "chargeback_daily";
+  const bool by_model = by_team && !g.team && f.teams.empty();
+  const RollupGrains& rollups = by_model ? kModelRollups : by_team ? kTeamRollups : kLineRollups;
   // The whole days inside the window; the hours before and after them, if any, come from the hourly lines.
   const absl::Time days_start = DayStart(f.start) == f.start ? f.start : DayStart(f.start) + absl::Hours(24);
   const absl::Time days_end = DayStart(f.end);
-  std::string source = hourly;
+  // The whole months inside those days (read by month unless the answer is by hour or day).
+  const absl::Time months_start =
+      MonthStart(days_start) == days_start ? days_start : MonthStart(MonthStart(days_start) + absl::Hours(24 * 32));
+  const absl::Time months_end = MonthStart(days_end);
+  const bool months = (resolution == ChargebackResolution::kMonth || resolution == ChargebackResolution::kNone) &&
+                      days_start < days_end && months_start < months_end;
+  std::string source = rollups.hourly;
   const char* time = "hour";
   if (SourceFor(f, resolution) == ChargebackSource::kMonthly) {
-    source = "chargeback_monthly";
+    source = rollups.monthly;
     time = "month";
   } else if (resolution != ChargebackResolution::kHour && days_start < days_end) {
-    // The whole days (the window, or its days or month) read the daily
-    // rollup, and only the ragged ends the hourly lines.
-    const std::string columns = absl::StrCat(
-        by_team ? "cluster, team, model, line_kind, " : "cluster, team, namespace, workload, model, line_kind, ", kSums,
-        ", no_telemetry");
-    const std::string from = absl::StrCat("'", FormatRfc3339(days_start), "'::timestamptz");
-    const std::string to = absl::StrCat("'", FormatRfc3339(days_end), "'::timestamptz");
+    // The whole months (when the resolution allows) read the monthly
+    // rollup, the whole days around them the daily one, and only the ragged
+    // ends the hourly lines; each branch only when it has a period to read.
+    std::vector<std::string> branches;
+    std::vector<SqlRange> hours, days;
+    if (f.start < days_start) hours.push_back({"$1::timestamptz", TimestampSql(days_start)});
+    if (days_end < f.end) hours.push_back({TimestampSql(days_end), "$2::timestamptz"});
+    if (!hours.empty()) branches.push_back(RollupBranch(rollups.hourly, "hour", rollups.columns, hours));
+    if (!months) {
+      days.push_back({TimestampSql(days_start), TimestampSql(days_end)});
+    } else {
+      if (days_start < months_start) days.push_back({TimestampSql(days_start), TimestampSql(months_start)});
+      if (months_end < days_end) days.push_back({TimestampSql(months_end), TimestampSql(days_end)});
+      branches.push_back(RollupBranch(rollups.monthly, "month", rollups.columns,
+                                      {{TimestampSql(months_start), TimestampSql(months_end)}}));
+    }
+    if (!days.empty()) branches.push_back(RollupBranch(rollups.daily, "day", rollups.columns, days));
     time = "t";
-    // The hourly branch only when there are ragged ends: it scans by hour.
-    const std::string hours = days_start == f.start && days_end == f.end
-                                  ? ""
-                                  : absl::StrCat("SELECT hour AS t, ", columns, " FROM ", hourly,
-                                                 " WHERE (hour >= $1::timestamptz AND hour < ", from,
-                                                 ") OR (hour >= ", to, " AND hour < $2::timestamptz) UNION ALL ");
-    source = absl::StrCat("(", hours, "SELECT day AS t, ", columns, " FROM ", daily, " WHERE day >= ", from,
-                          " AND day < ", to, ") AS lines");
+    source = absl::StrCat("(", absl::StrJoin(branches, " UNION ALL "), ") AS lines");
   }
   std::string period;
   switch (resolution) {
@@ -139,14 +188,6 @@ std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, C
       order, f.max_lines > 0 ? absl::StrCat(" LIMIT ", f.max_lines + 1) : "");
 }
 
-pqxx::result ExecLines(pqxx::transaction_base& txn, const std::string& prefix, const ChargebackFilter& f,
-                       const ChargebackGroupBy& g, ChargebackResolution resolution) {
-  std::vector<std::string> teams;
-  for (const std::string& team : f.teams) teams.push_back(txn.quote(team));
-  return txn.exec_params(prefix + LinesSelect(f, g, resolution, teams), FormatRfc3339(f.start), FormatRfc3339(f.end),
-                         f.cluster, f.namespace_name, f.workload, f.model, f.line_kind);
-}
-
 // The rows the plan `node` (EXPLAIN's JSON) and those under it read from tables, as the planner expects them.
 double RowsFromTables(const nlohmann::json& node) {
   double rows = 0;
@@ -160,6 +201,14 @@ double RowsFromTables(const nlohmann::json& node) {
 }
 
 }  // namespace
+
+pqxx::result ExecChargebackLines(pqxx::transaction_base& txn, const std::string& prefix, const ChargebackFilter& f,
+                                 const ChargebackGroupBy& g, ChargebackResolution resolution) {
+  std::vector<std::string> teams;
+  for (const std::string& team : f.teams) teams.push_back(txn.quote(team));
+  return txn.exec_params(prefix + LinesSelect(f, g, resolution, teams), FormatRfc3339(f.start), FormatRfc3339(f.end),
+                         f.cluster, f.namespace_name, f.workload, f.model, f.line_kind);
+}
 
 absl::Status PgChargebackRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
                                                   const std::vector<ChargebackLineRecord>& lines,
@@ -209,6 +258,10 @@ absl::Status PgChargebackRepository::ReplaceHours(const std::string& cluster, ab
             DayStart(start), days_end);
     Rebuild(txn, cluster, "chargeback_monthly", "month", "chargeback_daily", "day", kAllKeys, MonthStart(start),
             months_end);
+    Rebuild(txn, cluster, "chargeback_hourly_by_model", "hour", "chargeback_hourly_by_team", "hour", kModelKeys, start,
+            end);
+    Rebuild(txn, cluster, "chargeback_monthly_by_team", "month", "chargeback_daily_by_team", "day", kTeamKeys,
+            MonthStart(start), months_end);
     txn.commit();
   } catch (const pqxx::sql_error& e) {
     if (OutOfRange(e)) {
@@ -379,8 +432,12 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::vector<ChargebackSum> out;
   try {
-    pqxx::nontransaction txn(*lease);
-    const pqxx::result rows = ExecLines(txn, "", f, g, resolution);
+    pqxx::read_transaction txn(*lease);
+    // A long window's estimate passes jit_above_cost by far, and compiling
+    // the sums (a second or more) would cost more than running them.
+    txn.exec("SET LOCAL jit = off");
+    const pqxx::result rows = ExecChargebackLines(txn, "", f, g, resolution);
+    txn.commit();
     out.reserve(rows.size());
     for (const auto& row : rows) {
       ChargebackSum s;
@@ -417,7 +474,7 @@ absl::StatusOr<int64_t> PgChargebackRepository::RowsRead(const ChargebackFilter&
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::nontransaction txn(*lease);
-    const pqxx::result plan = ExecLines(txn, "EXPLAIN (FORMAT JSON) ", f, g, resolution);
+    const pqxx::result plan = ExecChargebackLines(txn, "EXPLAIN (FORMAT JSON) ", f, g, resolution);
     const nlohmann::json parsed = nlohmann::json::parse(plan.at(0).at(0).c_str());
     return static_cast<int64_t>(RowsFromTables(parsed.at(0).at("Plan")));
   } catch (const std::exception& e) {

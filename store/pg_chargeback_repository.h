@@ -1,12 +1,15 @@
 #pragma once
-// The chargeback repositories on PostgreSQL (migrations 0011, 0014, 0015, 0017).
+// The chargeback repositories on PostgreSQL (migrations 0011, 0014, 0015, 0017, 0031).
 //
 // A replacement deletes the cluster's lines and over-held spans of the
 // hours, COPYs the new lines in, and rebuilds from them the team rows of
 // those hours (chargeback_hourly_by_team) and the daily rows of the days
 // they touch, the team rows of those days (chargeback_daily_by_team) from
-// the hourly team rows, and the monthly rows of their months from
-// chargeback_daily, in one transaction serialised per cluster by
+// the hourly team rows, the monthly rows of their months from
+// chargeback_daily, the model rows of the hours
+// (chargeback_hourly_by_model) from the hourly team rows and the team rows
+// of the months (chargeback_monthly_by_team) from the daily team rows, in
+// one transaction serialised per cluster by
 // a transaction-scoped advisory lock. Sums are taken in bigint by
 // fleetcap_sum_int64 (migration 0017), which refuses to overflow: a rollup or
 // a read whose sum would be past int64 is OUT_OF_RANGE, never wrapped.

@@ -28,14 +28,17 @@ struct HoldHistoryShape {
   int64_t days = 365;
   int64_t pods_per_day = 2;
   int64_t clusters = 3;
+  // The last days of the history that have holds (0: every day); the devices
+  // are in service over all of it whatever this is.
+  int64_t hold_days = 0;
 
-  int64_t holds() const { return devices * days * pods_per_day; }
+  int64_t holds() const { return devices * (hold_days > 0 ? hold_days : days) * pods_per_day; }
   // Milli-devices held at the end of the history.
   int64_t open_milli() const { return (devices - devices / 10) * 1000; }
 };
 
 // The seed, in SQL on the server (each $N replaced by its value): $1 devices, $2 days, $3 pods a device-day,
-// $4 clusters, $5 the end of the history ("now"). Triggers (and with them the
+// $4 clusters, $5 the end of the history ("now"), $6 the days with holds. Triggers (and with them the
 // foreign keys and the chargeback's recompute marks) are off while it runs:
 // this is history, not news.
 inline constexpr const char* kHoldHistorySql[] = {
@@ -56,6 +59,12 @@ inline constexpr const char* kHoldHistorySql[] = {
               LATERAL (VALUES (m.since, CASE WHEN i % 20 = 7 THEN m.mid END),
                               (m.mid + interval '1 day', NULL)) AS v(f, t)
         WHERE i % 20 = 7 OR v.f = m.since)sql",
+    // The devices' capacity steps (migration 0031), as fleetcap_capacity_steps keeps them.
+    R"sql(INSERT INTO capacity_steps (cluster, model, at, devices)
+       SELECT cluster, model, at, sum(d)
+         FROM (SELECT cluster, model, in_service_from AS at, 1 AS d FROM devices
+               UNION ALL SELECT cluster, model, in_service_to, -1 FROM devices WHERE in_service_to IS NOT NULL) e
+        GROUP BY 1, 2, 3)sql",
     // Pod k of device i on day d holds it for 80% of its slot; the very last
     // of nine devices in ten is still held (open) at the end.
     R"sql(CREATE TEMP TABLE bench_holds AS
@@ -64,7 +73,7 @@ inline constexpr const char* kHoldHistorySql[] = {
               f AS held_from,
               CASE WHEN d = $2::int - 1 AND k = $3::int - 1 AND i % 10 <> 9 THEN NULL
                    ELSE f + (interval '1 day' / $3::int) * 0.8 END AS held_to
-         FROM generate_series(0, $1::int - 1) i, generate_series(0, $2::int - 1) d, generate_series(0, $3::int - 1) k,
+         FROM generate_series(0, $1::int - 1) i, generate_series($2::int - $6::int, $2::int - 1) d, generate_series(0, $3::int - 1) k,
               LATERAL (SELECT $5::timestamptz - make_interval(days => $2::int - d)
                               + (interval '1 day' / $3::int) * k AS f) s)sql",
     R"sql(INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, phase,
@@ -91,6 +100,7 @@ inline void SeedHoldHistory(pqxx::transaction_base& txn, const HoldHistoryShape&
                                        {"$2", absl::StrCat(shape.days)},
                                        {"$3", absl::StrCat(shape.pods_per_day)},
                                        {"$4", absl::StrCat(shape.clusters)},
+                                       {"$6", absl::StrCat(shape.hold_days > 0 ? shape.hold_days : shape.days)},
                                        {"$5", absl::StrCat("'", absl::FormatTime(now), "'")}}));
     if (holds_insert != nullptr && std::string(sql).rfind("INSERT INTO holds", 0) == 0) {
       *holds_insert = absl::Now() - step;
