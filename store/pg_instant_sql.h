@@ -37,6 +37,21 @@ inline constexpr const char* kSummarizeAtSql = R"sql(
     FROM in_service s LEFT JOIN held h USING (cluster, device_id)
    GROUP BY s.model ORDER BY s.model)sql";
 
+// PgLiveInventoryRepository::SummarizeAt at or after the horizon: whether no
+// row of `devices` or `holds` names an instant after $2 (migration 0030), so
+// that what is current at $2 is the open rows, kept per (cluster, model) in
+// fleet_now by the writers' triggers (store/functions/fleetcap_fleet_now.sql).
+inline constexpr const char* kHorizonReachedSql = R"sql(
+  SELECT coalesce(max(horizon) <= $2::timestamptz, true) FROM fleet_now_horizon
+   WHERE ($1 = '' OR cluster = $1))sql";
+
+// ... and then the summary from the kept rows: a few a cluster, whatever the
+// fleet and its history. The same rows as kSummarizeAtSql at such an instant.
+inline constexpr const char* kSummarizeNowSql = R"sql(
+  SELECT model, sum(devices)::bigint, sum(held_milli)::bigint FROM fleet_now
+   WHERE ($1 = '' OR cluster = $1)
+   GROUP BY model HAVING sum(devices) > 0 ORDER BY model)sql";
+
 // PgTeamFactsRepository::HoldersAt: per holding pod, its namespace, team
 // label and the milli-devices it holds on devices in service (as above).
 inline constexpr const char* kHoldersAtSql = R"sql(
