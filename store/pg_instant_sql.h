@@ -71,4 +71,27 @@ inline constexpr const char* kHoldersAtSql = R"sql(
     JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid
    GROUP BY h.cluster, h.pod_uid, p.namespace, p.team)sql";
 
+// PgTeamFactsRepository::HoldersAt at or after the horizon (as
+// kHorizonReachedSql): the open holds on open device rows, each pod's
+// namespace and team from the live pods' covering index (pods_live_holders,
+// migration 0030: the pods in service, not a year of them), and only a pod
+// no longer live (a hold left open after it went) from `pods` itself. The
+// same rows as kHoldersAtSql at such an instant.
+inline constexpr const char* kHoldersNowSql = R"sql(
+  WITH held AS (
+    SELECT h.cluster, h.pod_uid, sum(h.milli) AS milli
+      FROM holds h
+      JOIN devices d ON d.cluster = h.cluster AND d.device_id = h.device_id AND d.in_service_to IS NULL
+     WHERE ($1 = '' OR h.cluster = $1) AND h.held_to IS NULL
+     GROUP BY h.cluster, h.pod_uid),
+  of_live AS (
+    SELECT h.cluster, h.pod_uid, h.milli, p.pod_uid IS NOT NULL AS live, p.namespace, p.team
+      FROM held h
+      LEFT JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid AND p.deleted_at IS NULL)
+  SELECT cluster, namespace, team, milli FROM of_live WHERE live
+  UNION ALL
+  SELECT l.cluster, p.namespace, p.team, l.milli
+    FROM of_live l JOIN pods p ON p.cluster = l.cluster AND p.pod_uid = l.pod_uid
+   WHERE NOT l.live)sql";
+
 }  // namespace fleetcap::store

@@ -21,6 +21,10 @@ CREATE TABLE fleet_now (
   held_milli bigint NOT NULL,
   PRIMARY KEY (cluster, model)
 );
+-- Who holds devices "now" (PgTeamFactsRepository::HoldersAt at or after the
+-- horizon): each live pod's namespace and team by its key, from an index of
+-- the pods in service only, not the heap and key of a year of pods.
+CREATE INDEX pods_live_holders ON pods (cluster, pod_uid) INCLUDE (namespace, team) WHERE deleted_at IS NULL;
 CREATE TABLE fleet_now_horizon (
   cluster text PRIMARY KEY,
   horizon timestamptz NOT NULL

@@ -3,14 +3,16 @@
 // writes: the inventory writer's batches (opens, closes, corrections of a
 // model, rows seen twice) and the deletes and updates of other writers. After
 // each step the kept rows equal the open rows summed from the facts, the
-// horizon is the latest instant written, and SummarizeAt answers as the
-// facts do at instants before, at and after it.
+// horizon is not before the latest instant written, and SummarizeAt and
+// HoldersAt answer as the facts do at instants before, at and after it.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -19,6 +21,7 @@
 #include "store/live_inventory_contract.h"
 #include "store/pg_instant_sql.h"
 #include "store/pg_live_inventory_repository.h"
+#include "store/pg_team_facts_repository.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/test_database.h"
 
@@ -44,6 +47,23 @@ class KeptSummaryTest : public testing::MigratedDatabaseTest {
   SummaryRows FromFacts(const std::string& cluster, absl::Time at) {
     const std::string instant = FormatRfc3339(at);
     return Rows(kSummarizeAtSql, cluster, &instant);
+  }
+  // Who held what, as (cluster, namespace, team, milli) in order.
+  using Holder = std::tuple<std::string, std::string, std::string, int64_t>;
+  std::vector<Holder> HoldersFromFacts(const std::string& cluster, absl::Time at) {
+    pqxx::nontransaction txn(*conn_);
+    std::vector<Holder> out;
+    for (const auto& r : txn.exec_params(kHoldersAtSql, cluster, FormatRfc3339(at))) {
+      out.emplace_back(r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<int64_t>());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  static std::vector<Holder> Sorted(const std::vector<PodTeamEvidence>& pods) {
+    std::vector<Holder> out;
+    for (const auto& p : pods) out.emplace_back(p.cluster, p.namespace_name, p.team_label, p.held_milli);
+    std::sort(out.begin(), out.end());
+    return out;
   }
   std::string Scalar(const std::string& sql) {
     pqxx::nontransaction txn(*conn_);
@@ -73,8 +93,11 @@ InventoryChanges RandomBatch(std::mt19937& random, const std::string& cluster) {
         break;
       case 1: {
         const std::string uid = absl::StrCat("p", pick(8));
-        c.pods.push_back(
-            {{uid, "ml", uid, "vision", "Job", "train", "Running", T(0), T(0), std::nullopt, 1000, false}, "n1"});
+        // Now and then a pod goes while its hold is left open.
+        const std::optional<absl::Time> deleted = pick(5) == 0 ? std::optional<absl::Time>(T(5)) : std::nullopt;
+        c.pods.push_back({{uid, absl::StrCat("ns", pick(3)), uid, absl::StrCat("team", pick(3)), "Job", "train",
+                           "Running", T(0), T(0), deleted, 1000, false},
+                          "n1"});
         c.holds.push_back({uid, device, 1 + pick(1000), from, to});
         break;
       }
@@ -91,6 +114,7 @@ InventoryChanges RandomBatch(std::mt19937& random, const std::string& cluster) {
 
 TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
   PgLiveInventoryRepository repo(pool());
+  PgTeamFactsRepository team_facts(pool());
   std::mt19937 random(20260101);
   const std::vector<std::string> clusters = {"k0", "k1"};
   const absl::Time after_all = T(100000);
@@ -124,6 +148,9 @@ TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
         auto got = repo.SummarizeAt(c, at);
         ASSERT_THAT(got, IsOk());
         EXPECT_EQ(*got, FromFacts(c, at)) << where << " at " << FormatRfc3339(at);
+        auto holders = team_facts.HoldersAt(c, at);
+        ASSERT_THAT(holders, IsOk());
+        EXPECT_EQ(Sorted(*holders), HoldersFromFacts(c, at)) << where << " at " << FormatRfc3339(at);
       }
     }
     // The horizon is never before an instant a row names (deletes leave it
