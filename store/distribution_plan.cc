@@ -46,6 +46,10 @@ const std::vector<PlannedTable>& DistributionPlan() {
       ByCluster("chargeback_monthly_by_team"),
       ByCluster("chargeback_over_held"),
       ByCluster("chargeback_recompute"),
+      // Kept per cluster by the triggers on devices and holds (the fleet
+      // summary now, migration 0032).
+      ByCluster("fleet_now"),
+      ByCluster("fleet_now_horizon"),
       // Small and read by every node: the change-marking triggers on every
       // shard read the fleet's watermark (cluster ''), so it is a reference
       // table, read locally wherever a trigger fires.

@@ -37,6 +37,21 @@ inline constexpr const char* kSummarizeAtSql = R"sql(
     FROM in_service s LEFT JOIN held h USING (cluster, device_id)
    GROUP BY s.model ORDER BY s.model)sql";
 
+// PgLiveInventoryRepository::SummarizeAt at or after the horizon: whether no
+// row of `devices` or `holds` names an instant after $2 (migration 0032), so
+// that what is current at $2 is the open rows, kept per (cluster, model) in
+// fleet_now by the writers' triggers (store/functions/fleetcap_fleet_now.sql).
+inline constexpr const char* kHorizonReachedSql = R"sql(
+  SELECT coalesce(max(horizon) <= $2::timestamptz, true) FROM fleet_now_horizon
+   WHERE ($1 = '' OR cluster = $1))sql";
+
+// ... and then the summary from the kept rows: a few a cluster, whatever the
+// fleet and its history. The same rows as kSummarizeAtSql at such an instant.
+inline constexpr const char* kSummarizeNowSql = R"sql(
+  SELECT model, sum(devices)::bigint, sum(held_milli)::bigint FROM fleet_now
+   WHERE ($1 = '' OR cluster = $1)
+   GROUP BY model HAVING sum(devices) > 0 ORDER BY model)sql";
+
 // PgTeamFactsRepository::HoldersAt: per holding pod, its namespace, team
 // label and the milli-devices it holds on devices in service (as above).
 inline constexpr const char* kHoldersAtSql = R"sql(
@@ -55,5 +70,28 @@ inline constexpr const char* kHoldersAtSql = R"sql(
          AND (d.in_service_to IS NULL OR d.in_service_to > $2::timestamptz)
     JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid
    GROUP BY h.cluster, h.pod_uid, p.namespace, p.team)sql";
+
+// PgTeamFactsRepository::HoldersAt at or after the horizon (as
+// kHorizonReachedSql): the open holds on open device rows, each pod's
+// namespace and team from the live pods' covering index (pods_live_holders,
+// migration 0032: the pods in service, not a year of them), and only a pod
+// no longer live (a hold left open after it went) from `pods` itself. The
+// same rows as kHoldersAtSql at such an instant.
+inline constexpr const char* kHoldersNowSql = R"sql(
+  WITH held AS (
+    SELECT h.cluster, h.pod_uid, sum(h.milli) AS milli
+      FROM holds h
+      JOIN devices d ON d.cluster = h.cluster AND d.device_id = h.device_id AND d.in_service_to IS NULL
+     WHERE ($1 = '' OR h.cluster = $1) AND h.held_to IS NULL
+     GROUP BY h.cluster, h.pod_uid),
+  of_live AS (
+    SELECT h.cluster, h.pod_uid, h.milli, p.pod_uid IS NOT NULL AS live, p.namespace, p.team
+      FROM held h
+      LEFT JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid AND p.deleted_at IS NULL)
+  SELECT cluster, namespace, team, milli FROM of_live WHERE live
+  UNION ALL
+  SELECT l.cluster, p.namespace, p.team, l.milli
+    FROM of_live l JOIN pods p ON p.cluster = l.cluster AND p.pod_uid = l.pod_uid
+   WHERE NOT l.live)sql";
 
 }  // namespace fleetcap::store

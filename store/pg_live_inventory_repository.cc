@@ -367,11 +367,14 @@ absl::StatusOr<std::vector<ModelCount>> PgLiveInventoryRepository::SummarizeAt(c
                                                                                absl::Time at) {
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
-    pqxx::read_transaction txn(*lease);
+    // One snapshot for the horizon and the rows it vouches for.
+    pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::readwrite_policy::read_only> txn(*lease);
     if (!cluster.empty() && txn.exec_params("SELECT 1 FROM clusters WHERE cluster = $1", cluster).empty()) {
       return absl::NotFoundError(absl::StrCat("cluster \"", cluster, "\" is not known"));
     }
-    auto rows = txn.exec_params(kSummarizeAtSql, cluster, FormatRfc3339(at));
+    const std::string instant = FormatRfc3339(at);
+    const bool kept = txn.exec_params1(kHorizonReachedSql, cluster, instant)[0].as<bool>();
+    auto rows = kept ? txn.exec_params(kSummarizeNowSql, cluster) : txn.exec_params(kSummarizeAtSql, cluster, instant);
     std::vector<ModelCount> out;
     for (const auto& row : rows) {
       out.push_back(ModelCount{row[0].as<std::string>(), row[1].as<int64_t>(), row[2].as<int64_t>()});

@@ -13,8 +13,11 @@ absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::HoldersAt(co
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::vector<PodTeamEvidence> out;
   try {
-    pqxx::read_transaction txn(*lease);
-    auto rows = txn.exec_params(kHoldersAtSql, cluster, FormatRfc3339(at));
+    // One snapshot for the horizon and the rows it vouches for.
+    pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::readwrite_policy::read_only> txn(*lease);
+    const std::string instant = FormatRfc3339(at);
+    const bool kept = txn.exec_params1(kHorizonReachedSql, cluster, instant)[0].as<bool>();
+    auto rows = kept ? txn.exec_params(kHoldersNowSql, cluster) : txn.exec_params(kHoldersAtSql, cluster, instant);
     for (const auto& r : rows) {
       out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<int64_t>()});
     }

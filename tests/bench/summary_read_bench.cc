@@ -13,6 +13,10 @@
 //   summary   the API's whole query (FleetSummaryQuery over the PostgreSQL
 //             repositories: inventory, teams under the policy, the chargeback
 //             of the last closed hour), without the HTTP transport
+// "Now" is also read from the facts as at any instant (the reads before
+// migration 0032 kept it), in the same run, marked "facts (before)"; and the
+// write cost of keeping it: one INSERT of an open hold on every device, with
+// the fleet_now triggers disabled and enabled.
 // It prints first call, p50, p99 and max in milliseconds, and the size of the
 // holds table with its indexes.
 //
@@ -32,11 +36,13 @@
 #include "absl/time/clock.h"
 #include "common/clock.h"
 #include "common/pg_pool.h"
+#include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "services/api/fleet/fleet_summary.h"
 #include "services/api/team_attribution.h"
 #include "store/migrator.h"
 #include "store/pg_chargeback_repository.h"
+#include "store/pg_instant_sql.h"
 #include "store/pg_live_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "tests/bench/bench_postgres.h"
@@ -145,6 +151,32 @@ int SummaryMain(int argc, char** argv) {
     return 1;
   }
 
+  // The write cost of the kept state (migration 0032): one INSERT of a new
+  // open hold on every device (as an ingest's batch writes them, its
+  // triggers on), timed with the fleet_now triggers disabled and enabled,
+  // each rolled back.
+  try {
+    pqxx::connection conn(uri);
+    for (const bool kept : {false, true}) {
+      pqxx::work txn(conn);
+      if (!kept) txn.exec("ALTER TABLE holds DISABLE TRIGGER fleet_now_holds_inserted");
+      const absl::Time began = absl::Now();
+      const auto inserted = txn.exec_params(
+          "INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from)"
+          " SELECT 'c' || ((i / 8) % $2::int), 'w-' || i, 'd-' || i, 500, $1::timestamptz - interval '1 minute'"
+          " FROM generate_series(0, $3::int - 1) i",
+          FormatRfc3339(now), s.shape.clusters, s.shape.devices);
+      const double seconds = absl::ToDoubleSeconds(absl::Now() - began);
+      std::printf("new open holds inserted (%s): %zu rows in %.3f s, %.0f rows/s\n",
+                  kept ? "fleet_now kept, after" : "fleet_now triggers disabled, before", inserted.affected_rows(),
+                  seconds, static_cast<double>(inserted.affected_rows()) / seconds);
+      txn.abort();
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "write cost: " << e.what() << "\n";
+    return 1;
+  }
+
   // The check: now, every device is in service and each open hold holds a whole device.
   {
     auto pool = PgPool::Open(uri, 1);
@@ -191,6 +223,17 @@ int SummaryMain(int argc, char** argv) {
       return time([&](absl::Time at) { return inventory.SummarizeAt(cluster, at).status(); });
     };
   };
+  // Before migration 0032: "now" read from the facts as at any instant.
+  auto from_facts = [&uri](const char* sql) {
+    return [sql, &uri](PgPool*, const std::function<bool(const Call&)>& time) {
+      pqxx::connection conn(uri);
+      return time([&](absl::Time at) {
+        pqxx::read_transaction txn(conn);
+        txn.exec_params(sql, std::string(), FormatRfc3339(at));
+        return absl::OkStatus();
+      });
+    };
+  };
   auto holders = [](PgPool* pool, const std::function<bool(const Call&)>& time) {
     store::PgTeamFactsRepository facts(pool);
     return time([&](absl::Time at) { return facts.HoldersAt("", at).status(); });
@@ -210,12 +253,15 @@ int SummaryMain(int argc, char** argv) {
       });
     };
   };
-  const bool ok =
-      series("store, now", current, store_summary("")) && series("store, past instants", past, store_summary("")) &&
-      series("store c0, now", current, store_summary("c0")) &&
-      series("store c0, past instants", past, store_summary("c0")) && series("holders, now", current, holders) &&
-      series("holders, past instants", past, holders) && series("API summary, now", current, api_summary(false)) &&
-      series("API summary, past instants", past, api_summary(true));
+  const bool ok = series("store, now, facts (before)", current, from_facts(store::kSummarizeAtSql)) &&
+                  series("store, now", current, store_summary("")) &&
+                  series("store, past instants", past, store_summary("")) &&
+                  series("store c0, now", current, store_summary("c0")) &&
+                  series("store c0, past instants", past, store_summary("c0")) &&
+                  series("holders, now, facts (before)", current, from_facts(store::kHoldersAtSql)) &&
+                  series("holders, now", current, holders) && series("holders, past instants", past, holders) &&
+                  series("API summary, now", current, api_summary(false)) &&
+                  series("API summary, past instants", past, api_summary(true));
   return ok ? 0 : 1;
 }
 

@@ -2,11 +2,13 @@
 // their holds through indexes, never a scan of the whole history (migration
 // 0029): their plans on a database seeded with 60 days of holds, now and at
 // past instants, for every cluster and for one, hold no sequential scan of
-// `holds`, and use the open rows' index and the closed spans' GiST index.
+// `holds`, and use the open rows' index and the closed spans' GiST index;
+// "now" reads the kept rows and the live pods (migration 0032).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -37,9 +39,12 @@ class InstantPlansTest : public testing::MigratedDatabaseTest {
     pqxx::nontransaction(*conn_).exec("VACUUM ANALYZE");
   }
 
-  std::multiset<std::string> PlanOf(const char* sql, const std::string& cluster, absl::Time at) {
+  // The plan of `sql` for `cluster` at `at` (none: a read of the kept "now", whose only parameter is the cluster).
+  std::multiset<std::string> PlanOf(const char* sql, const std::string& cluster, std::optional<absl::Time> at) {
     pqxx::nontransaction txn(*conn_);
-    auto rows = txn.exec_params(std::string("EXPLAIN (FORMAT JSON) ") + sql, cluster, FormatRfc3339(at));
+    const std::string explain = std::string("EXPLAIN (FORMAT JSON) ") + sql;
+    auto rows =
+        at.has_value() ? txn.exec_params(explain, cluster, FormatRfc3339(*at)) : txn.exec_params(explain, cluster);
     return testing::PlanNodes(rows[0][0].as<std::string>());
   }
 
@@ -65,6 +70,10 @@ TEST_F(InstantPlansTest, TheSeededHistoryIsWhatTheSummaryReads) {
   }
   EXPECT_EQ(devices, shape_.devices);
   EXPECT_EQ(held, shape_.open_milli());
+  // Now (at the history's end, its horizon): nine devices in ten held by their last pod, from the kept reads.
+  auto holders_now = PgTeamFactsRepository(pool()).HoldersAt("", now_);
+  ASSERT_THAT(holders_now, IsOk());
+  EXPECT_EQ(holders_now->size(), static_cast<size_t>(shape_.devices - shape_.devices / 10));
   // Ten days back, at a slot's start: every device held by its pod of the day.
   auto past = PgTeamFactsRepository(pool()).HoldersAt("", now_ - absl::Hours(24 * 10));
   ASSERT_THAT(past, IsOk());
@@ -83,6 +92,28 @@ TEST_F(InstantPlansTest, HoldsAreFoundByIndexNowAndAtPastInstants) {
         EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr("(holds_closed_span)"))) << where;
       }
     }
+  }
+}
+
+// "Now" (at or after the horizon, migration 0032): the summary reads the kept
+// rows alone, never holds, devices or pods; who holds what reads the open
+// holds and the live pods' covering index, never a year of pods by key.
+TEST_F(InstantPlansTest, NowReadsTheKeptRowsAndTheLivePods) {
+  for (const std::string cluster : {"", "c1"}) {
+    const std::multiset<std::string> summary = PlanOf(kSummarizeNowSql, cluster, std::nullopt);
+    for (const std::string& node : summary) {
+      EXPECT_THAT(
+          node, ::testing::Not(::testing::AnyOf(::testing::HasSubstr(" on holds"), ::testing::HasSubstr(" on devices"),
+                                                ::testing::HasSubstr(" on pods"))))
+          << "cluster '" << cluster << "'";
+    }
+    EXPECT_THAT(summary, ::testing::Contains(::testing::HasSubstr("on fleet_now")));
+    const std::multiset<std::string> holders = PlanOf(kHoldersNowSql, cluster, std::nullopt);
+    EXPECT_EQ(holders.count("Seq Scan on holds"), 0u) << ::testing::PrintToString(holders);
+    EXPECT_EQ(holders.count("Seq Scan on pods"), 0u) << ::testing::PrintToString(holders);
+    EXPECT_THAT(holders, ::testing::Contains(::testing::HasSubstr("(holds_open)"))) << cluster;
+    EXPECT_THAT(holders, ::testing::Contains(::testing::HasSubstr("(pods_live_holders)"))) << cluster;
+    EXPECT_THAT(holders, ::testing::Not(::testing::Contains(::testing::HasSubstr("(holds_closed_span)"))));
   }
 }
 

@@ -1,0 +1,170 @@
+// The fleet summary's kept state (migration 0032, store/functions/
+// fleetcap_fleet_now.sql) stays what the facts say through any sequence of
+// writes: the inventory writer's batches (opens, closes, corrections of a
+// model, rows seen twice) and the deletes and updates of other writers. After
+// each step the kept rows equal the open rows summed from the facts, the
+// horizon is not before the latest instant written, and SummarizeAt and
+// HoldersAt answer as the facts do at instants before, at and after it.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+#include "store/live_inventory_contract.h"
+#include "store/pg_instant_sql.h"
+#include "store/pg_live_inventory_repository.h"
+#include "store/pg_team_facts_repository.h"
+#include "tests/support/status_matchers.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap::store {
+namespace {
+
+using contract::T;
+using ::fleetcap::testing::IsOk;
+
+using SummaryRows = std::vector<ModelCount>;
+
+class KeptSummaryTest : public testing::MigratedDatabaseTest {
+ protected:
+  SummaryRows Rows(const char* sql, const std::string& cluster, const std::string* instant) {
+    pqxx::nontransaction txn(*conn_);
+    auto rows = instant == nullptr ? txn.exec_params(sql, cluster) : txn.exec_params(sql, cluster, *instant);
+    SummaryRows out;
+    for (const auto& r : rows) out.push_back({r[0].as<std::string>(), r[1].as<int64_t>(), r[2].as<int64_t>()});
+    return out;
+  }
+  // The kept rows, and the facts' at an instant after every one written.
+  SummaryRows Kept(const std::string& cluster) { return Rows(kSummarizeNowSql, cluster, nullptr); }
+  SummaryRows FromFacts(const std::string& cluster, absl::Time at) {
+    const std::string instant = FormatRfc3339(at);
+    return Rows(kSummarizeAtSql, cluster, &instant);
+  }
+  // Who held what, as (cluster, namespace, team, milli) in order.
+  using Holder = std::tuple<std::string, std::string, std::string, int64_t>;
+  std::vector<Holder> HoldersFromFacts(const std::string& cluster, absl::Time at) {
+    pqxx::nontransaction txn(*conn_);
+    std::vector<Holder> out;
+    for (const auto& r : txn.exec_params(kHoldersAtSql, cluster, FormatRfc3339(at))) {
+      out.emplace_back(r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<int64_t>());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  static std::vector<Holder> Sorted(const std::vector<PodTeamEvidence>& pods) {
+    std::vector<Holder> out;
+    for (const auto& p : pods) out.emplace_back(p.cluster, p.namespace_name, p.team_label, p.held_milli);
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+  std::string Scalar(const std::string& sql) {
+    pqxx::nontransaction txn(*conn_);
+    auto r = txn.exec(sql);
+    return r[0][0].is_null() ? "null" : r[0][0].as<std::string>();
+  }
+  void Exec(const std::string& sql) { pqxx::nontransaction(*conn_).exec(sql); }
+};
+
+// One random batch for `cluster`: few devices, pods and instants, so rows
+// are opened, closed, seen again and corrected often.
+InventoryChanges RandomBatch(std::mt19937& random, const std::string& cluster) {
+  auto pick = [&](int n) { return static_cast<int>(random() % static_cast<unsigned>(n)); };
+  const std::vector<std::string> models = {"A100", "H100", "L4"};
+  InventoryChanges c;
+  c.cluster = cluster;
+  for (const auto& m : models) c.types.push_back({m, "nvidia", "nvidia.com/gpu"});
+  const int records = 1 + pick(6);
+  for (int i = 0; i < records; ++i) {
+    const std::string device = absl::StrCat("g", pick(6));
+    const absl::Time from = T(10 * pick(4));
+    const std::optional<absl::Time> to =
+        pick(3) == 0 ? std::optional<absl::Time>(from + absl::Minutes(1 + pick(50))) : std::nullopt;
+    switch (pick(4)) {
+      case 0:
+        c.devices.push_back({device, "n1", 0, models[static_cast<size_t>(pick(3))], from, to});
+        break;
+      case 1: {
+        const std::string uid = absl::StrCat("p", pick(8));
+        // Now and then a pod goes while its hold is left open.
+        const std::optional<absl::Time> deleted = pick(5) == 0 ? std::optional<absl::Time>(T(5)) : std::nullopt;
+        c.pods.push_back({{uid, absl::StrCat("ns", pick(3)), uid, absl::StrCat("team", pick(3)), "Job", "train",
+                           "Running", T(0), T(0), deleted, 1000, false},
+                          "n1"});
+        c.holds.push_back({uid, device, 1 + pick(1000), from, to});
+        break;
+      }
+      case 2:
+        c.close_devices.push_back({device, "", from, from + absl::Minutes(pick(60))});
+        break;
+      default:
+        c.close_holds.push_back({absl::StrCat("p", pick(8)), device, from, from + absl::Minutes(pick(60))});
+        break;
+    }
+  }
+  return c;
+}
+
+TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
+  PgLiveInventoryRepository repo(pool());
+  PgTeamFactsRepository team_facts(pool());
+  std::mt19937 random(20260101);
+  const std::vector<std::string> clusters = {"k0", "k1"};
+  const absl::Time after_all = T(100000);
+  for (const std::string& c : clusters) ASSERT_THAT(repo.Apply(RandomBatch(random, c)), IsOk());
+  for (int step = 0; step < 120; ++step) {
+    const std::string& cluster = clusters[random() % 2];
+    // Most steps are the inventory writer's; some are another writer's
+    // deletes (retention, a correction) and updates, and a truncate.
+    const int kind = static_cast<int>(random() % 20);
+    if (kind == 0) {
+      Exec(absl::StrCat("DELETE FROM holds WHERE cluster = '", cluster, "' AND device_id = 'g", random() % 6, "'"));
+    } else if (kind == 1) {
+      Exec(absl::StrCat("DELETE FROM devices WHERE cluster = '", cluster, "' AND device_id = 'g", random() % 6, "'"));
+    } else if (kind == 2) {
+      Exec(absl::StrCat("UPDATE holds SET milli = 1 + (milli * 7) % 1000, held_to = CASE WHEN held_to IS NULL",
+                        " THEN held_from + interval '5 minutes' END WHERE cluster = '", cluster, "' AND pod_uid = 'p",
+                        random() % 8, "'"));
+    } else if (kind == 3) {
+      Exec(absl::StrCat("UPDATE devices SET model = 'L4' WHERE cluster = '", cluster, "' AND device_id = 'g",
+                        random() % 6, "'"));
+    } else if (kind == 4 && step % 3 == 0) {
+      Exec("TRUNCATE holds");
+    } else {
+      ASSERT_THAT(repo.Apply(RandomBatch(random, cluster)), IsOk()) << "step " << step;
+    }
+    for (const std::string c : {"", "k0", "k1"}) {
+      const std::string where = absl::StrCat("step ", step, " cluster '", c, "'");
+      const SummaryRows facts = FromFacts(c, after_all);
+      ASSERT_EQ(Kept(c), facts) << where;
+      for (const absl::Time at : {T(0), T(25), T(45), after_all}) {
+        auto got = repo.SummarizeAt(c, at);
+        ASSERT_THAT(got, IsOk());
+        EXPECT_EQ(*got, FromFacts(c, at)) << where << " at " << FormatRfc3339(at);
+        auto holders = team_facts.HoldersAt(c, at);
+        ASSERT_THAT(holders, IsOk());
+        EXPECT_EQ(Sorted(*holders), HoldersFromFacts(c, at)) << where << " at " << FormatRfc3339(at);
+      }
+    }
+    // The horizon is never before an instant a row names (deletes leave it
+    // where it was: it only vouches that nothing is later).
+    for (const std::string& c : clusters) {
+      EXPECT_EQ(Scalar(absl::StrCat("SELECT coalesce((SELECT horizon FROM fleet_now_horizon WHERE cluster = '", c,
+                                    "') >= max(greatest(f, t)), max(f) IS NULL) FROM (SELECT in_service_from f,",
+                                    " in_service_to t FROM devices WHERE cluster = '", c,
+                                    "' UNION ALL SELECT held_from, held_to FROM holds WHERE cluster = '", c, "') r")),
+                "t")
+          << "step " << step << " cluster " << c;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace fleetcap::store
