@@ -262,7 +262,13 @@ std::vector<FittedParameters> FitSmoothingParameters(absl::Span<const double> y,
     for (Search& s : searches) {
       if (s.nelder_mead.done()) continue;
       const bool seasonal = s.spec.season_points > 0;
-      if (seasonal) std::copy(s.initial.season.begin(), s.initial.season.end(), s.season.begin());
+      // Every evaluation starts from the initial state, the season too (a
+      // model without one has a point of 0 that a diverged pass may spoil).
+      if (seasonal) {
+        std::copy(s.initial.season.begin(), s.initial.season.end(), s.season.begin());
+      } else {
+        s.season[0] = 0.0;
+      }
       lanes.push_back(Lane{s.begin, FromSearchSpace(s.nelder_mead.point(), seasonal, s.spec.damped, s.spec.trend),
                            s.initial.level, s.initial.trend, s.season.data(), s.season.size(), s.initial.next_phase,
                            0.0});
