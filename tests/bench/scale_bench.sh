@@ -23,7 +23,12 @@
 #      whole minutes per request), until each ingest has written every minute
 #      to PostgreSQL (samples stored per second); meanwhile `api_read_load`
 #      sends CLIENTS threads of reads to the API replicas in turn for SECONDS s
-#      (fleet summary, capacity series, a node's usage, a cluster's usage);
+#      (the fleet summary now and 90 minutes ago, capacity 90 days hourly by
+#      model and by team, chargeback 30 days by team and 365 days by team and
+#      month, a node's usage per minute over a day, a cluster's per hour over
+#      30 days), and the optimizer makes one pass (`--once`: every closed hour
+#      of every cluster, then allocation and forecasts), timed; each API
+#      replica's peak resident memory is read before it stops;
 #   3. checks: every cluster's nodes and devices in service equal its fixture's,
 #      and the samples stored (usage_minute's pod rows) equal the samples each
 #      replay sent.
@@ -54,7 +59,8 @@ find_bin() {
   found=$(find "$bin" -name "$1" -type f -perm -u+x 2>/dev/null | head -n 1)
   [ -n "$found" ] || {
     echo "scale_bench: $1 not found under $bin; build it: cmake --preset release && cmake --build --preset release" \
-      "--target fleetcap-ingest fleetcap-api fleetcap-k8s-fixture fleetcap-telemetry-replay api_read_load" >&2
+      "--target fleetcap-ingest fleetcap-api fleetcap-optimizer fleetcap-k8s-fixture fleetcap-telemetry-replay" \
+      "api_read_load" >&2
     exit 1
   }
   echo "$found"
@@ -64,6 +70,7 @@ api_bin=$(find_bin fleetcap-api)
 fixture_bin=$(find_bin fleetcap-k8s-fixture)
 replay_bin=$(find_bin fleetcap-telemetry-replay)
 reads_bin=$(find_bin api_read_load)
+optimizer_bin=$(find_bin fleetcap-optimizer)
 
 work=$(mktemp -d /tmp/fleetcap-scale-XXXXXX)
 pids=()
@@ -217,16 +224,31 @@ run() {
       --remote-write-url "$write_url" --until "$(rfc3339 "$until_s")" --minutes "$minutes" \
       --wait-written "$metrics_url"
   done
-  local q_since q_until cap_start cap_end
+  # The planner's reads of the fleet-scale issue, over the windows they name
+  # (the store holds the last few hours: these time the reads at the fleet's
+  # size, not at a year of history, which the per-read benchmarks seed).
+  local q_since q_until q_past day_start end_hour d90 d30 d365
   q_since=$(rfc3339 "$since_s")
   q_until=$(rfc3339 "$until_s")
-  cap_start=$(rfc3339 $((hour_s - 3 * 3600)))
-  cap_end=$(rfc3339 $((hour_s + 3600)))
+  q_past=$(rfc3339 $((until_s - 5400)))
+  day_start=$(rfc3339 $((until_s - 86400)))
+  end_hour=$(rfc3339 $((hour_s + 3600)))
+  d90=$(rfc3339 $((hour_s + 3600 - 90 * 86400)))
+  d30=$(rfc3339 $((hour_s + 3600 - 30 * 86400)))
+  d365=$(rfc3339 $((hour_s + 3600 - 365 * 86400)))
   start "reads_$label" "$reads_bin" --db "$db" --api "$apis" --clients "$clients" --seconds "$seconds" -- \
-    "fleet summary=/v1/fleet/summary" \
-    "capacity series, 4 h by model and cluster=/v1/fleet/capacity?start=$cap_start&end=$cap_end&resolution=hour&group_by=model,cluster" \
-    "usage of a node, per minute=/v1/usage?cluster=c1&node=synthetic-node-00001&start=$q_since&end=$q_until&resolution=minute" \
-    "usage of cluster c1, per hour=/v1/usage?cluster=c1&start=$q_since&end=$q_until&resolution=hour"
+    "fleet summary, now=/v1/fleet/summary" \
+    "fleet summary, 90 minutes ago=/v1/fleet/summary?at=$q_past" \
+    "capacity, 90 days hourly by model=/v1/fleet/capacity?start=$d90&end=$end_hour&resolution=hour&group_by=model" \
+    "capacity, 90 days hourly by team=/v1/fleet/capacity?start=$d90&end=$end_hour&resolution=hour&group_by=team" \
+    "chargeback, 30 days by team=/v1/chargeback?start=$d30&end=$end_hour&group_by=team" \
+    "chargeback, 365 days by team and month=/v1/chargeback?start=$d365&end=$end_hour&group_by=team&resolution=month" \
+    "usage of a node, per minute over a day=/v1/usage?cluster=c1&node=synthetic-node-00001&start=$day_start&end=$q_until&resolution=minute" \
+    "usage of cluster c1, per hour over 30 days=/v1/usage?cluster=c1&start=$d30&end=$end_hour&resolution=hour"
+  # The optimizer's pass over the whole fleet, beside the load: the closed
+  # hours of every cluster's chargeback, then allocation and forecasts.
+  start "optimizer_$label" /usr/bin/time -f "%e %M" -o "$work/optimizer_$label.time" \
+    "$optimizer_bin" --db "$db" --once --close-delay 0s --log-level warn
   # Each replay exits once its ingest has written every minute; the last exit ends the ingest's clock.
   local written_at="" pid_var
   while :; do
@@ -248,9 +270,22 @@ run() {
       die "the telemetry replay of c$k failed"
     }
   done
+  local optimizer_s optimizer_kib
+  pid_var="pid_optimizer_$label"
+  wait "${!pid_var}" || {
+    cat "$work/optimizer_$label.err" >&2
+    die "the optimizer's pass failed"
+  }
+  read -r optimizer_s optimizer_kib <"$work/optimizer_$label.time"
   local reads_ok=1
   pid_var="pid_reads_$label"
   wait "${!pid_var}" || reads_ok=0
+  # Each replica's peak resident memory, through the whole run.
+  local peaks=""
+  for ((a = 1; a <= r; a++)); do
+    pid_var="pid_api_${label}_$a"
+    peaks="$peaks${peaks:+, }$(awk '/^VmHWM:/ { printf "%.0f MiB", $2 / 1024 }' "/proc/${!pid_var}/status")"
+  done
   local load_after
   load_after=$(loadavg)
   local write_s
@@ -278,6 +313,10 @@ run() {
   printf 'scale_bench: %s: %d samples sent and stored in %.1f s (from the first request until every ingest had' \
     "$label" "$sent" "$write_s"
   printf ' written every minute)\n'
+  echo "scale_bench: $label: the optimizer's pass (--once, every closed hour of every cluster, allocation," \
+    "forecasts) took $optimizer_s s beside the load, peak memory $((optimizer_kib / 1024)) MiB:"
+  sed 's/^/  /' "$work/optimizer_$label.out"
+  echo "scale_bench: $label: the API replicas' peak resident memory: $peaks"
   echo "scale_bench: $label: reads (${apis}):"
   cat "$work/reads_$label.out"
   [ "$reads_ok" = 1 ] || {
