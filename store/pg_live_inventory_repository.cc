@@ -269,6 +269,16 @@ absl::Status PgLiveInventoryRepository::Apply(const InventoryChanges& c) {
   return absl::OkStatus();
 }
 
+absl::Status PgLiveInventoryRepository::AnalyzeInventory() {
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::nontransaction(*lease).exec("ANALYZE nodes, devices, workloads, pods, holds, pending_demand");
+  } catch (const std::exception& e) {
+    return PgError("analyzing the inventory tables", e);
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<LiveInventory> PgLiveInventoryRepository::LoadLive(const std::string& cluster) {
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   LiveInventory live;

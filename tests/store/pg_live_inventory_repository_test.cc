@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "pqxx/pqxx"
 #include "store/cluster_inventory_changes.h"
 #include "store/live_inventory_contract.h"
@@ -42,6 +43,23 @@ TEST_F(PgLiveInventoryTest, TheFleetSummaryReadsWhatWasWritten) {
   pqxx::nontransaction txn(*conn);
   EXPECT_EQ(txn.exec("SELECT team FROM workloads WHERE kind = 'Job' AND name = 'train'")[0][0].as<std::string>(),
             "vision");
+}
+
+TEST_F(PgLiveInventoryTest, AnalyzeInventoryGivesThePlannerStatisticsOfEveryInventoryTable) {
+  auto conn = db_->Connect();
+  pqxx::nontransaction txn(*conn);
+  const char* const kTables = "ARRAY['nodes', 'devices', 'workloads', 'pods', 'holds', 'pending_demand']";
+  // Never analyzed (reltuples -1) until the call, whatever autovacuum does meanwhile.
+  txn.exec(
+      absl::StrCat("DO $$ DECLARE t text; BEGIN FOREACH t IN ARRAY ", kTables,
+                   " LOOP EXECUTE format('ALTER TABLE %I SET (autovacuum_enabled = false)', t); END LOOP; END $$"));
+  ASSERT_THAT(repo_->Apply(ChangesOf(TestInventory())), IsOk());
+  const std::string never_analyzed = absl::StrCat("SELECT count(*) FROM pg_class WHERE relname = ANY(", kTables,
+                                                  ") AND relkind = 'r' AND reltuples < 0");
+  ASSERT_EQ(txn.exec(never_analyzed)[0][0].as<int>(), 6);
+  ASSERT_THAT(repo_->AnalyzeInventory(), IsOk());
+  EXPECT_EQ(txn.exec(never_analyzed)[0][0].as<int>(), 0);
+  EXPECT_GT(txn.exec("SELECT count(*) FROM pg_stats WHERE tablename = 'holds'")[0][0].as<int>(), 0);
 }
 
 TEST_F(PgLiveInventoryTest, SummariesAgreeWithTheFakeAtEveryQuarterHour) {
