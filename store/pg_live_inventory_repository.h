@@ -21,13 +21,6 @@ class PgLiveInventoryRepository : public LiveInventoryRepository {
   absl::StatusOr<std::map<std::string, std::string>> SharedNodeLabels(const std::string& model, const std::string& pool,
                                                                       const std::string& cluster) override;
 
-  // Gives the planner statistics of the inventory tables (ANALYZE). For after
-  // a cluster's first sync, which can write most of what they hold: a new
-  // store has none until autovacuum's next round, and without them the reads
-  // at an instant choose nested loops over whole tables (a fleet summary of
-  // 20,000 pods took 14 s instead of milliseconds).
-  absl::Status AnalyzeInventory();
-
  private:
   PgPool* pool_;
 };

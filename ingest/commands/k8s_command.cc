@@ -103,10 +103,6 @@ absl::Status RunK8s(const K8sOptions& options) {
   k8s::K8sIngest ingest(ingest_options, &repo, &metrics, &clock);
   const absl::Duration began = clock.Monotonic();
   FLEETCAP_RETURN_IF_ERROR(ingest.Run(daemon->stop_requested(), [&] {
-    // The first sync is a bulk load; reads planned without statistics of it are slow, not wrong.
-    if (absl::Status analyzed = repo.AnalyzeInventory(); !analyzed.ok()) {
-      Logger("ingest")->warn("cluster {}: {}", cluster, analyzed.ToString());
-    }
     std::cout << "fleetcap-ingest k8s: synced cluster " << cluster << " in "
               << absl::FormatDuration(absl::Trunc(clock.Monotonic() - began, absl::Milliseconds(1))) << std::endl;
   }));
