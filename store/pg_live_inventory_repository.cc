@@ -1,5 +1,6 @@
 #include "store/pg_live_inventory_repository.h"
 
+#include <algorithm>
 #include <map>
 #include <string_view>
 #include <tuple>
@@ -58,17 +59,19 @@ CREATE TEMP TABLE IF NOT EXISTS live_closes (kind text, key text, device_id text
   to_ts timestamptz) ON COMMIT DELETE ROWS;
 )sql";
 
-// A new store's inventory tables were never analyzed, so its first batch
-// (a cluster's first sync: most of what the tables will hold) would be merged,
-// and its triggers run, on plans made without statistics: a lookup by key
-// planned as a scan of the cluster's rows for each key, quadratic in the
-// cluster (20,000 pods took 7 to 40 s to sync, 100,000 would take hours).
-// Such a batch analyzes the rows it merged before the merges that join them
-// (after the pods, and after the holds and waits); autovacuum keeps the
-// statistics from then on. ANALYZE inside the transaction samples its rows.
-constexpr const char* kNeverAnalyzedSql = R"sql(
-  SELECT count(*) > 0 FROM pg_class
-   WHERE oid = ANY('{nodes,devices,workloads,pods,holds,pending_demand}'::regclass[]) AND reltuples < 0)sql";
+// The planner's statistics of the tables a batch merges into. A new store
+// has none, and a cluster's first sync multiplies a table's rows many times
+// over before autovacuum's next look: its merges and triggers, and the reads
+// meanwhile, would be planned for tables a fraction of their size, and chose
+// a scan of the cluster's rows for each key looked up (quadratic: who held
+// devices 12 s for 20,000 pods, a first sync 7 to 40 s). A batch that adds
+// at least half as many rows as a table had when last analyzed (or to a table
+// never analyzed) analyzes it right after its merge, in its transaction
+// (ANALYZE samples the transaction's own rows): statistics stay within a
+// factor of two of the rows, for a few ANALYZEs per table during a sync.
+constexpr const char* kStatisticsSql = R"sql(
+  SELECT relname, reltuples FROM pg_class
+   WHERE oid = ANY('{nodes,devices,workloads,pods,holds,pending_demand}'::regclass[]))sql";
 
 // The merges, in order: opens before closes, so a row opened and closed in
 // one batch ends closed. $1 is the cluster.
@@ -124,10 +127,16 @@ constexpr const char* kMerges[] = {
           WHERE c.kind = 'demand' AND t.cluster = $1 AND t.pod_uid = c.key AND t.pending_from = c.from_ts
             AND t.pending_to IS NULL)sql",
 };
-constexpr size_t kPodsMerge = 3;
-constexpr size_t kDemandsMerge = 5;
-static_assert(std::string_view(kMerges[kPodsMerge]).substr(0, 17) == "INSERT INTO pods ");
-static_assert(std::string_view(kMerges[kDemandsMerge]).substr(0, 27) == "INSERT INTO pending_demand ");
+// The table each of the first merges inserts into (the rest close rows).
+constexpr const char* kMergedTables[] = {"nodes", "devices", "workloads", "pods", "holds", "pending_demand"};
+static_assert(std::string_view(kMerges[3]).substr(0, 17) == "INSERT INTO pods ");
+static_assert(std::string_view(kMerges[5]).substr(0, 27) == "INSERT INTO pending_demand ");
+
+// Whether a batch of `rows` merged into a table of `analyzed_rows` when last
+// analyzed (-1: never) should analyze it (kStatisticsSql).
+bool Outgrows(size_t rows, double analyzed_rows) {
+  return rows > 0 && (analyzed_rows < 0 || static_cast<double>(rows) >= std::max(100.0, analyzed_rows / 2));
+}
 
 // ON CONFLICT cannot touch one row twice in a statement: keep one record per
 // key (the last, except that a close is never undone).
@@ -268,11 +277,17 @@ absl::Status PgLiveInventoryRepository::Apply(const InventoryChanges& c) {
     }
     WriteNamespaces(txn, c);
     Copy(txn, c);
-    const bool first_statistics = txn.exec(kNeverAnalyzedSql)[0][0].as<bool>();
+    std::map<std::string, double> analyzed_rows;
+    for (const auto& row : txn.exec(kStatisticsSql)) analyzed_rows[row[0].as<std::string>()] = row[1].as<double>();
+    // Workloads come with their pods: as many rows at most.
+    const size_t merged_rows[] = {c.nodes.size(), c.devices.size(), c.pods.size(),
+                                  c.pods.size(),  c.holds.size(),   c.demands.size()};
+    static_assert(std::size(merged_rows) == std::size(kMergedTables));
     for (size_t i = 0; i < std::size(kMerges); ++i) {
       txn.exec_params(kMerges[i], c.cluster);
-      if (first_statistics && i == kPodsMerge) txn.exec("ANALYZE nodes, devices, workloads, pods");
-      if (first_statistics && i == kDemandsMerge) txn.exec("ANALYZE holds, pending_demand");
+      if (i < std::size(kMergedTables) && Outgrows(merged_rows[i], analyzed_rows[kMergedTables[i]])) {
+        txn.exec(absl::StrCat("ANALYZE ", kMergedTables[i]));
+      }
     }
     InsertQuarantine(txn, c.quarantine);
     txn.commit();

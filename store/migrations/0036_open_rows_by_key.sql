@@ -5,8 +5,8 @@
 -- pods) were planned, on tables without statistics, as nested loops over an
 -- index of the cluster alone, filtering every open row of the cluster for
 -- each key: quadratic in the cluster (who held devices now: 14 s for 20,000
--- pods). Keyed, such a probe reads one row. (A new store's first batch also
--- analyzes what it merged, PgLiveInventoryRepository::Apply, since other
+-- pods). Keyed, such a probe reads one row. (A batch also analyzes the
+-- tables it outgrows, PgLiveInventoryRepository::Apply, since other
 -- indexes lead with the cluster too.)
 DROP INDEX nodes_open;
 CREATE INDEX nodes_open ON nodes (cluster, node) WHERE in_service_to IS NULL;
