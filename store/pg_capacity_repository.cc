@@ -59,6 +59,10 @@ absl::StatusOr<std::vector<CapacityPoint>> DeviceTimeBuckets(const std::vector<D
                                                              const CapacityFilter& filter) {
   const int64_t start = absl::ToUnixMillis(filter.start);
   const int64_t width = absl::ToInt64Milliseconds(filter.width);
+  // Under a millisecond: the query divided by zero, which the database refused.
+  if (width <= 0 && !segments.empty()) {
+    return absl::InvalidArgumentError("capacity: bucket width must be at least a millisecond");
+  }
   std::vector<CapacityPoint> out;
   for (const DeviceTimeSegment& s : segments) {
     for (int64_t k = (s.from - start) / width; k <= (s.to - 1 - start) / width; ++k) {

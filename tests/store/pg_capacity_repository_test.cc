@@ -105,6 +105,12 @@ TEST_F(PgCapacityTest, DeviceTimeEqualsEachDevicesTimeSummedPerBucket) {
     ASSERT_TRUE(got.ok()) << got.status();
     EXPECT_EQ(*got, expected) << "trial " << trial;
   }
+  // Buckets under a millisecond are refused, as the query's division by zero was.
+  CapacityFilter tiny;
+  tiny.start = t0 + absl::Hours(51);  // after every device began: the open ones are in service
+  tiny.end = tiny.start + absl::Milliseconds(1);
+  tiny.width = absl::Microseconds(500);
+  EXPECT_EQ(repo().DeviceTime(tiny).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
