@@ -88,21 +88,48 @@ constexpr RollupGrains kTeamRollups = {"chargeback_hourly_by_team", "chargeback_
 constexpr RollupGrains kModelRollups = {"chargeback_hourly_by_model", "chargeback_daily_by_team",
                                         "chargeback_monthly_by_team", "cluster, model, line_kind"};
 
-// A range of times [from, to), as SQL.
+// A range of times [from, to), as SQL, and as times.
 struct SqlRange {
   std::string from, to;
+  absl::Time from_time, to_time;
 };
 
 std::string TimestampSql(absl::Time t) { return absl::StrCat("'", FormatRfc3339(t), "'::timestamptz"); }
 
-// The rows of `table` whose `time` is in any of `ranges`, as (t, columns...).
-std::string RollupBranch(const char* table, const char* time, const char* columns,
-                         const std::vector<SqlRange>& ranges) {
-  std::vector<std::string> where;
-  for (const SqlRange& r : ranges)
-    where.push_back(absl::StrCat("(", time, " >= ", r.from, " AND ", time, " < ", r.to, ")"));
-  return absl::StrCat("SELECT ", time, " AS t, ", columns, ", ", kSums, ", no_telemetry FROM ", table, " WHERE ",
-                      absl::StrJoin(where, " OR "));
+// The period a branch's rows are summed into (`p`) at `resolution`
+// (kDay or kMonth), for rows of `table_grain` ("hour", "day" or "month",
+// its time column) in [r.from_time, r.to_time): the time itself when the
+// rollup is of that grain, one constant when the range lies in one period
+// (the ragged hours lie in one day, the ragged days around whole months in
+// one month), date_trunc of each row's time otherwise.
+std::string BranchPeriod(ChargebackResolution resolution, const char* table_grain, const SqlRange& r) {
+  const bool by_day = resolution == ChargebackResolution::kDay;
+  const char* grain = by_day ? "day" : "month";
+  if (std::string(table_grain) == grain) return table_grain;
+  const absl::Time first = by_day ? DayStart(r.from_time) : MonthStart(r.from_time);
+  const absl::Time last = by_day ? DayStart(r.to_time - absl::Hours(1)) : MonthStart(r.to_time - absl::Hours(1));
+  if (first == last) return TimestampSql(first);
+  return absl::StrCat("date_trunc('", grain, "', ", table_grain, ", 'UTC')");
+}
+
+// The rows of `table` whose `time` is in any of `ranges`, as (t, p,
+// columns...), p being the period of `resolution` (kDay or kMonth; $1 for
+// kNone) each row is summed into: one branch a range, so that each is one
+// range of the time index. The ranges OR'd in one WHERE were not index
+// conditions: the scan took the window's bounds (pushed down from the outer
+// query) and filtered every row of the window out but the ragged hours (a
+// 30-day report read 30 days of hourly team rows to keep 24 hours of them).
+std::string RollupBranch(const char* table, const char* time, const char* columns, const std::vector<SqlRange>& ranges,
+                         ChargebackResolution resolution) {
+  std::vector<std::string> branches;
+  for (const SqlRange& r : ranges) {
+    const std::string period =
+        resolution == ChargebackResolution::kNone ? "$1::timestamptz" : BranchPeriod(resolution, time, r);
+    branches.push_back(absl::StrCat("SELECT ", time, " AS t, ", period, " AS p, ", columns, ", ", kSums,
+                                    ", no_telemetry FROM ", table, " WHERE ", time, " >= ", r.from, " AND ", time,
+                                    " < ", r.to));
+  }
+  return absl::StrJoin(branches, " UNION ALL ");
 }
 
 // The query Lines runs for `f`, `g` and `resolution`, `quoted_teams` being
@@ -136,18 +163,21 @@ std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, C
     // ends the hourly lines; each branch only when it has a period to read.
     std::vector<std::string> branches;
     std::vector<SqlRange> hours, days;
-    if (f.start < days_start) hours.push_back({"$1::timestamptz", TimestampSql(days_start)});
-    if (days_end < f.end) hours.push_back({TimestampSql(days_end), "$2::timestamptz"});
-    if (!hours.empty()) branches.push_back(RollupBranch(rollups.hourly, "hour", rollups.columns, hours));
+    auto range = [](absl::Time from, absl::Time to) {
+      return SqlRange{TimestampSql(from), TimestampSql(to), from, to};
+    };
+    if (f.start < days_start) hours.push_back({"$1::timestamptz", TimestampSql(days_start), f.start, days_start});
+    if (days_end < f.end) hours.push_back({TimestampSql(days_end), "$2::timestamptz", days_end, f.end});
+    if (!hours.empty()) branches.push_back(RollupBranch(rollups.hourly, "hour", rollups.columns, hours, resolution));
     if (!months) {
-      days.push_back({TimestampSql(days_start), TimestampSql(days_end)});
+      days.push_back(range(days_start, days_end));
     } else {
-      if (days_start < months_start) days.push_back({TimestampSql(days_start), TimestampSql(months_start)});
-      if (months_end < days_end) days.push_back({TimestampSql(months_end), TimestampSql(days_end)});
-      branches.push_back(RollupBranch(rollups.monthly, "month", rollups.columns,
-                                      {{TimestampSql(months_start), TimestampSql(months_end)}}));
+      if (days_start < months_start) days.push_back(range(days_start, months_start));
+      if (months_end < days_end) days.push_back(range(months_end, days_end));
+      branches.push_back(
+          RollupBranch(rollups.monthly, "month", rollups.columns, {range(months_start, months_end)}, resolution));
     }
-    if (!days.empty()) branches.push_back(RollupBranch(rollups.daily, "day", rollups.columns, days));
+    if (!days.empty()) branches.push_back(RollupBranch(rollups.daily, "day", rollups.columns, days, resolution));
     time = "t";
     source = absl::StrCat("(", absl::StrJoin(branches, " UNION ALL "), ") AS lines");
   }
@@ -166,13 +196,23 @@ std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, C
       period = "$1::timestamptz";
       break;
   }
+  // The branches of the rollups carry each row's period.
+  if (std::string(time) == "t" && resolution != ChargebackResolution::kNone) period = "p";
   auto key = [](bool grouped, const char* column) { return grouped ? std::string(column) : std::string("''::text"); };
-  // Bytewise order, whatever the database's collation.
-  std::string order = "1";
+  // Grouped by the period and the keys asked for, as the rows have them:
+  // the period's Unix seconds and the keys not asked for ('') are computed
+  // on the groups, not on every row summed (an extract() in numeric a row,
+  // and five constant columns carried through the aggregation, were half
+  // of a 90-day hourly read's time). The period is always grouped, so that
+  // no rows give no groups. Bytewise order, whatever the database's collation.
+  std::string group = period, order = period;
   for (const auto& [grouped, column] :
        {std::pair{g.team, "team"}, std::pair{g.cluster, "cluster"}, std::pair{g.namespace_name, "namespace"},
         std::pair{g.workload, "workload"}, std::pair{g.model, "model"}, std::pair{g.line_kind, "line_kind"}}) {
-    if (grouped) absl::StrAppend(&order, ", ", column, " COLLATE \"C\"");
+    if (grouped) {
+      absl::StrAppend(&group, ", ", column);
+      absl::StrAppend(&order, ", ", column, " COLLATE \"C\"");
+    }
   }
   const std::string team_filter =
       quoted_teams.empty() ? "" : absl::StrCat(" AND team IN (", absl::StrJoin(quoted_teams, ","), ")");
@@ -184,8 +224,8 @@ std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, C
       team_filter, " AND ($3 = '' OR cluster = $3)",
       by_team ? " AND $4 = '' AND $5 = ''" : " AND ($4 = '' OR namespace = $4) AND ($5 = '' OR workload = $5)",
       " AND ($6 = '' OR model = $6) AND ($7 = '' OR line_kind = $7)"
-      " GROUP BY 1, 2, 3, 4, 5, 6, 7 ORDER BY ",
-      order, f.max_lines > 0 ? absl::StrCat(" LIMIT ", f.max_lines + 1) : "");
+      " GROUP BY ",
+      group, " ORDER BY ", order, f.max_lines > 0 ? absl::StrCat(" LIMIT ", f.max_lines + 1) : "");
 }
 
 // The rows the plan `node` (EXPLAIN's JSON) and those under it read from tables, as the planner expects them.
@@ -434,8 +474,11 @@ absl::StatusOr<std::vector<ChargebackSum>> PgChargebackRepository::Lines(const C
   try {
     pqxx::read_transaction txn(*lease);
     // A long window's estimate passes jit_above_cost by far, and compiling
-    // the sums (a second or more) would cost more than running them.
-    txn.exec("SET LOCAL jit = off");
+    // the sums (a second or more) would cost more than running them. Nor
+    // parallel workers: starting two (new processes, each loading its
+    // catalog) cost more than the tens of thousands of rollup rows these
+    // reads sum, and on a loaded server they wait for a core.
+    txn.exec("SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0");
     const pqxx::result rows = ExecChargebackLines(txn, "", f, g, resolution);
     txn.commit();
     out.reserve(rows.size());

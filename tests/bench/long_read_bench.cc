@@ -23,7 +23,7 @@
 // each chargeback table with its indexes.
 //
 //   long_read_bench [--devices N] [--clusters C] [--days D] [--teams T] [--workloads-per-team W] [--calls K]
-//                   [--seed S]
+//                   [--seed S] [--uri URI [--seeded-now T]]
 
 #include <algorithm>
 #include <cstdio>
@@ -59,11 +59,20 @@ struct LongReadSettings {
   testing::ChargebackHistoryShape lines;
   int64_t calls = 100;
   int64_t seed = 1;
+  // --uri: a server of one's own instead of a private one; with --seeded-now
+  // (the hour its history ends at, Unix seconds), already seeded by an
+  // earlier run, so that only the reads are timed.
+  std::string uri;
+  int64_t seeded_now = 0;
 };
 
 bool ParseLongReadFlags(int argc, char** argv, LongReadSettings* s) {
   int64_t days = 365, clusters = 3;
   for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--uri") == 0) {
+      s->uri = argv[i + 1];
+      continue;
+    }
     int64_t* target = nullptr;
     if (std::strcmp(argv[i], "--devices") == 0) target = &s->devices.devices;
     if (std::strcmp(argv[i], "--clusters") == 0) target = &clusters;
@@ -72,6 +81,7 @@ bool ParseLongReadFlags(int argc, char** argv, LongReadSettings* s) {
     if (std::strcmp(argv[i], "--workloads-per-team") == 0) target = &s->lines.workloads_per_team;
     if (std::strcmp(argv[i], "--calls") == 0) target = &s->calls;
     if (std::strcmp(argv[i], "--seed") == 0) target = &s->seed;
+    if (std::strcmp(argv[i], "--seeded-now") == 0) target = &s->seeded_now;
     if (target == nullptr || !absl::SimpleAtoi(argv[i + 1], target) || *target < 1) {
       std::fprintf(stderr, "long_read_bench: bad flag %s %s\n", argv[i], argv[i + 1]);
       return false;
@@ -202,15 +212,20 @@ int LongReadMain(int argc, char** argv) {
   if (!ParseLongReadFlags(argc, argv, &s)) {
     std::fprintf(stderr,
                  "usage: long_read_bench [--devices N] [--clusters C] [--days D] [--teams T] [--workloads-per-team W]"
-                 " [--calls K] [--seed S]\n");
+                 " [--calls K] [--seed S] [--uri URI [--seeded-now T]]\n");
     return 2;
   }
-  const std::unique_ptr<BenchPostgres> postgres =
-      BenchPostgres::Start("longreadbench", fleetcap::testing::SourcePath("scripts/pg.sh"));
-  if (postgres == nullptr) return 1;
-  const std::string& uri = postgres->uri();
-  const absl::Time now = absl::FromUnixSeconds(absl::ToUnixSeconds(absl::Now()) / 3600 * 3600);
-  if (!SeedLongReadHistory(uri, s, now)) return 1;
+  std::unique_ptr<BenchPostgres> postgres;
+  if (s.uri.empty()) {
+    postgres = BenchPostgres::Start("longreadbench", fleetcap::testing::SourcePath("scripts/pg.sh"));
+    if (postgres == nullptr) return 1;
+  }
+  const std::string uri = s.uri.empty() ? postgres->uri() : s.uri;
+  const bool seeded = !s.uri.empty() && s.seeded_now > 0;
+  const absl::Time now = seeded ? absl::FromUnixSeconds(s.seeded_now)
+                                : absl::FromUnixSeconds(absl::ToUnixSeconds(absl::Now()) / 3600 * 3600);
+  if (!seeded && !SeedLongReadHistory(uri, s, now)) return 1;
+  std::printf("history ends at %lld (--seeded-now)\n", static_cast<long long>(absl::ToUnixSeconds(now)));
 
   // Windows ending at random hours of the last 30 days (or of the history, when shorter).
   std::mt19937_64 random(static_cast<uint64_t>(s.seed));

@@ -5,7 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
@@ -48,6 +55,63 @@ class PgCapacityTest : public testing::MigratedDatabaseTest {
 };
 
 FLEETCAP_CAPACITY_CONTRACT_TESTS(PgCapacityTest)
+
+// DeviceTime reads the segments between the fleet's capacity steps and
+// spreads them over the buckets itself: the same points as each device's
+// time in service summed per bucket, over random service periods (open or
+// closed, starting before, in and after the windows, several on one
+// instant) and random windows, widths and filters.
+TEST_F(PgCapacityTest, DeviceTimeEqualsEachDevicesTimeSummedPerBucket) {
+  struct Interval {
+    std::string cluster, model;
+    absl::Time from;
+    std::optional<absl::Time> to;
+  };
+  const absl::Time t0 = absl::FromUnixSeconds(1'772'323'200);  // 2026-03-01T00:00:00Z
+  std::mt19937_64 random(31);
+  auto minutes = [&](int64_t lo, int64_t hi) {
+    return absl::Minutes(std::uniform_int_distribution<int64_t>(lo, hi)(random));
+  };
+  std::vector<Interval> devices;
+  for (int i = 0; i < 60; ++i) {
+    Interval d{absl::StrCat("c", i % 3), i % 2 == 0 ? "A100" : "H100", t0 + minutes(-600, 3000), std::nullopt};
+    // Some start on the same instant as another.
+    if (i % 7 == 3) d.from = devices.back().from;
+    if (i % 4 != 0) d.to = d.from + minutes(1, 2000);
+    AddDevice(d.cluster, d.model, d.from, d.to);
+    devices.push_back(d);
+  }
+  for (int trial = 0; trial < 40; ++trial) {
+    CapacityFilter f;
+    f.width = trial % 2 == 0 ? absl::Hours(1) : absl::Hours(24);
+    f.start = t0 + f.width * std::uniform_int_distribution<int64_t>(-2, 2)(random);
+    f.end = f.start + f.width * std::uniform_int_distribution<int64_t>(1, trial % 2 == 0 ? 60 : 4)(random);
+    if (trial % 5 == 1) f.cluster = "c1";
+    if (trial % 5 == 2) f.model = "H100";
+    std::map<std::tuple<std::string, std::string, absl::Time>, int64_t> want;
+    for (const Interval& d : devices) {
+      if ((!f.cluster.empty() && d.cluster != f.cluster) || (!f.model.empty() && d.model != f.model)) continue;
+      for (absl::Time bucket = f.start; bucket < f.end; bucket += f.width) {
+        const absl::Time from = std::max(d.from, bucket);
+        const absl::Time to = std::min(d.to.value_or(absl::InfiniteFuture()), bucket + f.width);
+        if (to > from) want[{d.cluster, d.model, bucket}] += absl::ToInt64Milliseconds(to - from);
+      }
+    }
+    std::vector<CapacityPoint> expected;
+    for (const auto& [key, milli] : want) {
+      expected.push_back({std::get<2>(key), std::get<0>(key), std::get<1>(key), milli});
+    }
+    auto got = repo().DeviceTime(f);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(*got, expected) << "trial " << trial;
+  }
+  // Buckets under a millisecond are refused, as the query's division by zero was.
+  CapacityFilter tiny;
+  tiny.start = t0 + absl::Hours(51);  // after every device began: the open ones are in service
+  tiny.end = tiny.start + absl::Milliseconds(1);
+  tiny.width = absl::Microseconds(500);
+  EXPECT_EQ(repo().DeviceTime(tiny).status().code(), absl::StatusCode::kInvalidArgument);
+}
 
 }  // namespace
 }  // namespace fleetcap::store
