@@ -503,9 +503,10 @@ absl::StatusOr<std::vector<UsageBucket>> PgUsageRepository::Buckets(const UsageF
       txn.commit();
     } else {
       pqxx::nontransaction txn(*lease);
-      rows = txn.exec_params(absl::StrCat(kUsageBucketsSelectSql, kUsageFilterWhereSql, kUsageBucketsGroupSql),
-                             f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model,
-                             f.pod, f.namespace_, TruncUnit(width));
+      rows =
+          txn.exec_params(absl::StrCat(kUsageBucketsBinnedSelectSql, kUsageFilterWhereSql, kUsageBucketsBinnedGroupSql),
+                          f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model,
+                          f.pod, f.namespace_, absl::StrCat("1 ", TruncUnit(width)));
     }
     for (const auto& row : rows) {
       UsageBucket b;

@@ -133,30 +133,41 @@ UsageReadMaker FromMinutes(const std::string& uri) {
   };
 }
 
-// Times `make`'s reads over `filters` on a fresh connection (so a fresh
-// backend); false (having said why) on an error or when `check` refuses an answer.
-bool TimeBuckets(const UsageReadMaker& make, const std::string& name, const std::vector<store::UsageFilter>& filters,
-                 store::BucketWidth width,
+// Times each of `series`' reads over `filters`, each series on a fresh
+// connection (so a fresh backend), the series interleaved call by call (so
+// that the machine's load falls on each alike); false (having said why) on
+// an error or when `check` refuses an answer.
+bool TimeBuckets(const std::vector<std::pair<std::string, UsageReadMaker>>& series,
+                 const std::vector<store::UsageFilter>& filters, store::BucketWidth width,
                  const std::function<bool(const store::UsageFilter&, const std::vector<store::UsageBucket>&)>& check) {
-  auto read = make(width);
-  if (!read.ok()) {
-    std::cerr << read.status() << "\n";
-    return false;
-  }
-  std::vector<double> ms;
-  for (const store::UsageFilter& f : filters) {
-    const absl::Time began = absl::Now();
-    auto buckets = (*read)(f);
-    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
-    if (!buckets.ok()) {
-      std::cerr << name << ": " << buckets.status() << "\n";
+  std::vector<UsageRead> reads;
+  for (const auto& [name, make] : series) {
+    auto read = make(width);
+    if (!read.ok()) {
+      std::cerr << name << ": " << read.status() << "\n";
       return false;
     }
-    if (!check(f, *buckets)) return false;
+    reads.push_back(std::move(*read));
   }
-  const CallLatency f = LatencyOf(std::move(ms));
-  std::printf("%-40s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
-              f.p50_ms, f.p99_ms, f.max_ms, filters.size());
+  std::vector<std::vector<double>> ms(series.size());
+  for (const store::UsageFilter& f : filters) {
+    for (size_t i = 0; i < series.size(); ++i) {
+      const absl::Time began = absl::Now();
+      auto buckets = reads[i](f);
+      ms[i].push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
+      if (!buckets.ok()) {
+        std::cerr << series[i].first << ": " << buckets.status() << "\n";
+        return false;
+      }
+      if (!check(f, *buckets)) return false;
+    }
+  }
+  for (size_t i = 0; i < series.size(); ++i) {
+    const CallLatency f = LatencyOf(std::move(ms[i]));
+    std::printf("%-40s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", series[i].first.c_str(),
+                f.first_ms, f.p50_ms, f.p99_ms, f.max_ms, filters.size());
+  }
+  std::fflush(stdout);
   return true;
 }
 
@@ -352,6 +363,10 @@ int UsageMain(int argc, char** argv) {
     const std::string before =
         absl::StrCat(store::kUsageBucketsSelectSql, store::kUsageFilterWhereSql, store::kUsageBucketsGroupSql);
     PrintPlan(conn, "node, per minute, a day (before)", before, node_days.front(), "minute");
+    PrintPlan(conn, "node, per minute, a day",
+              absl::StrCat(store::kUsageBucketsBinnedSelectSql, store::kUsageFilterWhereSql,
+                           store::kUsageBucketsBinnedGroupSql),
+              node_days.front(), "1 minute");
     store::UsageFilter c = cluster_months.front();
     PrintPlan(conn, "cluster, per hour, 30 days (before)", before, c, "hour");
     pqxx::nontransaction txn(conn);
@@ -368,13 +383,11 @@ int UsageMain(int argc, char** argv) {
   }
 
   const UsageReadMaker after = ThroughRepository(uri), before = FromMinutes(uri);
-  const bool ok =
-      TimeBuckets(before, "node, per minute, a day (before)", node_days, store::BucketWidth::kMinute, node_samples) &&
-      TimeBuckets(after, "node, per minute, a day", node_days, store::BucketWidth::kMinute, node_samples) &&
-      TimeBuckets(before, "cluster, per hour, 30 days (before)", cluster_months, store::BucketWidth::kHour,
-                  cluster_hours) &&
-      TimeBuckets(after, "cluster, per hour, 30 days", cluster_months, store::BucketWidth::kHour, cluster_hours) &&
-      TimeRollUp(uri, now, 6);
+  const bool ok = TimeBuckets({{"node, per minute, a day (before)", before}, {"node, per minute, a day", after}},
+                              node_days, store::BucketWidth::kMinute, node_samples) &&
+                  TimeBuckets({{"cluster, per hour, 30 days (before)", before}, {"cluster, per hour, 30 days", after}},
+                              cluster_months, store::BucketWidth::kHour, cluster_hours) &&
+                  TimeRollUp(uri, now, 6);
   return ok ? 0 : 1;
 }
 

@@ -40,13 +40,13 @@ class UsagePlansTest : public testing::MigratedDatabaseTest {
     pqxx::nontransaction(*conn_).exec("VACUUM ANALYZE");
   }
 
-  // The plan of Buckets over `f` by `unit` ("minute", "hour").
+  // The plan of Buckets over `f` by `unit` ("minute", "hour") from the minutes.
   std::multiset<std::string> BucketsPlan(const UsageFilter& f, const std::string& unit) {
     pqxx::nontransaction txn(*conn_);
-    auto rows = txn.exec_params(
-        absl::StrCat("EXPLAIN (FORMAT JSON) ", kUsageBucketsSelectSql, kUsageFilterWhereSql, kUsageBucketsGroupSql),
-        f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod, f.namespace_,
-        unit);
+    auto rows = txn.exec_params(absl::StrCat("EXPLAIN (FORMAT JSON) ", kUsageBucketsBinnedSelectSql,
+                                             kUsageFilterWhereSql, kUsageBucketsBinnedGroupSql),
+                                f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node,
+                                f.model, f.pod, f.namespace_, absl::StrCat("1 ", unit));
     return testing::PlanNodes(rows[0][0].as<std::string>());
   }
 

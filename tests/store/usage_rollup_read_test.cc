@@ -1,5 +1,7 @@
 // The hourly usage read from the cluster's rollup (migration 0034,
-// usage_cluster_hourly) answers exactly what the minutes answer: random
+// usage_cluster_hourly), and every other read from the minutes in buckets
+// cut by date_bin (kUsageBucketsBinnedSelectSql), answer exactly what the
+// minutes answered as one statement before (kUsageBucketsSelectSql): random
 // minutes of devices and pods (models, namespaces, gaps, readings missing),
 // compared with the per-minute statement (kUsageBucketsSelectSql) for every
 // filter and resolution GET /v1/usage allows, before the hours are rolled up,
@@ -85,8 +87,8 @@ class UsageRollupReadTest : public testing::MigratedDatabaseTest {
     ASSERT_TRUE(written.ok()) << written.status();
   }
 
-  // What the minutes answer (the statement Buckets runs for every read but
-  // a cluster's, a model's or a namespace's hours).
+  // What the minutes answer (the statement Buckets ran for every read before
+  // migration 0034).
   std::vector<UsageBucket> FromMinutes(const UsageFilter& f, const char* unit) {
     std::vector<UsageBucket> out;
     pqxx::nontransaction txn(*conn_);
