@@ -7,7 +7,9 @@
 // ('' any). The statements are planned with their values (unnamed), so a
 // selector left empty drops out of the plan, the window prunes usage_minute
 // to its days' partitions, and a node is found by usage_minute_by_node
-// (migration 0030).
+// (migration 0030). Hours of a cluster, a model or a namespace are read from
+// the cluster's hourly rollup, usage_cluster_hourly (migration 0034), and only
+// the hours not rolled up from the minutes (UsageRolledHoursSql).
 
 #include <algorithm>
 #include <string>
