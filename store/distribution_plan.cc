@@ -30,6 +30,8 @@ const std::vector<PlannedTable>& DistributionPlan() {
       ByCluster("usage_minute", /*time_partitioned=*/true),
       ByCluster("usage_hourly"),
       ByCluster("usage_hour_changes"),
+      ByCluster("usage_cluster_hourly"),
+      ByCluster("usage_cluster_hour_changes"),
       ByCluster("telemetry_series"),
       ByCluster("telemetry_watermarks"),
       ByCluster("telemetry_push_devices"),

@@ -484,10 +484,30 @@ absl::StatusOr<std::vector<UsageBucket>> PgUsageRepository::Buckets(const UsageF
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   std::vector<UsageBucket> out;
   try {
-    pqxx::nontransaction txn(*lease);
-    auto rows = txn.exec_params(absl::StrCat(kUsageBucketsSelectSql, kUsageFilterWhereSql, kUsageBucketsGroupSql),
-                                f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node,
-                                f.model, f.pod, f.namespace_, TruncUnit(width));
+    // Hours of a cluster, a model or a namespace: the closed hours from the
+    // cluster's hourly rollup (migration 0034), in one snapshot with the stale
+    // hours that are read from the minutes instead.
+    const bool rolled = width == BucketWidth::kHour && f.device.empty() && f.node.empty() && f.pod.empty() &&
+                        (f.model.empty() || f.namespace_.empty());
+    pqxx::result rows;
+    if (rolled) {
+      pqxx::transaction<pqxx::repeatable_read, pqxx::read_only> txn(*lease);
+      std::vector<absl::Time> stale;
+      for (const auto& row :
+           txn.exec_params(kUsageStaleHoursSql, f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end))) {
+        stale.push_back(absl::FromUnixSeconds(row[0].as<int64_t>()));
+      }
+      const UsageRolledHours parts = UsageRolledHoursOf(f.start, f.end, std::move(stale));
+      rows = txn.exec_params(UsageRolledHoursSql(parts), f.cluster, f.pods, f.model, f.namespace_,
+                             FormatRfc3339(parts.from), FormatRfc3339(parts.to), parts.stale);
+      txn.commit();
+    } else {
+      pqxx::nontransaction txn(*lease);
+      rows =
+          txn.exec_params(absl::StrCat(kUsageBucketsBinnedSelectSql, kUsageFilterWhereSql, kUsageBucketsBinnedGroupSql),
+                          f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model,
+                          f.pod, f.namespace_, absl::StrCat("1 ", TruncUnit(width)));
+    }
     for (const auto& row : rows) {
       UsageBucket b;
       b.start = absl::FromUnixMillis(row[0].as<int64_t>());

@@ -31,28 +31,46 @@ absl::Status PgUsageRollupRepository::RollUp(const std::string& cluster, absl::T
   }
   if (start == end) return absl::OkStatus();
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
-  std::vector<std::string> hours;
+  // Each stale hour, and which of the two rollups it is stale for: the pods'
+  // usage_hourly, the cluster's usage_cluster_hourly (migration 0034).
+  struct Stale {
+    std::string hour;
+    bool pods, cluster;
+  };
+  std::vector<Stale> hours;
   try {
     pqxx::read_transaction txn(*lease);
     // The hours that overlap the window (a window that does not start on a whole hour rolls up its first hour too).
     for (const auto& row :
-         txn.exec_params("SELECT DISTINCT hour FROM usage_hour_changes WHERE cluster = $1"
-                         " AND hour > $2::timestamptz - interval '1 hour' AND hour < $3::timestamptz ORDER BY hour",
+         txn.exec_params("SELECT hour, bool_or(pods), bool_or(NOT pods) FROM ("
+                         "SELECT hour, true AS pods FROM usage_hour_changes WHERE cluster = $1"
+                         " AND hour > $2::timestamptz - interval '1 hour' AND hour < $3::timestamptz"
+                         " UNION ALL SELECT hour, false FROM usage_cluster_hour_changes WHERE cluster = $1"
+                         " AND hour > $2::timestamptz - interval '1 hour' AND hour < $3::timestamptz) c GROUP BY hour "
+                         "ORDER BY hour",
                          cluster, FormatRfc3339(start), FormatRfc3339(end))) {
       // As text in UTC, whatever the session's time zone.
-      hours.push_back(row[0].as<std::string>());
+      hours.push_back({row[0].as<std::string>(), row[1].as<bool>(), row[2].as<bool>()});
     }
     txn.commit();
   } catch (const std::exception& e) {
     return PgError(absl::StrCat("usage rollup of ", cluster, ": finding the stale hours"), e);
   }
-  for (const std::string& hour : hours) {
+  for (const Stale& stale : hours) {
+    const std::string& hour = stale.hour;
     try {
       pqxx::work txn(*lease);
-      txn.exec_params("DELETE FROM usage_hour_changes WHERE cluster = $1 AND hour = $2::timestamptz", cluster, hour);
-      // A pair with no reading left in the hour keeps no row.
-      txn.exec_params("DELETE FROM usage_hourly WHERE cluster = $1 AND hour = $2::timestamptz", cluster, hour);
-      txn.exec_params(kRollUpHour, cluster, hour);
+      if (stale.pods) {
+        txn.exec_params("DELETE FROM usage_hour_changes WHERE cluster = $1 AND hour = $2::timestamptz", cluster, hour);
+        // A pair with no reading left in the hour keeps no row.
+        txn.exec_params("DELETE FROM usage_hourly WHERE cluster = $1 AND hour = $2::timestamptz", cluster, hour);
+        txn.exec_params(kRollUpHour, cluster, hour);
+      }
+      if (stale.cluster) {
+        txn.exec_params("DELETE FROM usage_cluster_hour_changes WHERE cluster = $1 AND hour = $2::timestamptz", cluster,
+                        hour);
+        txn.exec_params("SELECT fleetcap_usage_cluster_hour($1, $2::timestamptz)", cluster, hour);
+      }
       txn.commit();
     } catch (const std::exception& e) {
       return PgError(absl::StrCat("usage rollup of ", cluster, ": rolling up the hour ", hour), e);

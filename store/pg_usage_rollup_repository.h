@@ -2,9 +2,10 @@
 // UsageRollupRepository on PostgreSQL (migration 0012): the stale hours are
 // those usage_hour_changes lists, each rolled up from usage_minute into
 // usage_hourly in a transaction of its own that also deletes the hour's change
-// rows first. Read committed: the rollup reads the minutes after it has taken
-// the change rows, so a writer committed by then is rolled up, and one still
-// uncommitted leaves its change row for the next rollup.
+// rows first; and, the same way, those usage_cluster_hour_changes lists into
+// the cluster's hourly usage, usage_cluster_hourly (migration 0034). Read committed: the rollup reads the minutes after
+// it has taken the change rows, so a writer committed by then is rolled up, and one still uncommitted leaves its change
+// row for the next rollup.
 
 #include "common/pg_pool.h"
 #include "store/usage_rollup_repository.h"

@@ -1,7 +1,8 @@
 -- Creates the daily partitions of usage_minute from today through
 -- `days_ahead` days ahead, and drops those that ended more than
--- `retention_days` ago, with that day's usage_hourly and usage_hour_changes
--- rows (kept as long as the minutes they roll up). Idempotent. Returns the
+-- `retention_days` ago, with that day's usage_hourly, usage_hour_changes,
+-- usage_cluster_hourly and usage_cluster_hour_changes rows (kept as long as
+-- the minutes they roll up). Idempotent. Returns the
 -- partitions created + dropped.
 CREATE OR REPLACE FUNCTION fleetcap_maintain_usage_partitions(
     now_utc timestamptz, days_ahead integer, retention_days integer)
@@ -64,6 +65,26 @@ BEGIN
     SELECT cluster FROM clusters_seen WHERE cluster IS NOT NULL
   LOOP
     DELETE FROM usage_hour_changes WHERE cluster = cluster_name AND hour < cutoff;
+  END LOOP;
+  FOR cluster_name IN
+    WITH RECURSIVE clusters_seen AS (
+      SELECT min(cluster) AS cluster FROM usage_cluster_hour_changes
+      UNION ALL
+      SELECT (SELECT min(u.cluster) FROM usage_cluster_hour_changes u WHERE u.cluster > s.cluster)
+        FROM clusters_seen s WHERE s.cluster IS NOT NULL)
+    SELECT cluster FROM clusters_seen WHERE cluster IS NOT NULL
+  LOOP
+    DELETE FROM usage_cluster_hour_changes WHERE cluster = cluster_name AND hour < cutoff;
+  END LOOP;
+  FOR cluster_name IN
+    WITH RECURSIVE clusters_seen AS (
+      SELECT min(cluster) AS cluster FROM usage_cluster_hourly
+      UNION ALL
+      SELECT (SELECT min(u.cluster) FROM usage_cluster_hourly u WHERE u.cluster > s.cluster)
+        FROM clusters_seen s WHERE s.cluster IS NOT NULL)
+    SELECT cluster FROM clusters_seen WHERE cluster IS NOT NULL
+  LOOP
+    DELETE FROM usage_cluster_hourly WHERE cluster = cluster_name AND hour < cutoff;
   END LOOP;
   RETURN changed;
 END $$;

@@ -2,12 +2,19 @@
 -- their hours stale for the rollup (usage_hour_changes), and below the later
 -- of the cluster's and the fleet's chargeback watermark mark them `late
 -- telemetry`, as fleetcap_mark_recompute does. Only pod rows: the device's own
--- rows are neither rolled up nor attributed. Transition tables on the
+-- rows are neither rolled up into usage_hourly nor attributed. Any minute, a
+-- device's or a pod's, makes its hour stale for the cluster's hourly usage
+-- (usage_cluster_hour_changes, migration 0034). Transition tables on the
 -- partitioned parent see the rows of every partition.
 CREATE OR REPLACE FUNCTION fleetcap_usage_minutes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  WITH hours AS (
-    SELECT DISTINCT cluster, date_trunc('hour', minute, 'UTC') AS hour FROM changed_minutes WHERE pod_uid <> ''
+  WITH all_hours AS (
+    SELECT cluster, date_trunc('hour', minute, 'UTC') AS hour, bool_or(pod_uid <> '') AS pods
+      FROM changed_minutes GROUP BY 1, 2
+  ), cluster_stale AS (
+    INSERT INTO usage_cluster_hour_changes (cluster, hour) SELECT cluster, hour FROM all_hours
+  ), hours AS (
+    SELECT cluster, hour FROM all_hours WHERE pods
   ), stale AS (
     INSERT INTO usage_hour_changes (cluster, hour) SELECT cluster, hour FROM hours
   )

@@ -13,9 +13,15 @@
 //   node/minute/day     one node (drawn at random), per minute, over a day
 //                       ending at a random minute of the telemetry window
 //   cluster/hour/30d    one cluster (drawn at random), per hour, the last 30 days
-// It checks the samples the node reads count against the seeded ones, and
-// prints first call, p50, p99 and max in milliseconds; then each table's
-// size with its indexes (pg_total_relation_size; usage_minute over all its
+// Each read is timed as it was before migration 0034 as well, in the same run,
+// marked "(before)": the one statement over the minutes that Buckets ran for
+// every read (kUsageBucketsSelectSql). It prints the plans (EXPLAIN ANALYZE,
+// BUFFERS) of the first call of each, checks the samples the node reads count
+// against the seeded ones and the hours the cluster reads have, and prints
+// first call, p50, p99 and max in milliseconds; then the hourly rollup's time
+// per hour (PgUsageRollupRepository::RollUp over the last 6 hours of c0)
+// without and with usage_cluster_hourly. Before the reads: each table's size
+// with its indexes (pg_total_relation_size; usage_minute over all its
 // partitions), each index's, and both per device-year.
 //
 //   usage_read_bench [--devices N] [--clusters C] [--days D] [--pods-per-day P] [--minute-days M]
@@ -26,6 +32,7 @@
 #include <cstring>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -34,9 +41,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "common/pg_pool.h"
+#include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/migrator.h"
 #include "store/pg_usage_repository.h"
+#include "store/pg_usage_rollup_repository.h"
+#include "store/pg_usage_sql.h"
 #include "tests/bench/bench_postgres.h"
 #include "tests/bench/call_latency.h"
 #include "tests/support/build_paths.h"
@@ -77,31 +87,132 @@ bool ParseUsageFlags(int argc, char** argv, UsageSettings* s) {
   return argc % 2 == 1;
 }
 
-// Times Buckets over `filters` on a fresh pool (so a fresh backend); false
-// (having said why) on an error or when `check` refuses an answer.
-bool TimeBuckets(const std::string& uri, const std::string& name, const std::vector<store::UsageFilter>& filters,
-                 store::BucketWidth width,
+// One read of usage: the buckets of a filter, by a width.
+using UsageRead = std::function<absl::StatusOr<std::vector<store::UsageBucket>>(const store::UsageFilter&)>;
+// A series' reads, on a connection of their own (opened by the maker).
+using UsageReadMaker = std::function<absl::StatusOr<UsageRead>(store::BucketWidth)>;
+
+// Buckets as PgUsageRepository::Buckets answers them (what the API's UsageQuery runs).
+UsageReadMaker ThroughRepository(const std::string& uri) {
+  return [uri](store::BucketWidth width) -> absl::StatusOr<UsageRead> {
+    auto pool = PgPool::Open(uri, 1);
+    if (!pool.ok()) return pool.status();
+    auto shared = std::shared_ptr<PgPool>(std::move(*pool));
+    auto usage = std::make_shared<store::PgUsageRepository>(shared.get());
+    return UsageRead([shared, usage, width](const store::UsageFilter& f) { return usage->Buckets(f, width); });
+  };
+}
+
+// Buckets as the minutes answer them: the statement Buckets ran for every
+// read before the hourly rollup of migration 0034 (the "before" series).
+UsageReadMaker FromMinutes(const std::string& uri) {
+  return [uri](store::BucketWidth width) -> absl::StatusOr<UsageRead> {
+    auto conn = std::make_shared<pqxx::connection>(uri);
+    const char* unit = width == store::BucketWidth::kMinute ? "minute"
+                       : width == store::BucketWidth::kDay  ? "day"
+                                                            : "hour";
+    return UsageRead([conn, unit](const store::UsageFilter& f) -> absl::StatusOr<std::vector<store::UsageBucket>> {
+      std::vector<store::UsageBucket> out;
+      try {
+        pqxx::nontransaction txn(*conn);
+        for (const auto& row : txn.exec_params(
+                 absl::StrCat(store::kUsageBucketsSelectSql, store::kUsageFilterWhereSql, store::kUsageBucketsGroupSql),
+                 f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod,
+                 f.namespace_, unit)) {
+          store::UsageBucket b;
+          b.start = absl::FromUnixMillis(row[0].as<int64_t>());
+          if (!row[5].is_null()) b.samples = row[5].as<int64_t>();
+          b.series = row[6].as<int64_t>();
+          out.push_back(b);
+        }
+      } catch (const std::exception& e) {
+        return absl::InternalError(e.what());
+      }
+      return out;
+    });
+  };
+}
+
+// Times each of `series`' reads over `filters`, each series on a fresh
+// connection (so a fresh backend), the series interleaved call by call (so
+// that the machine's load falls on each alike); false (having said why) on
+// an error or when `check` refuses an answer.
+bool TimeBuckets(const std::vector<std::pair<std::string, UsageReadMaker>>& series,
+                 const std::vector<store::UsageFilter>& filters, store::BucketWidth width,
                  const std::function<bool(const store::UsageFilter&, const std::vector<store::UsageBucket>&)>& check) {
+  std::vector<UsageRead> reads;
+  for (const auto& [name, make] : series) {
+    auto read = make(width);
+    if (!read.ok()) {
+      std::cerr << name << ": " << read.status() << "\n";
+      return false;
+    }
+    reads.push_back(std::move(*read));
+  }
+  std::vector<std::vector<double>> ms(series.size());
+  for (const store::UsageFilter& f : filters) {
+    for (size_t i = 0; i < series.size(); ++i) {
+      const absl::Time began = absl::Now();
+      auto buckets = reads[i](f);
+      ms[i].push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
+      if (!buckets.ok()) {
+        std::cerr << series[i].first << ": " << buckets.status() << "\n";
+        return false;
+      }
+      if (!check(f, *buckets)) return false;
+    }
+  }
+  for (size_t i = 0; i < series.size(); ++i) {
+    const CallLatency f = LatencyOf(std::move(ms[i]));
+    std::printf("%-40s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", series[i].first.c_str(),
+                f.first_ms, f.p50_ms, f.p99_ms, f.max_ms, filters.size());
+  }
+  std::fflush(stdout);
+  return true;
+}
+
+// EXPLAIN (ANALYZE, BUFFERS) of `sql` with `filter`'s parameters (as kUsageFilterWhereSql numbers them) and `unit`.
+void PrintPlan(pqxx::connection& conn, const std::string& title, const std::string& sql, const store::UsageFilter& f,
+               const std::string& unit) {
+  pqxx::nontransaction txn(conn);
+  std::printf("-- %s\n", title.c_str());
+  for (const auto& row :
+       txn.exec_params(absl::StrCat("EXPLAIN (ANALYZE, BUFFERS) ", sql), f.cluster, FormatRfc3339(f.start),
+                       FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod, f.namespace_, unit)) {
+    std::printf("   %s\n", row[0].c_str());
+  }
+}
+
+// The hourly rollup's time per hour (PgUsageRollupRepository::RollUp) of the
+// last `hours` hours of cluster c0, stale for usage_hourly alone (before
+// migration 0034) and for it and usage_cluster_hourly.
+bool TimeRollUp(const std::string& uri, absl::Time now, int hours) {
   auto pool = PgPool::Open(uri, 1);
   if (!pool.ok()) {
     std::cerr << pool.status() << "\n";
     return false;
   }
-  store::PgUsageRepository usage(pool->get());
-  std::vector<double> ms;
-  for (const store::UsageFilter& f : filters) {
+  store::PgUsageRollupRepository rollups(pool->get());
+  pqxx::connection conn(uri);
+  const absl::Time from = now - absl::Hours(hours);
+  for (const bool cluster : {false, true}) {
+    pqxx::work txn(conn);
+    for (const char* table : {"usage_hour_changes", "usage_cluster_hour_changes"}) {
+      if (!cluster && std::strcmp(table, "usage_cluster_hour_changes") == 0) continue;
+      txn.exec(absl::StrCat("INSERT INTO ", table, " (cluster, hour) SELECT 'c0', h FROM generate_series('",
+                            FormatRfc3339(from), "'::timestamptz, '", FormatRfc3339(now - absl::Hours(1)),
+                            "'::timestamptz, interval '1 hour') h"));
+    }
+    txn.commit();
     const absl::Time began = absl::Now();
-    auto buckets = usage.Buckets(f, width);
-    ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
-    if (!buckets.ok()) {
-      std::cerr << name << ": " << buckets.status() << "\n";
+    if (auto st = rollups.RollUp("c0", from, now); !st.ok()) {
+      std::cerr << st << "\n";
       return false;
     }
-    if (!check(f, *buckets)) return false;
+    std::printf("hourly rollup of c0, %s: %.1f ms an hour (%d hours)\n",
+                cluster ? "usage_hourly and usage_cluster_hourly (after)" : "usage_hourly alone (before)",
+                absl::ToDoubleMilliseconds(absl::Now() - began) / hours, hours);
   }
-  const CallLatency f = LatencyOf(std::move(ms));
-  std::printf("%-28s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
-              f.p50_ms, f.p99_ms, f.max_ms, filters.size());
   return true;
 }
 
@@ -119,8 +230,9 @@ void PrintSizes(pqxx::connection& conn, const UsageSettings& s) {
                           {"pods", s.holds.days},
                           {"holds", s.holds.days},
                           {"usage_hourly", s.usage.hourly_days},
+                          {"usage_cluster_hourly", s.usage.minute_days},
                           {"usage_minute", s.usage.minute_days}};
-  std::printf("%-14s %12s %10s %10s %10s %14s\n", "table", "rows", "heap MiB", "index MiB", "total MiB",
+  std::printf("%-20s %12s %10s %10s %10s %14s\n", "table", "rows", "heap MiB", "index MiB", "total MiB",
               "per device-yr");
   double total_year = 0;
   for (const Table& t : tables) {
@@ -133,7 +245,7 @@ void PrintSizes(pqxx::connection& conn, const UsageSettings& s) {
     const double total = row[3].as<double>(0);
     const double per_device_year = total / device_years * 365.0 / static_cast<double>(t.days);
     total_year += per_device_year;
-    std::printf("%-14s %12lld %10.1f %10.1f %10.1f %11.1f KiB  (%lld days held)\n", t.name, row[0].as<long long>(),
+    std::printf("%-20s %12lld %10.1f %10.1f %10.1f %11.1f KiB  (%lld days held)\n", t.name, row[0].as<long long>(),
                 row[1].as<double>(0) / 1048576, row[2].as<double>(0) / 1048576, total / 1048576, per_device_year / 1024,
                 static_cast<long long>(t.days));
     // Indexes of a partitioned table summed over its partitions' indexes.
@@ -246,9 +358,36 @@ int UsageMain(int argc, char** argv) {
     }
     return true;
   };
-  const bool ok =
-      TimeBuckets(uri, "node, per minute, a day", node_days, store::BucketWidth::kMinute, node_samples) &&
-      TimeBuckets(uri, "cluster, per hour, 30 days", cluster_months, store::BucketWidth::kHour, cluster_hours);
+  try {
+    pqxx::connection conn(uri);
+    const std::string before =
+        absl::StrCat(store::kUsageBucketsSelectSql, store::kUsageFilterWhereSql, store::kUsageBucketsGroupSql);
+    PrintPlan(conn, "node, per minute, a day (before)", before, node_days.front(), "minute");
+    PrintPlan(conn, "node, per minute, a day",
+              absl::StrCat(store::kUsageBucketsBinnedSelectSql, store::kUsageFilterWhereSql,
+                           store::kUsageBucketsBinnedGroupSql),
+              node_days.front(), "1 minute");
+    store::UsageFilter c = cluster_months.front();
+    PrintPlan(conn, "cluster, per hour, 30 days (before)", before, c, "hour");
+    pqxx::nontransaction txn(conn);
+    const store::UsageRolledHours parts = store::UsageRolledHoursOf(c.start, c.end, {});
+    std::printf("-- cluster, per hour, 30 days\n");
+    for (const auto& row : txn.exec_params(
+             absl::StrCat("EXPLAIN (ANALYZE, BUFFERS) ", store::UsageRolledHoursSql(parts)), c.cluster, c.pods, c.model,
+             c.namespace_, FormatRfc3339(parts.from), FormatRfc3339(parts.to), parts.stale)) {
+      std::printf("   %s\n", row[0].c_str());
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "plans: " << e.what() << "\n";
+    return 1;
+  }
+
+  const UsageReadMaker after = ThroughRepository(uri), before = FromMinutes(uri);
+  const bool ok = TimeBuckets({{"node, per minute, a day (before)", before}, {"node, per minute, a day", after}},
+                              node_days, store::BucketWidth::kMinute, node_samples) &&
+                  TimeBuckets({{"cluster, per hour, 30 days (before)", before}, {"cluster, per hour, 30 days", after}},
+                              cluster_months, store::BucketWidth::kHour, cluster_hours) &&
+                  TimeRollUp(uri, now, 6);
   return ok ? 0 : 1;
 }
 

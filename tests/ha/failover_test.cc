@@ -66,9 +66,10 @@ const absl::Duration kApiRecoveryBound = absl::Seconds(60);
 
 // Tables that differ between two runs by design, not facts: the API's tokens
 // (random secrets), the sample log's checkpoint (each log has its own id,
-// and a push sent again is logged again) and the hours queued for the rollup
+// and a push sent again is logged again) and the hours queued for the rollups
 // (one row per write batch, so their number follows how minutes were batched).
-const std::set<std::string> kBookkeeping = {"api_tokens", "telemetry_push_checkpoints", "usage_hour_changes"};
+const std::set<std::string> kBookkeeping = {"api_tokens", "telemetry_push_checkpoints", "usage_hour_changes",
+                                            "usage_cluster_hour_changes"};
 
 // The rows of cluster "ha" in `rows`.
 template <typename T>

@@ -266,10 +266,14 @@ TEST_F(MultiClusterIngestTest, ConcurrentRemoteWritePushesOfSeveralClustersStore
     EXPECT_EQ(testing::StoredMinutes(*b, cluster).size(), static_cast<size_t>((4 + 2) * kPushMinutes)) << cluster;
   }
   // Each receiver's checkpoint names its own sample log, a fresh one per run;
-  // usage_hour_changes gains a row per writing statement, so it is compared
-  // by what it says: which hours of which cluster wait for their rollup.
-  ExpectSameRows(*a, *b, {"telemetry_push_checkpoints", "usage_hour_changes"});
+  // usage_hour_changes and usage_cluster_hour_changes gain a row per writing
+  // statement, so they are compared by what they say: which hours of which
+  // cluster wait for their rollup.
+  ExpectSameRows(*a, *b, {"telemetry_push_checkpoints", "usage_hour_changes", "usage_cluster_hour_changes"});
   EXPECT_EQ(testing::HoursAwaitingRollup(*a), testing::HoursAwaitingRollup(*b));
+  EXPECT_EQ(testing::HoursAwaitingRollup(*a, "usage_cluster_hour_changes"),
+            testing::HoursAwaitingRollup(*b, "usage_cluster_hour_changes"));
+  EXPECT_EQ(testing::HoursAwaitingRollup(*b, "usage_cluster_hour_changes"), testing::HoursAwaitingRollup(*b));
   const absl::Time hour = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01 00:00:00+00
   EXPECT_EQ(testing::HoursAwaitingRollup(*b),
             (std::vector<std::pair<std::string, absl::Time>>{{"push-a", hour}, {"push-b", hour}, {"push-c", hour}}));

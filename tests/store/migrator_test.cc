@@ -69,6 +69,8 @@ TEST(Migrator, FreshDatabaseGetsTheWholeSchemaRecordedWithChecksums) {
                             "chargeback_over_held",
                             "usage_hourly",
                             "usage_hour_changes",
+                            "usage_cluster_hourly",
+                            "usage_cluster_hour_changes",
                             "optimizer_state",
                             "quarantine",
                             "allocation_runs",

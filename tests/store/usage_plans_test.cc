@@ -1,7 +1,9 @@
 // The usage reads (GET /v1/usage) find one node's minutes through
 // usage_minute_by_node (migration 0030) in the partitions of their window
-// only, never by reading the window's every row: their plans on a database
-// seeded with two days of minute telemetry (tests/support/seeded_usage_history.h).
+// only, never by reading the window's every row, and a cluster's hours in its
+// hourly rollup (migration 0034) with the minutes of its stale hours alone:
+// their plans on a database seeded with two days of minute telemetry
+// (tests/support/seeded_usage_history.h).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -38,13 +40,13 @@ class UsagePlansTest : public testing::MigratedDatabaseTest {
     pqxx::nontransaction(*conn_).exec("VACUUM ANALYZE");
   }
 
-  // The plan of Buckets over `f` by `unit` ("minute", "hour").
+  // The plan of Buckets over `f` by `unit` ("minute", "hour") from the minutes.
   std::multiset<std::string> BucketsPlan(const UsageFilter& f, const std::string& unit) {
     pqxx::nontransaction txn(*conn_);
-    auto rows = txn.exec_params(
-        absl::StrCat("EXPLAIN (FORMAT JSON) ", kUsageBucketsSelectSql, kUsageFilterWhereSql, kUsageBucketsGroupSql),
-        f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod, f.namespace_,
-        unit);
+    auto rows = txn.exec_params(absl::StrCat("EXPLAIN (FORMAT JSON) ", kUsageBucketsBinnedSelectSql,
+                                             kUsageFilterWhereSql, kUsageBucketsBinnedGroupSql),
+                                f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node,
+                                f.model, f.pod, f.namespace_, absl::StrCat("1 ", unit));
     return testing::PlanNodes(rows[0][0].as<std::string>());
   }
 
@@ -108,6 +110,49 @@ TEST_F(UsagePlansTest, ANodesMinutesAreFoundByIndexInTheirDaysPartitionsOnly) {
     }
     EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr("_cluster_node_minute_idx)"))) << where;
     EXPECT_LE(partitions.size(), 2u) << where;
+  }
+}
+
+// A cluster by hour over 30 days (migration 0034): the closed hours from
+// usage_cluster_hourly by its key, and usage_minute only in the partition of
+// the one stale hour, by index. The answer is the minutes' (every hour of them).
+TEST_F(UsagePlansTest, AClustersHoursAreReadFromTheRollupAndOnlyTheStaleHoursFromTheMinutes) {
+  const absl::Time stale_hour = now_ - absl::Hours(1);
+  pqxx::nontransaction(*conn_).exec_params(
+      "INSERT INTO usage_cluster_hour_changes (cluster, hour) VALUES ('c1', $1::timestamptz)",
+      FormatRfc3339(stale_hour));
+  UsageFilter cluster;
+  cluster.cluster = "c1";
+  cluster.start = now_ - absl::Hours(24 * 30);
+  cluster.end = now_;
+  PgUsageRepository usage(pool());
+  auto hours = usage.Buckets(cluster, BucketWidth::kHour);
+  ASSERT_THAT(hours, IsOk());
+  ASSERT_EQ(hours->size(), static_cast<size_t>(24 * usage_.minute_days));
+  for (const UsageBucket& b : *hours) EXPECT_EQ(b.series, holds_.devices / 3) << FormatRfc3339(b.start);
+
+  for (const bool pods : {false, true}) {
+    cluster.pods = pods;
+    const UsageRolledHours parts = UsageRolledHoursOf(cluster.start, cluster.end, {stale_hour});
+    ASSERT_EQ(parts.minutes.size(), 1u);
+    std::multiset<std::string> plan;
+    {
+      pqxx::nontransaction txn(*conn_);
+      auto rows = txn.exec_params(absl::StrCat("EXPLAIN (FORMAT JSON) ", UsageRolledHoursSql(parts)), cluster.cluster,
+                                  pods, "", "", FormatRfc3339(parts.from), FormatRfc3339(parts.to), parts.stale);
+      plan = testing::PlanNodes(rows[0][0].as<std::string>());
+    }
+    const std::string where = absl::StrCat("pods ", pods, "\n", ::testing::PrintToString(plan));
+    std::set<std::string> partitions;
+    for (const std::string& node : plan) {
+      EXPECT_EQ(node.rfind("Seq Scan", 0), std::string::npos) << where;
+      const size_t on = node.find(" on usage_minute_");
+      if (on != std::string::npos) partitions.insert(node.substr(on + 4, 21));
+    }
+    EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr(" on usage_cluster_hourly"))) << where;
+    EXPECT_EQ(partitions, (std::set<std::string>{absl::StrCat(
+                              "usage_minute_", absl::FormatTime("%Y%m%d", stale_hour, absl::UTCTimeZone()))}))
+        << where;
   }
 }
 

@@ -10,7 +10,9 @@
 //   power, energy, the profiling fields, 4 samples a minute);
 //   usage_hourly for the last `hourly_days` days: each hold's hours, sixty
 //   readings a row (NULL after the hold ended), as the hourly rollup writes
-//   them.
+//   them;
+//   usage_cluster_hourly (migration 0034) for every hour of the minutes,
+//   rolled up from them as the hourly rollup does (no hour is stale).
 // Rows are written in the order the writers leave them: minute rows minute
 // by minute, every device of the fleet each minute; hourly rows hour by hour.
 // The hold history's shape (devices, days, pods a device-day, clusters) must
@@ -83,6 +85,16 @@ inline constexpr const char* kUsageHourlySql = R"sql(
      AND r.n = abs(hashtext(h.device_id)) % 16
    ORDER BY hr, h.cluster, h.pod_uid)sql";
 
+// Rolls up the hours of [from, to) of every cluster of `holds` into
+// usage_cluster_hourly (migration 0034), hour by hour, as the hourly rollup does.
+inline void RollUpClusterHours(pqxx::transaction_base& txn, const HoldHistoryShape& holds, absl::Time from,
+                               absl::Time to) {
+  txn.exec(absl::StrCat("SELECT fleetcap_usage_cluster_hour('c' || c, hr) FROM generate_series(date_trunc('hour', '",
+                        absl::FormatTime(from), "'::timestamptz, 'UTC'), '", absl::FormatTime(to),
+                        "'::timestamptz - interval '1 microsecond', interval '1 hour') hr, generate_series(0, ",
+                        holds.clusters - 1, ") c ORDER BY hr, c"));
+}
+
 // Writes the usage of the hold history `holds` (seeded already, ending at
 // `now`) in `txn`, with triggers off (no stale hours, no recompute marks):
 // this is history, not news. Creates usage_minute's daily partitions.
@@ -110,6 +122,7 @@ inline void SeedUsageHistory(pqxx::transaction_base& txn, const HoldHistoryShape
     txn.exec(replaced(kUsageMinuteDaySql, day, day_end));
   }
   txn.exec(replaced(kUsageHourlySql, now - absl::Hours(24 * usage.hourly_days), now));
+  RollUpClusterHours(txn, holds, minutes_from, now);
 }
 
 }  // namespace fleetcap::testing

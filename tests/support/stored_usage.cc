@@ -93,10 +93,12 @@ bool HasUsagePartition(pqxx::connection& conn, const std::string& day) {
               .as<bool>();
 }
 
-std::vector<std::pair<std::string, absl::Time>> HoursAwaitingRollup(pqxx::connection& conn) {
+std::vector<std::pair<std::string, absl::Time>> HoursAwaitingRollup(pqxx::connection& conn, const std::string& table) {
   std::vector<std::pair<std::string, absl::Time>> out;
-  for (const auto& r : pqxx::nontransaction(conn).exec("SELECT DISTINCT cluster, (extract(epoch FROM hour) * "
-                                                       "1000000)::bigint FROM usage_hour_changes ORDER BY 1, 2")) {
+  pqxx::nontransaction txn(conn);
+  for (const auto& r :
+       txn.exec(absl::StrCat("SELECT DISTINCT cluster, (extract(epoch FROM hour) * 1000000)::bigint FROM ",
+                             txn.quote_name(table), " ORDER BY 1, 2"))) {
     out.emplace_back(r[0].as<std::string>(), absl::FromUnixMicros(r[1].as<int64_t>()));
   }
   return out;

@@ -31,9 +31,11 @@ int64_t TotalSamples(const std::vector<store::UsageMinuteRow>& rows);
 // Whether the daily partition of usage_minute for `day` ("20251231") exists.
 bool HasUsagePartition(pqxx::connection& conn, const std::string& day);
 
-// The (cluster, hour) pairs usage_hour_changes holds, each once and ordered:
-// the hours whose minutes changed since their last rollup.
-std::vector<std::pair<std::string, absl::Time>> HoursAwaitingRollup(pqxx::connection& conn);
+// The (cluster, hour) pairs usage_hour_changes (or `table`, e.g.
+// usage_cluster_hour_changes) holds, each once and ordered: the hours whose
+// minutes changed since their last rollup.
+std::vector<std::pair<std::string, absl::Time>> HoursAwaitingRollup(pqxx::connection& conn,
+                                                                    const std::string& table = "usage_hour_changes");
 
 // One row of telemetry_series: a series as the exporter named it, when it
 // was last seen.
