@@ -93,7 +93,7 @@ bool TimeSeries(const std::string& name, const std::vector<absl::Time>& instants
     ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
   }
   const CallLatency f = LatencyOf(std::move(ms));
-  std::printf("%-28s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
+  std::printf("%-34s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
               f.p50_ms, f.p99_ms, f.max_ms, instants.size());
   return true;
 }
@@ -145,6 +145,11 @@ int SummaryMain(int argc, char** argv) {
                 absl::ToDoubleSeconds(holds_insert), holds / absl::ToDoubleSeconds(holds_insert));
     std::printf("holds: table %.0f MiB, indexes %.0f MiB (%.0f + %.0f bytes a hold); pods with indexes %.0f MiB\n",
                 table / 1048576, index / 1048576, table / holds, index / holds, sizes[0][5].as<double>() / 1048576);
+    const auto kept = txn.exec(
+        "SELECT (SELECT count(*) FROM fleet_now), pg_total_relation_size('fleet_now'),"
+        " (SELECT count(*) FROM holders_now), pg_total_relation_size('holders_now')");
+    std::printf("kept: fleet_now %lld rows, %.0f KiB; holders_now %lld rows, %.0f KiB\n", kept[0][0].as<long long>(),
+                kept[0][1].as<double>() / 1024, kept[0][2].as<long long>(), kept[0][3].as<double>() / 1024);
     for (const auto& row :
          txn.exec("SELECT indexname, pg_relation_size(indexname::regclass) FROM pg_indexes WHERE tablename = 'holds'"
                   " ORDER BY indexname")) {
