@@ -52,6 +52,9 @@ const std::vector<PlannedTable>& DistributionPlan() {
       // summary now, migration 0032).
       ByCluster("fleet_now"),
       ByCluster("fleet_now_horizon"),
+      // Kept per cluster by the triggers on holds, devices and pods (who holds
+      // devices now, migration 0033).
+      ByCluster("holders_now"),
       // Small and read by every node: the change-marking triggers on every
       // shard read the fleet's watermark (cluster ''), so it is a reference
       // table, read locally wherever a trigger fires.

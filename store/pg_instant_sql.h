@@ -72,12 +72,23 @@ inline constexpr const char* kHoldersAtSql = R"sql(
    GROUP BY h.cluster, h.pod_uid, p.namespace, p.team)sql";
 
 // PgTeamFactsRepository::HoldersAt at or after the horizon (as
-// kHorizonReachedSql): the open holds on open device rows, each pod's
+// kHorizonReachedSql): the kept rows (holders_now, migration 0033), per
+// (cluster, namespace, team) what the open holds on open device rows hold,
+// kept by the writers' triggers (store/functions/
+// fleetcap_holders_now_holds_changed.sql): a few rows a namespace, whatever
+// the fleet and its history. The rows of kHoldersAtSql at such an instant
+// summed per (cluster, namespace, team).
+inline constexpr const char* kHoldersNowSql = R"sql(
+  SELECT cluster, namespace, team, held_milli FROM holders_now
+   WHERE ($1 = '' OR cluster = $1) AND held_milli <> 0)sql";
+
+// Who held devices at or after the horizon as migration 0032 read it (the
+// benchmark's comparison; HoldersAt now reads kHoldersNowSql): the open holds on open device rows, each pod's
 // namespace and team from the live pods' covering index (pods_live_holders,
 // migration 0032: the pods in service, not a year of them), and only a pod
 // no longer live (a hold left open after it went) from `pods` itself. The
-// same rows as kHoldersAtSql at such an instant.
-inline constexpr const char* kHoldersNowSql = R"sql(
+// same rows as kHoldersAtSql at such an instant, one a pod.
+inline constexpr const char* kHoldersOfOpenHoldsSql = R"sql(
   WITH held AS (
     SELECT h.cluster, h.pod_uid, sum(h.milli) AS milli
       FROM holds h

@@ -29,7 +29,9 @@ class TeamFactsRepository {
  public:
   virtual ~TeamFactsRepository() = default;
 
-  // Pods holding devices in service at `at`, in `cluster` ("" every cluster).
+  // Pods holding devices in service at `at`, in `cluster` ("" every cluster):
+  // a row a pod, or pods of one (cluster, namespace, team label) summed in
+  // one row (what the PostgreSQL store keeps for "now"); callers sum by team.
   virtual absl::StatusOr<std::vector<PodTeamEvidence>> HoldersAt(const std::string& cluster, absl::Time at) = 0;
   // Pods of `namespace_name` in `cluster` that existed at some time of [start, end).
   virtual absl::StatusOr<std::vector<PodTeamEvidence>> PodsOfNamespace(const std::string& cluster,

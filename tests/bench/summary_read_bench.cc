@@ -14,9 +14,12 @@
 //             repositories: inventory, teams under the policy, the chargeback
 //             of the last closed hour), without the HTTP transport
 // "Now" is also read from the facts as at any instant (the reads before
-// migration 0032 kept it), in the same run, marked "facts (before)"; and the
-// write cost of keeping it: one INSERT of an open hold on every device, with
-// the fleet_now triggers disabled and enabled.
+// migration 0032 kept it), in the same run, marked "facts (before)", and who
+// holds devices now as migration 0032 read it (the open holds and the live
+// pods, before migration 0033 kept it per namespace and team); and the write
+// cost of keeping it: a batch of new pods, their open holds, updates of the
+// pods and the holds' closing, with the holders_now triggers disabled and
+// enabled.
 // It prints first call, p50, p99 and max in milliseconds, and the size of the
 // holds table with its indexes.
 //
@@ -29,6 +32,7 @@
 #include <iostream>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/numbers.h"
@@ -89,7 +93,7 @@ bool TimeSeries(const std::string& name, const std::vector<absl::Time>& instants
     ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
   }
   const CallLatency f = LatencyOf(std::move(ms));
-  std::printf("%-28s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
+  std::printf("%-34s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
               f.p50_ms, f.p99_ms, f.max_ms, instants.size());
   return true;
 }
@@ -141,6 +145,11 @@ int SummaryMain(int argc, char** argv) {
                 absl::ToDoubleSeconds(holds_insert), holds / absl::ToDoubleSeconds(holds_insert));
     std::printf("holds: table %.0f MiB, indexes %.0f MiB (%.0f + %.0f bytes a hold); pods with indexes %.0f MiB\n",
                 table / 1048576, index / 1048576, table / holds, index / holds, sizes[0][5].as<double>() / 1048576);
+    const auto kept = txn.exec(
+        "SELECT (SELECT count(*) FROM fleet_now), pg_total_relation_size('fleet_now'),"
+        " (SELECT count(*) FROM holders_now), pg_total_relation_size('holders_now')");
+    std::printf("kept: fleet_now %lld rows, %.0f KiB; holders_now %lld rows, %.0f KiB\n", kept[0][0].as<long long>(),
+                kept[0][1].as<double>() / 1024, kept[0][2].as<long long>(), kept[0][3].as<double>() / 1024);
     for (const auto& row :
          txn.exec("SELECT indexname, pg_relation_size(indexname::regclass) FROM pg_indexes WHERE tablename = 'holds'"
                   " ORDER BY indexname")) {
@@ -151,25 +160,50 @@ int SummaryMain(int argc, char** argv) {
     return 1;
   }
 
-  // The write cost of the kept state (migration 0032): one INSERT of a new
-  // open hold on every device (as an ingest's batch writes them, its
-  // triggers on), timed with the fleet_now triggers disabled and enabled,
-  // each rolled back.
+  // The write cost of the kept state: a batch as an ingest writes it, one
+  // row a device, timed statement by statement with migration 0033's
+  // holders_now triggers disabled (before: migration 0032's fleet_now
+  // triggers only) and enabled (after), each rolled back; twice, so that the
+  // second pair runs on warm pages.
   try {
     pqxx::connection conn(uri);
-    for (const bool kept : {false, true}) {
+    const std::vector<std::pair<const char*, const char*>> statements = {
+        {"new pods inserted",
+         "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, phase, created_at)"
+         " SELECT 'c' || ((i / 8) % $2::int), 'w-' || i, 'ns-' || (i % 200), 'w-' || i, 't-' || (i % 200 / 10),"
+         " 'Job', 'w', 'Pending', $1::timestamptz - interval '2 minutes' FROM generate_series(0, $3::int - 1) i"},
+        {"new open holds inserted",
+         "INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from)"
+         " SELECT 'c' || ((i / 8) % $2::int), 'w-' || i, 'd-' || i, 500, $1::timestamptz - interval '1 minute'"
+         " FROM generate_series(0, $3::int - 1) i"},
+        {"pods updated, same team",
+         "UPDATE pods SET phase = 'Running' FROM generate_series(0, $3::int - 1) i"
+         " WHERE pods.cluster = 'c' || ((i / 8) % $2::int) AND pods.pod_uid = 'w-' || i AND $1::text IS NOT NULL"},
+        {"pods updated, team moved",
+         "UPDATE pods SET team = 'moved' FROM generate_series(0, $3::int - 1) i"
+         " WHERE pods.cluster = 'c' || ((i / 8) % $2::int) AND pods.pod_uid = 'w-' || i AND $1::text IS NOT NULL"},
+        {"open holds closed",
+         "UPDATE holds SET held_to = $1::timestamptz FROM generate_series(0, $3::int - 1) i"
+         " WHERE holds.cluster = 'c' || ((i / 8) % $2::int) AND holds.pod_uid = 'w-' || i"
+         " AND holds.device_id = 'd-' || i AND holds.held_to IS NULL"},
+    };
+    for (const bool kept : {false, true, false, true}) {
       pqxx::work txn(conn);
-      if (!kept) txn.exec("ALTER TABLE holds DISABLE TRIGGER fleet_now_holds_inserted");
-      const absl::Time began = absl::Now();
-      const auto inserted = txn.exec_params(
-          "INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from)"
-          " SELECT 'c' || ((i / 8) % $2::int), 'w-' || i, 'd-' || i, 500, $1::timestamptz - interval '1 minute'"
-          " FROM generate_series(0, $3::int - 1) i",
-          FormatRfc3339(now), s.shape.clusters, s.shape.devices);
-      const double seconds = absl::ToDoubleSeconds(absl::Now() - began);
-      std::printf("new open holds inserted (%s): %zu rows in %.3f s, %.0f rows/s\n",
-                  kept ? "fleet_now kept, after" : "fleet_now triggers disabled, before", inserted.affected_rows(),
-                  seconds, static_cast<double>(inserted.affected_rows()) / seconds);
+      if (!kept) {
+        for (const char* table : {"holds", "devices", "pods"}) {
+          for (const char* op : {"inserted", "updated", "deleted"}) {
+            txn.exec(absl::StrCat("ALTER TABLE ", table, " DISABLE TRIGGER holders_now_", table, "_", op));
+          }
+        }
+      }
+      for (const auto& [name, sql] : statements) {
+        const absl::Time began = absl::Now();
+        const auto changed = txn.exec_params(sql, FormatRfc3339(now), s.shape.clusters, s.shape.devices);
+        const double seconds = absl::ToDoubleSeconds(absl::Now() - began);
+        std::printf("%-26s (%s): %zu rows in %.3f s, %.0f rows/s\n", name,
+                    kept ? "holders_now kept, after" : "holders_now triggers disabled, before", changed.affected_rows(),
+                    seconds, static_cast<double>(changed.affected_rows()) / seconds);
+      }
       txn.abort();
     }
   } catch (const std::exception& e) {
@@ -234,6 +268,17 @@ int SummaryMain(int argc, char** argv) {
       });
     };
   };
+  // Migration 0032's read of who holds devices now, whose only parameter is the cluster.
+  auto kept_rows = [&uri](const char* sql) {
+    return [sql, &uri](PgPool*, const std::function<bool(const Call&)>& time) {
+      pqxx::connection conn(uri);
+      return time([&](absl::Time) {
+        pqxx::read_transaction txn(conn);
+        txn.exec_params(sql, std::string());
+        return absl::OkStatus();
+      });
+    };
+  };
   auto holders = [](PgPool* pool, const std::function<bool(const Call&)>& time) {
     store::PgTeamFactsRepository facts(pool);
     return time([&](absl::Time at) { return facts.HoldersAt("", at).status(); });
@@ -259,6 +304,7 @@ int SummaryMain(int argc, char** argv) {
                   series("store c0, now", current, store_summary("c0")) &&
                   series("store c0, past instants", past, store_summary("c0")) &&
                   series("holders, now, facts (before)", current, from_facts(store::kHoldersAtSql)) &&
+                  series("holders, now, open holds (0032)", current, kept_rows(store::kHoldersOfOpenHoldsSql)) &&
                   series("holders, now", current, holders) && series("holders, past instants", past, holders) &&
                   series("API summary, now", current, api_summary(false)) &&
                   series("API summary, past instants", past, api_summary(true));

@@ -1,15 +1,19 @@
-// The fleet summary's kept state (migration 0032, store/functions/
-// fleetcap_fleet_now.sql) stays what the facts say through any sequence of
-// writes: the inventory writer's batches (opens, closes, corrections of a
-// model, rows seen twice) and the deletes and updates of other writers. After
-// each step the kept rows equal the open rows summed from the facts, the
-// horizon is not before the latest instant written, and SummarizeAt and
-// HoldersAt answer as the facts do at instants before, at and after it.
+// The fleet summary's kept state (migrations 0032 and 0033, store/functions/
+// fleetcap_fleet_now_*.sql and fleetcap_holders_now_*.sql) stays what the
+// facts say through any sequence of writes: the inventory writer's batches
+// (opens, closes, corrections of a model, rows seen twice), the deletes and
+// updates of other writers, and pods whose namespace or team label changes,
+// that go, or whose row comes after their holds. After each step the kept
+// rows equal the open rows summed from the facts (per model, and per
+// namespace and team), the horizon is not before the latest instant written,
+// and SummarizeAt and HoldersAt answer as the facts do at instants before, at
+// and after it.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -48,22 +52,41 @@ class KeptSummaryTest : public testing::MigratedDatabaseTest {
     const std::string instant = FormatRfc3339(at);
     return Rows(kSummarizeAtSql, cluster, &instant);
   }
-  // Who held what, as (cluster, namespace, team, milli) in order.
+  // Who held what, as (cluster, namespace, team, milli) summed per
+  // (cluster, namespace, team), in order: what the team directory reads of it.
   using Holder = std::tuple<std::string, std::string, std::string, int64_t>;
-  std::vector<Holder> HoldersFromFacts(const std::string& cluster, absl::Time at) {
+  static std::vector<Holder> Summed(const std::vector<Holder>& rows) {
+    std::map<std::tuple<std::string, std::string, std::string>, int64_t> sums;
+    for (const auto& [cluster, ns, team, milli] : rows) sums[{cluster, ns, team}] += milli;
+    std::vector<Holder> out;
+    for (const auto& [key, milli] : sums) {
+      out.emplace_back(std::get<0>(key), std::get<1>(key), std::get<2>(key), milli);
+    }
+    return out;
+  }
+  std::vector<Holder> HolderRows(const char* sql, const std::string& cluster, const std::string* instant) {
     pqxx::nontransaction txn(*conn_);
     std::vector<Holder> out;
-    for (const auto& r : txn.exec_params(kHoldersAtSql, cluster, FormatRfc3339(at))) {
+    auto rows = instant == nullptr ? txn.exec_params(sql, cluster) : txn.exec_params(sql, cluster, *instant);
+    for (const auto& r : rows) {
       out.emplace_back(r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<int64_t>());
     }
+    return out;
+  }
+  std::vector<Holder> HoldersFromFacts(const std::string& cluster, absl::Time at) {
+    const std::string instant = FormatRfc3339(at);
+    return Summed(HolderRows(kHoldersAtSql, cluster, &instant));
+  }
+  // The kept rows (holders_now) as they are, one per (cluster, namespace, team).
+  std::vector<Holder> KeptHolders(const std::string& cluster) {
+    std::vector<Holder> out = HolderRows(kHoldersNowSql, cluster, nullptr);
     std::sort(out.begin(), out.end());
     return out;
   }
   static std::vector<Holder> Sorted(const std::vector<PodTeamEvidence>& pods) {
     std::vector<Holder> out;
     for (const auto& p : pods) out.emplace_back(p.cluster, p.namespace_name, p.team_label, p.held_milli);
-    std::sort(out.begin(), out.end());
-    return out;
+    return Summed(out);
   }
   std::string Scalar(const std::string& sql) {
     pqxx::nontransaction txn(*conn_);
@@ -119,10 +142,11 @@ TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
   const std::vector<std::string> clusters = {"k0", "k1"};
   const absl::Time after_all = T(100000);
   for (const std::string& c : clusters) ASSERT_THAT(repo.Apply(RandomBatch(random, c)), IsOk());
-  for (int step = 0; step < 120; ++step) {
+  for (int step = 0; step < 160; ++step) {
     const std::string& cluster = clusters[random() % 2];
-    // Most steps are the inventory writer's; some are another writer's
-    // deletes (retention, a correction) and updates, and a truncate.
+    // Half the steps are the inventory writer's; the others are another
+    // writer's deletes (retention, a correction), updates and truncates, and
+    // pods changing namespace or team, going, or coming after their holds.
     const int kind = static_cast<int>(random() % 20);
     if (kind == 0) {
       Exec(absl::StrCat("DELETE FROM holds WHERE cluster = '", cluster, "' AND device_id = 'g", random() % 6, "'"));
@@ -137,6 +161,34 @@ TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
                         random() % 6, "'"));
     } else if (kind == 4 && step % 3 == 0) {
       Exec("TRUNCATE holds");
+    } else if (kind == 4 && step % 3 == 1) {
+      Exec("TRUNCATE pods");
+    } else if (kind == 5) {
+      // A pod's team label changes (and, in the same statement, others keep theirs).
+      Exec(absl::StrCat("UPDATE pods SET team = CASE WHEN pod_uid IN ('p", random() % 8, "', 'q", random() % 4,
+                        "') THEN 'team' || ", random() % 4, " ELSE team END WHERE cluster = '", cluster, "'"));
+    } else if (kind == 6) {
+      // A pod's namespace changes, or its namespace and team both.
+      Exec(absl::StrCat("UPDATE pods SET namespace = 'ns", random() % 3, "', team = CASE WHEN ", random() % 2,
+                        " = 0 THEN team ELSE 'team' || ", random() % 3, " END WHERE cluster = '", cluster,
+                        "' AND pod_uid IN ('p", random() % 8, "', 'q", random() % 4, "')"));
+    } else if (kind == 7) {
+      Exec(absl::StrCat("DELETE FROM pods WHERE cluster = '", cluster, "' AND pod_uid IN ('p", random() % 8, "', 'q",
+                        random() % 4, "')"));
+    } else if (kind == 8) {
+      // A hold written before its pod's row (open, or now and then closed).
+      const std::string from = FormatRfc3339(T(10 * static_cast<int>(random() % 4)));
+      const std::string to =
+          random() % 4 == 0 ? absl::StrCat("'", from, "'::timestamptz + interval '7 minutes'") : "NULL";
+      Exec(absl::StrCat("INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from, held_to) VALUES ('", cluster,
+                        "', 'q", random() % 4, "', 'g", random() % 6, "', ", 1 + random() % 1000, ", '", from, "', ",
+                        to, ") ON CONFLICT DO NOTHING"));
+    } else if (kind == 9) {
+      // ... and the pod's row after it.
+      Exec(absl::StrCat("INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name,",
+                        " created_at) VALUES ('", cluster, "', 'q", random() % 4, "', 'ns", random() % 3,
+                        "', 'q', 'team", random() % 3, "', 'Job', 'train', '", FormatRfc3339(T(0)),
+                        "') ON CONFLICT DO NOTHING"));
     } else {
       ASSERT_THAT(repo.Apply(RandomBatch(random, cluster)), IsOk()) << "step " << step;
     }
@@ -144,6 +196,7 @@ TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
       const std::string where = absl::StrCat("step ", step, " cluster '", c, "'");
       const SummaryRows facts = FromFacts(c, after_all);
       ASSERT_EQ(Kept(c), facts) << where;
+      ASSERT_EQ(KeptHolders(c), HoldersFromFacts(c, after_all)) << where;
       for (const absl::Time at : {T(0), T(25), T(45), after_all}) {
         auto got = repo.SummarizeAt(c, at);
         ASSERT_THAT(got, IsOk());

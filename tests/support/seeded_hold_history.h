@@ -40,8 +40,8 @@ struct HoldHistoryShape {
 // The seed, in SQL on the server (each $N replaced by its value): $1 devices, $2 days, $3 pods a device-day,
 // $4 clusters, $5 the end of the history ("now"), $6 the days with holds. Triggers (and with them the
 // foreign keys, the chargeback's recompute marks and the summary's kept state)
-// are off while it runs: this is history, not news. The kept state (migration
-// 0032) is filled from it at the end, as applying its functions does.
+// are off while it runs: this is history, not news. The kept state (migrations
+// 0032, 0033) is filled from it at the end, as applying its functions does.
 inline constexpr const char* kHoldHistorySql[] = {
     "INSERT INTO clusters (cluster) SELECT 'c' || c FROM generate_series(0, $4::int - 1) c",
     "INSERT INTO accelerator_types (model, vendor, resource_name) VALUES"
@@ -87,8 +87,9 @@ inline constexpr const char* kHoldHistorySql[] = {
        SELECT cluster, pod_uid, device_id, 1000, held_from, held_to FROM bench_holds
         ORDER BY coalesce(held_to, held_from))sql",
     "DROP TABLE bench_holds",
-    // The summary's kept state (migration 0032), which the triggers keep for news.
+    // The summary's kept state (migrations 0032, 0033), which the triggers keep for news.
     "SELECT fleetcap_fleet_now_rebuild()",
+    "SELECT fleetcap_holders_now_rebuild()",
 };
 
 // Writes the history in `txn`, with triggers (and so foreign keys and the
