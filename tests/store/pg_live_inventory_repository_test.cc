@@ -79,7 +79,7 @@ TEST_F(PgLiveInventoryTest, ABatchGivesThePlannerStatisticsOfTheTablesItGrows) {
 // A lookup of open rows one key at a time (the fleet_now triggers, who holds
 // devices now) probes one row per key whatever the planner's statistics:
 // no B-tree index on a part of the inventory is keyed by the cluster alone
-// (migration 0036), where a nested loop would filter the cluster's rows.
+// (migration 0035), where a nested loop would filter the cluster's rows.
 TEST_F(PgLiveInventoryTest, PartialIndexesOfTheInventoryAreKeyedBeyondTheCluster) {
   auto conn = db_->Connect();
   pqxx::nontransaction txn(*conn);
