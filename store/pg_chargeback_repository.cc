@@ -132,17 +132,11 @@ std::string RollupBranch(const char* table, const char* time, const char* column
   return absl::StrJoin(branches, " UNION ALL ");
 }
 
-// The query Lines runs for `f`, `g` and `resolution`, `quoted_teams` being
-// f.teams quoted; its parameters are, in order, start, end, cluster,
-// namespace, workload, model and line_kind (ExecChargebackLines).
-std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, ChargebackResolution resolution,
-                        const std::vector<std::string>& quoted_teams) {
-  // Without namespace or workload (grouped or filtered), the team rollups
-  // have the same sums in far fewer rows; without team as well, the hours
-  // by model.
-  const bool by_team = !g.namespace_name && !g.workload && f.namespace_name.empty() && f.workload.empty();
-  const bool by_model = by_team && !g.team && f.teams.empty();
-  const RollupGrains& rollups = by_model ? kModelRollups : by_team ? kTeamRollups : kLineRollups;
+// Where Lines reads `f`'s window from, `*time` set to the time column: one
+// rollup of `rollups`, or the union of the window's whole months, whole days
+// and ragged hours, each from the rollup of its grain (time "t").
+std::string LinesSource(const ChargebackFilter& f, const RollupGrains& rollups, ChargebackResolution resolution,
+                        const char** time) {
   // The whole days inside the window; the hours before and after them, if any, come from the hourly lines.
   const absl::Time days_start = DayStart(f.start) == f.start ? f.start : DayStart(f.start) + absl::Hours(24);
   const absl::Time days_end = DayStart(f.end);
@@ -153,10 +147,10 @@ std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, C
   const bool months = (resolution == ChargebackResolution::kMonth || resolution == ChargebackResolution::kNone) &&
                       days_start < days_end && months_start < months_end;
   std::string source = rollups.hourly;
-  const char* time = "hour";
+  *time = "hour";
   if (SourceFor(f, resolution) == ChargebackSource::kMonthly) {
     source = rollups.monthly;
-    time = "month";
+    *time = "month";
   } else if (resolution != ChargebackResolution::kHour && days_start < days_end) {
     // The whole months (when the resolution allows) read the monthly
     // rollup, the whole days around them the daily one, and only the ragged
@@ -178,9 +172,25 @@ std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, C
           RollupBranch(rollups.monthly, "month", rollups.columns, {range(months_start, months_end)}, resolution));
     }
     if (!days.empty()) branches.push_back(RollupBranch(rollups.daily, "day", rollups.columns, days, resolution));
-    time = "t";
+    *time = "t";
     source = absl::StrCat("(", absl::StrJoin(branches, " UNION ALL "), ") AS lines");
   }
+  return source;
+}
+
+// The query Lines runs for `f`, `g` and `resolution`, `quoted_teams` being
+// f.teams quoted; its parameters are, in order, start, end, cluster,
+// namespace, workload, model and line_kind (ExecChargebackLines).
+std::string LinesSelect(const ChargebackFilter& f, const ChargebackGroupBy& g, ChargebackResolution resolution,
+                        const std::vector<std::string>& quoted_teams) {
+  // Without namespace or workload (grouped or filtered), the team rollups
+  // have the same sums in far fewer rows; without team as well, the hours
+  // by model.
+  const bool by_team = !g.namespace_name && !g.workload && f.namespace_name.empty() && f.workload.empty();
+  const bool by_model = by_team && !g.team && f.teams.empty();
+  const RollupGrains& rollups = by_model ? kModelRollups : by_team ? kTeamRollups : kLineRollups;
+  const char* time = "hour";
+  const std::string source = LinesSource(f, rollups, resolution, &time);
   std::string period;
   switch (resolution) {
     case ChargebackResolution::kHour:
