@@ -77,8 +77,10 @@ int main(int argc, char** argv) {
     const absl::Time began = absl::Now();
     auto timeline = fleetcap::testing::BuildTimeline(*trace, *start);
     if (synthetic_nodes > 0) {
-      // A synthetic cluster is served as it stands at the end of its timeline.
-      fleetcap::testing::ApplyTimeline(**api, timeline, absl::InfiniteFuture());
+      // A synthetic cluster is served as it stands now: its timeline up to the present, so that a pod
+      // whose wait ends later is pending, as a real cluster shows it (served at the end of its timeline,
+      // a cluster that began less than its longest wait ago held devices from instants still to come).
+      fleetcap::testing::ApplyTimeline(**api, timeline, absl::Now());
       // The accelerators its nodes offer: what a store that synced it must hold (the scale benchmark checks).
       int64_t accelerators = 0;
       for (const auto& node : timeline.trace.nodes) accelerators += node.gpus;
