@@ -2,7 +2,8 @@
 // LiveInventoryRepository on PostgreSQL. A batch is copied (COPY) into
 // session temp tables and merged with INSERT ... ON CONFLICT and UPDATE ...
 // FROM in one transaction, so 200,000 pods cost a few statements, not
-// 200,000 round trips.
+// 200,000 round trips; a batch that outgrows a table's planner statistics
+// analyzes it in that transaction (a cluster's first sync).
 
 #include "common/pg_pool.h"
 #include "store/live_inventory_repository.h"
