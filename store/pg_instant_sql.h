@@ -105,4 +105,97 @@ inline constexpr const char* kHoldersOfOpenHoldsSql = R"sql(
     FROM of_live l JOIN pods p ON p.cluster = l.cluster AND p.pod_uid = l.pod_uid
    WHERE NOT l.live)sql";
 
+// Before the horizon (store/instant_sources.h, migration 0036): per cluster,
+// its horizon and its nearest summary checkpoints at or before, and after,
+// $2, in microseconds since the Unix epoch (NULL: none).
+inline constexpr const char* kInstantSourcesSql = R"sql(
+  SELECT c.cluster, (extract(epoch FROM h.horizon) * 1000000)::bigint,
+         (SELECT (extract(epoch FROM max(i.at)) * 1000000)::bigint FROM instant_checkpoints i
+           WHERE i.cluster = c.cluster AND i.at <= $2::timestamptz),
+         (SELECT (extract(epoch FROM min(i.at)) * 1000000)::bigint FROM instant_checkpoints i
+           WHERE i.cluster = c.cluster AND i.at > $2::timestamptz)
+    FROM clusters c LEFT JOIN fleet_now_horizon h USING (cluster)
+   WHERE ($1 = '' OR c.cluster = $1))sql";
+
+// The change between two instants, as CTEs over `w(cluster, base_at, lo,
+// hi, sign)` (one row per cluster, lo <= hi; base_at NULL for the kept
+// "now"): `sign` times what is current at hi less what is current at lo.
+// A hold counts once per device row it shares a span with, as the reads
+// above join them, so the change is the pairs whose common span
+// [greatest(froms), least(tos)) begins in (lo, hi] less those whose common
+// span ends there; every such pair has its hold or its device row begin or
+// end in (lo, hi], each found by an index on its start or end
+// (holds_by_time, holds_by_end, devices_in_service, devices_closed_by_end).
+//   pair_changes(cluster, pod_uid, model, held): milli-devices held;
+//   device_changes(model, devices): device rows in service.
+inline constexpr const char* kInstantChangesCtes = R"sql(
+  changed_holds AS (
+    SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.held_to, h.milli, w.lo, w.hi, w.sign
+      FROM w JOIN holds h ON h.cluster = w.cluster AND h.held_from > w.lo AND h.held_from <= w.hi
+    UNION
+    SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.held_to, h.milli, w.lo, w.hi, w.sign
+      FROM w JOIN holds h ON h.cluster = w.cluster
+       AND coalesce(h.held_to, 'infinity'::timestamptz) > w.lo
+       AND coalesce(h.held_to, 'infinity'::timestamptz) <= w.hi),
+  changed_devices AS (
+    SELECT d.cluster, d.device_id, d.model, d.in_service_from, d.in_service_to, w.lo, w.hi, w.sign
+      FROM w JOIN devices d ON d.cluster = w.cluster AND d.in_service_from > w.lo AND d.in_service_from <= w.hi
+    UNION
+    SELECT d.cluster, d.device_id, d.model, d.in_service_from, d.in_service_to, w.lo, w.hi, w.sign
+      FROM w JOIN devices d ON d.cluster = w.cluster AND d.in_service_to IS NOT NULL
+       AND d.in_service_to > w.lo AND d.in_service_to <= w.hi),
+  pairs AS (
+    SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.milli, d.model, d.in_service_from,
+           greatest(h.held_from, d.in_service_from) AS s,
+           least(coalesce(h.held_to, 'infinity'::timestamptz), coalesce(d.in_service_to, 'infinity'::timestamptz)) AS e,
+           h.lo, h.hi, h.sign
+      FROM changed_holds h JOIN devices d ON d.cluster = h.cluster AND d.device_id = h.device_id
+       AND d.in_service_from < coalesce(h.held_to, 'infinity'::timestamptz)
+       AND coalesce(d.in_service_to, 'infinity'::timestamptz) > h.held_from
+    UNION
+    SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.milli, d.model, d.in_service_from,
+           greatest(h.held_from, d.in_service_from),
+           least(coalesce(h.held_to, 'infinity'::timestamptz), coalesce(d.in_service_to, 'infinity'::timestamptz)),
+           d.lo, d.hi, d.sign
+      FROM changed_devices d JOIN holds h ON h.cluster = d.cluster AND h.device_id = d.device_id
+       AND h.held_from < coalesce(d.in_service_to, 'infinity'::timestamptz)
+       AND coalesce(h.held_to, 'infinity'::timestamptz) > d.in_service_from),
+  pair_changes AS (
+    SELECT cluster, pod_uid, model, sign * milli::bigint * ((s > lo AND s <= hi)::int - (e > lo AND e <= hi)::int) AS held
+      FROM pairs),
+  device_changes AS (
+    SELECT model, sign * ((in_service_from > lo AND in_service_from <= hi)::int
+                          - (coalesce(in_service_to, 'infinity'::timestamptz) > lo
+                             AND coalesce(in_service_to, 'infinity'::timestamptz) <= hi)::int) AS devices
+      FROM changed_devices))sql";
+
+// The summary per model from the bases and changes of `w` (after WITH w AS
+// (...), kInstantChangesCtes): the same rows as kSummarizeAtSql.
+inline constexpr const char* kSummaryFromSourcesSql = R"sql(
+  SELECT model, sum(devices)::bigint, sum(held)::bigint FROM (
+    SELECT f.model, f.devices, f.held_milli AS held FROM w JOIN fleet_now f ON f.cluster = w.cluster
+     WHERE w.base_at IS NULL
+    UNION ALL
+    SELECT s.model, s.devices, s.held_milli FROM w JOIN summary_checkpoints s
+        ON s.cluster = w.cluster AND s.at = w.base_at
+    UNION ALL
+    SELECT model, 0, held FROM pair_changes
+    UNION ALL
+    SELECT model, devices, 0 FROM device_changes) AS x
+   GROUP BY model HAVING sum(devices) > 0 ORDER BY model)sql";
+
+// Who held devices per (cluster, namespace, team) from the bases and changes
+// of `w`, as kHoldersNowSql's rows: kHoldersAtSql's summed per namespace and team.
+inline constexpr const char* kHoldersFromSourcesSql = R"sql(
+  SELECT cluster, namespace, team, sum(held)::bigint FROM (
+    SELECT f.cluster, f.namespace, f.team, f.held_milli AS held FROM w JOIN holders_now f ON f.cluster = w.cluster
+     WHERE w.base_at IS NULL
+    UNION ALL
+    SELECT s.cluster, s.namespace, s.team, s.held_milli FROM w JOIN holder_checkpoints s
+        ON s.cluster = w.cluster AND s.at = w.base_at
+    UNION ALL
+    SELECT c.cluster, p.namespace, p.team, c.held FROM pair_changes c
+      JOIN pods p ON p.cluster = c.cluster AND p.pod_uid = c.pod_uid) AS x
+   GROUP BY cluster, namespace, team HAVING sum(held) <> 0)sql";
+
 }  // namespace fleetcap::store

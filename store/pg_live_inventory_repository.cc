@@ -9,7 +9,7 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
-#include "store/pg_instant_sql.h"
+#include "store/pg_instant_reads.h"
 #include "store/pg_quarantine_repository.h"
 #include "store/pg_time_sql.h"
 
@@ -409,14 +409,7 @@ absl::StatusOr<std::vector<ModelCount>> PgLiveInventoryRepository::SummarizeAt(c
     if (!cluster.empty() && txn.exec_params("SELECT 1 FROM clusters WHERE cluster = $1", cluster).empty()) {
       return absl::NotFoundError(absl::StrCat("cluster \"", cluster, "\" is not known"));
     }
-    const std::string instant = FormatRfc3339(at);
-    const bool kept = txn.exec_params1(kHorizonReachedSql, cluster, instant)[0].as<bool>();
-    auto rows = kept ? txn.exec_params(kSummarizeNowSql, cluster) : txn.exec_params(kSummarizeAtSql, cluster, instant);
-    std::vector<ModelCount> out;
-    for (const auto& row : rows) {
-      out.push_back(ModelCount{row[0].as<std::string>(), row[1].as<int64_t>(), row[2].as<int64_t>()});
-    }
-    return out;
+    return SummaryAtInstant(txn, cluster, at);
   } catch (const std::exception& e) {
     return PgError("summarizing the fleet", e);
   }

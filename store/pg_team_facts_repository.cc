@@ -4,7 +4,7 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
-#include "store/pg_instant_sql.h"
+#include "store/pg_instant_reads.h"
 
 namespace fleetcap::store {
 
@@ -15,12 +15,7 @@ absl::StatusOr<std::vector<PodTeamEvidence>> PgTeamFactsRepository::HoldersAt(co
   try {
     // One snapshot for the horizon and the rows it vouches for.
     pqxx::transaction<pqxx::isolation_level::repeatable_read, pqxx::readwrite_policy::read_only> txn(*lease);
-    const std::string instant = FormatRfc3339(at);
-    const bool kept = txn.exec_params1(kHorizonReachedSql, cluster, instant)[0].as<bool>();
-    auto rows = kept ? txn.exec_params(kHoldersNowSql, cluster) : txn.exec_params(kHoldersAtSql, cluster, instant);
-    for (const auto& r : rows) {
-      out.push_back({r[0].as<std::string>(), r[1].as<std::string>(), r[2].as<std::string>(), r[3].as<int64_t>()});
-    }
+    out = HoldersAtInstant(txn, cluster, at);
   } catch (const std::exception& e) {
     return PgError("reading who held devices", e);
   }

@@ -24,6 +24,7 @@
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_demand_history_repository.h"
 #include "store/pg_forecast_repository.h"
+#include "store/pg_instant_checkpoints.h"
 #include "store/pg_optimizer_state_repository.h"
 #include "store/pg_pending_waits_repository.h"
 #include "store/pg_team_facts_repository.h"
@@ -121,6 +122,20 @@ void RunAllocation(AllocationPass& allocation, std::optional<absl::Time> waterma
     Logger("optimizer")->info("allocation run {}: {} recommendations", *report->run_id, report->recommendations);
   } else {
     std::cout << "fleetcap-optimizer: allocation not run: " << report->skipped << std::endl;
+  }
+}
+
+// The fleet summary's checkpoints (store/pg_instant_checkpoints.h) built
+// after each pass, for a bounded time: a store with a year of history
+// without them is filled over many passes, newest first.
+void FillCheckpoints(store::PgInstantCheckpoints& checkpoints, const Clock& clock) {
+  constexpr absl::Duration kBudget = absl::Seconds(20);
+  const absl::StatusOr<store::CheckpointFill> fill = checkpoints.Fill(clock, kBudget);
+  if (!fill.ok()) {
+    Logger("optimizer")->error("summary checkpoints: {}", fill.status().ToString());
+  } else if (fill->built > 0 || !fill->complete) {
+    Logger("optimizer")
+        ->info("summary checkpoints: {} built{}", fill->built, fill->complete ? "" : ", more left for the next pass");
   }
 }
 
@@ -295,6 +310,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgCapacityRepository capacity(daemon->pool());
   store::PgForecastRepository forecasts(daemon->pool());
   ForecastPass forecast({&history, &waits, &capacity, &directory, &forecasts}, options.forecast, &clock);
+  store::PgInstantCheckpoints checkpoints(daemon->pool());
 
   if (options.recompute) return Recompute(*options.recompute, options.run.batch_hours, run, locks, metrics);
 
@@ -318,6 +334,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
         RunAllocation(allocation, pass->pass.watermark, metrics);
         RunForecast(forecast, pass->pass.watermark, metrics, clock);
       }
+      FillCheckpoints(checkpoints, clock);
     } else if (options.once) {
       return pass.status();
     } else {

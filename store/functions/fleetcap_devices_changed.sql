@@ -1,19 +1,18 @@
--- Inventory corrections: a device's service period,
--- node or model changed where it covers computed hours.
+-- Inventory corrections: a device's service period, node or model changed
+-- (fleetcap_inventory_corrected: the computed hours and summary checkpoints it touches).
 -- Inserted and deleted rows touch their whole interval; an updated row the
 -- span between its old and new interval, or all of both when what the facts
--- read of it changed too. Returns at once without any chargeback watermark.
+-- read of it changed too.
 CREATE OR REPLACE FUNCTION fleetcap_devices_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM chargeback_watermarks) THEN RETURN NULL; END IF;
   IF TG_OP = 'INSERT' THEN
-    PERFORM fleetcap_mark_recompute(cluster, range_agg(tstzrange(in_service_from, in_service_to)), 'corrected inventory')
+    PERFORM fleetcap_inventory_corrected(cluster, range_agg(tstzrange(in_service_from, in_service_to)))
        FROM new_devices GROUP BY cluster;
   ELSIF TG_OP = 'DELETE' THEN
-    PERFORM fleetcap_mark_recompute(cluster, range_agg(tstzrange(in_service_from, in_service_to)), 'corrected inventory')
+    PERFORM fleetcap_inventory_corrected(cluster, range_agg(tstzrange(in_service_from, in_service_to)))
        FROM old_devices GROUP BY cluster;
   ELSE
-    PERFORM fleetcap_mark_recompute(c.cluster, range_agg(c.span), 'corrected inventory')
+    PERFORM fleetcap_inventory_corrected(c.cluster, range_agg(c.span))
        FROM (SELECT coalesce(n.cluster, o.cluster) AS cluster, s.span
                FROM old_devices o
                FULL JOIN new_devices n USING (cluster, device_id, in_service_from)

@@ -1,18 +1,18 @@
--- Inventory corrections: a hold's interval or share changed where it covers computed hours.
+-- Inventory corrections: a hold's interval or share changed
+-- (fleetcap_inventory_corrected: the computed hours and summary checkpoints it touches).
 -- Inserted and deleted rows touch their whole interval; an updated row the
 -- span between its old and new interval, or all of both when what the facts
--- read of it changed too. Returns at once without any chargeback watermark.
+-- read of it changed too.
 CREATE OR REPLACE FUNCTION fleetcap_holds_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM chargeback_watermarks) THEN RETURN NULL; END IF;
   IF TG_OP = 'INSERT' THEN
-    PERFORM fleetcap_mark_recompute(cluster, range_agg(tstzrange(held_from, held_to)), 'corrected inventory')
+    PERFORM fleetcap_inventory_corrected(cluster, range_agg(tstzrange(held_from, held_to)))
        FROM new_holds GROUP BY cluster;
   ELSIF TG_OP = 'DELETE' THEN
-    PERFORM fleetcap_mark_recompute(cluster, range_agg(tstzrange(held_from, held_to)), 'corrected inventory')
+    PERFORM fleetcap_inventory_corrected(cluster, range_agg(tstzrange(held_from, held_to)))
        FROM old_holds GROUP BY cluster;
   ELSE
-    PERFORM fleetcap_mark_recompute(c.cluster, range_agg(c.span), 'corrected inventory')
+    PERFORM fleetcap_inventory_corrected(c.cluster, range_agg(c.span))
        FROM (SELECT coalesce(n.cluster, o.cluster) AS cluster, s.span
                FROM old_holds o
                FULL JOIN new_holds n USING (cluster, pod_uid, device_id, held_from)

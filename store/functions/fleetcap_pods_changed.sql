@@ -1,10 +1,8 @@
 -- Inventory corrections: a pod inserted or deleted, or its namespace, team
 -- label or workload changed, touches the hours of its holds
--- (fleetcap_mark_pods_holds). Returns at once without any chargeback
--- watermark.
+-- (fleetcap_mark_pods_holds).
 CREATE OR REPLACE FUNCTION fleetcap_pods_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM chargeback_watermarks) THEN RETURN NULL; END IF;
   IF TG_OP = 'INSERT' THEN
     PERFORM fleetcap_mark_pods_holds(array_agg(cluster), array_agg(pod_uid)) FROM new_pods;
   ELSIF TG_OP = 'DELETE' THEN

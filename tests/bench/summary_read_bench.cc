@@ -20,6 +20,10 @@
 // cost of keeping it: a batch of new pods, their open holds, updates of the
 // pods and the holds' closing, with the holders_now triggers disabled and
 // enabled.
+// Past instants are read from the facts current then (before migration
+// 0036), then the summary's checkpoints are built over the whole history
+// (timed, with their size), and past instants and instants 90 minutes ago
+// read from them and the changes since.
 // It prints first call, p50, p99 and max in milliseconds, and the size of the
 // holds table with its indexes.
 //
@@ -46,6 +50,7 @@
 #include "services/api/team_attribution.h"
 #include "store/migrator.h"
 #include "store/pg_chargeback_repository.h"
+#include "store/pg_instant_checkpoints.h"
 #include "store/pg_instant_sql.h"
 #include "store/pg_live_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
@@ -95,6 +100,33 @@ bool TimeSeries(const std::string& name, const std::vector<absl::Time>& instants
   const CallLatency f = LatencyOf(std::move(ms));
   std::printf("%-34s first %8.2f  p50 %8.2f  p99 %8.2f  max %8.2f ms  (%zu calls)\n", name.c_str(), f.first_ms,
               f.p50_ms, f.p99_ms, f.max_ms, instants.size());
+  return true;
+}
+
+// Builds the summary's checkpoints over the whole history
+// (store/pg_instant_checkpoints.h) and prints their number, time and size.
+bool FillCheckpoints(const std::string& uri) {
+  auto pool = PgPool::Open(uri, 1);
+  if (!pool.ok()) {
+    std::cerr << pool.status() << "\n";
+    return false;
+  }
+  const absl::Time began = absl::Now();
+  auto fill = store::PgInstantCheckpoints(pool->get()).Fill(*RealClock::Instance(), absl::Hours(24));
+  const double seconds = absl::ToDoubleSeconds(absl::Now() - began);
+  if (!fill.ok() || !fill->complete) {
+    std::cerr << "checkpoints: " << (fill.ok() ? "not complete" : fill.status().ToString()) << "\n";
+    return false;
+  }
+  pqxx::connection conn(uri);
+  pqxx::nontransaction txn(conn);
+  const auto sizes = txn.exec(
+      "SELECT (SELECT count(*) FROM summary_checkpoints), (SELECT count(*) FROM holder_checkpoints),"
+      " pg_total_relation_size('instant_checkpoints') + pg_total_relation_size('summary_checkpoints')"
+      " + pg_total_relation_size('holder_checkpoints')");
+  std::printf("checkpoints: %lld built in %.1f s (%.2f ms each); %lld summary rows, %lld holder rows, %.1f MiB\n",
+              static_cast<long long>(fill->built), seconds, 1000 * seconds / static_cast<double>(fill->built),
+              sizes[0][0].as<long long>(), sizes[0][1].as<long long>(), sizes[0][2].as<double>() / (1 << 20));
   return true;
 }
 
@@ -298,7 +330,17 @@ int SummaryMain(int argc, char** argv) {
       });
     };
   };
+  // Past instants from the facts current then (before migration 0036), then
+  // the checkpoints built over the whole history, as the optimizer's passes
+  // build them, and the past instants again from them.
+  const bool before = series("store, past instants, facts (before)", past, from_facts(store::kSummarizeAtSql)) &&
+                      series("holders, past instants, facts (before)", past, from_facts(store::kHoldersAtSql));
+  if (!before || !FillCheckpoints(uri)) return 1;
+  std::vector<absl::Time> recent;
+  for (int64_t i = 0; i < s.calls; ++i) recent.push_back(now - absl::Minutes(90) + absl::Seconds(second(random) % 60));
   const bool ok = series("store, now, facts (before)", current, from_facts(store::kSummarizeAtSql)) &&
+                  series("store, 90 minutes ago", recent, store_summary("")) &&
+                  series("API summary, 90 minutes ago", recent, api_summary(true)) &&
                   series("store, now", current, store_summary("")) &&
                   series("store, past instants", past, store_summary("")) &&
                   series("store c0, now", current, store_summary("c0")) &&

@@ -3,7 +3,9 @@
 // 0029): their plans on a database seeded with 60 days of holds, now and at
 // past instants, for every cluster and for one, hold no sequential scan of
 // `holds`, and use the open rows' index and the closed spans' GiST index;
-// "now" reads the kept rows (migrations 0032, 0033).
+// "now" reads the kept rows (migrations 0032, 0033); other instants, the
+// changes from a known summary nearby through the indexes on the holds' and
+// device rows' starts and ends (migration 0036).
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,6 +14,7 @@
 #include <set>
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/pg_instant_sql.h"
@@ -133,6 +136,39 @@ TEST_F(InstantPlansTest, NowReadsTheKeptRowsAndTheLivePods) {
     EXPECT_THAT(holders, ::testing::Contains(::testing::HasSubstr("(holds_open)"))) << cluster;
     EXPECT_THAT(holders, ::testing::Contains(::testing::HasSubstr("(pods_live_holders)"))) << cluster;
     EXPECT_THAT(holders, ::testing::Not(::testing::Contains(::testing::HasSubstr("(holds_closed_span)"))));
+  }
+}
+
+// Before the horizon (migration 0036): the changes between a known summary
+// and the instant read only the holds and device rows that began or ended
+// between the two, found by their starts and ends, and each pair's other
+// half by its key: the plan holds no scan of holds or pods. The seeded
+// fleet's 240 device rows are read whole (cheaper than any index); with
+// sequential scans ruled out, the device rows too are found by index.
+TEST_F(InstantPlansTest, ChangesBetweenTwoInstantsAreFoundByTheirStartsAndEnds) {
+  const std::string sources =
+      "WITH w (cluster, base_at, lo, hi, sign) AS (VALUES ('c1', NULL::timestamptz, $1::timestamptz, $2::timestamptz,"
+      " -1), ('c2', $1::timestamptz, $1::timestamptz, $2::timestamptz, 1)),";
+  for (const bool seq_scans : {true, false}) {
+    for (const char* sql : {kSummaryFromSourcesSql, kHoldersFromSourcesSql}) {
+      const std::string where = absl::StrCat(sql == kSummaryFromSourcesSql ? "summary" : "holders",
+                                             seq_scans ? "" : ", sequential scans off", " ");
+      pqxx::nontransaction txn(*conn_);
+      txn.exec(seq_scans ? "RESET enable_seqscan" : "SET enable_seqscan = off");
+      auto rows = txn.exec_params(absl::StrCat("EXPLAIN (FORMAT JSON) ", sources, kInstantChangesCtes, sql),
+                                  FormatRfc3339(now_ - absl::Hours(24 * 10)),
+                                  FormatRfc3339(now_ - absl::Hours(24 * 10) + absl::Minutes(7)));
+      const std::multiset<std::string> plan = testing::PlanNodes(rows[0][0].as<std::string>());
+      for (const char* table : {"holds", "pods"}) {
+        EXPECT_EQ(plan.count(absl::StrCat("Seq Scan on ", table)), 0u) << where << ::testing::PrintToString(plan);
+      }
+      EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr("(holds_by_time)"))) << where;
+      EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr("(holds_by_end)"))) << where;
+      EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr("(holds_by_device)"))) << where;
+      if (!seq_scans) {
+        EXPECT_EQ(plan.count("Seq Scan on devices"), 0u) << where << ::testing::PrintToString(plan);
+      }
+    }
   }
 }
 

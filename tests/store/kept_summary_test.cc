@@ -7,7 +7,8 @@
 // rows equal the open rows summed from the facts (per model, and per
 // namespace and team), the horizon is not before the latest instant written,
 // and SummarizeAt and HoldersAt answer as the facts do at instants before, at
-// and after it.
+// and after it, whether from the kept "now", from checkpoints built at some
+// steps and forgotten by later writes (migration 0036), or from the facts.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -20,9 +21,11 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/clock.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
 #include "store/live_inventory_contract.h"
+#include "store/pg_instant_checkpoints.h"
 #include "store/pg_instant_sql.h"
 #include "store/pg_live_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
@@ -142,8 +145,18 @@ TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
   const std::vector<std::string> clusters = {"k0", "k1"};
   const absl::Time after_all = T(100000);
   for (const std::string& c : clusters) ASSERT_THAT(repo.Apply(RandomBatch(random, c)), IsOk());
+  // Checkpoints every 10 minutes of the random instants (T(0) to about T(110)).
+  PgInstantCheckpoints checkpoints(pool(), absl::Minutes(10));
+  const SimulatedClock clock(after_all);
+  int64_t built = 0;
   for (int step = 0; step < 160; ++step) {
     const std::string& cluster = clusters[random() % 2];
+    if (random() % 4 == 0) {
+      auto fill = checkpoints.Fill(clock, absl::Hours(1));
+      ASSERT_THAT(fill, IsOk());
+      EXPECT_TRUE(fill->complete);
+      built += fill->built;
+    }
     // Half the steps are the inventory writer's; the others are another
     // writer's deletes (retention, a correction), updates and truncates, and
     // pods changing namespace or team, going, or coming after their holds.
@@ -197,7 +210,7 @@ TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
       const SummaryRows facts = FromFacts(c, after_all);
       ASSERT_EQ(Kept(c), facts) << where;
       ASSERT_EQ(KeptHolders(c), HoldersFromFacts(c, after_all)) << where;
-      for (const absl::Time at : {T(0), T(25), T(45), after_all}) {
+      for (const absl::Time at : {T(0), T(10), T(20), T(25), T(30), T(45), T(61), T(95), after_all}) {
         auto got = repo.SummarizeAt(c, at);
         ASSERT_THAT(got, IsOk());
         EXPECT_EQ(*got, FromFacts(c, at)) << where << " at " << FormatRfc3339(at);
@@ -205,6 +218,20 @@ TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
         ASSERT_THAT(holders, IsOk());
         EXPECT_EQ(Sorted(*holders), HoldersFromFacts(c, at)) << where << " at " << FormatRfc3339(at);
       }
+    }
+    // The checkpoints kept are those no write has touched since they were
+    // built: each equals the facts at its instant.
+    const pqxx::result kept_instants = pqxx::nontransaction(*conn_).exec(
+        "SELECT cluster, (extract(epoch FROM at) * 1000000)::bigint FROM instant_checkpoints");
+    for (const auto& r : kept_instants) {
+      const std::string c = r[0].as<std::string>();
+      const absl::Time at = absl::FromUnixMicros(r[1].as<int64_t>());
+      const std::string instant = FormatRfc3339(at);
+      EXPECT_EQ(Rows("SELECT model, devices, held_milli FROM summary_checkpoints WHERE cluster = $1"
+                     " AND at = $2::timestamptz AND devices > 0 ORDER BY model",
+                     c, &instant),
+                FromFacts(c, at))
+          << "step " << step << " checkpoint " << c << " " << instant;
     }
     // The horizon is never before an instant a row names (deletes leave it
     // where it was: it only vouches that nothing is later).
@@ -217,6 +244,30 @@ TEST_F(KeptSummaryTest, RandomWritesKeepTheSummaryExact) {
           << "step " << step << " cluster " << c;
     }
   }
+  EXPECT_GT(built, 0);
+}
+
+// An instant a day and more from the horizon and from any checkpoint is
+// summed from the facts current then.
+TEST_F(KeptSummaryTest, FarFromAnyKnownSummaryTheFactsAnswer) {
+  PgLiveInventoryRepository repo(pool());
+  PgTeamFactsRepository team_facts(pool());
+  InventoryChanges c;
+  c.cluster = "k0";
+  c.types.push_back({"A100", "nvidia", "nvidia.com/gpu"});
+  c.devices.push_back({"g0", "n1", 0, "A100", T(-5000), std::nullopt});
+  c.pods.push_back(
+      {{"p0", "ns0", "p0", "team0", "Job", "train", "Running", T(-5000), T(-5000), std::nullopt, 1000, false}, "n1"});
+  c.holds.push_back({"p0", "g0", 250, T(-5000), T(0)});
+  ASSERT_THAT(repo.Apply(c), IsOk());
+  const absl::Time at = T(-4000);
+  auto got = repo.SummarizeAt("", at);
+  ASSERT_THAT(got, IsOk());
+  EXPECT_EQ(*got, (SummaryRows{{"A100", 1, 250}}));
+  EXPECT_EQ(*got, FromFacts("", at));
+  auto holders = team_facts.HoldersAt("k0", at);
+  ASSERT_THAT(holders, IsOk());
+  EXPECT_EQ(Sorted(*holders), (std::vector<Holder>{{"k0", "ns0", "team0", 250}}));
 }
 
 }  // namespace

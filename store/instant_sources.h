@@ -1,0 +1,49 @@
+#pragma once
+// Where the fleet summary at a past instant comes from, per cluster
+// (migration 0036). What is current at t differs from what is current at s
+// by the (hold, device row) pairs whose common span begins or ends between
+// the two, so the summary at t is a known summary nearby plus or minus that
+// change: the kept "now" (valid at and after the cluster's horizon) or a
+// checkpoint before or after t. The nearest one is taken, since the change's
+// cost grows with the time between; past `kMaxChangeWindow` from any, the
+// facts current at t are summed instead.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/time/time.h"
+
+namespace fleetcap::store {
+
+// Beyond this from any known summary, reading the changes would read more
+// rows than what is current: a day of a fleet's starts and ends is about
+// its live holds.
+inline constexpr absl::Duration kMaxChangeWindow = absl::Hours(24);
+
+// What a cluster knows near the instant asked: its horizon (none without a
+// fact), and its nearest checkpoints at or before and after it.
+struct ClusterInstants {
+  std::string cluster;
+  std::optional<absl::Time> horizon;
+  std::optional<absl::Time> checkpoint_before;  // at or before the instant
+  std::optional<absl::Time> checkpoint_after;   // after it
+};
+
+struct InstantSource {
+  enum class Base { kNow, kCheckpoint, kFacts };
+  std::string cluster;
+  Base base = Base::kFacts;
+  absl::Time checkpoint;  // kCheckpoint: its instant
+  // The change to add, as `sign` times (current at `to`) less (current at
+  // `from`); from == to when the base is current at the instant itself.
+  absl::Time from;
+  absl::Time to;
+  int sign = 1;
+};
+
+// For each cluster, the base nearest `at` and the change from it to `at`.
+std::vector<InstantSource> ChooseInstantSources(const std::vector<ClusterInstants>& clusters, absl::Time at,
+                                                absl::Duration max_window = kMaxChangeWindow);
+
+}  // namespace fleetcap::store
