@@ -55,6 +55,11 @@ const std::vector<PlannedTable>& DistributionPlan() {
       // Kept per cluster by the triggers on holds, devices and pods (who holds
       // devices now, migration 0033).
       ByCluster("holders_now"),
+      // The summary every quarter hour of each cluster's history, forgotten
+      // by the triggers on holds, devices and pods (migration 0036).
+      ByCluster("instant_checkpoints"),
+      ByCluster("summary_checkpoints"),
+      ByCluster("holder_checkpoints"),
       // Small and read by every node: the change-marking triggers on every
       // shard read the fleet's watermark (cluster ''), so it is a reference
       // table, read locally wherever a trigger fires.

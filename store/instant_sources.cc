@@ -24,6 +24,7 @@ std::vector<InstantSource> ChooseInstantSources(const std::vector<ClusterInstant
                                                 absl::Duration max_window) {
   std::vector<InstantSource> out;
   for (const ClusterInstants& c : clusters) {
+    if (!c.earliest || at < *c.earliest) continue;
     // At or after the horizon every row has begun and every closed one
     // ended: what is current is the open rows, kept.
     if (!c.horizon || *c.horizon <= at) {

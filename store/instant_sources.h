@@ -21,11 +21,13 @@ namespace fleetcap::store {
 // its live holds.
 inline constexpr absl::Duration kMaxChangeWindow = absl::Hours(24);
 
-// What a cluster knows near the instant asked: its horizon (none without a
-// fact), and its nearest checkpoints at or before and after it.
+// What a cluster knows near the instant asked: its horizon and the earliest
+// instant a fact of it names (none without a fact), and its nearest
+// checkpoints at or before and after the instant.
 struct ClusterInstants {
   std::string cluster;
   std::optional<absl::Time> horizon;
+  std::optional<absl::Time> earliest;
   std::optional<absl::Time> checkpoint_before;  // at or before the instant
   std::optional<absl::Time> checkpoint_after;   // after it
 };
@@ -42,7 +44,10 @@ struct InstantSource {
   int sign = 1;
 };
 
-// For each cluster, the base nearest `at` and the change from it to `at`.
+// For each cluster, the base nearest `at` and the change from it to `at`;
+// none for a cluster with nothing current at `at` because no fact of it
+// begins that early (the changes up to its first checkpoint would be all it
+// ever held).
 std::vector<InstantSource> ChooseInstantSources(const std::vector<ClusterInstants>& clusters, absl::Time at,
                                                 absl::Duration max_window = kMaxChangeWindow);
 

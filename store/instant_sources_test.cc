@@ -8,6 +8,7 @@ namespace {
 using Base = InstantSource::Base;
 
 const absl::Time kAt = absl::FromUnixSeconds(1'800'000'000);
+const absl::Time kEarliest = kAt - absl::Hours(24 * 100);
 
 InstantSource Only(const ClusterInstants& c, absl::Time at = kAt) {
   const std::vector<InstantSource> sources = ChooseInstantSources({c}, at);
@@ -17,16 +18,16 @@ InstantSource Only(const ClusterInstants& c, absl::Time at = kAt) {
 }
 
 TEST(InstantSourcesTest, AtOrAfterTheHorizonTheKeptNowIsCurrentAsItIs) {
-  for (const std::optional<absl::Time> horizon : {std::optional<absl::Time>(), std::optional<absl::Time>(kAt),
-                                                  std::optional<absl::Time>(kAt - absl::Hours(1))}) {
-    const InstantSource s = Only({"c", horizon, kAt - absl::Minutes(1), std::nullopt});
+  for (const std::optional<absl::Time> horizon :
+       {std::optional<absl::Time>(), std::optional<absl::Time>(kAt), std::optional<absl::Time>(kAt - absl::Hours(1))}) {
+    const InstantSource s = Only({"c", horizon, kEarliest, kAt - absl::Minutes(1), std::nullopt});
     EXPECT_EQ(s.base, Base::kNow);
     EXPECT_EQ(s.from, s.to) << "no change to add";
   }
 }
 
 TEST(InstantSourcesTest, BeforeTheHorizonTheNowIsTakenBackToTheInstant) {
-  const InstantSource s = Only({"c", kAt + absl::Minutes(90), std::nullopt, std::nullopt});
+  const InstantSource s = Only({"c", kAt + absl::Minutes(90), kEarliest, std::nullopt, std::nullopt});
   EXPECT_EQ(s.base, Base::kNow);
   EXPECT_EQ(s.from, kAt);
   EXPECT_EQ(s.to, kAt + absl::Minutes(90));
@@ -35,44 +36,55 @@ TEST(InstantSourcesTest, BeforeTheHorizonTheNowIsTakenBackToTheInstant) {
 
 TEST(InstantSourcesTest, TheNearestCheckpointWinsAndItsChangeRunsTowardTheInstant) {
   const InstantSource before =
-      Only({"c", kAt + absl::Hours(5), kAt - absl::Minutes(4), kAt + absl::Minutes(11)});
+      Only({"c", kAt + absl::Hours(5), kEarliest, kAt - absl::Minutes(4), kAt + absl::Minutes(11)});
   EXPECT_EQ(before.base, Base::kCheckpoint);
   EXPECT_EQ(before.checkpoint, kAt - absl::Minutes(4));
   EXPECT_EQ(before.from, kAt - absl::Minutes(4));
   EXPECT_EQ(before.to, kAt);
   EXPECT_EQ(before.sign, 1);
 
-  const InstantSource after = Only({"c", kAt + absl::Hours(5), kAt - absl::Minutes(12), kAt + absl::Minutes(3)});
+  const InstantSource after =
+      Only({"c", kAt + absl::Hours(5), kEarliest, kAt - absl::Minutes(12), kAt + absl::Minutes(3)});
   EXPECT_EQ(after.base, Base::kCheckpoint);
   EXPECT_EQ(after.checkpoint, kAt + absl::Minutes(3));
   EXPECT_EQ(after.from, kAt);
   EXPECT_EQ(after.to, kAt + absl::Minutes(3));
   EXPECT_EQ(after.sign, -1);
 
-  const InstantSource exact = Only({"c", kAt + absl::Hours(5), kAt, kAt + absl::Minutes(3)});
+  const InstantSource exact = Only({"c", kAt + absl::Hours(5), kEarliest, kAt, kAt + absl::Minutes(3)});
   EXPECT_EQ(exact.base, Base::kCheckpoint);
   EXPECT_EQ(exact.from, exact.to);
 
   // The kept now, nearer than either checkpoint.
-  const InstantSource now = Only({"c", kAt + absl::Minutes(2), kAt - absl::Minutes(12), kAt + absl::Minutes(3)});
+  const InstantSource now =
+      Only({"c", kAt + absl::Minutes(2), kEarliest, kAt - absl::Minutes(12), kAt + absl::Minutes(3)});
   EXPECT_EQ(now.base, Base::kNow);
   EXPECT_EQ(now.to, kAt + absl::Minutes(2));
 }
 
 TEST(InstantSourcesTest, FarFromAnyKnownSummaryTheFactsAnswer) {
-  const InstantSource s =
-      Only({"c", kAt + kMaxChangeWindow + absl::Seconds(1), kAt - kMaxChangeWindow - absl::Seconds(1), std::nullopt});
+  const InstantSource s = Only({"c", kAt + kMaxChangeWindow + absl::Seconds(1), kEarliest,
+                                kAt - kMaxChangeWindow - absl::Seconds(1), std::nullopt});
   EXPECT_EQ(s.base, Base::kFacts);
   // ... and at the limit, the change is still read.
-  EXPECT_EQ(Only({"c", kAt + kMaxChangeWindow, std::nullopt, std::nullopt}).base, Base::kNow);
+  EXPECT_EQ(Only({"c", kAt + kMaxChangeWindow, kEarliest, std::nullopt, std::nullopt}).base, Base::kNow);
+}
+
+TEST(InstantSourcesTest, BeforeAClustersFirstFactNothingOfItIsRead) {
+  EXPECT_TRUE(ChooseInstantSources(
+                  {{"c", kAt + absl::Hours(1), kAt + absl::Seconds(1), std::nullopt, kAt + absl::Minutes(10)}}, kAt)
+                  .empty());
+  EXPECT_TRUE(ChooseInstantSources({{"c", std::nullopt, std::nullopt, std::nullopt, std::nullopt}}, kAt).empty());
+  // At its first fact's instant, it is read.
+  EXPECT_EQ(ChooseInstantSources({{"c", kAt + absl::Hours(1), kAt, std::nullopt, std::nullopt}}, kAt).size(), 1u);
 }
 
 TEST(InstantSourcesTest, EachClusterHasItsOwnSource) {
-  const std::vector<InstantSource> sources = ChooseInstantSources(
-      {{"a", kAt - absl::Hours(1), std::nullopt, std::nullopt},
-       {"b", kAt + absl::Hours(1), kAt - absl::Minutes(5), std::nullopt},
-       {"c", kAt + absl::Hours(48), std::nullopt, std::nullopt}},
-      kAt);
+  const std::vector<InstantSource> sources =
+      ChooseInstantSources({{"a", kAt - absl::Hours(1), kEarliest, std::nullopt, std::nullopt},
+                            {"b", kAt + absl::Hours(1), kEarliest, kAt - absl::Minutes(5), std::nullopt},
+                            {"c", kAt + absl::Hours(48), kEarliest, std::nullopt, std::nullopt}},
+                           kAt);
   ASSERT_EQ(sources.size(), 3u);
   EXPECT_EQ(sources[0].base, Base::kNow);
   EXPECT_EQ(sources[1].base, Base::kCheckpoint);

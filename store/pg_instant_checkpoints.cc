@@ -87,8 +87,8 @@ absl::StatusOr<CheckpointFill> PgInstantCheckpoints::Fill(const Clock& clock, ab
           break;
         }
         // Read after the lock: every change a writer committed before it is seen.
-        const auto missing = txn.exec_params(kMissingSql, cluster, FormatRfc3339(now),
-                                             absl::ToInt64Seconds(every_), kInstantsPerTransaction + 1);
+        const auto missing = txn.exec_params(kMissingSql, cluster, FormatRfc3339(now), absl::ToInt64Seconds(every_),
+                                             kInstantsPerTransaction + 1);
         int built = 0;
         for (const auto& r : missing) {
           if (built == kInstantsPerTransaction || clock.Monotonic() >= deadline) break;

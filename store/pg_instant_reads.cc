@@ -6,8 +6,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/substitute.h"
 #include "common/time_util.h"
-#include "store/instant_sources.h"
 #include "store/pg_instant_sql.h"
 
 namespace fleetcap::store {
@@ -26,26 +26,17 @@ std::string Instant(pqxx::transaction_base& txn, absl::Time t) {
 std::vector<InstantSource> Sources(pqxx::transaction_base& txn, const std::string& cluster, absl::Time at) {
   std::vector<ClusterInstants> clusters;
   for (const auto& r : txn.exec_params(kInstantSourcesSql, cluster, FormatRfc3339(at))) {
-    clusters.push_back({r[0].as<std::string>(), Micros(r[1]), Micros(r[2]), Micros(r[3])});
+    clusters.push_back({r[0].as<std::string>(), Micros(r[1]), Micros(r[2]), Micros(r[3]), Micros(r[4])});
   }
   return ChooseInstantSources(clusters, at);
 }
 
-// `sql` after WITH w AS (the sources not read from the facts), and the
-// changes' CTEs; nothing when every source is the facts'.
+// `sql` over the sources not read from the facts; nothing when there are none.
 std::optional<pqxx::result> FromSources(pqxx::transaction_base& txn, const std::vector<InstantSource>& sources,
                                         const char* sql) {
-  std::vector<std::string> rows;
-  for (const InstantSource& s : sources) {
-    if (s.base == InstantSource::Base::kFacts) continue;
-    rows.push_back(absl::StrCat(
-        "(", txn.quote(s.cluster), ", ",
-        s.base == InstantSource::Base::kCheckpoint ? Instant(txn, s.checkpoint) : "NULL::timestamptz", ", ",
-        Instant(txn, s.from), ", ", Instant(txn, s.to), ", ", s.sign, ")"));
-  }
-  if (rows.empty()) return std::nullopt;
-  return txn.exec(absl::StrCat("WITH w (cluster, base_at, lo, hi, sign) AS (VALUES ", absl::StrJoin(rows, ", "), "),",
-                               kInstantChangesCtes, sql));
+  const std::string statement = FromSourcesSql(txn, sources, sql);
+  if (statement.empty()) return std::nullopt;
+  return txn.exec(statement);
 }
 
 bool HorizonReached(pqxx::transaction_base& txn, const std::string& cluster, const std::string& instant) {
@@ -53,6 +44,24 @@ bool HorizonReached(pqxx::transaction_base& txn, const std::string& cluster, con
 }
 
 }  // namespace
+
+std::string FromSourcesSql(pqxx::transaction_base& txn, const std::vector<InstantSource>& sources, const char* sql) {
+  std::vector<std::string> bases, holds, devices;
+  for (const InstantSource& s : sources) {
+    if (s.base == InstantSource::Base::kFacts) continue;
+    const std::string cluster = txn.quote(s.cluster);
+    bases.push_back(absl::StrCat(
+        "(", cluster, ", ",
+        s.base == InstantSource::Base::kCheckpoint ? Instant(txn, s.checkpoint) : "NULL::timestamptz", ")"));
+    const std::string from = Instant(txn, s.from), to = Instant(txn, s.to);
+    holds.push_back(absl::Substitute(kChangedHoldsOf, cluster, from, to, s.sign));
+    devices.push_back(absl::Substitute(kChangedDevicesOf, cluster, from, to, s.sign));
+  }
+  if (bases.empty()) return "";
+  return absl::StrCat("WITH w (cluster, base_at) AS (VALUES ", absl::StrJoin(bases, ", "), "),\n  changed_holds AS (",
+                      absl::StrJoin(holds, "\n    UNION ALL"), "),\n  changed_devices AS (",
+                      absl::StrJoin(devices, "\n    UNION ALL"), "),", kInstantChangesCtes, sql);
+}
 
 std::vector<ModelCount> SummaryAtInstant(pqxx::transaction_base& txn, const std::string& cluster, absl::Time at) {
   const std::string instant = FormatRfc3339(at);

@@ -12,6 +12,7 @@
 
 #include "absl/time/time.h"
 #include "pqxx/pqxx"
+#include "store/instant_sources.h"
 #include "store/inventory_reader.h"
 #include "store/team_facts_repository.h"
 
@@ -24,5 +25,10 @@ std::vector<ModelCount> SummaryAtInstant(pqxx::transaction_base& txn, const std:
 // Per (cluster, namespace, team label), the milli-devices held at `at` on
 // devices in service, none at zero (in no particular order).
 std::vector<PodTeamEvidence> HoldersAtInstant(pqxx::transaction_base& txn, const std::string& cluster, absl::Time at);
+
+// The statement that sums `sql` (kSummaryFromSourcesSql or
+// kHoldersFromSourcesSql) over the bases of `sources` and the changes from
+// them; "" when every source is the facts'.
+std::string FromSourcesSql(pqxx::transaction_base& txn, const std::vector<InstantSource>& sources, const char* sql);
 
 }  // namespace fleetcap::store

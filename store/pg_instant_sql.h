@@ -106,10 +106,14 @@ inline constexpr const char* kHoldersOfOpenHoldsSql = R"sql(
    WHERE NOT l.live)sql";
 
 // Before the horizon (store/instant_sources.h, migration 0036): per cluster,
-// its horizon and its nearest summary checkpoints at or before, and after,
-// $2, in microseconds since the Unix epoch (NULL: none).
+// its horizon, the earliest start of its holds and device rows, and its
+// nearest summary checkpoints at or before, and after, $2, in microseconds
+// since the Unix epoch (NULL: none).
 inline constexpr const char* kInstantSourcesSql = R"sql(
   SELECT c.cluster, (extract(epoch FROM h.horizon) * 1000000)::bigint,
+         (extract(epoch FROM least((SELECT min(held_from) FROM holds WHERE cluster = c.cluster),
+                                   (SELECT min(in_service_from) FROM devices WHERE cluster = c.cluster)))
+          * 1000000)::bigint,
          (SELECT (extract(epoch FROM max(i.at)) * 1000000)::bigint FROM instant_checkpoints i
            WHERE i.cluster = c.cluster AND i.at <= $2::timestamptz),
          (SELECT (extract(epoch FROM min(i.at)) * 1000000)::bigint FROM instant_checkpoints i
@@ -117,33 +121,36 @@ inline constexpr const char* kInstantSourcesSql = R"sql(
     FROM clusters c LEFT JOIN fleet_now_horizon h USING (cluster)
    WHERE ($1 = '' OR c.cluster = $1))sql";
 
-// The change between two instants, as CTEs over `w(cluster, base_at, lo,
-// hi, sign)` (one row per cluster, lo <= hi; base_at NULL for the kept
-// "now"): `sign` times what is current at hi less what is current at lo.
-// A hold counts once per device row it shares a span with, as the reads
-// above join them, so the change is the pairs whose common span
-// [greatest(froms), least(tos)) begins in (lo, hi] less those whose common
-// span ends there; every such pair has its hold or its device row begin or
-// end in (lo, hi], each found by an index on its start or end
-// (holds_by_time, holds_by_end, devices_in_service, devices_closed_by_end).
+// The change between two instants, as CTEs: `sign` times what is current
+// at `hi` less what is current at `lo` (lo <= hi), per cluster. A hold
+// counts once per device row it shares a span with, as the reads above join
+// them, so the change is the pairs whose common span [greatest(froms),
+// least(tos)) begins in (lo, hi] less those whose common span ends there;
+// every such pair has its hold or its device row begin or end in (lo, hi],
+// each found by an index on its start or end (holds_by_time, holds_by_end,
+// devices_in_service, devices_closed_by_end).
+// kChangedHoldsOf and kChangedDevicesOf are one cluster's (absl::Substitute:
+// $0 the cluster, $1 lo, $2 hi, $3 sign, as SQL literals, so that the
+// planner sees the range it reads and probes the few rows in it);
+// changed_holds and changed_devices are their UNION ALL over the clusters,
+// and kInstantChangesCtes follows them:
 //   pair_changes(cluster, pod_uid, model, held): milli-devices held;
 //   device_changes(model, devices): device rows in service.
+inline constexpr const char* kChangedHoldsOf = R"sql(
+    (SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.held_to, h.milli, $1 AS lo, $2 AS hi, $3 AS sign
+       FROM holds h WHERE h.cluster = $0 AND h.held_from > $1 AND h.held_from <= $2
+     UNION
+     SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.held_to, h.milli, $1, $2, $3
+       FROM holds h WHERE h.cluster = $0
+        AND coalesce(h.held_to, 'infinity'::timestamptz) > $1 AND coalesce(h.held_to, 'infinity'::timestamptz) <= $2))sql";
+inline constexpr const char* kChangedDevicesOf = R"sql(
+    (SELECT d.cluster, d.device_id, d.model, d.in_service_from, d.in_service_to, $1 AS lo, $2 AS hi, $3 AS sign
+       FROM devices d WHERE d.cluster = $0 AND d.in_service_from > $1 AND d.in_service_from <= $2
+     UNION
+     SELECT d.cluster, d.device_id, d.model, d.in_service_from, d.in_service_to, $1, $2, $3
+       FROM devices d WHERE d.cluster = $0 AND d.in_service_to IS NOT NULL
+        AND d.in_service_to > $1 AND d.in_service_to <= $2))sql";
 inline constexpr const char* kInstantChangesCtes = R"sql(
-  changed_holds AS (
-    SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.held_to, h.milli, w.lo, w.hi, w.sign
-      FROM w JOIN holds h ON h.cluster = w.cluster AND h.held_from > w.lo AND h.held_from <= w.hi
-    UNION
-    SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.held_to, h.milli, w.lo, w.hi, w.sign
-      FROM w JOIN holds h ON h.cluster = w.cluster
-       AND coalesce(h.held_to, 'infinity'::timestamptz) > w.lo
-       AND coalesce(h.held_to, 'infinity'::timestamptz) <= w.hi),
-  changed_devices AS (
-    SELECT d.cluster, d.device_id, d.model, d.in_service_from, d.in_service_to, w.lo, w.hi, w.sign
-      FROM w JOIN devices d ON d.cluster = w.cluster AND d.in_service_from > w.lo AND d.in_service_from <= w.hi
-    UNION
-    SELECT d.cluster, d.device_id, d.model, d.in_service_from, d.in_service_to, w.lo, w.hi, w.sign
-      FROM w JOIN devices d ON d.cluster = w.cluster AND d.in_service_to IS NOT NULL
-       AND d.in_service_to > w.lo AND d.in_service_to <= w.hi),
   pairs AS (
     SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.milli, d.model, d.in_service_from,
            greatest(h.held_from, d.in_service_from) AS s,
@@ -169,8 +176,9 @@ inline constexpr const char* kInstantChangesCtes = R"sql(
                              AND coalesce(in_service_to, 'infinity'::timestamptz) <= hi)::int) AS devices
       FROM changed_devices))sql";
 
-// The summary per model from the bases and changes of `w` (after WITH w AS
-// (...), kInstantChangesCtes): the same rows as kSummarizeAtSql.
+// The summary per model from the bases `w(cluster, base_at)` (base_at NULL
+// for the kept "now") and the changes of kInstantChangesCtes, which it
+// follows: the same rows as kSummarizeAtSql.
 inline constexpr const char* kSummaryFromSourcesSql = R"sql(
   SELECT model, sum(devices)::bigint, sum(held)::bigint FROM (
     SELECT f.model, f.devices, f.held_milli AS held FROM w JOIN fleet_now f ON f.cluster = w.cluster
@@ -185,7 +193,7 @@ inline constexpr const char* kSummaryFromSourcesSql = R"sql(
    GROUP BY model HAVING sum(devices) > 0 ORDER BY model)sql";
 
 // Who held devices per (cluster, namespace, team) from the bases and changes
-// of `w`, as kHoldersNowSql's rows: kHoldersAtSql's summed per namespace and team.
+// (as above), as kHoldersNowSql's rows: kHoldersAtSql's summed per namespace and team.
 inline constexpr const char* kHoldersFromSourcesSql = R"sql(
   SELECT cluster, namespace, team, sum(held)::bigint FROM (
     SELECT f.cluster, f.namespace, f.team, f.held_milli AS held FROM w JOIN holders_now f ON f.cluster = w.cluster

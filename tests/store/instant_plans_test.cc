@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_instant_reads.h"
 #include "store/pg_instant_sql.h"
 #include "store/pg_live_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
@@ -146,18 +147,18 @@ TEST_F(InstantPlansTest, NowReadsTheKeptRowsAndTheLivePods) {
 // fleet's 240 device rows are read whole (cheaper than any index); with
 // sequential scans ruled out, the device rows too are found by index.
 TEST_F(InstantPlansTest, ChangesBetweenTwoInstantsAreFoundByTheirStartsAndEnds) {
-  const std::string sources =
-      "WITH w (cluster, base_at, lo, hi, sign) AS (VALUES ('c1', NULL::timestamptz, $1::timestamptz, $2::timestamptz,"
-      " -1), ('c2', $1::timestamptz, $1::timestamptz, $2::timestamptz, 1)),";
+  const absl::Time at = now_ - absl::Hours(24 * 10);
+  InstantSource from_now{"c1", InstantSource::Base::kNow, at, at, at + absl::Minutes(7), -1};
+  InstantSource from_checkpoint{
+      "c2", InstantSource::Base::kCheckpoint, at - absl::Minutes(6), at - absl::Minutes(6), at, 1};
   for (const bool seq_scans : {true, false}) {
     for (const char* sql : {kSummaryFromSourcesSql, kHoldersFromSourcesSql}) {
       const std::string where = absl::StrCat(sql == kSummaryFromSourcesSql ? "summary" : "holders",
                                              seq_scans ? "" : ", sequential scans off", " ");
-      pqxx::nontransaction txn(*conn_);
-      txn.exec(seq_scans ? "RESET enable_seqscan" : "SET enable_seqscan = off");
-      auto rows = txn.exec_params(absl::StrCat("EXPLAIN (FORMAT JSON) ", sources, kInstantChangesCtes, sql),
-                                  FormatRfc3339(now_ - absl::Hours(24 * 10)),
-                                  FormatRfc3339(now_ - absl::Hours(24 * 10) + absl::Minutes(7)));
+      pqxx::work txn(*conn_);
+      txn.exec(seq_scans ? "RESET enable_seqscan" : "SET LOCAL enable_seqscan = off");
+      auto rows =
+          txn.exec(absl::StrCat("EXPLAIN (FORMAT JSON) ", FromSourcesSql(txn, {from_now, from_checkpoint}, sql)));
       const std::multiset<std::string> plan = testing::PlanNodes(rows[0][0].as<std::string>());
       for (const char* table : {"holds", "pods"}) {
         EXPECT_EQ(plan.count(absl::StrCat("Seq Scan on ", table)), 0u) << where << ::testing::PrintToString(plan);
