@@ -128,7 +128,10 @@ inline constexpr const char* kInstantSourcesSql = R"sql(
 // least(tos)) begins in (lo, hi] less those whose common span ends there;
 // every such pair has its hold or its device row begin or end in (lo, hi],
 // each found by an index on its start or end (holds_by_time, holds_by_end,
-// devices_in_service, devices_closed_by_end).
+// devices_in_service, devices_closed_by_end). A pair that changes in (lo,
+// hi] begins by hi and ends after lo: a device row that began or ended then
+// is paired with its holds of that time only, and only the pairs that
+// changed are looked up in pods.
 // kChangedHoldsOf and kChangedDevicesOf are one cluster's (absl::Substitute:
 // $0 the cluster, $1 lo, $2 hi, $3 sign, as SQL literals, so that the
 // planner sees the range it reads and probes the few rows in it);
@@ -159,6 +162,7 @@ inline constexpr const char* kInstantChangesCtes = R"sql(
       FROM changed_holds h JOIN devices d ON d.cluster = h.cluster AND d.device_id = h.device_id
        AND d.in_service_from < coalesce(h.held_to, 'infinity'::timestamptz)
        AND coalesce(d.in_service_to, 'infinity'::timestamptz) > h.held_from
+       AND d.in_service_from <= h.hi AND coalesce(d.in_service_to, 'infinity'::timestamptz) > h.lo
     UNION
     SELECT h.cluster, h.pod_uid, h.device_id, h.held_from, h.milli, d.model, d.in_service_from,
            greatest(h.held_from, d.in_service_from),
@@ -166,10 +170,13 @@ inline constexpr const char* kInstantChangesCtes = R"sql(
            d.lo, d.hi, d.sign
       FROM changed_devices d JOIN holds h ON h.cluster = d.cluster AND h.device_id = d.device_id
        AND h.held_from < coalesce(d.in_service_to, 'infinity'::timestamptz)
-       AND coalesce(h.held_to, 'infinity'::timestamptz) > d.in_service_from),
+       AND coalesce(h.held_to, 'infinity'::timestamptz) > d.in_service_from
+       AND h.held_from <= d.hi AND coalesce(h.held_to, 'infinity'::timestamptz) > d.lo),
   pair_changes AS (
-    SELECT cluster, pod_uid, model, sign * milli::bigint * ((s > lo AND s <= hi)::int - (e > lo AND e <= hi)::int) AS held
-      FROM pairs),
+    SELECT * FROM (
+      SELECT cluster, pod_uid, model, sign * milli::bigint * ((s > lo AND s <= hi)::int - (e > lo AND e <= hi)::int) AS held
+        FROM pairs) AS p
+     WHERE held <> 0),
   device_changes AS (
     SELECT model, sign * ((in_service_from > lo AND in_service_from <= hi)::int
                           - (coalesce(in_service_to, 'infinity'::timestamptz) > lo
