@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # Bytes per row of the store's tables, measured (docs/scaling.md, "Capacity").
 #
-#   tests/bench/storage_per_row.sh [NODES] [PODS] [MINUTES]     (default 250 4000 60)
+#   tests/bench/storage_per_row.sh [NODES] [PODS] [MINUTES] [VALUES]   (default 250 4000 60 random)
 #
 # Starts a private PostgreSQL, migrates it with fleetcap-ingest, stores a
 # synthetic cluster (openb shapes) with `fleetcap-ingest replay`, adds
 # representative usage, rollups, chargeback lines and telemetry progress
-# (storage_per_row.sql), then prints per table the rows, the bytes on disk
-# (pg_total_relation_size: heap, indexes, TOAST) and the bytes per row, and
-# how far one day-partition of usage_minute compresses with zstd (a proxy for
-# columnar storage, which is not available here).
+# (storage_per_row.sql; VALUES `random` draws every minute's values from
+# random(), `dcgm` makes them as dcgm-exporter's samples do), then prints per
+# table the rows, the bytes on disk (pg_total_relation_size: heap, indexes,
+# TOAST) and the bytes per row, and how far one day-partition of usage_minute
+# compresses with zstd (a proxy for columnar storage, which is not available
+# here). Then the same minutes in the layout by series and hour
+# (storage_by_series_hour.sql): checked bit for bit against usage_minute, their
+# bytes side by side, and one node's minutes over the day read from each
+# layout by pgbench (p50 and p99 of READS reads each, default 200).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 nodes=${1:-250}
 pods=${2:-4000}
 minutes=${3:-60}
+values=${4:-random}
+reads=${READS:-200}
+case "$values" in
+  random) dcgm=false ;;
+  dcgm) dcgm=true ;;
+  *) echo "bench: VALUES is random or dcgm, not '$values'" >&2; exit 2 ;;
+esac
 ingest=""
 for candidate in build/release/ingest/fleetcap-ingest build/debug/ingest/fleetcap-ingest; do
   [ -x "$candidate" ] && { ingest=$candidate; break; }
@@ -31,8 +43,28 @@ trap cleanup EXIT
 db=$(bash scripts/pg.sh start "$work/pg")
 "$ingest" replay --trace synthetic --nodes "$nodes" --pods "$pods" --seed 1 --cluster bench \
   --start 2026-03-01T00:00:00Z --db "$db" --migrate --log-level warn
-psql "$db" -q -v minutes="$minutes" -f tests/bench/storage_per_row.sql
+psql "$db" -q -v minutes="$minutes" -v dcgm="$dcgm" -f tests/bench/storage_per_row.sql
 part_rows=$(psql "$db" -tAc "SELECT count(*) FROM usage_minute_20260302")
 zstd_bytes=$(psql "$db" -qc "COPY usage_minute_20260302 TO STDOUT" | zstd -3 -q -c | wc -c)
 printf '\nusage_minute_20260302 as COPY text compressed by zstd -3: %d bytes for %d rows, %.1f bytes/row\n' \
   "$zstd_bytes" "$part_rows" "$(echo "$zstd_bytes / $part_rows" | bc -l)"
+
+psql "$db" -q -f tests/bench/storage_by_series_hour.sql
+psql "$db" -q -c "CREATE TABLE bench_nodes AS SELECT (row_number() OVER (ORDER BY node))::int AS i, node
+                    FROM (SELECT DISTINCT node FROM usage_series WHERE cluster = 'bench' AND pod_uid = '') n;
+                  ALTER TABLE bench_nodes ADD PRIMARY KEY (i); ANALYZE bench_nodes;"
+node_count=$(psql "$db" -tAc "SELECT count(*) FROM bench_nodes")
+# p50 and p99 of a pgbench script's reads, from its per-read log (the third
+# column is the latency in microseconds), after as many reads unmeasured.
+read_latency() {
+  local script=$1 log_dir="$work/pgbench-$1"
+  mkdir -p "$log_dir"
+  pgbench -n -D nodes="$node_count" -f "tests/bench/$script" -t "$reads" "$db" >/dev/null
+  (cd "$log_dir" && pgbench -n -D nodes="$node_count" -f "$OLDPWD/tests/bench/$script" -t "$reads" -l \
+    --log-prefix=reads "$db" >/dev/null)
+  cut -d' ' -f3 "$log_dir"/reads.* | sort -n | awk '{ v[NR] = $1 }
+    END { printf "p50 %.1f ms, p99 %.1f ms over %d reads\n", v[int(NR * 0.5 + 0.5)] / 1000, v[int(NR * 0.99 + 0.5)] / 1000, NR }'
+}
+printf '\none node of %d, its devices per minute over the day:\n' "$node_count"
+printf '  usage_minute (today):             %s\n' "$(read_latency storage_node_minutes_today.sql)"
+printf '  usage_series + usage_series_hour: %s\n' "$(read_latency storage_node_minutes_by_series_hour.sql)"
