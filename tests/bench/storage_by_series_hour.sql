@@ -123,17 +123,17 @@ SELECT k.series_id, k.hour, k.minutes, o.values_series,
 -- The minutes as the readers would see them: a row per set bit, its values
 -- from the row named by values_series (or its own).
 CREATE VIEW usage_minute_of_series AS
-SELECT s.cluster, s.device_id, s.pod_uid, h.hour + g.i * interval '1 minute' AS minute, v.util_mean[g.i + 1] AS util_mean,
-       v.util_max[g.i + 1] AS util_max, v.memory_used_bytes[g.i + 1] AS memory_used_bytes,
-       v.power_watts[g.i + 1] AS power_watts, v.energy_joules[g.i + 1] AS energy_joules, v.samples[g.i + 1] AS samples,
-       s.node, s.model, s.namespace, s.pod, v.memory_total_bytes[g.i + 1] AS memory_total_bytes,
-       v.sm_active_mean[g.i + 1] AS sm_active_mean, v.tensor_active_mean[g.i + 1] AS tensor_active_mean,
-       v.dram_active_mean[g.i + 1] AS dram_active_mean
+SELECT s.cluster, s.device_id, s.pod_uid, h.hour + (m.slot - 1) * interval '1 minute' AS minute, m.util_mean,
+       m.util_max, m.memory_used_bytes, m.power_watts, m.energy_joules, m.samples, s.node, s.model, s.namespace, s.pod,
+       m.memory_total_bytes, m.sm_active_mean, m.tensor_active_mean, m.dram_active_mean
   FROM usage_series_hour h
   JOIN usage_series s ON s.series_id = h.series_id
   JOIN usage_series_hour v ON v.series_id = coalesce(h.values_series, h.series_id) AND v.hour = h.hour
-  CROSS JOIN generate_series(0, 59) g(i)
- WHERE h.minutes & (1::bigint << g.i) <> 0;
+  CROSS JOIN LATERAL unnest(v.util_mean, v.util_max, v.memory_used_bytes, v.power_watts, v.energy_joules, v.samples,
+                            v.memory_total_bytes, v.sm_active_mean, v.tensor_active_mean, v.dram_active_mean)
+        WITH ORDINALITY m(util_mean, util_max, memory_used_bytes, power_watts, energy_joules, samples,
+                          memory_total_bytes, sm_active_mean, tensor_active_mean, dram_active_mean, slot)
+ WHERE h.minutes & (1::bigint << (m.slot::int - 1)) <> 0;
 
 VACUUM ANALYZE usage_series, usage_series_hour;
 

@@ -65,6 +65,19 @@ read_latency() {
   cut -d' ' -f3 "$log_dir"/reads.* | sort -n | awk '{ v[NR] = $1 }
     END { printf "p50 %.1f ms, p99 %.1f ms over %d reads\n", v[int(NR * 0.5 + 0.5)] / 1000, v[int(NR * 0.99 + 0.5)] / 1000, NR }'
 }
-printf '\none node of %d, its devices per minute over the day:\n' "$node_count"
+# Both reads give the first node the same answer (to 12 digits: a sum of
+# floats may add its rows in another order; the rows themselves were checked
+# bit for bit above).
+answer() {
+  sed -e '/^\\set/d' -e 's/:n\b/1/' "tests/bench/$1" |
+    psql "$db" -qtA -v ON_ERROR_STOP=1 -c 'SET extra_float_digits = -3' -f -
+}
+today_answer=$(answer storage_node_minutes_today.sql)
+if [ -z "$today_answer" ] || [ "$today_answer" != "$(answer storage_node_minutes_by_series_hour.sql)" ]; then
+  echo "bench: the node's minutes read from usage_series_hour differ from usage_minute's" >&2
+  exit 1
+fi
+printf '\none node of %d, its devices per minute over the day (%d minutes, the same answer from both):\n' \
+  "$node_count" "$(echo "$today_answer" | grep -c .)"
 printf '  usage_minute (today):             %s\n' "$(read_latency storage_node_minutes_today.sql)"
 printf '  usage_series + usage_series_hour: %s\n' "$(read_latency storage_node_minutes_by_series_hour.sql)"
