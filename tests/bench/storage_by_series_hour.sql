@@ -174,3 +174,14 @@ SELECT layout, pg_size_pretty(bytes) AS "on disk", round(bytes::numeric / :rows_
 SELECT count(*) AS "hour rows", count(*) FILTER (WHERE values_series IS NOT NULL) AS "pod hours kept as the device's",
        round(avg(pg_column_size(h.*))) AS "tuple bytes/hour row"
   FROM usage_series_hour h;
+-- Where the bytes of an hour row go: each array as stored (compressed), in
+-- the rows with arrays of their own; and the whole row where a pod's hour is
+-- its device's.
+SELECT round(avg(pg_column_size(samples))) AS samples, round(avg(pg_column_size(util_mean))) AS util_mean,
+       round(avg(pg_column_size(util_max))) AS util_max, round(avg(pg_column_size(memory_used_bytes))) AS memory_used,
+       round(avg(pg_column_size(power_watts))) AS power, round(avg(pg_column_size(energy_joules))) AS energy,
+       round(avg(pg_column_size(memory_total_bytes))) AS memory_total, round(avg(pg_column_size(sm_active_mean))) AS sm,
+       round(avg(pg_column_size(tensor_active_mean))) AS tensor, round(avg(pg_column_size(dram_active_mean))) AS dram
+  FROM usage_series_hour WHERE values_series IS NULL;
+SELECT round(avg(pg_column_size(h.*))) AS "tuple bytes of a pod hour kept as the device's"
+  FROM usage_series_hour h WHERE values_series IS NOT NULL;
