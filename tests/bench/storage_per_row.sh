@@ -13,8 +13,10 @@
 # compresses with zstd (a proxy for columnar storage, which is not available
 # here). Then the same minutes in the layout by series and hour
 # (storage_by_series_hour.sql): checked bit for bit against usage_minute, their
-# bytes side by side, and one node's minutes over the day read from each
-# layout by pgbench (p50 and p99 of READS reads each, default 200).
+# bytes side by side, and from each layout by pgbench (p50 and p99): one
+# node's minutes over the day (READS reads each, default 200), and what the
+# hourly rollups of the cluster's usage and of the pods' readings (the
+# attribution's usage basis) read of an hour (ROLLUPS reads each, default 20).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 nodes=${1:-250}
@@ -22,6 +24,7 @@ pods=${2:-4000}
 minutes=${3:-60}
 values=${4:-random}
 reads=${READS:-200}
+rollups=${ROLLUPS:-20}
 case "$values" in
   random) dcgm=false ;;
   dcgm) dcgm=true ;;
@@ -36,6 +39,10 @@ done
 work=$(mktemp -d /tmp/fleetcap-storage-XXXXXX)
 cleanup() {
   bash scripts/pg.sh stop "$work/pg" >/dev/null 2>&1 || true
+  # As root the data directory is a folder of its own under /tmp (scripts/pg.sh).
+  local data
+  data=$(cat "$work/pg/datadir" 2>/dev/null || true)
+  case "$data" in /tmp/fleetcap-pg-*) rm -rf "$data" ;; esac
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -54,30 +61,37 @@ psql "$db" -q -c "CREATE TABLE bench_nodes AS SELECT (row_number() OVER (ORDER B
                     FROM (SELECT DISTINCT node FROM usage_series WHERE cluster = 'bench' AND pod_uid = '') n;
                   ALTER TABLE bench_nodes ADD PRIMARY KEY (i); ANALYZE bench_nodes;"
 node_count=$(psql "$db" -tAc "SELECT count(*) FROM bench_nodes")
+hours=$(((minutes + 59) / 60))
 # p50 and p99 of a pgbench script's reads, from its per-read log (the third
 # column is the latency in microseconds), after as many reads unmeasured.
 read_latency() {
-  local script=$1 log_dir="$work/pgbench-$1"
+  local script=$1 count=$2 log_dir="$work/pgbench-$1"
   mkdir -p "$log_dir"
-  pgbench -n -D nodes="$node_count" -f "tests/bench/$script" -t "$reads" "$db" >/dev/null
-  (cd "$log_dir" && pgbench -n -D nodes="$node_count" -f "$OLDPWD/tests/bench/$script" -t "$reads" -l \
-    --log-prefix=reads "$db" >/dev/null)
+  pgbench -n -D nodes="$node_count" -D hours="$hours" -f "tests/bench/$script" -t "$count" "$db" >/dev/null
+  (cd "$log_dir" && pgbench -n -D nodes="$node_count" -D hours="$hours" -f "$OLDPWD/tests/bench/$script" \
+    -t "$count" -l --log-prefix=reads "$db" >/dev/null)
   cut -d' ' -f3 "$log_dir"/reads.* | sort -n | awk '{ v[NR] = $1 }
     END { printf "p50 %.1f ms, p99 %.1f ms over %d reads\n", v[int(NR * 0.5 + 0.5)] / 1000, v[int(NR * 0.99 + 0.5)] / 1000, NR }'
 }
-# Both reads give the first node the same answer (to 12 digits: a sum of
+# A script's answer for the first node and hour (to 12 digits: a sum of
 # floats may add its rows in another order; the rows themselves were checked
 # bit for bit above).
 answer() {
-  sed -e '/^\\set/d' -e 's/:n\b/1/' "tests/bench/$1" |
+  sed -e '/^\\set/d' -e 's/:n\b/1/g' -e 's/:h\b/0/g' "tests/bench/$1" |
     psql "$db" -qtA -v ON_ERROR_STOP=1 -c 'SET extra_float_digits = -3' -f -
 }
-today_answer=$(answer storage_node_minutes_today.sql)
-if [ -z "$today_answer" ] || [ "$today_answer" != "$(answer storage_node_minutes_by_series_hour.sql)" ]; then
-  echo "bench: the node's minutes read from usage_series_hour differ from usage_minute's" >&2
-  exit 1
-fi
-printf '\none node of %d, its devices per minute over the day (%d minutes, the same answer from both):\n' \
-  "$node_count" "$(echo "$today_answer" | grep -c .)"
-printf '  usage_minute (today):             %s\n' "$(read_latency storage_node_minutes_today.sql)"
-printf '  usage_series + usage_series_hour: %s\n' "$(read_latency storage_node_minutes_by_series_hour.sql)"
+# Checks that the two layouts' scripts for READ answer the same, then times each.
+compare_reads() {
+  local read=$1 what=$2 count=$3 today_answer
+  today_answer=$(answer "storage_${read}_today.sql")
+  if [ -z "$today_answer" ] || [ "$today_answer" != "$(answer "storage_${read}_by_series_hour.sql")" ]; then
+    echo "bench: $what read from usage_series_hour differs from usage_minute's" >&2
+    exit 1
+  fi
+  printf '\n%s (%d rows, the same answer from both):\n' "$what" "$(echo "$today_answer" | grep -c .)"
+  printf '  usage_minute (today):             %s\n' "$(read_latency "storage_${read}_today.sql" "$count")"
+  printf '  usage_series + usage_series_hour: %s\n' "$(read_latency "storage_${read}_by_series_hour.sql" "$count")"
+}
+compare_reads node_minutes "one node of $node_count, its devices per minute over the day" "$reads"
+compare_reads cluster_hour "the cluster's hourly rollup, one hour (of $hours)" "$rollups"
+compare_reads pod_readings "the pods' readings of one hour (of $hours), usage_hourly's rollup" "$rollups"
