@@ -7,7 +7,9 @@
 # synthetic cluster (openb shapes) with `fleetcap-ingest replay`, adds
 # representative usage, rollups, chargeback lines and telemetry progress
 # (storage_per_row.sql; VALUES `random` draws every minute's values from
-# random(), `dcgm` makes them as dcgm-exporter's samples do), then prints per
+# random(), `dcgm` makes them as dcgm-exporter's samples do, `gaps` takes
+# some of those out and makes some odd: missing minutes, pods that came
+# mid-hour, NULL fields, -0, subnormals, huge values), then prints per
 # table the rows, the bytes on disk (pg_total_relation_size: heap, indexes,
 # TOAST) and the bytes per row, and how far one day-partition of usage_minute
 # compresses with zstd (a proxy for columnar storage, which is not available
@@ -25,10 +27,12 @@ minutes=${3:-60}
 values=${4:-random}
 reads=${READS:-200}
 rollups=${ROLLUPS:-20}
+gaps=false
 case "$values" in
   random) dcgm=false ;;
   dcgm) dcgm=true ;;
-  *) echo "bench: VALUES is random or dcgm, not '$values'" >&2; exit 2 ;;
+  gaps) dcgm=true gaps=true ;;
+  *) echo "bench: VALUES is random, dcgm or gaps, not '$values'" >&2; exit 2 ;;
 esac
 ingest=""
 for candidate in build/release/ingest/fleetcap-ingest build/debug/ingest/fleetcap-ingest; do
@@ -50,7 +54,7 @@ trap cleanup EXIT
 db=$(bash scripts/pg.sh start "$work/pg")
 "$ingest" replay --trace synthetic --nodes "$nodes" --pods "$pods" --seed 1 --cluster bench \
   --start 2026-03-01T00:00:00Z --db "$db" --migrate --log-level warn
-psql "$db" -q -v minutes="$minutes" -v dcgm="$dcgm" -f tests/bench/storage_per_row.sql
+psql "$db" -q -v minutes="$minutes" -v dcgm="$dcgm" -v gaps="$gaps" -f tests/bench/storage_per_row.sql
 part_rows=$(psql "$db" -tAc "SELECT count(*) FROM usage_minute_20260302")
 zstd_bytes=$(psql "$db" -qc "COPY usage_minute_20260302 TO STDOUT" | zstd -3 -q -c | wc -c)
 printf '\nusage_minute_20260302 as COPY text compressed by zstd -3: %d bytes for %d rows, %.1f bytes/row\n' \

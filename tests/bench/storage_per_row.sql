@@ -29,7 +29,8 @@ SELECT DISTINCT ON (d.device_id) d.device_id, d.node, d.model, h.pod_uid, p.name
 -- memory in MiB x 1048576, power and profiling ratios with the exporter's
 -- decimals, energy a counter in mJ x 0.001, each device about its own level;
 -- the pod on a whole GPU reports the device's series, so its row carries the
--- device's values.
+-- device's values. :gaps true (with :dcgm) takes some of them out or makes
+-- them odd, below.
 \if :dcgm
 CREATE TEMP TABLE dcgm_samples AS
 SELECT d.device_id, m, least(100, greatest(0, round(b * 100 + (random() - 0.5) * 10)))::float8 * 0.01 AS util,
@@ -58,6 +59,24 @@ SELECT 'bench', d.device_id, coalesce(h.pod_uid, ''), x.minute, x.util_mean, x.u
                      UNION ALL
                      SELECT pod_uid, namespace, pod FROM holder WHERE holder.device_id = d.device_id) h ON true
  WHERE d.cluster = 'bench' AND d.in_service_to IS NULL;
+-- :gaps true: what the property of reading back every row bit for bit must
+-- also hold over: minutes missing, pods that came mid-hour, devices without
+-- profiling fields, a pod's minute that is not its device's, and floats the
+-- ingest stores that are odd: -0 (equal to 0, other bits), subnormals, the
+-- largest utilisation below the exporters' blank sentinel (NaN and the
+-- infinities never reach the store: the normaliser drops them).
+\if :gaps
+DELETE FROM usage_minute WHERE abs(hashtext(device_id || minute::text)) % 11 = 0;
+DELETE FROM usage_minute
+ WHERE pod_uid <> '' AND abs(hashtext(pod_uid)) % 3 = 0 AND extract(minute FROM minute) < abs(hashtext(pod_uid)) % 30;
+UPDATE usage_minute SET sm_active_mean = NULL, tensor_active_mean = NULL, dram_active_mean = NULL
+ WHERE abs(hashtext(device_id)) % 4 = 0;
+UPDATE usage_minute SET util_mean = util_mean / 2 WHERE pod_uid <> '' AND abs(hashtext(pod_uid || minute::text)) % 19 = 0;
+UPDATE usage_minute
+   SET util_mean = (ARRAY['-0', '0', '4.9e-324', '2.2250738585072014e-308', '0.30000000000000004', '9.2e16'])
+                   [1 + abs(hashtext(device_id || pod_uid || minute::text)) % 6]::float8
+ WHERE abs(hashtext(device_id || pod_uid || minute::text || 'odd')) % 17 = 0;
+\endif
 \else
 INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, util_mean, util_max, memory_used_bytes, power_watts,
                           energy_joules, samples, node, model, namespace, pod, memory_total_bytes, sm_active_mean,
