@@ -18,7 +18,9 @@
 # bytes side by side, and from each layout by pgbench (p50 and p99): one
 # node's minutes over the day (READS reads each, default 200), and what the
 # hourly rollups of the cluster's usage and of the pods' readings (the
-# attribution's usage basis) read of an hour (ROLLUPS reads each, default 20).
+# attribution's usage basis) read of an hour (ROLLUPS reads each, default 20);
+# last, the WAL and time of writing a device's minute again in each
+# (storage_minute_writes.sql).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 nodes=${1:-250}
@@ -116,3 +118,5 @@ compare_reads() {
 compare_reads node_minutes "one node of $node_count, its devices per minute over the day" "$reads"
 compare_reads cluster_hour "the cluster's hourly rollup, one hour (of $hours)" "$rollups"
 compare_reads pod_readings "the pods' readings of one hour (of $hours), usage_hourly's rollup" "$rollups"
+printf '\na device minute written again (a late sample), 1,000 of them, after a CHECKPOINT:\n'
+psql "$db" -q -f tests/bench/storage_minute_writes.sql
