@@ -1,6 +1,8 @@
 #include "store/instant_sources.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 
 namespace fleetcap::store {
 namespace {
@@ -31,10 +33,17 @@ std::vector<InstantSource> ChooseInstantSources(const std::vector<ClusterInstant
       out.push_back(From(c.cluster, InstantSource::Base::kNow, at, at));
       continue;
     }
+    // Fewest changes first (uncounted last), then the nearest.
+    auto cost = [at](const std::optional<int64_t>& changes, absl::Time base_at) {
+      return std::make_pair(changes.value_or(INT64_MAX), absl::AbsDuration(base_at - at));
+    };
     InstantSource best = From(c.cluster, InstantSource::Base::kNow, *c.horizon, at);
-    for (const auto& checkpoint : {c.checkpoint_before, c.checkpoint_after}) {
-      if (checkpoint && absl::AbsDuration(*checkpoint - at) < best.to - best.from) {
+    auto best_cost = cost(c.changes_to_horizon, *c.horizon);
+    for (const auto& [checkpoint, changes] :
+         {std::make_pair(c.checkpoint_before, c.changes_before), std::make_pair(c.checkpoint_after, c.changes_after)}) {
+      if (checkpoint && cost(changes, *checkpoint) < best_cost) {
         best = From(c.cluster, InstantSource::Base::kCheckpoint, *checkpoint, at);
+        best_cost = cost(changes, *checkpoint);
       }
     }
     if (best.to - best.from > max_window) {

@@ -4,10 +4,12 @@
 // by the (hold, device row) pairs whose common span begins or ends between
 // the two, so the summary at t is a known summary nearby plus or minus that
 // change: the kept "now" (valid at and after the cluster's horizon) or a
-// checkpoint before or after t. The nearest one is taken, since the change's
-// cost grows with the time between; past `kMaxChangeWindow` from any, the
-// facts current at t are summed instead.
+// checkpoint before or after t. The one with the fewest changes between is
+// taken (the nearest when they are not counted), since the change's cost
+// grows with them; past `kMaxChangeWindow` from any, the facts current at t
+// are summed instead.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,6 +32,11 @@ struct ClusterInstants {
   std::optional<absl::Time> earliest;
   std::optional<absl::Time> checkpoint_before;  // at or before the instant
   std::optional<absl::Time> checkpoint_after;   // after it
+  // How many holds began or ended between the instant and each of those
+  // (the horizon's only when counted); a source with fewer is taken first.
+  std::optional<int64_t> changes_before;
+  std::optional<int64_t> changes_after;
+  std::optional<int64_t> changes_to_horizon;
 };
 
 struct InstantSource {

@@ -108,17 +108,40 @@ inline constexpr const char* kHoldersOfOpenHoldsSql = R"sql(
 // Before the horizon (store/instant_sources.h, migration 0036): per cluster,
 // its horizon, the earliest start of its holds and device rows, and its
 // nearest summary checkpoints at or before, and after, $2, in microseconds
-// since the Unix epoch (NULL: none).
+// since the Unix epoch (NULL: none); then how many holds began or ended
+// between $2 and each of them, and its horizon when that is within the
+// hour (NULL: not counted), each counted up to 2,000 of each: a window
+// can hold a mass start (every pod of a big job at once), and the read
+// takes the side with fewer changes.
 inline constexpr const char* kInstantSourcesSql = R"sql(
   SELECT c.cluster, (extract(epoch FROM h.horizon) * 1000000)::bigint,
          (extract(epoch FROM least((SELECT min(held_from) FROM holds WHERE cluster = c.cluster),
                                    (SELECT min(in_service_from) FROM devices WHERE cluster = c.cluster)))
           * 1000000)::bigint,
-         (SELECT (extract(epoch FROM max(i.at)) * 1000000)::bigint FROM instant_checkpoints i
-           WHERE i.cluster = c.cluster AND i.at <= $2::timestamptz),
-         (SELECT (extract(epoch FROM min(i.at)) * 1000000)::bigint FROM instant_checkpoints i
-           WHERE i.cluster = c.cluster AND i.at > $2::timestamptz)
+         (extract(epoch FROM b.at) * 1000000)::bigint, (extract(epoch FROM a.at) * 1000000)::bigint,
+         CASE WHEN b.at IS NOT NULL THEN (
+           (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
+               AND held_from > b.at AND held_from <= $2::timestamptz LIMIT 2000) s)
+           + (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
+               AND coalesce(held_to, 'infinity'::timestamptz) > b.at
+               AND coalesce(held_to, 'infinity'::timestamptz) <= $2::timestamptz LIMIT 2000) e)) END,
+         CASE WHEN a.at IS NOT NULL THEN (
+           (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
+               AND held_from > $2::timestamptz AND held_from <= a.at LIMIT 2000) s)
+           + (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
+               AND coalesce(held_to, 'infinity'::timestamptz) > $2::timestamptz
+               AND coalesce(held_to, 'infinity'::timestamptz) <= a.at LIMIT 2000) e)) END,
+         CASE WHEN h.horizon - $2::timestamptz <= interval '1 hour' THEN (
+           (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
+               AND held_from > $2::timestamptz AND held_from <= h.horizon LIMIT 2000) s)
+           + (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
+               AND coalesce(held_to, 'infinity'::timestamptz) > $2::timestamptz
+               AND coalesce(held_to, 'infinity'::timestamptz) <= h.horizon LIMIT 2000) e)) END
     FROM clusters c LEFT JOIN fleet_now_horizon h USING (cluster)
+    CROSS JOIN LATERAL (SELECT max(i.at) FROM instant_checkpoints i
+                         WHERE i.cluster = c.cluster AND i.at <= $2::timestamptz) AS b(at)
+    CROSS JOIN LATERAL (SELECT min(i.at) FROM instant_checkpoints i
+                         WHERE i.cluster = c.cluster AND i.at > $2::timestamptz) AS a(at)
    WHERE ($1 = '' OR c.cluster = $1))sql";
 
 // The change between two instants, as CTEs: `sign` times what is current
