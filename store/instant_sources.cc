@@ -46,7 +46,8 @@ std::vector<InstantSource> ChooseInstantSources(const std::vector<ClusterInstant
         best_cost = cost(changes, *checkpoint);
       }
     }
-    if (best.to - best.from > max_window) {
+    const bool counted = best_cost.first != INT64_MAX;
+    if (best.to - best.from > max_window || (counted && best_cost.first >= kChangesCounted)) {
       best = From(c.cluster, InstantSource::Base::kFacts, at, at);
     }
     out.push_back(best);

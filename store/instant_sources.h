@@ -6,8 +6,9 @@
 // change: the kept "now" (valid at and after the cluster's horizon) or a
 // checkpoint before or after t. The one with the fewest changes between is
 // taken (the nearest when they are not counted), since the change's cost
-// grows with them; past `kMaxChangeWindow` from any, the facts current at t
-// are summed instead.
+// grows with them; past `kMaxChangeWindow` from any, or with
+// `kChangesCounted` changes or more, the facts current at t are summed
+// instead.
 
 #include <cstdint>
 #include <optional>
@@ -22,6 +23,12 @@ namespace fleetcap::store {
 // rows than what is current: a day of a fleet's starts and ends is about
 // its live holds.
 inline constexpr absl::Duration kMaxChangeWindow = absl::Hours(24);
+
+// A source with this many holds begun or ended between it and the instant
+// costs more than the facts current then at any fleet size this is read
+// for: the facts are read instead. The statement counting them stops at
+// this many starts and this many ends (pg_instant_sql.h's LIMITs).
+inline constexpr int64_t kChangesCounted = 10000;
 
 // What a cluster knows near the instant asked: its horizon and the earliest
 // instant a fact of it names (none without a fact), and its nearest

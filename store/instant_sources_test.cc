@@ -95,6 +95,11 @@ TEST(InstantSourcesTest, TheSideWithFewerChangesWinsOverTheNearer) {
   c.horizon = kAt + absl::Minutes(30);
   c.changes_to_horizon = 10;
   EXPECT_EQ(Only(c).base, Base::kNow);
+  // Every side with as many changes as are counted: the facts.
+  c.changes_before = c.changes_after = c.changes_to_horizon = kChangesCounted;
+  EXPECT_EQ(Only(c).base, Base::kFacts);
+  c.changes_to_horizon = kChangesCounted - 1;
+  EXPECT_EQ(Only(c).base, Base::kNow);
 }
 
 TEST(InstantSourcesTest, FarFromAnyKnownSummaryTheFactsAnswer) {

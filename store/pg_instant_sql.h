@@ -109,10 +109,11 @@ inline constexpr const char* kHoldersOfOpenHoldsSql = R"sql(
 // its horizon, the earliest start of its holds and device rows, and its
 // nearest summary checkpoints at or before, and after, $2, in microseconds
 // since the Unix epoch (NULL: none); then how many holds began or ended
-// between $2 and each of them, and its horizon when that is within the
-// hour (NULL: not counted), each counted up to 2,000 of each: a window
-// can hold a mass start (every pod of a big job at once), and the read
-// takes the side with fewer changes.
+// between $2 and each of them and its horizon, each counted up to
+// kChangesCounted (store/instant_sources.h) starts and as many ends: a
+// window can hold a mass start (every pod of a big job at once), and the
+// read takes the side with fewer changes, or the facts when every side has
+// more than were counted.
 inline constexpr const char* kInstantSourcesSql = R"sql(
   SELECT c.cluster, (extract(epoch FROM h.horizon) * 1000000)::bigint,
          (extract(epoch FROM least((SELECT min(held_from) FROM holds WHERE cluster = c.cluster),
@@ -121,22 +122,22 @@ inline constexpr const char* kInstantSourcesSql = R"sql(
          (extract(epoch FROM b.at) * 1000000)::bigint, (extract(epoch FROM a.at) * 1000000)::bigint,
          CASE WHEN b.at IS NOT NULL THEN (
            (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
-               AND held_from > b.at AND held_from <= $2::timestamptz LIMIT 2000) s)
+               AND held_from > b.at AND held_from <= $2::timestamptz LIMIT 10000) s)
            + (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
                AND coalesce(held_to, 'infinity'::timestamptz) > b.at
-               AND coalesce(held_to, 'infinity'::timestamptz) <= $2::timestamptz LIMIT 2000) e)) END,
+               AND coalesce(held_to, 'infinity'::timestamptz) <= $2::timestamptz LIMIT 10000) e)) END,
          CASE WHEN a.at IS NOT NULL THEN (
            (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
-               AND held_from > $2::timestamptz AND held_from <= a.at LIMIT 2000) s)
+               AND held_from > $2::timestamptz AND held_from <= a.at LIMIT 10000) s)
            + (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
                AND coalesce(held_to, 'infinity'::timestamptz) > $2::timestamptz
-               AND coalesce(held_to, 'infinity'::timestamptz) <= a.at LIMIT 2000) e)) END,
-         CASE WHEN h.horizon - $2::timestamptz <= interval '1 hour' THEN (
+               AND coalesce(held_to, 'infinity'::timestamptz) <= a.at LIMIT 10000) e)) END,
+         CASE WHEN h.horizon IS NOT NULL THEN (
            (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
-               AND held_from > $2::timestamptz AND held_from <= h.horizon LIMIT 2000) s)
+               AND held_from > $2::timestamptz AND held_from <= h.horizon LIMIT 10000) s)
            + (SELECT count(*) FROM (SELECT 1 FROM holds WHERE cluster = c.cluster
                AND coalesce(held_to, 'infinity'::timestamptz) > $2::timestamptz
-               AND coalesce(held_to, 'infinity'::timestamptz) <= h.horizon LIMIT 2000) e)) END
+               AND coalesce(held_to, 'infinity'::timestamptz) <= h.horizon LIMIT 10000) e)) END
     FROM clusters c LEFT JOIN fleet_now_horizon h USING (cluster)
     CROSS JOIN LATERAL (SELECT max(i.at) FROM instant_checkpoints i
                          WHERE i.cluster = c.cluster AND i.at <= $2::timestamptz) AS b(at)
