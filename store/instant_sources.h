@@ -58,7 +58,7 @@ struct InstantSource {
   int sign = 1;
 };
 
-// For each cluster, the base nearest `at` and the change from it to `at`;
+// For each cluster, the base with the fewest changes to `at` and the change;
 // none for a cluster with nothing current at `at` because no fact of it
 // begins that early (the changes up to its first checkpoint would be all it
 // ever held).

@@ -2,7 +2,7 @@
 // The fleet summary at one instant, shared by the repositories that serve it
 // (PgLiveInventoryRepository::SummarizeAt, PgTeamFactsRepository::HoldersAt)
 // and the job that keeps its checkpoints (PgInstantCheckpoints). At or after
-// the horizon, the kept "now"; before it, per cluster, the nearest known
+// the horizon, the kept "now"; before it, per cluster, a known summary nearby
 // summary and the change from it (store/instant_sources.h), or the facts
 // current then when none is near. Each runs in the caller's transaction
 // (one snapshot); libpqxx's exceptions pass through.
