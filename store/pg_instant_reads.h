@@ -3,7 +3,7 @@
 // (PgLiveInventoryRepository::SummarizeAt, PgTeamFactsRepository::HoldersAt)
 // and the job that keeps its checkpoints (PgInstantCheckpoints). At or after
 // the horizon, the kept "now"; before it, per cluster, a known summary nearby
-// summary and the change from it (store/instant_sources.h), or the facts
+// and the change from it (store/instant_sources.h), or the facts
 // current then when none is near. Each runs in the caller's transaction
 // (one snapshot); libpqxx's exceptions pass through.
 
