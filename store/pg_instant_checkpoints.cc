@@ -1,6 +1,7 @@
 #include "store/pg_instant_checkpoints.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -73,8 +74,11 @@ absl::StatusOr<CheckpointFill> PgInstantCheckpoints::Fill(const Clock& clock, ab
         clusters.push_back(r[0].as<std::string>());
       }
     }
-    for (const std::string& cluster : clusters) {
-      for (;;) {
+    // In rounds, a transaction of each unfinished cluster a round, so that the
+    // budget reaches every cluster's recent past before any cluster's oldest.
+    while (!clusters.empty()) {
+      std::vector<std::string> unfinished;
+      for (const std::string& cluster : clusters) {
         if (clock.Monotonic() >= deadline) {
           fill.complete = false;
           return fill;
@@ -84,7 +88,7 @@ absl::StatusOr<CheckpointFill> PgInstantCheckpoints::Fill(const Clock& clock, ab
                               cluster)[0]
                  .as<bool>()) {
           ++fill.busy_clusters;
-          break;
+          continue;
         }
         // Read after the lock: every change a writer committed before it is seen.
         const auto missing = txn.exec_params(kMissingSql, cluster, FormatRfc3339(now), absl::ToInt64Seconds(every_),
@@ -97,8 +101,9 @@ absl::StatusOr<CheckpointFill> PgInstantCheckpoints::Fill(const Clock& clock, ab
         }
         txn.commit();
         fill.built += built;
-        if (static_cast<int>(missing.size()) <= built) break;  // the cluster is done
+        if (static_cast<int>(missing.size()) > built) unfinished.push_back(cluster);
       }
+      clusters = std::move(unfinished);
     }
   } catch (const std::exception& e) {
     return PgError("building the fleet summary's checkpoints", e);

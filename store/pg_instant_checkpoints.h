@@ -6,7 +6,8 @@
 // a checkpoint at most half that away and the changes between
 // (store/pg_instant_reads.h). Writers forget the checkpoints their changes
 // touch; each call builds the missing ones newest first, each from the
-// nearest known summary, until its budget is spent. Run by the optimizer
+// nearest known summary, a transaction of each cluster in turn, until its
+// budget is spent. Run by the optimizer
 // after each pass; safe to run from several processes at once (a cluster is
 // built under its exclusive advisory lock, taken without waiting: a cluster
 // busy elsewhere is left for the next call).

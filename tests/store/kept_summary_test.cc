@@ -14,7 +14,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <random>
 #include <string>
 #include <tuple>
@@ -268,6 +272,44 @@ TEST_F(KeptSummaryTest, FarFromAnyKnownSummaryTheFactsAnswer) {
   auto holders = team_facts.HoldersAt("k0", at);
   ASSERT_THAT(holders, IsOk());
   EXPECT_EQ(Sorted(*holders), (std::vector<Holder>{{"k0", "ns0", "team0", 250}}));
+}
+
+// A clock whose every reading of the monotonic time is a second later: a
+// budget of N seconds lasts N readings, whatever the machine's speed.
+class TickingClock : public Clock {
+ public:
+  explicit TickingClock(absl::Time now) : now_(now) {}
+  absl::Time Now() const override { return now_; }
+  absl::Duration Monotonic() const override { return absl::Seconds(++ticks_); }
+  void SleepFor(absl::Duration) const override {}
+  bool SleepUnlessStopped(absl::Duration, const std::atomic<bool>& stop) const override { return stop; }
+  bool WaitFor(std::unique_lock<std::mutex>&, std::condition_variable&, absl::Duration,
+               const std::function<bool()>& done) const override {
+    return done();
+  }
+
+ private:
+  absl::Time now_;
+  mutable int64_t ticks_ = 0;
+};
+
+// A budget too short for every cluster's history reaches every cluster's
+// most recent instants before any cluster's oldest.
+TEST_F(KeptSummaryTest, TheBudgetIsSharedByTheClusters) {
+  PgLiveInventoryRepository repo(pool());
+  std::mt19937 random(7);
+  for (const std::string c : {"k0", "k1", "k2"}) ASSERT_THAT(repo.Apply(RandomBatch(random, c)), IsOk());
+  // A checkpoint a minute: some 100 instants a cluster, 8 built a transaction.
+  PgInstantCheckpoints checkpoints(pool(), absl::Minutes(1));
+  auto fill = checkpoints.Fill(TickingClock(T(100000)), absl::Seconds(30));
+  ASSERT_THAT(fill, IsOk());
+  EXPECT_FALSE(fill->complete);
+  EXPECT_EQ(Scalar("SELECT count(DISTINCT cluster) FROM instant_checkpoints"), "3");
+  // Each cluster's newest missing instant was built.
+  EXPECT_EQ(Scalar("SELECT count(*) FROM (SELECT cluster, max(at) m FROM instant_checkpoints GROUP BY cluster) c"
+                   " WHERE m = date_bin(interval '1 minute', (SELECT horizon FROM fleet_now_horizon f"
+                   " WHERE f.cluster = c.cluster), 'epoch')"),
+            "3");
 }
 
 }  // namespace

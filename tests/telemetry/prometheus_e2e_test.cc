@@ -32,7 +32,11 @@ TEST(PrometheusEndToEnd, PullAndPushStoreTheSameMinutes) {
   auto db = testing::TestDatabase::Migrated();
   ASSERT_THAT(db, IsOk());
   auto conn = (*db)->Connect();
-  auto push = testing::StartIngest((*db)->uri(), "push");
+  // A minute closes 60 fake seconds after its end (3 s here, fake time
+  // running 20x), not 1: a remote_write batch held up for a moment on a busy
+  // machine must not find its minute closed and be dropped as late, which
+  // would start the next minute's counter increase from an older sample.
+  auto push = testing::StartIngest((*db)->uri(), "push", {"--settle", "60s"});
   ASSERT_THAT(push, IsOk());
 
   // Prometheus remote-writes only samples newer than its own start, so the
