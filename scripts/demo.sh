@@ -87,7 +87,8 @@ clear_openb() {
   # minutes would read as the new pods', and the receiver would take
   # the new minutes for late ones of devices it already wrote.
   running telemetry && kill -TERM "$(cat "$state/telemetry.pid")" && sleep 1
-  for table in usage_minute usage_hourly usage_hour_changes telemetry_series telemetry_watermarks \
+  for table in usage_minute usage_series_hour usage_series usage_hours_to_compact usage_hourly usage_hour_changes \
+      usage_cluster_hourly usage_cluster_hour_changes telemetry_series telemetry_watermarks \
       telemetry_push_devices telemetry_push_counters telemetry_push_checkpoints; do
     psql "$db" -qc "DELETE FROM $table WHERE cluster = 'openb'" >/dev/null 2>&1 || true
   done

@@ -28,6 +28,10 @@ const std::vector<PlannedTable>& DistributionPlan() {
       ByCluster("pending_demand"),
       ByCluster("namespace_labels"),
       ByCluster("usage_minute", /*time_partitioned=*/true),
+      // The minutes at rest (migration 0037), moved from usage_minute.
+      ByCluster("usage_series"),
+      ByCluster("usage_series_hour", /*time_partitioned=*/true),
+      ByCluster("usage_hours_to_compact"),
       ByCluster("usage_hourly"),
       ByCluster("usage_hour_changes"),
       ByCluster("usage_cluster_hourly"),

@@ -17,8 +17,8 @@ constexpr const char* kRollUpHour =
     " SELECT $1, $2::timestamptz, pod_uid, device_id,"
     " fleetcap_minute_readings(array_agg((extract(epoch FROM minute - $2::timestamptz) / 60)::integer),"
     "                          array_agg(fleetcap_used_milli(util_mean)))"
-    " FROM usage_minute WHERE cluster = $1 AND minute >= $2::timestamptz"
-    " AND minute < $2::timestamptz + interval '1 hour' AND pod_uid <> '' AND util_mean IS NOT NULL"
+    " FROM fleetcap_usage_minutes($1, $2::timestamptz, $2::timestamptz + interval '1 hour')"
+    " WHERE pod_uid <> '' AND util_mean IS NOT NULL"
     " GROUP BY pod_uid, device_id"
     " ON CONFLICT (cluster, hour, pod_uid, device_id) DO UPDATE SET used_milli = EXCLUDED.used_milli";
 

@@ -4,12 +4,14 @@
 // (tests/store/usage_plans_test.cc). $1 the cluster, $2 and $3 the window
 // [start, end) (RFC 3339), $4 the pods' shares (true) or the whole devices,
 // $5..$9 the selectors device, node, model, pod (name or uid), namespace
-// ('' any). The statements are planned with their values (unnamed), so a
-// selector left empty drops out of the plan, the window prunes usage_minute
-// to its days' partitions, and a node is found by usage_minute_by_node
-// (migration 0030). Hours of a cluster, a model or a namespace are read from
-// the cluster's hourly rollup, usage_cluster_hourly (migration 0034), and only
-// the hours not rolled up from the minutes (UsageRolledHoursSql).
+// ('' any). The minutes are read through fleetcap_usage_minutes (migration
+// 0037: the recent ones in usage_minute, the others at rest by series and
+// hour), which PostgreSQL inlines. The statements are planned with their
+// values (unnamed), so a selector left empty drops out of the plan, the
+// window prunes both tables to its days' partitions, and a node is found by
+// usage_minute_by_node (migration 0030) and usage_series_by_node. Hours of a cluster, a model or a namespace are read
+// from the cluster's hourly rollup, usage_cluster_hourly (migration 0034), and only the hours not rolled up from the
+// minutes (UsageRolledHoursSql).
 
 #include <algorithm>
 #include <string>
@@ -25,8 +27,7 @@ namespace fleetcap::store {
 
 // The rows a UsageFilter selects (pod rows have pod_uid <> '').
 inline constexpr const char* kUsageFilterWhereSql =
-    " FROM usage_minute WHERE cluster = $1 AND minute >= $2::timestamptz AND minute < $3::timestamptz"
-    " AND (pod_uid <> '') = $4"
+    " FROM fleetcap_usage_minutes($1, $2::timestamptz, $3::timestamptz) WHERE (pod_uid <> '') = $4"
     " AND ($5 = '' OR device_id = $5) AND ($6 = '' OR node = $6) AND ($7 = '' OR model = $7)"
     " AND ($8 = '' OR pod = $8 OR pod_uid = $8) AND ($9 = '' OR namespace = $9)";
 
@@ -61,14 +62,14 @@ inline constexpr const char* kUsageBucketsBinnedGroupSql = ") s GROUP BY b ORDER
 // Hourly buckets of a cluster, a model or a namespace (migration 0034): the
 // hours wholly inside the window, rolled up and not stale, from
 // usage_cluster_hourly; the rest of the window (its part-hours at either end,
-// and the stale hours) from usage_minute, aggregated to the same sums, each
+// and the stale hours) from the minutes, aggregated to the same sums, each
 // hour from one of the two. $1 the cluster, $2 the pods' shares (true) or the
 // whole devices, $3 the model, $4 the namespace ('' any), $5 and $6 the whole
 // hours [from, to), $7 the stale hours among them (timestamptz[]).
 struct UsageRolledHours {
   absl::Time from, to;  // the whole hours of the window, [from, to); from >= to: none
   std::string stale;    // the stale hours, as a timestamptz[] literal
-  // The ranges [start, end) read from usage_minute, ascending and disjoint.
+  // The ranges [start, end) read from the minutes, ascending and disjoint.
   std::vector<std::pair<absl::Time, absl::Time>> minutes;
 };
 
@@ -108,7 +109,7 @@ inline UsageRolledHours UsageRolledHoursOf(absl::Time start, absl::Time end, std
 }
 
 // The statement of `parts`, its minute ranges written in (as RFC 3339 text
-// this code formats), so that the window prunes usage_minute to their days.
+// this code formats), so that the window prunes the minutes to their days.
 inline std::string UsageRolledHoursSql(const UsageRolledHours& parts) {
   std::string sql =
       "SELECT (extract(epoch FROM h) * 1000)::bigint, uw / nullif(us, 0), um, (ms / nullif(mr, 0))::float8,"
@@ -120,8 +121,8 @@ inline std::string UsageRolledHoursSql(const UsageRolledHours& parts) {
   if (!parts.minutes.empty()) {
     std::vector<std::string> ranges;
     for (const auto& [a, b] : parts.minutes) {
-      ranges.push_back(absl::StrCat("minute >= '", FormatRfc3339(a), "'::timestamptz AND minute < '", FormatRfc3339(b),
-                                    "'::timestamptz"));
+      ranges.push_back(absl::StrCat("SELECT * FROM fleetcap_usage_minutes($1, '", FormatRfc3339(a), "'::timestamptz, '",
+                                    FormatRfc3339(b), "'::timestamptz)"));
     }
     absl::StrAppend(
         &sql,
@@ -129,9 +130,9 @@ inline std::string UsageRolledHoursSql(const UsageRolledHours& parts) {
         " sum(util_mean * samples) FILTER (WHERE util_mean IS NOT NULL),"
         " sum(samples) FILTER (WHERE util_mean IS NOT NULL), max(util_max), sum(memory_used_bytes),"
         " count(memory_used_bytes), sum(power_watts), count(power_watts), count(DISTINCT (device_id, pod_uid))"
-        " FROM usage_minute WHERE cluster = $1 AND (",
-        absl::StrJoin(ranges, " OR "),
-        ") AND (pod_uid <> '') = $2 AND ($3 = '' OR model = $3) AND ($4 = '' OR namespace = $4) GROUP BY 1");
+        " FROM (",
+        absl::StrJoin(ranges, " UNION ALL "),
+        ") m WHERE (pod_uid <> '') = $2 AND ($3 = '' OR model = $3) AND ($4 = '' OR namespace = $4) GROUP BY 1");
   }
   absl::StrAppend(&sql, ") u ORDER BY 1");
   return sql;

@@ -28,6 +28,7 @@
 #include "store/pg_optimizer_state_repository.h"
 #include "store/pg_pending_waits_repository.h"
 #include "store/pg_team_facts_repository.h"
+#include "store/pg_usage_compaction.h"
 #include "store/pg_usage_rollup_repository.h"
 
 namespace fleetcap::optimizer {
@@ -139,6 +140,21 @@ void FillCheckpoints(store::PgInstantCheckpoints& checkpoints, const Clock& cloc
   }
 }
 
+// The usage minutes moved to rest (store/pg_usage_compaction.h) after each
+// pass, for `budget`: a store migrated with many hours in usage_minute is
+// moved over many passes, newest first.
+void CompactUsage(store::PgUsageCompaction& compaction, const Clock& clock, absl::Duration budget) {
+  if (budget <= absl::ZeroDuration()) return;
+  const absl::StatusOr<store::UsageCompaction> done = compaction.Compact(clock, budget);
+  if (!done.ok()) {
+    Logger("optimizer")->error("usage minutes to rest: {}", done.status().ToString());
+  } else if (done->hours > 0 || !done->complete) {
+    Logger("optimizer")
+        ->info("usage minutes to rest: {} hours, {} minutes moved{}", done->hours, done->minutes,
+               done->complete ? "" : ", more left for the next pass");
+  }
+}
+
 absl::Status ParseForecastFlags(const std::string& interval, const std::string& lookback, const std::string& horizon,
                                 int64_t keep_runs, ForecastPassOptions* out) {
   FLEETCAP_ASSIGN_OR_RETURN(out->interval, WholeHoursFlag("forecast-interval", interval, true));
@@ -215,6 +231,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   const bool recompute = !args.empty() && args[0] == "recompute";
   if (recompute) args.erase(args.begin());
   std::string interval = "60s", close_delay = "10m", settle_window = "72h", recompute_lease = "15m", from, to;
+  std::string usage_to_rest = "30s";
   std::string lookback = "168h", horizon = "24h", pending_weight = "1h", allocation_interval = "1h";
   int64_t percentile = options.allocation.demand.percentile;
   int64_t batch_hours = options.run.batch_hours;
@@ -248,6 +265,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
                  "(whole hours, up to 2160h)");
     flags.String("forecast-horizon", &forecast_horizon, "how far ahead demand is forecast (whole hours, up to 2160h)");
     flags.Int("forecast-keep-runs", &forecast_keep_runs, "the stored forecast runs kept, older ones deleted (2..1000)");
+    flags.String("usage-to-rest-budget", &usage_to_rest, "how long each pass moves usage minutes to rest (0s: never)");
   }
   FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));
   if (!options.daemon.help.empty()) return options;
@@ -259,6 +277,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   FLEETCAP_ASSIGN_OR_RETURN(options.run.close_delay, DurationFlag("close-delay", close_delay, false));
   FLEETCAP_ASSIGN_OR_RETURN(options.run.settle_window, DurationFlag("settle-window", settle_window, false));
   FLEETCAP_ASSIGN_OR_RETURN(options.run.recompute_lease, DurationFlag("recompute-lease", recompute_lease, true));
+  FLEETCAP_ASSIGN_OR_RETURN(options.usage_to_rest_budget, DurationFlag("usage-to-rest-budget", usage_to_rest, false));
   FLEETCAP_RETURN_IF_ERROR(
       ParseAllocationFlags(lookback, percentile, horizon, pending_weight, allocation_interval, &options.allocation));
   FLEETCAP_RETURN_IF_ERROR(ParseForecastFlags(forecast_interval, forecast_lookback, forecast_horizon,
@@ -311,6 +330,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgForecastRepository forecasts(daemon->pool());
   ForecastPass forecast({&history, &waits, &capacity, &directory, &forecasts}, options.forecast, &clock);
   store::PgInstantCheckpoints checkpoints(daemon->pool());
+  store::PgUsageCompaction compaction(daemon->pool());
 
   if (options.recompute) return Recompute(*options.recompute, options.run.batch_hours, run, locks, metrics);
 
@@ -335,6 +355,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
         RunForecast(forecast, pass->pass.watermark, metrics, clock);
       }
       FillCheckpoints(checkpoints, clock);
+      CompactUsage(compaction, clock, options.usage_to_rest_budget);
     } else if (options.once) {
       return pass.status();
     } else {

@@ -36,6 +36,9 @@ struct OptimizerOptions {
   std::optional<RecomputeHours> recompute;  // set for `fleetcap-optimizer recompute`
   AllocationPassOptions allocation;         // the allocation run after each pass
   ForecastPassOptions forecast;             // the daily forecast run after it
+  // How long each pass then moves usage minutes to rest (0: never, for a
+  // store whose minutes are moved by another instance, or not at all).
+  absl::Duration usage_to_rest_budget = absl::Seconds(30);
 };
 
 // The options in `args` (the arguments after the program's name; "recompute"

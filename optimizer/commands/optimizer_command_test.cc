@@ -29,6 +29,7 @@ TEST(ParseOptimizerFlags, DefaultsAreTheDocumentedOnes) {
   EXPECT_EQ(options->allocation.demand.trend_horizon, absl::Hours(24));
   EXPECT_EQ(options->allocation.demand.pending_full_weight, absl::Hours(1));
   EXPECT_EQ(options->allocation.interval, absl::Hours(1));
+  EXPECT_EQ(options->usage_to_rest_budget, absl::Seconds(30));
 }
 
 TEST(ParseOptimizerFlags, ReadsTheAllocationFlags) {
@@ -61,8 +62,9 @@ TEST(ParseOptimizerFlags, ForecastsDailyOverNinetyDaysByDefaultAndReadsItsFlags)
 
 TEST(ParseOptimizerFlags, ReadsEveryFlag) {
   auto options = Parse({"--db", "postgresql:///f", "--once", "--interval", "5s", "--close-delay", "0s", "--batch-hours",
-                        "6", "--settle-window", "1h", "--recompute-lease", "2m"});
+                        "6", "--settle-window", "1h", "--recompute-lease", "2m", "--usage-to-rest-budget", "0s"});
   ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->usage_to_rest_budget, absl::ZeroDuration());
   EXPECT_TRUE(options->once);
   EXPECT_EQ(options->interval, absl::Seconds(5));
   EXPECT_EQ(options->run.close_delay, absl::ZeroDuration());
@@ -94,6 +96,7 @@ TEST(ParseOptimizerFlags, RefusesWhatItCannotUse) {
                  {{"--db", db, "--interval", "soon"}, "--interval: \"soon\" is not a duration"},
                  {{"--db", db, "--interval", "0s"}, "--interval: 0s must be longer than zero"},
                  {{"--db", db, "--close-delay", "-1m"}, "--close-delay: -1m must not be negative"},
+                 {{"--db", db, "--usage-to-rest-budget", "-1s"}, "--usage-to-rest-budget: -1s must not be negative"},
                  {{"--db", db, "--settle-window", "3d"}, "--settle-window: \"3d\" is not a duration"},
                  {{"--db", db, "--recompute-lease", "0s"}, "--recompute-lease: 0s must be longer than zero"},
                  {{"--db", db, "--batch-hours", "0"}, "--batch-hours: 0 is out of range"},

@@ -1,15 +1,14 @@
--- Creates the daily partitions of usage_minute from today through
--- `days_ahead` days ahead, and drops those that ended more than
--- `retention_days` ago, with that day's usage_hourly, usage_hour_changes,
--- usage_cluster_hourly and usage_cluster_hour_changes rows (kept as long as
--- the minutes they roll up). Idempotent. Returns the
--- partitions created + dropped.
+-- Creates the daily partitions of usage_minute, and of the minutes at rest
+-- (usage_series_hour), from today through `days_ahead` days ahead, and drops
+-- those that ended more than `retention_days` ago, with that day's
+-- usage_hourly, usage_hour_changes, usage_cluster_hourly and
+-- usage_cluster_hour_changes rows (kept as long as the minutes they roll
+-- up). Idempotent. Returns usage_minute's partitions created + dropped.
 CREATE OR REPLACE FUNCTION fleetcap_maintain_usage_partitions(
     now_utc timestamptz, days_ahead integer, retention_days integer)
 RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   today   date := (now_utc AT TIME ZONE 'UTC')::date;
-  day     date;
   changed integer := 0;
   part    record;
   part_end date;
@@ -21,12 +20,7 @@ BEGIN
       days_ahead, retention_days;
   END IF;
   FOR i IN 0..days_ahead LOOP
-    day := today + i;
-    IF to_regclass(format('usage_minute_%s', to_char(day, 'YYYYMMDD'))) IS NULL THEN
-      EXECUTE format(
-        'CREATE TABLE %I PARTITION OF usage_minute FOR VALUES FROM (%L) TO (%L)',
-        format('usage_minute_%s', to_char(day, 'YYYYMMDD')),
-        (day::timestamp AT TIME ZONE 'UTC'), ((day + 1)::timestamp AT TIME ZONE 'UTC'));
+    IF fleetcap_ensure_usage_partition(today + i) THEN
       changed := changed + 1;
     END IF;
   END LOOP;
@@ -40,6 +34,18 @@ BEGIN
     IF part_end <= today - retention_days THEN
       EXECUTE format('DROP TABLE %I', part.relname);
       changed := changed + 1;
+    END IF;
+  END LOOP;
+  -- The minutes at rest (migration 0037) go with them, uncounted.
+  FOR part IN
+    SELECT c.relname FROM pg_inherits i
+      JOIN pg_class c ON c.oid = i.inhrelid
+      JOIN pg_class p ON p.oid = i.inhparent
+     WHERE p.relname = 'usage_series_hour' AND c.relname ~ '^usage_series_hour_[0-9]{8}$'
+  LOOP
+    part_end := to_date(substring(part.relname from 19), 'YYYYMMDD') + 1;
+    IF part_end <= today - retention_days THEN
+      EXECUTE format('DROP TABLE %I', part.relname);
     END IF;
   END LOOP;
   -- The hourly rollups go with the minutes they were made from, a cluster

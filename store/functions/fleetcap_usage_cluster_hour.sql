@@ -5,8 +5,8 @@
 -- (util_mean weighted by samples, memory, power), the max and the distinct
 -- series (device_id, pod_uid) of the hour. A model or namespace '' is no
 -- group of its own ('' selects any), so the row with both '' is the whole
--- cluster's. Read from usage_minute as the usage reads see it, whatever way
--- the minutes are stored.
+-- cluster's. Read as the usage reads see the minutes, wherever they are kept
+-- (fleetcap_usage_minutes).
 CREATE OR REPLACE FUNCTION fleetcap_usage_cluster_hour(cluster_name text, hour_start timestamptz) RETURNS void
 LANGUAGE sql AS $$
   DELETE FROM usage_cluster_hourly WHERE cluster = cluster_name AND hour = hour_start;
@@ -17,8 +17,7 @@ LANGUAGE sql AS $$
          sum(util_mean * samples) FILTER (WHERE util_mean IS NOT NULL),
          sum(samples) FILTER (WHERE util_mean IS NOT NULL), max(util_max), sum(memory_used_bytes),
          count(memory_used_bytes), sum(power_watts), count(power_watts), count(DISTINCT (device_id, pod_uid))
-    FROM usage_minute
-   WHERE cluster = cluster_name AND minute >= hour_start AND minute < hour_start + interval '1 hour'
+    FROM fleetcap_usage_minutes(cluster_name, hour_start, hour_start + interval '1 hour')
    GROUP BY GROUPING SETS ((pod_uid <> ''), (pod_uid <> '', model), (pod_uid <> '', namespace))
   HAVING (GROUPING(model) = 1 OR model <> '') AND (GROUPING(namespace) = 1 OR namespace <> '')
 $$;

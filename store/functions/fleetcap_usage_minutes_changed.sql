@@ -6,8 +6,32 @@
 -- device's or a pod's, makes its hour stale for the cluster's hourly usage
 -- (usage_cluster_hour_changes, migration 0034). Transition tables on the
 -- partitioned parent see the rows of every partition.
+-- Minutes written make their hour due to be moved to rest
+-- (usage_hours_to_compact, migration 0037), and a minute written again once
+-- its hour is at rest takes the place of the one at rest, whose bit is
+-- cleared: each minute is in one place. Only minutes more than an hour old
+-- are looked for at rest (fleetcap_compact_usage_hour moves hours that ended
+-- two hours ago and more). Moving minutes to rest changes none of them:
+-- its delete (fleetcap.moving_minutes) marks nothing.
 CREATE OR REPLACE FUNCTION fleetcap_usage_minutes_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF current_setting('fleetcap.moving_minutes', true) = 'on' THEN
+    RETURN NULL;
+  END IF;
+  IF TG_OP <> 'DELETE' THEN
+    UPDATE usage_series_hour h SET minutes = h.minutes & ~c.bits
+      FROM (SELECT m.cluster, s.series_id, date_trunc('hour', m.minute, 'UTC') AS hour,
+                   bit_or(1::bigint << (extract(epoch FROM m.minute - date_trunc('hour', m.minute, 'UTC')) / 60)::integer)
+                     AS bits
+              FROM changed_minutes m
+              JOIN usage_series s ON s.cluster = m.cluster AND s.device_id = m.device_id AND s.pod_uid = m.pod_uid
+             WHERE m.minute < now() - interval '1 hour' AND date_trunc('minute', m.minute, 'UTC') = m.minute
+             GROUP BY 1, 2, 3) c
+     WHERE h.cluster = c.cluster AND h.hour = c.hour AND h.series_id = c.series_id AND h.minutes & c.bits <> 0;
+    INSERT INTO usage_hours_to_compact (cluster, hour)
+    SELECT DISTINCT cluster, date_trunc('hour', minute, 'UTC') FROM changed_minutes
+    ON CONFLICT DO NOTHING;
+  END IF;
   WITH all_hours AS (
     SELECT cluster, date_trunc('hour', minute, 'UTC') AS hour, bool_or(pod_uid <> '') AS pods
       FROM changed_minutes GROUP BY 1, 2

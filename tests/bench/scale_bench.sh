@@ -31,7 +31,7 @@
 #      pass ran between 1 and 2, as a running optimizer's would have); each
 #      API replica's peak resident memory is read before it stops;
 #   3. checks: every cluster's nodes and devices in service equal its fixture's,
-#      and the samples stored (usage_minute's pod rows) equal the samples each
+#      and the samples stored (the pods' minutes) equal the samples each
 #      replay sent.
 # Exits 1 when a check fails or any read failed.
 set -euo pipefail
@@ -311,7 +311,7 @@ run() {
     IFS='|' read -r c_nodes c_devices c_stored < <(psql "$db" -tAc "SELECT
       (SELECT count(*) FROM nodes WHERE cluster = 'c$k' AND in_service_to IS NULL),
       (SELECT count(*) FROM devices WHERE cluster = 'c$k' AND in_service_to IS NULL),
-      (SELECT coalesce(sum(samples), 0) FROM usage_minute WHERE cluster = 'c$k' AND pod_uid <> '')")
+      (SELECT coalesce(sum(samples), 0) FROM fleetcap_usage_minutes('c$k', '-infinity', 'infinity') WHERE pod_uid <> '')")
     sent=$((sent + c_sent))
     stored=$((stored + c_stored))
     local verdict=ok

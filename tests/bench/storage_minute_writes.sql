@@ -1,47 +1,50 @@
--- What writing one minute again costs in each layout (storage_per_row.sh, at
--- its end: it changes the measured rows): 1,000 device minutes drawn over the
--- measured ones, each written by one statement as a late sample would write
--- it, after a CHECKPOINT (so both pay the first change of a page after it in
--- full). usage_minute: the row updated in place (the telemetry writer's
--- upsert, its triggers included). usage_series_hour: the minute's slot set in
--- its hour's row, which PostgreSQL writes anew, arrays and all. Prints the
--- WAL bytes a minute and the time of the 1,000.
+-- What writing one minute again costs (storage_per_row.sh, at its end, once
+-- the minutes are at rest): 1,000 device minutes drawn over the measured
+-- ones, each written by one statement as the telemetry writer's upsert
+-- writes a late sample, after a CHECKPOINT (so each pays the first change of
+-- a page after it in full):
+--   at rest: the minute is new to usage_minute (inserted, its triggers
+--     clearing its bit at rest, migration 0037);
+--   usage_minute (as before 0037): the same minutes written again, now rows
+--     of usage_minute, updated in place;
+--   moving again: the hours those minutes fall in moved to rest again (each
+--     rewrites the hour rows of its devices), per minute.
+-- Prints the WAL bytes and the time a minute.
 \set ON_ERROR_STOP on
 SET client_min_messages = warning;
 CREATE TEMP TABLE picked AS
-SELECT s.series_id, u.device_id, u.minute, date_trunc('hour', u.minute, 'UTC') AS hour,
-       extract(minute FROM u.minute AT TIME ZONE 'UTC')::int + 1 AS slot, row_number() OVER () AS i
-  FROM (SELECT device_id, minute FROM usage_minute WHERE pod_uid = '' ORDER BY random() LIMIT 1000) u
-  JOIN usage_series s ON s.cluster = 'bench' AND s.device_id = u.device_id AND s.pod_uid = '';
+SELECT device_id, minute, node, model, row_number() OVER () AS i
+  FROM (SELECT device_id, minute, node, model FROM bench_minutes_written WHERE pod_uid = ''
+         ORDER BY random() LIMIT 1000) u;
 CREATE TEMP TABLE written (layout text, wal_bytes numeric, ms numeric);
-
-CHECKPOINT;
-DO $$
+CREATE FUNCTION pg_temp.write_picked_again(layout text) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   lsn pg_lsn := pg_current_wal_insert_lsn();
   began timestamptz := clock_timestamp();
   p record;
 BEGIN
   FOR p IN SELECT * FROM picked ORDER BY i LOOP
-    UPDATE usage_minute SET util_mean = 0.5, util_max = 0.5
-     WHERE cluster = 'bench' AND device_id = p.device_id AND pod_uid = '' AND minute = p.minute;
+    INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, node, model, util_mean, util_max, samples)
+    VALUES ('bench', p.device_id, '', p.minute, p.node, p.model, 0.5, 0.5, 4)
+    ON CONFLICT (cluster, device_id, pod_uid, minute) DO UPDATE SET util_mean = EXCLUDED.util_mean,
+      util_max = EXCLUDED.util_max, samples = EXCLUDED.samples;
   END LOOP;
-  INSERT INTO written VALUES ('usage_minute (today)', pg_wal_lsn_diff(pg_current_wal_insert_lsn(), lsn),
+  INSERT INTO written VALUES (layout, pg_wal_lsn_diff(pg_current_wal_insert_lsn(), lsn),
                               extract(epoch FROM clock_timestamp() - began) * 1000);
 END $$;
 
 CHECKPOINT;
+SELECT pg_temp.write_picked_again('at rest: a minute written again') \gset
+CHECKPOINT;
+SELECT pg_temp.write_picked_again('usage_minute (as before 0037): a row updated') \gset
+CHECKPOINT;
 DO $$
 DECLARE
   lsn pg_lsn := pg_current_wal_insert_lsn();
   began timestamptz := clock_timestamp();
-  p record;
 BEGIN
-  FOR p IN SELECT * FROM picked ORDER BY i LOOP
-    UPDATE usage_series_hour SET util_mean[p.slot] = 0.5, util_max[p.slot] = 0.5
-     WHERE series_id = p.series_id AND hour = p.hour;
-  END LOOP;
-  INSERT INTO written VALUES ('usage_series_hour', pg_wal_lsn_diff(pg_current_wal_insert_lsn(), lsn),
+  PERFORM fleetcap_compact_usage_hour(cluster, hour) FROM usage_hours_to_compact ORDER BY hour;
+  INSERT INTO written VALUES ('at rest: moving their hours again', pg_wal_lsn_diff(pg_current_wal_insert_lsn(), lsn),
                               extract(epoch FROM clock_timestamp() - began) * 1000);
 END $$;
 

@@ -13,14 +13,15 @@
 # table the rows, the bytes on disk (pg_total_relation_size: heap, indexes,
 # TOAST) and the bytes per row, and how far one day-partition of usage_minute
 # compresses with zstd (a proxy for columnar storage, which is not available
-# here). Then the same minutes in the layout by series and hour
-# (storage_by_series_hour.sql): checked bit for bit against usage_minute, their
-# bytes side by side, and from each layout by pgbench (p50 and p99): one
+# here). Then the reads by pgbench (p50 and p99) from usage_minute: one
 # node's minutes over the day (READS reads each, default 200), and what the
 # hourly rollups of the cluster's usage and of the pods' readings (the
-# attribution's usage basis) read of an hour (ROLLUPS reads each, default 20);
-# last, the WAL and time of writing a device's minute again in each
-# (storage_minute_writes.sql).
+# attribution's usage basis) read of an hour (ROLLUPS reads each, default 20).
+# Then the minutes moved to rest as the optimizer moves them (migration 0037,
+# storage_at_rest.sql): timed, checked bit for bit against the rows written,
+# their bytes beside usage_minute's, and the same reads from there, each
+# answering as before; last, the WAL and time of writing a device's minute
+# again (storage_minute_writes.sql).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 nodes=${1:-250}
@@ -62,9 +63,9 @@ zstd_bytes=$(psql "$db" -qc "COPY usage_minute_20260302 TO STDOUT" | zstd -3 -q 
 printf '\nusage_minute_20260302 as COPY text compressed by zstd -3: %d bytes for %d rows, %.1f bytes/row\n' \
   "$zstd_bytes" "$part_rows" "$(echo "$zstd_bytes / $part_rows" | bc -l)"
 
-psql "$db" -q -f tests/bench/storage_by_series_hour.sql
+psql "$db" -q -f tests/bench/storage_at_rest_before.sql
 psql "$db" -q -c "CREATE TABLE bench_nodes AS SELECT (row_number() OVER (ORDER BY node))::int AS i, node
-                    FROM (SELECT DISTINCT node FROM usage_series WHERE cluster = 'bench' AND pod_uid = '') n;
+                    FROM (SELECT DISTINCT node FROM usage_minute WHERE cluster = 'bench' AND pod_uid = '') n;
                   ALTER TABLE bench_nodes ADD PRIMARY KEY (i); ANALYZE bench_nodes;"
 node_count=$(psql "$db" -tAc "SELECT count(*) FROM bench_nodes")
 hours=$(((minutes + 59) / 60))
@@ -101,22 +102,31 @@ same_answers() {
     }
     END { exit bad }'
 }
-# Checks that the two layouts' scripts for a read answer the same, then times each.
-compare_reads() {
-  local read=$1 what=$2 count=$3 today_answer new_answer
-  today_answer=$(answer "storage_${read}_today.sql")
-  new_answer=$(answer "storage_${read}_by_series_hour.sql")
-  if ! same_answers "$today_answer" "$new_answer"; then
-    echo "bench: $what read from usage_series_hour differs from usage_minute's:" >&2
-    diff <(echo "$today_answer") <(echo "$new_answer") | head -20 >&2
+# The reads from usage_minute, as written; then the minutes moved to rest
+# (storage_at_rest.sql) and the same reads from there, each checked to answer
+# as before the move.
+declare -A answers
+time_reads() {
+  local read=$1 what=$2 count=$3 layout=$4 label=$5 got
+  got=$(answer "storage_${read}_${layout}.sql")
+  if [ "$layout" = today ]; then
+    answers[$read]=$got
+  elif ! same_answers "${answers[$read]}" "$got"; then
+    echo "bench: $what read at rest differs from usage_minute's:" >&2
+    diff <(echo "${answers[$read]}") <(echo "$got") | head -20 >&2
     exit 1
   fi
-  printf '\n%s (%d rows, the same answer from both):\n' "$what" "$(echo "$today_answer" | grep -c .)"
-  printf '  usage_minute (today):             %s\n' "$(read_latency "storage_${read}_today.sql" "$count")"
-  printf '  usage_series + usage_series_hour: %s\n' "$(read_latency "storage_${read}_by_series_hour.sql" "$count")"
+  printf '%s (%d rows), %s %s\n' "$what" "$(echo "$got" | grep -c .)" "$label" \
+    "$(read_latency "storage_${read}_${layout}.sql" "$count")"
 }
-compare_reads node_minutes "one node of $node_count, its devices per minute over the day" "$reads"
-compare_reads cluster_hour "the cluster's hourly rollup, one hour (of $hours)" "$rollups"
-compare_reads pod_readings "the pods' readings of one hour (of $hours), usage_hourly's rollup" "$rollups"
+all_reads() {
+  echo
+  time_reads node_minutes "one node of $node_count, its devices per minute over the day" "$reads" "$@"
+  time_reads cluster_hour "the cluster's hourly rollup, one hour (of $hours)" "$rollups" "$@"
+  time_reads pod_readings "the pods' readings of one hour (of $hours), usage_hourly's rollup" "$rollups" "$@"
+}
+all_reads today "from usage_minute (as written):"
+psql "$db" -q -f tests/bench/storage_at_rest.sql
+all_reads at_rest "at rest (the same answer):   "
 printf '\na device minute written again (a late sample), 1,000 of them, after a CHECKPOINT:\n'
 psql "$db" -q -f tests/bench/storage_minute_writes.sql

@@ -1,9 +1,10 @@
 // The usage reads (GET /v1/usage) find one node's minutes through
-// usage_minute_by_node (migration 0030) in the partitions of their window
-// only, never by reading the window's every row, and a cluster's hours in its
-// hourly rollup (migration 0034) with the minutes of its stale hours alone:
-// their plans on a database seeded with two days of minute telemetry
-// (tests/support/seeded_usage_history.h).
+// usage_minute_by_node (migration 0030) and, at rest (migration 0037), by
+// series and hour in the partitions of their window only, never by reading
+// the window's every row, and a cluster's hours in its hourly rollup
+// (migration 0034) with the minutes of its stale hours alone: their plans on
+// a database seeded with two days of minute telemetry
+// (tests/support/seeded_usage_history.h), the first at rest.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -37,12 +38,20 @@ class UsagePlansTest : public testing::MigratedDatabaseTest {
       testing::SeedUsageHistory(txn, holds_, usage_, now_);
       txn.commit();
     }
+    // The first day of minutes at rest (migration 0037), the last 13 hours
+    // still in usage_minute: the reads span both.
+    pqxx::nontransaction(*conn_).exec_params(
+        "SELECT fleetcap_compact_usage_hour(cluster, hour) FROM usage_hours_to_compact"
+        " WHERE hour < $1::timestamptz ORDER BY hour",
+        FormatRfc3339(now_ - absl::Hours(13)));
     pqxx::nontransaction(*conn_).exec("VACUUM ANALYZE");
   }
 
   // The plan of Buckets over `f` by `unit` ("minute", "hour") from the minutes.
-  std::multiset<std::string> BucketsPlan(const UsageFilter& f, const std::string& unit) {
+  // `seqscan`: whether PostgreSQL may read a table whole.
+  std::multiset<std::string> BucketsPlan(const UsageFilter& f, const std::string& unit, bool seqscan = true) {
     pqxx::nontransaction txn(*conn_);
+    txn.exec(seqscan ? "SET enable_seqscan = on" : "SET enable_seqscan = off");
     auto rows = txn.exec_params(absl::StrCat("EXPLAIN (FORMAT JSON) ", kUsageBucketsBinnedSelectSql,
                                              kUsageFilterWhereSql, kUsageBucketsBinnedGroupSql),
                                 f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node,
@@ -104,12 +113,25 @@ TEST_F(UsagePlansTest, ANodesMinutesAreFoundByIndexInTheirDaysPartitionsOnly) {
     const std::string where = absl::StrCat("a day ending ", FormatRfc3339(end), "\n", ::testing::PrintToString(plan));
     std::set<std::string> partitions;
     for (const std::string& node : plan) {
-      EXPECT_EQ(node.rfind("Seq Scan", 0), std::string::npos) << where;
+      EXPECT_EQ(node.rfind("Seq Scan on usage_minute", 0), std::string::npos) << where;
       const size_t on = node.find(" on usage_minute_");
       if (on != std::string::npos) partitions.insert(node.substr(on + 4, 21));
     }
     EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr("_cluster_node_minute_idx)"))) << where;
     EXPECT_LE(partitions.size(), 2u) << where;
+    // The minutes at rest are a few thousand rows a day here, which
+    // PostgreSQL rightly reads whole; with whole reads off, the hours of the
+    // window's days only, by index.
+    const std::multiset<std::string> indexed = BucketsPlan(NodeDay(5, end), "minute", /*seqscan=*/false);
+    const std::string at = absl::StrCat("a day ending ", FormatRfc3339(end), "\n", ::testing::PrintToString(indexed));
+    std::set<std::string> at_rest;
+    for (const std::string& node : indexed) {
+      EXPECT_EQ(node.rfind("Seq Scan", 0), std::string::npos) << at;
+      const size_t rest = node.find(" on usage_series_hour_");
+      if (rest != std::string::npos) at_rest.insert(node.substr(rest + 4, 26));
+    }
+    EXPECT_THAT(indexed, ::testing::Contains(::testing::HasSubstr("_cluster_series_id_hour_idx)"))) << at;
+    EXPECT_LE(at_rest.size(), 2u) << at;
   }
 }
 
@@ -135,24 +157,32 @@ TEST_F(UsagePlansTest, AClustersHoursAreReadFromTheRollupAndOnlyTheStaleHoursFro
     cluster.pods = pods;
     const UsageRolledHours parts = UsageRolledHoursOf(cluster.start, cluster.end, {stale_hour});
     ASSERT_EQ(parts.minutes.size(), 1u);
-    std::multiset<std::string> plan;
-    {
-      pqxx::nontransaction txn(*conn_);
-      auto rows = txn.exec_params(absl::StrCat("EXPLAIN (FORMAT JSON) ", UsageRolledHoursSql(parts)), cluster.cluster,
-                                  pods, "", "", FormatRfc3339(parts.from), FormatRfc3339(parts.to), parts.stale);
-      plan = testing::PlanNodes(rows[0][0].as<std::string>());
+    const std::string day = absl::FormatTime("%Y%m%d", stale_hour, absl::UTCTimeZone());
+    // As planned, and with whole reads off: the minutes at rest of the stale
+    // hour's day are none here, which PostgreSQL may rightly read whole.
+    for (const bool seqscan : {true, false}) {
+      std::multiset<std::string> plan;
+      {
+        pqxx::nontransaction txn(*conn_);
+        txn.exec(seqscan ? "SET enable_seqscan = on" : "SET enable_seqscan = off");
+        auto rows = txn.exec_params(absl::StrCat("EXPLAIN (FORMAT JSON) ", UsageRolledHoursSql(parts)), cluster.cluster,
+                                    pods, "", "", FormatRfc3339(parts.from), FormatRfc3339(parts.to), parts.stale);
+        plan = testing::PlanNodes(rows[0][0].as<std::string>());
+      }
+      const std::string where = absl::StrCat("pods ", pods, " seqscan ", seqscan, "\n", ::testing::PrintToString(plan));
+      std::set<std::string> partitions, at_rest;
+      for (const std::string& node : plan) {
+        EXPECT_EQ(node.rfind(seqscan ? "Seq Scan on usage_minute" : "Seq Scan", 0), std::string::npos) << where;
+        EXPECT_EQ(node.rfind("Seq Scan on usage_cluster_hourly", 0), std::string::npos) << where;
+        const size_t on = node.find(" on usage_minute_");
+        if (on != std::string::npos) partitions.insert(node.substr(on + 4, 21));
+        const size_t rest = node.find(" on usage_series_hour_");
+        if (rest != std::string::npos) at_rest.insert(node.substr(rest + 4, 26));
+      }
+      EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr(" on usage_cluster_hourly"))) << where;
+      EXPECT_EQ(partitions, (std::set<std::string>{absl::StrCat("usage_minute_", day)})) << where;
+      EXPECT_EQ(at_rest, (std::set<std::string>{absl::StrCat("usage_series_hour_", day)})) << where;
     }
-    const std::string where = absl::StrCat("pods ", pods, "\n", ::testing::PrintToString(plan));
-    std::set<std::string> partitions;
-    for (const std::string& node : plan) {
-      EXPECT_EQ(node.rfind("Seq Scan", 0), std::string::npos) << where;
-      const size_t on = node.find(" on usage_minute_");
-      if (on != std::string::npos) partitions.insert(node.substr(on + 4, 21));
-    }
-    EXPECT_THAT(plan, ::testing::Contains(::testing::HasSubstr(" on usage_cluster_hourly"))) << where;
-    EXPECT_EQ(partitions, (std::set<std::string>{absl::StrCat(
-                              "usage_minute_", absl::FormatTime("%Y%m%d", stale_hour, absl::UTCTimeZone()))}))
-        << where;
   }
 }
 

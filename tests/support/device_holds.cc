@@ -60,12 +60,11 @@ absl::StatusOr<bool> HasPodUsage(const std::string& db_uri, const std::string& c
     pqxx::connection conn(db_uri);
     pqxx::read_transaction txn(conn);
     auto rows = txn.exec_params(
-        "SELECT 1 FROM usage_minute WHERE cluster = $1 AND pod_uid <> '' AND minute >= $2::timestamptz"
-        " AND minute < $3::timestamptz LIMIT 1",
+        "SELECT 1 FROM fleetcap_usage_minutes($1, $2::timestamptz, $3::timestamptz) WHERE pod_uid <> '' LIMIT 1",
         cluster, FormatRfc3339(start), FormatRfc3339(end));
     return !rows.empty();
   } catch (const std::exception& e) {
-    return absl::UnavailableError(absl::StrCat("reading usage_minute of cluster ", cluster, ": ", e.what()));
+    return absl::UnavailableError(absl::StrCat("reading the usage minutes of cluster ", cluster, ": ", e.what()));
   }
 }
 

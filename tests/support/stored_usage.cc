@@ -36,7 +36,7 @@ std::vector<store::UsageMinuteRow> StoredMinutes(pqxx::connection& conn, const s
        txn.exec_params("SELECT device_id, pod_uid, (extract(epoch FROM minute) * 1000)::bigint, node, model, namespace,"
                        " pod, util_mean, util_max, memory_used_bytes, memory_total_bytes, power_watts, energy_joules,"
                        " sm_active_mean, tensor_active_mean, dram_active_mean, samples"
-                       " FROM usage_minute WHERE cluster = $1 ORDER BY device_id, pod_uid, minute",
+                       " FROM fleetcap_usage_minutes($1, '-infinity', 'infinity') ORDER BY device_id, pod_uid, minute",
                        cluster)) {
     store::UsageMinuteRow row;
     row.device_id = r[0].as<std::string>();

@@ -1,0 +1,147 @@
+-- Moves one hour of a cluster's minutes from usage_minute to rest in
+-- usage_series_hour (migration 0037): a row per series and hour, the minutes
+-- present as a bitmask and each field as an array of the hour's 60 minutes.
+-- The hour's rows at rest of every device with a minute moved are decoded
+-- and built again with them (a minute moved replaces its own), so minutes
+-- that come late rewrite their hour. A pod's series whose every minute of
+-- the hour has the very bits of its device's minute (one pod on a whole
+-- GPU) keeps no arrays: `values_series` names the device's series. Moving is
+-- no change to the minutes: the statement triggers on usage_minute leave
+-- the rollups alone (fleetcap.moving_minutes). Minutes that are not whole
+-- minutes stay in usage_minute. Returns the minutes moved.
+CREATE OR REPLACE FUNCTION fleetcap_compact_usage_hour(cluster_name text, hour_start timestamptz) RETURNS bigint
+LANGUAGE plpgsql AS $$
+DECLARE
+  moved bigint;
+BEGIN
+  IF date_trunc('hour', hour_start, 'UTC') <> hour_start THEN
+    RAISE EXCEPTION 'hour_start % is not a whole UTC hour', hour_start;
+  END IF;
+  -- A minute written again is looked for at rest only when more than an
+  -- hour old (fleetcap_usage_minutes_changed): an hour moved sooner could
+  -- keep a minute in both places.
+  IF hour_start > now() - interval '3 hours' THEN
+    RAISE EXCEPTION 'hour % ends less than two hours ago: not moved to rest yet', hour_start;
+  END IF;
+  DELETE FROM usage_hours_to_compact WHERE cluster = cluster_name AND hour = hour_start;
+  CREATE TEMP TABLE IF NOT EXISTS fleetcap_hour_minutes (LIKE usage_minute) ON COMMIT DELETE ROWS;
+  TRUNCATE fleetcap_hour_minutes;
+  PERFORM set_config('fleetcap.moving_minutes', 'on', true);
+  WITH m AS (
+    DELETE FROM usage_minute
+     WHERE cluster = cluster_name AND minute >= hour_start AND minute < hour_start + interval '1 hour'
+       AND date_trunc('minute', minute, 'UTC') = minute
+    RETURNING *)
+  INSERT INTO fleetcap_hour_minutes SELECT * FROM m;
+  GET DIAGNOSTICS moved = ROW_COUNT;
+  PERFORM set_config('fleetcap.moving_minutes', 'off', true);
+  IF moved = 0 THEN
+    RETURN 0;
+  END IF;
+  -- A temporary table has no statistics until analysed: planned without,
+  -- the joins below would be nested loops over thousands of rows.
+  ANALYZE fleetcap_hour_minutes;
+
+  WITH old AS (
+    DELETE FROM usage_series_hour h USING usage_series s
+     WHERE h.cluster = cluster_name AND h.hour = hour_start AND s.cluster = h.cluster AND s.series_id = h.series_id
+       AND s.device_id IN (SELECT DISTINCT device_id FROM fleetcap_hour_minutes)
+    RETURNING h.*, s.device_id, s.pod_uid, s.node, s.model, s.namespace, s.pod)
+  INSERT INTO fleetcap_hour_minutes
+  SELECT o.cluster, o.device_id, o.pod_uid, hour_start + (m.slot - 1) * interval '1 minute', m.util_mean, m.util_max,
+         m.memory_used_bytes, m.power_watts, m.energy_joules, m.samples, o.node, o.model, o.namespace, o.pod,
+         m.memory_total_bytes, m.sm_active_mean, m.tensor_active_mean, m.dram_active_mean
+    FROM old o
+    LEFT JOIN old v ON v.series_id = o.values_series
+   CROSS JOIN LATERAL unnest(
+           CASE WHEN o.values_series IS NULL THEN o.util_mean ELSE v.util_mean END,
+           CASE WHEN o.values_series IS NULL THEN o.util_max ELSE v.util_max END,
+           CASE WHEN o.values_series IS NULL THEN o.memory_used_bytes ELSE v.memory_used_bytes END,
+           CASE WHEN o.values_series IS NULL THEN o.power_watts ELSE v.power_watts END,
+           CASE WHEN o.values_series IS NULL THEN o.energy_joules ELSE v.energy_joules END,
+           CASE WHEN o.values_series IS NULL THEN o.samples ELSE v.samples END,
+           CASE WHEN o.values_series IS NULL THEN o.memory_total_bytes ELSE v.memory_total_bytes END,
+           CASE WHEN o.values_series IS NULL THEN o.sm_active_mean ELSE v.sm_active_mean END,
+           CASE WHEN o.values_series IS NULL THEN o.tensor_active_mean ELSE v.tensor_active_mean END,
+           CASE WHEN o.values_series IS NULL THEN o.dram_active_mean ELSE v.dram_active_mean END)
+         WITH ORDINALITY m(util_mean, util_max, memory_used_bytes, power_watts, energy_joules, samples,
+                           memory_total_bytes, sm_active_mean, tensor_active_mean, dram_active_mean, slot)
+   WHERE o.minutes & (1::bigint << (m.slot::integer - 1)) <> 0
+     AND NOT EXISTS (SELECT 1 FROM fleetcap_hour_minutes n
+                      WHERE n.device_id = o.device_id AND n.pod_uid = o.pod_uid
+                        AND n.minute = hour_start + (m.slot - 1) * interval '1 minute');
+
+  INSERT INTO usage_series (cluster, device_id, pod_uid, node, model, namespace, pod)
+  SELECT DISTINCT cluster, device_id, pod_uid, node, model, namespace, pod FROM fleetcap_hour_minutes
+  ON CONFLICT DO NOTHING;
+
+  -- The hour's minutes by series id and slot, analysed too (the statistics
+  -- of usage_series may not know its newest series yet).
+  CREATE TEMP TABLE IF NOT EXISTS fleetcap_hour_slots (
+    series_id integer, device_id text, pod_uid text, slot integer, samples integer, util_mean double precision,
+    util_max double precision, memory_used_bytes bigint, power_watts double precision, energy_joules double precision,
+    memory_total_bytes bigint, sm_active_mean double precision, tensor_active_mean double precision,
+    dram_active_mean double precision) ON COMMIT DELETE ROWS;
+  TRUNCATE fleetcap_hour_slots;
+  INSERT INTO fleetcap_hour_slots
+  SELECT s.series_id, u.device_id, u.pod_uid, (extract(epoch FROM u.minute - hour_start) / 60)::integer,
+         u.samples, u.util_mean, u.util_max, u.memory_used_bytes, u.power_watts, u.energy_joules,
+         u.memory_total_bytes, u.sm_active_mean, u.tensor_active_mean, u.dram_active_mean
+    FROM fleetcap_hour_minutes u
+    JOIN usage_series s
+      ON s.cluster = cluster_name AND s.device_id = u.device_id AND s.pod_uid = u.pod_uid AND s.node = u.node
+     AND s.model = u.model AND s.namespace = u.namespace AND s.pod = u.pod;
+  ANALYZE fleetcap_hour_slots;
+
+  WITH slots AS (
+    SELECT * FROM fleetcap_hour_slots
+  ), series AS (
+    SELECT series_id, bit_or(1::bigint << slot) AS minutes, count(*) AS slots FROM slots GROUP BY series_id
+  ), pod_as_device AS (
+    -- float8send tells 0 from -0 and one NaN from another.
+    SELECT p.series_id, min(d.series_id) AS values_series
+      FROM slots p
+      JOIN slots d ON d.device_id = p.device_id AND d.pod_uid = '' AND d.slot = p.slot
+      JOIN series c ON c.series_id = p.series_id
+     WHERE p.pod_uid <> ''
+     GROUP BY p.series_id
+    HAVING count(DISTINCT d.series_id) = 1 AND count(*) = max(c.slots)
+       AND bool_and(p.samples = d.samples
+           AND float8send(p.util_mean) IS NOT DISTINCT FROM float8send(d.util_mean)
+           AND float8send(p.util_max) IS NOT DISTINCT FROM float8send(d.util_max)
+           AND p.memory_used_bytes IS NOT DISTINCT FROM d.memory_used_bytes
+           AND float8send(p.power_watts) IS NOT DISTINCT FROM float8send(d.power_watts)
+           AND float8send(p.energy_joules) IS NOT DISTINCT FROM float8send(d.energy_joules)
+           AND p.memory_total_bytes IS NOT DISTINCT FROM d.memory_total_bytes
+           AND float8send(p.sm_active_mean) IS NOT DISTINCT FROM float8send(d.sm_active_mean)
+           AND float8send(p.tensor_active_mean) IS NOT DISTINCT FROM float8send(d.tensor_active_mean)
+           AND float8send(p.dram_active_mean) IS NOT DISTINCT FROM float8send(d.dram_active_mean))
+  ), own AS (
+    -- The 60 minutes of each series that keeps its own values, NULL where none.
+    SELECT k.series_id, array_agg(s.samples ORDER BY g.i) AS samples, array_agg(s.util_mean ORDER BY g.i) AS util_mean,
+           array_agg(s.util_max ORDER BY g.i) AS util_max,
+           array_agg(s.memory_used_bytes ORDER BY g.i) AS memory_used_bytes,
+           array_agg(s.power_watts ORDER BY g.i) AS power_watts,
+           array_agg(s.energy_joules ORDER BY g.i) AS energy_joules,
+           array_agg(s.memory_total_bytes ORDER BY g.i) AS memory_total_bytes,
+           array_agg(s.sm_active_mean ORDER BY g.i) AS sm_active_mean,
+           array_agg(s.tensor_active_mean ORDER BY g.i) AS tensor_active_mean,
+           array_agg(s.dram_active_mean ORDER BY g.i) AS dram_active_mean
+      FROM series k
+     CROSS JOIN generate_series(0, 59) g(i)
+      LEFT JOIN slots s ON s.series_id = k.series_id AND s.slot = g.i
+     WHERE NOT EXISTS (SELECT 1 FROM pod_as_device o WHERE o.series_id = k.series_id)
+     GROUP BY k.series_id
+  )
+  INSERT INTO usage_series_hour (cluster, hour, series_id, minutes, values_series, samples, util_mean, util_max,
+                                 memory_used_bytes, power_watts, energy_joules, memory_total_bytes, sm_active_mean,
+                                 tensor_active_mean, dram_active_mean)
+  SELECT cluster_name, hour_start, k.series_id, k.minutes, o.values_series, a.samples, a.util_mean, a.util_max,
+         a.memory_used_bytes, a.power_watts, a.energy_joules, a.memory_total_bytes, a.sm_active_mean,
+         a.tensor_active_mean, a.dram_active_mean
+    FROM series k
+    LEFT JOIN pod_as_device o ON o.series_id = k.series_id
+    LEFT JOIN own a ON a.series_id = k.series_id
+   ORDER BY k.series_id;
+  RETURN moved;
+END $$;

@@ -1,0 +1,298 @@
+// The minutes at rest (migration 0037, store/pg_usage_compaction.h) read
+// back bit for bit: random minutes of random devices and pods (gaps, pods
+// that come mid-hour, a pod's minute that is or is not its device's, a
+// device that moves node, odd floats: -0, subnormals, 9.2e16), written by
+// the store's writer, written again late (once their hour is at rest too),
+// and moved to rest at random steps. After every step every minute read
+// through PgUsageRepository::Minutes equals the last one written, each float
+// by its bits, and moving them marked no hour for its rollups again. And a
+// store populated before migration 0037 is migrated with its minutes where
+// they were, read the same, and moved to rest an hour at a time.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/base/casts.h"
+#include "absl/strings/str_cat.h"
+#include "common/clock.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+#include "store/migrations.h"
+#include "store/migrator.h"
+#include "store/pg_usage_compaction.h"
+#include "store/pg_usage_repository.h"
+#include "tests/support/status_matchers.h"
+#include "tests/support/test_database.h"
+
+namespace fleetcap::store {
+namespace {
+
+using ::fleetcap::testing::IsOk;
+
+using WrittenKey = std::tuple<std::string, std::string, int64_t>;  // device, pod uid, minute
+using WrittenMinutes = std::map<WrittenKey, UsageMinuteRow>;
+
+// 2026-01-01T00:00Z: far enough back to be moved to rest, within retention.
+constexpr int64_t kFirstHourMs = 1767225600000;
+constexpr int64_t kOneMinuteMs = 60000;
+
+// A float that is equal only to itself, bit for bit, or none.
+std::optional<uint64_t> Bits(std::optional<double> v) {
+  if (!v) return std::nullopt;
+  return absl::bit_cast<uint64_t>(*v);
+}
+
+// Every field, the floats as their bits.
+auto Fields(const UsageMinuteRow& r) {
+  return std::make_tuple(r.device_id, r.pod_uid, r.minute_ms, r.node, r.model, r.namespace_, r.pod, Bits(r.util_mean),
+                         Bits(r.util_max), r.memory_used_bytes, r.memory_total_bytes, Bits(r.power_watts),
+                         Bits(r.energy_joules), Bits(r.sm_active_mean), Bits(r.tensor_active_mean),
+                         Bits(r.dram_active_mean), r.samples);
+}
+
+std::optional<double> OddOrPlain(std::mt19937& random, double plain) {
+  switch (random() % 12) {
+    case 0:
+      return std::nullopt;
+    case 1:
+      return -0.0;
+    case 2:
+      return 4.9e-320;  // subnormal
+    case 3:
+      return 9.2e16;
+    default:
+      return plain;
+  }
+}
+
+// A device's minute, or a pod's share of it (equal to it, or not).
+class RandomMinutes {
+ public:
+  explicit RandomMinutes(uint32_t seed) : random_(seed) {}
+
+  std::vector<UsageMinuteRow> Batch(const WrittenMinutes& written) {
+    std::vector<UsageMinuteRow> rows;
+    std::map<WrittenKey, size_t> in_batch;  // a batch holds a minute once
+    const int n = 1 + static_cast<int>(random_() % 60);
+    for (int i = 0; i < n; ++i) {
+      UsageMinuteRow device = Device();
+      Add(device, rows, in_batch);
+      if (random_() % 2 == 0) {
+        UsageMinuteRow pod = device;
+        const int p = static_cast<int>(random_() % 3);
+        pod.pod_uid = absl::StrCat("uid-", device.device_id, "-", p);
+        pod.namespace_ = absl::StrCat("ns", p);
+        pod.pod = absl::StrCat("pod-", p);
+        if (random_() % 4 == 0) {  // a pod's minute that is not its device's
+          pod.util_mean = Plain();
+          pod.samples = 1 + static_cast<int>(random_() % 4);
+        }
+        Add(pod, rows, in_batch);
+      }
+    }
+    // A minute written before, written again (late, or corrected).
+    if (!written.empty() && random_() % 2 == 0) {
+      auto it = written.begin();
+      std::advance(it, random_() % written.size());
+      UsageMinuteRow again = it->second;
+      again.power_watts = Plain();
+      again.samples = 1 + static_cast<int>(random_() % 4);
+      Add(again, rows, in_batch);
+    }
+    return rows;
+  }
+
+ private:
+  double Plain() { return static_cast<double>(random_() % 1000000) / 1000.0; }
+
+  UsageMinuteRow Device() {
+    UsageMinuteRow r;
+    const int d = static_cast<int>(random_() % 5);
+    r.device_id = absl::StrCat("GPU-", d, "-7f3c9a2e-1b4d-4c8e-9a6f-0d2e4b6c8a1", d);
+    // Six hours of minutes, more of some than others (gaps).
+    r.minute_ms = kFirstHourMs + static_cast<int64_t>(random_() % (6 * 60)) * kOneMinuteMs;
+    r.node = random_() % 10 == 0 ? "node-b" : "node-a";  // now and then on another node
+    r.model = "A100";
+    r.util_mean = OddOrPlain(random_, Plain());
+    r.util_max = OddOrPlain(random_, Plain());
+    if (random_() % 3 != 0) r.memory_used_bytes = static_cast<int64_t>(random_() % 80000) * 1048576;
+    r.memory_total_bytes = int64_t{85899345920};
+    r.power_watts = OddOrPlain(random_, Plain());
+    r.energy_joules = OddOrPlain(random_, Plain());
+    if (d != 4) {  // one device without the profiling fields
+      r.sm_active_mean = OddOrPlain(random_, Plain());
+      r.tensor_active_mean = OddOrPlain(random_, Plain());
+      r.dram_active_mean = OddOrPlain(random_, Plain());
+    }
+    r.samples = 1 + static_cast<int>(random_() % 4);
+    return r;
+  }
+
+  static void Add(const UsageMinuteRow& r, std::vector<UsageMinuteRow>& rows, std::map<WrittenKey, size_t>& in_batch) {
+    const WrittenKey key{r.device_id, r.pod_uid, r.minute_ms};
+    auto [it, fresh] = in_batch.emplace(key, rows.size());
+    if (fresh) {
+      rows.push_back(r);
+    } else {
+      rows[it->second] = r;
+    }
+  }
+
+  std::mt19937 random_;
+};
+
+class UsageAtRestTest : public testing::MigratedDatabaseTest {
+ protected:
+  std::string Scalar(const std::string& sql) {
+    return pqxx::nontransaction(*conn_).exec(sql)[0][0].as<std::string>("NULL");
+  }
+
+  // Every minute of `cluster` read back, pods' and devices', against `want`.
+  void ExpectReadBack(const PgUsageRepository& repo, const std::string& cluster, const WrittenMinutes& want,
+                      const std::string& where) {
+    WrittenMinutes got;
+    for (const bool pods : {false, true}) {
+      UsageFilter f;
+      f.cluster = cluster;
+      f.start = absl::FromUnixMillis(kFirstHourMs - 3600000);
+      f.end = absl::FromUnixMillis(kFirstHourMs + 86400000);
+      f.pods = pods;
+      auto rows = repo.Minutes(f);
+      ASSERT_THAT(rows, IsOk());
+      for (const UsageMinuteRow& r : *rows) {
+        EXPECT_TRUE(got.emplace(WrittenKey{r.device_id, r.pod_uid, r.minute_ms}, r).second)
+            << where << ": a minute read twice";
+      }
+    }
+    ASSERT_EQ(got.size(), want.size()) << where;
+    for (const auto& [key, row] : want) {
+      auto it = got.find(key);
+      ASSERT_NE(it, got.end()) << where << ": " << std::get<0>(key) << "/" << std::get<1>(key) << " at "
+                               << std::get<2>(key);
+      EXPECT_EQ(Fields(it->second), Fields(row))
+          << where << ": " << std::get<0>(key) << "/" << std::get<1>(key) << " at " << std::get<2>(key);
+    }
+  }
+};
+
+TEST_F(UsageAtRestTest, RandomMinutesReadBackBitForBitWhereverTheyAre) {
+  UsageStoreOptions options;
+  options.retention_days = 36500;
+  PgUsageRepository repo(pool(), options);
+  PgUsageCompaction compaction(pool());
+  const SimulatedClock clock(absl::FromUnixMillis(kFirstHourMs));
+  RandomMinutes random_minutes(20260102);
+  std::mt19937 steps(7);
+  std::map<std::string, WrittenMinutes> written;
+  int64_t moved = 0;
+  for (int step = 0; step < 60; ++step) {
+    const std::string cluster = steps() % 3 == 0 ? "k1" : "k0";
+    const std::vector<UsageMinuteRow> batch = random_minutes.Batch(written[cluster]);
+    auto result = repo.WriteMinutes(cluster, batch, "pull");
+    ASSERT_THAT(result, IsOk());
+    ASSERT_TRUE(result->set_aside.empty()) << "step " << step;
+    for (const UsageMinuteRow& r : batch) written[cluster][{r.device_id, r.pod_uid, r.minute_ms}] = r;
+    if (steps() % 4 == 0) {
+      const std::string marked = Scalar(
+          "SELECT (SELECT count(*) FROM usage_hour_changes) + (SELECT count(*) FROM usage_cluster_hour_changes)"
+          " + (SELECT count(*) FROM chargeback_recompute)");
+      auto done = compaction.Compact(clock, absl::Hours(1));
+      ASSERT_THAT(done, IsOk());
+      EXPECT_TRUE(done->complete);
+      moved += done->minutes;
+      EXPECT_EQ(Scalar("SELECT count(*) FROM usage_hours_to_compact"), "0") << "step " << step;
+      EXPECT_EQ(Scalar("SELECT count(*) FROM usage_minute"), "0") << "step " << step;
+      EXPECT_EQ(Scalar("SELECT (SELECT count(*) FROM usage_hour_changes) + (SELECT count(*) FROM"
+                       " usage_cluster_hour_changes) + (SELECT count(*) FROM chargeback_recompute)"),
+                marked)
+          << "step " << step << ": moving minutes marked hours for their rollups";
+    }
+    for (const std::string c : {"k0", "k1"}) ExpectReadBack(repo, c, written[c], absl::StrCat("step ", step, " ", c));
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(moved, 0);
+  // Some pods' hours keep only their device's series id, some their own arrays.
+  EXPECT_NE(Scalar("SELECT count(*) FROM usage_series_hour WHERE values_series IS NOT NULL"), "0");
+  EXPECT_NE(Scalar("SELECT count(*) FROM usage_series_hour h JOIN usage_series s USING (cluster, series_id)"
+                   " WHERE s.pod_uid <> '' AND h.values_series IS NULL"),
+            "0");
+}
+
+// The schema as it was before the minutes went to rest: migrations through 0036.
+std::vector<Migration> MigrationsBefore(int version) {
+  std::vector<Migration> out;
+  for (const Migration& m : BuiltinMigrations()) {
+    if (m.version < version) out.push_back(m);
+  }
+  return out;
+}
+
+TEST(UsageAtRestMigrationTest, AStoreWithMinutesIsMigratedAndMovedToRestAnHourAtATime) {
+  auto db = testing::TestDatabase::Empty();
+  ASSERT_THAT(db, IsOk());
+  auto conn = (*db)->Connect();
+  ASSERT_THAT(Migrator(MigrationsBefore(37)).Apply(*conn), IsOk());
+  // Two clusters' minutes over five hours, as the writers of then wrote them.
+  pqxx::nontransaction(*conn).exec(R"sql(
+    SELECT fleetcap_ensure_usage_partition('2026-01-01');
+    INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, node, model, namespace, pod, util_mean, util_max,
+                              memory_used_bytes, power_watts, energy_joules, samples)
+    SELECT 'k' || (d % 2), 'GPU-' || d, p.uid, t, 'node-' || (d / 4), 'H100', p.ns, p.pod,
+           ((d * 7 + extract(epoch FROM t)::bigint / 60) % 100) / 100.0, 1.0, d * 1048576, 300.5 + d, -0.0, 4
+      FROM generate_series(0, 7) d,
+           generate_series('2026-01-01T00:00:00Z'::timestamptz, '2026-01-01T04:59:00Z', interval '1 minute') t,
+           LATERAL (VALUES ('', '', ''), ('uid-' || d, 'ns', 'pod-' || d)) p(uid, ns, pod)
+     WHERE (d + extract(minute FROM t)::int) % 7 <> 0)sql");
+  auto before = pqxx::nontransaction(*conn).exec(
+      "SELECT cluster, device_id, pod_uid, minute, float8send(util_mean), memory_used_bytes, float8send(power_watts),"
+      " float8send(energy_joules), samples, node, pod FROM usage_minute ORDER BY 1, 2, 3, 4");
+  ASSERT_GT(before.size(), 0u);
+
+  ASSERT_THAT(Migrator().Apply(*conn), IsOk());
+  EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM usage_hours_to_compact")[0][0].as<int>(), 10);
+  const auto read_back = [&] {
+    return pqxx::nontransaction(*conn).exec(
+        "SELECT cluster, device_id, pod_uid, minute, float8send(util_mean), memory_used_bytes,"
+        " float8send(power_watts), float8send(energy_joules), samples, node, pod FROM ("
+        "SELECT * FROM fleetcap_usage_minutes('k0', '-infinity', 'infinity')"
+        " UNION ALL SELECT * FROM fleetcap_usage_minutes('k1', '-infinity', 'infinity')) m ORDER BY 1, 2, 3, 4");
+  };
+  EXPECT_EQ(read_back(), before);
+  // An hour at a time, newest first; read the same after each.
+  auto pool = PgPool::Open((*db)->uri(), 1);
+  ASSERT_THAT(pool, IsOk());
+  PgUsageCompaction compaction(pool->get());
+  struct OneHourABudget : Clock {
+    absl::Time Now() const override { return absl::UnixEpoch(); }
+    absl::Duration Monotonic() const override { return absl::Seconds(ticks_++ < 2 ? 0 : 1); }
+    void SleepFor(absl::Duration) const override {}
+    bool SleepUnlessStopped(absl::Duration, const std::atomic<bool>& stop) const override { return stop; }
+    bool WaitFor(std::unique_lock<std::mutex>&, std::condition_variable&, absl::Duration,
+                 const std::function<bool()>& done) const override {
+      return done();
+    }
+    mutable int ticks_ = 0;
+  };
+  for (int hours = 1; hours <= 10; ++hours) {
+    auto done = compaction.Compact(OneHourABudget(), absl::Seconds(1));
+    ASSERT_THAT(done, IsOk());
+    EXPECT_EQ(done->hours, 1);
+    EXPECT_EQ(read_back(), before) << hours << " hours moved";
+  }
+  EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 0);
+  EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM usage_hours_to_compact")[0][0].as<int>(), 0);
+}
+
+}  // namespace
+}  // namespace fleetcap::store
