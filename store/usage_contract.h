@@ -106,17 +106,22 @@ inline void RowsNoPartitionHoldsOrTheStoreRefusesAreSetAside(UsageWriteRepositor
                                                              UsageReadRepository& reader) {
   const int64_t far = int64_t{9'400'000'000'000'000};
   const int64_t old = kT0 - int64_t{401} * kDay;
-  auto written = writer.WriteMinutes(
-      "c1", {Row("GPU-0", kT0, 0.5), Row("GPU-far", far, 0.5), Row("GPU-old", old, 0.5), Row("GPU-bad", kT0, 0.5, 0)},
-      "pull");
+  auto written = writer.WriteMinutes("c1",
+                                     {Row("GPU-0", kT0, 0.5), Row("GPU-far", far, 0.5), Row("GPU-old", old, 0.5),
+                                      Row("GPU-bad", kT0, 0.5, 0), Row("GPU-odd", kT0 + 1500, 0.5)},
+                                     "pull");
   ASSERT_TRUE(written.ok()) << written.status();
   EXPECT_EQ(written->written, 1);
-  ASSERT_EQ(written->set_aside.size(), 3u);
+  ASSERT_EQ(written->set_aside.size(), 4u);
   std::map<std::string, QuarantineRecord> by_label;
   for (const auto& s : written->set_aside) by_label[s.label] = s.record;
   ASSERT_EQ(by_label.count("minute_out_of_range"), 1u);
   ASSERT_EQ(by_label.count("minute_before_retention"), 1u);
   ASSERT_EQ(by_label.count("rejected_by_store"), 1u);
+  ASSERT_EQ(by_label.count("minute_not_whole"), 1u);
+  EXPECT_NE(by_label["minute_not_whole"].reason.find("1767225601500 ms since the epoch is not a whole minute"),
+            std::string::npos)
+      << by_label["minute_not_whole"].reason;
   EXPECT_EQ(by_label["minute_out_of_range"].object_key.rfind("device GPU-far minute ", 0), 0u);
   EXPECT_NE(by_label["minute_out_of_range"].reason.find("is past 9999-12-31"), std::string::npos);
   EXPECT_NE(by_label["minute_before_retention"].reason.find(

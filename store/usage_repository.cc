@@ -84,6 +84,12 @@ std::vector<UsageMinuteRow> WithoutUnstorable(const std::string& cluster, std::v
           cluster, row, source, "minute_out_of_range",
           absl::StrCat("minute: ", MinuteRfc3339(row.minute_ms), " is past 9999-12-31, beyond what usage_minute holds"),
           now));
+    } else if (Floor(row.minute_ms, kMinuteMs) != row.minute_ms) {
+      // A row is a minute's: one that starts within a minute would be kept
+      // in usage_minute for ever, never moved to rest (migration 0037).
+      set_aside->push_back(
+          SetAside(cluster, row, source, "minute_not_whole",
+                   absl::StrCat("minute: ", row.minute_ms, " ms since the epoch is not a whole minute"), now));
     } else if (Floor(row.minute_ms, kDayMs) / kDayMs < first_day) {
       set_aside->push_back(
           SetAside(cluster, row, source, "minute_before_retention",

@@ -94,7 +94,8 @@ struct PushState {
 };
 
 // A row set aside, with the bounded `reason` label its metric counts it by
-// ("minute_out_of_range", "minute_before_retention", "rejected_by_store").
+// ("minute_out_of_range", "minute_not_whole", "minute_before_retention",
+// "rejected_by_store").
 struct SetAsideMinute {
   QuarantineRecord record;
   std::string label;

@@ -8,7 +8,8 @@
 -- GPU) keeps no arrays: `values_series` names the device's series. Moving is
 -- no change to the minutes: the statement triggers on usage_minute leave
 -- the rollups alone (fleetcap.moving_minutes). Minutes that are not whole
--- minutes stay in usage_minute. Returns the minutes moved.
+-- minutes stay in usage_minute. A day whose every hour moved gives its space
+-- back (fleetcap_release_moved_usage_day). Returns the minutes moved.
 CREATE OR REPLACE FUNCTION fleetcap_compact_usage_hour(cluster_name text, hour_start timestamptz) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -24,7 +25,9 @@ BEGIN
     RAISE EXCEPTION 'hour % ends less than two hours ago: not moved to rest yet', hour_start;
   END IF;
   DELETE FROM usage_hours_to_compact WHERE cluster = cluster_name AND hour = hour_start;
-  CREATE TEMP TABLE IF NOT EXISTS fleetcap_hour_minutes (LIKE usage_minute) ON COMMIT DELETE ROWS;
+  IF to_regclass('pg_temp.fleetcap_hour_minutes') IS NULL THEN  -- (IF NOT EXISTS would notice each call)
+    CREATE TEMP TABLE fleetcap_hour_minutes (LIKE usage_minute) ON COMMIT DELETE ROWS;
+  END IF;
   TRUNCATE fleetcap_hour_minutes;
   PERFORM set_config('fleetcap.moving_minutes', 'on', true);
   WITH m AS (
@@ -36,6 +39,7 @@ BEGIN
   GET DIAGNOSTICS moved = ROW_COUNT;
   PERFORM set_config('fleetcap.moving_minutes', 'off', true);
   IF moved = 0 THEN
+    PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
     RETURN 0;
   END IF;
   -- A temporary table has no statistics until analysed: planned without,
@@ -77,11 +81,13 @@ BEGIN
 
   -- The hour's minutes by series id and slot, analysed too (the statistics
   -- of usage_series may not know its newest series yet).
-  CREATE TEMP TABLE IF NOT EXISTS fleetcap_hour_slots (
-    series_id integer, device_id text, pod_uid text, slot integer, samples integer, util_mean double precision,
-    util_max double precision, memory_used_bytes bigint, power_watts double precision, energy_joules double precision,
-    memory_total_bytes bigint, sm_active_mean double precision, tensor_active_mean double precision,
-    dram_active_mean double precision) ON COMMIT DELETE ROWS;
+  IF to_regclass('pg_temp.fleetcap_hour_slots') IS NULL THEN
+    CREATE TEMP TABLE fleetcap_hour_slots (
+      series_id integer, device_id text, pod_uid text, slot integer, samples integer, util_mean double precision,
+      util_max double precision, memory_used_bytes bigint, power_watts double precision, energy_joules double precision,
+      memory_total_bytes bigint, sm_active_mean double precision, tensor_active_mean double precision,
+      dram_active_mean double precision) ON COMMIT DELETE ROWS;
+  END IF;
   TRUNCATE fleetcap_hour_slots;
   INSERT INTO fleetcap_hour_slots
   SELECT s.series_id, u.device_id, u.pod_uid, (extract(epoch FROM u.minute - hour_start) / 60)::integer,
@@ -143,5 +149,6 @@ BEGIN
     LEFT JOIN pod_as_device o ON o.series_id = k.series_id
     LEFT JOIN own a ON a.series_id = k.series_id
    ORDER BY k.series_id;
+  PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
   RETURN moved;
 END $$;

@@ -34,6 +34,7 @@ RETURNS SETOF usage_minute LANGUAGE sql STABLE AS $$
                            memory_total_bytes, sm_active_mean, tensor_active_mean, dram_active_mean, slot)
    WHERE h.cluster = cluster_name AND h.hour >= date_trunc('hour', from_time, 'UTC') AND h.hour < to_time
      AND h.minutes & (1::bigint << (m.slot::integer - 1)) <> 0
-     AND h.hour + (m.slot - 1) * interval '1 minute' >= from_time
-     AND h.hour + (m.slot - 1) * interval '1 minute' < to_time
+     -- Each minute's instant only in the hours the window cuts.
+     AND (h.hour >= from_time OR h.hour + (m.slot - 1) * interval '1 minute' >= from_time)
+     AND (h.hour <= to_time - interval '1 hour' OR h.hour + (m.slot - 1) * interval '1 minute' < to_time)
 $$;

@@ -14,7 +14,8 @@
 -- triggers, unchanged) and read while recent; every hour written is due to
 -- be moved (usage_hours_to_compact) and fleetcap_compact_usage_hour moves
 -- it once it ended two hours ago (PgUsageCompaction, run by the optimizer
--- after its passes). Readers read both through fleetcap_usage_minutes. The
+-- after its passes), and a day whose every hour moved gives its pages back
+-- (fleetcap_release_moved_usage_day). Readers read both through fleetcap_usage_minutes. The
 -- hours already in usage_minute are marked due here, from the rollups that
 -- list every hour with minutes, and moved in the background, newest first,
 -- read from both meanwhile: the migration itself moves nothing.
@@ -72,6 +73,8 @@ CREATE TABLE usage_hours_to_compact (
   hour    timestamptz NOT NULL,
   PRIMARY KEY (cluster, hour)
 );
+-- The due hours of every cluster, oldest or newest, and of a day.
+CREATE INDEX usage_hours_to_compact_by_hour ON usage_hours_to_compact (hour);
 
 -- The minutes of a cluster in [from_time, to_time), rows of usage_minute's
 -- shape, wherever they are kept: the recent ones (and late ones not yet
@@ -109,8 +112,9 @@ RETURNS SETOF usage_minute LANGUAGE sql STABLE AS $$
                            memory_total_bytes, sm_active_mean, tensor_active_mean, dram_active_mean, slot)
    WHERE h.cluster = cluster_name AND h.hour >= date_trunc('hour', from_time, 'UTC') AND h.hour < to_time
      AND h.minutes & (1::bigint << (m.slot::integer - 1)) <> 0
-     AND h.hour + (m.slot - 1) * interval '1 minute' >= from_time
-     AND h.hour + (m.slot - 1) * interval '1 minute' < to_time
+     -- Each minute's instant only in the hours the window cuts.
+     AND (h.hour >= from_time OR h.hour + (m.slot - 1) * interval '1 minute' >= from_time)
+     AND (h.hour <= to_time - interval '1 hour' OR h.hour + (m.slot - 1) * interval '1 minute' < to_time)
 $$;
 
 -- Telemetry may carry minutes from any day (a backfill, a replay): the
@@ -240,6 +244,42 @@ BEGIN
   RETURN changed;
 END $$;
 
+-- A day of usage_minute whose every minute has moved to rest gives its space
+-- back (migration 0037): a move deletes rows, whose pages the day's
+-- partition would keep until retention drops it. The day is emptied by
+-- TRUNCATE once it ended three hours ago and none of its hours is due to be
+-- moved, under the partition's exclusive lock, taken only if it is free
+-- within a second (a reader of the day is not held up; the next move tries
+-- again), the due hours checked again under it: a writer that wrote to the
+-- day meanwhile made its hour due. Every row there is a whole minute (the
+-- writers set aside others), so every row was moved. Returns whether the day
+-- was emptied.
+CREATE OR REPLACE FUNCTION fleetcap_release_moved_usage_day(day date) RETURNS boolean
+LANGUAGE plpgsql AS $$
+DECLARE
+  part text := 'usage_minute_' || to_char(day, 'YYYYMMDD');
+  day_start timestamptz := day::timestamp AT TIME ZONE 'UTC';
+  lock_wait text := current_setting('lock_timeout');
+BEGIN
+  IF to_regclass(part) IS NULL OR day_start + interval '1 day' > now() - interval '3 hours'
+     OR EXISTS (SELECT 1 FROM usage_hours_to_compact
+                 WHERE hour >= day_start AND hour < day_start + interval '1 day') THEN
+    RETURN false;
+  END IF;
+  BEGIN
+    PERFORM set_config('lock_timeout', '1s', true);
+    EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', part);
+  EXCEPTION WHEN lock_not_available THEN
+    RETURN false;
+  END;
+  PERFORM set_config('lock_timeout', lock_wait, true);
+  IF EXISTS (SELECT 1 FROM usage_hours_to_compact WHERE hour >= day_start AND hour < day_start + interval '1 day') THEN
+    RETURN false;
+  END IF;
+  EXECUTE format('TRUNCATE %I', part);
+  RETURN true;
+END $$;
+
 -- Moves one hour of a cluster's minutes from usage_minute to rest in
 -- usage_series_hour (migration 0037): a row per series and hour, the minutes
 -- present as a bitmask and each field as an array of the hour's 60 minutes.
@@ -250,7 +290,8 @@ END $$;
 -- GPU) keeps no arrays: `values_series` names the device's series. Moving is
 -- no change to the minutes: the statement triggers on usage_minute leave
 -- the rollups alone (fleetcap.moving_minutes). Minutes that are not whole
--- minutes stay in usage_minute. Returns the minutes moved.
+-- minutes stay in usage_minute. A day whose every hour moved gives its space
+-- back (fleetcap_release_moved_usage_day). Returns the minutes moved.
 CREATE OR REPLACE FUNCTION fleetcap_compact_usage_hour(cluster_name text, hour_start timestamptz) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -266,7 +307,9 @@ BEGIN
     RAISE EXCEPTION 'hour % ends less than two hours ago: not moved to rest yet', hour_start;
   END IF;
   DELETE FROM usage_hours_to_compact WHERE cluster = cluster_name AND hour = hour_start;
-  CREATE TEMP TABLE IF NOT EXISTS fleetcap_hour_minutes (LIKE usage_minute) ON COMMIT DELETE ROWS;
+  IF to_regclass('pg_temp.fleetcap_hour_minutes') IS NULL THEN  -- (IF NOT EXISTS would notice each call)
+    CREATE TEMP TABLE fleetcap_hour_minutes (LIKE usage_minute) ON COMMIT DELETE ROWS;
+  END IF;
   TRUNCATE fleetcap_hour_minutes;
   PERFORM set_config('fleetcap.moving_minutes', 'on', true);
   WITH m AS (
@@ -278,6 +321,7 @@ BEGIN
   GET DIAGNOSTICS moved = ROW_COUNT;
   PERFORM set_config('fleetcap.moving_minutes', 'off', true);
   IF moved = 0 THEN
+    PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
     RETURN 0;
   END IF;
   -- A temporary table has no statistics until analysed: planned without,
@@ -319,11 +363,13 @@ BEGIN
 
   -- The hour's minutes by series id and slot, analysed too (the statistics
   -- of usage_series may not know its newest series yet).
-  CREATE TEMP TABLE IF NOT EXISTS fleetcap_hour_slots (
-    series_id integer, device_id text, pod_uid text, slot integer, samples integer, util_mean double precision,
-    util_max double precision, memory_used_bytes bigint, power_watts double precision, energy_joules double precision,
-    memory_total_bytes bigint, sm_active_mean double precision, tensor_active_mean double precision,
-    dram_active_mean double precision) ON COMMIT DELETE ROWS;
+  IF to_regclass('pg_temp.fleetcap_hour_slots') IS NULL THEN
+    CREATE TEMP TABLE fleetcap_hour_slots (
+      series_id integer, device_id text, pod_uid text, slot integer, samples integer, util_mean double precision,
+      util_max double precision, memory_used_bytes bigint, power_watts double precision, energy_joules double precision,
+      memory_total_bytes bigint, sm_active_mean double precision, tensor_active_mean double precision,
+      dram_active_mean double precision) ON COMMIT DELETE ROWS;
+  END IF;
   TRUNCATE fleetcap_hour_slots;
   INSERT INTO fleetcap_hour_slots
   SELECT s.series_id, u.device_id, u.pod_uid, (extract(epoch FROM u.minute - hour_start) / 60)::integer,
@@ -385,6 +431,7 @@ BEGIN
     LEFT JOIN pod_as_device o ON o.series_id = k.series_id
     LEFT JOIN own a ON a.series_id = k.series_id
    ORDER BY k.series_id;
+  PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
   RETURN moved;
 END $$;
 

@@ -213,6 +213,8 @@ TEST_F(UsageAtRestTest, RandomMinutesReadBackBitForBitWhereverTheyAre) {
       moved += done->minutes;
       EXPECT_EQ(Scalar("SELECT count(*) FROM usage_hours_to_compact"), "0") << "step " << step;
       EXPECT_EQ(Scalar("SELECT count(*) FROM usage_minute"), "0") << "step " << step;
+      // The day moved gives its pages back.
+      EXPECT_EQ(Scalar("SELECT pg_relation_size('usage_minute_20260101')"), "0") << "step " << step;
       EXPECT_EQ(Scalar("SELECT (SELECT count(*) FROM usage_hour_changes) + (SELECT count(*) FROM"
                        " usage_cluster_hour_changes) + (SELECT count(*) FROM chargeback_recompute)"),
                 marked)
