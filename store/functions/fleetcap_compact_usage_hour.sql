@@ -46,6 +46,9 @@ BEGIN
   -- the joins below would be nested loops over thousands of rows.
   ANALYZE fleetcap_hour_minutes;
 
+  -- The hour rows of the devices moved, decoded as fleetcap_usage_minutes
+  -- decodes them, from the rows this statement deletes (a read through
+  -- that function would also see minutes written to usage_minute since).
   WITH old AS (
     DELETE FROM usage_series_hour h USING usage_series s
      WHERE h.cluster = cluster_name AND h.hour = hour_start AND s.cluster = h.cluster AND s.series_id = h.series_id

@@ -9,7 +9,9 @@
 #
 # NODE_STRIDE keeps one openb node in that many of each model (1: the whole
 # trace, 6,212 GPUs). Environment: FLEETCAP_BIN (default build/release),
-# FLEETCAP_DATA (default ../shared/data).
+# FLEETCAP_DATA (default ../shared/data), UNTIL (`now`, the default, as the
+# demo: the window ends now; `midnight`: at the start of today, UTC, so that
+# every day of it has ended and given back usage_minute's pages).
 #   1. `fleetcap-ingest replay --trace openb --sample` stores the sampled
 #      cluster; one optimizer pass charges its hours; the size is taken;
 #   2. `fleetcap-telemetry-replay` pushes the duty cycle to `fleetcap-ingest
@@ -86,7 +88,11 @@ for _ in $(seq 600); do grep -q "fleetcap-ingest prometheus ready" "$work/receiv
 ready=$(grep -m1 "fleetcap-ingest prometheus ready" "$work/receiver.out")
 write_port=$(sed -E 's/.*remote_write=([0-9]+).*/\1/' <<<"$ready")
 metrics_port=$(sed -E 's/.*metrics=([0-9]+).*/\1/' <<<"$ready")
-until=$(date -u -d "@$(( $(date -u +%s) / 60 * 60 ))" +%Y-%m-%dT%H:%M:%SZ)
+if [ "${UNTIL:-now}" = midnight ]; then
+  until=$(date -u -d "@$(( $(date -u +%s) / 86400 * 86400 ))" +%Y-%m-%dT%H:%M:%SZ)
+else
+  until=$(date -u -d "@$(( $(date -u +%s) / 60 * 60 ))" +%Y-%m-%dT%H:%M:%SZ)
+fi
 tar -xzOf "$duty_cycle" | "$replay_bin" --db "$db" --cluster openb --duty-cycle - --until "$until" --days "$days" \
   --remote-write-url "http://127.0.0.1:$write_port/api/v1/write" \
   --wait-written "http://127.0.0.1:$metrics_port/metrics" >"$work/telemetry.out"
