@@ -468,13 +468,13 @@ BEGIN
              WHERE m.minute < now() - interval '1 hour' AND date_trunc('minute', m.minute, 'UTC') = m.minute
              GROUP BY 1, 2, 3) c
      WHERE h.cluster = c.cluster AND h.hour = c.hour AND h.series_id = c.series_id AND h.minutes & c.bits <> 0;
-    INSERT INTO usage_hours_to_compact (cluster, hour)
-    SELECT DISTINCT cluster, date_trunc('hour', minute, 'UTC') FROM changed_minutes
-    ON CONFLICT DO NOTHING;
   END IF;
   WITH all_hours AS (
     SELECT cluster, date_trunc('hour', minute, 'UTC') AS hour, bool_or(pod_uid <> '') AS pods
       FROM changed_minutes GROUP BY 1, 2
+  ), due AS (
+    -- (after a delete too: moving an hour with nothing left costs a look)
+    INSERT INTO usage_hours_to_compact (cluster, hour) SELECT cluster, hour FROM all_hours ON CONFLICT DO NOTHING
   ), cluster_stale AS (
     INSERT INTO usage_cluster_hour_changes (cluster, hour) SELECT cluster, hour FROM all_hours
   ), hours AS (
