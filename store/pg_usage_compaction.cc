@@ -17,11 +17,18 @@ constexpr const char* kDueSql =
     "SELECT cluster, to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') FROM usage_hours_to_compact"
     " WHERE hour <= now() - interval '3 hours' AND cluster <> ALL ($1::text[]) ORDER BY hour DESC, cluster LIMIT 32";
 
-std::string TextArray(const std::vector<std::string>& items, pqxx::transaction_base& txn) {
+// `items` as a text[] literal: each element quoted, its quotes and
+// backslashes escaped.
+std::string TextArray(const std::vector<std::string>& items) {
   std::string out = "{";
   for (size_t i = 0; i < items.size(); ++i) {
     if (i > 0) out += ",";
-    out += "\"" + txn.esc(items[i]) + "\"";
+    out += "\"";
+    for (const char c : items[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += "\"";
   }
   return out + "}";
 }
@@ -38,11 +45,12 @@ absl::StatusOr<UsageCompaction> PgUsageCompaction::Compact(const Clock& clock, a
       std::vector<std::pair<std::string, std::string>> due;
       {
         pqxx::nontransaction txn(*lease);
-        for (const auto& r : txn.exec_params(kDueSql, TextArray(busy, txn))) {
+        for (const auto& r : txn.exec_params(kDueSql, TextArray(busy))) {
           due.emplace_back(r[0].as<std::string>(), r[1].as<std::string>());
         }
       }
       if (due.empty()) return done;
+      const UsageCompaction before = done;
       for (const auto& [cluster, hour] : due) {
         if (clock.Monotonic() >= deadline) {
           done.complete = false;
@@ -62,6 +70,8 @@ absl::StatusOr<UsageCompaction> PgUsageCompaction::Compact(const Clock& clock, a
         txn.commit();
         ++done.hours;
       }
+      // Neither moved nor learnt of a busy cluster: the next batch would be this one.
+      if (done.hours == before.hours && done.busy_clusters == before.busy_clusters) return done;
     }
   } catch (const std::exception& e) {
     return PgError("moving the usage minutes to rest", e);

@@ -231,6 +231,35 @@ TEST_F(UsageAtRestTest, RandomMinutesReadBackBitForBitWhereverTheyAre) {
             "0");
 }
 
+// A cluster whose hours another process is moving is left for the next
+// call, whatever its name; the others' hours are moved meanwhile.
+TEST_F(UsageAtRestTest, AClusterBusyElsewhereIsLeftForTheNextCall) {
+  UsageStoreOptions options;
+  options.retention_days = 36500;
+  PgUsageRepository repo(pool(), options);
+  RandomMinutes random_minutes(3);
+  const std::string odd = "k\"0\\x";  // a quote and a backslash, as a text[] element
+  for (const std::string& cluster : {odd, std::string("k1")}) {
+    auto written = repo.WriteMinutes(cluster, random_minutes.Batch({}), "pull");
+    ASSERT_THAT(written, IsOk());
+  }
+  const SimulatedClock clock(absl::FromUnixMillis(kFirstHourMs));
+  PgUsageCompaction compaction(pool());
+  pqxx::work other(*conn_);
+  other.exec_params("SELECT pg_advisory_xact_lock(hashtext('usage_compaction'), hashtext($1))", odd);
+  auto done = compaction.Compact(clock, absl::Hours(1));
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->busy_clusters, 1);
+  EXPECT_GT(done->hours, 0);
+  EXPECT_EQ(other.exec1("SELECT count(*) FROM usage_minute WHERE cluster = 'k1'")[0].as<int>(), 0);
+  EXPECT_GT(other.exec_params1("SELECT count(*) FROM usage_minute WHERE cluster = $1", odd)[0].as<int>(), 0);
+  other.commit();
+  done = compaction.Compact(clock, absl::Hours(1));
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->busy_clusters, 0);
+  EXPECT_EQ(Scalar("SELECT count(*) FROM usage_minute"), "0");
+}
+
 // The schema as it was before the minutes went to rest: migrations through 0036.
 std::vector<Migration> MigrationsBefore(int version) {
   std::vector<Migration> out;
