@@ -289,9 +289,10 @@ END $$;
 -- the hour has the very bits of its device's minute (one pod on a whole
 -- GPU) keeps no arrays: `values_series` names the device's series. Moving is
 -- no change to the minutes: the statement triggers on usage_minute leave
--- the rollups alone (fleetcap.moving_minutes). Minutes that are not whole
--- minutes stay in usage_minute. A day whose every hour moved gives its space
--- back (fleetcap_release_moved_usage_day). Returns the minutes moved.
+-- the rollups alone (fleetcap.moving_minutes). Only whole minutes are
+-- moved (the writers set aside any other). A day whose every hour moved
+-- gives its space back (fleetcap_release_moved_usage_day). Returns the
+-- minutes moved.
 CREATE OR REPLACE FUNCTION fleetcap_compact_usage_hour(cluster_name text, hour_start timestamptz) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
