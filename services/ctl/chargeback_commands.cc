@@ -7,10 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "common/clock.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "proto_time.h"
 #include "services/ctl/client.h"
+#include "services/ctl/time_flags.h"
 #include "services/exports/chargeback_format.h"
 #include "store/chargeback_repository.h"
 
@@ -31,17 +33,21 @@ int RunChargeback(const std::vector<std::string>& args) {
   inv.client.format_help = "table, json, csv or focus";
   ChargebackFlags c;
   FlagSet flags("fleetcapctl chargeback",
-                "--from T --to T [--team T] [--cluster C] [--namespace N] [--workload W] [--model M]\n"
+                "(--from T [--to T] | --last N) [--team T] [--cluster C] [--namespace N] [--workload W] [--model M]\n"
                 "  [--line-kind workload|idle|shared|fixed] [--group-by team,model,...]\n"
                 "  [--resolution hour|day|month|none] [--format table|json|csv|focus] [flags]\n\n"
                 "What each team pays for accelerator time in [from, to) (whole UTC hours, at most 400 days):\n"
+                "T is RFC 3339, now, today, yesterday, week-start, month-start, last-month-start or -N with\n"
+                "h, d or w (-7d: relative instants are cut to the start of their hour); --to is now when not\n"
+                "given; --last 30d is the 30 days up to the start of this hour.\n"
                 "held and used device-hours, efficiency, and direct, idle, shared and total cost, summed by\n"
                 "the --group-by fields, one line per --resolution bucket (none: one for the whole window).\n"
                 "--team covers the teams under it too. A team token sees only its own subtree.\n"
                 "--format json is the API's proto3 JSON; csv and focus (FOCUS 1.2) are for spreadsheets\n"
                 "and FinOps tools, every amount exact. docs/chargeback.md describes each column.");
-  flags.String("from", &c.from, "RFC 3339 start of the window (inclusive, a whole hour)");
-  flags.String("to", &c.to, "RFC 3339 end of the window (exclusive, a whole hour)");
+  flags.String("from", &c.from, "start of the window (inclusive, a whole hour): RFC 3339, month-start, -7d...");
+  flags.String("to", &c.to, "end of the window (exclusive, a whole hour; default now)");
+  flags.String("last", &c.last, "the window as a length up to now, instead of --from and --to (e.g. 30d)");
   flags.String("team", &c.team, "one team and those under it");
   flags.String("cluster", &c.cluster, "one cluster");
   flags.String("namespace", &c.namespace_, "one namespace");
@@ -54,7 +60,7 @@ int RunChargeback(const std::vector<std::string>& args) {
   if (inv.exit_code) return *inv.exit_code;
   auto format = ParseChargebackFormat(inv.client.format);
   if (!format.ok()) return Fail(2, std::string(format.status().message()));
-  auto request = ChargebackRequest(c);
+  auto request = ChargebackRequest(c, RealClock().Now());
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
 
   v1::ChargebackReport report;
@@ -67,21 +73,19 @@ int RunChargeback(const std::vector<std::string>& args) {
 }  // namespace
 
 std::vector<Command> ChargebackCommands() {
-  return {{{"chargeback"},
-           "--from T --to T [--team T] [--group-by team,model] [--resolution day] [--format csv|focus|...]  "
-           "who pays for the accelerators",
-           RunChargeback}};
+  return {
+      {{"chargeback"},
+       "(--from T [--to T] | --last N) [--team T] [--group-by team,model] [--resolution day] [--format csv|focus|...]  "
+       "who pays for the accelerators",
+       RunChargeback}};
 }
 
-absl::StatusOr<v1::GetChargebackRequest> ChargebackRequest(const ChargebackFlags& f) {
+absl::StatusOr<v1::GetChargebackRequest> ChargebackRequest(const ChargebackFlags& f, absl::Time now) {
   v1::GetChargebackRequest request;
-  if (f.from.empty()) return absl::InvalidArgumentError("--from: missing; give the window's first hour (RFC 3339)");
-  if (f.to.empty()) return absl::InvalidArgumentError("--to: missing; give the hour after the window (RFC 3339)");
-  FLEETCAP_ASSIGN_OR_RETURN(const absl::Time from, ParseRfc3339("--from", f.from));
-  FLEETCAP_ASSIGN_OR_RETURN(const absl::Time to, ParseRfc3339("--to", f.to));
-  if (to <= from) return absl::InvalidArgumentError(absl::StrCat("--to: ", f.to, " is not after --from ", f.from));
-  *request.mutable_start() = ToProtoTimestamp(from);
-  *request.mutable_end() = ToProtoTimestamp(to);
+  FLEETCAP_ASSIGN_OR_RETURN(const Window window,
+                            ParseWindowFlags({"--from", "--to", "--last"}, {f.from, f.to, f.last}, now, Align::kHour));
+  *request.mutable_start() = ToProtoTimestamp(window.start);
+  *request.mutable_end() = ToProtoTimestamp(window.end);
   for (absl::string_view part : absl::StrSplit(f.group_by, ',', absl::SkipWhitespace())) {
     const std::string field(absl::StripAsciiWhitespace(part));
     if (!OneOf(field, exports::kChargebackGroupByFields)) {

@@ -19,15 +19,17 @@ std::vector<Command> ChargebackCommands();
 
 // The flags of `chargeback` as given.
 struct ChargebackFlags {
-  std::string from, to;
+  std::string from, to, last;  // time_flags.h
   std::string team, cluster, namespace_, workload, model, line_kind;
   std::string group_by;  // comma-separated
   std::string resolution = "none";
 };
 
-// The request `chargeback` sends. A missing or malformed time, an unknown
+// The request `chargeback` sends at `now`: the window from --from and --to
+// (--to now when not given) or --last, an instant relative to now cut to the
+// start of its hour (time_flags.h). A missing or malformed time, an unknown
 // --group-by field, --resolution or --line-kind is INVALID_ARGUMENT naming
 // the flag; the server checks the rest (whole hours, the window's length).
-absl::StatusOr<v1::GetChargebackRequest> ChargebackRequest(const ChargebackFlags& flags);
+absl::StatusOr<v1::GetChargebackRequest> ChargebackRequest(const ChargebackFlags& flags, absl::Time now);
 
 }  // namespace fleetcap::ctl

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "common/time_util.h"
 #include "proto_time.h"
 #include "tests/support/status_matchers.h"
 
@@ -13,6 +14,9 @@ using ::fleetcap::testing::IsOk;
 using ::fleetcap::testing::StatusIs;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+
+// A Saturday, 10:37:12 UTC.
+const absl::Time kChargebackNow = absl::FromUnixSeconds(1796467032);
 
 ChargebackFlags Window() {
   ChargebackFlags f;
@@ -31,7 +35,7 @@ TEST(ChargebackRequest, CarriesEveryFlag) {
   f.line_kind = "shared";
   f.group_by = "team, model,line_kind";
   f.resolution = "Day";
-  auto request = ChargebackRequest(f);
+  auto request = ChargebackRequest(f, kChargebackNow);
   ASSERT_THAT(request, IsOk());
   EXPECT_EQ(FromProtoTimestamp(request->start()), absl::FromUnixSeconds(1793491200));
   EXPECT_EQ(FromProtoTimestamp(request->end()), absl::FromUnixSeconds(1796083200));
@@ -46,10 +50,35 @@ TEST(ChargebackRequest, CarriesEveryFlag) {
 }
 
 TEST(ChargebackRequest, DefaultsToOneLineForTheWholeWindow) {
-  auto request = ChargebackRequest(Window());
+  auto request = ChargebackRequest(Window(), kChargebackNow);
   ASSERT_THAT(request, IsOk());
   EXPECT_EQ(request->resolution(), v1::CHARGEBACK_RESOLUTION_NONE);
   EXPECT_EQ(request->group_by_size(), 0);
+}
+
+TEST(ChargebackRequest, RelativeWindowsAreWholeHoursUpToNow) {
+  const absl::Time this_hour = absl::FromUnixSeconds(1796464800);  // 10:00 UTC
+  ChargebackFlags last;
+  last.last = "30d";
+  auto request = ChargebackRequest(last, kChargebackNow);
+  ASSERT_THAT(request, IsOk());
+  EXPECT_EQ(FromProtoTimestamp(request->start()), this_hour - absl::Hours(30 * 24));
+  EXPECT_EQ(FromProtoTimestamp(request->end()), this_hour);
+
+  ChargebackFlags from;
+  from.from = "-7d";
+  request = ChargebackRequest(from, kChargebackNow);
+  ASSERT_THAT(request, IsOk());
+  EXPECT_EQ(FromProtoTimestamp(request->start()), this_hour - absl::Hours(7 * 24));
+  EXPECT_EQ(FromProtoTimestamp(request->end()), this_hour);
+
+  ChargebackFlags last_month;
+  last_month.from = "last-month-start";
+  last_month.to = "month-start";
+  request = ChargebackRequest(last_month, kChargebackNow);
+  ASSERT_THAT(request, IsOk());
+  EXPECT_EQ(FormatRfc3339(FromProtoTimestamp(request->start())), "2026-11-01T00:00:00Z");
+  EXPECT_EQ(FormatRfc3339(FromProtoTimestamp(request->end())), "2026-12-01T00:00:00Z");
 }
 
 TEST(ChargebackRequest, BadFlagsAreNamed) {
@@ -60,7 +89,14 @@ TEST(ChargebackRequest, BadFlagsAreNamed) {
   };
   for (const Case& c : std::vector<Case>{
            {"no from", [](ChargebackFlags& f) { f.from.clear(); }, "--from"},
-           {"no to", [](ChargebackFlags& f) { f.to.clear(); }, "--to"},
+           {"last and from", [](ChargebackFlags& f) { f.last = "30d"; }, "--last"},
+           {"last without unit",
+            [](ChargebackFlags& f) {
+              f = {};
+              f.last = "30";
+            },
+            "--last: \"30\""},
+           {"to before a relative from", [](ChargebackFlags& f) { f.from = "now"; }, "--to"},
            {"bad from", [](ChargebackFlags& f) { f.from = "last week"; }, "--from"},
            {"reversed", [](ChargebackFlags& f) { f.to = "2026-10-01T00:00:00Z"; }, "--to"},
            {"group by", [](ChargebackFlags& f) { f.group_by = "team,pod"; }, "--group-by: \"pod\""},
@@ -69,7 +105,8 @@ TEST(ChargebackRequest, BadFlagsAreNamed) {
        }) {
     ChargebackFlags f = Window();
     c.change(f);
-    EXPECT_THAT(ChargebackRequest(f), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(c.flag))) << c.name;
+    EXPECT_THAT(ChargebackRequest(f, kChargebackNow), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr(c.flag)))
+        << c.name;
   }
 }
 

@@ -3,11 +3,13 @@
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "common/clock.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "proto_time.h"
 #include "services/ctl/client.h"
 #include "services/ctl/explain_format.h"
+#include "services/ctl/time_flags.h"
 
 namespace fleetcap::ctl {
 namespace {
@@ -20,12 +22,12 @@ int RunExplain(const std::vector<std::string>& args) {
                 "How each of the team's chargeback lines of the hour is made: its holds with their seconds,\n"
                 "milli-devices, prices and shares, the idle, shared and fixed cost it received, and its total.");
   flags.String("team", &e.team, "the team (\"idle\" and \"unassigned\" too)");
-  flags.String("hour", &e.hour, "RFC 3339 start of the hour, e.g. 2026-01-05T10:00:00Z");
+  flags.String("hour", &e.hour, "start of the hour: RFC 3339 (2026-01-05T10:00:00Z), or -1h, yesterday...");
   flags.String("model", &e.model, "only the lines of this accelerator model");
   flags.String("cluster", &e.cluster, "only the lines of this cluster");
   Parse(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto request = ExplainRequest(e);
+  auto request = ExplainRequest(e, RealClock().Now());
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
   v1::ChargebackExplanation explanation;
   grpc::Status status = Call(inv.client, &v1::ChargebackService::Stub::ExplainChargeback, *request, &explanation);
@@ -42,10 +44,10 @@ std::vector<Command> ExplainCommands() {
            RunExplain}};
 }
 
-absl::StatusOr<v1::ExplainChargebackRequest> ExplainRequest(const ExplainFlags& f) {
+absl::StatusOr<v1::ExplainChargebackRequest> ExplainRequest(const ExplainFlags& f, absl::Time now) {
   if (f.team.empty()) return absl::InvalidArgumentError("--team: empty; name the team whose lines to explain");
   if (f.hour.empty()) return absl::InvalidArgumentError("--hour: empty; give the hour, e.g. 2026-01-05T10:00:00Z");
-  FLEETCAP_ASSIGN_OR_RETURN(absl::Time hour, ParseRfc3339("--hour", f.hour));
+  FLEETCAP_ASSIGN_OR_RETURN(absl::Time hour, ParseInstantFlag("--hour", f.hour, now, Align::kHour));
   if (hour != absl::FromUnixSeconds(absl::ToUnixSeconds(hour)) || absl::ToUnixSeconds(hour) % 3600 != 0) {
     return absl::InvalidArgumentError(absl::StrCat("--hour: ", f.hour, " is not the start of an hour"));
   }

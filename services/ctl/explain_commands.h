@@ -17,8 +17,10 @@ struct ExplainFlags {
   std::string team, hour, model, cluster;
 };
 
-// The request for `chargeback explain`: --team and --hour (a whole hour,
-// RFC 3339) are required; a bad one is INVALID_ARGUMENT naming the flag.
-absl::StatusOr<v1::ExplainChargebackRequest> ExplainRequest(const ExplainFlags& flags);
+// The request for `chargeback explain` at `now`: --team and --hour (the
+// start of an hour, RFC 3339, or relative to now and cut to its hour as
+// time_flags.h reads it) are required; a bad one is INVALID_ARGUMENT naming
+// the flag.
+absl::StatusOr<v1::ExplainChargebackRequest> ExplainRequest(const ExplainFlags& flags, absl::Time now);
 
 }  // namespace fleetcap::ctl

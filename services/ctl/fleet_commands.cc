@@ -4,10 +4,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/clock.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
+#include "services/ctl/time_flags.h"
 #include "services/exports/table.h"
 
 namespace fleetcap::ctl {
@@ -32,10 +34,10 @@ int RunFleetSummary(const std::vector<std::string>& args) {
                 "[--cluster C] [--at T] [flags]\n\nPer accelerator model, the devices in service and the devices "
                 "held at an instant; per team (as the policy in force then attributes them), the devices held.");
   flags.String("cluster", &cluster, "a cluster name; empty for all");
-  flags.String("at", &at, "an RFC 3339 instant; empty for now");
+  flags.String("at", &at, "an instant: RFC 3339, yesterday, month-start, -7d...; empty for now");
   Parse(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto request = FleetSummaryRequest(cluster, at);
+  auto request = FleetSummaryRequest(cluster, at, RealClock().Now());
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
 
   v1::FleetSummary summary;
@@ -52,11 +54,12 @@ std::vector<Command> FleetCommands() {
       {{"fleet", "summary"}, "[--cluster C] [--at T]  accelerators in service and held, per model", RunFleetSummary}};
 }
 
-absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster, const std::string& at) {
+absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster, const std::string& at,
+                                                               absl::Time now) {
   v1::GetFleetSummaryRequest request;
   request.set_cluster(cluster);
   if (!at.empty()) {
-    FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseRfc3339("--at", at));
+    FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseInstantFlag("--at", at, now, Align::kSecond));
     *request.mutable_at() = ToProtoTimestamp(t);
   }
   return request;

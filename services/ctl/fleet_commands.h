@@ -14,8 +14,10 @@ namespace fleetcap::ctl {
 
 std::vector<Command> FleetCommands();
 
-// The request for `fleet summary`; a bad --at is INVALID_ARGUMENT naming it.
-absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster, const std::string& at);
+// The request for `fleet summary` at `now` (--at as time_flags.h reads it);
+// a bad --at is INVALID_ARGUMENT naming it.
+absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string& cluster, const std::string& at,
+                                                               absl::Time now);
 
 std::string RenderFleetSummary(const v1::FleetSummary& summary, Format format);
 

@@ -59,12 +59,16 @@ TEST(RenderFleetSummary, JsonIsTheCanonicalMapping) {
 }
 
 TEST(FleetSummaryRequest, BadAtNamesTheFlag) {
-  auto request = FleetSummaryRequest("", "tomorrow");
+  const absl::Time now = absl::FromUnixSeconds(1767225601);
+  auto request = FleetSummaryRequest("", "tomorrow", now);
   ASSERT_THAT(request, StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--at")));
-  auto ok = FleetSummaryRequest("openb", "2026-01-01T00:00:01.5Z");
+  auto ok = FleetSummaryRequest("openb", "2026-01-01T00:00:01.5Z", now);
   ASSERT_THAT(ok, IsOk());
   EXPECT_EQ(ok->at().seconds(), 1767225601);
   EXPECT_EQ(ok->at().nanos(), 500000000);
+  auto yesterday = FleetSummaryRequest("openb", "yesterday", now);
+  ASSERT_THAT(yesterday, IsOk());
+  EXPECT_EQ(yesterday->at().seconds(), 1767225600 - 86400);
 }
 
 TEST(ParseFormat, RejectsUnknown) {

@@ -10,6 +10,7 @@
 #include "common/time_util.h"
 #include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
+#include "services/ctl/time_flags.h"
 #include "services/exports/table.h"
 
 namespace fleetcap::ctl {
@@ -23,17 +24,19 @@ int RunUsage(const std::vector<std::string>& args) {
   UsageFlags u;
   FlagSet flags("fleetcapctl usage",
                 "--cluster C [--device D | --node N | --model M | --pod P] [--namespace NS]\n"
-                "  [--start T] [--end T] [--resolution minute|hour|day] [flags]\n\n"
+                "  [--start T] [--end T] [--last N] [--resolution minute|hour|day] [flags]\n\n"
                 "Per bucket of [start, end): mean and max utilisation, memory, power and sample count.\n"
-                "Default window: the last 24 hours.");
+                "T is RFC 3339, now, today, yesterday, week-start, month-start, last-month-start or -N with\n"
+                "h, d or w (-12h). Default window: the last 24 hours.");
   flags.String("cluster", &u.cluster, "the cluster");
   flags.String("device", &u.device, "one device (GPU UUID, TPU accelerator id, ...)");
   flags.String("node", &u.node, "the devices of one node");
   flags.String("model", &u.model, "the devices of one accelerator model");
   flags.String("pod", &u.pod, "one pod's share (name or uid)");
   flags.String("namespace", &u.namespace_, "the pods of one namespace");
-  flags.String("start", &u.start, "RFC 3339 start (inclusive)");
-  flags.String("end", &u.end, "RFC 3339 end (exclusive)");
+  flags.String("start", &u.start, "start (inclusive): RFC 3339, today, -12h...; default a day before --end");
+  flags.String("end", &u.end, "end (exclusive); default now");
+  flags.String("last", &u.last, "the window as a length up to now, instead of --start and --end (e.g. 6h)");
   flags.String("resolution", &u.resolution, "minute, hour or day");
   Parse(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
@@ -64,18 +67,11 @@ absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& f, absl::Time
   request.set_model(f.model);
   request.set_pod(f.pod);
   request.set_namespace_(f.namespace_);
-  absl::Time end = now;
-  if (!f.end.empty()) {
-    FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseRfc3339("--end", f.end));
-    end = t;
-  }
-  absl::Time start = end - absl::Hours(24);
-  if (!f.start.empty()) {
-    FLEETCAP_ASSIGN_OR_RETURN(auto t, ParseRfc3339("--start", f.start));
-    start = t;
-  }
-  *request.mutable_start() = ToProtoTimestamp(start);
-  *request.mutable_end() = ToProtoTimestamp(end);
+  FLEETCAP_ASSIGN_OR_RETURN(
+      const Window window,
+      ParseWindowFlags({"--start", "--end", "--last"}, {f.start, f.end, f.last}, now, Align::kSecond, absl::Hours(24)));
+  *request.mutable_start() = ToProtoTimestamp(window.start);
+  *request.mutable_end() = ToProtoTimestamp(window.end);
   const std::string r = absl::AsciiStrToLower(f.resolution);
   if (r == "minute") {
     request.set_resolution(v1::MINUTE);

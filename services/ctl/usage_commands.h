@@ -16,11 +16,12 @@ namespace fleetcap::ctl {
 std::vector<Command> UsageCommands();
 
 struct UsageFlags {
-  std::string cluster, device, node, model, pod, namespace_, start, end, resolution = "hour";
+  std::string cluster, device, node, model, pod, namespace_, start, end, last, resolution = "hour";
 };
 
-// The request for `usage` (--end defaults to `now`, --start to a day before
-// --end); bad times or resolution are INVALID_ARGUMENT naming the flag.
+// The request for `usage` at `now` (--end defaults to now, --start to a day
+// before --end; --last instead of both; instants as time_flags.h reads
+// them); bad times or resolution are INVALID_ARGUMENT naming the flag.
 absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& flags, absl::Time now);
 
 std::string RenderUsage(const v1::UsageReport& report, Format format);

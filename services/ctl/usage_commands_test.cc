@@ -41,6 +41,16 @@ TEST(UsageRequest, WithoutTimesItIsTheDayBeforeNow) {
   EXPECT_EQ(FormatRfc3339(FromProtoTimestamp(r->start())), "2025-12-31T00:00:00Z");
 }
 
+TEST(UsageRequest, LastIsALengthUpToNow) {
+  UsageFlags f;
+  f.cluster = "c1";
+  f.last = "6h";
+  auto r = UsageRequest(f, kNow);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(FormatRfc3339(FromProtoTimestamp(r->start())), "2025-12-31T18:00:00Z");
+  EXPECT_EQ(FormatRfc3339(FromProtoTimestamp(r->end())), "2026-01-01T00:00:00Z");
+}
+
 TEST(UsageRequest, BadFlagsAreNamed) {
   UsageFlags f;
   EXPECT_THAT(UsageRequest(f, kNow), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--cluster")));
@@ -48,8 +58,11 @@ TEST(UsageRequest, BadFlagsAreNamed) {
   f.resolution = "week";
   EXPECT_THAT(UsageRequest(f, kNow), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--resolution")));
   f.resolution = "day";
-  f.start = "yesterday";
+  f.start = "the day before";
   EXPECT_THAT(UsageRequest(f, kNow), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--start")));
+  f.start = "-1d";
+  f.last = "6h";
+  EXPECT_THAT(UsageRequest(f, kNow), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--last")));
 }
 
 TEST(RenderUsage, TableAndJson) {

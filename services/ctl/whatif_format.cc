@@ -14,8 +14,9 @@
 
 namespace fleetcap::ctl {
 
+using exports::FinerThanHundredths;
 using exports::FixedPoint;
-using exports::Money;
+using exports::Hundredths;
 using exports::Table;
 
 namespace {
@@ -24,7 +25,8 @@ std::string Devices(int64_t milli) { return policy::FormatDecimal(milli, 3); }
 
 std::string SignedDevices(int64_t milli) { return milli > 0 ? "+" + Devices(milli) : Devices(milli); }
 
-std::string SignedMoney(int64_t micro) { return micro > 0 ? "+" + Money(micro) : Money(micro); }
+// Money to the hundredth, as every table shows it (the JSON keeps it exact).
+std::string SignedMoney(int64_t micro) { return micro > 0 ? "+" + Hundredths(micro) : Hundredths(micro); }
 
 // Parts per million as a percentage with two decimals: 772727 -> "77.27%".
 std::string Percent(int64_t ppm) { return FixedPoint(ppm * 100, 2) + "%"; }
@@ -62,19 +64,25 @@ std::string BillTable(const v1::ScenarioComparison& c) {
   for (const auto& b : c.baseline().bills()) rows[b.team()].first = &b;
   for (const auto& b : c.scenario().bills()) rows[b.team()].second = &b;
   Table t({"TEAM", "BASELINE", "SCENARIO", "CHANGE"});
+  bool rounded = false;
+  const auto money = [&rounded](int64_t micro) {
+    rounded = rounded || FinerThanHundredths(micro);
+    return Hundredths(micro);
+  };
   // A bill with a flavor no stored forecast covers is unknown, never its partial figure.
   const auto known = [](const v1::TeamBill* b) { return b == nullptr || b->unknown_flavors().empty(); };
   for (const auto& [team, pair] : rows) {
     const int64_t before = pair.first ? pair.first->micro() : 0;
     const int64_t after = pair.second ? pair.second->micro() : 0;
-    t.AddRow({team, known(pair.first) ? Money(before) : "unknown", known(pair.second) ? Money(after) : "unknown",
+    t.AddRow({team, known(pair.first) ? money(before) : "unknown", known(pair.second) ? money(after) : "unknown",
               known(pair.first) && known(pair.second) ? SignedMoney(after - before) : "unknown"});
   }
-  t.AddRow({"idle", Money(c.baseline().idle_micro()), Money(c.scenario().idle_micro()),
+  t.AddRow({"idle", money(c.baseline().idle_micro()), money(c.scenario().idle_micro()),
             SignedMoney(c.scenario().idle_micro() - c.baseline().idle_micro())});
-  t.AddRow({"total", Money(c.baseline().total_micro()), Money(c.scenario().total_micro()),
+  t.AddRow({"total", money(c.baseline().total_micro()), money(c.scenario().total_micro()),
             SignedMoney(c.scenario().total_micro() - c.baseline().total_micro())});
-  return t.Render();
+  // A change is rounded only where one of its sides is.
+  return t.Render() + (rounded ? "money rounded to the hundredth; --format json gives it exactly\n" : "");
 }
 
 // Unknown where a series of the flavor has no stored forecast over the month.

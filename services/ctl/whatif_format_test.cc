@@ -74,13 +74,14 @@ TEST(WhatIfTable, PutsRecommendationsSideBySideWithTheirChange) {
   EXPECT_THAT(Squeezed(WhatIfTable(Comparison())), HasSubstr("team-a h100 3 2.5 3 2.5 -0.5 demand\n"));
 }
 
-TEST(WhatIfTable, PrintsBillsExactlyWithIdleAndTheTotalTheyAddUpTo) {
+TEST(WhatIfTable, PrintsBillsToTheHundredthWithIdleAndTheTotalTheyAddUpTo) {
   const std::string out = Squeezed(WhatIfTable(Comparison()));
   EXPECT_THAT(out, HasSubstr("Projected bill, 2027-01-01T00:00:00Z to 2027-02-01T00:00:00Z (USD)"));
-  EXPECT_THAT(out, HasSubstr("team-a 4464.00 9441.792 +4977.792\n"));
-  EXPECT_THAT(out, HasSubstr("team-b 1488.00 1574.208 +86.208\n"));
+  EXPECT_THAT(out, HasSubstr("team-a 4464.00 9441.79 +4977.79\n"));
+  EXPECT_THAT(out, HasSubstr("team-b 1488.00 1574.21 +86.21\n"));
   EXPECT_THAT(out, HasSubstr("idle 8928.00 3240.00 -5688.00\n"));
-  EXPECT_THAT(out, HasSubstr("total 14880.00 14256.00 -624.00\n"));
+  EXPECT_THAT(out,
+              HasSubstr("total 14880.00 14256.00 -624.00\nmoney rounded to the hundredth; --format json gives it"));
 }
 
 TEST(WhatIfTable, ShowsUtilisationAndExhaustionDaysOrADash) {
@@ -106,7 +107,7 @@ TEST(WhatIfTable, ABillOrUtilisationNoStoredForecastCoversIsUnknownNotAFigure) {
   c.mutable_baseline()->mutable_flavors(0)->set_held_unknown(true);
   const std::string out = Squeezed(WhatIfTable(c));
   EXPECT_THAT(out, HasSubstr("projected month: stored forecast run 7\n"));
-  EXPECT_THAT(out, HasSubstr("team-b unknown 1574.208 unknown\n"));
+  EXPECT_THAT(out, HasSubstr("team-b unknown 1574.21 unknown\n"));
   EXPECT_THAT(out, HasSubstr("h100 10 3 unknown 77.27% "));
 }
 

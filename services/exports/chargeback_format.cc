@@ -50,23 +50,27 @@ std::string EfficiencyCell(double efficiency, int64_t held_milli_seconds, int64_
   return held_milli_seconds > 0 && observed_milli_seconds == 0 ? "-" : Percent(efficiency);
 }
 
-// Money or device-hours in millionths, every cell of a column with the same
-// decimals (the most any cell needs, at least 2) so that points line up.
-class DecimalColumn {
+// Money or device-hours in millionths, shown to the hundredth; whether any
+// cell lost digits doing so (the table then says where the exact figures are).
+class HundredthsColumn {
  public:
   void Add(int64_t millionths) {
     values_.push_back(millionths);
-    decimals_ = std::max(decimals_, DecimalsNeeded(millionths));
+    rounded_ = rounded_ || FinerThanHundredths(millionths);
   }
-  std::string Cell(size_t row) const { return FixedPoint(values_[row], decimals_); }
+  std::string Cell(size_t row) const { return Hundredths(values_[row]); }
+  bool rounded() const { return rounded_; }
 
  private:
   std::vector<int64_t> values_;
-  int decimals_ = 2;
+  bool rounded_ = false;
 };
 
 constexpr char kNoTelemetryMarker[] = "*";
 constexpr char kNoTelemetryNote[] = "* some of the line's time had no telemetry and was charged as held\n";
+// Each cell, the TOTAL row's too, is its exact figure rounded, so a column
+// of rounded cells may add up to a hundredth or so off its TOTAL.
+constexpr char kRoundedNote[] = "figures rounded to the hundredth; --format csv, json or focus gives them exactly\n";
 
 std::string Title(const v1::GetChargebackRequest& request, const v1::ChargebackReport& report) {
   return absl::StrCat("chargeback from ", FormatRfc3339(FromProtoTimestamp(request.start())), " to ",
@@ -106,7 +110,7 @@ std::string ChargebackTable(const v1::GetChargebackRequest& request, const v1::C
     if (Shown(field, request, report)) shown.push_back(&field);
   }
   // The last row of each column is the TOTAL row.
-  DecimalColumn held, used, direct, idle, shared, total;
+  HundredthsColumn held, used, direct, idle, shared, total;
   int64_t held_sum = 0, used_sum = 0, observed_sum = 0, direct_sum = 0, idle_sum = 0, shared_sum = 0;
   for (const auto& line : report.lines()) {
     held.Add(DeviceHourMillionths(line.held_milli_seconds()));
@@ -159,7 +163,10 @@ std::string ChargebackTable(const v1::GetChargebackRequest& request, const v1::C
   std::vector<std::string> total_cells = {"TOTAL"};
   total_cells.resize(1 + shown.size());
   table.AddRow(figures(report.lines_size(), total_cell, std::move(total_cells)));
-  return Title(request, report) + table.Render() + (marked ? kNoTelemetryNote : "");
+  const bool rounded =
+      held.rounded() || used.rounded() || direct.rounded() || idle.rounded() || shared.rounded() || total.rounded();
+  return absl::StrCat(Title(request, report), table.Render(), marked ? kNoTelemetryNote : "",
+                      rounded ? kRoundedNote : "");
 }
 
 std::string ChargebackJson(const v1::ChargebackReport& report) {

@@ -21,19 +21,17 @@ TEST(ParseChargebackFormat, KnowsTheFourFormatsAndNamesTheFlag) {
   EXPECT_THAT(ParseChargebackFormat("xlsx"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format")));
 }
 
-TEST(ChargebackTable, AlignsExactAmountsAndEndsWithTheTotal) {
-  // Every cell of a money or device-hour column has the decimals the most
-  // precise one needs; 9.333333 + 4.666667 is the 14.000000 of the total.
-  EXPECT_EQ(ChargebackTable(HourRequest(), WorkedExample()),
-            "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in USD\n"
-            "START                   TEAM  MODEL  HELD_DEVICE_H  USED_DEVICE_H  EFFICIENCY  DIRECT      IDLE  SHARED"
-            "      TOTAL\n"
-            "2026-11-30T23:00:00Z  speech  A100            0.50       0.000000           -    3.50  1.166667    0.00"
-            "   4.666667\n"
-            "2026-11-30T23:00:00Z  vision  A100            1.00       0.666667       66.7%    7.00  2.333333    0.00"
-            "   9.333333\n"
-            "TOTAL                                         1.50       0.666667       66.7%   10.50  3.500000    0.00"
-            "  14.000000\n");
+TEST(ChargebackTable, RoundsToTheHundredthAndSaysWhereTheExactFiguresAre) {
+  // Each cell is its exact figure rounded half away from zero: 4.666667 ->
+  // 4.67, 9.333333 -> 9.33, the total's 14.000000 -> 14.00.
+  EXPECT_EQ(
+      ChargebackTable(HourRequest(), WorkedExample()),
+      "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in USD\n"
+      "START                   TEAM  MODEL  HELD_DEVICE_H  USED_DEVICE_H  EFFICIENCY  DIRECT  IDLE  SHARED  TOTAL\n"
+      "2026-11-30T23:00:00Z  speech  A100            0.50           0.00           -    3.50  1.17    0.00   4.67\n"
+      "2026-11-30T23:00:00Z  vision  A100            1.00           0.67       66.7%    7.00  2.33    0.00   9.33\n"
+      "TOTAL                                         1.50           0.67       66.7%   10.50  3.50    0.00  14.00\n"
+      "figures rounded to the hundredth; --format csv, json or focus gives them exactly\n");
 }
 
 TEST(ChargebackTable, AZeroTotalIsPrintedAsZero) {
@@ -54,24 +52,23 @@ TEST(ChargebackTable, ShowsTheFieldsLinesHaveEvenWhenNotAskedFor) {
       ChargebackTable(request, report),
       "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in USD\n"
       "START                        TEAM  HELD_DEVICE_H  USED_DEVICE_H  EFFICIENCY  DIRECT  IDLE  SHARED  TOTAL\n"
-      "2026-11-30T23:00:00Z  ads, \"east\"           0.25          0.125       50.0%    1.75  0.00    0.00   1.75\n"
-      "TOTAL                                       0.25          0.125       50.0%    1.75  0.00    0.00   1.75\n");
+      "2026-11-30T23:00:00Z  ads, \"east\"           0.25           0.13       50.0%    1.75  0.00    0.00   1.75\n"
+      "TOTAL                                       0.25           0.13       50.0%    1.75  0.00    0.00   1.75\n"
+      "figures rounded to the hundredth; --format csv, json or focus gives them exactly\n");
 }
 
 TEST(ChargebackTable, MarksALineChargedAsHeldForWantOfTelemetry) {
   v1::ChargebackReport report = WorkedExample();
   report.mutable_lines(0)->set_no_telemetry(true);
-  EXPECT_EQ(ChargebackTable(HourRequest(), report),
-            "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in USD\n"
-            "START                   TEAM  MODEL  HELD_DEVICE_H  USED_DEVICE_H  EFFICIENCY  DIRECT      IDLE  SHARED"
-            "      TOTAL\n"
-            "2026-11-30T23:00:00Z  speech  A100            0.50       0.000000           -    3.50  1.166667    0.00"
-            "   4.666667  *\n"
-            "2026-11-30T23:00:00Z  vision  A100            1.00       0.666667       66.7%    7.00  2.333333    0.00"
-            "   9.333333\n"
-            "TOTAL                                         1.50       0.666667       66.7%   10.50  3.500000    0.00"
-            "  14.000000\n"
-            "* some of the line's time had no telemetry and was charged as held\n");
+  EXPECT_EQ(
+      ChargebackTable(HourRequest(), report),
+      "chargeback from 2026-11-30T23:00:00Z to 2026-12-01T00:00:00Z in USD\n"
+      "START                   TEAM  MODEL  HELD_DEVICE_H  USED_DEVICE_H  EFFICIENCY  DIRECT  IDLE  SHARED  TOTAL\n"
+      "2026-11-30T23:00:00Z  speech  A100            0.50           0.00           -    3.50  1.17    0.00   4.67  *\n"
+      "2026-11-30T23:00:00Z  vision  A100            1.00           0.67       66.7%    7.00  2.33    0.00   9.33\n"
+      "TOTAL                                         1.50           0.67       66.7%   10.50  3.50    0.00  14.00\n"
+      "* some of the line's time had no telemetry and was charged as held\n"
+      "figures rounded to the hundredth; --format csv, json or focus gives them exactly\n");
 }
 
 TEST(ChargebackTable, AnEmptyReportSaysSo) {

@@ -38,6 +38,16 @@ std::string FixedPoint(int64_t millionths, int decimals) {
 
 std::string Money(int64_t micro) { return FixedPoint(micro, DecimalsNeeded(micro)); }
 
+std::string Hundredths(int64_t millionths) {
+  constexpr uint64_t kHundredth = kMillion / 100;
+  const uint64_t rounded = (Magnitude(millionths) + kHundredth / 2) / kHundredth;
+  std::string cents = std::to_string(rounded % 100);
+  cents.insert(0, 2 - cents.size(), '0');
+  return absl::StrCat(millionths < 0 && rounded > 0 ? "-" : "", rounded / 100, ".", cents);
+}
+
+bool FinerThanHundredths(int64_t millionths) { return millionths % (static_cast<int64_t>(kMillion) / 100) != 0; }
+
 int64_t DeviceHourMillionths(int64_t milli_seconds) {
   // 128 bits: milli_seconds x 10^6 does not fit in 64.
   const absl::uint128 scaled = absl::uint128(Magnitude(milli_seconds)) * kMillion;

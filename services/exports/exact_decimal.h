@@ -20,6 +20,14 @@ std::string FixedPoint(int64_t millionths, int decimals);
 // 1500000 -> "1.50", 1166667 -> "1.166667", -20 -> "-0.00002".
 std::string Money(int64_t micro);
 
+// `millionths` rounded half away from zero to the hundredth, with two
+// decimals: 1166667 -> "1.17", 14000000 -> "14.00", -5000 -> "-0.01". What a
+// table shows a person; exports keep every digit (Money, DeviceHours).
+std::string Hundredths(int64_t millionths);
+
+// Whether Hundredths drops digits of `millionths`.
+bool FinerThanHundredths(int64_t millionths);
+
 // Milli-device-seconds in millionths of a device-hour, rounded half away
 // from zero: a device-hour is 3,600,000 milli-device-seconds, so most
 // values have no finite decimal. A millionth of a device-hour is 3.6

@@ -23,6 +23,26 @@ TEST(Money, ExtremesDoNotOverflow) {
   EXPECT_EQ(Money(std::numeric_limits<int64_t>::min()), "-9223372036854.775808");
 }
 
+TEST(Hundredths, RoundsHalfAwayFromZeroToTwoDecimals) {
+  EXPECT_EQ(Hundredths(0), "0.00");
+  EXPECT_EQ(Hundredths(14000000), "14.00");
+  EXPECT_EQ(Hundredths(1166667), "1.17");
+  EXPECT_EQ(Hundredths(4666667), "4.67");
+  EXPECT_EQ(Hundredths(1004999), "1.00");
+  EXPECT_EQ(Hundredths(1005000), "1.01");
+  EXPECT_EQ(Hundredths(995000), "1.00");
+  EXPECT_EQ(Hundredths(-5000), "-0.01");
+  EXPECT_EQ(Hundredths(-4999), "0.00");  // no "-0.00"
+  EXPECT_EQ(Hundredths(-3500000), "-3.50");
+  EXPECT_EQ(Hundredths(std::numeric_limits<int64_t>::max()), "9223372036854.78");
+  EXPECT_EQ(Hundredths(std::numeric_limits<int64_t>::min()), "-9223372036854.78");
+  EXPECT_FALSE(FinerThanHundredths(14000000));
+  EXPECT_FALSE(FinerThanHundredths(-10000));
+  EXPECT_TRUE(FinerThanHundredths(1166667));
+  EXPECT_TRUE(FinerThanHundredths(-1));
+  EXPECT_TRUE(FinerThanHundredths(std::numeric_limits<int64_t>::min()));
+}
+
 TEST(FixedPoint, PadsToTheDecimalsAskedFor) {
   EXPECT_EQ(FixedPoint(1500000, 6), "1.500000");
   EXPECT_EQ(FixedPoint(1500000, 0), "1");

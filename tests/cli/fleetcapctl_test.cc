@@ -6,7 +6,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "common/time_util.h"
 #include "nlohmann/json.hpp"
+#include "services/exports/exact_decimal.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/http_get.h"
@@ -267,23 +269,54 @@ TEST_F(ChargebackCtlTest, FocusRowsBillTheApisTotal) {
   EXPECT_EQ(std::to_string(billed), api["totalCostMicro"].get<std::string>());
 }
 
-TEST_F(ChargebackCtlTest, TableHasARowPerLineATotalAndMarksLinesWithoutTelemetry) {
+TEST_F(ChargebackCtlTest, TableHasARowPerLineInHundredthsATotalAndMarksLinesWithoutTelemetry) {
   auto result = Chargeback("table");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto api = Api();
   std::vector<std::string> rows = absl::StrSplit(result.out, '\n', absl::SkipEmpty());
-  // Title, header, the lines, TOTAL, and the note on lines without telemetry.
-  ASSERT_EQ(rows.size(), api["lines"].size() + 4) << result.out;
+  // Title, header, the lines, TOTAL, the note on lines without telemetry and
+  // the note on rounding (the bill's amounts are not all whole cents).
+  ASSERT_EQ(rows.size(), api["lines"].size() + 5) << result.out;
   EXPECT_EQ(rows[0], "chargeback from 2026-01-31T20:00:00Z to 2026-02-01T04:00:00Z in EUR");
-  EXPECT_EQ(rows[rows.size() - 2].rfind("TOTAL", 0), 0u) << result.out;
-  size_t marked = 0, expected_marked = 0;
+  const std::string& total = rows[rows.size() - 3];
+  EXPECT_EQ(total.rfind("TOTAL", 0), 0u) << result.out;
+  EXPECT_TRUE(absl::EndsWith(total, " " + exports::Hundredths(std::stoll(api["totalCostMicro"].get<std::string>()))))
+      << total;
+  size_t marked = 0, expected_marked = 0, rounded = 0;
   for (size_t i = 0; i < api["lines"].size(); ++i) {
+    const auto& line = api["lines"][i];
+    const bool no_telemetry = line["noTelemetry"].get<bool>();
     marked += absl::EndsWith(rows[2 + i], "  *") ? 1 : 0;
-    expected_marked += api["lines"][i]["noTelemetry"].get<bool>() ? 1 : 0;
+    expected_marked += no_telemetry ? 1 : 0;
+    // Money to the hundredth, the exact figure rounded.
+    const int64_t micro = std::stoll(line["totalCostMicro"].get<std::string>());
+    rounded += exports::FinerThanHundredths(micro) ? 1 : 0;
+    EXPECT_TRUE(absl::EndsWith(rows[2 + i], " " + exports::Hundredths(micro) + (no_telemetry ? "  *" : "")))
+        << rows[2 + i];
   }
   EXPECT_GT(expected_marked, 0u);
+  EXPECT_GT(rounded, 0u);
   EXPECT_EQ(marked, expected_marked) << result.out;
-  EXPECT_THAT(rows.back(), HasSubstr("no telemetry"));
+  EXPECT_THAT(rows[rows.size() - 2], HasSubstr("no telemetry"));
+  EXPECT_THAT(rows.back(), HasSubstr("rounded to the hundredth"));
+}
+
+TEST_F(ChargebackCtlTest, ARelativeWindowIsWholeHoursUpToThisHour) {
+  const absl::Time before = absl::Now();
+  auto result = testing::Run({fleetcap::testing::kCtlBin, "chargeback", "--server", served_->api.grpc_address(),
+                              "--token", served_->tokens.at("planner"), "--last", "30d"});
+  const absl::Time after = absl::Now();
+  ASSERT_EQ(result.exit_code, 0) << result.err;
+  std::vector<std::string> words = absl::StrSplit(result.out.substr(0, result.out.find('\n')), ' ');
+  ASSERT_EQ(words.size(), 7u) << result.out;  // chargeback from F to T in EUR
+  auto from = ParseRfc3339("from", words[2]);
+  auto to = ParseRfc3339("to", words[4]);
+  ASSERT_THAT(from, IsOk());
+  ASSERT_THAT(to, IsOk());
+  EXPECT_EQ(absl::ToUnixSeconds(*to) % 3600, 0) << result.out;
+  EXPECT_EQ(*to - *from, absl::Hours(30 * 24)) << result.out;
+  EXPECT_GT(*to, before - absl::Hours(1));
+  EXPECT_LE(*to, after);
 }
 
 TEST_F(ChargebackCtlTest, ATeamTokenAskingForAnotherTeamIsDeniedInOneLine) {
@@ -324,12 +357,12 @@ TEST(FleetctlStandalone, ChargebackFlagErrorsNameTheFlag) {
 TEST(FleetctlStandalone, ChargebackHelpDocumentsTheCommand) {
   auto help = testing::Run({fleetcap::testing::kCtlBin, "chargeback", "--help"});
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* text :
-       {"--from", "--to", "--group-by", "--resolution", "--line-kind", "table, json, csv or focus"}) {
+  for (const char* text : {"--from", "--to", "--last", "month-start", "--group-by", "--resolution", "--line-kind",
+                           "table, json, csv or focus"}) {
     EXPECT_THAT(help.out, HasSubstr(text));
   }
   auto all = testing::Run({fleetcap::testing::kCtlBin, "--help"});
-  EXPECT_THAT(all.out, HasSubstr("chargeback --from T --to T"));
+  EXPECT_THAT(all.out, HasSubstr("chargeback (--from T [--to T] | --last N)"));
 }
 
 }  // namespace
