@@ -31,6 +31,33 @@ interface Explanation {
   lines?: Array<{ line?: ChargebackLine }>;
 }
 
+// The figures of every row of the chargeback table, page after page (its
+// pager's Next until the last), then back on the first page.
+async function everyPagesFigures(page: Page): Promise<string[][]> {
+  const read = () =>
+    page
+      .getByTestId('chargeback-table')
+      .locator('[data-testid^="chargeback-row-"]')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid') ?? '', e.getAttribute('data-value') ?? '']));
+  const shown = await read();
+  const pager = page.getByRole('navigation', { name: 'Table pages' });
+  if ((await pager.count()) === 0) return shown;
+  const turn = async (name: 'Next' | 'Previous') => {
+    const before = await page.getByTestId('table-page').innerText();
+    await pager.getByRole('button', { name }).click();
+    await expect.poll(() => page.getByTestId('table-page').innerText()).not.toBe(before);
+  };
+  let pages = 1;
+  while (await pager.getByRole('button', { name: 'Next' }).isEnabled()) {
+    await turn('Next');
+    shown.push(...(await read()));
+    pages += 1;
+  }
+  expect(await page.getByTestId('table-page').innerText()).toContain(`page ${pages} of ${pages}`);
+  while (await pager.getByRole('button', { name: 'Previous' }).isEnabled()) await turn('Previous');
+  return shown;
+}
+
 // Every row's cost, held, used and idle figures and the total on screen are
 // the API's lines for the level (waiting for the level's rows to replace
 // the previous level's). A workload level has hundreds of rows: the
@@ -40,10 +67,7 @@ async function expectLevelFigures(page: Page, level: DrillLevel, report: Chargeb
   expect(lines.length, JSON.stringify(level)).toBeGreaterThan(0);
   await page.getByTestId(`chargeback-row-total-${rowName(lines[0] as ChargebackLine, level)}`).waitFor();
   expect(await figure(page, 'chargeback-total')).toBe(report.totalCostMicro ?? '0');
-  const shown = await page
-    .getByTestId('chargeback-table')
-    .locator('[data-testid^="chargeback-row-"]')
-    .evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid') ?? '', e.getAttribute('data-value') ?? '']));
+  const shown = await everyPagesFigures(page);
   const expected: string[][] = [];
   for (const line of lines) {
     const name = rowName(line, level);

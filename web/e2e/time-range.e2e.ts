@@ -20,13 +20,21 @@ afterAll(async () => {
 
 const hourMs = 3_600_000;
 const presetHours = { '24h': 24, '7d': 168, '30d': 720 } as const;
-type Preset = keyof typeof presetHours;
+type Preset = keyof typeof presetHours | 'month' | 'last-month';
 
 const rfc3339 = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-// A preset's window: it ends at the next whole hour after now.
+// A preset's window: the last hours end at the next whole hour after now;
+// month to date runs from the first of the UTC month to the next whole hour
+// (at least its first hour), last month is the UTC month before.
 function presetWindow(preset: Preset, nowMs = Date.now()): { start: string; end: string } {
   const end = Math.ceil(nowMs / hourMs) * hourMs;
+  const now = new Date(nowMs);
+  const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+  if (preset === 'month') return { start: rfc3339(monthStart), end: rfc3339(Math.max(end, monthStart + hourMs)) };
+  if (preset === 'last-month') {
+    return { start: rfc3339(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)), end: rfc3339(monthStart) };
+  }
   return { start: rfc3339(end - presetHours[preset] * hourMs), end: rfc3339(end) };
 }
 
@@ -93,6 +101,24 @@ test("choosing 24 h, 30 d and a custom range puts it in the URL and shows the AP
   await expect.poll(() => shownWindow(page), { timeout: 15_000 }).toEqual({ start, end });
   await expect.poll(() => figure(page, 'chargeback-total'), { timeout: 15_000 }).toBe(custom.totalCostMicro ?? '0');
   await screenshot(page, 'chargeback-custom-range');
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test("month to date and last month are UTC calendar months with the API's figures, kept on reload", async () => {
+  const env = e2eEnv();
+  const { page, errors } = await newPage(browser.context, env.plannerToken);
+  await go(page, '/chargeback?range=month');
+  await expectPresetShown(page, 'month', env.plannerToken);
+  expect(await pressed(page, 'Month to date')).toBe('true');
+
+  await page.getByRole('button', { name: 'Last month', exact: true }).click();
+  await page.waitForURL((url) => url.searchParams.get('range') === 'last-month');
+  await expectPresetShown(page, 'last-month', env.plannerToken);
+  await page.reload();
+  await expectPresetShown(page, 'last-month', env.plannerToken);
+  expect(await pressed(page, 'Last month')).toBe('true');
+  await screenshot(page, 'chargeback-last-month');
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -33,6 +33,23 @@ test('a custom range in the URL opens the form with it, and a preset closes it',
   expect(screen.getByRole('button', { name: 'Custom' })).toHaveAttribute('aria-pressed', 'false');
 });
 
+test('every preset is a button that writes its name to the URL', async () => {
+  const router = renderPicker('/page');
+  for (const [label, name] of [
+    ['Today', 'today'],
+    ['Yesterday', 'yesterday'],
+    ['Month to date', 'month'],
+    ['Last month', 'last-month'],
+    ['Last 90 days', '90d'],
+  ]) {
+    await userEvent.click(screen.getByRole('button', { name: label }));
+    await waitFor(() => expect(search(router).get('range')).toBe(name));
+    expect(screen.getByRole('button', { name: label })).toHaveAttribute('aria-pressed', 'true');
+    const shown = presetRange(name as Parameters<typeof presetRange>[0], Date.now());
+    expect(screen.getByTestId('range-shown')).toHaveTextContent(shown.start.replace('T', ' '));
+  }
+});
+
 test('Custom starts from the range on screen, not the one the page opened with', async () => {
   renderPicker('/page?start=2026-11-01T00:00:00Z&end=2026-11-03T12:00:00Z');
   await userEvent.click(screen.getByRole('button', { name: 'Last 24 h' }));

@@ -1,10 +1,20 @@
-// Last 24 h / 7 d / 30 d / 90 d or a custom UTC range, written to the URL
-// (`range=` or `start=`/`end=`) so the view can be shared.
+// A preset (today, yesterday, the last 24 h / 7 / 30 / 90 days, month to
+// date, last month; UTC) or a custom UTC range, written to the URL (`range=`
+// or `start=`/`end=`) so the view can be shared.
 import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { presets, type TimeRange } from '../time/range';
+import { presets, type Preset, type TimeRange } from '../time/range';
 
-const presetLabels: Record<string, string> = { '24h': 'Last 24 h', '7d': 'Last 7 days', '30d': 'Last 30 days', '90d': 'Last 90 days' };
+const presetLabels: Record<Preset, string> = {
+  today: 'Today',
+  yesterday: 'Yesterday',
+  '24h': 'Last 24 h',
+  '7d': 'Last 7 days',
+  '30d': 'Last 30 days',
+  '90d': 'Last 90 days',
+  month: 'Month to date',
+  'last-month': 'Last month',
+};
 
 // datetime-local has no zone: the picker speaks UTC and says so.
 const toInput = (rfc3339: string) => rfc3339.slice(0, 16);

@@ -28,6 +28,35 @@ test('cost by team: exact totals, device-hours, efficiency, idle share and the p
   expect(calls).toContainEqual({ start: '2026-11-20T19:00:00Z', end: testRange.start, group_by: 'team', resolution: 'none' });
 });
 
+test('the table sorts by a column and searches, both in the URL, and a drill starts without them', async () => {
+  const { router } = renderApp(`/chargeback?${testRangeQuery}`, plannerToken);
+  const table = await screen.findByTestId('chargeback-table');
+  await screen.findByTestId('chargeback-row-total-ml');
+  const names = () => within(table).getAllByRole('row').slice(1).map((row) => row.querySelector('td')?.textContent);
+  const search = () => new URLSearchParams(router.state.location.search);
+  // The cost column: largest first on the first click, smallest first on the next.
+  const cost = within(table).getByRole('columnheader', { name: /Cost/ });
+  expect(cost).toHaveAttribute('aria-sort', 'none');
+  await userEvent.click(within(cost).getByRole('button'));
+  await waitFor(() => expect(search().get('sort')).toBe('total:desc'));
+  expect(cost).toHaveAttribute('aria-sort', 'descending');
+  expect(names()[0]).toBe('ml');
+  await userEvent.click(within(cost).getByRole('button'));
+  await waitFor(() => expect(search().get('sort')).toBe('total:asc'));
+  expect(names()[0]).toBe('web');
+  await userEvent.type(screen.getByRole('searchbox', { name: 'Search cost by team' }), 'WE');
+  await waitFor(() => expect(search().get('q')).toBe('WE'));
+  expect(within(table).queryByTestId('chargeback-row-total-ml')).toBeNull();
+  expect(within(table).getByTestId('chargeback-row-total-web')).toBeInTheDocument();
+  // The total is every line's, whatever the table shows.
+  expect(screen.getByTestId('chargeback-total')).toHaveAttribute('data-value', '9007199258240993');
+  await userEvent.clear(screen.getByRole('searchbox', { name: 'Search cost by team' }));
+  await userEvent.click(await within(table).findByRole('button', { name: 'ml' }));
+  await waitFor(() => expect(search().get('team')).toBe('ml'));
+  expect(search().get('sort')).toBeNull();
+  expect(search().get('q')).toBeNull();
+});
+
 test('drill-down team -> namespace -> workload adds a group_by field and a filter each time, in the URL', async () => {
   const { router } = renderApp(`/chargeback?${testRangeQuery}`, plannerToken);
   await userEvent.click(await screen.findByRole('button', { name: 'ml' }));

@@ -15,7 +15,9 @@ import { useTimeRange } from '../../time/useTimeRange';
 import { useSession } from '../../auth/session';
 import type { ChargebackLine, ChargebackReport } from '../../api/types';
 import { chargebackParams, drillFromParams, lineName, type Level } from './drill';
+import { CostOverTime } from './CostOverTime';
 import { ExplainPanel } from './ExplainPanel';
+import { idleLineName, idleModeLabels, idleModeOf, idleModes, reportWithIdle } from './idleView';
 
 interface Row {
   name: string;
@@ -61,6 +63,10 @@ export default function ChargebackPage() {
     enabled: scope !== null && !outside,
   });
 
+  const idleMode = idleModeOf(params);
+  const shown = useMemo(() => report.data && reportWithIdle(report.data, idleMode), [report.data, idleMode]);
+  const shownBefore = useMemo(() => before.data && reportWithIdle(before.data, idleMode), [before.data, idleMode]);
+
   const goTo = (next: Record<string, string | null>) => {
     const p = new URLSearchParams(params);
     for (const [key, value] of Object.entries(next)) {
@@ -77,13 +83,16 @@ export default function ChargebackPage() {
       {
         id: 'name',
         header: level === 'team' ? 'Team' : level === 'namespace' ? 'Namespace' : 'Workload',
+        sortValue: (row) => row.name,
         cell: (row) =>
-          level === 'team' ? (
-            <button type="button" className="link" onClick={() => goTo({ team: row.line.team ?? '', namespace: null, explain: null })}>
+          row.line.lineKind === 'idle' && row.name === idleLineName ? (
+            row.name
+          ) : level === 'team' ? (
+            <button type="button" className="link" onClick={() => goTo({ team: row.line.team ?? '', namespace: null, explain: null, ...freshTableView })}>
               {row.name}
             </button>
           ) : level === 'namespace' ? (
-            <button type="button" className="link" onClick={() => goTo({ namespace: row.line.namespace ?? '', explain: null })}>
+            <button type="button" className="link" onClick={() => goTo({ namespace: row.line.namespace ?? '', explain: null, ...freshTableView })}>
               {row.name}
             </button>
           ) : (
@@ -99,6 +108,7 @@ export default function ChargebackPage() {
         id: 'total',
         header: 'Cost',
         numeric: true,
+        sortValue: (row) => big(row.line.totalCostMicro),
         cell: (row) => (
           <Figure testId={`chargeback-row-total-${id(row)}`} value={big(row.line.totalCostMicro)} text={formatMoney(row.line.totalCostMicro, currencyOf(report.data))} />
         ),
@@ -107,6 +117,7 @@ export default function ChargebackPage() {
         id: 'held',
         header: 'Held device-hours',
         numeric: true,
+        sortValue: (row) => big(row.line.heldMilliSeconds),
         cell: (row) => (
           <Figure testId={`chargeback-row-held-${id(row)}`} value={big(row.line.heldMilliSeconds)} text={formatDeviceHours(row.line.heldMilliSeconds)} />
         ),
@@ -115,6 +126,7 @@ export default function ChargebackPage() {
         id: 'used',
         header: 'Used device-hours',
         numeric: true,
+        sortValue: (row) => big(row.line.usedMilliSeconds),
         cell: (row) => (
           <Figure testId={`chargeback-row-used-${id(row)}`} value={big(row.line.usedMilliSeconds)} text={formatDeviceHours(row.line.usedMilliSeconds)} />
         ),
@@ -123,12 +135,14 @@ export default function ChargebackPage() {
         id: 'efficiency',
         header: 'Efficiency',
         numeric: true,
+        sortValue: (row) => row.line.efficiency ?? 0,
         cell: (row) => <EfficiencyCell line={row.line} />,
       },
       {
         id: 'idle',
         header: 'Idle share',
         numeric: true,
+        sortValue: (row) => big(row.line.idleCostMicro),
         cell: (row) => (
           <Figure
             testId={`chargeback-row-idle-${id(row)}`}
@@ -141,6 +155,8 @@ export default function ChargebackPage() {
         id: 'previous',
         header: 'Previous period',
         numeric: true,
+        // A row new in this period sorts below every row that had a cost.
+        sortValue: (row) => row.previousTotal ?? -1n,
         cell: (row) => (row.previousTotal === null ? '–' : formatMoney(row.previousTotal, currencyOf(report.data))),
       },
       { id: 'change', header: 'Change', numeric: true, cell: (row) => change(big(row.line.totalCostMicro), row.previousTotal) },
@@ -149,9 +165,9 @@ export default function ChargebackPage() {
   }, [drill.level, params, report.data]);
 
   const rows = useMemo<Row[]>(() => {
-    const lines = report.data?.lines ?? [];
+    const lines = shown?.lines ?? [];
     const previousByName = new Map<string, bigint>();
-    for (const line of before.data?.lines ?? []) {
+    for (const line of shownBefore?.lines ?? []) {
       const name = lineName(line, drill.level);
       previousByName.set(name, (previousByName.get(name) ?? 0n) + big(line.totalCostMicro));
     }
@@ -164,7 +180,7 @@ export default function ChargebackPage() {
         const d = big(b.line.totalCostMicro) - big(a.line.totalCostMicro);
         return d > 0n ? 1 : d < 0n ? -1 : a.name.localeCompare(b.name);
       });
-  }, [report.data, before.data, drill.level]);
+  }, [shown, shownBefore, drill.level]);
 
   const exportAs = async (format: 'csv' | 'focus') => {
     setExportError(null);
@@ -192,6 +208,20 @@ export default function ChargebackPage() {
         {drill.namespace && <> › {drill.namespace}</>}
       </nav>
       <div className="controls">
+        <label>
+          Idle capacity
+          <select
+            value={idleMode}
+            data-testid="idle-mode"
+            onChange={(e) => goTo({ idle: e.target.value === 'shared' ? null : e.target.value, ...freshTableView })}
+          >
+            {idleModes.map((mode) => (
+              <option key={mode} value={mode}>
+                {idleModeLabels[mode]}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="button" disabled={outside} onClick={() => void exportAs('csv')}>
           Export CSV
         </button>
@@ -206,34 +236,54 @@ export default function ChargebackPage() {
           <Link to={`?${withoutDrill(params)}`}>Show your teams</Link>
         </p>
       ) : (
-        <QueryView query={report} what="the chargeback report" height={300}>
-          {(data) => (
-            <>
-              <p>
-                Total <Figure testId="chargeback-total" value={big(data.totalCostMicro)} text={formatMoney(data.totalCostMicro, currencyOf(data))} />
-                {before.data && (
-                  <>
-                    {' '}
-                    against{' '}
-                    <Figure
-                      testId="chargeback-previous-total"
-                      value={big(before.data.totalCostMicro)}
-                      text={formatMoney(before.data.totalCostMicro, currencyOf(data))}
-                    />{' '}
-                    in the previous period of the same length ({change(big(data.totalCostMicro), big(before.data.totalCostMicro))}).
-                  </>
-                )}
-              </p>
-              <DataTable
-                caption={`Cost by ${drill.level}`}
-                columns={columns}
-                rows={rows}
-                rowKey={(row) => `${row.line.team}/${row.line.namespace}/${row.line.workload}`}
-                testId="chargeback-table"
-              />
-            </>
-          )}
-        </QueryView>
+        <>
+          <CostOverTime drill={drill} range={range} idleMode={idleMode} enabled={scope !== null} />
+          <QueryView query={report} what="the chargeback report" height={300}>
+            {(data) => (
+              <>
+                <p>
+                  Total{' '}
+                  <Figure
+                    testId="chargeback-total"
+                    value={big((shown ?? data).totalCostMicro)}
+                    text={formatMoney((shown ?? data).totalCostMicro, currencyOf(data))}
+                  />
+                  {idleMode === 'hidden' && (
+                    <>
+                      {' '}
+                      without idle capacity of{' '}
+                      <Figure
+                        testId="chargeback-idle-hidden"
+                        value={big(data.totalCostMicro) - big(shown?.totalCostMicro)}
+                        text={formatMoney(big(data.totalCostMicro) - big(shown?.totalCostMicro), currencyOf(data))}
+                      />
+                    </>
+                  )}
+                  {shownBefore && (
+                    <>
+                      {' '}
+                      against{' '}
+                      <Figure
+                        testId="chargeback-previous-total"
+                        value={big(shownBefore.totalCostMicro)}
+                        text={formatMoney(shownBefore.totalCostMicro, currencyOf(data))}
+                      />{' '}
+                      in the previous period ({change(big((shown ?? data).totalCostMicro), big(shownBefore.totalCostMicro))}).
+                    </>
+                  )}
+                </p>
+                <DataTable
+                  caption={`Cost by ${drill.level}`}
+                  columns={columns}
+                  rows={rows}
+                  rowKey={(row) => `${row.line.team}/${row.line.namespace}/${row.line.workload}`}
+                  testId="chargeback-table"
+                  view={tableView}
+                />
+              </>
+            )}
+          </QueryView>
+        </>
       )}
       {scope !== null && !outside && explainWorkload !== null && drill.team && drill.namespace && (
         <ExplainPanel
@@ -252,9 +302,15 @@ function currencyOf(report: ChargebackReport | undefined): string {
   return report?.currency || 'USD';
 }
 
+// The table's sort, search and page (DataTable's view) belong to one drill
+// level: a step up or down starts without them.
+const tableViewKeys = ['sort', 'q', 'page'];
+const tableView = { urlKey: '', searchText: (row: Row) => row.name, pageSize: 50 };
+const freshTableView = Object.fromEntries(tableViewKeys.map((key) => [key, null]));
+
 function withoutDrill(params: URLSearchParams, keep: Record<string, string> = {}): string {
   const p = new URLSearchParams(params);
-  for (const key of ['team', 'namespace', 'explain']) p.delete(key);
+  for (const key of ['team', 'namespace', 'explain', ...tableViewKeys]) p.delete(key);
   for (const [key, value] of Object.entries(keep)) p.set(key, value);
   return p.toString();
 }

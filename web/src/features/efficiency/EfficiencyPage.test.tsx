@@ -62,10 +62,10 @@ test('the least efficient workloads come first and link to their chargeback line
   expect(rows[1]).toHaveTextContent('ml/ml-train/notebook');
   expect(within(table).getByTestId('efficiency-workload-unused-ml/ml-train/trainer')).toHaveTextContent('1.8');
   const line = within(rows[0]!).getByRole('link', { name: 'ml/ml-train/trainer' });
-  expect(line).toHaveAttribute('href', `/chargeback?${testRangeQuery}&team=ml&namespace=ml-train`);
+  expect(line).toHaveAttribute('href', `/chargeback?${testRangeQuery}&team=ml&namespace=ml-train&q=trainer`);
   expect(within(rows[0]!).getByRole('link', { name: 'Explain' })).toHaveAttribute(
     'href',
-    `/chargeback?${testRangeQuery}&team=ml&namespace=ml-train&explain=trainer`,
+    `/chargeback?${testRangeQuery}&team=ml&namespace=ml-train&explain=trainer&q=trainer`,
   );
   const calls = recorded('/v1/chargeback').map((u) => Object.fromEntries(u.searchParams));
   expect(calls).toContainEqual({ ...testRange, group_by: 'team,namespace,workload', resolution: 'none', line_kind: 'workload' });

@@ -105,7 +105,7 @@ export default function EfficiencyPage() {
         header: 'Workload',
         cell: (l) => (
           <Link
-            to={`/chargeback?${rangeQuery}&team=${encodeURIComponent(l.team ?? '')}&namespace=${encodeURIComponent(l.namespace ?? '')}`}
+            to={`/chargeback?${rangeQuery}&team=${encodeURIComponent(l.team ?? '')}&namespace=${encodeURIComponent(l.namespace ?? '')}&q=${encodeURIComponent(l.workload ?? '')}`}
           >
             {l.team}/{l.namespace}/{l.workload || '(none)'}
           </Link>
@@ -136,7 +136,7 @@ export default function EfficiencyPage() {
         header: 'Explanation',
         cell: (l) => (
           <Link
-            to={`/chargeback?${rangeQuery}&team=${encodeURIComponent(l.team ?? '')}&namespace=${encodeURIComponent(l.namespace ?? '')}&explain=${encodeURIComponent(l.workload ?? '')}`}
+            to={`/chargeback?${rangeQuery}&team=${encodeURIComponent(l.team ?? '')}&namespace=${encodeURIComponent(l.namespace ?? '')}&explain=${encodeURIComponent(l.workload ?? '')}&q=${encodeURIComponent(l.workload ?? '')}`}
           >
             Explain
           </Link>

@@ -1,0 +1,167 @@
+// Cost over time on the Chargeback page: the window's cost per hour, day or
+// month, stacked by a grouping the planner picks, within the page's drill
+// (team, namespace), with idle capacity as the page shows it (idleView.ts);
+// per bucket or cumulative. The choices live in the URL
+// (`stack=`, `res=`, `cumulative=1`). Under the chart, each series' total:
+// the chart's numbers as text, adding up to the API's total.
+import { useMemo } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
+import { chargeback } from '../../api/endpoints';
+import { Chart } from '../../components/Chart';
+import { Figure } from '../../components/Figure';
+import { QueryView } from '../../components/QueryView';
+import { formatMoney } from '../../format/numbers';
+import {
+  costSeries,
+  cumulative,
+  resolutionsFor,
+  stackFields,
+  stackLabels,
+  type CostSeries,
+  type Resolution,
+  type StackField,
+} from './costSeries';
+import type { Drill } from './drill';
+import { reportWithIdle, type IdleMode } from './idleView';
+
+// Distinct colours up to this many series; the rest are summed as "other".
+const maxSeries = 24;
+
+const defaultStack = (drill: Drill): StackField => (drill.level === 'team' ? 'team' : drill.level);
+
+function bucketLabel(start: string, resolution: Resolution): string {
+  if (resolution === 'month') return start.slice(0, 7);
+  if (resolution === 'day') return start.slice(0, 10);
+  return `${start.slice(5, 10)} ${start.slice(11, 16)}`;
+}
+
+function chartOption(series: CostSeries, resolution: Resolution, currency: string, stacked: boolean) {
+  return {
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => `${currency} ${v.toFixed(2)}` },
+    legend: { type: 'scroll', top: 0 },
+    grid: { left: 72, right: 16, top: 36, bottom: 32 },
+    xAxis: { type: 'category', data: series.buckets.map((b) => bucketLabel(b, resolution)) },
+    yAxis: { type: 'value', name: currency },
+    series: series.groups.map((group) => ({
+      name: group.name,
+      type: stacked ? 'line' : 'bar',
+      stack: 'cost',
+      areaStyle: stacked ? {} : undefined,
+      showSymbol: false,
+      data: group.perBucketMicro.map((micro) => Number(micro) / 1e6),
+    })),
+  };
+}
+
+// `enabled`: whether the page may ask yet (its token's scope known and the
+// drill inside it).
+export function CostOverTime({
+  drill,
+  range,
+  idleMode,
+  enabled,
+}: {
+  drill: Drill;
+  range: { start: string; end: string };
+  idleMode: IdleMode;
+  enabled: boolean;
+}) {
+  const [params, setParams] = useSearchParams();
+  const stackParam = params.get('stack');
+  const stack: StackField = (stackFields as readonly string[]).includes(stackParam ?? '')
+    ? (stackParam as StackField)
+    : defaultStack(drill);
+  const { allowed, fallback } = resolutionsFor(range);
+  const resolution: Resolution = (allowed as string[]).includes(params.get('res') ?? '') ? (params.get('res') as Resolution) : fallback;
+  const running = params.get('cumulative') === '1';
+
+  const query = {
+    start: range.start,
+    end: range.end,
+    group_by: stack,
+    resolution,
+    team: drill.team ?? undefined,
+    namespace: drill.namespace ?? undefined,
+  };
+  const report = useQuery({ queryKey: ['chargeback', query], queryFn: () => chargeback(query), enabled });
+  const series = useMemo(
+    () => costSeries(report.data ? (reportWithIdle(report.data, idleMode).lines ?? []) : [], stack, maxSeries),
+    [report.data, stack, idleMode],
+  );
+  const shown = useMemo(() => (running ? cumulative(series) : series), [series, running]);
+  const currency = report.data?.currency || 'USD';
+  const option = useMemo(() => chartOption(shown, resolution, currency, running), [shown, resolution, currency, running]);
+
+  const set = (key: string, value: string | null) => {
+    const next = new URLSearchParams(params);
+    if (value === null) next.delete(key);
+    else next.set(key, value);
+    setParams(next);
+  };
+
+  return (
+    <section aria-labelledby="cost-over-time">
+      <h2 id="cost-over-time">Cost over time</h2>
+      <div className="controls">
+        <label>
+          Stack by
+          <select value={stack} onChange={(e) => set('stack', e.target.value)} data-testid="cost-stack">
+            {stackFields.map((field) => (
+              <option key={field} value={field}>
+                {stackLabels[field]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Per
+          <select value={resolution} onChange={(e) => set('res', e.target.value)} data-testid="cost-resolution">
+            {allowed.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={running} onChange={(e) => set('cumulative', e.target.checked ? '1' : null)} />
+          Cumulative
+        </label>
+      </div>
+      <QueryView query={report} what="the cost over time" height={320}>
+        {() => (
+          <>
+            <Chart
+              label={`Cost per ${resolution} by ${stackLabels[stack].toLowerCase()}${running ? ', cumulative' : ''}`}
+              option={option}
+              testId="cost-over-time-chart"
+            />
+            <table className="series-totals" data-testid="cost-series">
+              <caption>
+                Total by {stackLabels[stack].toLowerCase()}:{' '}
+                <Figure testId="cost-over-time-total" value={series.totalMicro} text={formatMoney(series.totalMicro, currency)} />
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">{stackLabels[stack]}</th>
+                  <th scope="col">Cost</th>
+                </tr>
+              </thead>
+              <tbody>
+                {series.groups.map((group) => (
+                  <tr key={group.name}>
+                    <th scope="row">{group.name}</th>
+                    <td className="numeric">
+                      <Figure testId={`cost-series-${group.name}`} value={group.totalMicro} text={formatMoney(group.totalMicro, currency)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}

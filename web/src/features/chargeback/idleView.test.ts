@@ -1,0 +1,55 @@
+import type { ChargebackLine, ChargebackReport } from '../../api/types';
+import { idleLineName, idleModeOf, reportWithIdle } from './idleView';
+
+const d1 = '2026-12-01T00:00:00Z';
+const d2 = '2026-12-02T00:00:00Z';
+const line = (start: string, team: string, total: number, idle: number, lineKind = 'workload'): ChargebackLine => ({
+  start,
+  team,
+  lineKind,
+  totalCostMicro: String(total),
+  idleCostMicro: String(idle),
+  heldMilliSeconds: '3600000',
+});
+// Two teams that received idle, and an idle line the policy kept (nobody to share it with).
+const report: ChargebackReport = {
+  lines: [line(d1, 'a', 100, 30), line(d1, 'b', 50, 10), line(d2, 'a', 70, 20), line(d2, 'idle', 40, 40, 'idle')],
+  totalCostMicro: '260',
+  currency: 'EUR',
+};
+const totals = (r: ChargebackReport) => (r.lines ?? []).map((l) => [l.start, l.team, l.totalCostMicro, l.idleCostMicro]);
+
+test('shared is the report as billed', () => {
+  expect(reportWithIdle(report, 'shared')).toBe(report);
+});
+
+test('kept takes the idle off every line and puts it on one line per bucket; the total is unchanged', () => {
+  const kept = reportWithIdle(report, 'kept');
+  expect(totals(kept)).toEqual([
+    [d1, 'a', '70', '0'],
+    [d1, 'b', '40', '0'],
+    [d2, 'a', '50', '0'],
+    [d1, idleLineName, '40', '40'],
+    [d2, idleLineName, '60', '60'],
+  ]);
+  expect(kept.totalCostMicro).toBe('260');
+  expect((kept.lines ?? []).reduce((a, l) => a + BigInt(l.totalCostMicro ?? '0'), 0n)).toBe(260n);
+  expect(kept.lines?.[0]?.heldMilliSeconds).toBe('3600000');
+});
+
+test('hidden leaves the idle out of the lines and the total', () => {
+  const hidden = reportWithIdle(report, 'hidden');
+  expect(totals(hidden)).toEqual([
+    [d1, 'a', '70', '0'],
+    [d1, 'b', '40', '0'],
+    [d2, 'a', '50', '0'],
+  ]);
+  expect(hidden.totalCostMicro).toBe('160');
+});
+
+test('the mode comes from the URL, shared unless it names another', () => {
+  expect(idleModeOf(new URLSearchParams('idle=kept'))).toBe('kept');
+  expect(idleModeOf(new URLSearchParams('idle=hidden'))).toBe('hidden');
+  expect(idleModeOf(new URLSearchParams('idle=gone'))).toBe('shared');
+  expect(idleModeOf(new URLSearchParams(''))).toBe('shared');
+});

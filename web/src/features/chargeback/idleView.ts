@@ -1,0 +1,71 @@
+// How the Chargeback page shows idle capacity (`idle=` in the URL): as the
+// policy billed it (`shared`: each team's lines carry their share), kept
+// apart (`kept`: the teams' lines without it and one line of all idle), or
+// hidden (`hidden`: the teams' lines without it, the total too). Idle is
+// the largest figure a fleet has; a planner needs it in and out of the bill.
+import type { ChargebackLine, ChargebackReport } from '../../api/types';
+import { big } from '../../format/numbers';
+
+export const idleModes = ['shared', 'kept', 'hidden'] as const;
+export type IdleMode = (typeof idleModes)[number];
+export const idleModeLabels: Record<IdleMode, string> = {
+  shared: 'Shared (as billed)',
+  kept: 'Kept apart',
+  hidden: 'Hidden',
+};
+
+export function idleModeOf(params: URLSearchParams): IdleMode {
+  const mode = params.get('idle');
+  return (idleModes as readonly string[]).includes(mode ?? '') ? (mode as IdleMode) : 'shared';
+}
+
+// The name of the one line of idle capacity when kept apart.
+export const idleLineName = 'idle capacity';
+
+// A line's idle cost: all of an idle line (idle kept by the policy, or with
+// nobody to share it), the share received of any other.
+export function idleOf(line: ChargebackLine): bigint {
+  return line.lineKind === 'idle' ? big(line.totalCostMicro) : big(line.idleCostMicro);
+}
+
+function withoutIdle(line: ChargebackLine): ChargebackLine {
+  const idle = idleOf(line);
+  return {
+    ...line,
+    idleCostMicro: '0',
+    totalCostMicro: String(big(line.totalCostMicro) - idle),
+  };
+}
+
+// The report as the mode shows it. `kept` adds, per bucket, a line of the
+// idle taken off the others (named idleLineName in every field shown, kind
+// `idle`) and keeps the total; `hidden` drops the idle from the total.
+// Lines left with nothing (an idle line, once its idle is taken off) go.
+export function reportWithIdle(report: ChargebackReport, mode: IdleMode): ChargebackReport {
+  if (mode === 'shared') return report;
+  const lines = report.lines ?? [];
+  const idleByBucket = new Map<string, bigint>();
+  for (const line of lines) {
+    const start = line.start ?? '';
+    idleByBucket.set(start, (idleByBucket.get(start) ?? 0n) + idleOf(line));
+  }
+  const kept = lines.filter((line) => line.lineKind !== 'idle').map(withoutIdle);
+  const idle = [...idleByBucket.values()].reduce((a, b) => a + b, 0n);
+  if (mode === 'hidden') return { ...report, lines: kept, totalCostMicro: String(big(report.totalCostMicro) - idle) };
+  const idleLines = [...idleByBucket.entries()]
+    .filter(([, micro]) => micro !== 0n)
+    .map(
+      ([start, micro]): ChargebackLine => ({
+        start,
+        team: idleLineName,
+        namespace: idleLineName,
+        workload: idleLineName,
+        model: idleLineName,
+        cluster: idleLineName,
+        lineKind: 'idle',
+        idleCostMicro: String(micro),
+        totalCostMicro: String(micro),
+      }),
+    );
+  return { ...report, lines: [...kept, ...idleLines] };
+}
