@@ -46,11 +46,11 @@ async function apiGroupTotals(
 
 // The series' names and exact totals as the page lists them under the chart.
 async function shownSeries(page: Page): Promise<Map<string, bigint>> {
-  const rows = page.getByTestId('cost-series').locator('tbody tr');
+  const rows = page.getByTestId('cost-series').locator('li');
   const shown = new Map<string, bigint>();
   for (let i = 0; i < (await rows.count()); i += 1) {
     const row = rows.nth(i);
-    const name = await row.locator('th').innerText();
+    const name = await row.locator('.series-name').innerText();
     shown.set(name, BigInt((await row.locator('[data-value]').getAttribute('data-value')) ?? 'x'));
   }
   return shown;

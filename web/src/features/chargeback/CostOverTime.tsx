@@ -137,28 +137,18 @@ export function CostOverTime({
               option={option}
               testId="cost-over-time-chart"
             />
-            <table className="series-totals" data-testid="cost-series">
-              <caption>
-                Total by {stackLabels[stack].toLowerCase()}:{' '}
-                <Figure testId="cost-over-time-total" value={series.totalMicro} text={formatMoney(series.totalMicro, currency)} />
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">{stackLabels[stack]}</th>
-                  <th scope="col">Cost</th>
-                </tr>
-              </thead>
-              <tbody>
-                {series.groups.map((group) => (
-                  <tr key={group.name}>
-                    <th scope="row">{group.name}</th>
-                    <td className="numeric">
-                      <Figure testId={`cost-series-${group.name}`} value={group.totalMicro} text={formatMoney(group.totalMicro, currency)} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <p className="series-caption">
+              Total by {stackLabels[stack].toLowerCase()}:{' '}
+              <Figure testId="cost-over-time-total" value={series.totalMicro} text={formatMoney(series.totalMicro, currency)} />
+            </p>
+            <ul className="series-totals" data-testid="cost-series" aria-label={`Cost by ${stackLabels[stack].toLowerCase()}`}>
+              {series.groups.map((group) => (
+                <li key={group.name}>
+                  <span className="series-name">{group.name}</span>{' '}
+                  <Figure testId={`cost-series-${group.name}`} value={group.totalMicro} text={formatMoney(group.totalMicro, currency)} />
+                </li>
+              ))}
+            </ul>
           </>
         )}
       </QueryView>

@@ -13,8 +13,15 @@ const line = (start: string, team: string, total: number, idle: number, lineKind
 });
 // Two teams that received idle, and an idle line the policy kept (nobody to share it with).
 const report: ChargebackReport = {
-  lines: [line(d1, 'a', 100, 30), line(d1, 'b', 50, 10), line(d2, 'a', 70, 20), line(d2, 'idle', 40, 40, 'idle')],
-  totalCostMicro: '260',
+  lines: [
+    line(d1, 'a', 100, 30),
+    line(d1, 'b', 50, 10),
+    line(d2, 'a', 70, 20),
+    line(d2, 'idle', 40, 40, 'idle'),
+    // Grouped without the line kind, the policy's idle team reads as a team of idle only.
+    { start: d2, team: 'idle', totalCostMicro: '5', idleCostMicro: '5' },
+  ],
+  totalCostMicro: '265',
   currency: 'EUR',
 };
 const totals = (r: ChargebackReport) => (r.lines ?? []).map((l) => [l.start, l.team, l.totalCostMicro, l.idleCostMicro]);
@@ -30,10 +37,10 @@ test('kept takes the idle off every line and puts it on one line per bucket; the
     [d1, 'b', '40', '0'],
     [d2, 'a', '50', '0'],
     [d1, idleLineName, '40', '40'],
-    [d2, idleLineName, '60', '60'],
+    [d2, idleLineName, '65', '65'],
   ]);
-  expect(kept.totalCostMicro).toBe('260');
-  expect((kept.lines ?? []).reduce((a, l) => a + BigInt(l.totalCostMicro ?? '0'), 0n)).toBe(260n);
+  expect(kept.totalCostMicro).toBe('265');
+  expect((kept.lines ?? []).reduce((a, l) => a + BigInt(l.totalCostMicro ?? '0'), 0n)).toBe(265n);
   expect(kept.lines?.[0]?.heldMilliSeconds).toBe('3600000');
 });
 
@@ -45,6 +52,8 @@ test('hidden leaves the idle out of the lines and the total', () => {
     [d2, 'a', '50', '0'],
   ]);
   expect(hidden.totalCostMicro).toBe('160');
+  // The idle-only lines are gone, not shown as zero.
+  expect((hidden.lines ?? []).map((l) => l.team)).not.toContain('idle');
 });
 
 test('the mode comes from the URL, shared unless it names another', () => {

@@ -40,7 +40,6 @@ function withoutIdle(line: ChargebackLine): ChargebackLine {
 // The report as the mode shows it. `kept` adds, per bucket, a line of the
 // idle taken off the others (named idleLineName in every field shown, kind
 // `idle`) and keeps the total; `hidden` drops the idle from the total.
-// Lines left with nothing (an idle line, once its idle is taken off) go.
 export function reportWithIdle(report: ChargebackReport, mode: IdleMode): ChargebackReport {
   if (mode === 'shared') return report;
   const lines = report.lines ?? [];
@@ -49,7 +48,12 @@ export function reportWithIdle(report: ChargebackReport, mode: IdleMode): Charge
     const start = line.start ?? '';
     idleByBucket.set(start, (idleByBucket.get(start) ?? 0n) + idleOf(line));
   }
-  const kept = lines.filter((line) => line.lineKind !== 'idle').map(withoutIdle);
+  // A line left with nothing (an idle line, or a team's line of idle only,
+  // once its idle is taken off) goes.
+  const kept = lines
+    .filter((line) => line.lineKind !== 'idle')
+    .map(withoutIdle)
+    .filter((line) => big(line.totalCostMicro) !== 0n || big(line.heldMilliSeconds) !== 0n);
   const idle = [...idleByBucket.values()].reduce((a, b) => a + b, 0n);
   if (mode === 'hidden') return { ...report, lines: kept, totalCostMicro: String(big(report.totalCostMicro) - idle) };
   const idleLines = [...idleByBucket.entries()]
