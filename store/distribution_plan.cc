@@ -79,6 +79,8 @@ const std::vector<PlannedTable>& DistributionPlan() {
       Reference("allocation_recommendations"),
       // Saved what-if scenarios: few rows, written by planners through the API.
       Reference("scenarios"),
+      // Saved views of the dashboard: a few per token, read and written by the API.
+      Reference("saved_views"),
       // Written through the coordinator only, never joined with facts. The
       // forecasts are the optimizer's output for the API, read a series at a
       // time by key and large (arrays of points), so not copied to every node.

@@ -9,6 +9,7 @@
 #include "fleetcap/v1/policy.pb.h"
 #include "fleetcap/v1/token.pb.h"
 #include "fleetcap/v1/usage.pb.h"
+#include "fleetcap/v1/views.pb.h"
 #include "google/protobuf/descriptor.h"
 
 namespace fleetcap::api {
@@ -31,15 +32,12 @@ Access FromOption(v1::Access access) {
 
 // The .proto files of the API's services, each named by a message of its own.
 const google::protobuf::FileDescriptor* const* ServiceFiles() {
-  static const google::protobuf::FileDescriptor* const files[] = {v1::FleetSummary::descriptor()->file(),
-                                                                  v1::UsageReport::descriptor()->file(),
-                                                                  v1::ChargebackReport::descriptor()->file(),
-                                                                  v1::RecommendationSet::descriptor()->file(),
-                                                                  v1::Forecast::descriptor()->file(),
-                                                                  v1::PolicyVersion::descriptor()->file(),
-                                                                  v1::TokenInfo::descriptor()->file(),
-                                                                  v1::ListAuditEventsResponse::descriptor()->file(),
-                                                                  nullptr};
+  static const google::protobuf::FileDescriptor* const files[] = {
+      v1::FleetSummary::descriptor()->file(),     v1::UsageReport::descriptor()->file(),
+      v1::ChargebackReport::descriptor()->file(), v1::RecommendationSet::descriptor()->file(),
+      v1::Forecast::descriptor()->file(),         v1::PolicyVersion::descriptor()->file(),
+      v1::TokenInfo::descriptor()->file(),        v1::ListAuditEventsResponse::descriptor()->file(),
+      v1::ViewList::descriptor()->file(),         nullptr};
   return files;
 }
 

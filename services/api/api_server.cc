@@ -19,6 +19,7 @@
 #include "services/api/planning/planning_module.h"
 #include "services/api/unparsable_request.h"
 #include "services/api/usage/usage_module.h"
+#include "services/api/views/views_module.h"
 
 namespace fleetcap::api {
 namespace {
@@ -37,8 +38,8 @@ class WithoutReflection : public grpc::ServerBuilderOption {
 };
 
 // Every feature of the API, in the order their gRPC services are registered.
-constexpr RegisterApiModule kModules[] = {RegisterFleet,      RegisterControl,    RegisterUsage,
-                                          RegisterChargeback, RegisterAllocation, RegisterPlanning};
+constexpr RegisterApiModule kModules[] = {RegisterFleet,      RegisterControl,  RegisterUsage, RegisterChargeback,
+                                          RegisterAllocation, RegisterPlanning, RegisterViews};
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -19,6 +20,15 @@
 #include "services/api/request_admission.h"
 
 namespace fleetcap::api {
+
+// What a method's body does with its answer: moves `result`'s value into
+// `*response`, or returns its error.
+template <typename Result>
+absl::Status Into(absl::StatusOr<Result> result, Result* response) {
+  if (!result.ok()) return result.status();
+  *response = *std::move(result);
+  return absl::OkStatus();
+}
 
 class GrpcGuard {
  public:

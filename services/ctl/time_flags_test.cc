@@ -35,8 +35,7 @@ TEST(ParseInstantFlag, AMondayIsItsOwnWeekStartAndJanuaryFollowsDecember) {
   EXPECT_EQ(FormatRfc3339(*ParseInstantFlag("f", "week-start", monday + absl::Hours(5), Align::kSecond)),
             "2026-12-07T00:00:00Z");
   const absl::Time january = absl::FromUnixSeconds(1798761600);  // 2027-01-01T00:00:00Z
-  EXPECT_EQ(FormatRfc3339(*ParseInstantFlag("f", "last-month-start", january, Align::kSecond)),
-            "2026-12-01T00:00:00Z");
+  EXPECT_EQ(FormatRfc3339(*ParseInstantFlag("f", "last-month-start", january, Align::kSecond)), "2026-12-01T00:00:00Z");
 }
 
 TEST(ParseInstantFlag, RelativeInstantsAreCutToTheSecondOrTheHour) {

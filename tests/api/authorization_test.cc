@@ -98,6 +98,13 @@ const std::map<std::string, Expect>& Expected() {
       {"POST /v1/scenarios", {true, true, false, false}},
       {"GET /v1/scenarios", {true, true, false, false}},
       {"GET /v1/scenarios/get", {true, true, false, false}},
+      // Every token keeps its own saved views.
+      {"/fleetcap.v1.ViewService/SaveView", {true, true, true, true}},
+      {"/fleetcap.v1.ViewService/ListViews", {true, true, true, true}},
+      {"/fleetcap.v1.ViewService/RemoveView", {true, true, true, true}},
+      {"POST /v1/views", {true, true, true, true}},
+      {"GET /v1/views", {true, true, true, true}},
+      {"POST /v1/views/remove", {true, true, true, true}},
   };
   return *table;
 }

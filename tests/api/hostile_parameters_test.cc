@@ -27,6 +27,7 @@
 #include "fleetcap/v1/chargeback.grpc.pb.h"
 #include "fleetcap/v1/planning.grpc.pb.h"
 #include "fleetcap/v1/token.grpc.pb.h"
+#include "fleetcap/v1/views.grpc.pb.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/dynamic_message.h"
 #include "google/protobuf/util/json_util.h"
@@ -171,6 +172,8 @@ const std::map<std::string, const google::protobuf::Descriptor*>& Bodies() {
       {"POST /v1/tokens/revoke", v1::RevokeTokenRequest::descriptor()},
       {"POST /v1/scenarios/run", v1::RunScenarioRequest::descriptor()},
       {"POST /v1/scenarios", v1::SaveScenarioRequest::descriptor()},
+      {"POST /v1/views", v1::SaveViewRequest::descriptor()},
+      {"POST /v1/views/remove", v1::RemoveViewRequest::descriptor()},
   };
   return *bodies;
 }

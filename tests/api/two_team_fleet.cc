@@ -5,6 +5,7 @@
 #include "fleetcap/v1/fleet.grpc.pb.h"
 #include "fleetcap/v1/planning.grpc.pb.h"
 #include "fleetcap/v1/token.grpc.pb.h"
+#include "fleetcap/v1/views.grpc.pb.h"
 #include "google/protobuf/descriptor.h"
 
 namespace fleetcap {
@@ -96,7 +97,8 @@ std::vector<std::string> AllFleetcapMethods() {
        {v1::GetFleetSummaryRequest::descriptor()->file(), v1::GetPolicyRequest::descriptor()->file(),
         v1::CreateTokenRequest::descriptor()->file(), v1::ListAuditEventsRequest::descriptor()->file(),
         v1::GetUsageRequest::descriptor()->file(), v1::GetChargebackRequest::descriptor()->file(),
-        v1::GetRecommendationsRequest::descriptor()->file(), v1::RunScenarioRequest::descriptor()->file()}) {
+        v1::GetRecommendationsRequest::descriptor()->file(), v1::RunScenarioRequest::descriptor()->file(),
+        v1::SaveViewRequest::descriptor()->file()}) {
     EXPECT_EQ(file->service_count(), 1) << file->name();
     if (file->service_count() == 0) continue;
     const auto* service = file->service(0);

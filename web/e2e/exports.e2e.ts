@@ -92,6 +92,25 @@ function expectFocusRowsEqualLines(text: string, report: ChargebackReport): void
   expect(sum).toBe(int64(report.totalCostMicro));
 }
 
+test("the chart's export is the API's CSV at the chart's grouping and resolution", async () => {
+  const env = e2eEnv();
+  const w = window();
+  const { page, errors } = await newPage(browser.context, env.plannerToken);
+  await go(page, `/chargeback?${new URLSearchParams({ ...w, stack: 'model', res: 'month' }).toString()}`);
+  await figure(page, 'cost-over-time-total');
+  const csv = await downloadBy(page, page.getByRole('button', { name: 'Export chart as CSV' }));
+  expect(csv.fileName).toBe(`chargeback-by-model-per-month-${w.start.slice(0, 10)}.csv`);
+  const query = new URLSearchParams({ format: 'csv', ...w, group_by: 'model', resolution: 'month' });
+  expect(csv.text).toBe(await apiText(`/v1/chargeback/export?${query.toString()}`, env.plannerToken));
+  const { rows } = parseCsv(csv.text);
+  expect(rows.length).toBeGreaterThan(0);
+  expect(rows.reduce((sum, row) => sum + microUnits(row.total_cost as string), 0n).toString()).toBe(
+    await figure(page, 'cost-over-time-total'),
+  );
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
 // On the Chargeback page at `level`, both exports: each downloaded file is
 // the API's export for the same query byte for byte, its rows are the
 // report's lines, and those are the rows on screen.

@@ -5,14 +5,12 @@
 // measurement, not a pass mark (the machine is shared). It ends with one
 // `SUMMARY` line with the load average; FLEETCAP_E2E_FLEET_RUNS (default 4)
 // sets how many navigations are timed.
-import { loadavg } from 'node:os';
-
 import { apiOk } from './support/api';
 import { launchBrowser, type Browser } from './support/browser';
 import { e2eEnv } from './support/env';
 import { newPage, timeToReady } from './support/page';
 import { FLEET_MAIN_CHART } from './support/pages';
-import { recordTiming } from './support/timings';
+import { load, median, recordTiming, runCount } from './support/timings';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -29,15 +27,6 @@ function ninetyDays(): string {
   return `/fleet?start=${encodeURIComponent(start.toISOString())}&end=${encodeURIComponent(end.toISOString())}`;
 }
 
-function runCount(): number {
-  const text = process.env.FLEETCAP_E2E_FLEET_RUNS ?? '4';
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 2 || n > 50) throw new Error(`FLEETCAP_E2E_FLEET_RUNS: "${text}" is not a whole number 2..50`);
-  return n;
-}
-
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // Its own timeout: with a baseline app, twice the navigations, then the API's timings.
 test('the Fleet page over 90 days becomes ready, and how fast is recorded', async () => {

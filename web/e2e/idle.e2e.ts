@@ -4,7 +4,8 @@
 // the chart's total agrees with the page's in every mode.
 
 import { launchBrowser, type Browser } from './support/browser';
-import { chargebackAt, int64, type ChargebackLine } from './support/chargeback';
+import { apiOk } from './support/api';
+import { chargebackAt, int64, type ChargebackLine, type ChargebackReport } from './support/chargeback';
 import { e2eEnv } from './support/env';
 import { figure, go, newPage, screenshot } from './support/page';
 
@@ -43,6 +44,22 @@ test('idle capacity kept apart or hidden moves or drops exactly the idle the API
   }
   await expect.poll(() => figure(page, 'cost-over-time-total'), { timeout: 15_000 }).toBe(api.totalCostMicro);
   await screenshot(page, 'chargeback-idle-kept');
+
+  // Stacked by model, the idle kept apart stays with its model: what idle costs per model.
+  await page.getByTestId('cost-stack').selectOption('model');
+  await page.waitForURL((url) => url.searchParams.get('stack') === 'model');
+  const query = new URLSearchParams({ start, end, group_by: 'model', resolution: 'day' });
+  const byModel = await apiOk<ChargebackReport>(`/v1/chargeback?${query.toString()}`, env.plannerToken);
+  const idleByModel = new Map<string, bigint>();
+  for (const line of byModel.lines ?? []) {
+    idleByModel.set(line.model ?? '', (idleByModel.get(line.model ?? '') ?? 0n) + idleOf(line));
+  }
+  expect(idleByModel.size).toBeGreaterThan(1);
+  for (const [model, micro] of idleByModel) {
+    if (micro === 0n) continue;
+    await expect.poll(() => figure(page, `cost-series-idle capacity · ${model}`), { timeout: 15_000 }).toBe(String(micro));
+  }
+  await screenshot(page, 'chargeback-idle-by-model');
 
   await page.getByTestId('idle-mode').selectOption('hidden');
   await page.waitForURL((url) => url.searchParams.get('idle') === 'hidden');

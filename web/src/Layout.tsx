@@ -1,6 +1,7 @@
 import { Navigate, NavLink, Outlet, useLocation } from 'react-router-dom';
 import { useSession } from './auth/session';
 import { ErrorMessage } from './components/ErrorMessage';
+import { SavedViews } from './components/SavedViews';
 import { ScopeBanner } from './components/ScopeBanner';
 
 const pages = [
@@ -42,6 +43,7 @@ export function Layout() {
       <main>
         {scope && <ScopeBanner scope={scope} />}
         {scopeError !== null && scopeError !== undefined && <ErrorMessage error={scopeError} what="your token's scope" />}
+        <SavedViews />
         <Outlet />
       </main>
     </div>

@@ -1,19 +1,6 @@
 #include "services/api/control/control_grpc_services.h"
 
-#include "common/status_macros.h"
-
 namespace fleetcap::api {
-namespace {
-
-// Runs `op` and moves its value into `*response`.
-template <typename Result>
-absl::Status Into(absl::StatusOr<Result> result, Result* response) {
-  FLEETCAP_ASSIGN_OR_RETURN(*response, std::move(result));
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 grpc::Status PolicyGrpcService::GetPolicy(grpc::ServerContext* c, const v1::GetPolicyRequest* q, v1::PolicyVersion* r) {
   return guard_->Run(c, "/fleetcap.v1.PolicyService/GetPolicy", *q,
                      [&](const Scope& s) { return Into(ops_->Get(s, *q), r); });

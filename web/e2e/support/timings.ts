@@ -3,6 +3,7 @@
 // per name, merged across test files (which run one after another).
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { e2eEnv } from './env';
 
@@ -23,3 +24,14 @@ export function recordTiming(name: string, milliseconds: number[], note: string)
   writeFileSync(file, JSON.stringify(all, null, 2) + '\n');
   return timing;
 }
+
+// How many navigations a page's timing takes (FLEETCAP_E2E_FLEET_RUNS, default 4).
+export function runCount(): number {
+  const text = process.env.FLEETCAP_E2E_FLEET_RUNS ?? '4';
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 2 || n > 50) throw new Error(`FLEETCAP_E2E_FLEET_RUNS: "${text}" is not a whole number 2..50`);
+  return n;
+}
+
+export const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -13,7 +13,9 @@ import type {
   RecommendationSet,
   SavedScenario,
   ScenarioComparison,
+  SavedView,
   ScenarioList,
+  ViewList,
   WhoAmIResponse,
 } from './types';
 
@@ -39,3 +41,6 @@ export const saveScenario = (name: string, scenarioYaml: string) =>
   apiPost<SavedScenario>('/v1/scenarios', { name, scenarioYaml });
 export const listScenarios = () => apiGet<ScenarioList>('/v1/scenarios');
 export const getScenario = (id: string) => apiGet<SavedScenario>('/v1/scenarios/get', { id });
+export const listViews = () => apiGet<ViewList>('/v1/views');
+export const saveView = (view: { name: string; path: string; query: string }) => apiPost<SavedView>('/v1/views', view);
+export const removeView = (name: string) => apiPost<unknown>('/v1/views/remove', { name });

@@ -769,3 +769,35 @@ export interface UsageReport {
   // Only buckets with data, in time order.
   buckets?: UsageBucket[];
 }
+
+// ---- views.proto
+
+export interface SavedView {
+  // 1 to 100 bytes of text on one line.
+  name?: string;
+  // The page: "/" and 1 to 32 lowercase letters, e.g. "/chargeback".
+  path?: string;
+  // The page's query string without "?", as a URL carries it (at most 1024 bytes).
+  query?: string;
+  savedAt?: string;
+}
+
+export interface SaveViewRequest {
+  name?: string;
+  path?: string;
+  query?: string;
+}
+
+export interface ListViewsRequest {
+}
+
+export interface ViewList {
+  views?: SavedView[];
+}
+
+export interface RemoveViewRequest {
+  name?: string;
+}
+
+export interface RemoveViewResponse {
+}

@@ -2,13 +2,15 @@
 // what it needs with server.use(...). Requests are recorded for assertions.
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import type { SavedScenario } from '../api/types';
+import type { SavedScenario, SavedView } from '../api/types';
 import * as fixtures from './fixtures';
 
 export const requests: URL[] = [];
 export const authHeaders: (string | null)[] = [];
 // Scenarios saved in this test (POST /v1/scenarios), newest last.
 const savedHere: SavedScenario[] = [];
+// Views saved in this test (POST /v1/views), by name: one token's, as the API keeps each token's.
+const viewsHere = new Map<string, SavedView>();
 
 export function recorded(path: string): URL[] {
   return requests.filter((url) => url.pathname === path);
@@ -103,6 +105,18 @@ export const handlers = [
   http.get('*/v1/scenarios', () =>
     json({ scenarios: [...[...savedHere].reverse().map(({ scenarioYaml: _, result: __, ...rest }) => rest), ...fixtures.savedScenarios] }),
   ),
+  http.get('*/v1/views', () => json({ views: [...viewsHere.values()].sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '')) })),
+  http.post('*/v1/views', async ({ request }) => {
+    const view = (await request.json()) as SavedView;
+    const saved = { ...view, savedAt: '2026-12-04T18:00:00Z' };
+    viewsHere.set(view.name ?? '', saved);
+    return json(saved);
+  }),
+  http.post('*/v1/views/remove', async ({ request }) => {
+    const { name } = (await request.json()) as { name?: string };
+    if (!viewsHere.delete(name ?? '')) return refuse(404, 5, 'NOT_FOUND', 'view: no saved view of that name');
+    return json({});
+  }),
   http.get('*/v1/scenarios/get', ({ request }) => {
     const id = new URL(request.url).searchParams.get('id');
     const found = [...savedHere, ...fixtures.savedScenarios].find((s) => s.id === id);
@@ -117,4 +131,5 @@ export function resetRecorded(): void {
   requests.length = 0;
   authHeaders.length = 0;
   savedHere.length = 0;
+  viewsHere.clear();
 }

@@ -4,11 +4,13 @@
 // per bucket or cumulative. The choices live in the URL
 // (`stack=`, `res=`, `cumulative=1`). Under the chart, each series' total:
 // the chart's numbers as text, adding up to the API's total.
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
-import { chargeback } from '../../api/endpoints';
+import { chargeback, chargebackExport } from '../../api/endpoints';
 import { Chart } from '../../components/Chart';
+import { downloadText } from '../../components/download';
+import { ErrorMessage } from '../../components/ErrorMessage';
 import { Figure } from '../../components/Figure';
 import { QueryView } from '../../components/QueryView';
 import { formatMoney } from '../../format/numbers';
@@ -86,12 +88,28 @@ export function CostOverTime({
   };
   const report = useQuery({ queryKey: ['chargeback', query], queryFn: () => chargeback(query), enabled });
   const series = useMemo(
-    () => costSeries(report.data ? (reportWithIdle(report.data, idleMode).lines ?? []) : [], stack, maxSeries),
+    () => {
+      // Idle kept apart stays per model or cluster when stacked by one: what idle costs per model.
+      const keptBy = stack === 'model' || stack === 'cluster' ? stack : undefined;
+      return costSeries(report.data ? (reportWithIdle(report.data, idleMode, keptBy).lines ?? []) : [], stack, maxSeries);
+    },
     [report.data, stack, idleMode],
   );
   const shown = useMemo(() => (running ? cumulative(series) : series), [series, running]);
   const currency = report.data?.currency || 'USD';
   const option = useMemo(() => chartOption(shown, resolution, currency, running), [shown, resolution, currency, running]);
+
+  // The chart's lines as the API exports them (CSV, every micro-unit), at
+  // its grouping and resolution; idle as billed whatever the page shows.
+  const [exportError, setExportError] = useState<unknown>(null);
+  const exportCsv = async () => {
+    setExportError(null);
+    try {
+      downloadText(`chargeback-by-${stack}-per-${resolution}-${range.start.slice(0, 10)}.csv`, await chargebackExport('csv', query), 'text/csv');
+    } catch (cause) {
+      setExportError(cause);
+    }
+  };
 
   const set = (key: string, value: string | null) => {
     const next = new URLSearchParams(params);
@@ -128,7 +146,11 @@ export function CostOverTime({
           <input type="checkbox" checked={running} onChange={(e) => set('cumulative', e.target.checked ? '1' : null)} />
           Cumulative
         </label>
+        <button type="button" disabled={!enabled} onClick={() => void exportCsv()}>
+          Export chart as CSV{idleMode === 'shared' ? '' : ' (idle as billed)'}
+        </button>
       </div>
+      {exportError !== null && <ErrorMessage error={exportError} what="the chart's export" />}
       <QueryView query={report} what="the cost over time" height={320}>
         {() => (
           <>

@@ -44,6 +44,25 @@ test('kept takes the idle off every line and puts it on one line per bucket; the
   expect(kept.lines?.[0]?.heldMilliSeconds).toBe('3600000');
 });
 
+test('kept by model, the idle stays with its model: what idle costs per model', () => {
+  const byModel: ChargebackReport = {
+    lines: [
+      { start: d1, model: 'A100', totalCostMicro: '100', idleCostMicro: '30' },
+      { start: d1, model: 'T4', totalCostMicro: '20', idleCostMicro: '15' },
+      { start: d1, model: 'T4', lineKind: 'idle', totalCostMicro: '7', idleCostMicro: '7' },
+    ],
+    totalCostMicro: '127',
+  };
+  const kept = reportWithIdle(byModel, 'kept', 'model');
+  expect((kept.lines ?? []).map((l) => [l.model, l.totalCostMicro])).toEqual([
+    ['A100', '70'],
+    ['T4', '5'],
+    [`${idleLineName} · A100`, '30'],
+    [`${idleLineName} · T4`, '22'],
+  ]);
+  expect(kept.totalCostMicro).toBe('127');
+});
+
 test('hidden leaves the idle out of the lines and the total', () => {
   const hidden = reportWithIdle(report, 'hidden');
   expect(totals(hidden)).toEqual([

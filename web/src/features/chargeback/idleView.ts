@@ -37,16 +37,27 @@ function withoutIdle(line: ChargebackLine): ChargebackLine {
   };
 }
 
-// The report as the mode shows it. `kept` adds, per bucket, a line of the
-// idle taken off the others (named idleLineName in every field shown, kind
-// `idle`) and keeps the total; `hidden` drops the idle from the total.
-export function reportWithIdle(report: ChargebackReport, mode: IdleMode): ChargebackReport {
+// Fields idle capacity can be kept apart by: it belongs to no team,
+// namespace or workload, but it is of a model and in a cluster.
+export type IdleKeptBy = 'model' | 'cluster';
+
+// The report as the mode shows it. `kept` adds, per bucket (and per model or
+// cluster, `keptBy`, when the lines are grouped by it), a line of the idle
+// taken off the others, named idleLineName (with the model or cluster) in
+// every field shown, kind `idle`, and keeps the total; `hidden` drops the
+// idle from the total.
+export function reportWithIdle(report: ChargebackReport, mode: IdleMode, keptBy?: IdleKeptBy): ChargebackReport {
   if (mode === 'shared') return report;
   const lines = report.lines ?? [];
-  const idleByBucket = new Map<string, bigint>();
+  // Keyed by bucket and, when kept by one, the model or cluster.
+  const idleByKey = new Map<string, { start: string; of: string; micro: bigint }>();
   for (const line of lines) {
     const start = line.start ?? '';
-    idleByBucket.set(start, (idleByBucket.get(start) ?? 0n) + idleOf(line));
+    const of = keptBy ? (line[keptBy] ?? '') : '';
+    const key = `${start}\u0000${of}`;
+    const entry = idleByKey.get(key) ?? { start, of, micro: 0n };
+    entry.micro += idleOf(line);
+    idleByKey.set(key, entry);
   }
   // A line left with nothing (an idle line, or a team's line of idle only,
   // once its idle is taken off) goes.
@@ -54,22 +65,23 @@ export function reportWithIdle(report: ChargebackReport, mode: IdleMode): Charge
     .filter((line) => line.lineKind !== 'idle')
     .map(withoutIdle)
     .filter((line) => big(line.totalCostMicro) !== 0n || big(line.heldMilliSeconds) !== 0n);
-  const idle = [...idleByBucket.values()].reduce((a, b) => a + b, 0n);
+  const idle = [...idleByKey.values()].reduce((a, b) => a + b.micro, 0n);
   if (mode === 'hidden') return { ...report, lines: kept, totalCostMicro: String(big(report.totalCostMicro) - idle) };
-  const idleLines = [...idleByBucket.entries()]
-    .filter(([, micro]) => micro !== 0n)
-    .map(
-      ([start, micro]): ChargebackLine => ({
+  const idleLines = [...idleByKey.values()]
+    .filter(({ micro }) => micro !== 0n)
+    .map(({ start, of, micro }): ChargebackLine => {
+      const name = keptBy ? `${idleLineName} · ${of || '(none)'}` : idleLineName;
+      return {
         start,
-        team: idleLineName,
-        namespace: idleLineName,
-        workload: idleLineName,
-        model: idleLineName,
-        cluster: idleLineName,
+        team: name,
+        namespace: name,
+        workload: name,
+        model: name,
+        cluster: name,
         lineKind: 'idle',
         idleCostMicro: String(micro),
         totalCostMicro: String(micro),
-      }),
-    );
+      };
+    });
   return { ...report, lines: [...kept, ...idleLines] };
 }
