@@ -150,6 +150,47 @@ test("team -> namespace -> workload: each level's figures are the API's, and the
   await page.close();
 });
 
+// Whether the element's top edge is within the window, and the element is where focus is.
+async function inViewAndFocused(page: Page, testId: string): Promise<{ inView: boolean; focused: boolean }> {
+  return page.getByTestId(testId).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return {
+      inView: box.top >= 0 && box.top < globalThis.innerHeight,
+      focused: document.activeElement === element,
+    };
+  });
+}
+
+test('clicking Explain below the fold scrolls the explanation into view and moves focus to its heading', async () => {
+  const env = e2eEnv();
+  const w = window();
+  const team = env.team;
+  const namespace = costliest(await chargebackAt(w, { team }, env.plannerToken)).namespace as string;
+  const namespaceLevel = await chargebackAt(w, { team, namespace }, env.plannerToken);
+  const { page, errors } = await newPage(browser.context, env.plannerToken);
+  await go(page, `/chargeback?${windowQuery()}&team=${encodeURIComponent(team)}&namespace=${encodeURIComponent(namespace)}`);
+  await expectLevelFigures(page, { team, namespace }, namespaceLevel);
+  // The panel opens below the table: only a table taller than the window puts it out of sight.
+  const table = await page.getByTestId('chargeback-table').boundingBox();
+  expect(table?.height ?? 0).toBeGreaterThan(page.viewportSize()?.height ?? 0);
+
+  const rows = page.getByTestId('chargeback-table').locator('tbody tr');
+  for (const row of [0, 1]) {
+    await page.evaluate(() => globalThis.scrollTo(0, 0));
+    const name = await rows.nth(row).locator('[data-testid^="chargeback-row-total-"]').getAttribute('data-testid');
+    await rows.nth(row).getByRole('button', { name: 'Explain' }).click();
+    await page.waitForURL((url) => `chargeback-row-total-${url.searchParams.get('explain') || '(none)'}` === name);
+    // The router renders the new address in a transition: wait for the panel to be the clicked workload's.
+    const workload = new URL(page.url()).searchParams.get('explain') ?? '';
+    await page.getByTestId('explain-heading').filter({ hasText: workload }).waitFor();
+    await page.getByTestId('explain-panel').getByTestId('explain-line-total').first().waitFor();
+    expect(await inViewAndFocused(page, 'explain-heading'), `Explain of row ${row + 1}`).toEqual({ inView: true, focused: true });
+    if (row === 0) await screenshot(page, 'chargeback-explain-in-view');
+  }
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
 test('the least efficient workload leads to its chargeback line and its explanation', async () => {
   const env = e2eEnv();
   const w = window();

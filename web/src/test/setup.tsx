@@ -28,6 +28,12 @@ vi.mock('../components/EChart', async () => {
   };
 });
 
+// jsdom lays nothing out and has no scrollIntoView; a page that brings an
+// element into view calls it, and a test may spy on it.
+if (typeof Element !== 'undefined' && Element.prototype.scrollIntoView === undefined) {
+  Element.prototype.scrollIntoView = function scrollIntoView() {};
+}
+
 // The first render of a page loads its lazy chunk, slow on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
 

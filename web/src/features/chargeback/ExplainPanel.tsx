@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { chargeback, chargebackExplain } from '../../api/endpoints';
 import { DataTable, type Column } from '../../components/DataTable';
@@ -57,9 +57,18 @@ export function ExplainPanel({
     enabled: chosen !== null,
   });
 
+  // The panel opens below the workloads' table, often out of sight: bring it
+  // into view and put focus on its heading (so that a keyboard or screen
+  // reader user is where the explanation is) each time a workload is opened.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus({ preventScroll: true });
+  }, [team, namespace, workload]);
+
   return (
     <section className="panel" aria-labelledby="explain-heading" data-testid="explain-panel">
-      <h2 id="explain-heading">
+      <h2 id="explain-heading" ref={heading} tabIndex={-1} data-testid="explain-heading">
         Explanation of {namespace}/{workload}
       </h2>
       <button type="button" onClick={onClose}>
