@@ -130,12 +130,13 @@ export async function seriousAccessibilityViolations(page: Page): Promise<AxeVio
     }));
 }
 
-// Writes OUT_DIR/screenshots/NAME.png (the whole page) and returns its path.
-export async function screenshot(page: Page, name: string): Promise<string> {
+// Writes OUT_DIR/screenshots/NAME.png (the whole page, or with `fullPage:
+// false` the window as scrolled) and returns its path.
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   const dir = join(e2eEnv().outDir, 'screenshots');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name.replace(/[^A-Za-z0-9_-]+/g, '-')}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }
 

@@ -7,6 +7,7 @@ import { DataTable, type Column } from '../../components/DataTable';
 import { Figure } from '../../components/Figure';
 import { QueryView } from '../../components/QueryView';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
+import { WorkloadLabel } from '../../components/WorkloadLabel';
 import { big, formatDeviceHours, formatMoney } from '../../format/numbers';
 import { useTimeRange } from '../../time/useTimeRange';
 import type { ChargebackLine } from '../../api/types';
@@ -104,11 +105,15 @@ export default function EfficiencyPage() {
         id: 'workload',
         header: 'Workload',
         cell: (l) => (
-          <Link
-            to={`/chargeback?${rangeQuery}&team=${encodeURIComponent(l.team ?? '')}&namespace=${encodeURIComponent(l.namespace ?? '')}`}
-          >
-            {l.team}/{l.namespace}/{l.workload || '(none)'}
-          </Link>
+          <WorkloadLabel workload={l.workload} namespace={l.namespace} team={l.team}>
+            {(name) => (
+              <Link
+                to={`/chargeback?${rangeQuery}&team=${encodeURIComponent(l.team ?? '')}&namespace=${encodeURIComponent(l.namespace ?? '')}`}
+              >
+                {name}
+              </Link>
+            )}
+          </WorkloadLabel>
         ),
       },
       { id: 'held', header: 'Held device-hours', numeric: true, cell: (l) => formatDeviceHours(l.heldMilliSeconds) },
