@@ -1,4 +1,5 @@
 import type { CapacitySeries } from '../../api/types';
+import { OTHER_COLOUR } from '../../components/palette';
 import { alignFigure, bucketTimes, heatCells, stackedOption } from './capacityChart';
 
 const hour = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00Z`;
@@ -56,6 +57,29 @@ test('the stacked chart has one aligned series per group and the fleet capacity 
   expect(option.series[1]!.stack).toBe('held');
   expect([...option.series[2]!.data]).toEqual([t(0), 12, t(1), 8, t(2), 12]);
   expect(option.series[2]!.stack).toBeUndefined();
+});
+
+test('each group has its own colour up to 24 groups; the smallest past 24 are summed into "other"', () => {
+  const teams = (n: number): CapacitySeries => ({
+    start: hour(0),
+    end: hour(1),
+    stepSeconds: 3600,
+    groups: Array.from({ length: n }, (_, i) => ({ team: `team-${String(i).padStart(2, '0')}`, heldMilliSeconds: [deviceHours(i + 1)] })),
+  });
+  type Series = { name: string; color: string; data: Float64Array };
+  const twelve = (stackedOption(teams(12), ['team'], 'held') as { series: Series[] }).series;
+  expect(twelve).toHaveLength(12);
+  expect(twelve[9]!.color).not.toBe(twelve[0]!.color); // team-09 and team-00
+  expect(new Set(twelve.map((s) => s.color)).size).toBe(12);
+
+  const thirty = (stackedOption(teams(30), ['team'], 'held') as { series: Series[] }).series;
+  expect(thirty).toHaveLength(25);
+  expect(new Set(thirty.slice(0, 24).map((s) => s.color)).size).toBe(24);
+  // team-00 .. team-05 held the least (1..6 device-hours): 21 in all.
+  expect(thirty.map((s) => s.name)).not.toContain('team-05');
+  expect(thirty[0]!.name).toBe('team-06');
+  expect(thirty[24]).toMatchObject({ name: 'other', color: OTHER_COLOUR });
+  expect(thirty[24]!.data[1]).toBe(21);
 });
 
 test('heatmap cells sum the columns exactly and leave out buckets without data', () => {

@@ -7,6 +7,7 @@
 // (echarts neither copies nor re-parses typed arrays), values rounded to
 // milli-device-hours, and drawn on canvas with LTTB sampling.
 import type { EChartsCoreOption } from 'echarts/core';
+import { groupsShown, OTHER_COLOUR, OTHER_NAME, ROLE_COLOURS, seriesColour } from '../../components/palette';
 import { big } from '../../format/numbers';
 import type { CapacitySeries, CapacitySeriesGroup } from '../../api/types';
 
@@ -75,11 +76,14 @@ function points(times: number[], value: (i: number) => number): Float64Array {
   return flat;
 }
 
-export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figure: Figure): EChartsCoreOption {
+// One stacked area per group, each its own colour of the palette; past the
+// palette's 24 colours the smallest groups are summed into one "other" area.
+function stackedSeries(series: CapacitySeries, groupBy: GroupKey[], figure: Figure, times: number[], values: Float64Array[]): object[] {
   const groups = series.groups ?? [];
-  const { times, values } = alignFigure(series, figure);
-  const lines: object[] = groups.map((group, g) => ({
-    name: groupName(group, groupBy),
+  const totals = values.map((row) => row.reduce((sum, v) => sum + v, 0));
+  const { shown, folded } = groupsShown(totals);
+  const area = (name: string, color: string, value: (i: number) => number) => ({
+    name,
     type: 'line',
     dimensions: ['time', 'device-hours'],
     stack: figure,
@@ -87,9 +91,20 @@ export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figur
     showSymbol: false,
     sampling: 'lttb',
     lineStyle: { width: 1 },
+    color,
     emphasis: { focus: 'series' },
-    data: points(times, (i) => values[g]![i]!),
-  }));
+    data: points(times, value),
+  });
+  const lines = shown.map((g, k) => area(groupName(groups[g]!, groupBy), seriesColour(k), (i) => values[g]![i]!));
+  if (folded.length > 0) {
+    lines.push(area(OTHER_NAME, OTHER_COLOUR, (i) => Math.round(folded.reduce((sum, g) => sum + values[g]![i]!, 0) * 1000) / 1000));
+  }
+  return lines;
+}
+
+export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figure: Figure): EChartsCoreOption {
+  const { times, values } = alignFigure(series, figure);
+  const lines = stackedSeries(series, groupBy, figure, times, values);
   // Capacity is 0 when grouped by team: the fleet's line only makes sense otherwise.
   if (!groupBy.includes('team') && figure !== 'capacity') {
     const capacity = alignFigure(series, 'capacity');
@@ -99,13 +114,13 @@ export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figur
       dimensions: ['time', 'device-hours'],
       showSymbol: false,
       sampling: 'lttb',
-      lineStyle: { width: 2, type: 'dashed', color: '#222' },
-      itemStyle: { color: '#222' },
+      lineStyle: { width: 2, type: 'dashed', color: ROLE_COLOURS.capacity },
+      itemStyle: { color: ROLE_COLOURS.capacity },
       data: points(capacity.times, (i) => capacity.values.reduce((sum, row) => sum + row[i]!, 0)),
     });
   }
   return {
-    tooltip: { trigger: 'axis' },
+    tooltip: { trigger: 'axis', className: 'chart-tooltip' },
     legend: { type: 'scroll', top: 0 },
     grid: { left: 56, right: 16, top: 40, bottom: 56 },
     xAxis: { type: 'time' },
