@@ -4,7 +4,7 @@
 // page, and a forecast that a capacity line does not squash.
 
 import { launchBrowser, type Browser } from './support/browser';
-import { chartReady, hoverTooltip } from './support/charts';
+import { chartReady, hoverTooltip, overlapping, svgTexts } from './support/charts';
 import { e2eEnv, windowQuery } from './support/env';
 import { go, newPage, screenshot } from './support/page';
 
@@ -30,6 +30,21 @@ test('the Fleet chart by team gives every team its own colour', async () => {
   for (const e of entries) byColour.set(e.colour, [...(byColour.get(e.colour) ?? []), e.name]);
   expect([...byColour.values()].filter((names) => names.length > 1)).toEqual([]);
   await screenshot(page, 'planner-fleet-by-team', { fullPage: false });
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('the Efficiency chart has a legend of its bars and the section one title', async () => {
+  const env = e2eEnv();
+  const { page, errors } = await newPage(browser.context, env.plannerToken);
+  await go(page, `/efficiency?${windowQuery()}`);
+  await chartReady(page, 'efficiency-chart');
+  const texts = (await svgTexts(page, 'efficiency-chart')).map((t) => t.text);
+  expect(texts).toEqual(expect.arrayContaining(['held but unused', 'idle received', 'no telemetry (use unknown)']));
+  expect(overlapping(await svgTexts(page, 'efficiency-chart'))).toEqual([]);
+  // The heading names the section once: no caption or chart title repeats it.
+  expect(await page.getByText('Idle waste by team', { exact: true }).count()).toBe(1);
+  await screenshot(page, 'planner-efficiency-chart', { fullPage: false });
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -5,7 +5,7 @@ import { server } from './server';
 
 // jsdom has no canvas: charts are replaced by an element that exposes what
 // they were asked to draw (series names and point counts; a typed array holds
-// its points flat, `dimensions` numbers to a point).
+// its points flat, `dimensions` numbers to a point; whether it has a legend).
 type MockSeries = { name?: string; data?: ArrayLike<unknown>; dimensions?: unknown[] };
 const pointCount = (s: MockSeries) =>
   ArrayBuffer.isView(s.data) ? s.data.length / (s.dimensions?.length ?? 1) : (s.data?.length ?? 0);
@@ -13,7 +13,17 @@ const pointCount = (s: MockSeries) =>
 vi.mock('../components/EChart', async () => {
   const { useEffect } = await import('react');
   return {
-    default: ({ option, testId, label, onReady }: { option: { series?: MockSeries[] }; testId?: string; label: string; onReady?: () => void }) => {
+    default: ({
+      option,
+      testId,
+      label,
+      onReady,
+    }: {
+      option: { series?: MockSeries[]; legend?: unknown };
+      testId?: string;
+      label: string;
+      onReady?: () => void;
+    }) => {
       useEffect(() => onReady?.(), [option, onReady]);
       return (
         <div
@@ -22,6 +32,7 @@ vi.mock('../components/EChart', async () => {
           data-testid={testId}
           data-ready="true"
           data-series={JSON.stringify((option.series ?? []).map((s) => [s.name ?? '', pointCount(s)]))}
+          data-legend={JSON.stringify(option.legend !== undefined)}
         />
       );
     },

@@ -13,6 +13,9 @@ test('idle waste by team in money, exact', async () => {
   expect(unused).toHaveTextContent('USD 4,503,599,627.37');
   expect(screen.getByTestId('efficiency-idle-ml')).toHaveTextContent('USD 1.00');
   expect(screen.getByTestId('efficiency-unused-web')).toHaveTextContent('USD 0.00');
+  // One title (the section's heading), and the chart has a legend of its bars.
+  expect(screen.getAllByText('Idle waste by team')).toHaveLength(1);
+  expect(JSON.parse((await screen.findByTestId('efficiency-chart')).getAttribute('data-legend')!)).toBe(true);
   expect(JSON.parse((await screen.findByTestId('efficiency-chart')).getAttribute('data-series')!)).toEqual([
     ['held but unused', 2],
     ['idle received', 2],
