@@ -48,3 +48,29 @@ test('the Efficiency chart has a legend of its bars and the section one title', 
   expect(errors).toEqual([]);
   await page.close();
 });
+
+describe.each(['the data window', 'range=30d', 'range=90d'])('the utilisation heatmap over %s', (range) => {
+  test('reads in percent, its colour scale ends at the highest cell, and no two labels overlap', async () => {
+    const env = e2eEnv();
+    const { page, errors } = await newPage(browser.context, env.plannerToken);
+    await go(page, `/fleet?${range === 'the data window' ? windowQuery() : range}`);
+    await chartReady(page, 'fleet-heatmap');
+    const drawn = await svgTexts(page, 'fleet-heatmap');
+    const texts = drawn.map((t) => t.text);
+    // Every figure carries its unit.
+    expect(texts.filter((t) => /^[<\d]/.test(t) && !t.includes('%'))).toEqual([]);
+    const cells = texts.filter((t) => /^<?[\d.]+%$/.test(t));
+    const highest = texts.filter((t) => t.endsWith('% (highest)'));
+    expect(highest).toHaveLength(1);
+    // The scale's top is the busiest cell, which was used (not 0, as every cell read before).
+    const top = highest[0]!.replace(' (highest)', '');
+    expect(top).not.toBe('0%');
+    expect(cells).toContain(top);
+    expect(Math.max(...cells.map((c) => parseFloat(c.replace('<', ''))))).toBe(parseFloat(top));
+    expect(overlapping(drawn)).toEqual([]);
+    await page.getByTestId('fleet-heatmap').scrollIntoViewIfNeeded();
+    await screenshot(page, `planner-fleet-heatmap-${range.replace(/[^a-z0-9]+/g, '-')}`, { fullPage: false });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});

@@ -8,7 +8,6 @@
 // milli-device-hours, and drawn on canvas with LTTB sampling.
 import type { EChartsCoreOption } from 'echarts/core';
 import { groupsShown, OTHER_COLOUR, OTHER_NAME, ROLE_COLOURS, seriesColour } from '../../components/palette';
-import { big } from '../../format/numbers';
 import type { CapacitySeries, CapacitySeriesGroup } from '../../api/types';
 
 export type GroupKey = 'model' | 'cluster' | 'team';
@@ -127,68 +126,5 @@ export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figur
     yAxis: { type: 'value', name: 'device-hours' },
     dataZoom: [{ type: 'inside' }, { type: 'slider', height: 20, bottom: 8 }],
     series: lines,
-  };
-}
-
-export interface HeatCell {
-  x: string;
-  y: string;
-  // used / base as a percentage (1 decimal), or null when base is zero.
-  percent: number | null;
-}
-
-// Utilisation per (x, y): used over capacity (by cluster x model) or over
-// held (team x day, where capacity is not attributed to teams).
-// A bucket where the group has no data (all three figures 0) makes no cell,
-// as the API leaves such buckets out of its BUCKETS layout. Sums are exact
-// (BigInt); only the percentage is a float.
-export function heatCells(
-  series: CapacitySeries,
-  x: (group: CapacitySeriesGroup, startMs: number) => string,
-  y: (group: CapacitySeriesGroup) => string,
-  base: 'capacity' | 'held',
-): HeatCell[] {
-  const times = bucketTimes(series);
-  const sums = new Map<string, { x: string; y: string; used: bigint; base: bigint }>();
-  for (const group of series.groups ?? []) {
-    const capacity = group.capacityMilliSeconds ?? [];
-    const held = group.heldMilliSeconds ?? [];
-    const used = group.usedMilliSeconds ?? [];
-    for (let i = 0; i < times.length; i++) {
-      const [c, h, u] = [big(capacity[i]), big(held[i]), big(used[i])];
-      if (c === 0n && h === 0n && u === 0n) continue;
-      const cx = x(group, times[i]!);
-      const cy = y(group);
-      const key = `${cx}\u0000${cy}`;
-      const cell = sums.get(key) ?? { x: cx, y: cy, used: 0n, base: 0n };
-      cell.used += u;
-      cell.base += base === 'capacity' ? c : h;
-      sums.set(key, cell);
-    }
-  }
-  return [...sums.values()].map((c) => ({
-    x: c.x,
-    y: c.y,
-    percent: c.base === 0n ? null : Number((c.used * 1000n) / c.base) / 10,
-  }));
-}
-
-export function heatmapOption(cells: HeatCell[], xName: string, yName: string): EChartsCoreOption {
-  const xs = [...new Set(cells.map((c) => c.x))].sort();
-  const ys = [...new Set(cells.map((c) => c.y))].sort();
-  return {
-    tooltip: { position: 'top' },
-    grid: { left: 120, right: 16, top: 16, bottom: 72 },
-    xAxis: { type: 'category', data: xs, name: xName, splitArea: { show: true } },
-    yAxis: { type: 'category', data: ys, name: yName, splitArea: { show: true } },
-    visualMap: { min: 0, max: 100, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, text: ['100%', '0%'] },
-    series: [
-      {
-        name: 'utilisation %',
-        type: 'heatmap',
-        label: { show: xs.length * ys.length <= 200 },
-        data: cells.filter((c) => c.percent !== null).map((c) => [xs.indexOf(c.x), ys.indexOf(c.y), c.percent]),
-      },
-    ],
   };
 }
