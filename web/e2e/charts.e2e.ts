@@ -6,7 +6,7 @@
 import { launchBrowser, type Browser } from './support/browser';
 import { chartReady, hoverTooltip, overlapping, svgTexts } from './support/charts';
 import { e2eEnv, windowQuery } from './support/env';
-import { go, newPage, screenshot } from './support/page';
+import { figure, go, newPage, screenshot } from './support/page';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -73,4 +73,43 @@ describe.each(['the data window', 'range=30d', 'range=90d'])('the utilisation he
     expect(errors).toEqual([]);
     await page.close();
   });
+});
+
+test("a capacity far above the forecast is left out until asked for, and the choice survives a reload", async () => {
+  const env = e2eEnv();
+  const { page, errors } = await newPage(browser.context, env.plannerToken);
+  await go(page, '/planning');
+  await chartReady(page, 'planning-forecast-chart');
+  const capacity = Number(await figure(page, 'forecast-capacity-end')) / 1000;
+  // The y axis's labels: the texts left of the plot, read as numbers.
+  const axisTop = async () => {
+    const chart = await page.getByTestId('planning-forecast-chart').boundingBox();
+    const labels = (await svgTexts(page, 'planning-forecast-chart')).filter((t) => t.right < (chart?.x ?? 0) + 70);
+    return Math.max(...labels.map((t) => Number(t.text.replace(/,/g, ''))).filter((n) => Number.isFinite(n)));
+  };
+  const legend = async () => (await svgTexts(page, 'planning-forecast-chart')).map((t) => t.text);
+
+  // The demo's flavor total holds a few dozen of its thousands of devices: capacity would flatten it.
+  const toggle = page.getByTestId('forecast-show-capacity');
+  expect(await toggle.isChecked()).toBe(false);
+  expect(await page.getByTestId('forecast-capacity-hidden').innerText()).toContain('left out');
+  expect(await legend()).not.toContain('capacity');
+  expect(await axisTop()).toBeLessThan(capacity / 4);
+  await page.getByTestId('planning-forecast-chart').scrollIntoViewIfNeeded();
+  await screenshot(page, 'planner-planning-capacity-hidden', { fullPage: false });
+
+  await toggle.check();
+  await page.waitForURL((url) => url.searchParams.get('capacity') === 'show');
+  await chartReady(page, 'planning-forecast-chart');
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('[data-testid="planning-forecast-chart"] svg text')].some((t) => t.textContent === 'capacity'),
+  );
+  expect(await axisTop()).toBeGreaterThanOrEqual(capacity);
+
+  await page.reload();
+  await chartReady(page, 'planning-forecast-chart');
+  expect(await page.getByTestId('forecast-show-capacity').isChecked()).toBe(true);
+  expect(await legend()).toContain('capacity');
+  expect(errors).toEqual([]);
+  await page.close();
 });
