@@ -86,3 +86,11 @@ test("the colour scale ends at the highest cell, labelled in %, beside the grid"
   ]);
   expect(option.series[0]!.label.formatter({ value: [2, 0, 0.0004] })).toBe('0.0004%');
 });
+
+test('cells are labelled only where there is room: up to 16 columns', () => {
+  const days = (n: number) => Array.from({ length: n }, (_, i) => ({ x: `2026-11-${String(i + 1).padStart(2, '0')}`, y: 'team-00', percent: 1 }));
+  const labelled = (n: number) => (heatmapOption(days(n), 'day', 'team', 'held') as { series: { label: { show: boolean } }[] }).series[0]!.label.show;
+  expect(labelled(7)).toBe(true);
+  expect(labelled(16)).toBe(true);
+  expect(labelled(17)).toBe(false);
+});

@@ -71,6 +71,8 @@ export function scaleMax(cells: HeatCell[]): number {
   return highest > 0 ? highest : 100;
 }
 
+const maxLabelledColumns = 16;
+
 interface HeatPoint {
   value?: unknown;
 }
@@ -109,8 +111,12 @@ export function heatmapOption(cells: HeatCell[], xName: string, yName: string, b
       {
         name: `utilisation, % of ${baseName}`,
         type: 'heatmap',
+        // A label per cell only where cells are wide enough for one (up to 16
+        // columns; 150 days of a team ran their labels into each other), and
+        // any that would still touch another is left out.
+        labelLayout: { hideOverlap: true },
         label: {
-          show: xs.length * ys.length <= 200,
+          show: xs.length <= maxLabelledColumns && xs.length * ys.length <= 200,
           formatter: (p: HeatPoint) => formatShare(percentOf(p)),
           color: '#1a1a1a',
           textBorderColor: '#ffffff',
