@@ -9,6 +9,7 @@ import { launchBrowser, type Browser } from './support/browser';
 import {
   chargebackAt,
   int64,
+  readableWorkload,
   rowName,
   type ChargebackLine,
   type ChargebackReport,
@@ -117,11 +118,12 @@ async function explainedTotals(team: string, namespace: string, workload: string
 async function expectExplanation(page: Page, team: string, namespace: string, workload: string): Promise<void> {
   const panel = page.getByTestId('explain-panel');
   await panel.waitFor();
-  expect(await panel.getByRole('heading').first().innerText()).toBe(`Explanation of ${namespace}/${workload}`);
+  const shown = readableWorkload(workload, namespace, team);
+  expect(await panel.getByRole('heading').first().innerText()).toBe(`Explanation of ${shown.name} ${shown.context}`);
   const expected = await explainedTotals(team, namespace, workload);
   await panel.getByTestId('explain-line-total').first().waitFor();
-  const shown = await panel.getByTestId('explain-line-total').evaluateAll((els) => els.map((e) => e.getAttribute('data-value')));
-  expect(shown).toEqual(expected);
+  const totals = await panel.getByTestId('explain-line-total').evaluateAll((els) => els.map((e) => e.getAttribute('data-value')));
+  expect(totals).toEqual(expected);
 }
 
 const params = (page: Page) => new URL(page.url()).searchParams;
@@ -174,6 +176,47 @@ test("team -> namespace -> workload: each level's figures are the API's, and the
   await page.close();
 });
 
+// Whether the element's top edge is within the window, and the element is where focus is.
+async function inViewAndFocused(page: Page, testId: string): Promise<{ inView: boolean; focused: boolean }> {
+  return page.getByTestId(testId).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return {
+      inView: box.top >= 0 && box.top < globalThis.innerHeight,
+      focused: document.activeElement === element,
+    };
+  });
+}
+
+test('clicking Explain below the fold scrolls the explanation into view and moves focus to its heading', async () => {
+  const env = e2eEnv();
+  const w = window();
+  const team = env.team;
+  const namespace = costliest(await chargebackAt(w, { team }, env.plannerToken)).namespace as string;
+  const namespaceLevel = await chargebackAt(w, { team, namespace }, env.plannerToken);
+  const { page, errors } = await newPage(browser.context, env.plannerToken);
+  await go(page, `/chargeback?${windowQuery()}&team=${encodeURIComponent(team)}&namespace=${encodeURIComponent(namespace)}`);
+  await expectLevelFigures(page, { team, namespace }, namespaceLevel);
+  // The panel opens below the table: only a table taller than the window puts it out of sight.
+  const table = await page.getByTestId('chargeback-table').boundingBox();
+  expect(table?.height ?? 0).toBeGreaterThan(page.viewportSize()?.height ?? 0);
+
+  const rows = page.getByTestId('chargeback-table').locator('tbody tr');
+  for (const row of [0, 1]) {
+    await page.evaluate(() => globalThis.scrollTo(0, 0));
+    const name = await rows.nth(row).locator('[data-testid^="chargeback-row-total-"]').getAttribute('data-testid');
+    await rows.nth(row).getByRole('button', { name: 'Explain' }).click();
+    await page.waitForURL((url) => `chargeback-row-total-${url.searchParams.get('explain') || '(none)'}` === name);
+    // The router renders the new address in a transition: wait for the panel to be the clicked workload's.
+    const workload = new URL(page.url()).searchParams.get('explain') ?? '';
+    await page.getByTestId('explain-heading').filter({ hasText: readableWorkload(workload).name }).waitFor();
+    await page.getByTestId('explain-panel').getByTestId('explain-line-total').first().waitFor();
+    expect(await inViewAndFocused(page, 'explain-heading'), `Explain of row ${row + 1}`).toEqual({ inView: true, focused: true });
+    if (row === 0) await screenshot(page, 'chargeback-explain-in-view', { fullPage: false });
+  }
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
 test('the least efficient workload leads to its chargeback line and its explanation', async () => {
   const env = e2eEnv();
   const w = window();
@@ -200,7 +243,7 @@ test('the least efficient workload leads to its chargeback line and its explanat
   expect(await figure(page, `efficiency-workload-unused-${key}`)).toBe(String(unused(worst)));
 
   // Its chargeback line: the workload's row in its team and namespace, same device time.
-  await first.getByRole('link', { name: `${team}/${namespace}/${workload || '(none)'}` }).click();
+  await first.getByRole('link', { name: readableWorkload(workload).name, exact: true }).click();
   await page.waitForURL((url) => url.pathname === '/chargeback');
   expect(params(page).get('team')).toBe(team);
   expect(params(page).get('namespace')).toBe(namespace);
@@ -217,6 +260,52 @@ test('the least efficient workload leads to its chargeback line and its explanat
   expect(params(page).get('namespace')).toBe(namespace);
   await expectExplanation(page, team, namespace, workload);
   expect(await figure(page, `chargeback-row-held-${name}`)).toBe(worst.heldMilliSeconds ?? '0');
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+test('workloads read as their names, with their kind and namespace beside them once, not team/namespace/Kind/name', async () => {
+  const env = e2eEnv();
+  const w = window();
+  const { page, errors } = await newPage(browser.context, env.plannerToken);
+
+  // The Efficiency page's least efficient workloads: name, then kind, namespace and a team that differs.
+  await go(page, `/efficiency?${windowQuery()}`);
+  const table = page.getByTestId('efficiency-workloads');
+  await table.locator('[data-testid^="efficiency-workload-unused-"]').first().waitFor();
+  const cells = await table.locator('tbody tr').evaluateAll((rows) =>
+    rows.map((row) => ({
+      key: (row.querySelector('[data-testid^="efficiency-workload-unused-"]')?.getAttribute('data-testid') ?? '').replace(
+        'efficiency-workload-unused-',
+        '',
+      ),
+      text: (row.querySelector('td') as HTMLElement | null)?.innerText ?? '',
+      link: row.querySelector('td a')?.textContent ?? '',
+    })),
+  );
+  expect(cells.length).toBeGreaterThan(0);
+  for (const cell of cells) {
+    const [team = '', namespace = '', ...rest] = cell.key.split('/');
+    const shown = readableWorkload(rest.join('/'), namespace, team);
+    expect(cell).toEqual({ key: cell.key, text: `${shown.name} ${shown.context}`, link: shown.name });
+    expect(cell.text).not.toContain(`${namespace}/`);
+  }
+
+  // The Chargeback page's workload level: the breadcrumb names team and namespace, each row its name and kind.
+  const team = env.team;
+  const namespace = costliest(await chargebackAt(w, { team }, env.plannerToken)).namespace as string;
+  const lines = (await chargebackAt(w, { team, namespace }, env.plannerToken)).lines ?? [];
+  await go(page, `/chargeback?${windowQuery()}&team=${encodeURIComponent(team)}&namespace=${encodeURIComponent(namespace)}`);
+  await page.getByTestId(`chargeback-row-total-${rowName(lines[0] as ChargebackLine, { team, namespace })}`).waitFor();
+  const names = await page
+    .getByTestId('chargeback-table')
+    .locator('tbody tr td:first-child')
+    .evaluateAll((tds) => tds.map((td) => (td as HTMLElement).innerText.trim()));
+  const expected = lines.map((line) => {
+    const shown = readableWorkload(line.workload ?? '');
+    return `${shown.name} ${shown.context} Explain`.replace(/ {2}/, ' ');
+  });
+  expect(names.sort()).toEqual(expected.sort());
   expect(errors).toEqual([]);
   await page.close();
 });

@@ -35,16 +35,26 @@ function chartLoader() {
   return null;
 }
 
+// What a route with a loader shows on a full load, before the router has run
+// its loader for the first time (the loaders return at once, so this is one
+// frame): without it the router renders nothing there and warns in the console.
+const loadingPage = <Skeleton label="page" />;
+
 export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
   { path: '/signin', element: <SignInPage.Component /> },
   {
     element: <Layout />,
     children: [
-      { path: '/fleet', element: <FleetPage.Component />, loader: fleetLoader(queryClient) },
+      {
+        path: '/fleet',
+        element: <FleetPage.Component />,
+        loader: fleetLoader(queryClient),
+        hydrateFallbackElement: loadingPage,
+      },
       { path: '/chargeback', element: <ChargebackPage.Component /> },
-      { path: '/efficiency', element: <EfficiencyPage.Component />, loader: chartLoader },
+      { path: '/efficiency', element: <EfficiencyPage.Component />, loader: chartLoader, hydrateFallbackElement: loadingPage },
       { path: '/recommendations', element: <RecommendationsPage.Component /> },
-      { path: '/planning', element: <PlanningPage.Component />, loader: chartLoader },
+      { path: '/planning', element: <PlanningPage.Component />, loader: chartLoader, hydrateFallbackElement: loadingPage },
       { path: '/policy', element: <PolicyPage.Component /> },
     ],
   },

@@ -51,3 +51,15 @@ export function microDeviceHours(milliSeconds: string | undefined): bigint {
   const sign = ms < 0n ? -1n : 1n;
   return (sign * (sign * ms * 10n + 18n)) / 36n;
 }
+
+// How the pages write a workload (`Kind/name` in the API): its name, then
+// its kind, namespace and (when it differs from the namespace) team as
+// secondary text, each once.
+export function readableWorkload(workload: string, namespace?: string, team?: string): { name: string; context: string } {
+  const slash = workload.indexOf('/');
+  const [kind, name] = slash > 0 ? [workload.slice(0, slash), workload.slice(slash + 1)] : ['', workload || '(none)'];
+  const context = [kind, namespace ? `namespace ${namespace}` : '', team && team !== namespace ? `team ${team}` : '']
+    .filter((part) => part !== '')
+    .join(' · ');
+  return { name, context };
+}

@@ -18,6 +18,9 @@ export interface OpenPage {
   page: Page;
   // Console errors and uncaught exceptions since the page opened, in order.
   errors: string[];
+  // Console warnings since the page opened, in order: React and its router
+  // warn (rather than fail) about a route or element they cannot handle well.
+  warnings: string[];
 }
 
 // Records, from the first byte of every document, when each ready marker
@@ -46,8 +49,11 @@ function installReadyProbe(): void {
 export async function newPage(context: BrowserContext, token?: string): Promise<OpenPage> {
   const page = await context.newPage();
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()} (${message.location().url})`);
+    const text = `console: ${message.text()} (${message.location().url})`;
+    if (message.type() === 'error') errors.push(text);
+    else if (message.type() === 'warning') warnings.push(text);
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   await page.addInitScript(installReadyProbe);
@@ -59,7 +65,7 @@ export async function newPage(context: BrowserContext, token?: string): Promise<
       [TOKEN_KEY, token] as const,
     );
   }
-  return { page, errors };
+  return { page, errors, warnings };
 }
 
 // Navigates to `path` (with its query) on the server under test (or another, `baseUrl`).
@@ -124,12 +130,13 @@ export async function seriousAccessibilityViolations(page: Page): Promise<AxeVio
     }));
 }
 
-// Writes OUT_DIR/screenshots/NAME.png (the whole page) and returns its path.
-export async function screenshot(page: Page, name: string): Promise<string> {
+// Writes OUT_DIR/screenshots/NAME.png (the whole page, or with `fullPage:
+// false` the window as scrolled) and returns its path.
+export async function screenshot(page: Page, name: string, { fullPage = true } = {}): Promise<string> {
   const dir = join(e2eEnv().outDir, 'screenshots');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${name.replace(/[^A-Za-z0-9_-]+/g, '-')}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }
 

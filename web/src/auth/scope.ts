@@ -4,6 +4,8 @@
 import type { WhoAmIResponse } from '../api/types';
 
 export interface Scope {
+  // The signed-in token's id ('' if the server did not say).
+  tokenId: string;
   role: string;
   // The team of a team token (role "team:NAME"), else null.
   team: string | null;
@@ -14,5 +16,5 @@ export interface Scope {
 export function scopeOf(who: WhoAmIResponse): Scope {
   const role = who.role ?? '';
   const team = role.startsWith('team:') ? role.slice('team:'.length) : null;
-  return { role, team, teams: who.teams ?? [] };
+  return { tokenId: who.tokenId ?? '', role, team, teams: who.teams ?? [] };
 }

@@ -11,8 +11,9 @@ import {
   TooltipComponent,
   VisualMapComponent,
 } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import type { ChartProps } from './chartTypes';
+import { SERIES_COLOURS } from './palette';
 
 echarts.use([
   BarChart,
@@ -24,9 +25,10 @@ echarts.use([
   TooltipComponent,
   VisualMapComponent,
   CanvasRenderer,
+  SVGRenderer,
 ]);
 
-export default function EChart({ label, option, height = 320, testId, onReady }: ChartProps) {
+export default function EChart({ label, option, height = 320, testId, onReady, renderer = 'canvas' }: ChartProps) {
   const element = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const [ready, setReady] = useState(false);
@@ -37,7 +39,7 @@ export default function EChart({ label, option, height = 320, testId, onReady }:
 
   useEffect(() => {
     if (!element.current) return undefined;
-    const instance = echarts.init(element.current, undefined, { renderer: 'canvas' });
+    const instance = echarts.init(element.current, undefined, { renderer });
     chart.current = instance;
     const resize = () => instance.resize();
     window.addEventListener('resize', resize);
@@ -46,7 +48,7 @@ export default function EChart({ label, option, height = 320, testId, onReady }:
       instance.dispose();
       chart.current = null;
     };
-  }, []);
+  }, [renderer]);
 
   useEffect(() => {
     const instance = chart.current;
@@ -58,11 +60,12 @@ export default function EChart({ label, option, height = 320, testId, onReady }:
       onReadyRef.current?.();
     };
     instance.on('finished', done);
-    instance.setOption({ animation: false, ...option }, { notMerge: true });
+    // Every chart's series take the one palette (components/palette.ts) unless they name a colour.
+    instance.setOption({ animation: false, color: [...SERIES_COLOURS], ...option }, { notMerge: true });
     return () => {
       instance.off('finished', done);
     };
-  }, [option]);
+  }, [option, renderer]);
 
   return (
     <div

@@ -8,4 +8,7 @@ export interface ChartProps {
   testId?: string;
   // Called each time an option has been drawn.
   onReady?: () => void;
+  // Canvas (the default) for charts of thousands of points; SVG for small
+  // ones, whose text (legend, labels, scale) is then real text in the page.
+  renderer?: 'canvas' | 'svg';
 }

@@ -87,6 +87,18 @@ test('a workload explanation shows its lines in the newest hour it has', async (
   expect(explain).toEqual([{ team: 'ml-research', hour: '2026-12-03T11:00:00Z' }]);
 });
 
+test('clicking Explain brings the explanation into view and puts focus on its heading', async () => {
+  const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView');
+  renderApp(`/chargeback?${testRangeQuery}&team=ml&namespace=ml-train`, plannerToken);
+  const table = await screen.findByTestId('chargeback-table');
+  const trainer = within(table).getByRole('row', { name: /trainer/ });
+  await userEvent.click(within(trainer).getByRole('button', { name: /Explain/ }));
+  const heading = await screen.findByTestId('explain-heading');
+  expect(heading).toHaveFocus();
+  expect(scrolled.mock.contexts).toContain(heading);
+  scrolled.mockRestore();
+});
+
 test('CSV and FOCUS exports ask for what is on screen', async () => {
   const saved = vi.spyOn(download, 'downloadText').mockImplementation(() => undefined);
   renderApp(`/chargeback?${testRangeQuery}&team=ml`, plannerToken);

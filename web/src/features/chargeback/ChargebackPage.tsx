@@ -8,6 +8,7 @@ import { ErrorMessage } from '../../components/ErrorMessage';
 import { Figure } from '../../components/Figure';
 import { QueryView } from '../../components/QueryView';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
+import { WorkloadLabel } from '../../components/WorkloadLabel';
 import { big, formatDeviceHours, formatMoney, formatRatio } from '../../format/numbers';
 import { EfficiencyCell } from '../efficiency/EfficiencyCell';
 import { previousRange } from '../../time/range';
@@ -97,7 +98,8 @@ export default function ChargebackPage() {
             </button>
           ) : (
             <>
-              {row.name}{' '}
+              {/* The breadcrumb names the team and namespace: the kind is the only context added. */}
+              <WorkloadLabel workload={row.line.workload} />{' '}
               <button type="button" className="link" onClick={() => goTo({ explain: row.line.workload ?? '' })}>
                 Explain
               </button>

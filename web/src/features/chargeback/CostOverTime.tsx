@@ -9,6 +9,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { chargeback, chargebackExport } from '../../api/endpoints';
 import { Chart } from '../../components/Chart';
+import { MAX_GROUPS, OTHER_COLOUR, seriesColour } from '../../components/palette';
 import { downloadText } from '../../components/download';
 import { ErrorMessage } from '../../components/ErrorMessage';
 import { Figure } from '../../components/Figure';
@@ -17,6 +18,7 @@ import { formatMoney } from '../../format/numbers';
 import {
   costSeries,
   cumulative,
+  otherGroup,
   resolutionsFor,
   stackFields,
   stackLabels,
@@ -27,8 +29,8 @@ import {
 import type { Drill } from './drill';
 import { reportWithIdle, type IdleMode } from './idleView';
 
-// Distinct colours up to this many series; the rest are summed as "other".
-const maxSeries = 24;
+// Every group its own colour up to the palette's limit; the rest are summed as "other".
+const maxSeries = MAX_GROUPS + 1;
 
 const defaultStack = (drill: Drill): StackField => (drill.level === 'team' ? 'team' : drill.level);
 
@@ -45,8 +47,9 @@ function chartOption(series: CostSeries, resolution: Resolution, currency: strin
     grid: { left: 72, right: 16, top: 36, bottom: 32 },
     xAxis: { type: 'category', data: series.buckets.map((b) => bucketLabel(b, resolution)) },
     yAxis: { type: 'value', name: currency },
-    series: series.groups.map((group) => ({
+    series: series.groups.map((group, i) => ({
       name: group.name,
+      itemStyle: { color: group.name === otherGroup ? OTHER_COLOUR : seriesColour(i) },
       type: stacked ? 'line' : 'bar',
       stack: 'cost',
       areaStyle: stacked ? {} : undefined,
@@ -164,9 +167,12 @@ export function CostOverTime({
               <Figure testId="cost-over-time-total" value={series.totalMicro} text={formatMoney(series.totalMicro, currency)} />
             </p>
             <ul className="series-totals" data-testid="cost-series" aria-label={`Cost by ${stackLabels[stack].toLowerCase()}`}>
-              {series.groups.map((group) => (
+              {series.groups.map((group, i) => (
                 <li key={group.name}>
-                  <span className="series-name">{group.name}</span>{' '}
+                  <span className="series-name">
+                    <span className="swatch" aria-hidden="true" style={{ background: group.name === otherGroup ? OTHER_COLOUR : seriesColour(i) }} />
+                    {group.name}
+                  </span>{' '}
                   <Figure testId={`cost-series-${group.name}`} value={group.totalMicro} text={formatMoney(group.totalMicro, currency)} />
                 </li>
               ))}

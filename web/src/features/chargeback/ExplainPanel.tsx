@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { chargeback, chargebackExplain } from '../../api/endpoints';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Figure } from '../../components/Figure';
 import { QueryView } from '../../components/QueryView';
 import { big, formatDeviceHours, formatMoney, formatTime } from '../../format/numbers';
+import { parseWorkload, workloadContext } from '../../format/workloadName';
 import type { LineExplanation } from '../../api/types';
 
 const columns: Column<LineExplanation>[] = [
@@ -57,10 +58,21 @@ export function ExplainPanel({
     enabled: chosen !== null,
   });
 
+  // The panel opens below the workloads' table, often out of sight: bring it
+  // into view and put focus on its heading (so that a keyboard or screen
+  // reader user is where the explanation is) each time a workload is opened.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const shown = parseWorkload(workload);
+  useEffect(() => {
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus({ preventScroll: true });
+  }, [team, namespace, workload]);
+
   return (
     <section className="panel" aria-labelledby="explain-heading" data-testid="explain-panel">
-      <h2 id="explain-heading">
-        Explanation of {namespace}/{workload}
+      <h2 id="explain-heading" ref={heading} tabIndex={-1} data-testid="explain-heading">
+        Explanation of {shown.name}
+        <span className="workload-context"> {workloadContext(shown.kind, namespace, team)}</span>
       </h2>
       <button type="button" onClick={onClose}>
         Close explanation
@@ -97,7 +109,7 @@ export function ExplainPanel({
                     : `The recomputed lines differ from the stored ones${data.note ? `: ${data.note}` : ''}.`}
                 </p>
                 <DataTable
-                  caption={`Lines of ${workload} in the hour ${formatTime(chosen.hour)}`}
+                  caption={`Lines of ${shown.name} in the hour ${formatTime(chosen.hour)}`}
                   columns={columns}
                   rows={lines}
                   rowKey={(l) => `${l.line?.cluster}/${l.line?.model}/${l.line?.lineKind}`}

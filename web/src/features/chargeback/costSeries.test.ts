@@ -25,6 +25,7 @@ test('one series per group, largest first, a zero where a group has no line in a
 test('past the limit the smallest groups are summed as other, and the total is unchanged', () => {
   const lines = Array.from({ length: 30 }, (_, i) => line(i % 2 ? d1 : d2, `team-${String(i).padStart(2, '0')}`, 1000 + i));
   const s = costSeries(lines, 'team', 24);
+  // 23 on their own and other.
   expect(s.groups).toHaveLength(24);
   expect(s.groups.at(-1)?.name).toBe(otherGroup);
   expect(s.groups[0]?.name).toBe('team-29');

@@ -2,6 +2,7 @@
 // into one series per group (the largest first, the rest summed as "other")
 // with exact totals, for the stacked chart and the table under it.
 import type { ChargebackLine } from '../../api/types';
+import { OTHER_NAME } from '../../components/palette';
 import { big } from '../../format/numbers';
 
 export const stackFields = ['team', 'namespace', 'workload', 'model', 'cluster', 'line_kind'] as const;
@@ -31,7 +32,8 @@ export function resolutionsFor(range: { start: string; end: string }): { allowed
   return { allowed, fallback };
 }
 
-export const otherGroup = 'other';
+// The groups past a chart's limit are summed as the palette's "other".
+export const otherGroup = OTHER_NAME;
 
 export interface CostSeries {
   buckets: string[]; // bucket starts, RFC 3339, ascending

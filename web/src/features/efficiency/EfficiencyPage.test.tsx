@@ -13,6 +13,9 @@ test('idle waste by team in money, exact', async () => {
   expect(unused).toHaveTextContent('USD 4,503,599,627.37');
   expect(screen.getByTestId('efficiency-idle-ml')).toHaveTextContent('USD 1.00');
   expect(screen.getByTestId('efficiency-unused-web')).toHaveTextContent('USD 0.00');
+  // One title (the section's heading), and the chart has a legend of its bars.
+  expect(screen.getAllByText('Idle waste by team')).toHaveLength(1);
+  expect(JSON.parse((await screen.findByTestId('efficiency-chart')).getAttribute('data-legend')!)).toBe(true);
   expect(JSON.parse((await screen.findByTestId('efficiency-chart')).getAttribute('data-series')!)).toEqual([
     ['held but unused', 2],
     ['idle received', 2],
@@ -58,10 +61,10 @@ test('the least efficient workloads come first and link to their chargeback line
   renderApp(`/efficiency?${testRangeQuery}`, plannerToken);
   const table = await screen.findByTestId('efficiency-workloads');
   const rows = within(table).getAllByRole('row').slice(1);
-  expect(rows[0]).toHaveTextContent('ml/ml-train/trainer');
-  expect(rows[1]).toHaveTextContent('ml/ml-train/notebook');
+  expect(rows[0]).toHaveTextContent(/^trainer namespace ml-train · team ml/);
+  expect(rows[1]).toHaveTextContent(/^notebook namespace ml-train · team ml/);
   expect(within(table).getByTestId('efficiency-workload-unused-ml/ml-train/trainer')).toHaveTextContent('1.8');
-  const line = within(rows[0]!).getByRole('link', { name: 'ml/ml-train/trainer' });
+  const line = within(rows[0]!).getByRole('link', { name: 'trainer' });
   expect(line).toHaveAttribute('href', `/chargeback?${testRangeQuery}&team=ml&namespace=ml-train&q=trainer`);
   expect(within(rows[0]!).getByRole('link', { name: 'Explain' })).toHaveAttribute(
     'href',
@@ -69,4 +72,31 @@ test('the least efficient workloads come first and link to their chargeback line
   );
   const calls = recorded('/v1/chargeback').map((u) => Object.fromEntries(u.searchParams));
   expect(calls).toContainEqual({ ...testRange, group_by: 'team,namespace,workload', resolution: 'none', line_kind: 'workload' });
+});
+
+test('a workload reads as its name, with its kind and namespace once as secondary text', async () => {
+  server.use(
+    http.get('*/v1/chargeback', () =>
+      HttpResponse.json({
+        currency: 'USD',
+        lines: [
+          {
+            team: 'team-11',
+            namespace: 'team-11',
+            workload: 'Pod/openb-pod-4895',
+            heldMilliSeconds: '7200000',
+            observedMilliSeconds: '7200000',
+            usedMilliSeconds: '720000',
+          },
+        ],
+      }),
+    ),
+  );
+  renderApp(`/efficiency?${testRangeQuery}`, plannerToken);
+  const table = await screen.findByTestId('efficiency-workloads');
+  const row = within(table).getAllByRole('row')[1]!;
+  expect(within(row).getByRole('link', { name: 'openb-pod-4895' })).toBeInTheDocument();
+  expect(within(row).getAllByRole('cell')[0]).toHaveTextContent(/^openb-pod-4895 Pod · namespace team-11$/);
+  expect(row.textContent).not.toContain('team-11/');
+  expect(within(row).getByTitle('team-11 / team-11 / Pod/openb-pod-4895')).toBeInTheDocument();
 });

@@ -3,10 +3,12 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { chargeback } from '../../api/endpoints';
 import { Chart } from '../../components/Chart';
+import { OTHER_COLOUR } from '../../components/palette';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Figure } from '../../components/Figure';
 import { QueryView } from '../../components/QueryView';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
+import { WorkloadLabel } from '../../components/WorkloadLabel';
 import { big, formatDeviceHours, formatMoney } from '../../format/numbers';
 import { useTimeRange } from '../../time/useTimeRange';
 import type { ChargebackLine } from '../../api/types';
@@ -50,8 +52,11 @@ export default function EfficiencyPage() {
   const wasteChart = useMemo(
     () => ({
       tooltip: { trigger: 'axis' },
-      grid: { left: 120, right: 16, top: 16, bottom: 32 },
-      xAxis: { type: 'value', name: currency },
+      // The legend says which bar is which; the section's heading is the chart's only title.
+      legend: { top: 0 },
+      grid: { left: 120, right: 48, top: 40, bottom: 48 },
+      // The unit under the axis, not beside its last label (which it overlapped).
+      xAxis: { type: 'value', name: currency, nameLocation: 'middle', nameGap: 28 },
       yAxis: { type: 'category', inverse: true, data: teamRows.map((l) => l.team || '(none)') },
       series: [
         { name: 'held but unused', type: 'bar', data: teamRows.map((l) => Number(unusedCostMicro(l)) / 1e6) },
@@ -59,7 +64,7 @@ export default function EfficiencyPage() {
         {
           name: 'no telemetry (use unknown)',
           type: 'bar',
-          itemStyle: { color: '#9e9e9e', decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [2, 4], rotation: -Math.PI / 4 } },
+          itemStyle: { color: OTHER_COLOUR, decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [2, 4], rotation: -Math.PI / 4 } },
           data: teamRows.map((l) => Number(unknownCostMicro(l)) / 1e6),
         },
       ],
@@ -104,11 +109,15 @@ export default function EfficiencyPage() {
         id: 'workload',
         header: 'Workload',
         cell: (l) => (
-          <Link
-            to={`/chargeback?${rangeQuery}&team=${encodeURIComponent(l.team ?? '')}&namespace=${encodeURIComponent(l.namespace ?? '')}&q=${encodeURIComponent(l.workload ?? '')}`}
-          >
-            {l.team}/{l.namespace}/{l.workload || '(none)'}
-          </Link>
+          <WorkloadLabel workload={l.workload} namespace={l.namespace} team={l.team}>
+            {(name) => (
+              <Link
+                to={`/chargeback?${rangeQuery}&team=${encodeURIComponent(l.team ?? '')}&namespace=${encodeURIComponent(l.namespace ?? '')}&q=${encodeURIComponent(l.workload ?? '')}`}
+              >
+                {name}
+              </Link>
+            )}
+          </WorkloadLabel>
         ),
       },
       { id: 'held', header: 'Held device-hours', numeric: true, cell: (l) => formatDeviceHours(l.heldMilliSeconds) },
@@ -158,8 +167,22 @@ export default function EfficiencyPage() {
       <QueryView query={teams} what="the cost by team" height={260}>
         {() => (
           <>
-            {teamRows.length > 0 && <Chart label="Held but unused and idle cost by team" option={wasteChart} height={Math.max(160, teamRows.length * 28)} testId="efficiency-chart" />}
-            <DataTable caption="Idle waste by team" columns={teamColumns} rows={teamRows} rowKey={(l) => l.team ?? ''} testId="efficiency-teams" />
+            {teamRows.length > 0 && (
+              <Chart
+                label="Held but unused, idle and no-telemetry cost by team"
+                option={wasteChart}
+                height={Math.max(200, teamRows.length * 28 + 72)}
+                testId="efficiency-chart"
+                renderer="svg"
+              />
+            )}
+            <DataTable
+              caption="Per team: the chart's figures, the total cost and efficiency"
+              columns={teamColumns}
+              rows={teamRows}
+              rowKey={(l) => l.team ?? ''}
+              testId="efficiency-teams"
+            />
           </>
         )}
       </QueryView>

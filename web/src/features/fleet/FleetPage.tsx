@@ -7,7 +7,8 @@ import { Chart } from '../../components/Chart';
 import { QueryView } from '../../components/QueryView';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
 import { useTimeRange } from '../../time/useTimeRange';
-import { heatCells, heatmapOption, stackedOption } from './capacityChart';
+import { stackedOption } from './capacityChart';
+import { heatCells, heatmapOption } from './heatmapChart';
 import { fleetView, heatQuery, seriesQuery } from './fleetView';
 import { PendingTable } from './PendingTable';
 import { SnapshotTable } from './SnapshotTable';
@@ -42,8 +43,13 @@ export default function FleetPage() {
   const heatmap = useMemo(() => {
     if (!heat.data) return null;
     return isTeam
-      ? heatmapOption(heatCells(heat.data, (_g, startMs) => new Date(startMs).toISOString().slice(0, 10), (g) => g.team || '(none)', 'held'), 'day', 'team')
-      : heatmapOption(heatCells(heat.data, (g) => g.model || '(none)', (g) => g.cluster || '(none)', 'capacity'), 'model', 'cluster');
+      ? heatmapOption(
+          heatCells(heat.data, (_g, startMs) => new Date(startMs).toISOString().slice(0, 10), (g) => g.team || '(none)', 'held'),
+          'day',
+          'team',
+          'held',
+        )
+      : heatmapOption(heatCells(heat.data, (g) => g.model || '(none)', (g) => g.cluster || '(none)', 'capacity'), 'model', 'cluster', 'capacity');
   }, [heat.data, isTeam]);
 
   return (
@@ -88,9 +94,19 @@ export default function FleetPage() {
         }
       </QueryView>
 
-      <h2>{isTeam ? 'Utilisation of held devices, team × day' : 'Utilisation, cluster × model'}</h2>
+      <h2>{isTeam ? 'Utilisation of held devices (% of held used), team × day' : 'Utilisation (% of capacity used), cluster × model'}</h2>
       <QueryView query={heat} what="the utilisation heatmap" height={280}>
-        {() => heatmap && <Chart label="utilisation heatmap" option={heatmap} height={280} testId="fleet-heatmap" />}
+        {() =>
+          heatmap && (
+            <Chart
+              label={isTeam ? 'Per team and day, the share of held device time used' : 'Per cluster and model, the share of capacity used'}
+              option={heatmap}
+              height={280}
+              testId="fleet-heatmap"
+              renderer="svg"
+            />
+          )
+        }
       </QueryView>
 
       <h2>Now</h2>

@@ -1,5 +1,6 @@
 import type { CapacitySeries } from '../../api/types';
-import { alignFigure, bucketTimes, heatCells, stackedOption } from './capacityChart';
+import { OTHER_COLOUR } from '../../components/palette';
+import { alignFigure, bucketTimes, stackedOption } from './capacityChart';
 
 const hour = (h: number) => `2026-12-01T${String(h).padStart(2, '0')}:00:00Z`;
 const deviceHours = (n: number) => String(n * 3_600_000);
@@ -58,28 +59,25 @@ test('the stacked chart has one aligned series per group and the fleet capacity 
   expect(option.series[2]!.stack).toBeUndefined();
 });
 
-test('heatmap cells sum the columns exactly and leave out buckets without data', () => {
-  // Daily, two days: used above 2^53 in total checks the sums never pass through floats.
-  const daily: CapacitySeries = {
-    start: '2026-12-01T00:00:00Z',
-    end: '2026-12-04T00:00:00Z',
-    stepSeconds: 86_400,
-    groups: [
-      {
-        team: 'ml',
-        capacityMilliSeconds: ['0', '0', '0'],
-        heldMilliSeconds: ['9007199254740993', '0', '4'],
-        usedMilliSeconds: ['9007199254740993', '0', '1'],
-      },
-    ],
-  };
-  const byDay = heatCells(daily, (_g, ms) => new Date(ms).toISOString().slice(0, 10), (g) => g.team!, 'held');
-  // 2026-12-02 has no data: no cell, so no empty column for it.
-  expect(byDay).toEqual([
-    { x: '2026-12-01', y: 'ml', percent: 100 },
-    { x: '2026-12-03', y: 'ml', percent: 25 },
-  ]);
-  const whole = heatCells(series, (g) => g.model!, () => 'fleet', 'capacity');
-  expect(whole.map((c) => c.x)).toEqual(['A', 'B']);
-  expect(whole.map((c) => c.percent)).toEqual([0, 0]);
+test('each group has its own colour up to 24 groups; the smallest past 24 are summed into "other"', () => {
+  const teams = (n: number): CapacitySeries => ({
+    start: hour(0),
+    end: hour(1),
+    stepSeconds: 3600,
+    groups: Array.from({ length: n }, (_, i) => ({ team: `team-${String(i).padStart(2, '0')}`, heldMilliSeconds: [deviceHours(i + 1)] })),
+  });
+  type Series = { name: string; color: string; data: Float64Array };
+  const twelve = (stackedOption(teams(12), ['team'], 'held') as { series: Series[] }).series;
+  expect(twelve).toHaveLength(12);
+  expect(twelve[9]!.color).not.toBe(twelve[0]!.color); // team-09 and team-00
+  expect(new Set(twelve.map((s) => s.color)).size).toBe(12);
+
+  const thirty = (stackedOption(teams(30), ['team'], 'held') as { series: Series[] }).series;
+  expect(thirty).toHaveLength(25);
+  expect(new Set(thirty.slice(0, 24).map((s) => s.color)).size).toBe(24);
+  // team-00 .. team-05 held the least (1..6 device-hours): 21 in all.
+  expect(thirty.map((s) => s.name)).not.toContain('team-05');
+  expect(thirty[0]!.name).toBe('team-06');
+  expect(thirty[24]).toMatchObject({ name: 'other', color: OTHER_COLOUR });
+  expect(thirty[24]!.data[1]).toBe(21);
 });

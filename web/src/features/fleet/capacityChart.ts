@@ -7,7 +7,7 @@
 // (echarts neither copies nor re-parses typed arrays), values rounded to
 // milli-device-hours, and drawn on canvas with LTTB sampling.
 import type { EChartsCoreOption } from 'echarts/core';
-import { big } from '../../format/numbers';
+import { groupsShown, OTHER_COLOUR, OTHER_NAME, ROLE_COLOURS, seriesColour } from '../../components/palette';
 import type { CapacitySeries, CapacitySeriesGroup } from '../../api/types';
 
 export type GroupKey = 'model' | 'cluster' | 'team';
@@ -75,11 +75,14 @@ function points(times: number[], value: (i: number) => number): Float64Array {
   return flat;
 }
 
-export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figure: Figure): EChartsCoreOption {
+// One stacked area per group, each its own colour of the palette; past the
+// palette's 24 colours the smallest groups are summed into one "other" area.
+function stackedSeries(series: CapacitySeries, groupBy: GroupKey[], figure: Figure, times: number[], values: Float64Array[]): object[] {
   const groups = series.groups ?? [];
-  const { times, values } = alignFigure(series, figure);
-  const lines: object[] = groups.map((group, g) => ({
-    name: groupName(group, groupBy),
+  const totals = values.map((row) => row.reduce((sum, v) => sum + v, 0));
+  const { shown, folded } = groupsShown(totals);
+  const area = (name: string, color: string, value: (i: number) => number) => ({
+    name,
     type: 'line',
     dimensions: ['time', 'device-hours'],
     stack: figure,
@@ -87,9 +90,20 @@ export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figur
     showSymbol: false,
     sampling: 'lttb',
     lineStyle: { width: 1 },
+    color,
     emphasis: { focus: 'series' },
-    data: points(times, (i) => values[g]![i]!),
-  }));
+    data: points(times, value),
+  });
+  const lines = shown.map((g, k) => area(groupName(groups[g]!, groupBy), seriesColour(k), (i) => values[g]![i]!));
+  if (folded.length > 0) {
+    lines.push(area(OTHER_NAME, OTHER_COLOUR, (i) => Math.round(folded.reduce((sum, g) => sum + values[g]![i]!, 0) * 1000) / 1000));
+  }
+  return lines;
+}
+
+export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figure: Figure): EChartsCoreOption {
+  const { times, values } = alignFigure(series, figure);
+  const lines = stackedSeries(series, groupBy, figure, times, values);
   // Capacity is 0 when grouped by team: the fleet's line only makes sense otherwise.
   if (!groupBy.includes('team') && figure !== 'capacity') {
     const capacity = alignFigure(series, 'capacity');
@@ -99,81 +113,18 @@ export function stackedOption(series: CapacitySeries, groupBy: GroupKey[], figur
       dimensions: ['time', 'device-hours'],
       showSymbol: false,
       sampling: 'lttb',
-      lineStyle: { width: 2, type: 'dashed', color: '#222' },
-      itemStyle: { color: '#222' },
+      lineStyle: { width: 2, type: 'dashed', color: ROLE_COLOURS.capacity },
+      itemStyle: { color: ROLE_COLOURS.capacity },
       data: points(capacity.times, (i) => capacity.values.reduce((sum, row) => sum + row[i]!, 0)),
     });
   }
   return {
-    tooltip: { trigger: 'axis' },
+    tooltip: { trigger: 'axis', className: 'chart-tooltip' },
     legend: { type: 'scroll', top: 0 },
     grid: { left: 56, right: 16, top: 40, bottom: 56 },
     xAxis: { type: 'time' },
     yAxis: { type: 'value', name: 'device-hours' },
     dataZoom: [{ type: 'inside' }, { type: 'slider', height: 20, bottom: 8 }],
     series: lines,
-  };
-}
-
-export interface HeatCell {
-  x: string;
-  y: string;
-  // used / base as a percentage (1 decimal), or null when base is zero.
-  percent: number | null;
-}
-
-// Utilisation per (x, y): used over capacity (by cluster x model) or over
-// held (team x day, where capacity is not attributed to teams).
-// A bucket where the group has no data (all three figures 0) makes no cell,
-// as the API leaves such buckets out of its BUCKETS layout. Sums are exact
-// (BigInt); only the percentage is a float.
-export function heatCells(
-  series: CapacitySeries,
-  x: (group: CapacitySeriesGroup, startMs: number) => string,
-  y: (group: CapacitySeriesGroup) => string,
-  base: 'capacity' | 'held',
-): HeatCell[] {
-  const times = bucketTimes(series);
-  const sums = new Map<string, { x: string; y: string; used: bigint; base: bigint }>();
-  for (const group of series.groups ?? []) {
-    const capacity = group.capacityMilliSeconds ?? [];
-    const held = group.heldMilliSeconds ?? [];
-    const used = group.usedMilliSeconds ?? [];
-    for (let i = 0; i < times.length; i++) {
-      const [c, h, u] = [big(capacity[i]), big(held[i]), big(used[i])];
-      if (c === 0n && h === 0n && u === 0n) continue;
-      const cx = x(group, times[i]!);
-      const cy = y(group);
-      const key = `${cx}\u0000${cy}`;
-      const cell = sums.get(key) ?? { x: cx, y: cy, used: 0n, base: 0n };
-      cell.used += u;
-      cell.base += base === 'capacity' ? c : h;
-      sums.set(key, cell);
-    }
-  }
-  return [...sums.values()].map((c) => ({
-    x: c.x,
-    y: c.y,
-    percent: c.base === 0n ? null : Number((c.used * 1000n) / c.base) / 10,
-  }));
-}
-
-export function heatmapOption(cells: HeatCell[], xName: string, yName: string): EChartsCoreOption {
-  const xs = [...new Set(cells.map((c) => c.x))].sort();
-  const ys = [...new Set(cells.map((c) => c.y))].sort();
-  return {
-    tooltip: { position: 'top' },
-    grid: { left: 120, right: 16, top: 16, bottom: 72 },
-    xAxis: { type: 'category', data: xs, name: xName, splitArea: { show: true } },
-    yAxis: { type: 'category', data: ys, name: yName, splitArea: { show: true } },
-    visualMap: { min: 0, max: 100, calculable: true, orient: 'horizontal', left: 'center', bottom: 0, text: ['100%', '0%'] },
-    series: [
-      {
-        name: 'utilisation %',
-        type: 'heatmap',
-        label: { show: xs.length * ys.length <= 200 },
-        data: cells.filter((c) => c.percent !== null).map((c) => [xs.indexOf(c.x), ys.indexOf(c.y), c.percent]),
-      },
-    ],
   };
 }

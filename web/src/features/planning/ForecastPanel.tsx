@@ -5,15 +5,63 @@ import { Chart } from '../../components/Chart';
 import { Figure } from '../../components/Figure';
 import { big, formatDevices, formatTime } from '../../format/numbers';
 import type { Forecast } from '../../api/types';
-import { forecastChartOption, hasPoints } from './forecastChart';
+import { capacitySquashes, forecastChartOption, hasCapacity, hasPoints } from './forecastChart';
+import type { CapacityChoice } from './planningView';
 import { dayValue, formatDay, formatFit } from './planningFormat';
 
 function DeviceFigure({ testId, milli }: { testId: string; milli: string | undefined }) {
   return <Figure testId={testId} value={big(milli)} text={`${formatDevices(milli)} devices`} />;
 }
 
-export function ForecastPanel({ forecast, teamToken }: { forecast: Forecast; teamToken: boolean }) {
-  const option = useMemo(() => forecastChartOption(forecast), [forecast]);
+// The capacity line on or off: off by default where it would flatten the
+// demand to the axis (capacitySquashes), and the page says so.
+function CapacityChoiceControl({
+  shown,
+  squashes,
+  capacityMilli,
+  setCapacity,
+}: {
+  shown: boolean;
+  squashes: boolean;
+  capacityMilli: string | undefined;
+  setCapacity: (choice: CapacityChoice) => void;
+}) {
+  return (
+    <div className="controls">
+      <label>
+        <input
+          type="checkbox"
+          data-testid="forecast-show-capacity"
+          checked={shown}
+          onChange={(e) => setCapacity(e.target.checked ? 'show' : 'hide')}
+        />
+        Show capacity on the chart
+      </label>
+      {!shown && squashes && (
+        <span className="note" data-testid="forecast-capacity-hidden">
+          Capacity ({formatDevices(capacityMilli)} devices) is left out: on the same axis it would flatten the forecast.
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function ForecastPanel({
+  forecast,
+  teamToken,
+  capacity,
+  setCapacity,
+}: {
+  forecast: Forecast;
+  teamToken: boolean;
+  // The choice in the URL; null: shown unless it would flatten the forecast.
+  capacity: CapacityChoice | null;
+  setCapacity: (choice: CapacityChoice) => void;
+}) {
+  const withCapacity = hasCapacity(forecast);
+  const squashes = useMemo(() => capacitySquashes(forecast), [forecast]);
+  const showCapacity = withCapacity && (capacity === null ? !squashes : capacity === 'show');
+  const option = useMemo(() => forecastChartOption(forecast, showCapacity), [forecast, showCapacity]);
   const series = forecast.team ? `team ${forecast.team}` : 'the whole flavor';
   const lastHistory = forecast.history?.at(-1);
   const lastBand = forecast.forecast?.at(-1);
@@ -25,12 +73,21 @@ export function ForecastPanel({ forecast, teamToken }: { forecast: Forecast; tea
         Held devices of <strong>{forecast.flavor}</strong> for {series}, {bucket}: run {forecast.runId ?? '0'} computed{' '}
         {formatTime(forecast.computedAt)}.
       </p>
+      {withCapacity && hasPoints(forecast) && (
+        <CapacityChoiceControl
+          shown={showCapacity}
+          squashes={squashes}
+          capacityMilli={lastCapacity?.milli}
+          setCapacity={setCapacity}
+        />
+      )}
       {hasPoints(forecast) ? (
         <Chart
-          label={`Held devices of ${forecast.flavor} for ${series}: history, p50 forecast with its p90 band${teamToken ? '' : ', and capacity'}`}
+          label={`Held devices of ${forecast.flavor} for ${series}: history, p50 forecast with its p90 band${showCapacity ? ', and capacity' : ''}`}
           option={option}
           height={340}
           testId="planning-forecast-chart"
+          renderer="svg"
         />
       ) : (
         <p>This series has no points over the horizon asked for.</p>

@@ -98,7 +98,14 @@ export function ForecastSection({
         <NotFound error={series.error} />
       ) : (
         <QueryView query={series} what="the forecast" height={420}>
-          {(data) => <ForecastPanel forecast={data} teamToken={teamToken} />}
+          {(data) => (
+            <ForecastPanel
+              forecast={data}
+              teamToken={teamToken}
+              capacity={view.capacity}
+              setCapacity={(choice) => setParam('capacity', choice)}
+            />
+          )}
         </QueryView>
       )}
       {!teamToken && choices.flavors.length > 0 && (

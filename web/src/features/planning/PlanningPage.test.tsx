@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { planningPolicyDocument, plannerToken, teamToken } from '../../test/fixtures';
+import { forecastFor, planningPolicyDocument, plannerToken, teamToken } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
 import { recorded, server } from '../../test/server';
 
@@ -42,6 +42,45 @@ test("a flavor's forecast: history, the p50 line and p90 band against capacity, 
     horizon: '90d',
     what: 'held',
   });
+});
+
+test('a capacity that would flatten the forecast is left out until asked for, and the choice is kept in the URL', async () => {
+  withPlanningPolicy();
+  // 4,000 devices of capacity against a demand of at most 38.
+  const total = forecastFor('h100', null);
+  const huge = (points: typeof total.capacityHistory) => points?.map((p) => ({ ...p, milli: '4000000' }));
+  server.use(
+    http.get('*/v1/forecast', () =>
+      HttpResponse.json({ ...total, capacityHistory: huge(total.capacityHistory), capacityForecast: huge(total.capacityForecast) }),
+    ),
+  );
+  const { router } = renderApp('/planning', plannerToken);
+  await screen.findByTestId('planning-forecast-chart');
+  const names = () => series('planning-forecast-chart').map(([name]: [string]) => name);
+  const toggle = screen.getByTestId('forecast-show-capacity');
+  expect(toggle).not.toBeChecked();
+  expect(names()).not.toContain('capacity');
+  expect(screen.getByTestId('forecast-capacity-hidden')).toHaveTextContent('Capacity (4,000 devices) is left out');
+  // The figure is still on the page.
+  expect(screen.getByTestId('forecast-capacity-end')).toHaveAttribute('data-value', '4000000');
+
+  await userEvent.click(toggle);
+  await waitFor(() => expect(router.state.location.search).toBe('?capacity=show'));
+  await waitFor(() => expect(names()).toContain('capacity'));
+  expect(screen.getByTestId('forecast-show-capacity')).toBeChecked();
+  await userEvent.click(screen.getByTestId('forecast-show-capacity'));
+  await waitFor(() => expect(router.state.location.search).toBe('?capacity=hide'));
+  await waitFor(() => expect(names()).not.toContain('capacity'));
+});
+
+test('a capacity near the demand is shown, and can be hidden', async () => {
+  withPlanningPolicy();
+  renderApp('/planning?capacity=hide', plannerToken);
+  await screen.findByTestId('planning-forecast-chart');
+  expect(series('planning-forecast-chart').map(([name]: [string]) => name)).not.toContain('capacity');
+  expect(screen.getByTestId('forecast-show-capacity')).not.toBeChecked();
+  // Hidden by choice, not because it would flatten anything: no note.
+  expect(screen.queryByTestId('forecast-capacity-hidden')).toBeNull();
 });
 
 test('exhaustion per flavor: a day, or why there is none', async () => {

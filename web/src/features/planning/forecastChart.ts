@@ -3,6 +3,7 @@
 // projection) as a dashed step line. Values are devices (milli / 1000),
 // which is only for drawing: the figures on the page are exact.
 import type { Forecast, ForecastBand, ForecastValue } from '../../api/types';
+import { ROLE_COLOURS } from '../../components/palette';
 import { big } from '../../format/numbers';
 
 type Point = [number, number];
@@ -29,6 +30,25 @@ export function hasPoints(f: Forecast): boolean {
   return (f.history?.length ?? 0) + (f.forecast?.length ?? 0) > 0;
 }
 
+export function hasCapacity(f: Forecast): boolean {
+  return (f.capacityHistory?.length ?? 0) + (f.capacityForecast?.length ?? 0) > 0;
+}
+
+// Drawn on one axis, a capacity this many times the highest demand leaves the
+// demand a flat line along the axis (one team of a flavor with 4,392
+// devices): the page then shows the capacity only when asked.
+export const capacitySquashRatio = 4;
+
+export function capacitySquashes(f: Forecast): boolean {
+  const highest = (values: number[]) => Math.max(0, ...values);
+  const demand = highest([
+    ...(f.history ?? []).map((p) => devices(p.milli)),
+    ...(f.forecast ?? []).map((b) => Math.max(devices(b.p50Milli), devices(b.p90Milli))),
+  ]);
+  const capacity = highest([...(f.capacityHistory ?? []), ...(f.capacityForecast ?? [])].map((p) => devices(p.milli)));
+  return capacity > capacitySquashRatio * demand;
+}
+
 interface TooltipItem {
   seriesName?: string;
   value?: unknown;
@@ -49,12 +69,12 @@ function tooltip(items: TooltipItem[] | TooltipItem): string {
   return [`${time} UTC`, ...lines].join('<br/>');
 }
 
-export function forecastChartOption(f: Forecast) {
+export function forecastChartOption(f: Forecast, showCapacity = true) {
   const p50 = bands(f.forecast, (b) => devices(b.p50Milli));
   const width = bands(f.forecast, (b) => devices(b.p90Milli) - devices(b.p50Milli));
-  const capacity = [...values(f.capacityHistory), ...values(f.capacityForecast)];
+  const capacity = showCapacity ? [...values(f.capacityHistory), ...values(f.capacityForecast)] : [];
   const series: object[] = [
-    { name: forecastSeriesNames.history, type: 'line', showSymbol: false, data: values(f.history), color: '#12355b' },
+    { name: forecastSeriesNames.history, type: 'line', showSymbol: false, data: values(f.history), color: ROLE_COLOURS.history },
     { name: bandBase, type: 'line', stack: 'band', showSymbol: false, lineStyle: { opacity: 0 }, data: p50, silent: true },
     {
       name: bandWidth,
@@ -62,17 +82,17 @@ export function forecastChartOption(f: Forecast) {
       stack: 'band',
       showSymbol: false,
       lineStyle: { opacity: 0 },
-      areaStyle: { color: 'rgba(196, 90, 0, 0.2)' },
+      areaStyle: { color: ROLE_COLOURS.forecastBand },
       data: width,
       silent: true,
     },
-    { name: forecastSeriesNames.p50, type: 'line', showSymbol: false, data: p50, color: '#c45a00' },
+    { name: forecastSeriesNames.p50, type: 'line', showSymbol: false, data: p50, color: ROLE_COLOURS.forecast },
     {
       name: forecastSeriesNames.p90,
       type: 'line',
       showSymbol: false,
       data: bands(f.forecast, (b) => devices(b.p90Milli)),
-      color: '#c45a00',
+      color: ROLE_COLOURS.forecast,
       lineStyle: { type: 'dotted' },
     },
   ];
@@ -83,7 +103,7 @@ export function forecastChartOption(f: Forecast) {
       step: 'end',
       showSymbol: false,
       data: capacity,
-      color: '#1a1a1a',
+      color: ROLE_COLOURS.capacity,
       lineStyle: { type: 'dashed' },
     });
   }

@@ -1,6 +1,8 @@
 import { policyListNames } from './policyNames';
 import { lineRange, scenarioProblems } from './scenarioProblems';
 import { forecastParams, planningViewFrom } from './planningView';
+import { capacitySquashes } from './forecastChart';
+import { forecastFor } from '../../test/fixtures';
 import { formatDay, formatFit, formatPpm } from './planningFormat';
 
 test("the policy's flavor and team names, top-level list items only", () => {
@@ -37,7 +39,20 @@ test('scenario problems are read by line and column, other text kept whole', () 
 });
 
 test('the URL state: defaults, a bad horizon or scenario said, the forecast query', () => {
-  expect(planningViewFrom(new URLSearchParams(''))).toEqual({ flavor: null, team: null, horizon: '90d', scenarioId: null, problem: null });
+  expect(planningViewFrom(new URLSearchParams(''))).toEqual({
+    flavor: null,
+    team: null,
+    horizon: '90d',
+    capacity: null,
+    scenarioId: null,
+    problem: null,
+  });
+  expect(planningViewFrom(new URLSearchParams('capacity=show')).capacity).toBe('show');
+  expect(planningViewFrom(new URLSearchParams('capacity=hide')).capacity).toBe('hide');
+  expect(planningViewFrom(new URLSearchParams('capacity=log'))).toMatchObject({
+    capacity: null,
+    problem: expect.stringMatching(/^capacity: "log" is neither show nor hide/),
+  });
   const view = planningViewFrom(new URLSearchParams('flavor=h100&team=ml&horizon=14d&scenario=4'));
   expect(view).toMatchObject({ flavor: 'h100', team: 'ml', horizon: '14d', scenarioId: '4', problem: null });
   expect(planningViewFrom(new URLSearchParams('horizon=1y')).problem).toMatch(/^horizon: "1y" is not one of/);
@@ -57,4 +72,13 @@ test("a model's fit reads as figures, a vanishing one in exponent form", () => {
   expect(formatFit([{ name: 'alpha', value: 1 }, { name: 'beta', value: 8.805e-22 }, { name: 'gamma' }, { name: 'in_sample_rmse', value: 1075.04 }])).toBe(
     'alpha 1, beta 8.81e-22, gamma 0, in_sample_rmse 1,075',
   );
+});
+
+test('a capacity more than four times the highest demand would flatten it', () => {
+  const total = forecastFor('h100', null); // demand up to 38 devices, capacity 32
+  expect(capacitySquashes(total)).toBe(false);
+  const at = (milli: string) => total.capacityForecast?.map((p) => ({ ...p, milli }));
+  expect(capacitySquashes({ ...total, capacityForecast: at('152000') })).toBe(false); // exactly 4 x 38
+  expect(capacitySquashes({ ...total, capacityForecast: at('152001') })).toBe(true);
+  expect(capacitySquashes(forecastFor('h100', 'ml'))).toBe(false); // no capacity at all
 });

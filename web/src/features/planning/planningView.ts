@@ -1,6 +1,7 @@
 // The Planning page's state in the URL, like the other pages' (so a view can
-// be shared): `flavor`, `team` (absent: the flavor's total), `horizon` and
-// `scenario` (a saved scenario opened). A bad horizon falls back to the
+// be shared): `flavor`, `team` (absent: the flavor's total), `horizon`,
+// `capacity` (show or hide the capacity line; absent: shown unless it would
+// flatten the forecast) and `scenario` (a saved scenario opened). A bad horizon falls back to the
 // default and says why.
 import type { Scope } from '../../auth/scope';
 
@@ -13,10 +14,14 @@ export interface PlanningView {
   // null: the flavor's total (planners only).
   team: string | null;
   horizon: Horizon;
+  // The capacity line asked for in the URL; null: the chart decides.
+  capacity: CapacityChoice | null;
   scenarioId: string | null;
   // Why a value in the URL was not used, for the page to say.
   problem: string | null;
 }
+
+export type CapacityChoice = 'show' | 'hide';
 
 const isHorizon = (value: string): value is Horizon => (horizons as readonly string[]).includes(value);
 
@@ -33,7 +38,12 @@ export function planningViewFrom(params: URLSearchParams): PlanningView {
   if (scenario !== null && scenarioId === null) {
     problem = `scenario: "${scenario.slice(0, 40)}" is not a saved scenario's number.`;
   }
-  return { flavor: params.get('flavor') || null, team: params.get('team') || null, horizon, scenarioId, problem };
+  const capacityText = params.get('capacity');
+  const capacity = capacityText === 'show' || capacityText === 'hide' ? capacityText : null;
+  if (capacityText !== null && capacity === null) {
+    problem = `capacity: "${capacityText.slice(0, 40)}" is neither show nor hide; the chart decides.`;
+  }
+  return { flavor: params.get('flavor') || null, team: params.get('team') || null, horizon, capacity, scenarioId, problem };
 }
 
 // The team whose forecast is asked for: a team token reads its own team when

@@ -1,9 +1,10 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { plannerToken, teamToken } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
 import { recorded } from '../../test/server';
 import { lineDiff } from './lineDiff';
+import { appliedByText, replacedText } from './policyVersionText';
 
 test('the active policy, its history and the diff of the two newest versions', async () => {
   renderApp('/policy', plannerToken);
@@ -13,6 +14,28 @@ test('the active policy, its history and the diff of the two newest versions', a
   const diff = await screen.findByTestId('policy-diff');
   expect(diff.querySelector('.removed')).toHaveTextContent('- weight: 1');
   expect(diff.querySelector('.added')).toHaveTextContent('+ weight: 3');
+});
+
+test('the history says who applied each version and what it replaced, in words', async () => {
+  renderApp('/policy', plannerToken);
+  const history = await screen.findByTestId('policy-history');
+  const [newest, first] = within(history).getAllByRole('row').slice(1);
+  expect(newest).toHaveTextContent('API token t0');
+  expect(newest).toHaveTextContent('version 1');
+  expect(within(newest!).getByText('API token t0')).toHaveAttribute('title', expect.stringContaining('fleetcapctl token list'));
+  expect(first).toHaveTextContent('nothing (the first version)');
+  expect(screen.getByTestId('policy-history-note')).toHaveTextContent(/Replaced: the version that was active/);
+});
+
+test('appliedByText names the token, recognises your own, and keeps other actors as recorded', () => {
+  expect(appliedByText('token:48da707f0ea1', 't1').text).toBe('API token 48da707f0ea1');
+  expect(appliedByText('token:t1', 't1').text).toBe('you (API token t1)');
+  expect(appliedByText('token:t1', '').text).toBe('API token t1');
+  expect(appliedByText('init', 't1').text).toBe('init');
+  expect(appliedByText(undefined, 't1').text).toBe('unknown');
+  expect(replacedText(0)).toBe('nothing (the first version)');
+  expect(replacedText(undefined)).toBe('nothing (the first version)');
+  expect(replacedText(4)).toBe('version 4');
 });
 
 test('choosing versions compares them', async () => {

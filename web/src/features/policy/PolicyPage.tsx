@@ -8,14 +8,22 @@ import { QueryView } from '../../components/QueryView';
 import { formatTime } from '../../format/numbers';
 import type { PolicyVersion } from '../../api/types';
 import { lineDiff } from './lineDiff';
+import { appliedByText, replacedText } from './policyVersionText';
 
-const historyColumns: Column<PolicyVersion>[] = [
-  { id: 'version', header: 'Version', numeric: true, cell: (v) => String(v.version ?? 0) },
-  { id: 'applied', header: 'Applied at', cell: (v) => formatTime(v.appliedAt) },
-  { id: 'by', header: 'Applied by', cell: (v) => v.appliedBy },
-  { id: 'message', header: 'Message', cell: (v) => v.message },
-  { id: 'base', header: 'Replaced', numeric: true, cell: (v) => String(v.baseVersion ?? 0) },
-];
+function AppliedByCell({ appliedBy, ownTokenId }: { appliedBy: string | undefined; ownTokenId: string }) {
+  const who = appliedByText(appliedBy, ownTokenId);
+  return <span title={who.detail}>{who.text}</span>;
+}
+
+function historyColumns(ownTokenId: string): Column<PolicyVersion>[] {
+  return [
+    { id: 'version', header: 'Version', numeric: true, cell: (v) => String(v.version ?? 0) },
+    { id: 'applied', header: 'Applied at', cell: (v) => formatTime(v.appliedAt) },
+    { id: 'by', header: 'Applied by', cell: (v) => <AppliedByCell appliedBy={v.appliedBy} ownTokenId={ownTokenId} /> },
+    { id: 'message', header: 'Message', cell: (v) => v.message },
+    { id: 'base', header: 'Replaced', cell: (v) => replacedText(v.baseVersion) },
+  ];
+}
 
 function PolicyDiff({ versions }: { versions: number[] }) {
   const [from, setFrom] = useState(versions[1] ?? versions[0] ?? 0);
@@ -69,6 +77,7 @@ export default function PolicyPage() {
   const { scope } = useSession();
   // Policy documents are for planners and admins (team tokens get 403).
   const allowed = scope !== null && scope.team === null;
+  const ownTokenId = scope?.tokenId ?? '';
   const active = useQuery({ queryKey: ['policy', 0], queryFn: () => activePolicy(), enabled: allowed });
   const history = useQuery({ queryKey: ['policy-history'], queryFn: () => policyHistory(), enabled: allowed });
 
@@ -89,7 +98,7 @@ export default function PolicyPage() {
           <>
             <p>
               Version <Figure testId="policy-version" value={String(p.version ?? 0)} text={String(p.version ?? 0)} />, applied{' '}
-              {formatTime(p.appliedAt)} by {p.appliedBy}
+              {formatTime(p.appliedAt)} by <AppliedByCell appliedBy={p.appliedBy} ownTokenId={ownTokenId} />
               {p.message ? `: “${p.message}”` : ''}.
             </p>
             <pre className="document" data-testid="policy-document" tabIndex={0} aria-label="Active policy document">
@@ -104,7 +113,18 @@ export default function PolicyPage() {
           const versions = h.versions ?? [];
           return (
             <>
-              <DataTable caption="Policy versions, newest first" columns={historyColumns} rows={versions} rowKey={(v) => String(v.version)} testId="policy-history" />
+              <DataTable
+                caption="Policy versions, newest first"
+                columns={historyColumns(ownTokenId)}
+                rows={versions}
+                rowKey={(v) => String(v.version)}
+                testId="policy-history"
+              />
+              <p className="note" data-testid="policy-history-note">
+                Applied by: the API token the version was applied with (its id: an admin sees the token’s role and
+                description with <code>fleetcapctl token list</code>). Replaced: the version that was active until this one
+                was applied (a rollback is a new version with an older version’s document).
+              </p>
               <h2>Compare two versions</h2>
               {versions.length < 2 ? (
                 <p>There is only one version.</p>
