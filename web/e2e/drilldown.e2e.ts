@@ -32,17 +32,12 @@ interface Explanation {
   lines?: Array<{ line?: ChargebackLine }>;
 }
 
-// The figures of every row of the chargeback table, page after page (its
-// pager's Next until the last), then back on the first page.
-async function everyPagesFigures(page: Page): Promise<string[][]> {
-  const read = () =>
-    page
-      .getByTestId('chargeback-table')
-      .locator('[data-testid^="chargeback-row-"]')
-      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid') ?? '', e.getAttribute('data-value') ?? '']));
-  const shown = await read();
+// What `read` finds on every page of the chargeback table, page after page
+// (its pager's Next until the last), then back on the first page.
+async function onEveryPage<T>(page: Page, read: () => Promise<T[]>): Promise<T[]> {
+  const found = await read();
   const pager = page.getByRole('navigation', { name: 'Table pages' });
-  if ((await pager.count()) === 0) return shown;
+  if ((await pager.count()) === 0) return found;
   const turn = async (name: 'Next' | 'Previous') => {
     const before = await page.getByTestId('table-page').innerText();
     await pager.getByRole('button', { name }).click();
@@ -51,12 +46,22 @@ async function everyPagesFigures(page: Page): Promise<string[][]> {
   let pages = 1;
   while (await pager.getByRole('button', { name: 'Next' }).isEnabled()) {
     await turn('Next');
-    shown.push(...(await read()));
+    found.push(...(await read()));
     pages += 1;
   }
   expect(await page.getByTestId('table-page').innerText()).toContain(`page ${pages} of ${pages}`);
   while (await pager.getByRole('button', { name: 'Previous' }).isEnabled()) await turn('Previous');
-  return shown;
+  return found;
+}
+
+// The figures of every row of the chargeback table, on every page.
+function everyPagesFigures(page: Page): Promise<string[][]> {
+  return onEveryPage(page, () =>
+    page
+      .getByTestId('chargeback-table')
+      .locator('[data-testid^="chargeback-row-"]')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-testid') ?? '', e.getAttribute('data-value') ?? ''])),
+  );
 }
 
 // Every row's cost, held, used and idle figures and the total on screen are
@@ -297,10 +302,12 @@ test('workloads read as their names, with their kind and namespace beside them o
   const lines = (await chargebackAt(w, { team, namespace }, env.plannerToken)).lines ?? [];
   await go(page, `/chargeback?${windowQuery()}&team=${encodeURIComponent(team)}&namespace=${encodeURIComponent(namespace)}`);
   await page.getByTestId(`chargeback-row-total-${rowName(lines[0] as ChargebackLine, { team, namespace })}`).waitFor();
-  const names = await page
-    .getByTestId('chargeback-table')
-    .locator('tbody tr td:first-child')
-    .evaluateAll((tds) => tds.map((td) => (td as HTMLElement).innerText.trim()));
+  const names = await onEveryPage(page, () =>
+    page
+      .getByTestId('chargeback-table')
+      .locator('tbody tr td:first-child')
+      .evaluateAll((tds) => tds.map((td) => (td as HTMLElement).innerText.trim())),
+  );
   const expected = lines.map((line) => {
     const shown = readableWorkload(line.workload ?? '');
     return `${shown.name} ${shown.context} Explain`.replace(/ {2}/, ' ');
