@@ -45,8 +45,8 @@ absl::StatusOr<std::vector<SavedView>> PgViewRepository::List(const std::string&
         owner);
     std::vector<SavedView> out;
     for (const auto& row : rows) {
-      out.push_back({owner, row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::string>(),
-                     MicrosField(row[3])});
+      out.push_back(
+          {owner, row[0].as<std::string>(), row[1].as<std::string>(), row[2].as<std::string>(), MicrosField(row[3])});
     }
     return out;
   } catch (const std::exception& e) {

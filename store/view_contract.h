@@ -33,7 +33,8 @@ inline void SavedViewsReadBackByNamePerOwner(ViewRepository& repo) {
   auto a = repo.List("token:a");
   ASSERT_THAT(a, IsOk());
   // By name, bytewise.
-  EXPECT_THAT(*a, ElementsAre(Field(&SavedView::name, "Idle by model"), Field(&SavedView::name, "team costs, 30 days")));
+  EXPECT_THAT(*a,
+              ElementsAre(Field(&SavedView::name, "Idle by model"), Field(&SavedView::name, "team costs, 30 days")));
   EXPECT_EQ((*a)[0], (SavedView{"token:a", "Idle by model", "/chargeback", "range=month&stack=model&idle=kept",
                                 absl::FromUnixMicros(1'772'366'400'123'456)}));
   auto b = repo.List("token:b");
@@ -84,8 +85,8 @@ inline void RefusesBadViewsNamingTheField(ViewRepository& repo) {
   refused(View("token:a", std::string("a\0b", 3)), "view name");
   refused(View("token:a", "tab\there"), "view name");
   refused(View("", "x"), "view owner");
-  for (const char* path : {"", "/", "chargeback", "/Chargeback", "/charge/back", "/../etc", "//x",
-                           "/abcdefghijklmnopqrstuvwxyzabcdefg"}) {
+  for (const char* path :
+       {"", "/", "chargeback", "/Chargeback", "/charge/back", "/../etc", "//x", "/abcdefghijklmnopqrstuvwxyzabcdefg"}) {
     SavedView v = View("token:a", "x");
     v.path = path;
     refused(v, "view path");

@@ -8,7 +8,7 @@ import { apiOk } from './support/api';
 import { launchBrowser, type Browser } from './support/browser';
 import { int64, type ChargebackReport } from './support/chargeback';
 import { e2eEnv } from './support/env';
-import { figure, go, newPage, screenshot, seriousAccessibilityViolations } from './support/page';
+import { figure, go, newPage, screenshot, seriousAccessibilityViolations, shownWindow } from './support/page';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -17,13 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-// The window the page shows (`range-shown`: "START – END").
-async function shownWindow(page: Page): Promise<{ start: string; end: string }> {
-  const text = await page.getByTestId('range-shown').innerText();
-  const [start, end] = text.split('–').map((part) => part.trim().replace(' ', 'T'));
-  return { start: start ?? '', end: end ?? '' };
-}
 
 // The API's total per group of `field` over the window (the page's drill
 // filters included), as the chart's series should show them.

@@ -7,7 +7,7 @@ import { launchBrowser, type Browser } from './support/browser';
 import { apiOk } from './support/api';
 import { chargebackAt, int64, type ChargebackLine, type ChargebackReport } from './support/chargeback';
 import { e2eEnv } from './support/env';
-import { figure, go, newPage, screenshot } from './support/page';
+import { figure, go, newPage, screenshot, shownWindow } from './support/page';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -24,8 +24,7 @@ test('idle capacity kept apart or hidden moves or drops exactly the idle the API
   const env = e2eEnv();
   const { page, errors } = await newPage(browser.context, env.plannerToken);
   await go(page, '/chargeback?range=30d&idle=kept');
-  const text = await page.getByTestId('range-shown').innerText();
-  const [start = '', end = ''] = text.split('–').map((part) => part.trim().replace(' ', 'T'));
+  const { start, end } = await shownWindow(page);
   const api = await chargebackAt({ start, end }, {}, env.plannerToken);
   const lines = api.lines ?? [];
   const idle = lines.reduce((sum, line) => sum + idleOf(line), 0n);

@@ -8,7 +8,7 @@ import { apiOk } from './support/api';
 import { launchBrowser, type Browser } from './support/browser';
 import { chargebackAt, type ChargebackReport } from './support/chargeback';
 import { e2eEnv } from './support/env';
-import { figure, go, newPage, screenshot } from './support/page';
+import { figure, go, newPage, screenshot, shownWindow } from './support/page';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -36,13 +36,6 @@ function presetWindow(preset: Preset, nowMs = Date.now()): { start: string; end:
     return { start: rfc3339(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1)), end: rfc3339(monthStart) };
   }
   return { start: rfc3339(end - presetHours[preset] * hourMs), end: rfc3339(end) };
-}
-
-// The window the page says it shows (`range-shown`: "START – END").
-async function shownWindow(page: Page): Promise<{ start: string; end: string }> {
-  const text = await page.getByTestId('range-shown').innerText();
-  const [start, end] = text.split('–').map((part) => part.trim().replace(' ', 'T'));
-  return { start: start ?? '', end: end ?? '' };
 }
 
 // The page shows `preset`'s window (either side of an hour boundary

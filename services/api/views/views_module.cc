@@ -54,7 +54,8 @@ void AddViewRoutes(HttpGateway& http, const ViewOperations* ops) {
 
 class ViewsModule final : public ApiModule {
  public:
-  explicit ViewsModule(const ApiDependencies& deps) : views_(deps.pool), ops_(&views_, deps.clock), service_(&ops_, deps.guard) {}
+  explicit ViewsModule(const ApiDependencies& deps)
+      : views_(deps.pool), ops_(&views_, deps.clock), service_(&ops_, deps.guard) {}
 
   void Register(grpc::ServerBuilder& grpc, HttpGateway& http) {
     grpc.RegisterService(&service_);

@@ -148,3 +148,10 @@ export async function figure(page: Page, testId: string, timeoutMs = 15_000): Pr
   if (value === null) throw new Error(`${testId}: shown without a data-value`);
   return value;
 }
+
+// The window a page says it shows (`range-shown`: "START – END").
+export async function shownWindow(page: Page): Promise<{ start: string; end: string }> {
+  const text = await page.getByTestId('range-shown').innerText();
+  const [start, end] = text.split('–').map((part) => part.trim().replace(' ', 'T'));
+  return { start: start ?? '', end: end ?? '' };
+}
