@@ -14,4 +14,13 @@ absl::Status CheckCapacityFilter(const CapacityFilter& filter) {
   return absl::OkStatus();
 }
 
+absl::Status CheckAssetWindow(absl::Time start, absl::Time end) {
+  if (end < start) return absl::InvalidArgumentError("assets: the window ends before it starts");
+  return absl::OkStatus();
+}
+
+int64_t HeldMilliSeconds(int64_t milli, absl::Time from, absl::Time to) {
+  return milli * (absl::ToUnixMillis(to) - absl::ToUnixMillis(from)) / 1000;
+}
+
 }  // namespace fleetcap::store

@@ -11,6 +11,9 @@ class MemoryCapacityTest : public ::testing::Test {
   void AddDevice(std::string cluster, std::string model, absl::Time from, std::optional<absl::Time> to) {
     repo_.AddDevice(std::move(cluster), std::move(model), from, to);
   }
+  void AddAssetDevice(std::string cluster, Device device) { repo_.AddDevice(std::move(cluster), std::move(device)); }
+  void AddHold(std::string cluster, Hold hold) { repo_.AddHold(std::move(cluster), std::move(hold)); }
+  void AddPod(std::string cluster, Pod pod) { repo_.AddPod(std::move(cluster), std::move(pod)); }
 
  private:
   MemoryCapacityRepository repo_;

@@ -8,6 +8,8 @@
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
+#include "store/pg_asset_sql.h"
+#include "store/pg_time_sql.h"
 
 namespace fleetcap::store {
 namespace {
@@ -107,6 +109,85 @@ absl::StatusOr<std::vector<CapacityPoint>> PgCapacityRepository::DeviceTime(cons
                    e);
   }
   return DeviceTimeBuckets(segments, filter);
+}
+
+namespace {
+
+const char* AssetLevelKey(AssetLevel level) {
+  switch (level) {
+    case AssetLevel::kModel:
+      return "model";
+    case AssetLevel::kCluster:
+      return "cluster";
+    case AssetLevel::kNode:
+      return "node";
+    case AssetLevel::kDevice:
+      return "device";
+  }
+  return "model";
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<AssetTime>> PgCapacityRepository::AssetTimes(const AssetFilter& filter) const {
+  FLEETCAP_RETURN_IF_ERROR(CheckAssetWindow(filter.start, filter.end));
+  std::vector<AssetTime> out;
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::read_transaction txn(*lease);
+    for (const auto& r :
+         txn.exec_params(kAssetTimesSql, absl::ToUnixMicros(filter.start), absl::ToUnixMicros(filter.end),
+                         filter.cluster, filter.model, filter.node, AssetLevelKey(filter.level))) {
+      AssetTime group;
+      group.model = r[0].as<std::string>();
+      group.cluster = r[1].as<std::string>();
+      group.node = r[2].as<std::string>();
+      group.device = r[3].as<std::string>();
+      group.devices = r[4].as<int64_t>();
+      group.capacity_milli_seconds = r[5].as<int64_t>();
+      group.held_milli_seconds = r[6].as<int64_t>();
+      group.idle_milli_seconds = r[7].as<int64_t>();
+      out.push_back(std::move(group));
+    }
+    txn.commit();
+  } catch (const std::exception& e) {
+    return PgError(absl::StrCat("assets: reading device time [", FormatRfc3339(filter.start), ", ",
+                                FormatRfc3339(filter.end), ") by ", AssetLevelKey(filter.level)),
+                   e);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<DeviceHoldTime>> PgCapacityRepository::DeviceHolds(const std::string& cluster,
+                                                                              const std::string& device,
+                                                                              absl::Time start, absl::Time end,
+                                                                              int max_holds) const {
+  FLEETCAP_RETURN_IF_ERROR(CheckAssetWindow(start, end));
+  std::vector<DeviceHoldTime> out;
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::read_transaction txn(*lease);
+    for (const auto& r : txn.exec_params(kDeviceHoldsSql, absl::ToUnixMicros(start), absl::ToUnixMicros(end), cluster,
+                                         device, std::max(max_holds, 0))) {
+      DeviceHoldTime hold;
+      hold.pod_uid = r[0].as<std::string>();
+      hold.pod = r[1].as<std::string>();
+      hold.namespace_name = r[2].as<std::string>();
+      hold.workload_kind = r[3].as<std::string>();
+      hold.workload_name = r[4].as<std::string>();
+      hold.team_label = r[5].as<std::string>();
+      hold.milli = r[6].as<int64_t>();
+      hold.from = MicrosField(r[7]);
+      hold.to = MicrosField(r[8]);
+      out.push_back(std::move(hold));
+    }
+    txn.commit();
+  } catch (const std::exception& e) {
+    return PgError(absl::StrCat("assets: reading the holds of device ", device.substr(0, 64), " of cluster ",
+                                cluster.substr(0, 64)),
+                   e);
+  }
+  return out;
 }
 
 }  // namespace fleetcap::store

@@ -211,7 +211,7 @@ TEST_F(AuthTest, EveryHttpRouteIsInTheAccessTable) {
   prometheus::Registry registry;
   ApiMetrics metrics(registry);
   HttpGateway gateway(&metrics, &auth_, &clock_);
-  AddFleetRoutes(gateway, nullptr, nullptr, nullptr);
+  AddFleetRoutes(gateway, nullptr, nullptr, nullptr, nullptr, nullptr);
   AddAllocationRoutes(gateway, nullptr, nullptr);
   AuditOperations audit_ops(&audit_);
   AddControlRoutes(gateway, &policy_ops_, &token_ops_, &audit_ops);
@@ -241,7 +241,7 @@ TEST(AccessTableTest, EveryMethodDeclaresItsAccess) {
     EXPECT_NE(method->options().GetExtension(v1::access), v1::ACCESS_UNSPECIFIED) << key;
     ++methods;
   }
-  EXPECT_EQ(methods, 23);
+  EXPECT_EQ(methods, 28);
 }
 
 TEST_F(AuthTest, ApplyRollbackAndStaleBase) {

@@ -155,8 +155,9 @@ StaticResponse StaticFiles::Serve(absl::string_view method, absl::string_view ra
   if (!relative.ok()) return TextResponse(400, std::string(relative.status().message()));
   if (auto file = Resolve(*relative); file.ok()) return FileResponse(*file, *relative);
   // A missing asset is a stale or mistyped link, not a page of the app:
-  // answering it with index.html would hand a script HTML.
-  if (absl::StartsWith(*relative, "assets/") || *relative == "assets") {
+  // answering it with index.html would hand a script HTML. "/assets" alone
+  // is no file: it is the dashboard's Assets page.
+  if (absl::StartsWith(*relative, "assets/")) {
     return TextResponse(404, absl::StrCat("/", *relative, ": no such file"));
   }
   auto index = Resolve("index.html");

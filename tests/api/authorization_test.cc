@@ -46,6 +46,11 @@ struct Expect {
 const std::map<std::string, Expect>& Expected() {
   static const auto* table = new std::map<std::string, Expect>{
       {"/fleetcap.v1.FleetService/GetFleetSummary", {true, true, false, false}},
+      // The fleet's assets are the planners': a team token is refused.
+      {"/fleetcap.v1.FleetService/GetAssets", {true, true, false, false}},
+      {"/fleetcap.v1.FleetService/ListDeviceHolds", {true, true, false, false}},
+      {"GET /v1/fleet/assets", {true, true, false, false}},
+      {"GET /v1/fleet/assets/holds", {true, true, false, false}},
       {"/fleetcap.v1.PolicyService/GetPolicy", {true, true, false, false}},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", {true, true, false, false}},
       {"/fleetcap.v1.PolicyService/ApplyPolicy", {true, false, false, false}},

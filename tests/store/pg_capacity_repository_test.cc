@@ -49,6 +49,44 @@ class PgCapacityTest : public testing::MigratedDatabaseTest {
     txn.commit();
   }
 
+  void AddAssetDevice(const std::string& cluster, const Device& d) {
+    std::optional<std::string> until;
+    if (d.in_service_to) until = FormatRfc3339(*d.in_service_to);
+    pqxx::work txn(*conn_);
+    txn.exec_params("INSERT INTO clusters (cluster) VALUES ($1) ON CONFLICT DO NOTHING", cluster);
+    txn.exec_params(
+        "INSERT INTO accelerator_types (model, vendor, resource_name) VALUES ($1, 'nvidia', 'nvidia.com/gpu')"
+        " ON CONFLICT DO NOTHING",
+        d.model);
+    txn.exec_params(
+        "INSERT INTO devices (cluster, device_id, node, device_index, model, in_service_from, in_service_to)"
+        " VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7::timestamptz)",
+        cluster, d.device_id, d.node, d.index, d.model, FormatRfc3339(d.in_service_from), until);
+    txn.commit();
+  }
+
+  void AddHold(const std::string& cluster, const Hold& h) {
+    std::optional<std::string> until;
+    if (h.to) until = FormatRfc3339(*h.to);
+    pqxx::work txn(*conn_);
+    txn.exec_params("INSERT INTO clusters (cluster) VALUES ($1) ON CONFLICT DO NOTHING", cluster);
+    txn.exec_params(
+        "INSERT INTO holds (cluster, pod_uid, device_id, milli, held_from, held_to)"
+        " VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz)",
+        cluster, h.pod_uid, h.device_id, h.milli, FormatRfc3339(h.from), until);
+    txn.commit();
+  }
+
+  void AddPod(const std::string& cluster, const Pod& p) {
+    pqxx::work txn(*conn_);
+    txn.exec_params("INSERT INTO clusters (cluster) VALUES ($1) ON CONFLICT DO NOTHING", cluster);
+    txn.exec_params(
+        "INSERT INTO pods (cluster, pod_uid, namespace, name, team, workload_kind, workload_name, created_at)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, $8::timestamptz)",
+        cluster, p.uid, p.namespace_name, p.name, p.team, p.workload_kind, p.workload_name, FormatRfc3339(p.created));
+    txn.commit();
+  }
+
  private:
   std::unique_ptr<PgCapacityRepository> repo_;
   int devices_ = 0;

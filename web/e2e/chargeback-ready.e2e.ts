@@ -3,7 +3,9 @@
 // team per day over the last 90 days of the data, in headless Chromium. The
 // figures go to FLEETCAP_E2E_OUT_DIR/timings.json and docs/benchmarks.md; a
 // measurement, not a pass mark (the machine is shared). Beside it, the
-// chart's call alone from Node. Ends with one `SUMMARY` line.
+// chart's call alone from Node, and with FLEETCAP_E2E_BASELINE_URL another
+// build of the app, each of its runs right after the same run of this one.
+// Ends with one `SUMMARY` line per build.
 
 import { apiOk } from './support/api';
 import { launchBrowser, type Browser } from './support/browser';
@@ -29,6 +31,8 @@ test('the Chargeback page over 90 days per day becomes ready, and how fast is re
   const loadBefore = load();
   const runs: number[] = [];
   const calls = new Set<string>();
+  const baselineUrl = e2eEnv().baselineUrl;
+  const baselineRuns: number[] = [];
   for (let i = 0; i < runCount(); i++) {
     const { page, errors } = await newPage(browser.context, e2eEnv().plannerToken);
     page.on('request', (request) => {
@@ -38,6 +42,11 @@ test('the Chargeback page over 90 days per day becomes ready, and how fast is re
     runs.push(await timeToReady(page, path, chart));
     expect(errors).toEqual([]);
     await page.close();
+    if (baselineUrl !== undefined) {
+      const other = await newPage(browser.context, e2eEnv().plannerToken);
+      baselineRuns.push(await timeToReady(other.page, path, chart, 30_000, baselineUrl));
+      await other.page.close();
+    }
   }
   const timing = recordTiming('chargeback_ready_90d_daily', runs, `navigation start to ${chart} data-ready="true" on ${path}`);
   expect(timing.median).toBeGreaterThan(0);
@@ -49,6 +58,13 @@ test('the Chargeback page over 90 days per day becomes ready, and how fast is re
     api.push(performance.now() - began);
   }
   const alone = recordTiming('chargeback_api_90d_daily', api, `the chart's call from Node: ${[...calls][0]}`);
+  if (baselineUrl !== undefined) {
+    const old = recordTiming('chargeback_ready_90d_daily_baseline', baselineRuns, `the same, the app served at ${baselineUrl}`);
+    console.log(
+      `SUMMARY baseline app: chargeback page ready (90 d daily by team, real API): median ${old.median} ms, warm-cache ` +
+        `median ${Math.round(median(baselineRuns.slice(1)))} ms over ${baselineRuns.length} navigations (${old.milliseconds.join(', ')} ms)`,
+    );
+  }
   console.log(
     `SUMMARY chargeback page ready (90 d daily by team, real API): median ${timing.median} ms, warm-cache median ` +
       `${Math.round(median(runs.slice(1)))} ms over ${runs.length} navigations (${timing.milliseconds.join(', ')} ms); ` +

@@ -7,6 +7,7 @@ import { ScopeBanner } from './components/ScopeBanner';
 const pages = [
   ['/fleet', 'Fleet'],
   ['/chargeback', 'Chargeback'],
+  ['/assets', 'Assets'],
   ['/efficiency', 'Efficiency'],
   ['/recommendations', 'Recommendations'],
   ['/planning', 'Planning'],

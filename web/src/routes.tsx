@@ -11,6 +11,7 @@ const page = (load: Parameters<typeof loadable<object>>[0]) => loadable(load, ()
 const SignInPage = page(() => import('./features/signin/SignInPage'));
 const FleetPage = page(() => import('./features/fleet/FleetPage'));
 const ChargebackPage = page(() => import('./features/chargeback/ChargebackPage'));
+const AssetsPage = page(() => import('./features/assets/AssetsPage'));
 const EfficiencyPage = page(() => import('./features/efficiency/EfficiencyPage'));
 const RecommendationsPage = page(() => import('./features/recommendations/RecommendationsPage'));
 const PlanningPage = page(() => import('./features/planning/PlanningPage'));
@@ -52,6 +53,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
         hydrateFallbackElement: loadingPage,
       },
       { path: '/chargeback', element: <ChargebackPage.Component /> },
+      { path: '/assets', element: <AssetsPage.Component /> },
       { path: '/efficiency', element: <EfficiencyPage.Component />, loader: chartLoader, hydrateFallbackElement: loadingPage },
       { path: '/recommendations', element: <RecommendationsPage.Component /> },
       { path: '/planning', element: <PlanningPage.Component />, loader: chartLoader, hydrateFallbackElement: loadingPage },

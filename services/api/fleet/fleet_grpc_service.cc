@@ -23,6 +23,24 @@ grpc::Status FleetGrpcService::GetCapacitySeries(grpc::ServerContext* context,
   });
 }
 
+grpc::Status FleetGrpcService::GetAssets(grpc::ServerContext* context, const v1::GetAssetsRequest* request,
+                                         v1::Assets* response) {
+  return guard_->Run(context, "/fleetcap.v1.FleetService/GetAssets", *request, [&](const Scope& scope) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto result, assets_->Run(scope, *request));
+    *response = std::move(result);
+    return absl::OkStatus();
+  });
+}
+
+grpc::Status FleetGrpcService::ListDeviceHolds(grpc::ServerContext* context, const v1::ListDeviceHoldsRequest* request,
+                                               v1::DeviceHolds* response) {
+  return guard_->Run(context, "/fleetcap.v1.FleetService/ListDeviceHolds", *request, [&](const Scope& scope) {
+    FLEETCAP_ASSIGN_OR_RETURN(auto result, device_holds_->Run(scope, *request));
+    *response = std::move(result);
+    return absl::OkStatus();
+  });
+}
+
 grpc::Status FleetGrpcService::ListPendingDemand(grpc::ServerContext* context,
                                                  const v1::ListPendingDemandRequest* request,
                                                  v1::PendingDemand* response) {

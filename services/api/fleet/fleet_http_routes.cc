@@ -3,6 +3,7 @@
 namespace fleetcap::api {
 
 void AddFleetRoutes(HttpGateway& gateway, const FleetSummaryQuery* query, const CapacitySeriesQuery* capacity,
+                    const AssetsQuery* assets, const DeviceHoldsQuery* device_holds,
                     const PendingDemandQuery* pending) {
   gateway.AddRoute("GET", "/v1/fleet/summary",
                    [query](const Scope& scope, const HttpQuery& params, const std::string&) {
@@ -22,6 +23,22 @@ void AddFleetRoutes(HttpGateway& gateway, const FleetSummaryQuery* query, const 
         return JsonResponse(*series);
       },
       QueryListParameters(*v1::GetCapacitySeriesRequest::descriptor()));
+  gateway.AddRoute("GET", "/v1/fleet/assets",
+                   [assets](const Scope& scope, const HttpQuery& params, const std::string&) {
+                     auto request = AssetsRequestFromQuery(params);
+                     if (!request.ok()) return ErrorResponse(request.status());
+                     auto answer = assets->Run(scope, *request);
+                     if (!answer.ok()) return ErrorResponse(answer.status());
+                     return JsonResponse(*answer);
+                   });
+  gateway.AddRoute("GET", "/v1/fleet/assets/holds",
+                   [device_holds](const Scope& scope, const HttpQuery& params, const std::string&) {
+                     auto request = DeviceHoldsRequestFromQuery(params);
+                     if (!request.ok()) return ErrorResponse(request.status());
+                     auto answer = device_holds->Run(scope, *request);
+                     if (!answer.ok()) return ErrorResponse(answer.status());
+                     return JsonResponse(*answer);
+                   });
   gateway.AddRoute("GET", "/v1/fleet/pending",
                    [pending](const Scope& scope, const HttpQuery& params, const std::string&) {
                      auto request = PendingDemandRequestFromQuery(params);

@@ -2,9 +2,11 @@
 // page number comes from which call).
 import { apiGet, apiGetText, apiPost, type QueryParams } from './client';
 import type {
+  Assets,
   CapacitySeries,
   ChargebackExplanation,
   ChargebackReport,
+  DeviceHolds,
   FleetSummary,
   Forecast,
   ListPolicyVersionsResponse,
@@ -22,6 +24,8 @@ import type {
 export const whoAmI = (token?: string) => apiGet<WhoAmIResponse>('/v1/tokens/self', {}, token);
 export const fleetSummary = (params: QueryParams = {}) => apiGet<FleetSummary>('/v1/fleet/summary', params);
 export const capacitySeries = (params: QueryParams) => apiGet<CapacitySeries>('/v1/fleet/capacity', params);
+export const assets = (params: QueryParams) => apiGet<Assets>('/v1/fleet/assets', params);
+export const deviceHolds = (params: QueryParams) => apiGet<DeviceHolds>('/v1/fleet/assets/holds', params);
 export const pendingDemand = (params: QueryParams = {}) => apiGet<PendingDemand>('/v1/fleet/pending', params);
 export const chargeback = (params: QueryParams) => apiGet<ChargebackReport>('/v1/chargeback', params);
 export const chargebackExplain = (params: QueryParams) =>

@@ -430,6 +430,98 @@ export interface PendingDemand {
   requestedMilli?: string;
 }
 
+export interface GetAssetsRequest {
+  // Required; the window is [start, end), whole hours, at most 400 days.
+  start?: string;
+  end?: string;
+  // "model" (default), "cluster", "node" or "device". A node row is one
+  // model on one node, a device row one device on one node.
+  groupBy?: string;
+  // Optional filters.
+  cluster?: string;
+  model?: string;
+  node?: string;
+  // The most rows to return, 1 to 1,000; 0 is 200.
+  limit?: string;
+}
+
+export interface AssetRow {
+  // Those of the group's key: model for "model"; cluster for "cluster";
+  // model, cluster and node for "node"; and device for "device".
+  model?: string;
+  cluster?: string;
+  node?: string;
+  device?: string;
+  // Devices in service at some time of the window.
+  devices?: string;
+  // Devices in service x seconds x 1000.
+  capacityMilliSeconds?: string;
+  // Milli-devices held by pods x seconds, inside the devices' time in service.
+  heldMilliSeconds?: string;
+  // Capacity - held per device, never below 0 (an over-held device has none).
+  idleMilliSeconds?: string;
+  // Held x measured utilisation, the chargeback's used device time; set for
+  // the model and cluster levels only (the chargeback keeps no node or
+  // device): unset is unknown, never 0.
+  usedMilliSeconds?: string;
+  // The chargeback's idle cost of the group (micro-units of `currency`):
+  // per model or cluster the sum of its lines' idle_cost_micro; per node or
+  // device its model and cluster's idle cost spread over their nodes or
+  // devices by idle device time (largest remainder, so they add up to the
+  // micro-unit). Unset where the chargeback has no line for the model and
+  // cluster in the window (not computed yet): unknown, never 0.
+  idleCostMicro?: string;
+}
+
+export interface Assets {
+  start?: string;
+  end?: string;
+  groupBy?: string;
+  // At most `limit`, by idle_milli_seconds, largest first (then by key).
+  rows?: AssetRow[];
+  // The sums over every group, not only the rows returned; used and idle
+  // cost are unset when unknown for any group.
+  totals?: AssetRow;
+  // How many groups there are in all.
+  groups?: string;
+  currency?: string;
+}
+
+export interface ListDeviceHoldsRequest {
+  // Required: the device and its cluster, and the window [start, end)
+  // (whole hours, at most 400 days).
+  cluster?: string;
+  device?: string;
+  start?: string;
+  end?: string;
+}
+
+export interface DeviceHold {
+  // The pod's name (its uid when the inventory never stored the pod).
+  pod?: string;
+  namespace?: string;
+  // "Kind/name" of the pod's top controller; empty when unknown.
+  workload?: string;
+  // Resolved with the policy in force at the hold's start in the window.
+  team?: string;
+  milli?: string;
+  // The hold clipped to the window.
+  heldFrom?: string;
+  heldTo?: string;
+  heldSeconds?: string;
+  // milli x held seconds.
+  heldMilliSeconds?: string;
+}
+
+export interface DeviceHolds {
+  cluster?: string;
+  device?: string;
+  // By held_from, then pod; at most 10,000.
+  holds?: DeviceHold[];
+  // True when the window has more holds than those returned.
+  truncated?: boolean;
+}
+
 // ---- planning.proto
 
 export interface GetForecastRequest {

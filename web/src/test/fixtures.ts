@@ -1,10 +1,12 @@
 // API answers for the unit tests, in the API's proto3 JSON (int64 as strings,
 // zero values omitted).
 import type {
+  Assets,
   CapacitySeries,
   ChargebackExplanation,
   ChargebackLine,
   ChargebackReport,
+  DeviceHolds,
   FleetSummary,
   Forecast,
   PendingDemand,
@@ -254,3 +256,39 @@ export const savedScenarios: SavedScenario[] = [
 ];
 
 export const savedScenarioYaml = 'version: 1\ndescription: retire G2s\n';
+
+// GET /v1/fleet/assets: by model (A100 idles most; T4 has no chargeback yet,
+// so its used and idle cost are unknown), by device on node n1 of c1.
+export function assetsFor(params: URLSearchParams): Assets {
+  const base = { start: params.get('start') ?? '', end: params.get('end') ?? '', currency: 'EUR' };
+  if (params.get('group_by') === 'device') {
+    return {
+      ...base,
+      groupBy: 'device',
+      groups: '2',
+      rows: [
+        { model: 'A100', cluster: 'c1', node: 'n1', device: 'g1', devices: '1', capacityMilliSeconds: '36000000', idleMilliSeconds: '36000000', idleCostMicro: '2500001' },
+        { model: 'A100', cluster: 'c1', node: 'n1', device: 'g0', devices: '1', capacityMilliSeconds: '36000000', heldMilliSeconds: '18000000', idleMilliSeconds: '18000000', idleCostMicro: '1249999' },
+      ],
+      totals: { devices: '2', capacityMilliSeconds: '72000000', heldMilliSeconds: '18000000', idleMilliSeconds: '54000000', idleCostMicro: '3750000' },
+    };
+  }
+  return {
+    ...base,
+    groupBy: 'model',
+    groups: '2',
+    rows: [
+      { model: 'A100', devices: '8', capacityMilliSeconds: '288000000', heldMilliSeconds: '180000000', usedMilliSeconds: '90000000', idleMilliSeconds: '108000000', idleCostMicro: '9007199254740993' },
+      { model: 'T4', devices: '2', capacityMilliSeconds: '72000000', heldMilliSeconds: '7200000', idleMilliSeconds: '64800000' },
+    ],
+    totals: { devices: '10', capacityMilliSeconds: '360000000', heldMilliSeconds: '187200000', idleMilliSeconds: '172800000' },
+  };
+}
+
+export const deviceHoldsOfG0: DeviceHolds = {
+  cluster: 'c1',
+  device: 'g0',
+  holds: [
+    { pod: 'train-0', namespace: 'ml-train', workload: 'Job/train', team: 'ml', milli: '500', heldFrom: '2026-11-28T00:00:00Z', heldTo: '2026-11-28T10:00:00Z', heldSeconds: '36000', heldMilliSeconds: '18000000' },
+  ],
+};

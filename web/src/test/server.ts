@@ -83,6 +83,13 @@ export const handlers = [
     return json(groupBy.includes('cluster') ? fixtures.capacityByClusterModel : fixtures.capacityByModel);
   }),
   http.get('*/v1/fleet/pending', () => json(fixtures.pending)),
+  // The fleet's assets are the planners': a team token is refused, as the API refuses it.
+  http.get('*/v1/fleet/assets', ({ request }) =>
+    request.headers.get('authorization') === `Bearer ${fixtures.teamToken}`
+      ? refuse(403, 7, 'PERMISSION_DENIED', 'assets: outside the scope of this token')
+      : json(fixtures.assetsFor(new URL(request.url).searchParams)),
+  ),
+  http.get('*/v1/fleet/assets/holds', () => json(fixtures.deviceHoldsOfG0)),
   http.get('*/v1/chargeback', ({ request }) => json(fixtures.chargebackFor(new URL(request.url).searchParams))),
   http.get('*/v1/chargeback/export', ({ request }) => {
     const format = new URL(request.url).searchParams.get('format');
