@@ -101,3 +101,28 @@ test("a team token's cost over time holds only its own teams", async () => {
   expect(errors).toEqual([]);
   await page.close();
 });
+
+test("a model filter narrows the table and the chart to the API's figures for that model, kept in the URL", async () => {
+  const env = e2eEnv();
+  const { page, errors } = await newPage(browser.context, env.plannerToken);
+  await go(page, '/chargeback?range=30d');
+  await figure(page, 'chargeback-total');
+  const window = await shownWindow(page);
+  const byModel = await apiGroupTotals(window, 'model', env.plannerToken, 'none');
+  const model = [...byModel.groups.entries()].sort((a, b) => (a[1] < b[1] ? 1 : -1))[0]![0];
+  await page.getByTestId('filter-model').selectOption(model);
+  await page.waitForURL((url) => url.searchParams.get('model') === model);
+  const query = new URLSearchParams({ ...window, group_by: 'team', resolution: 'none', model });
+  const api = await apiOk<ChargebackReport>(`/v1/chargeback?${query.toString()}`, env.plannerToken);
+  expect(api.totalCostMicro).toBe(String(byModel.groups.get(model)));
+  await expect.poll(() => figure(page, 'chargeback-total'), { timeout: 15_000 }).toBe(api.totalCostMicro);
+  await expect.poll(() => figure(page, 'cost-over-time-total'), { timeout: 15_000 }).toBe(api.totalCostMicro);
+  for (const line of api.lines ?? []) {
+    expect(await figure(page, `chargeback-row-total-${line.team || '(none)'}`)).toBe(line.totalCostMicro ?? '0');
+  }
+  await page.reload();
+  expect(await page.getByTestId('filter-model').inputValue()).toBe(model);
+  await expect.poll(() => figure(page, 'chargeback-total'), { timeout: 15_000 }).toBe(api.totalCostMicro);
+  expect(errors).toEqual([]);
+  await page.close();
+});

@@ -44,6 +44,12 @@ test('the table sorts by a column and searches, both in the URL, and a drill sta
   await userEvent.click(within(cost).getByRole('button'));
   await waitFor(() => expect(search().get('sort')).toBe('total:asc'));
   expect(names()[0]).toBe('web');
+  // By change: ml is new in this period (grew the most), web fell by half.
+  const growth = within(table).getByRole('columnheader', { name: /Change/ });
+  await userEvent.click(within(growth).getByRole('button'));
+  await waitFor(() => expect(search().get('sort')).toBe('change:desc'));
+  expect(names()[0]).toBe('ml');
+  expect(names().at(-1)).toBe('web');
   await userEvent.type(screen.getByRole('searchbox', { name: 'Search cost by team' }), 'WE');
   await waitFor(() => expect(search().get('q')).toBe('WE'));
   expect(within(table).queryByTestId('chargeback-row-total-ml')).toBeNull();
@@ -55,6 +61,22 @@ test('the table sorts by a column and searches, both in the URL, and a drill sta
   await waitFor(() => expect(search().get('team')).toBe('ml'));
   expect(search().get('sort')).toBeNull();
   expect(search().get('q')).toBeNull();
+});
+
+test('a line kind filter goes into the URL and every chargeback call of the page, the table and the chart alike', async () => {
+  const { router } = renderApp(`/chargeback?${testRangeQuery}`, plannerToken);
+  await screen.findByTestId('chargeback-row-total-ml');
+  await userEvent.selectOptions(screen.getByTestId('filter-line_kind'), 'idle');
+  await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('line_kind')).toBe('idle'));
+  await waitFor(() => {
+    const calls = recorded('/v1/chargeback').map((u) => Object.fromEntries(u.searchParams));
+    expect(calls).toContainEqual({ ...testRange, group_by: 'team', resolution: 'none', line_kind: 'idle' });
+    expect(calls).toContainEqual({ ...testRange, group_by: 'team', resolution: 'day', line_kind: 'idle' });
+  });
+  // The choices are asked for without the filters, so that every one stays offered.
+  const choices = recorded('/v1/chargeback').filter((u) => u.searchParams.get('group_by') === 'cluster,model');
+  expect(choices.length).toBeGreaterThan(0);
+  expect(choices.every((u) => !u.searchParams.has('line_kind'))).toBe(true);
 });
 
 test('drill-down team -> namespace -> workload adds a group_by field and a filter each time, in the URL', async () => {

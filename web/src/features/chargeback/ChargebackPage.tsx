@@ -16,6 +16,7 @@ import { useTimeRange } from '../../time/useTimeRange';
 import { useSession } from '../../auth/session';
 import type { ChargebackLine, ChargebackReport } from '../../api/types';
 import { chargebackParams, drillFromParams, lineName, type Level } from './drill';
+import { ChargebackFilters } from './ChargebackFilters';
 import { CostOverTime } from './CostOverTime';
 import { ExplainPanel } from './ExplainPanel';
 import { idleLineName, idleModeLabels, idleModeOf, idleModes, reportWithIdle } from './idleView';
@@ -31,6 +32,12 @@ function change(now: bigint, before: bigint | null): string {
   if (before === 0n) return now === 0n ? '0.0%' : '–';
   const text = formatRatio(now - before, before < 0n ? -before : before);
   return now >= before ? `+${text}` : text;
+}
+
+// The change as a ratio to sort by (the cell shows it exactly as text).
+function changeRatio(now: bigint, before: bigint | null): number {
+  if (before === null || before === 0n) return now === 0n ? 0 : Number.POSITIVE_INFINITY;
+  return Number(now - before) / Number(before < 0n ? -before : before);
 }
 
 export default function ChargebackPage() {
@@ -161,7 +168,14 @@ export default function ChargebackPage() {
         sortValue: (row) => row.previousTotal ?? -1n,
         cell: (row) => (row.previousTotal === null ? '–' : formatMoney(row.previousTotal, currencyOf(report.data))),
       },
-      { id: 'change', header: 'Change', numeric: true, cell: (row) => change(big(row.line.totalCostMicro), row.previousTotal) },
+      {
+        id: 'change',
+        header: 'Change',
+        numeric: true,
+        // By growth against the previous period; a row new in this one grew the most.
+        sortValue: (row) => changeRatio(big(row.line.totalCostMicro), row.previousTotal),
+        cell: (row) => change(big(row.line.totalCostMicro), row.previousTotal),
+      },
     ];
     // goTo reads the current params; the columns change with the level and data.
   }, [drill.level, params, report.data]);
@@ -209,6 +223,14 @@ export default function ChargebackPage() {
         )}
         {drill.namespace && <> › {drill.namespace}</>}
       </nav>
+      {!outside && (
+        <ChargebackFilters
+          drill={drill}
+          range={range}
+          enabled={scope !== null}
+          onChange={(key, value) => goTo({ [key]: value, ...freshTableView })}
+        />
+      )}
       <div className="controls">
         <label>
           Idle capacity

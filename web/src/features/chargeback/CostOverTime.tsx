@@ -94,6 +94,7 @@ export function CostOverTime({
     resolution,
     team: drill.team ?? undefined,
     namespace: drill.namespace ?? undefined,
+    ...drill.filters,
   };
   const report = useQuery({ queryKey: ['chargeback', query], queryFn: () => chargeback(query), enabled });
   const series = useMemo(

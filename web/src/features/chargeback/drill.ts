@@ -1,5 +1,7 @@
 // Chargeback's drill-down: team -> namespace -> workload is the same query
-// with one more group_by field and one more filter, kept in the URL.
+// with one more group_by field and one more filter, kept in the URL; the
+// cluster, model and line kind filters (`cluster=`, `model=`, `line_kind=`)
+// narrow every level and the chart alike.
 import type { QueryParams } from '../../api/client';
 import type { ChargebackLine } from '../../api/types';
 
@@ -9,12 +11,20 @@ export interface Drill {
   team: string | null;
   namespace: string | null;
   level: Level;
+  filters: { cluster?: string; model?: string; line_kind?: string };
 }
+
+export const filterKeys = ['cluster', 'model', 'line_kind'] as const;
 
 export function drillFromParams(params: URLSearchParams): Drill {
   const team = params.get('team') || null;
   const namespace = team ? params.get('namespace') || null : null;
-  return { team, namespace, level: namespace ? 'workload' : team ? 'namespace' : 'team' };
+  const filters: Drill['filters'] = {};
+  for (const key of filterKeys) {
+    const value = params.get(key);
+    if (value) filters[key] = value;
+  }
+  return { team, namespace, level: namespace ? 'workload' : team ? 'namespace' : 'team', filters };
 }
 
 export function chargebackParams(drill: Drill, range: { start: string; end: string }): QueryParams {
@@ -26,6 +36,7 @@ export function chargebackParams(drill: Drill, range: { start: string; end: stri
     resolution: 'none',
     team: drill.team ?? undefined,
     namespace: drill.namespace ?? undefined,
+    ...drill.filters,
   };
 }
 
