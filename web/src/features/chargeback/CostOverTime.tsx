@@ -1,6 +1,7 @@
 // Cost over time on the Chargeback page: the window's cost per hour, day or
 // month, stacked by a grouping the planner picks, within the page's drill
-// (team, namespace), with idle capacity as the page shows it (idleView.ts);
+// (team, namespace) and filters (cluster, model, line kind), with idle
+// capacity as the page shows it (idleView.ts);
 // per bucket or cumulative. The choices live in the URL
 // (`stack=`, `res=`, `cumulative=1`). Under the chart, each series' total:
 // the chart's numbers as text, adding up to the API's total.
@@ -46,7 +47,8 @@ function bucketLabel(start: string, resolution: Resolution): string {
   return `${start.slice(5, 10)} ${start.slice(11, 16)}`;
 }
 
-function chartOption(series: CostSeries, resolution: Resolution, currency: string, stacked: boolean) {
+// Bars per bucket; running sums as stacked areas.
+function chartOption(series: CostSeries, resolution: Resolution, currency: string, running: boolean) {
   return {
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => `${currency} ${v.toFixed(2)}` },
     legend: { type: 'scroll', top: 0 },
@@ -56,9 +58,9 @@ function chartOption(series: CostSeries, resolution: Resolution, currency: strin
     series: series.groups.map((group, i) => ({
       name: group.name,
       itemStyle: { color: group.name === otherGroup ? OTHER_COLOUR : seriesColour(i) },
-      type: stacked ? 'line' : 'bar',
+      type: running ? 'line' : 'bar',
       stack: 'cost',
-      areaStyle: stacked ? {} : undefined,
+      areaStyle: running ? {} : undefined,
       showSymbol: false,
       data: group.perBucketMicro.map((micro) => Number(micro) / 1e6),
     })),
