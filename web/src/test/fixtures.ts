@@ -83,6 +83,12 @@ export const teamLines: ChargebackLine[] = [
   line({ team: 'web', heldMilliSeconds: '36000000', usedMilliSeconds: '36000000', observedMilliSeconds: '36000000', directCostMicro: '2500000', totalCostMicro: '2500000' }),
 ];
 
+export const modelLines: ChargebackLine[] = [
+  line({ model: 'H100-SXM5-80GB', heldMilliSeconds: '720000000', usedMilliSeconds: '360000000', observedMilliSeconds: '720000000', directCostMicro: '9007199254740993', idleCostMicro: '1000000', totalCostMicro: '9007199255740993' }),
+  line({ model: 'T4', heldMilliSeconds: '36000000', usedMilliSeconds: '36000000', observedMilliSeconds: '36000000', directCostMicro: '2000000', totalCostMicro: '2000000' }),
+  line({ model: 'A100-80GB', lineKind: 'idle', directCostMicro: '0', idleCostMicro: '0', totalCostMicro: '500000' }),
+];
+
 export function chargebackFor(params: URLSearchParams): ChargebackReport {
   const groupBy = params.get('group_by') ?? '';
   const previous = isPrevious(params);
@@ -106,6 +112,11 @@ export function chargebackFor(params: URLSearchParams): ChargebackReport {
         line({ team: 'ml', namespace: 'ml-train', workload: 'notebook', heldMilliSeconds: '3600000', usedMilliSeconds: '3240000', observedMilliSeconds: '3600000', directCostMicro: '1000000', totalCostMicro: '1000000' }),
       ],
     };
+  }
+  if (groupBy === 'model' && params.get('resolution') === 'none') {
+    // The same total as by team (the same window and filters), summed per model.
+    if (previous) return { currency: 'USD', totalCostMicro: '5000000', lines: [line({ model: 'T4', totalCostMicro: '5000000', directCostMicro: '5000000' })] };
+    return { currency: 'USD', totalCostMicro: '9007199258240993', lines: modelLines };
   }
   if (groupBy === 'team,workload') {
     return {

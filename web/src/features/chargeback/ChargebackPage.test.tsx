@@ -63,6 +63,48 @@ test('the table sorts by a column and searches, both in the URL, and a drill sta
   expect(search().get('q')).toBeNull();
 });
 
+test('the table grouped by model: one call per period with that group_by, its rows and total the API\'s, in the URL', async () => {
+  const { router } = renderApp(`/chargeback?${testRangeQuery}&cluster=east&sort=total:asc`, plannerToken);
+  await screen.findByTestId('chargeback-row-total-ml');
+  await userEvent.selectOptions(screen.getByTestId('table-group-by'), 'model');
+  const search = () => new URLSearchParams(router.state.location.search);
+  await waitFor(() => expect(search().get('table')).toBe('model'));
+  // A new grouping starts the table's view afresh; the filters stay.
+  expect(search().get('sort')).toBeNull();
+  expect(search().get('cluster')).toBe('east');
+  const table = screen.getByTestId('chargeback-table');
+  expect(await within(table).findByTestId('chargeback-row-total-H100-SXM5-80GB')).toHaveAttribute('data-value', '9007199255740993');
+  expect(within(table).getByTestId('chargeback-row-total-T4')).toHaveTextContent('USD 2.00');
+  expect(within(table).getByTestId('chargeback-row-total-A100-80GB')).toHaveTextContent('USD 0.50');
+  expect(within(table).getByRole('columnheader', { name: /Model/ })).toBeInTheDocument();
+  // T4 had 5.00 in the previous period; the others are new.
+  expect(within(table).getByRole('row', { name: /^T4/ })).toHaveTextContent('-60.0%');
+  expect(within(table).getByRole('row', { name: /^H100/ })).toHaveTextContent('new');
+  // Grouped by a field, a row is a sum across teams: no drill from it.
+  expect(within(table).queryByRole('button', { name: 'T4' })).toBeNull();
+  expect(screen.getByTestId('chargeback-total')).toHaveAttribute('data-value', '9007199258240993');
+  const calls = recorded('/v1/chargeback').map((u) => Object.fromEntries(u.searchParams));
+  expect(calls).toContainEqual({ ...testRange, group_by: 'model', resolution: 'none', cluster: 'east' });
+  expect(calls).toContainEqual({ start: '2026-11-20T19:00:00Z', end: testRange.start, group_by: 'model', resolution: 'none', cluster: 'east' });
+  // The search names models now.
+  await userEvent.type(screen.getByRole('searchbox', { name: 'Search cost by model' }), 't4');
+  await waitFor(() => expect(within(table).queryByTestId('chargeback-row-total-H100-SXM5-80GB')).toBeNull());
+  expect(within(table).getByTestId('chargeback-row-total-T4')).toBeInTheDocument();
+});
+
+test('a grouping in the URL is read on a fresh load', async () => {
+  renderApp(`/chargeback?${testRangeQuery}&table=model`, plannerToken);
+  expect(await screen.findByTestId('chargeback-row-total-T4')).toBeInTheDocument();
+  expect(screen.getByTestId('table-group-by')).toHaveValue('model');
+});
+
+test('a grouping that is no field of the API follows the drill and is not sent', async () => {
+  renderApp(`/chargeback?${testRangeQuery}&table=team,namespace`, plannerToken);
+  expect(await screen.findByTestId('chargeback-row-total-ml')).toBeInTheDocument();
+  expect(screen.getByTestId('table-group-by')).toHaveValue('');
+  expect(recorded('/v1/chargeback').map((u) => u.searchParams.get('group_by'))).not.toContain('team,namespace');
+});
+
 test('a line kind filter goes into the URL and every chargeback call of the page, the table and the chart alike', async () => {
   const { router } = renderApp(`/chargeback?${testRangeQuery}`, plannerToken);
   await screen.findByTestId('chargeback-row-total-ml');

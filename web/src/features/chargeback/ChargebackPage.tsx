@@ -15,7 +15,9 @@ import { previousRange } from '../../time/range';
 import { useTimeRange } from '../../time/useTimeRange';
 import { useSession } from '../../auth/session';
 import type { ChargebackLine, ChargebackReport } from '../../api/types';
-import { chargebackParams, drillFromParams, lineName, type Level } from './drill';
+import { drillFromParams, type Level } from './drill';
+import { stackFields, stackLabels } from './costSeries';
+import { rowName, tableGroupingOf, tableParams } from './tableGrouping';
 import { ChargebackFilters } from './ChargebackFilters';
 import { CostOverTime } from './CostOverTime';
 import { ExplainPanel } from './ExplainPanel';
@@ -44,7 +46,8 @@ export default function ChargebackPage() {
   const range = useTimeRange();
   const [params, setParams] = useSearchParams();
   const drill = drillFromParams(params);
-  const query = chargebackParams(drill, range);
+  const grouping = tableGroupingOf(params);
+  const query = tableParams(drill, range, grouping);
   const previous = { ...query, ...previousRange(range) };
   const explainWorkload = drill.level === 'workload' ? params.get('explain') : null;
   const [exportError, setExportError] = useState<unknown>(null);
@@ -72,8 +75,10 @@ export default function ChargebackPage() {
   });
 
   const idleMode = idleModeOf(params);
-  const shown = useMemo(() => report.data && reportWithIdle(report.data, idleMode), [report.data, idleMode]);
-  const shownBefore = useMemo(() => before.data && reportWithIdle(before.data, idleMode), [before.data, idleMode]);
+  // Idle kept apart stays per model or cluster when the table is grouped by one, as on the chart.
+  const keptBy = grouping === 'model' || grouping === 'cluster' ? grouping : undefined;
+  const shown = useMemo(() => report.data && reportWithIdle(report.data, idleMode, keptBy), [report.data, idleMode, keptBy]);
+  const shownBefore = useMemo(() => before.data && reportWithIdle(before.data, idleMode, keptBy), [before.data, idleMode, keptBy]);
 
   const goTo = (next: Record<string, string | null>) => {
     const p = new URLSearchParams(params);
@@ -90,10 +95,13 @@ export default function ChargebackPage() {
     return [
       {
         id: 'name',
-        header: level === 'team' ? 'Team' : level === 'namespace' ? 'Namespace' : 'Workload',
+        header: grouping !== null ? stackLabels[grouping] : level === 'team' ? 'Team' : level === 'namespace' ? 'Namespace' : 'Workload',
         sortValue: (row) => row.name,
         cell: (row) =>
-          row.line.lineKind === 'idle' && row.name === idleLineName ? (
+          // Grouped by a field, a row is a sum across the drill's levels: nothing to drill into.
+          grouping !== null ? (
+            grouping === 'workload' && row.line.lineKind !== 'idle' ? <WorkloadLabel workload={row.line.workload} /> : row.name
+          ) : row.line.lineKind === 'idle' && row.name === idleLineName ? (
             row.name
           ) : level === 'team' ? (
             <button type="button" className="link" onClick={() => goTo({ team: row.line.team ?? '', namespace: null, explain: null, ...freshTableView })}>
@@ -178,31 +186,31 @@ export default function ChargebackPage() {
       },
     ];
     // goTo reads the current params; the columns change with the level and data.
-  }, [drill.level, params, report.data]);
+  }, [drill.level, grouping, params, report.data]);
 
   const rows = useMemo<Row[]>(() => {
     const lines = shown?.lines ?? [];
     const previousByName = new Map<string, bigint>();
     for (const line of shownBefore?.lines ?? []) {
-      const name = lineName(line, drill.level);
+      const name = rowName(line, drill.level, grouping);
       previousByName.set(name, (previousByName.get(name) ?? 0n) + big(line.totalCostMicro));
     }
     return lines
       .map((line) => {
-        const name = lineName(line, drill.level);
+        const name = rowName(line, drill.level, grouping);
         return { name, line, previousTotal: previousByName.get(name) ?? null };
       })
       .sort((a, b) => {
         const d = big(b.line.totalCostMicro) - big(a.line.totalCostMicro);
         return d > 0n ? 1 : d < 0n ? -1 : a.name.localeCompare(b.name);
       });
-  }, [shown, shownBefore, drill.level]);
+  }, [shown, shownBefore, drill.level, grouping]);
 
   const exportAs = async (format: 'csv' | 'focus') => {
     setExportError(null);
     try {
       const text = await chargebackExport(format, query);
-      const where = [drill.team, drill.namespace].filter(Boolean).join('-');
+      const where = [drill.team, drill.namespace, grouping && `by-${grouping}`].filter(Boolean).join('-');
       downloadText(`chargeback-${format}${where ? `-${where}` : ''}-${range.start.slice(0, 10)}.csv`, text, 'text/csv');
     } catch (cause) {
       setExportError(cause);
@@ -242,6 +250,21 @@ export default function ChargebackPage() {
             {idleModes.map((mode) => (
               <option key={mode} value={mode}>
                 {idleModeLabels[mode]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Group table by
+          <select
+            value={grouping ?? ''}
+            data-testid="table-group-by"
+            onChange={(e) => goTo({ table: e.target.value || null, ...freshTableView })}
+          >
+            <option value="">The drill ({drill.level})</option>
+            {stackFields.map((field) => (
+              <option key={field} value={field}>
+                {stackLabels[field]}
               </option>
             ))}
           </select>
@@ -297,10 +320,10 @@ export default function ChargebackPage() {
                   )}
                 </p>
                 <DataTable
-                  caption={`Cost by ${drill.level}`}
+                  caption={`Cost by ${grouping !== null ? stackLabels[grouping].toLowerCase() : drill.level}`}
                   columns={columns}
                   rows={rows}
-                  rowKey={(row) => `${row.line.team}/${row.line.namespace}/${row.line.workload}`}
+                  rowKey={(row) => (grouping !== null ? row.name : `${row.line.team}/${row.line.namespace}/${row.line.workload}`)}
                   testId="chargeback-table"
                   view={tableView}
                 />

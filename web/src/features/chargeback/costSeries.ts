@@ -41,7 +41,8 @@ export interface CostSeries {
   totalMicro: bigint;
 }
 
-function groupOf(line: ChargebackLine, field: StackField): string {
+// A line's name in a grouping by one field.
+export function groupOf(line: ChargebackLine, field: StackField): string {
   const value =
     field === 'line_kind'
       ? line.lineKind
