@@ -1,4 +1,4 @@
-import { big, divideRounded, formatDeviceHours, formatDevices, formatMoney, formatRatio, sumBig } from './numbers';
+import { big, divideRounded, formatDeviceHours, formatDevices, formatDeviceTime, formatMoney, formatRatio, sumBig } from './numbers';
 
 describe('money formatting', () => {
   test('micro-units become currency with cents, exactly', () => {
@@ -34,5 +34,25 @@ describe('other figures', () => {
     expect(formatRatio(1n, 3n)).toBe('33.3%');
     expect(formatRatio(1n, 0n)).toBe('–');
     expect(divideRounded(-5n, 10n, 0)).toBe('-1');
+  });
+});
+
+describe('device time at its scale', () => {
+  test('no time held reads as zero: hours, minutes or seconds as the time needs', () => {
+    // Half a device for 7 seconds, which device-hours to one decimal read as 0.0.
+    expect(formatDeviceHours('3500')).toBe('0.0');
+    expect(formatDeviceTime('3500')).toBe('3.5 device-s');
+    expect(formatDeviceTime('1')).toBe('0.001 device-s');
+    expect(formatDeviceTime('500')).toBe('0.5 device-s');
+    expect(formatDeviceTime('59999')).toBe('59.999 device-s');
+    expect(formatDeviceTime('60000')).toBe('1.0 device-min');
+    expect(formatDeviceTime('750000')).toBe('12.5 device-min');
+    expect(formatDeviceTime('3599999')).toBe('60.0 device-min');
+    expect(formatDeviceTime('3600000')).toBe('1.00 device-h');
+    expect(formatDeviceTime('3618000')).toBe('1.01 device-h');
+    expect(formatDeviceTime('18000000')).toBe('5.00 device-h');
+    expect(formatDeviceTime('3600000000000')).toBe('1,000,000.00 device-h');
+    expect(formatDeviceTime('0')).toBe('0 device-s');
+    expect(formatDeviceTime(undefined)).toBe('0 device-s');
   });
 });

@@ -47,6 +47,21 @@ export function formatDeviceHours(milliSeconds: bigint | string | undefined): st
   return divideRounded(value, 3_600_000n, 1);
 }
 
+// Device time at the scale it has, so that no time held reads as zero: from
+// a device-hour, device-hours with two decimals ("2.50 device-h"); from a
+// device-minute, device-minutes with one ("12.5 device-min"); below that,
+// device-seconds with up to three, the smallest unit there is ("0.5
+// device-s", a pod that held half a device for a second). Rounding never
+// takes a time to zero: each unit shows at least one of itself.
+export function formatDeviceTime(milliSeconds: bigint | string | undefined): string {
+  const value = typeof milliSeconds === 'bigint' ? milliSeconds : big(milliSeconds);
+  const magnitude = value < 0n ? -value : value;
+  if (magnitude >= 3_600_000n) return `${divideRounded(value, 3_600_000n, 2)} device-h`;
+  if (magnitude >= 60_000n) return `${divideRounded(value, 60_000n, 1)} device-min`;
+  const seconds = divideRounded(value, 1000n, 3);
+  return `${seconds.includes('.') ? seconds.replace(/\.?0+$/, '') : seconds} device-s`;
+}
+
 // Milli-devices as devices with up to three decimals ("2.5", "8").
 export function formatDevices(milli: bigint | string | undefined): string {
   const value = typeof milli === 'bigint' ? milli : big(milli);

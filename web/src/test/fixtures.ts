@@ -301,5 +301,6 @@ export const deviceHoldsOfG0: DeviceHolds = {
   device: 'g0',
   holds: [
     { pod: 'train-0', namespace: 'ml-train', workload: 'Job/train', team: 'ml', milli: '500', heldFrom: '2026-11-28T00:00:00Z', heldTo: '2026-11-28T10:00:00Z', heldSeconds: '36000', heldMilliSeconds: '18000000' },
+    { pod: 'probe-0', namespace: 'ml-train', workload: 'Job/probe', team: 'ml', milli: '500', heldFrom: '2026-11-28T10:00:00Z', heldTo: '2026-11-28T10:00:07Z', heldSeconds: '7', heldMilliSeconds: '3500' },
   ],
 };

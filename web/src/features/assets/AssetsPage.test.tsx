@@ -41,6 +41,10 @@ test('a model leads to its nodes, a node to its devices and a device to its pods
   const holds = await screen.findByTestId('assets-holds-table');
   expect(within(holds).getByRole('row', { name: /train-0/ })).toHaveTextContent('ml-train');
   expect(screen.getByTestId('assets-hold-held-0')).toHaveAttribute('data-value', '18000000');
+  expect(screen.getByTestId('assets-hold-held-0')).toHaveTextContent('5.00 device-h');
+  // Half a device for seven seconds is held time, not 0.0.
+  expect(screen.getByTestId('assets-hold-held-1')).toHaveAttribute('data-value', '3500');
+  expect(screen.getByTestId('assets-hold-held-1')).toHaveTextContent('3.5 device-s');
   const asked = recorded('/v1/fleet/assets/holds').map((u) => Object.fromEntries(u.searchParams));
   expect(asked).toContainEqual({ cluster: 'c1', device: 'g0', ...testRange });
 });

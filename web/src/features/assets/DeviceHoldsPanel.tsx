@@ -7,7 +7,7 @@ import type { DeviceHold } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Figure } from '../../components/Figure';
 import { QueryView } from '../../components/QueryView';
-import { big, formatDeviceHours, formatDevices, formatTime } from '../../format/numbers';
+import { big, formatDevices, formatDeviceTime, formatTime } from '../../format/numbers';
 import type { TimeRange } from '../../time/range';
 
 interface HoldRow {
@@ -37,13 +37,14 @@ export function DeviceHoldsPanel({
       { id: 'to', header: 'Held to', cell: (row) => formatTime(row.hold.heldTo) },
       {
         id: 'held',
-        header: 'Held device-hours',
+        // A pod may hold a device for seconds: device-hours to a decimal would read 0.0.
+        header: 'Held device time',
         numeric: true,
         cell: (row) => (
           <Figure
             testId={`assets-hold-held-${row.index}`}
             value={big(row.hold.heldMilliSeconds)}
-            text={formatDeviceHours(row.hold.heldMilliSeconds)}
+            text={formatDeviceTime(row.hold.heldMilliSeconds)}
           />
         ),
       },
