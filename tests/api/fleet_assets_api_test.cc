@@ -2,7 +2,7 @@
 // /v1/fleet/assets/holds against the real fleetcap-api on PostgreSQL, over
 // the chargeback lines of tests/support/served_chargeback.h and devices,
 // pods and holds written here: every figure equals an independent
-// computation from the stored intervals (each device interval and each hold
+// computation from the stored intervals of tests/support/served_assets.h (each device interval and each hold
 // clipped by hand), the idle cost the chargeback's lines as written, a
 // node's share of it within one micro-unit of its exact proportion and the
 // shares adding up; the pods of a device are its holds as stored.
@@ -16,14 +16,12 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
-#include "common/pg_pool.h"
 #include "common/time_util.h"
 #include "fleetcap/v1/fleet.pb.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
-#include "store/pg_live_inventory_repository.h"
 #include "tests/support/build_paths.h"
-#include "tests/support/http_get.h"
+#include "tests/support/proto_json.h"
+#include "tests/support/served_assets.h"
 #include "tests/support/served_chargeback.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/stored_inventory.h"
@@ -42,73 +40,20 @@ constexpr char kAssetWindow[] = "start=2026-01-31T20:00:00Z&end=2026-02-01T04:00
 
 absl::Time At(const char* text) { return *ParseRfc3339("at", text); }
 
-store::LivePod AssetPod(const std::string& uid, const std::string& ns, const std::string& name) {
-  store::LivePod live;
-  live.pod.uid = uid;
-  live.pod.namespace_name = ns;
-  live.pod.name = name;
-  live.pod.workload_kind = "Job";
-  live.pod.workload_name = name + "-job";
-  live.pod.created = At("2026-01-30T00:00:00Z");
-  return live;
-}
-
 class FleetAssetsApiTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto served = testing::ServeChargeback(fleetcap::testing::kApiBin);
+    auto served = testing::ServeAssets(fleetcap::testing::kApiBin);
     ASSERT_THAT(served, IsOk());
     served_ = std::move(*served);
-    auto pool = PgPool::Open(served_->db->uri(), 1);
-    ASSERT_THAT(pool, IsOk());
-    store::PgLiveInventoryRepository inventory(pool->get());
-    const std::vector<store::AcceleratorType> types = {
-        {"A100", "nvidia", "nvidia.com/gpu"}, {"H100", "nvidia", "nvidia.com/gpu"}, {"T4", "nvidia", "nvidia.com/gpu"}};
-    // Intervals and holds that start and end inside hours and outside the
-    // window, a device that went and came back, one still in service, a
-    // hold still open, and a device held by two pods at once.
-    store::InventoryChanges c1;
-    c1.cluster = "c1";
-    c1.types = types;
-    c1.devices = {{"g0", "n1", 0, "A100", At("2026-01-30T00:00:00Z"), std::nullopt},
-                  {"g1", "n1", 1, "A100", At("2026-01-31T21:15:30Z"), At("2026-02-01T02:40:00Z")},
-                  {"g1", "n1", 1, "A100", At("2026-02-01T03:10:00Z"), std::nullopt},
-                  {"g2", "n4", 0, "A100", At("2026-01-30T00:00:00Z"), std::nullopt},
-                  {"h0", "n2", 0, "H100", At("2026-01-31T19:00:00Z"), At("2026-02-01T01:00:00Z")}};
-    c1.pods = {AssetPod("u1", "vision-ns", "train-0"), AssetPod("u2", "ads-ns", "rank-0"),
-               AssetPod("u3", "vision-ns", "serve-0")};
-    c1.holds = {{"u1", "g0", 500, At("2026-01-31T18:00:00Z"), At("2026-01-31T23:30:00Z")},
-                {"u2", "g0", 500, At("2026-01-31T22:00:00Z"), std::nullopt},
-                {"u3", "g1", 1000, At("2026-02-01T00:00:00Z"), At("2026-02-01T03:30:00Z")},
-                {"u3", "h0", 250, At("2026-01-31T20:45:00Z"), At("2026-02-01T00:15:00Z")}};
-    ASSERT_THAT(inventory.Apply(c1), IsOk());
-    store::InventoryChanges c2;
-    c2.cluster = "c2";
-    c2.types = types;
-    c2.devices = {{"t0", "n3", 0, "T4", At("2026-01-31T22:30:00Z"), std::nullopt},
-                  {"t1", "n3", 1, "T4", At("2026-01-01T00:00:00Z"), At("2026-01-02T00:00:00Z")}};
-    c2.pods = {AssetPod("v1", "vision-ns", "infer-0")};
-    c2.holds = {{"v1", "t0", 1000, At("2026-01-31T23:00:00Z"), At("2026-02-01T01:00:00Z")}};
-    ASSERT_THAT(inventory.Apply(c2), IsOk());
   }
   static void TearDownTestSuite() { served_.reset(); }
 
-  static absl::StatusOr<testing::HttpResult> Get(const std::string& target, const std::string& role = "planner") {
-    return testing::HttpGet(served_->api.http_base() + target, served_->tokens.at(role));
-  }
-
-  template <typename Message>
-  static Message Parse(const std::string& body) {
-    Message m;
-    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(body, &m).ok()) << body;
-    return m;
-  }
-
   static v1::Assets Assets(const std::string& query) {
-    auto http = Get("/v1/fleet/assets?" + query);
+    auto http = served_->Get("/v1/fleet/assets?" + query);
     EXPECT_THAT(http, IsOk());
     EXPECT_EQ(http->status, 200) << http->body;
-    return Parse<v1::Assets>(http->body);
+    return testing::ParseJson<v1::Assets>(http->body);
   }
 
   // Per group of `level`, from the stored rows: each device interval
@@ -267,10 +212,10 @@ TEST_F(FleetAssetsApiTest, FiltersAndALimitKeepTheTotalsOfEveryMatchingGroup) {
 // The pods that held c1's g0: its holds as stored, clipped to the window,
 // each pod's team from its namespace under the policy.
 TEST_F(FleetAssetsApiTest, ADevicesPodsAreItsHoldsClippedToTheWindow) {
-  auto http = Get(absl::StrCat("/v1/fleet/assets/holds?cluster=c1&device=g0&", kAssetWindow));
+  auto http = served_->Get(absl::StrCat("/v1/fleet/assets/holds?cluster=c1&device=g0&", kAssetWindow));
   ASSERT_THAT(http, IsOk());
   ASSERT_EQ(http->status, 200) << http->body;
-  const auto holds = Parse<v1::DeviceHolds>(http->body);
+  const auto holds = testing::ParseJson<v1::DeviceHolds>(http->body);
   EXPECT_FALSE(holds.truncated());
   ASSERT_EQ(holds.holds_size(), 2);
   const auto& train = holds.holds(0);
@@ -295,7 +240,7 @@ TEST_F(FleetAssetsApiTest, ADevicesPodsAreItsHoldsClippedToTheWindow) {
 TEST_F(FleetAssetsApiTest, ATeamTokenIsRefusedWithAMessage) {
   for (const std::string& target : {std::string("/v1/fleet/assets?") + kAssetWindow,
                                     absl::StrCat("/v1/fleet/assets/holds?cluster=c1&device=g0&", kAssetWindow)}) {
-    auto denied = Get(target, "team:vision");
+    auto denied = served_->Get(target, "team:vision");
     ASSERT_THAT(denied, IsOk());
     EXPECT_EQ(denied->status, 403) << target << ": " << denied->body;
     EXPECT_FALSE(denied->body.empty());
@@ -318,7 +263,7 @@ TEST_F(FleetAssetsApiTest, HostileParametersAreRefusedNamingThem) {
       {std::string(kAssetWindow) + "&rows=5", "rows"},
   };
   for (const auto& [query, field] : cases) {
-    auto http = Get("/v1/fleet/assets?" + query);
+    auto http = served_->Get("/v1/fleet/assets?" + query);
     ASSERT_THAT(http, IsOk());
     EXPECT_EQ(http->status, 400) << query << ": " << http->body;
     EXPECT_THAT(http->body, HasSubstr(field)) << query;
@@ -328,7 +273,7 @@ TEST_F(FleetAssetsApiTest, HostileParametersAreRefusedNamingThem) {
            {std::string(kAssetWindow) + "&cluster=c1", "device"},
            {"cluster=c1&device=g0&start=2026-01-31T20:00:00Z&end=2027-04-01T00:00:00Z", "end"},
            {"cluster=c1&device=g0%00&" + std::string(kAssetWindow), "device"}}) {
-    auto http = Get("/v1/fleet/assets/holds?" + query);
+    auto http = served_->Get("/v1/fleet/assets/holds?" + query);
     ASSERT_THAT(http, IsOk());
     EXPECT_EQ(http->status, 400) << query << ": " << http->body;
     EXPECT_THAT(http->body, HasSubstr(field)) << query;

@@ -15,12 +15,11 @@
 #include "common/time_util.h"
 #include "fleetcap/v1/chargeback.pb.h"
 #include "fleetcap/v1/fleet.pb.h"
-#include "google/protobuf/util/json_util.h"
 #include "pqxx/pqxx"
 #include "proto_time.h"
 #include "store/pg_live_inventory_repository.h"
 #include "tests/support/build_paths.h"
-#include "tests/support/http_get.h"
+#include "tests/support/proto_json.h"
 #include "tests/support/served_chargeback.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/stored_inventory.h"
@@ -65,17 +64,6 @@ class FleetCapacityApiTest : public ::testing::Test {
     ASSERT_THAT(inventory.Apply(c2), IsOk());
   }
   static void TearDownTestSuite() { served_.reset(); }
-
-  static absl::StatusOr<testing::HttpResult> Get(const std::string& target, const std::string& role = "planner") {
-    return testing::HttpGet(served_->api.http_base() + target, served_->tokens.at(role));
-  }
-
-  template <typename Message>
-  static Message Parse(const std::string& body) {
-    Message m;
-    EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(body, &m).ok()) << body;
-    return m;
-  }
 
   // Device time per (model, cluster, bucket) straight from the stored
   // intervals: every device interval against every bucket of [start, end).
@@ -129,10 +117,10 @@ class FleetCapacityApiTest : public ::testing::Test {
   // Held and used per (model, cluster, team, period) of the chargeback
   // report, leaving out what holds nothing (idle and fixed lines).
   static std::map<Key, std::pair<int64_t, int64_t>> Chargeback(const std::string& query) {
-    auto http = Get("/v1/chargeback?" + query);
+    auto http = served_->Get("/v1/chargeback?" + query);
     EXPECT_THAT(http, IsOk());
     EXPECT_EQ(http->status, 200) << http->body;
-    const auto report = Parse<v1::ChargebackReport>(http->body);
+    const auto report = testing::ParseJson<v1::ChargebackReport>(http->body);
     std::map<Key, std::pair<int64_t, int64_t>> out;
     for (const auto& l : report.lines()) {
       if (l.held_milli_seconds() == 0 && l.used_milli_seconds() == 0) continue;
@@ -150,10 +138,10 @@ std::unique_ptr<testing::ServedChargeback> FleetCapacityApiTest::served_;
 constexpr char kWindow[] = "start=2026-01-31T20:00:00Z&end=2026-02-01T04:00:00Z";
 
 TEST_F(FleetCapacityApiTest, HourlyByModelAndClusterEqualsTheChargebackAndTheDevices) {
-  auto http = Get(std::string("/v1/fleet/capacity?") + kWindow + "&resolution=hour&group_by=cluster,model");
+  auto http = served_->Get(std::string("/v1/fleet/capacity?") + kWindow + "&resolution=hour&group_by=cluster,model");
   ASSERT_THAT(http, IsOk());
   ASSERT_EQ(http->status, 200) << http->body;
-  const auto series = Parse<v1::CapacitySeries>(http->body);
+  const auto series = testing::ParseJson<v1::CapacitySeries>(http->body);
   EXPECT_EQ(series.resolution(), v1::HOUR);
   EXPECT_THAT(series.group_by(), ::testing::ElementsAre("model", "cluster"));
   const auto got = Flatten(series);
@@ -176,10 +164,10 @@ TEST_F(FleetCapacityApiTest, HourlyByModelAndClusterEqualsTheChargebackAndTheDev
 
 TEST_F(FleetCapacityApiTest, DailyWholeFleetEqualsTheDailyChargeback) {
   const std::string window = "start=2026-01-31T00:00:00Z&end=2026-02-02T00:00:00Z";
-  auto http = Get("/v1/fleet/capacity?" + window + "&resolution=DAY");
+  auto http = served_->Get("/v1/fleet/capacity?" + window + "&resolution=DAY");
   ASSERT_THAT(http, IsOk());
   ASSERT_EQ(http->status, 200) << http->body;
-  const auto got = Flatten(Parse<v1::CapacitySeries>(http->body));
+  const auto got = Flatten(testing::ParseJson<v1::CapacitySeries>(http->body));
   std::map<Key, Figures> expected;
   for (const auto& [key, sums] : Chargeback(window + "&resolution=day")) {
     const Key whole{"", "", "", std::get<3>(key)};
@@ -194,10 +182,10 @@ TEST_F(FleetCapacityApiTest, DailyWholeFleetEqualsTheDailyChargeback) {
 }
 
 TEST_F(FleetCapacityApiTest, ATeamReadsItsSubtreeByTeamAndNothingElse) {
-  auto own = Get(std::string("/v1/fleet/capacity?") + kWindow + "&group_by=team", "team:vision");
+  auto own = served_->Get(std::string("/v1/fleet/capacity?") + kWindow + "&group_by=team", "team:vision");
   ASSERT_THAT(own, IsOk());
   ASSERT_EQ(own->status, 200) << own->body;
-  const auto series = Parse<v1::CapacitySeries>(own->body);
+  const auto series = testing::ParseJson<v1::CapacitySeries>(own->body);
   std::map<Key, Figures> expected;
   for (const auto& [key, sums] : Chargeback(std::string(kWindow) + "&resolution=hour&group_by=team&team=vision")) {
     std::get<1>(expected[key]) += sums.first;
@@ -208,12 +196,12 @@ TEST_F(FleetCapacityApiTest, ATeamReadsItsSubtreeByTeamAndNothingElse) {
   // The fleet by model, another team, its parent: refused, by HTTP status and message.
   for (const std::string& target : {std::string("&group_by=model"), std::string("&group_by=team&team=ads"),
                                     std::string("&team=research"), std::string("")}) {
-    auto denied = Get(std::string("/v1/fleet/capacity?") + kWindow + target, "team:vision");
+    auto denied = served_->Get(std::string("/v1/fleet/capacity?") + kWindow + target, "team:vision");
     ASSERT_THAT(denied, IsOk());
     EXPECT_EQ(denied->status, 403) << target << ": " << denied->body;
   }
   // Schedulers get no capacity at all.
-  auto scheduler = Get(std::string("/v1/fleet/capacity?") + kWindow, "scheduler");
+  auto scheduler = served_->Get(std::string("/v1/fleet/capacity?") + kWindow, "scheduler");
   ASSERT_THAT(scheduler, IsOk());
   EXPECT_EQ(scheduler->status, 403);
 }
@@ -229,14 +217,14 @@ TEST_F(FleetCapacityApiTest, BothLayoutsOfTheSameQueryCarryTheSameNumbers) {
       {std::string(kWindow) + "&group_by=team", "team:vision"},
   };
   for (const auto& [query, role] : queries) {
-    auto buckets = Get("/v1/fleet/capacity?" + query, role);
-    auto columns = Get("/v1/fleet/capacity?" + query + "&layout=columnar", role);
+    auto buckets = served_->Get("/v1/fleet/capacity?" + query, role);
+    auto columns = served_->Get("/v1/fleet/capacity?" + query + "&layout=columnar", role);
     ASSERT_THAT(buckets, IsOk());
     ASSERT_THAT(columns, IsOk());
     ASSERT_EQ(buckets->status, 200) << query << ": " << buckets->body;
     ASSERT_EQ(columns->status, 200) << query << ": " << columns->body;
-    const auto old_shape = Parse<v1::CapacitySeries>(buckets->body);
-    const auto columnar = Parse<v1::CapacitySeries>(columns->body);
+    const auto old_shape = testing::ParseJson<v1::CapacitySeries>(buckets->body);
+    const auto columnar = testing::ParseJson<v1::CapacitySeries>(columns->body);
     EXPECT_EQ(old_shape.layout(), v1::BUCKETS) << query;
     EXPECT_EQ(columnar.layout(), v1::COLUMNAR) << query;
     EXPECT_EQ(columnar.step_seconds(), query.find("resolution=day") != std::string::npos ? 86'400 : 3'600);
@@ -266,7 +254,7 @@ TEST_F(FleetCapacityApiTest, BadParametersAreRefusedNamingThem) {
       {std::string(kWindow) + "&layout=rows", "layout"},
   };
   for (const auto& [query, field] : cases) {
-    auto http = Get("/v1/fleet/capacity?" + query);
+    auto http = served_->Get("/v1/fleet/capacity?" + query);
     ASSERT_THAT(http, IsOk());
     EXPECT_EQ(http->status, 400) << query << ": " << http->body;
     EXPECT_THAT(http->body, HasSubstr(field)) << query;

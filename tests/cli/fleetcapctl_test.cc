@@ -11,6 +11,7 @@
 #include "services/exports/exact_decimal.h"
 #include "tests/support/api_process.h"
 #include "tests/support/build_paths.h"
+#include "tests/support/csv_rows.h"
 #include "tests/support/http_get.h"
 #include "tests/support/served_chargeback.h"
 #include "tests/support/status_matchers.h"
@@ -169,31 +170,6 @@ class ChargebackCtlTest : public ::testing::Test {
   static inline std::unique_ptr<testing::ServedChargeback> served_;
 };
 
-// The micro-units of an exact decimal ("4.666667", "14.00").
-int64_t Micro(const std::string& text) {
-  std::vector<std::string> parts = absl::StrSplit(text, '.');
-  std::string fraction = parts.size() > 1 ? parts[1] : "";
-  fraction.resize(6, '0');
-  int64_t whole = 0, part = 0;
-  EXPECT_TRUE(absl::SimpleAtoi(parts[0], &whole) && absl::SimpleAtoi(fraction, &part)) << text;
-  return whole * 1'000'000 + part;
-}
-
-// Rows of an RFC 4180 text whose fields need no quoting, as column -> value.
-std::vector<std::map<std::string, std::string>> CsvRows(const std::string& csv) {
-  std::vector<std::string> records = absl::StrSplit(csv, "\r\n", absl::SkipEmpty());
-  std::vector<std::string> names = absl::StrSplit(records.at(0), ',');
-  std::vector<std::map<std::string, std::string>> rows;
-  for (size_t r = 1; r < records.size(); ++r) {
-    std::vector<std::string> values = absl::StrSplit(records[r], ',');
-    EXPECT_EQ(values.size(), names.size()) << records[r];
-    std::map<std::string, std::string> row;
-    for (size_t i = 0; i < names.size() && i < values.size(); ++i) row[names[i]] = values[i];
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
 TEST_F(ChargebackCtlTest, JsonIsWhatTheApiReturns) {
   auto result = Chargeback("json");
   ASSERT_EQ(result.exit_code, 0) << result.err;
@@ -207,7 +183,7 @@ TEST_F(ChargebackCtlTest, CsvRowsAreTheApisLinesWithExactAmounts) {
   auto result = Chargeback("csv");
   ASSERT_EQ(result.exit_code, 0) << result.err;
   const auto api = Api();
-  const auto rows = CsvRows(result.out);
+  const auto rows = testing::CsvRows(result.out);
   ASSERT_EQ(rows.size(), api["lines"].size());
   int64_t total = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -222,9 +198,9 @@ TEST_F(ChargebackCtlTest, CsvRowsAreTheApisLinesWithExactAmounts) {
                                                           {"idle_cost", "idleCostMicro"},
                                                           {"shared_cost", "sharedCostMicro"},
                                                           {"total_cost", "totalCostMicro"}}) {
-      EXPECT_EQ(std::to_string(Micro(rows[i].at(column))), line[field].get<std::string>()) << column;
+      EXPECT_EQ(std::to_string(testing::Millionths(rows[i].at(column))), line[field].get<std::string>()) << column;
     }
-    total += Micro(rows[i].at("total_cost"));
+    total += testing::Millionths(rows[i].at("total_cost"));
   }
   EXPECT_EQ(std::to_string(total), api["totalCostMicro"].get<std::string>());
 }
@@ -258,13 +234,13 @@ TEST_F(ChargebackCtlTest, FocusRowsBillTheApisTotal) {
   ASSERT_EQ(result.exit_code, 0) << result.err;
   EXPECT_EQ(result.out.rfind("BilledCost,BillingAccountId,", 0), 0u) << result.out;
   const auto api = Api();
-  const auto rows = CsvRows(result.out);
+  const auto rows = testing::CsvRows(result.out);
   ASSERT_EQ(rows.size(), api["lines"].size());
   int64_t billed = 0;
   for (size_t i = 0; i < rows.size(); ++i) {
     EXPECT_EQ(rows[i].at("SubAccountId"), api["lines"][i]["team"]);
     EXPECT_EQ(rows[i].at("BillingCurrency"), "EUR");
-    billed += Micro(rows[i].at("BilledCost"));
+    billed += testing::Millionths(rows[i].at("BilledCost"));
   }
   EXPECT_EQ(std::to_string(billed), api["totalCostMicro"].get<std::string>());
 }

@@ -11,51 +11,23 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "pqxx/pqxx"
 #include "store/pg_asset_sql.h"
-#include "tests/support/query_plan.h"
-#include "tests/support/seeded_hold_history.h"
-#include "tests/support/test_database.h"
+#include "tests/support/hold_history_plans.h"
 
 namespace fleetcap::store {
 namespace {
 
-class AssetPlansTest : public testing::MigratedDatabaseTest {
+class AssetPlansTest : public testing::HoldHistoryPlansTest {
  protected:
-  void SetUp() override {
-    MigratedDatabaseTest::SetUp();
-    if (HasFatalFailure()) return;
-    {
-      pqxx::work txn(*conn_);
-      testing::SeedHoldHistory(txn, shape_, now_);
-      txn.commit();
-    }
-    pqxx::nontransaction(*conn_).exec("VACUUM ANALYZE");
-  }
-
   std::multiset<std::string> AssetTimesPlan(const std::string& cluster, absl::Duration window) {
-    pqxx::nontransaction txn(*conn_);
-    auto rows = txn.exec_params(std::string("EXPLAIN (FORMAT JSON) ") + kAssetTimesSql,
-                                absl::ToUnixMicros(now_ - window), absl::ToUnixMicros(now_), cluster, "", "", "device");
-    return testing::PlanNodes(rows[0][0].as<std::string>());
+    return ExplainedPlan(kAssetTimesSql, absl::ToUnixMicros(now_ - window), absl::ToUnixMicros(now_), cluster, "", "",
+                         "device");
   }
 
   std::multiset<std::string> DeviceHoldsPlan(absl::Duration window) {
-    pqxx::nontransaction txn(*conn_);
-    auto rows = txn.exec_params(std::string("EXPLAIN (FORMAT JSON) ") + kDeviceHoldsSql,
-                                absl::ToUnixMicros(now_ - window), absl::ToUnixMicros(now_), "c1", "d-1", 10'001);
-    return testing::PlanNodes(rows[0][0].as<std::string>());
+    return ExplainedPlan(kDeviceHoldsSql, absl::ToUnixMicros(now_ - window), absl::ToUnixMicros(now_), "c1", "d-1",
+                         10'001);
   }
-
-  static testing::HoldHistoryShape Shape() {
-    testing::HoldHistoryShape shape;
-    shape.devices = 240;
-    shape.days = 60;
-    return shape;
-  }
-
-  const testing::HoldHistoryShape shape_ = Shape();
-  const absl::Time now_ = absl::FromUnixSeconds(1767225600);  // 2026-01-01
 };
 
 TEST_F(AssetPlansTest, EachDevicesHoldsAreFoundByItsIndex) {

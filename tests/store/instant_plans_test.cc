@@ -21,46 +21,20 @@
 #include "store/pg_instant_sql.h"
 #include "store/pg_live_inventory_repository.h"
 #include "store/pg_team_facts_repository.h"
+#include "tests/support/hold_history_plans.h"
 #include "tests/support/query_plan.h"
-#include "tests/support/seeded_hold_history.h"
-#include "tests/support/test_database.h"
 
 namespace fleetcap::store {
 namespace {
 
 using ::fleetcap::testing::IsOk;
 
-class InstantPlansTest : public testing::MigratedDatabaseTest {
+class InstantPlansTest : public testing::HoldHistoryPlansTest {
  protected:
-  void SetUp() override {
-    MigratedDatabaseTest::SetUp();
-    if (HasFatalFailure()) return;
-    {
-      pqxx::work txn(*conn_);
-      testing::SeedHoldHistory(txn, shape_, now_);
-      txn.commit();
-    }
-    pqxx::nontransaction(*conn_).exec("VACUUM ANALYZE");
-  }
-
   // The plan of `sql` for `cluster` at `at` (none: a read of the kept "now", whose only parameter is the cluster).
   std::multiset<std::string> PlanOf(const char* sql, const std::string& cluster, std::optional<absl::Time> at) {
-    pqxx::nontransaction txn(*conn_);
-    const std::string explain = std::string("EXPLAIN (FORMAT JSON) ") + sql;
-    auto rows =
-        at.has_value() ? txn.exec_params(explain, cluster, FormatRfc3339(*at)) : txn.exec_params(explain, cluster);
-    return testing::PlanNodes(rows[0][0].as<std::string>());
+    return at.has_value() ? ExplainedPlan(sql, cluster, FormatRfc3339(*at)) : ExplainedPlan(sql, cluster);
   }
-
-  static testing::HoldHistoryShape Shape() {
-    testing::HoldHistoryShape shape;
-    shape.devices = 240;
-    shape.days = 60;
-    return shape;
-  }
-
-  const testing::HoldHistoryShape shape_ = Shape();
-  const absl::Time now_ = absl::FromUnixSeconds(1767225600);  // 2026-01-01
 };
 
 TEST_F(InstantPlansTest, TheSeededHistoryIsWhatTheSummaryReads) {

@@ -109,4 +109,8 @@ absl::StatusOr<std::unique_ptr<ServedChargeback>> ServeChargeback(const std::str
   return served;
 }
 
+absl::StatusOr<HttpResult> ServedChargeback::Get(const std::string& target, const std::string& role) const {
+  return HttpGet(api.http_base() + target, tokens.at(role));
+}
+
 }  // namespace fleetcap::testing

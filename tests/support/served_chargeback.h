@@ -15,6 +15,7 @@
 #include "absl/time/time.h"
 #include "store/chargeback_repository.h"
 #include "tests/support/api_process.h"
+#include "tests/support/http_get.h"
 #include "tests/support/test_database.h"
 
 namespace fleetcap::testing {
@@ -32,6 +33,9 @@ struct ServedChargeback {
   std::vector<store::ChargebackLineRecord> lines;
   // Secrets by role: admin, planner, scheduler, team:vision, team:ads.
   std::map<std::string, std::string> tokens;
+
+  // GET `target` (a path and its query) from the API's HTTP listener with the token of `role`.
+  absl::StatusOr<HttpResult> Get(const std::string& target, const std::string& role = "planner") const;
 };
 
 absl::StatusOr<std::unique_ptr<ServedChargeback>> ServeChargeback(const std::string& api_bin);
