@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "common/flags.h"
 #include "fleetcap_version.h"
+#include "services/ctl/assets_commands.h"
 #include "services/ctl/chargeback_commands.h"
 #include "services/ctl/client.h"
 #include "services/ctl/control_commands.h"
@@ -24,6 +25,7 @@ std::vector<fleetcap::ctl::Command> AllCommands() {
   // Before `chargeback`: the first command whose words all appear wins.
   for (auto& c : fleetcap::ctl::ExplainCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::FleetCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::AssetsCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::PolicyCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::TokenCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::AuditCommands()) commands.push_back(std::move(c));

@@ -8,11 +8,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "common/time_util.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
 #include "services/exports/csv.h"
 #include "services/exports/exact_decimal.h"
 #include "services/exports/focus_format.h"
+#include "services/exports/proto_json.h"
 #include "services/exports/table.h"
 
 namespace fleetcap::exports {
@@ -169,14 +169,7 @@ std::string ChargebackTable(const v1::GetChargebackRequest& request, const v1::C
                       rounded ? kRoundedNote : "");
 }
 
-std::string ChargebackJson(const v1::ChargebackReport& report) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.add_whitespace = true;
-  std::string json;
-  (void)google::protobuf::util::MessageToJsonString(report, &json, options);
-  return json;
-}
+std::string ChargebackJson(const v1::ChargebackReport& report) { return ProtoJson(report); }
 
 std::string ChargebackCsv(const v1::ChargebackReport& report) {
   std::string out = CsvRecord({"start", "team", "cluster", "namespace", "workload", "model", "line_kind",
