@@ -128,6 +128,29 @@ TEST_F(AssetsCtlTest, TableHasARowPerGroupToTheHundredthAndTheTotalOfEveryGroup)
   EXPECT_THAT(result.out, HasSubstr("rounded to the hundredth"));
 }
 
+TEST_F(AssetsCtlTest, TheApisExportIsTheSameBytesAsTheCli) {
+  for (const std::string level : {"model", "node", "device"}) {
+    auto cli = Ctl({"assets"}, {"--group-by", level, "--cluster", "c1", "--limit", "1000", "--format", "csv"});
+    ASSERT_EQ(cli.exit_code, 0) << cli.err;
+    auto http = served_->Get(absl::StrCat("/v1/fleet/assets/export?format=csv&start=", kAssetsFrom, "&end=", kAssetsTo,
+                                          "&group_by=", level, "&cluster=c1&limit=1000"));
+    ASSERT_THAT(http, IsOk());
+    ASSERT_EQ(http->status, 200) << http->body;
+    EXPECT_GT(testing::CsvRows(http->body).size(), 0u) << level;
+    EXPECT_EQ(http->body, cli.out) << level;
+  }
+  for (const std::string& format : {std::string("&format=xlsx"), std::string("")}) {
+    auto bad = served_->Get(absl::StrCat("/v1/fleet/assets/export?start=", kAssetsFrom, "&end=", kAssetsTo, format));
+    ASSERT_THAT(bad, IsOk());
+    EXPECT_EQ(bad->status, 400) << format;
+    EXPECT_THAT(bad->body, HasSubstr("format")) << format;
+  }
+  auto denied = served_->Get(absl::StrCat("/v1/fleet/assets/export?format=csv&start=", kAssetsFrom, "&end=", kAssetsTo),
+                             "team:vision");
+  ASSERT_THAT(denied, IsOk());
+  EXPECT_EQ(denied->status, 403) << denied->body;
+}
+
 TEST_F(AssetsCtlTest, ADevicesPodsAreTheApisHolds) {
   auto json = Ctl({"assets", "holds"}, {"--cluster", "c1", "--device", "g0", "--format", "json"});
   ASSERT_EQ(json.exit_code, 0) << json.err;

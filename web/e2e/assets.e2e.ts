@@ -7,6 +7,9 @@
 import type { Page } from 'playwright-core';
 import { apiGet, apiOk } from './support/api';
 import { launchBrowser, type Browser } from './support/browser';
+import { microDeviceHours } from './support/chargeback';
+import { microUnits, parseCsv } from './support/csv';
+import { downloadBy } from './support/download';
 import { e2eEnv, windowQuery } from './support/env';
 import { figure, go, newPage, screenshot, seriousAccessibilityViolations } from './support/page';
 
@@ -114,6 +117,41 @@ test('which nodes idle most: the first page is the API’s most idle nodes, and 
   await expect.poll(() => top.getByTestId(/assets-row-idle-cost-/).getAttribute('data-value'), { timeout: 15_000 }).toBe(
     known(costliest.idleCostMicro),
   );
+  expect(errors).toEqual([]);
+  await page.close();
+});
+
+// A file's figure: exact device-hours or money as integer millionths; an
+// empty field is unknown (the API left the figure out).
+const exact = (field: string | undefined) => (field === '' || field === undefined ? 'unknown' : String(microUnits(field)));
+const exactHours = (milliSeconds: string | undefined) => String(microDeviceHours(milliSeconds));
+const exactKnownHours = (milliSeconds: string | undefined) => (milliSeconds === undefined ? 'unknown' : exactHours(milliSeconds));
+
+test('Export CSV saves the view on screen: every row of the API’s answer for that grouping, filters and window, exact', async () => {
+  const env = e2eEnv();
+  const { page, errors } = await newPage(browser.context, env.plannerToken);
+  const byModel = (await assetsApi('model')).rows ?? [];
+  const model = byModel[0]!.model ?? '';
+  await go(page, `/assets?${windowQuery()}&group_by=device&model=${encodeURIComponent(model)}`);
+  const api = await assetsApi('device', `&model=${encodeURIComponent(model)}`);
+  await expectRowsEqual(page, api, 'device', 1);
+  const file = await downloadBy(page, page.getByRole('button', { name: 'Export CSV' }));
+  expect(file.fileName).toBe(`assets-by-device-${model}-${env.start.slice(0, 10)}.csv`);
+  const { rows } = parseCsv(file.text);
+  const apiRows = api.rows ?? [];
+  // Every row of the answer, past the table's first page too, in the API's order.
+  expect(rows.length).toBe(apiRows.length);
+  expect(rows.length).toBeGreaterThan(0);
+  for (const [i, row] of apiRows.entries()) {
+    const got = rows[i]!;
+    const where = `row ${i} ${nameOf(row, 'device')}`;
+    expect([got.cluster, got.node, got.device, got.model], where).toEqual([row.cluster ?? '', row.node ?? '', row.device ?? '', row.model ?? '']);
+    expect(exact(got.capacity_device_hours), where).toBe(exactHours(row.capacityMilliSeconds));
+    expect(exact(got.held_device_hours), where).toBe(exactHours(row.heldMilliSeconds));
+    expect(exact(got.used_device_hours), where).toBe(exactKnownHours(row.usedMilliSeconds));
+    expect(exact(got.idle_device_hours), where).toBe(exactHours(row.idleMilliSeconds));
+    expect(exact(got.idle_cost), where).toBe(known(row.idleCostMicro));
+  }
   expect(errors).toEqual([]);
   await page.close();
 });

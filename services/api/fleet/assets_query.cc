@@ -205,9 +205,9 @@ absl::StatusOr<v1::Assets> AssetsQuery::Run(const Scope& scope, const v1::GetAss
   return answer;
 }
 
-absl::StatusOr<v1::GetAssetsRequest> AssetsRequestFromQuery(const HttpQuery& query) {
+absl::StatusOr<v1::GetAssetsRequest> AssetsRequestFromQuery(const HttpQuery& query, const QueryMapping& route_mapping) {
   v1::GetAssetsRequest request;
-  QueryMapping mapping;
+  QueryMapping mapping = route_mapping;
   mapping.required = {"start", "end"};
   FLEETCAP_RETURN_IF_ERROR(QueryToMessage(query, &request, mapping));
   return request;

@@ -18,6 +18,7 @@
 #include "services/api/active_policy_cache.h"
 #include "services/api/auth.h"
 #include "services/api/http_json.h"
+#include "services/api/query_message.h"
 #include "store/capacity_repository.h"
 #include "store/chargeback_repository.h"
 
@@ -45,7 +46,9 @@ class AssetsQuery {
 };
 
 // The request of `GET /v1/fleet/assets?start=&end=&group_by=&cluster=&model=&node=&limit=`;
-// INVALID_ARGUMENT naming the parameter.
-absl::StatusOr<v1::GetAssetsRequest> AssetsRequestFromQuery(const HttpQuery& query);
+// INVALID_ARGUMENT naming the parameter. `route_mapping` names the parameters a route reads itself
+// (the export's format).
+absl::StatusOr<v1::GetAssetsRequest> AssetsRequestFromQuery(const HttpQuery& query,
+                                                            const QueryMapping& route_mapping = {});
 
 }  // namespace fleetcap::api

@@ -1,5 +1,8 @@
 #include "services/api/fleet/fleet_http_routes.h"
 
+#include "absl/strings/str_cat.h"
+#include "services/exports/assets_format.h"
+
 namespace fleetcap::api {
 
 void AddFleetRoutes(HttpGateway& gateway, const FleetSummaryQuery* query, const CapacitySeriesQuery* capacity,
@@ -30,6 +33,26 @@ void AddFleetRoutes(HttpGateway& gateway, const FleetSummaryQuery* query, const 
                      auto answer = assets->Run(scope, *request);
                      if (!answer.ok()) return ErrorResponse(answer.status());
                      return JsonResponse(*answer);
+                   });
+  gateway.AddRoute("GET", "/v1/fleet/assets/export",
+                   [assets](const Scope& scope, const HttpQuery& params, const std::string&) {
+                     QueryMapping mapping;
+                     mapping.explicit_parameters = {"format"};
+                     auto request = AssetsRequestFromQuery(params, mapping);
+                     if (!request.ok()) return ErrorResponse(request.status());
+                     const std::string* format = QueryValue(params, "format");
+                     if (format == nullptr || *format != "csv") {
+                       return ErrorResponse(absl::InvalidArgumentError(
+                           format == nullptr ? "format: missing; give csv"
+                                             : absl::StrCat("format: \"", format->substr(0, 64), "\" is not csv")));
+                     }
+                     auto answer = assets->Run(scope, *request);
+                     if (!answer.ok()) return ErrorResponse(answer.status());
+                     // The same rendering as `fleetcapctl assets --format csv`.
+                     HttpResponse response;
+                     response.body = exports::AssetsCsv(*answer);
+                     response.content_type = "text/csv; charset=utf-8";
+                     return response;
                    });
   gateway.AddRoute("GET", "/v1/fleet/assets/holds",
                    [device_holds](const Scope& scope, const HttpQuery& params, const std::string&) {

@@ -3,6 +3,7 @@
 //   GET /v1/fleet/summary?cluster=&at=   (at in RFC 3339)
 //   GET /v1/fleet/capacity?start=&end=&resolution=&group_by=&cluster=&model=&team=
 //   GET /v1/fleet/assets?start=&end=&group_by=&cluster=&model=&node=&limit=
+//   GET /v1/fleet/assets/export?format=csv&<the same parameters>   (the same answer as CSV)
 //   GET /v1/fleet/assets/holds?cluster=&device=&start=&end=
 //   GET /v1/fleet/pending?cluster=
 

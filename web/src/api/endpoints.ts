@@ -25,6 +25,8 @@ export const whoAmI = (token?: string) => apiGet<WhoAmIResponse>('/v1/tokens/sel
 export const fleetSummary = (params: QueryParams = {}) => apiGet<FleetSummary>('/v1/fleet/summary', params);
 export const capacitySeries = (params: QueryParams) => apiGet<CapacitySeries>('/v1/fleet/capacity', params);
 export const assets = (params: QueryParams) => apiGet<Assets>('/v1/fleet/assets', params);
+// The same rows as CSV, every figure exact: what `fleetcapctl assets --format csv` prints.
+export const assetsExport = (params: QueryParams) => apiGetText('/v1/fleet/assets/export', { format: 'csv', ...params });
 export const deviceHolds = (params: QueryParams) => apiGet<DeviceHolds>('/v1/fleet/assets/holds', params);
 export const pendingDemand = (params: QueryParams = {}) => apiGet<PendingDemand>('/v1/fleet/pending', params);
 export const chargeback = (params: QueryParams) => apiGet<ChargebackReport>('/v1/chargeback', params);

@@ -90,6 +90,7 @@ export const handlers = [
       : json(fixtures.assetsFor(new URL(request.url).searchParams)),
   ),
   http.get('*/v1/fleet/assets/holds', () => json(fixtures.deviceHoldsOfG0)),
+  http.get('*/v1/fleet/assets/export', () => new HttpResponse('model,cluster\r\nA100,c1\r\n', { headers: { 'Content-Type': 'text/csv' } })),
   http.get('*/v1/chargeback', ({ request }) => json(fixtures.chargebackFor(new URL(request.url).searchParams))),
   http.get('*/v1/chargeback/export', ({ request }) => {
     const format = new URL(request.url).searchParams.get('format');

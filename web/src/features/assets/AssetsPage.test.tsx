@@ -1,5 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
+import * as download from '../../components/download';
 import { plannerToken, teamToken, testRange, testRangeQuery } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
 import { recorded } from '../../test/server';
@@ -70,6 +72,21 @@ test('the table sorts by idle cost in the URL, unknown below every known cost', 
   await waitFor(() => expect(new URLSearchParams(router.state.location.search).get('sort')).toBe('idle-cost:desc'));
   const names = within(table).getAllByRole('row').slice(1).map((row) => row.querySelector('td')?.textContent);
   expect(names).toEqual(['A100', 'T4']);
+});
+
+test('Export CSV asks the API for the view on screen: its grouping, filters, window and limit', async () => {
+  const saved = vi.spyOn(download, 'downloadText').mockImplementation(() => undefined);
+  renderApp(`/assets?${testRangeQuery}&group_by=node&cluster=c1&model=A100`, plannerToken);
+  await screen.findByTestId('assets-table');
+  await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+  await waitFor(() => expect(saved).toHaveBeenCalledTimes(1));
+  const shown = recorded('/v1/fleet/assets').map((u) => Object.fromEntries(u.searchParams));
+  const exported = recorded('/v1/fleet/assets/export').map((u) => Object.fromEntries(u.searchParams));
+  expect(exported).toEqual([{ format: 'csv', ...shown.at(-1) }]);
+  expect(exported[0]).toMatchObject({ ...testRange, group_by: 'node', cluster: 'c1', model: 'A100', limit: '1000' });
+  expect(saved.mock.calls[0]![0]).toBe('assets-by-node-c1-A100-2026-11-27.csv');
+  expect(saved.mock.calls[0]![1]).toBe('model,cluster\r\nA100,c1\r\n');
+  saved.mockRestore();
 });
 
 test('a team token is told the page is for planners and asks for nothing', async () => {

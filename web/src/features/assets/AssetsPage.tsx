@@ -6,10 +6,12 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
-import { assets } from '../../api/endpoints';
+import { assets, assetsExport } from '../../api/endpoints';
 import type { AssetRow, Assets } from '../../api/types';
 import { useSession } from '../../auth/session';
 import { DataTable, type Column } from '../../components/DataTable';
+import { downloadText } from '../../components/download';
+import { ErrorMessage } from '../../components/ErrorMessage';
 import { Figure } from '../../components/Figure';
 import { QueryView } from '../../components/QueryView';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
@@ -67,6 +69,19 @@ export default function AssetsPage() {
     }
     setParams(p);
   };
+  // The view on screen as the API exports it: the same call (grouping,
+  // filters, window, limit), so the file holds every row of the answer with
+  // every figure exact.
+  const [exportError, setExportError] = useState<unknown>(null);
+  const exportCsv = async () => {
+    setExportError(null);
+    try {
+      const where = Object.values(view.filters).filter(Boolean).join('-');
+      downloadText(`assets-by-${view.level}${where ? `-${where}` : ''}-${range.start.slice(0, 10)}.csv`, await assetsExport(query), 'text/csv');
+    } catch (cause) {
+      setExportError(cause);
+    }
+  };
   const currency = answer.data?.currency || 'USD';
   const columns = useMemo(() => assetColumns(view.level, currency, goTo), [view.level, currency, params]);
   const rows = useMemo<Row[]>(
@@ -101,7 +116,11 @@ export default function AssetsPage() {
               </select>
             </label>
             <FilterForm filters={view.filters} onApply={(filters) => goTo({ ...filters, ...freshView })} />
+            <button type="button" disabled={!planner} onClick={() => void exportCsv()}>
+              Export CSV
+            </button>
           </div>
+          {exportError !== null && <ErrorMessage error={exportError} what="the export" />}
           <QueryView query={answer} what="the fleet's assets" height={300}>
             {(data) => (
               <>
