@@ -9,10 +9,10 @@
 #include "fleetcap/v1/audit.grpc.pb.h"
 #include "fleetcap/v1/policy.grpc.pb.h"
 #include "fleetcap/v1/token.grpc.pb.h"
-#include "google/protobuf/util/json_util.h"
 #include "policy/policy_diff.h"
 #include "policy/policy_parser.h"
 #include "proto_time.h"
+#include "services/exports/proto_json.h"
 #include "services/exports/table.h"
 
 namespace fleetcap::ctl {
@@ -21,14 +21,7 @@ using exports::Table;
 
 namespace {
 
-std::string Json(const google::protobuf::Message& message) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.add_whitespace = true;
-  std::string json;
-  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
-  return json;
-}
+std::string Json(const google::protobuf::Message& message) { return exports::ProtoJson(message); }
 
 std::string Time(const google::protobuf::Timestamp& t) {
   return t.seconds() == 0 && t.nanos() == 0 ? "-" : FormatRfc3339(FromProtoTimestamp(t));

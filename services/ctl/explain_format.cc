@@ -4,9 +4,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
 #include "services/exports/exact_decimal.h"
+#include "services/exports/proto_json.h"
 #include "services/exports/table.h"
 
 namespace fleetcap::ctl {
@@ -148,14 +148,7 @@ std::string ExplanationTable(const v1::ChargebackExplanation& explanation) {
   return out;
 }
 
-std::string ExplanationJson(const v1::ChargebackExplanation& explanation) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.add_whitespace = true;
-  std::string json;
-  (void)google::protobuf::util::MessageToJsonString(explanation, &json, options);
-  return json;
-}
+std::string ExplanationJson(const v1::ChargebackExplanation& explanation) { return exports::ProtoJson(explanation); }
 
 std::string RenderExplanation(const v1::ChargebackExplanation& explanation, Format format) {
   return format == Format::kJson ? ExplanationJson(explanation) : ExplanationTable(explanation);

@@ -7,9 +7,9 @@
 #include "common/clock.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
 #include "services/ctl/time_flags.h"
+#include "services/exports/proto_json.h"
 #include "services/exports/table.h"
 
 namespace fleetcap::ctl {
@@ -66,14 +66,7 @@ absl::StatusOr<v1::GetFleetSummaryRequest> FleetSummaryRequest(const std::string
 }
 
 std::string RenderFleetSummary(const v1::FleetSummary& summary, Format format) {
-  if (format == Format::kJson) {
-    google::protobuf::util::JsonPrintOptions options;
-    options.always_print_primitive_fields = true;
-    options.add_whitespace = true;
-    std::string json;
-    (void)google::protobuf::util::MessageToJsonString(summary, &json, options);
-    return json;
-  }
+  if (format == Format::kJson) return exports::ProtoJson(summary);
   absl::Time at = FromProtoTimestamp(summary.at());
   std::string out = absl::StrCat("cluster ", summary.cluster().empty() ? "(all)" : summary.cluster(), " at ",
                                  FormatRfc3339(at), "\n");

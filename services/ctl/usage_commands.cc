@@ -8,9 +8,9 @@
 #include "common/clock.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
 #include "services/ctl/time_flags.h"
+#include "services/exports/proto_json.h"
 #include "services/exports/table.h"
 
 namespace fleetcap::ctl {
@@ -86,14 +86,7 @@ absl::StatusOr<v1::GetUsageRequest> UsageRequest(const UsageFlags& f, absl::Time
 }
 
 std::string RenderUsage(const v1::UsageReport& report, Format format) {
-  if (format == Format::kJson) {
-    google::protobuf::util::JsonPrintOptions options;
-    options.always_print_primitive_fields = true;
-    options.add_whitespace = true;
-    std::string json;
-    (void)google::protobuf::util::MessageToJsonString(report, &json, options);
-    return json;
-  }
+  if (format == Format::kJson) return exports::ProtoJson(report);
   std::string out =
       absl::StrCat("cluster ", report.cluster(), " from ", FormatRfc3339(FromProtoTimestamp(report.start())), " to ",
                    FormatRfc3339(FromProtoTimestamp(report.end())), "\n");

@@ -6,10 +6,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
-#include "google/protobuf/util/json_util.h"
 #include "policy/text_rules.h"
 #include "proto_time.h"
 #include "services/exports/exact_decimal.h"
+#include "services/exports/proto_json.h"
 #include "services/exports/table.h"
 
 namespace fleetcap::ctl {
@@ -127,13 +127,6 @@ std::string WhatIfTable(const v1::ScenarioComparison& c) {
   return out;
 }
 
-std::string WhatIfJson(const google::protobuf::Message& message) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.add_whitespace = true;
-  std::string json;
-  (void)google::protobuf::util::MessageToJsonString(message, &json, options);
-  return json;
-}
+std::string WhatIfJson(const google::protobuf::Message& message) { return exports::ProtoJson(message); }
 
 }  // namespace fleetcap::ctl

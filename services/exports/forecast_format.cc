@@ -7,9 +7,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
-#include "google/protobuf/util/json_util.h"
 #include "proto_time.h"
 #include "services/exports/csv.h"
+#include "services/exports/proto_json.h"
 #include "services/exports/table.h"
 
 namespace fleetcap::exports {
@@ -103,13 +103,6 @@ std::string ForecastCsv(const v1::Forecast& f) {
   return out;
 }
 
-std::string ForecastJson(const v1::Forecast& f) {
-  google::protobuf::util::JsonPrintOptions options;
-  options.always_print_primitive_fields = true;
-  options.add_whitespace = true;
-  std::string json;
-  (void)google::protobuf::util::MessageToJsonString(f, &json, options);
-  return json;
-}
+std::string ForecastJson(const v1::Forecast& f) { return ProtoJson(f); }
 
 }  // namespace fleetcap::exports
