@@ -1,6 +1,6 @@
 // FleetService.GetCapacitySeries over GET /v1/fleet/capacity against the real
 // fleetcap-api on PostgreSQL, over the chargeback lines of
-// tests/support/served_chargeback.h and devices written here: held and used
+// tests/support/served_chargeback.h and the devices of tests/support/served_assets.h: held and used
 // equal the chargeback report for the same window and grouping, capacity a
 // direct SQL sum over the devices' service intervals, computed another way.
 
@@ -11,15 +11,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "common/pg_pool.h"
 #include "common/time_util.h"
 #include "fleetcap/v1/chargeback.pb.h"
 #include "fleetcap/v1/fleet.pb.h"
 #include "pqxx/pqxx"
 #include "proto_time.h"
-#include "store/pg_live_inventory_repository.h"
 #include "tests/support/build_paths.h"
 #include "tests/support/proto_json.h"
+#include "tests/support/served_assets.h"
 #include "tests/support/served_chargeback.h"
 #include "tests/support/status_matchers.h"
 #include "tests/support/stored_inventory.h"
@@ -37,31 +36,11 @@ using Figures = std::tuple<int64_t, int64_t, int64_t>;
 class FleetCapacityApiTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    auto served = testing::ServeChargeback(fleetcap::testing::kApiBin);
+    // The Assets tests' devices (tests/support/served_assets.h): intervals that start and end inside
+    // hours, one still in service, one that went and came back, and one before the window.
+    auto served = testing::ServeAssets(fleetcap::testing::kApiBin);
     ASSERT_THAT(served, IsOk());
     served_ = std::move(*served);
-    auto pool = PgPool::Open(served_->db->uri(), 1);
-    ASSERT_THAT(pool, IsOk());
-    store::PgLiveInventoryRepository inventory(pool->get());
-    const auto at = [](const char* text) { return *ParseRfc3339("in_service", text); };
-    const std::vector<store::AcceleratorType> types = {
-        {"A100", "nvidia", "nvidia.com/gpu"}, {"H100", "nvidia", "nvidia.com/gpu"}, {"T4", "nvidia", "nvidia.com/gpu"}};
-    // Intervals that start and end inside hours, one still in service, one
-    // that went and came back, and one before the window.
-    store::InventoryChanges c1;
-    c1.cluster = "c1";
-    c1.types = types;
-    c1.devices = {{"g0", "n1", 0, "A100", at("2026-01-30T00:00:00Z"), std::nullopt},
-                  {"g1", "n1", 1, "A100", at("2026-01-31T21:15:30Z"), at("2026-02-01T02:40:00Z")},
-                  {"g1", "n1", 1, "A100", at("2026-02-01T03:10:00Z"), std::nullopt},
-                  {"h0", "n2", 0, "H100", at("2026-01-31T19:00:00Z"), at("2026-02-01T01:00:00Z")}};
-    ASSERT_THAT(inventory.Apply(c1), IsOk());
-    store::InventoryChanges c2;
-    c2.cluster = "c2";
-    c2.types = types;
-    c2.devices = {{"t0", "n3", 0, "T4", at("2026-01-31T22:30:00Z"), std::nullopt},
-                  {"t1", "n3", 1, "T4", at("2026-01-01T00:00:00Z"), at("2026-01-02T00:00:00Z")}};
-    ASSERT_THAT(inventory.Apply(c2), IsOk());
   }
   static void TearDownTestSuite() { served_.reset(); }
 
