@@ -16,11 +16,12 @@ import { useTimeRange } from '../../time/useTimeRange';
 import { useSession } from '../../auth/session';
 import type { ChargebackLine, ChargebackReport } from '../../api/types';
 import { drillFromParams, type Level } from './drill';
-import { stackFields, stackLabels } from './costSeries';
+import { stackLabels } from './costSeries';
 import { rowName, tableGroupingOf, tableParams } from './tableGrouping';
 import { ChargebackFilters } from './ChargebackFilters';
 import { CostOverTime } from './CostOverTime';
 import { ExplainPanel } from './ExplainPanel';
+import { StackFieldOptions } from './StackFieldOptions';
 import { idleLineName, idleModeLabels, idleModeOf, idleModes, reportWithIdle } from './idleView';
 
 interface Row {
@@ -262,11 +263,7 @@ export default function ChargebackPage() {
             onChange={(e) => goTo({ table: e.target.value || null, ...freshTableView })}
           >
             <option value="">The drill ({drill.level})</option>
-            {stackFields.map((field) => (
-              <option key={field} value={field}>
-                {stackLabels[field]}
-              </option>
-            ))}
+            <StackFieldOptions />
           </select>
         </label>
         <button type="button" disabled={outside} onClick={() => void exportAs('csv')}>

@@ -28,6 +28,7 @@ import {
   type StackField,
 } from './costSeries';
 import type { Drill } from './drill';
+import { StackFieldOptions } from './StackFieldOptions';
 import { reportWithIdle, type IdleMode } from './idleView';
 
 // Every group its own colour up to the palette's limit; the rest are summed as "other".
@@ -137,11 +138,7 @@ export function CostOverTime({
         <label>
           Stack by
           <select value={stack} onChange={(e) => set('stack', e.target.value)} data-testid="cost-stack">
-            {stackFields.map((field) => (
-              <option key={field} value={field}>
-                {stackLabels[field]}
-              </option>
-            ))}
+            <StackFieldOptions />
           </select>
         </label>
         <label>
