@@ -92,10 +92,17 @@ test('the table grouped by model: one call per period with that group_by, its ro
   expect(within(table).getByTestId('chargeback-row-total-T4')).toBeInTheDocument();
 });
 
-test('a grouping in the URL is read on a fresh load', async () => {
+test('a grouping in the URL is read on a fresh load, and the exports are of the table at that grouping', async () => {
+  const saved = vi.spyOn(download, 'downloadText').mockImplementation(() => undefined);
   renderApp(`/chargeback?${testRangeQuery}&table=model`, plannerToken);
   expect(await screen.findByTestId('chargeback-row-total-T4')).toBeInTheDocument();
   expect(screen.getByTestId('table-group-by')).toHaveValue('model');
+  await userEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
+  await waitFor(() => expect(saved).toHaveBeenCalledTimes(1));
+  const exports = recorded('/v1/chargeback/export').map((u) => Object.fromEntries(u.searchParams));
+  expect(exports).toEqual([{ format: 'csv', ...testRange, group_by: 'model', resolution: 'none' }]);
+  expect(saved.mock.calls[0]![0]).toBe('chargeback-csv-by-model-2026-11-27.csv');
+  saved.mockRestore();
 });
 
 test('a grouping that is no field of the API follows the drill and is not sent', async () => {
