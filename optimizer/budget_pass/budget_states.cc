@@ -52,6 +52,12 @@ absl::StatusOr<std::vector<insights::DayCost>> SubtreeDays(const TeamDays& costs
 
 }  // namespace
 
+absl::Time SpentThrough(absl::Time at, std::optional<absl::Time> watermark) {
+  const absl::Time month_start = absl::FromCivil(absl::ToCivilMonth(at, absl::UTCTimeZone()), absl::UTCTimeZone());
+  const absl::Time hour = absl::UnixEpoch() + absl::Floor(at - absl::UnixEpoch(), absl::Hours(1));
+  return std::min(hour, watermark.value_or(month_start));
+}
+
 std::vector<policy::Budget> BudgetsOfMonth(const policy::PolicyDocument& policy, absl::Time at) {
   const absl::CivilMonth month = absl::ToCivilMonth(at, absl::UTCTimeZone());
   std::vector<policy::Budget> out;

@@ -5,6 +5,7 @@
 // (optimizer/insights/budget_forecast.h). Shared by the API's GetBudgets and
 // the optimizer's budget metrics, so both say the same.
 
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -19,6 +20,12 @@ struct BudgetState {
   policy::Budget budget;
   insights::BudgetForecast forecast;
 };
+
+// The instant the month holding `at` is spent through: the hour holding `at`,
+// or the fleet's watermark (every cluster computed before it) when earlier;
+// the month's start before the first pass. An hour not computed yet is
+// neither spent nor a gap in the rate.
+absl::Time SpentThrough(absl::Time at, std::optional<absl::Time> watermark);
 
 // The budgets of `policy` for the UTC month holding `at`, by team.
 std::vector<policy::Budget> BudgetsOfMonth(const policy::PolicyDocument& policy, absl::Time at);

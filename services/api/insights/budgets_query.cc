@@ -60,11 +60,8 @@ absl::StatusOr<v1::BudgetReport> BudgetsQuery::Run(const Scope& scope, const v1:
   }
   if (selected.empty()) return report;
 
-  // Spent through the hour holding `at`, or the fleet's watermark when the
-  // chargeback is behind it; before the first pass, nothing is computed.
-  const absl::Time at_hour = absl::UnixEpoch() + absl::Floor(at - absl::UnixEpoch(), absl::Hours(1));
   FLEETCAP_ASSIGN_OR_RETURN(std::optional<absl::Time> watermark, progress_->Watermark(kFleetProgress));
-  const absl::Time through = std::min(at_hour, watermark.value_or(insights::MonthStart(selected.front())));
+  const absl::Time through = budgets::SpentThrough(at, watermark);
   FLEETCAP_ASSIGN_OR_RETURN(auto states, budgets::ForecastBudgets(*lines_, policy->document, selected, through));
   for (const budgets::BudgetState& state : states) *report.add_budgets() = ToProto(state);
   return report;
