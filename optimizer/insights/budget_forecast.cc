@@ -19,7 +19,12 @@ absl::Time DayOf(absl::Time t) {
 
 std::string Date(absl::Time t) { return absl::FormatTime("%Y-%m-%d", t, absl::UTCTimeZone()); }
 
-std::string Money(absl::int128 micro) { return policy::FormatDecimal(static_cast<int64_t>(micro), 6, 2); }
+// A rate in words; one past int64 (a day's rate of an hour's huge cost) is named as such, never wrapped.
+std::string Money(absl::int128 micro) {
+  if (micro > std::numeric_limits<int64_t>::max()) return "more than 9223372036854.775807";
+  if (micro < std::numeric_limits<int64_t>::min()) return "less than -9223372036854.775808";
+  return policy::FormatDecimal(static_cast<int64_t>(micro), 6, 2);
+}
 
 // "24 days", "1 day 5 hours", "30 minutes": a span in the words of a planner.
 std::string Span(absl::Duration d) {
