@@ -4,6 +4,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
 #include "policy/text_rules.h"
@@ -187,6 +188,32 @@ void DiffThroughputs(const PolicyDocument& before, const PolicyDocument& after, 
       out);
 }
 
+void DiffInsights(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
+  const InsightOptions& a = before.insights;
+  const InsightOptions& b = after.insights;
+  auto percent = [](int64_t basis_points) { return FormatDecimal(basis_points, 2) + "%"; };
+  Changed(out, "insights idle below", percent(a.idle_below_basis_points), percent(b.idle_below_basis_points));
+  Changed(out, "insights idle for", absl::FormatDuration(a.idle_for), absl::FormatDuration(b.idle_for));
+  Changed(out, "insights rightsizing lookback", absl::StrCat(a.rightsizing_lookback_days, " days"),
+          absl::StrCat(b.rightsizing_lookback_days, " days"));
+  Changed(out, "insights memory headroom", absl::StrCat(a.memory_headroom_percent, "%"),
+          absl::StrCat(b.memory_headroom_percent, "%"));
+}
+
+void DiffBudgets(const PolicyDocument& before, const PolicyDocument& after, std::vector<std::string>& out) {
+  auto budget_name = [](const Budget& x) {
+    return absl::StrFormat("budget of %s for %04d-%02d", x.team, x.year, x.month);
+  };
+  DiffKeyed<Budget>(
+      before.budgets, after.budgets, budget_name,
+      [&](const Budget& x) { return absl::StrCat(budget_name(x), " added: ", Money(x.micro_amount)); },
+      [&](const Budget& x) { return absl::StrCat(budget_name(x), " removed (was ", Money(x.micro_amount), ")"); },
+      [&](const Budget& x, const Budget& y, std::vector<std::string>& o) {
+        Changed(o, budget_name(y), Money(x.micro_amount), Money(y.micro_amount));
+      },
+      out);
+}
+
 }  // namespace
 
 // One line per change, section by section in the document's order.
@@ -205,6 +232,8 @@ std::vector<std::string> DiffPolicies(const PolicyDocument& before, const Policy
   DiffAttribution(before, after, out);
   DiffAllocationRules(before, after, out);
   DiffThroughputs(before, after, out);
+  DiffInsights(before, after, out);
+  DiffBudgets(before, after, out);
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "policy/policy_parser.h"
 #include "policy/test_policy.h"
@@ -36,6 +37,32 @@ TEST(PolicyDiff, SaysWhatChangedInPlannerTerms) {
       "allocation of vision on t4-default guarantee: 40 -> 45",
   };
   EXPECT_EQ(changes, expected);
+}
+
+TEST(PolicyDiff, InsightsOptionsAndBudgets) {
+  const std::string before = absl::StrCat(kTestPolicy, R"(budgets:
+  - {team: vision, month: 2026-12, amount: "100"}
+  - {team: speech, month: 2026-12, amount: "50.5"}
+)");
+  const std::string after = absl::StrCat(kTestPolicy, R"(insights:
+  idle_below: 2.5%
+  idle_for: 90m
+  rightsizing_lookback_days: 28
+  memory_headroom_percent: 10
+budgets:
+  - {team: vision, month: 2026-12, amount: "120"}
+  - {team: vision, month: 2027-01, amount: "0.000001"}
+)");
+  const std::vector<std::string> expected = {
+      "insights idle below: 5% -> 2.5%",
+      "insights idle for: 4h -> 1h30m",
+      "insights rightsizing lookback: 14 days -> 28 days",
+      "insights memory headroom: 20% -> 10%",
+      "budget of vision for 2026-12: 100.00 -> 120.00",
+      "budget of vision for 2027-01 added: 0.000001",
+      "budget of speech for 2026-12 removed (was 50.50)",
+  };
+  EXPECT_EQ(DiffPolicies(Parse(before), Parse(after)), expected);
 }
 
 TEST(PolicyDiff, DeclaredDemandGivenAndWithdrawn) {

@@ -119,6 +119,28 @@ struct Throughput {
   std::map<std::string, int> field_lines;  // key -> line of its value
 };
 
+// How insights find waste and size workloads (docs/insights.md).
+struct InsightOptions {
+  // A pod's devices whose activity is below this, in basis points (500: 5 %),
+  // for at least `idle_for` are held idle: waste.
+  int64_t idle_below_basis_points = 500;
+  absl::Duration idle_for = absl::Hours(4);
+  // The days of telemetry a rightsizing recommendation stands on.
+  int rightsizing_lookback_days = 14;
+  // Memory kept free above the p99 used when a smaller slice is proposed.
+  int64_t memory_headroom_percent = 20;
+};
+
+// A team's (and its subtree's) spend allowed in one calendar month, UTC.
+struct Budget {
+  std::string team;
+  int year = 0;
+  int month = 0;  // 1..12
+  int64_t micro_amount = 0;
+  int line = 0;
+  std::map<std::string, int> field_lines;  // key -> line of its value
+};
+
 inline constexpr int64_t kDefaultDemandHeadroomPercent = 20;
 inline constexpr int64_t kMaxDemandHeadroomPercent = 1000;
 
@@ -137,6 +159,8 @@ struct PolicyDocument {
   // Percent added to each measured demand for growth and queueing before it is
   // allocated (docs/allocation.md, "Measured demand"); 0..kMaxDemandHeadroomPercent.
   int64_t demand_headroom_percent = kDefaultDemandHeadroomPercent;
+  InsightOptions insights;
+  std::vector<Budget> budgets;
 };
 
 // The line of `field` in `entry`, or the entry's own line.

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
+#include "policy/insights_section.h"
 #include "policy/policy_validation.h"
 #include "policy/text_rules.h"
 #include "policy/yaml_reader.h"
@@ -230,7 +231,7 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
   try {
     if (r.Map(root, "",
               {"version", "currency", "teams", "namespaces", "team_label_keys", "trusted_pods", "flavors", "prices",
-               "attribution", "allocation", "throughput", "demand_headroom_percent"})) {
+               "attribution", "allocation", "throughput", "demand_headroom_percent", "insights", "budgets"})) {
       auto version = r.Scalar(root, "version", "", true);
       if (version && *version != std::to_string(kSchemaVersion)) {
         r.Error(r.MarkOf(root, "version"), "version",
@@ -254,6 +255,8 @@ ParsedPolicy ParsePolicy(absl::string_view text) {
       if (root["attribution"].IsDefined()) ReadAttribution(r, root["attribution"], result.document);
       if (root["allocation"].IsDefined()) ReadAllocation(r, root["allocation"], result.document);
       if (root["throughput"].IsDefined()) ReadThroughput(r, root["throughput"], result.document);
+      if (root["insights"].IsDefined()) ReadInsights(r, root["insights"], result.document);
+      if (root["budgets"].IsDefined()) ReadBudgets(r, root["budgets"], result.document);
     }
   } catch (const YAML::Exception& e) {
     r.Error(e.mark, "document", absl::StrCat("unreadable: ", e.msg));

@@ -91,7 +91,7 @@ TEST(PolicyParser, EveryErrorNamesLineFieldAndExpectation) {
        "negative price -0.45"},
       {"unknown key", "    weight: 2\n", "    wieght: 2\n", 9, "teams[1].wieght",
        "unknown key \"wieght\" (expected one of"},
-      {"unknown top-level key", "currency: USD\n", "currency: USD\nbudgets: {}\n", 3, "budgets", "unknown key"},
+      {"unknown top-level key", "currency: USD\n", "currency: USD\nquotas: {}\n", 3, "quotas", "unknown key"},
       {"unknown parent", "    parent: vision\n", "    parent: vison\n", 14, "teams[3].parent",
        "unknown team \"vison\""},
       {"bad basis", "basis: max", "basis: most", 41, "attribution.basis", "not one of request, usage, max"},

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "common/time_util.h"
+#include "policy/insights_section.h"
 #include "policy/text_rules.h"
 
 namespace fleetcap::policy {
@@ -236,6 +237,7 @@ std::vector<PolicyError> ValidatePolicy(const PolicyDocument& doc) {
   CheckPrices(doc, errors);
   CheckAllocation(doc, errors);
   CheckThroughput(doc, errors);
+  CheckBudgets(doc, errors);
   return errors;
 }
 

@@ -3,7 +3,9 @@
 # every overlay renders, meets the Kubernetes and Prometheus operator schemas
 # and fleetcap's own rules, and passes only flags its binaries accept; every
 # bad fixture in deploy/tests/fixtures is refused with the problems its
-# expected.txt names (so the checks are shown to catch what they claim).
+# expected.txt names (so the checks are shown to catch what they claim); the
+# alerting rules load in promtool and its unit tests in deploy/tests/alerts
+# fire what they expect.
 #
 #   scripts/check_deploy.sh [--bin NAME=PATH]...
 #
@@ -57,4 +59,25 @@ for fixture in "$tests"/fixtures/*/; do
   done <"$fixture/expected.txt"
   echo "$fixture: refused as expected"
 done
+# The PrometheusRule's groups as a rules file: `promtool check rules` loads
+# them (PromQL and templates parsed), `promtool test rules` runs each test of
+# deploy/tests/alerts on them.
+if command -v promtool >/dev/null; then
+  rules_dir=$(mktemp -d)
+  trap 'rm -rf "$rules_dir"' EXIT
+  node "$tests/rule_groups.mjs" deploy/base/monitoring/prometheus-rules.yaml >"$rules_dir/rules.yaml"
+  if ! promtool check rules "$rules_dir/rules.yaml"; then
+    echo "FAIL: deploy/base/monitoring/prometheus-rules.yaml does not load in promtool" >&2
+    failed=1
+  fi
+  for test in "$tests"/alerts/*.test.yaml; do
+    cp "$test" "$rules_dir/"
+    if ! promtool test rules "$rules_dir/$(basename "$test")"; then
+      echo "FAIL: $test" >&2
+      failed=1
+    fi
+  done
+else
+  echo "alerting rules: skipped (promtool not found)"
+fi
 exit "$failed"

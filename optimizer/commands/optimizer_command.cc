@@ -12,6 +12,7 @@
 #include "common/logging.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
+#include "optimizer/budget_pass/budget_pass.h"
 #include "optimizer/chargeback/hours.h"
 #include "optimizer/commands/allocate_command.h"
 #include "optimizer/commands/optimizer_metrics.h"
@@ -152,6 +153,16 @@ void CompactUsage(store::PgUsageCompaction& compaction, const Clock& clock, absl
     Logger("optimizer")
         ->info("usage minutes to rest: {} hours, {} minutes moved{}", done->hours, done->minutes,
                done->complete ? "" : ", more left for the next pass");
+  }
+}
+
+// The budgets of the month after a pass, exported as gauges. A failure is
+// logged and counted, and the daemon goes on: budgets never stop attribution.
+void RunBudgets(budgets::BudgetPass& budget_pass, std::optional<absl::Time> watermark, OptimizerMetrics& metrics) {
+  const absl::StatusOr<budgets::BudgetPassReport> report = budget_pass.Run(watermark);
+  metrics.RecordBudgets(report);
+  if (!report.ok()) {
+    Logger("optimizer")->error("budgets failed (the chargeback goes on): {}", report.status().ToString());
   }
 }
 
@@ -329,6 +340,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgCapacityRepository capacity(daemon->pool());
   store::PgForecastRepository forecasts(daemon->pool());
   ForecastPass forecast({&history, &waits, &capacity, &directory, &forecasts}, options.forecast, &clock);
+  budgets::BudgetPass budget_pass(&chargeback, &policies, &clock);
   store::PgInstantCheckpoints checkpoints(daemon->pool());
   store::PgUsageCompaction compaction(daemon->pool());
 
@@ -353,6 +365,9 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
       if (pass->fleet) {
         RunAllocation(allocation, pass->pass.watermark, metrics);
         RunForecast(forecast, pass->pass.watermark, metrics, clock);
+        RunBudgets(budget_pass, pass->pass.watermark, metrics);
+      } else {
+        metrics.ClearBudgets();
       }
       FillCheckpoints(checkpoints, clock);
       CompactUsage(compaction, clock, options.usage_to_rest_budget);

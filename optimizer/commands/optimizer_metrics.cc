@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "absl/strings/str_format.h"
+
 namespace fleetcap::optimizer {
 
 OptimizerMetrics::OptimizerMetrics(prometheus::Registry& registry)
@@ -88,9 +90,27 @@ OptimizerMetrics::OptimizerMetrics(prometheus::Registry& registry)
                                  .Help("When the last forecast run that was stored began, in Unix seconds (0: none "
                                        "since this instance started)")
                                  .Register(registry)
-                                 .Add({})) {
+                                 .Add({})),
+      budget_amount_(prometheus::BuildGauge()
+                         .Name("fleetcap_budget_amount")
+                         .Help("A team's budget for the month (its subtree's spend allowed), in the currency's units")
+                         .Register(registry)),
+      budget_spent_(prometheus::BuildGauge()
+                        .Name("fleetcap_budget_spent")
+                        .Help("What the team's subtree spent of the month through the fleet's watermark, in the "
+                              "currency's units")
+                        .Register(registry)),
+      budget_projected_(prometheus::BuildGauge()
+                            .Name("fleetcap_budget_projected")
+                            .Help("Spent plus the forecast of the rest of the month, in the currency's units")
+                            .Register(registry)),
+      budget_runs_(prometheus::BuildCounter()
+                       .Name("fleetcap_optimizer_budget_runs_total")
+                       .Help("Budget computations after a pass of the fleet's instance, by result: computed or failed")
+                       .Register(registry)) {
   for (const char* result : {"stored", "unchanged", "no_policy", "failed"}) allocation_runs_.Add({{"result", result}});
   for (const char* result : {"stored", "not_run", "failed"}) forecast_runs_.Add({{"result", result}});
+  for (const char* result : {"computed", "failed"}) budget_runs_.Add({{"result", result}});
   for (const char* what : {"held_hours", "pending_pods"}) allocation_unplaced_.Add({{"what", what}});
 }
 
@@ -120,6 +140,38 @@ void OptimizerMetrics::RecordForecast(const absl::StatusOr<ForecastReport>& repo
   forecast_series_.Increment(static_cast<double>(report->series));
   forecast_series_failed_.Increment(static_cast<double>(report->failed));
   forecast_last_success_.Set(static_cast<double>(absl::ToUnixSeconds(began)));
+}
+
+void OptimizerMetrics::RecordBudgets(const absl::StatusOr<budgets::BudgetPassReport>& report) {
+  if (!report.ok()) {
+    budget_runs_.Add({{"result", "failed"}}).Increment();
+    return;
+  }
+  budget_runs_.Add({{"result", "computed"}}).Increment();
+  std::set<prometheus::Labels> now;
+  // Gauges are doubles: exact to the micro-unit below 2^53 micro-units (9e9
+  // in the currency's units); the API gives the exact integers.
+  const auto units = [](int64_t micro) { return static_cast<double>(micro) / 1e6; };
+  for (const budgets::BudgetState& b : report->budgets) {
+    const prometheus::Labels labels = {{"team", b.budget.team},
+                                       {"month", absl::StrFormat("%04d-%02d", b.budget.year, b.budget.month)},
+                                       {"currency", report->currency}};
+    budget_amount_.Add(labels).Set(units(b.forecast.amount_micro));
+    budget_spent_.Add(labels).Set(units(b.forecast.spent_micro));
+    budget_projected_.Add(labels).Set(units(b.forecast.projected_micro));
+    now.insert(labels);
+  }
+  KeepBudgets(std::move(now));
+}
+
+void OptimizerMetrics::ClearBudgets() { KeepBudgets({}); }
+
+void OptimizerMetrics::KeepBudgets(std::set<prometheus::Labels> keep) {
+  for (const prometheus::Labels& gone : budget_labels_) {
+    if (keep.count(gone) > 0) continue;
+    for (auto* family : {&budget_amount_, &budget_spent_, &budget_projected_}) family->Remove(&family->Add(gone));
+  }
+  budget_labels_ = std::move(keep);
 }
 
 void OptimizerMetrics::RecordHours(const chargeback::HoursReport& report) {

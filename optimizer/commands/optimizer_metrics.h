@@ -3,12 +3,16 @@
 // newest closed hour, what each pass computed, and what it could not use;
 // which clusters this instance computed and whether it does the fleet's work;
 // how the allocation runs went and the demand they could not place; how the
-// forecast runs went, how long they took and when one last succeeded.
+// forecast runs went, how long they took and when one last succeeded; each
+// budget of the month, its spend and its projection (docs/insights.md,
+// "Budgets").
 
+#include <set>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "optimizer/allocation_pass/allocation_pass.h"
+#include "optimizer/budget_pass/budget_pass.h"
 #include "optimizer/chargeback/chargeback_run.h"
 #include "optimizer/forecast_pass/forecast_pass.h"
 #include "prometheus/counter.h"
@@ -33,8 +37,20 @@ class OptimizerMetrics {
   // A forecast run that began at `began` (wall time) and took `took`; one
   // not run (done this interval, no policy or history) counts only as such.
   void RecordForecast(const absl::StatusOr<ForecastReport>& report, absl::Time began, absl::Duration took);
+  // The budgets of the month after a pass of the instance doing the fleet's
+  // work: each one's amount, spend and projection, in the currency's units,
+  // labelled {team, month, currency}; a budget no longer reported (another
+  // month, a policy without it) is removed. A failed run is counted and
+  // leaves the last figures, so an alert does not resolve for want of them.
+  void RecordBudgets(const absl::StatusOr<budgets::BudgetPassReport>& report);
+  // Removes every budget's gauges: the fleet's work is another instance's,
+  // which exports them.
+  void ClearBudgets();
 
  private:
+  // Removes the budgets' gauges but those of `keep`, which are the budgets exported now.
+  void KeepBudgets(std::set<prometheus::Labels> keep);
+
   prometheus::Gauge& lag_;
   prometheus::Gauge& fleet_lock_;
   prometheus::Family<prometheus::Counter>& cluster_passes_;
@@ -52,6 +68,11 @@ class OptimizerMetrics {
   prometheus::Counter& forecast_series_;
   prometheus::Counter& forecast_series_failed_;
   prometheus::Gauge& forecast_last_success_;
+  prometheus::Family<prometheus::Gauge>& budget_amount_;
+  prometheus::Family<prometheus::Gauge>& budget_spent_;
+  prometheus::Family<prometheus::Gauge>& budget_projected_;
+  prometheus::Family<prometheus::Counter>& budget_runs_;
+  std::set<prometheus::Labels> budget_labels_;  // the budgets exported now
 };
 
 }  // namespace fleetcap::optimizer

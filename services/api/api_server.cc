@@ -16,6 +16,7 @@
 #include "services/api/chargeback/chargeback_module.h"
 #include "services/api/control/control_module.h"
 #include "services/api/fleet/fleet_module.h"
+#include "services/api/insights/insights_module.h"
 #include "services/api/planning/planning_module.h"
 #include "services/api/unparsable_request.h"
 #include "services/api/usage/usage_module.h"
@@ -39,7 +40,7 @@ class WithoutReflection : public grpc::ServerBuilderOption {
 
 // Every feature of the API, in the order their gRPC services are registered.
 constexpr RegisterApiModule kModules[] = {RegisterFleet,      RegisterControl,  RegisterUsage, RegisterChargeback,
-                                          RegisterAllocation, RegisterPlanning, RegisterViews};
+                                          RegisterAllocation, RegisterPlanning, RegisterViews, RegisterInsights};
 
 }  // namespace
 

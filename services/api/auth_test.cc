@@ -241,7 +241,7 @@ TEST(AccessTableTest, EveryMethodDeclaresItsAccess) {
     EXPECT_NE(method->options().GetExtension(v1::access), v1::ACCESS_UNSPECIFIED) << key;
     ++methods;
   }
-  EXPECT_EQ(methods, 28);
+  EXPECT_EQ(methods, 32);
 }
 
 TEST_F(AuthTest, ApplyRollbackAndStaleBase) {

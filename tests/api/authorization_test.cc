@@ -110,6 +110,15 @@ const std::map<std::string, Expect>& Expected() {
       {"POST /v1/views", {true, true, true, true}},
       {"GET /v1/views", {true, true, true, true}},
       {"POST /v1/views/remove", {true, true, true, true}},
+      // Insights: a team reads its own subtree's; schedulers get none.
+      {"/fleetcap.v1.InsightsService/GetWaste", {true, true, false, true}},
+      {"/fleetcap.v1.InsightsService/GetRightsizing", {true, true, false, true}},
+      {"/fleetcap.v1.InsightsService/GetSpendChange", {true, true, false, true}},
+      {"/fleetcap.v1.InsightsService/GetBudgets", {true, true, false, true}},
+      {"GET /v1/insights/waste", {true, true, false, true}},
+      {"GET /v1/insights/rightsizing", {true, true, false, true}},
+      {"GET /v1/insights/changes", {true, true, false, true}},
+      {"GET /v1/insights/budgets", {true, true, false, true}},
   };
   return *table;
 }

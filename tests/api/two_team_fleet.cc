@@ -3,6 +3,7 @@
 #include "fleetcap/v1/audit.grpc.pb.h"
 #include "fleetcap/v1/chargeback.grpc.pb.h"
 #include "fleetcap/v1/fleet.grpc.pb.h"
+#include "fleetcap/v1/insights.grpc.pb.h"
 #include "fleetcap/v1/planning.grpc.pb.h"
 #include "fleetcap/v1/token.grpc.pb.h"
 #include "fleetcap/v1/views.grpc.pb.h"
@@ -98,7 +99,7 @@ std::vector<std::string> AllFleetcapMethods() {
         v1::CreateTokenRequest::descriptor()->file(), v1::ListAuditEventsRequest::descriptor()->file(),
         v1::GetUsageRequest::descriptor()->file(), v1::GetChargebackRequest::descriptor()->file(),
         v1::GetRecommendationsRequest::descriptor()->file(), v1::RunScenarioRequest::descriptor()->file(),
-        v1::SaveViewRequest::descriptor()->file()}) {
+        v1::SaveViewRequest::descriptor()->file(), v1::GetWasteRequest::descriptor()->file()}) {
     EXPECT_EQ(file->service_count(), 1) << file->name();
     if (file->service_count() == 0) continue;
     const auto* service = file->service(0);

@@ -6,7 +6,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/time/clock.h"
 #include "common/clock.h"
 #include "common/time_util.h"
@@ -266,6 +268,57 @@ TEST_F(OptimizerDaemonTest, ASecondInstanceSharesTheWorkServesMetricsAndSigtermE
   auto third = testing::Run(Optimizer({"--once"}));
   EXPECT_EQ(third.exit_code, 0) << third.err;
   EXPECT_THAT(third.err, HasSubstr("took the fleet lock"));
+}
+
+// After a pass, the instance doing the fleet's work exports each budget of
+// the month: its amount, and its team's spend through the fleet's watermark
+// as the chargeback stored it, in the currency's units.
+TEST_F(OptimizerDaemonTest, TheFleetsInstanceExportsTheBudgetsOfTheMonthAfterAPass) {
+  const absl::Time now = RealClock::Instance()->Now();
+  const absl::CivilMonth month = absl::ToCivilMonth(now, absl::UTCTimeZone());
+  const std::string month_text = absl::StrFormat("%04d-%02d", month.year(), month.month());
+  store::PgPolicyRepository policies(pool());
+  store::PolicyVersionRecord policy;
+  policy.document =
+      absl::StrCat(kPolicy, "budgets:\n  - {team: research, month: ", month_text, ", amount: \"1000\"}\n");
+  policy.applied_by = "test";
+  policy.applied_at = h0_;
+  store::AuditEntry audit;
+  audit.actor = "test";
+  audit.action = "policy.apply";
+  ASSERT_THAT(policies.Apply(policy, 1, audit), IsOk());
+  auto running = testing::Subprocess::Start(Optimizer({"--metrics-listen", "127.0.0.1:0", "--interval", "1h"}));
+  ASSERT_THAT(running, IsOk());
+  auto port_line = (*running)->WaitForLine("fleetcap-optimizer: metrics on port ", absl::Seconds(30));
+  ASSERT_THAT(port_line, IsOk()) << (*running)->Stderr();
+  ASSERT_THAT((*running)->WaitForLine("fleetcap-optimizer: pass done", absl::Seconds(60)), IsOk())
+      << (*running)->Stderr();
+  // The budgets are computed after the pass's allocation and forecast; their
+  // gauges are there once the counter says so.
+  const std::string port = port_line->substr(std::string("fleetcap-optimizer: metrics on port ").size());
+  std::string body;
+  for (int i = 0; i < 300 && !absl::StrContains(body, "fleetcap_optimizer_budget_runs_total{result=\"computed\"} 1");
+       ++i) {
+    auto scraped = testing::HttpGet(absl::StrCat("http://127.0.0.1:", port, "/metrics"));
+    ASSERT_THAT(scraped, IsOk());
+    body = scraped->body;
+    absl::SleepFor(absl::Milliseconds(100));
+  }
+  const std::string labels = absl::StrCat("{currency=\"USD\",month=\"", month_text, "\",team=\"research\"} ");
+  EXPECT_THAT(body, HasSubstr(absl::StrCat("fleetcap_budget_amount", labels, "1000\n")));
+  const absl::Time month_start = absl::FromCivil(month, absl::UTCTimeZone());
+  int64_t spent = 0;
+  for (const auto& sum : Hours(std::max(h0_, month_start), HourOf(now))) {
+    if (sum.team == "research") spent += sum.total_cost_micro;
+  }
+  const size_t at = body.find("fleetcap_budget_spent" + labels);
+  ASSERT_NE(at, std::string::npos) << body;
+  const std::string value = body.substr(at + labels.size() + 21, body.find('\n', at) - at - labels.size() - 21);
+  EXPECT_NEAR(std::stod(value), static_cast<double>(spent) / 1e6, 1e-9) << value;
+  EXPECT_GT(spent, 0);
+  EXPECT_THAT(body, HasSubstr("fleetcap_budget_projected" + labels));
+  const testing::RunResult stopped = (*running)->Stop(SIGTERM);
+  EXPECT_EQ(stopped.exit_code, 0) << stopped.err;
 }
 
 }  // namespace

@@ -522,6 +522,219 @@ export interface DeviceHolds {
   truncated?: boolean;
 }
 
+// ---- insights.proto
+
+export interface GetWasteRequest {
+  // The window [start, end), whole hours.
+  start?: string;
+  end?: string;
+  // Filters; empty selects every value. `team` selects that team and the
+  // teams under it in the org tree.
+  team?: string;
+  namespace?: string;
+  cluster?: string;
+  // Workloads returned, the most wasted first: 1..1000, 0 for 50.
+  limit?: number;
+}
+
+// A pod's devices held with activity below the policy's `idle_below` for at
+// least its `idle_for`, clipped to the window.
+export interface IdleRun {
+  cluster?: string;
+  podUid?: string;
+  namespace?: string;
+  workload?: string;
+  team?: string;
+  model?: string;
+  start?: string;
+  end?: string;
+  // Milli-devices the pod held through the run (1000: one device).
+  devicesMilli?: string;
+  // Mean activity over the run's minutes, 0..1, of `signal`.
+  meanActivity?: number;
+  // The activity signal read: "sm_active" where the exporter sends it,
+  // else "duty_cycle".
+  signal?: string;
+  // Held device time of the run, milli-devices x seconds.
+  wastedMilliSeconds?: string;
+  // Its cost at the price in force, micro-units.
+  wastedCostMicro?: string;
+}
+
+export interface WorkloadWaste {
+  team?: string;
+  namespace?: string;
+  workload?: string;
+  heldMilliSeconds?: string;
+  wastedMilliSeconds?: string;
+  wastedCostMicro?: string;
+  // Held device time without telemetry: unknown, never counted as waste.
+  unknownMilliSeconds?: string;
+  // All of its runs in the window, the longest first, at most 20.
+  runs?: IdleRun[];
+  runCount?: number;
+  // Duty cycle high while SM activity is low: kernels run but use little of
+  // the GPU (docs/insights.md, "Efficiency").
+  busyButLight?: boolean;
+}
+
+// How much of the held device time was used, by the best signal measured.
+export interface EfficiencyScore {
+  // "" for the fleet.
+  team?: string;
+  // Active device time over observed held device time, 0..1; absent-like 0
+  // with observed_milli_seconds 0 means nothing was observed.
+  score?: number;
+  // "sm_active", "duty_cycle" or "mixed" (some of each).
+  signal?: string;
+  heldMilliSeconds?: string;
+  observedMilliSeconds?: string;
+  activeMilliSeconds?: string;
+}
+
+export interface WasteReport {
+  start?: string;
+  end?: string;
+  workloads?: WorkloadWaste[];
+  // Every team with held time in the window, the most wasted first.
+  efficiency?: EfficiencyScore[];
+  wastedMilliSeconds?: string;
+  wastedCostMicro?: string;
+  unknownMilliSeconds?: string;
+  // The policy's thresholds the runs were found with.
+  idleBelow?: number;
+  idleForSeconds?: string;
+  currency?: string;
+  // Wasted cost per team (the sum over its workloads, all of them).
+  teams?: TeamWaste[];
+  // Workloads with waste in all, beyond `limit`.
+  workloadCount?: number;
+}
+
+export interface TeamWaste {
+  team?: string;
+  wastedMilliSeconds?: string;
+  wastedCostMicro?: string;
+  unknownMilliSeconds?: string;
+}
+
+export interface GetRightsizingRequest {
+  team?: string;
+  namespace?: string;
+  cluster?: string;
+  // 0..1000, 0 for 50.
+  limit?: number;
+}
+
+export interface RightsizingRecommendation {
+  team?: string;
+  namespace?: string;
+  workload?: string;
+  cluster?: string;
+  model?: string;
+  // "fewer_devices", "smaller_slice" or "cheaper_flavor".
+  kind?: string;
+  // What it holds and what it would hold, in words: "8 x A100-SXM4-80GB",
+  // "MIG 3g.40gb", "flavor v100-pool".
+  current?: string;
+  proposed?: string;
+  // Mean milli-devices held now, and proposed.
+  currentMilli?: string;
+  proposedMilli?: string;
+  // Over a 30-day month at the price in force at the lookback's end; > 0.
+  savingsMicroPerMonth?: string;
+  // The figures behind it, in words.
+  evidence?: string;
+  // Minutes with telemetry the evidence stands on, and what that makes it:
+  // "high", "medium" or "low".
+  observedMinutes?: string;
+  confidence?: string;
+  p95ActiveDevices?: number;
+  p95Activity?: number;
+  p99MemoryBytes?: string;
+}
+
+export interface RightsizingReport {
+  // The lookback the recommendations were computed over.
+  start?: string;
+  end?: string;
+  computedAt?: string;
+  recommendations?: RightsizingRecommendation[];
+  savingsMicroPerMonth?: string;
+  currency?: string;
+  recommendationCount?: number;
+}
+
+export interface GetSpendChangeRequest {
+  // The current window [start, end), whole hours; the previous one is the
+  // same length just before it.
+  start?: string;
+  end?: string;
+  // The scope: a team (and its subtree), a namespace, or the fleet (both empty).
+  team?: string;
+  namespace?: string;
+  // Workloads listed under each driver, the largest contribution first: 0..100, 0 for 5.
+  top?: number;
+}
+
+export interface SpendContribution {
+  team?: string;
+  namespace?: string;
+  workload?: string;
+  model?: string;
+  changeMicro?: string;
+}
+
+export interface SpendDriver {
+  // "started", "ended", "held_time", "model_mix", "price", "idle_share",
+  // "shared_and_fixed".
+  name?: string;
+  changeMicro?: string;
+  top?: SpendContribution[];
+}
+
+export interface SpendChangeReport {
+  previousStart?: string;
+  start?: string;
+  end?: string;
+  previousCostMicro?: string;
+  currentCostMicro?: string;
+  // current - previous = the sum of the drivers' change_micro, exactly.
+  changeMicro?: string;
+  drivers?: SpendDriver[];
+  currency?: string;
+}
+
+export interface GetBudgetsRequest {
+  // Empty: every budget the caller may see.
+  team?: string;
+  // An instant in the month; unset: now.
+  at?: string;
+}
+
+export interface Budget {
+  team?: string;
+  // "2026-12".
+  month?: string;
+  amountMicro?: string;
+  // The team's subtree's cost from the month's start to `through`.
+  spentMicro?: string;
+  through?: string;
+  // Forecast of the cost from `through` to the month's end.
+  forecastRestMicro?: string;
+  // spent + forecast_rest.
+  projectedMicro?: string;
+  // "under", "projected_over" or "over" (spent already past the amount).
+  status?: string;
+  // How the rest was forecast, in words.
+  method?: string;
+}
+
+export interface BudgetReport {
+  budgets?: Budget[];
+  currency?: string;
+}
+
 // ---- planning.proto
 
 export interface GetForecastRequest {
