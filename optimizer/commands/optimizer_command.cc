@@ -196,8 +196,11 @@ void RunForecast(ForecastPass& forecast, std::optional<absl::Time> watermark, Op
 
 // One rightsizing run after a pass, for the clusters whose interval has come.
 // A failure is logged and the daemon goes on: insights never stop attribution.
-void RunRightsizing(RightsizingPass& rightsizing) {
+void RunRightsizing(RightsizingPass& rightsizing, OptimizerMetrics& metrics, const Clock& clock) {
+  const absl::Time began = clock.Now();
+  const absl::Duration start = clock.Monotonic();
   const absl::StatusOr<RightsizingPassReport> report = rightsizing.Run();
+  metrics.RecordRightsizing(report, began, clock.Monotonic() - start);
   if (!report.ok()) {
     Logger("optimizer")->error("rightsizing failed (the chargeback goes on): {}", report.status().ToString());
     return;
@@ -385,7 +388,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
       if (pass->fleet) {
         RunAllocation(allocation, pass->pass.watermark, metrics);
         RunForecast(forecast, pass->pass.watermark, metrics, clock);
-        RunRightsizing(rightsizing);
+        RunRightsizing(rightsizing, metrics, clock);
       }
       FillCheckpoints(checkpoints, clock);
       CompactUsage(compaction, clock, options.usage_to_rest_budget);

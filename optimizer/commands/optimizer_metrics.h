@@ -3,7 +3,9 @@
 // newest closed hour, what each pass computed, and what it could not use;
 // which clusters this instance computed and whether it does the fleet's work;
 // how the allocation runs went and the demand they could not place; how the
-// forecast runs went, how long they took and when one last succeeded.
+// forecast runs went, how long they took and when one last succeeded; and
+// the same of the rightsizing runs, with the clusters and recommendations
+// they stored.
 
 #include <string>
 
@@ -11,6 +13,7 @@
 #include "optimizer/allocation_pass/allocation_pass.h"
 #include "optimizer/chargeback/chargeback_run.h"
 #include "optimizer/forecast_pass/forecast_pass.h"
+#include "optimizer/insights_pass/rightsizing_pass.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/registry.h"
@@ -33,6 +36,9 @@ class OptimizerMetrics {
   // A forecast run that began at `began` (wall time) and took `took`; one
   // not run (done this interval, no policy or history) counts only as such.
   void RecordForecast(const absl::StatusOr<ForecastReport>& report, absl::Time began, absl::Duration took);
+  // A rightsizing run that began at `began` and took `took`; one that
+  // computed no cluster (each current, or no policy) counts only as not run.
+  void RecordRightsizing(const absl::StatusOr<RightsizingPassReport>& report, absl::Time began, absl::Duration took);
 
  private:
   prometheus::Gauge& lag_;
@@ -52,6 +58,11 @@ class OptimizerMetrics {
   prometheus::Counter& forecast_series_;
   prometheus::Counter& forecast_series_failed_;
   prometheus::Gauge& forecast_last_success_;
+  prometheus::Family<prometheus::Counter>& rightsizing_runs_;
+  prometheus::Gauge& rightsizing_seconds_;
+  prometheus::Counter& rightsizing_clusters_;
+  prometheus::Counter& rightsizing_recommendations_;
+  prometheus::Gauge& rightsizing_last_success_;
 };
 
 }  // namespace fleetcap::optimizer
