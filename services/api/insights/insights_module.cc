@@ -32,8 +32,7 @@ class InsightsModule final : public ApiModule {
 
 }  // namespace
 
-std::unique_ptr<ApiModule> RegisterInsights(const ApiDependencies& deps, grpc::ServerBuilder& grpc,
-                                            HttpGateway& http) {
+std::unique_ptr<ApiModule> RegisterInsights(const ApiDependencies& deps, grpc::ServerBuilder& grpc, HttpGateway& http) {
   return BuildAndRegister<InsightsModule>(deps, grpc, http);
 }
 
