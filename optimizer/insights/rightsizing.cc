@@ -67,7 +67,7 @@ struct Subject {
   std::optional<int64_t> price;  // of its model in its cluster
   const policy::PolicyDocument& policy;
   absl::Time end;        // of the lookback
-  std::string lookback;  // "14 days", for the evidence
+  std::string lookback;  // "14-day", for the evidence
 };
 
 Recommendation Base(const Subject& s, const char* kind) {
