@@ -28,8 +28,10 @@
 #include "store/pg_instant_checkpoints.h"
 #include "store/pg_optimizer_state_repository.h"
 #include "store/pg_pending_waits_repository.h"
+#include "store/pg_rightsizing_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_compaction.h"
+#include "store/pg_usage_repository.h"
 #include "store/pg_usage_rollup_repository.h"
 
 namespace fleetcap::optimizer {
@@ -50,8 +52,10 @@ the instance doing the fleet's work recommends quotas from measured demand
 and stores the run when the policy or the watermark changed, or every
 --allocation-interval (docs/allocation.md). Once a UTC day (every
 --forecast-interval) the same instance forecasts held and pending demand per
-team and flavor and stores the run (docs/planning.md). `allocate` recommends
-quotas offline, without a database.)";
+team and flavor and stores the run (docs/planning.md), and (every
+--insights-interval) each cluster's rightsizing recommendations over the
+policy's lookback (docs/insights.md). `allocate` recommends quotas offline,
+without a database.)";
 
 absl::StatusOr<absl::Duration> DurationFlag(const std::string& flag, const std::string& text, bool positive) {
   absl::Duration d;
@@ -201,6 +205,28 @@ void RunForecast(ForecastPass& forecast, std::optional<absl::Time> watermark, Op
   }
 }
 
+// One rightsizing run after a pass, for the clusters whose interval has come.
+// A failure is logged and the daemon goes on: insights never stop attribution.
+void RunRightsizing(RightsizingPass& rightsizing, OptimizerMetrics& metrics, const Clock& clock) {
+  const absl::Time began = clock.Now();
+  const absl::Duration start = clock.Monotonic();
+  const absl::StatusOr<RightsizingPassReport> report = rightsizing.Run();
+  metrics.RecordRightsizing(report, began, clock.Monotonic() - start);
+  if (!report.ok()) {
+    Logger("optimizer")->error("rightsizing failed (the chargeback goes on): {}", report.status().ToString());
+    return;
+  }
+  if (!report->skipped.empty()) {
+    std::cout << "fleetcap-optimizer: rightsizing not run: " << report->skipped << std::endl;
+  } else if (report->clusters > 0) {
+    std::cout << "fleetcap-optimizer: rightsizing stored for " << report->clusters << " clusters, "
+              << report->recommendations << " recommendations" << std::endl;
+    Logger("optimizer")
+        ->info("rightsizing: {} clusters computed ({} current), {} recommendations saving {} micro-units a month",
+               report->clusters, report->current, report->recommendations, report->savings_micro_per_month);
+  }
+}
+
 // `recompute`: each cluster's hours under its lock, then the fixed lines
 // under the fleet lock, waiting for instances that hold them to finish their
 // pass (the fleet lock: to end).
@@ -248,6 +274,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   int64_t batch_hours = options.run.batch_hours;
   std::string forecast_interval = "24h", forecast_lookback = "2160h", forecast_horizon = "2160h";
   int64_t forecast_keep_runs = options.forecast.keep_runs;
+  std::string insights_interval = "24h";
   FlagSet flags("fleetcap-optimizer", kOptimizerUsage, env);
   RegisterDaemonFlags(flags, &options.daemon);
   flags.Int("batch-hours", &batch_hours, "the most hours computed in one engine run (1..744)");
@@ -276,6 +303,9 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
                  "(whole hours, up to 2160h)");
     flags.String("forecast-horizon", &forecast_horizon, "how far ahead demand is forecast (whole hours, up to 2160h)");
     flags.Int("forecast-keep-runs", &forecast_keep_runs, "the stored forecast runs kept, older ones deleted (2..1000)");
+    flags.String("insights-interval", &insights_interval,
+                 "how often each cluster's rightsizing is computed, on whole multiples since the epoch (24h: once per "
+                 "UTC day)");
     flags.String("usage-to-rest-budget", &usage_to_rest, "how long each pass moves usage minutes to rest (0s: never)");
   }
   FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));
@@ -293,6 +323,8 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
       ParseAllocationFlags(lookback, percentile, horizon, pending_weight, allocation_interval, &options.allocation));
   FLEETCAP_RETURN_IF_ERROR(ParseForecastFlags(forecast_interval, forecast_lookback, forecast_horizon,
                                               forecast_keep_runs, &options.forecast));
+  FLEETCAP_ASSIGN_OR_RETURN(options.rightsizing.interval, WholeHoursFlag("insights-interval", insights_interval, true));
+  FLEETCAP_RETURN_IF_ERROR(ValidateRightsizingPassOptions(options.rightsizing));
   if (recompute) {
     RecomputeHours hours;
     FLEETCAP_ASSIGN_OR_RETURN(hours.from, HourFlag("from", from));
@@ -341,6 +373,9 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgForecastRepository forecasts(daemon->pool());
   ForecastPass forecast({&history, &waits, &capacity, &directory, &forecasts}, options.forecast, &clock);
   budgets::BudgetPass budget_pass(&chargeback, &policies, &clock);
+  store::PgUsageRepository usage(daemon->pool());
+  store::PgRightsizingRepository recommendations(daemon->pool());
+  RightsizingPass rightsizing({&facts, &usage, &directory, &recommendations}, options.rightsizing, &clock);
   store::PgInstantCheckpoints checkpoints(daemon->pool());
   store::PgUsageCompaction compaction(daemon->pool());
 
@@ -366,6 +401,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
         RunAllocation(allocation, pass->pass.watermark, metrics);
         RunForecast(forecast, pass->pass.watermark, metrics, clock);
         RunBudgets(budget_pass, pass->pass.watermark, metrics);
+        RunRightsizing(rightsizing, metrics, clock);
       } else {
         metrics.ClearBudgets();
       }

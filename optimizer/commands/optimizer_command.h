@@ -4,8 +4,9 @@
 // demand (docs/attribution.md, "The optimizer daemon"); after each pass it
 // runs allocation from measured demand and stores the run
 // (allocation_pass.h, docs/allocation.md), and once a UTC day forecasts
-// demand and stores the run (forecast_pass.h, docs/planning.md); `allocate` solves allocation
-// offline (allocate_command.h).
+// demand and stores the run (forecast_pass.h, docs/planning.md), and each
+// cluster's rightsizing recommendations (rightsizing_pass.h,
+// docs/insights.md); `allocate` solves allocation offline (allocate_command.h).
 
 #include <optional>
 #include <string>
@@ -19,6 +20,7 @@
 #include "optimizer/allocation_pass/allocation_pass.h"
 #include "optimizer/chargeback/chargeback_run.h"
 #include "optimizer/forecast_pass/forecast_pass.h"
+#include "optimizer/insights_pass/rightsizing_pass.h"
 
 namespace fleetcap::optimizer {
 
@@ -36,6 +38,7 @@ struct OptimizerOptions {
   std::optional<RecomputeHours> recompute;  // set for `fleetcap-optimizer recompute`
   AllocationPassOptions allocation;         // the allocation run after each pass
   ForecastPassOptions forecast;             // the daily forecast run after it
+  RightsizingPassOptions rightsizing;       // the daily rightsizing run after that
   // How long each pass then moves usage minutes to rest (0: never, for a
   // store whose minutes are moved by another instance, or not at all).
   absl::Duration usage_to_rest_budget = absl::Seconds(30);

@@ -60,6 +60,15 @@ TEST(ParseOptimizerFlags, ForecastsDailyOverNinetyDaysByDefaultAndReadsItsFlags)
   EXPECT_EQ(options->forecast.keep_runs, 3);
 }
 
+TEST(ParseOptimizerFlags, ComputesRightsizingDailyByDefaultAndReadsItsInterval) {
+  auto defaults = Parse({"--db", "postgresql:///f"});
+  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  EXPECT_EQ(defaults->rightsizing.interval, absl::Hours(24));
+  auto options = Parse({"--db", "postgresql:///f", "--insights-interval", "12h"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->rightsizing.interval, absl::Hours(12));
+}
+
 TEST(ParseOptimizerFlags, ReadsEveryFlag) {
   auto options = Parse({"--db", "postgresql:///f", "--once", "--interval", "5s", "--close-delay", "0s", "--batch-hours",
                         "6", "--settle-window", "1h", "--recompute-lease", "2m", "--usage-to-rest-budget", "0s"});
@@ -125,6 +134,8 @@ TEST(ParseOptimizerFlags, RefusesWhatItCannotUse) {
                  {{"--db", db, "--forecast-horizon", "0h"}, "--forecast-horizon: 0h must be longer than zero"},
                  {{"--db", db, "--forecast-horizon", "91d"}, "--forecast-horizon: \"91d\" is not a duration"},
                  {{"--db", db, "--forecast-keep-runs", "1"}, "--forecast-keep-runs: 1 is out of range (2..1000)"},
+                 {{"--db", db, "--insights-interval", "90m"}, "--insights-interval: 90m is not whole hours"},
+                 {{"--db", db, "--insights-interval", "745h"}, "--insights-interval: 745h is not whole hours from 1h"},
              });
 }
 

@@ -107,9 +107,36 @@ OptimizerMetrics::OptimizerMetrics(prometheus::Registry& registry)
       budget_runs_(prometheus::BuildCounter()
                        .Name("fleetcap_optimizer_budget_runs_total")
                        .Help("Budget computations after a pass of the fleet's instance, by result: computed or failed")
-                       .Register(registry)) {
+                       .Register(registry)),
+      rightsizing_runs_(prometheus::BuildCounter()
+                            .Name("fleetcap_optimizer_rightsizing_runs_total")
+                            .Help("Rightsizing runs after a pass, by result: stored (some cluster computed), "
+                                  "not_run (every cluster current this interval, or no policy) or failed")
+                            .Register(registry)),
+      rightsizing_seconds_(prometheus::BuildGauge()
+                               .Name("fleetcap_optimizer_rightsizing_seconds")
+                               .Help("How long the last rightsizing run that computed a cluster took, stored or failed")
+                               .Register(registry)
+                               .Add({})),
+      rightsizing_clusters_(prometheus::BuildCounter()
+                                .Name("fleetcap_optimizer_rightsizing_clusters_total")
+                                .Help("Clusters whose rightsizing recommendations were computed and stored")
+                                .Register(registry)
+                                .Add({})),
+      rightsizing_recommendations_(prometheus::BuildCounter()
+                                       .Name("fleetcap_optimizer_rightsizing_recommendations_total")
+                                       .Help("Rightsizing recommendations stored")
+                                       .Register(registry)
+                                       .Add({})),
+      rightsizing_last_success_(prometheus::BuildGauge()
+                                    .Name("fleetcap_optimizer_rightsizing_last_success_timestamp_seconds")
+                                    .Help("When the last rightsizing run that stored a cluster's recommendations "
+                                          "began, in Unix seconds (0: none since this instance started)")
+                                    .Register(registry)
+                                    .Add({})) {
   for (const char* result : {"stored", "unchanged", "no_policy", "failed"}) allocation_runs_.Add({{"result", result}});
   for (const char* result : {"stored", "not_run", "failed"}) forecast_runs_.Add({{"result", result}});
+  for (const char* result : {"stored", "not_run", "failed"}) rightsizing_runs_.Add({{"result", result}});
   for (const char* result : {"computed", "failed"}) budget_runs_.Add({{"result", result}});
   for (const char* what : {"held_hours", "pending_pods"}) allocation_unplaced_.Add({{"what", what}});
 }
@@ -172,6 +199,23 @@ void OptimizerMetrics::KeepBudgets(std::set<prometheus::Labels> keep) {
     for (auto* family : {&budget_amount_, &budget_spent_, &budget_projected_}) family->Remove(&family->Add(gone));
   }
   budget_labels_ = std::move(keep);
+}
+
+void OptimizerMetrics::RecordRightsizing(const absl::StatusOr<RightsizingPassReport>& report, absl::Time began,
+                                         absl::Duration took) {
+  if (report.ok() && report->clusters == 0) {
+    rightsizing_runs_.Add({{"result", "not_run"}}).Increment();
+    return;
+  }
+  rightsizing_seconds_.Set(absl::ToDoubleSeconds(took));
+  if (!report.ok()) {
+    rightsizing_runs_.Add({{"result", "failed"}}).Increment();
+    return;
+  }
+  rightsizing_runs_.Add({{"result", "stored"}}).Increment();
+  rightsizing_clusters_.Increment(static_cast<double>(report->clusters));
+  rightsizing_recommendations_.Increment(static_cast<double>(report->recommendations));
+  rightsizing_last_success_.Set(static_cast<double>(absl::ToUnixSeconds(began)));
 }
 
 void OptimizerMetrics::RecordHours(const chargeback::HoursReport& report) {

@@ -3,9 +3,10 @@
 // newest closed hour, what each pass computed, and what it could not use;
 // which clusters this instance computed and whether it does the fleet's work;
 // how the allocation runs went and the demand they could not place; how the
-// forecast runs went, how long they took and when one last succeeded; each
-// budget of the month, its spend and its projection (docs/insights.md,
-// "Budgets").
+// forecast runs went, how long they took and when one last succeeded; the
+// same of the rightsizing runs, with the clusters and recommendations they
+// stored; each budget of the month, its spend and its projection
+// (docs/insights.md, "Budgets").
 
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 #include "optimizer/budget_pass/budget_pass.h"
 #include "optimizer/chargeback/chargeback_run.h"
 #include "optimizer/forecast_pass/forecast_pass.h"
+#include "optimizer/insights_pass/rightsizing_pass.h"
 #include "prometheus/counter.h"
 #include "prometheus/gauge.h"
 #include "prometheus/registry.h"
@@ -46,6 +48,9 @@ class OptimizerMetrics {
   // Removes every budget's gauges: the fleet's work is another instance's,
   // which exports them.
   void ClearBudgets();
+  // A rightsizing run that began at `began` and took `took`; one that
+  // computed no cluster (each current, or no policy) counts only as not run.
+  void RecordRightsizing(const absl::StatusOr<RightsizingPassReport>& report, absl::Time began, absl::Duration took);
 
  private:
   // Removes the budgets' gauges but those of `keep`, which are the budgets exported now.
@@ -73,6 +78,11 @@ class OptimizerMetrics {
   prometheus::Family<prometheus::Gauge>& budget_projected_;
   prometheus::Family<prometheus::Counter>& budget_runs_;
   std::set<prometheus::Labels> budget_labels_;  // the budgets exported now
+  prometheus::Family<prometheus::Counter>& rightsizing_runs_;
+  prometheus::Gauge& rightsizing_seconds_;
+  prometheus::Counter& rightsizing_clusters_;
+  prometheus::Counter& rightsizing_recommendations_;
+  prometheus::Gauge& rightsizing_last_success_;
 };
 
 }  // namespace fleetcap::optimizer

@@ -61,6 +61,34 @@ TEST_F(ForecastMetricsTest, RunsAreCountedByResultWithTheirSeriesDurationAndLast
   EXPECT_THAT(scrape, HasSubstr("fleetcap_optimizer_forecast_last_success_timestamp_seconds 1767225600"));
 }
 
+// The rightsizing runs' metrics, counted alike.
+using RightsizingMetricsTest = ForecastMetricsTest;
+
+TEST_F(RightsizingMetricsTest, RunsAreCountedByResultWithTheirClustersAndRecommendations) {
+  const std::string before = Scrape();
+  EXPECT_THAT(before, HasSubstr("fleetcap_optimizer_rightsizing_runs_total{result=\"stored\"} 0"));
+  EXPECT_THAT(before, HasSubstr("fleetcap_optimizer_rightsizing_last_success_timestamp_seconds 0"));
+  RightsizingPassReport stored;
+  stored.clusters = 2;
+  stored.current = 1;
+  stored.recommendations = 5;
+  metrics_.RecordRightsizing(stored, kT0, absl::Milliseconds(2500));
+  RightsizingPassReport current;
+  current.current = 3;
+  metrics_.RecordRightsizing(current, kT0 + absl::Hours(1), absl::Milliseconds(2));
+  EXPECT_THAT(Scrape(), HasSubstr("fleetcap_optimizer_rightsizing_seconds 2.5"));  // nothing computed is no run
+  metrics_.RecordRightsizing(absl::UnavailableError("database away"), kT0 + absl::Hours(2), absl::Seconds(3));
+
+  const std::string scrape = Scrape();
+  EXPECT_THAT(scrape, HasSubstr("fleetcap_optimizer_rightsizing_runs_total{result=\"stored\"} 1"));
+  EXPECT_THAT(scrape, HasSubstr("fleetcap_optimizer_rightsizing_runs_total{result=\"not_run\"} 1"));
+  EXPECT_THAT(scrape, HasSubstr("fleetcap_optimizer_rightsizing_runs_total{result=\"failed\"} 1"));
+  EXPECT_THAT(scrape, HasSubstr("fleetcap_optimizer_rightsizing_seconds 3"));
+  EXPECT_THAT(scrape, HasSubstr("fleetcap_optimizer_rightsizing_clusters_total 2"));
+  EXPECT_THAT(scrape, HasSubstr("fleetcap_optimizer_rightsizing_recommendations_total 5"));
+  EXPECT_THAT(scrape, HasSubstr("fleetcap_optimizer_rightsizing_last_success_timestamp_seconds 1767225600"));
+}
+
 }  // namespace
 }  // namespace fleetcap::optimizer
 

@@ -42,7 +42,7 @@ const google::protobuf::FileDescriptor* const* ServiceFiles() {
                                                                   v1::TokenInfo::descriptor()->file(),
                                                                   v1::ListAuditEventsResponse::descriptor()->file(),
                                                                   v1::ViewList::descriptor()->file(),
-                                                                  v1::BudgetReport::descriptor()->file(),
+                                                                  v1::WasteReport::descriptor()->file(),
                                                                   nullptr};
   return files;
 }

@@ -1,0 +1,32 @@
+#pragma once
+// One cluster's workloads as the rightsizing engine reads them
+// (optimizer/insights/rightsizing_facts.h), from what the store keeps: the
+// holds with their pod's namespace, team label and top controller, the
+// devices' models, and the pods' per-minute readings. Pure code.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "optimizer/insights/rightsizing_facts.h"
+#include "policy/team_resolution.h"
+#include "store/attribution_facts_repository.h"
+#include "store/usage_repository.h"
+
+namespace fleetcap::optimizer {
+
+// The team of a pod, as the policy in force decides it.
+using TeamOfPod = std::function<std::string(const policy::PodEvidence&)>;
+
+// A workload is a (namespace, top controller, model): the pods of one
+// controller on one model, a bare pod its own ("Pod/<uid>"). Holds of a pod
+// the inventory does not know (no namespace) are left out: there is nothing
+// to resize. A workload's team is its first hold's pod's. Each reading joins
+// the workload holding its pod and device's model; readings of no hold are
+// left out.
+std::vector<insights::WorkloadFacts> RightsizingWorkloads(const std::string& cluster,
+                                                          const store::AttributionFactsRecord& facts,
+                                                          const std::vector<store::UsageMinuteRow>& minutes,
+                                                          const TeamOfPod& team_of);
+
+}  // namespace fleetcap::optimizer
