@@ -17,6 +17,7 @@
 #include "optimizer/commands/optimizer_metrics.h"
 #include "optimizer/commands/work_sharing.h"
 #include "optimizer/teams/team_directory.h"
+#include "optimizer/waste_pass/waste_pass.h"
 #include "store/migrator.h"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_attribution_facts_repository.h"
@@ -24,11 +25,13 @@
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_demand_history_repository.h"
 #include "store/pg_forecast_repository.h"
+#include "store/pg_insight_waste_repository.h"
 #include "store/pg_instant_checkpoints.h"
 #include "store/pg_optimizer_state_repository.h"
 #include "store/pg_pending_waits_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_compaction.h"
+#include "store/pg_usage_repository.h"
 #include "store/pg_usage_rollup_repository.h"
 
 namespace fleetcap::optimizer {
@@ -49,7 +52,9 @@ the instance doing the fleet's work recommends quotas from measured demand
 and stores the run when the policy or the watermark changed, or every
 --allocation-interval (docs/allocation.md). Once a UTC day (every
 --forecast-interval) the same instance forecasts held and pending demand per
-team and flavor and stores the run (docs/planning.md). `allocate` recommends
+team and flavor and stores the run (docs/planning.md), and computes the waste
+and efficiency of the hours the chargeback computed (docs/insights.md).
+`allocate` recommends
 quotas offline, without a database.)";
 
 absl::StatusOr<absl::Duration> DurationFlag(const std::string& flag, const std::string& text, bool positive) {
@@ -187,6 +192,20 @@ void RunForecast(ForecastPass& forecast, std::optional<absl::Time> watermark, Op
         ->info("forecast run {}: {} series, {} old runs deleted", *report->run_id, report->series, report->pruned);
   } else {
     std::cout << "fleetcap-optimizer: forecast not run: " << report->skipped << std::endl;
+  }
+}
+
+// The waste and efficiency of the hours the chargeback computed, after each
+// pass. A failure is logged and the daemon goes on: insights never stop
+// attribution.
+void RunWaste(WastePass& waste, const std::atomic<bool>* stop) {
+  const absl::StatusOr<WasteReport> report = waste.Run(stop);
+  if (!report.ok()) {
+    Logger("optimizer")->error("waste failed (the chargeback goes on): {}", report.status().ToString());
+  } else if (report->hours > 0) {
+    Logger("optimizer")
+        ->info("waste: {} cluster hours computed ({} marked again), {} idle runs", report->hours, report->recomputed,
+               report->runs);
   }
 }
 
@@ -329,6 +348,9 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgCapacityRepository capacity(daemon->pool());
   store::PgForecastRepository forecasts(daemon->pool());
   ForecastPass forecast({&history, &waits, &capacity, &directory, &forecasts}, options.forecast, &clock);
+  store::PgInsightWasteRepository waste_store(daemon->pool());
+  store::PgUsageRepository usage(daemon->pool());
+  WastePass waste({{&facts, &directory}, &usage, &chargeback, &waste_store}, {options.run.batch_hours});
   store::PgInstantCheckpoints checkpoints(daemon->pool());
   store::PgUsageCompaction compaction(daemon->pool());
 
@@ -353,6 +375,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
       if (pass->fleet) {
         RunAllocation(allocation, pass->pass.watermark, metrics);
         RunForecast(forecast, pass->pass.watermark, metrics, clock);
+        RunWaste(waste, stop);
       }
       FillCheckpoints(checkpoints, clock);
       CompactUsage(compaction, clock, options.usage_to_rest_budget);

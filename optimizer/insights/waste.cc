@@ -79,7 +79,10 @@ using WorkloadKey = std::tuple<std::string, std::string, std::string, std::strin
 class Finder {
  public:
   explicit Finder(const WasteInput& in)
-      : in_(in), start_(ToSeconds(in.start)), end_(ToSeconds(in.end)), history_(ToSeconds(in.history_from)),
+      : in_(in),
+        start_(ToSeconds(in.start)),
+        end_(ToSeconds(in.end)),
+        history_(ToSeconds(in.history_from)),
         prices_(in.prices) {
     for (const ActivityReading& r : in.readings) {
       readings_[SeriesKey(r.cluster, r.pod_uid, r.device_id)][FloorTo(ToSeconds(r.minute), kMinute)] = &r;
@@ -241,8 +244,8 @@ WasteFacts Finder::Facts() {
   for (const auto& [key, w] : workloads_) {
     const auto& [cluster, team, ns, workload, hour] = key;
     out.workload_hours.push_back({cluster, team, ns, workload, absl::FromUnixSeconds(hour), w.held, w.observed,
-                                  std::llround(w.active), w.sm_observed, w.both_minutes, w.both_held, std::llround(w.both_duty),
-                                  std::llround(w.both_sm)});
+                                  std::llround(w.active), w.sm_observed, w.both_minutes, w.both_held,
+                                  std::llround(w.both_duty), std::llround(w.both_sm)});
   }
   return out;
 }
@@ -250,8 +253,9 @@ WasteFacts Finder::Facts() {
 }  // namespace
 
 double IdleRun::MeanActivity() const {
-  return wasted_milli_seconds == 0 ? 0.0
-                                   : static_cast<double>(activity_milli_seconds) / static_cast<double>(wasted_milli_seconds);
+  return wasted_milli_seconds == 0
+             ? 0.0
+             : static_cast<double>(activity_milli_seconds) / static_cast<double>(wasted_milli_seconds);
 }
 
 std::string IdleRun::Signal() const {

@@ -62,7 +62,8 @@ WasteCase LoadCase(const std::filesystem::path& path) {
   c.input.history_from = doc["history_from"] ? CaseTime(doc["history_from"].as<std::string>()) : c.input.start;
   for (const YAML::Node& n : doc["holds"]) {
     auto r = Fields(n, 10);
-    c.input.holds.push_back({r[0], r[1], r[2], r[3], r[4], r[5], r[6], std::stoll(r[7]), CaseTime(r[8]), CaseTime(r[9])});
+    c.input.holds.push_back(
+        {r[0], r[1], r[2], r[3], r[4], r[5], r[6], std::stoll(r[7]), CaseTime(r[8]), CaseTime(r[9])});
   }
   // cluster pod device from to duty [sm]: one reading a minute of [from, to).
   if (doc["readings"]) {
@@ -99,8 +100,8 @@ std::string PieceLine(const IdleRun& r, const RunPiece& p) {
 std::string WorkloadLine(const WorkloadWaste& w) {
   const WasteTally& t = w.tally;
   return absl::StrFormat("%s %s %s %d %d %d %d %d %d %s", w.team, w.namespace_name, w.workload, t.held_milli_seconds,
-                         t.observed_milli_seconds, t.UnknownMilliSeconds(), t.wasted_milli_seconds,
-                         t.wasted_cost_micro, t.run_count, t.BusyButLight() ? "busy_but_light" : "-");
+                         t.observed_milli_seconds, t.UnknownMilliSeconds(), t.wasted_milli_seconds, t.wasted_cost_micro,
+                         t.run_count, t.BusyButLight() ? "busy_but_light" : "-");
 }
 
 std::string EfficiencyLine(const std::string& team, const WasteTally& t) {

@@ -61,11 +61,11 @@ struct RunPiece {
   absl::Time hour;
   absl::Time start;
   absl::Time end;
-  int64_t devices_milli = 0;          // the most held at once in the piece
-  int64_t wasted_milli_seconds = 0;   // held device time, milli-devices x seconds
-  int64_t wasted_cost_micro = 0;      // its share of the run's cost (largest remainder)
-  int64_t activity_milli_seconds = 0; // held time x activity, rounded: mean = this / wasted
-  int64_t sm_milli_seconds = 0;       // the held time whose activity was SM activity
+  int64_t devices_milli = 0;           // the most held at once in the piece
+  int64_t wasted_milli_seconds = 0;    // held device time, milli-devices x seconds
+  int64_t wasted_cost_micro = 0;       // its share of the run's cost (largest remainder)
+  int64_t activity_milli_seconds = 0;  // held time x activity, rounded: mean = this / wasted
+  int64_t sm_milli_seconds = 0;        // the held time whose activity was SM activity
 };
 
 inline constexpr const char* kSignalSm = "sm_active";

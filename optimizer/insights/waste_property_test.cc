@@ -29,9 +29,7 @@ class WasteRandom {
  public:
   explicit WasteRandom(uint64_t seed) : rng_(seed) {}
   int64_t In(int64_t lo, int64_t hi) { return std::uniform_int_distribution<int64_t>(lo, hi)(rng_); }
-  absl::Time At(absl::Time from, absl::Time to) {
-    return from + absl::Seconds(In(0, absl::ToInt64Seconds(to - from)));
-  }
+  absl::Time At(absl::Time from, absl::Time to) { return from + absl::Seconds(In(0, absl::ToInt64Seconds(to - from))); }
 
  private:
   std::mt19937_64 rng_;
@@ -205,6 +203,40 @@ TEST(WasteProperties, RunsAreIdleDisjointNeverDearerThanHeldAndTotalsAreTheirSum
     ExpectTotalsAreSums(*facts, Summarize(*facts));
   }
   EXPECT_GT(runs_seen, 20) << "the random pods should find runs to check";
+}
+
+// What the store keeps (a piece a pod and hour) joins back into the runs found.
+TEST(WasteProperties, RunsSplitIntoTheirPiecesJoinBackWhole) {
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    SCOPED_TRACE(seed);
+    WasteRandom rnd(seed);
+    absl::StatusOr<WasteFacts> facts = FindWaste(RandomInput(rnd));
+    ASSERT_TRUE(facts.ok()) << facts.status();
+    std::vector<IdleRun> pieces;
+    for (const IdleRun& r : facts->runs) {
+      for (const RunPiece& p : r.pieces) {
+        IdleRun one = r;
+        one.start = p.start;
+        one.end = p.end;
+        one.devices_milli = p.devices_milli;
+        one.wasted_milli_seconds = p.wasted_milli_seconds;
+        one.wasted_cost_micro = p.wasted_cost_micro;
+        one.activity_milli_seconds = p.activity_milli_seconds;
+        one.sm_milli_seconds = p.sm_milli_seconds;
+        one.pieces = {p};
+        pieces.push_back(one);
+      }
+    }
+    const std::vector<IdleRun> joined = JoinRuns(pieces);
+    ASSERT_EQ(joined.size(), facts->runs.size());
+    for (size_t i = 0; i < joined.size(); ++i) {
+      EXPECT_EQ(joined[i].start, facts->runs[i].start);
+      EXPECT_EQ(joined[i].end, facts->runs[i].end);
+      EXPECT_EQ(joined[i].devices_milli, facts->runs[i].devices_milli);
+      EXPECT_EQ(joined[i].wasted_cost_micro, facts->runs[i].wasted_cost_micro);
+      EXPECT_EQ(joined[i].Signal(), facts->runs[i].Signal());
+    }
+  }
 }
 
 TEST(WasteProperties, AWindowNotOfWholeHoursIsRefused) {

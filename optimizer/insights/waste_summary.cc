@@ -100,4 +100,24 @@ WasteSummary Summarize(const WasteFacts& facts) {
   return out;
 }
 
+std::vector<IdleRun> JoinRuns(std::vector<IdleRun> pieces) {
+  std::vector<IdleRun> runs;
+  for (IdleRun& p : pieces) {
+    if (runs.empty() || runs.back().cluster != p.cluster || runs.back().pod_uid != p.pod_uid ||
+        runs.back().end != p.start) {
+      runs.push_back(std::move(p));
+      continue;
+    }
+    IdleRun& r = runs.back();
+    r.end = p.end;
+    r.devices_milli = std::max(r.devices_milli, p.devices_milli);
+    r.wasted_milli_seconds += p.wasted_milli_seconds;
+    r.wasted_cost_micro += p.wasted_cost_micro;
+    r.activity_milli_seconds += p.activity_milli_seconds;
+    r.sm_milli_seconds += p.sm_milli_seconds;
+    r.pieces.insert(r.pieces.end(), p.pieces.begin(), p.pieces.end());
+  }
+  return runs;
+}
+
 }  // namespace fleetcap::insights

@@ -70,4 +70,10 @@ struct WasteSummary {
 
 WasteSummary Summarize(const WasteFacts& facts);
 
+// Runs stored in pieces, one per pod and hour, made whole again: each piece
+// comes as a run of its own, and those of one pod that follow one another
+// without a gap are one run (two runs of a pod never touch). `pieces` must
+// be ordered by (cluster, pod_uid, start).
+std::vector<IdleRun> JoinRuns(std::vector<IdleRun> pieces);
+
 }  // namespace fleetcap::insights
