@@ -68,9 +68,9 @@ inline WasteFilter Window(int from_hour, int to_hour) { return {Hour(from_hour),
 inline void PiecesAndSumsReadBack(InsightWasteRepository& repo) {
   const std::vector<IdlePieceRecord> pieces = {Piece("c1", "p1", 0, 20, 60), Piece("c1", "p1", 1, 0, 60),
                                                Piece("c1", "p0", 1, 5, 25), Piece("c1", "p0", 1, 40, 60)};
-  const std::vector<WorkloadHourRecord> hours = {
-      WorkloadHour("c1", 0, "vision", "Job/train", 3'600'000), WorkloadHour("c1", 1, "vision", "Job/train", 7'200'000),
-      WorkloadHour("c1", 1, "speech", "Job/asr", 900'000)};
+  const std::vector<WorkloadHourRecord> hours = {WorkloadHour("c1", 0, "vision", "Job/train", 3'600'000),
+                                                 WorkloadHour("c1", 1, "vision", "Job/train", 7'200'000),
+                                                 WorkloadHour("c1", 1, "speech", "Job/asr", 900'000)};
   ASSERT_THAT(repo.ReplaceHours("c1", Hour(0), Hour(2), pieces, hours), IsOk());
   auto read = repo.Pieces(Window(0, 2));
   ASSERT_THAT(read, IsOk());
@@ -103,8 +103,8 @@ inline void ReplacingHoursLeavesOtherHoursAndClusters(InsightWasteRepository& re
   ASSERT_THAT(repo.ReplaceHours("c1", Hour(1), Hour(2), {Piece("c1", "p1", 1, 30, 60)}, {}), IsOk());
   auto read = repo.Pieces(Window(0, 3));
   ASSERT_THAT(read, IsOk());
-  EXPECT_THAT(*read, ElementsAre(Piece("c1", "p1", 0, 0, 60), Piece("c1", "p1", 1, 30, 60),
-                                 Piece("c1", "p1", 2, 0, 30), Piece("c2", "q1", 1, 0, 60)));
+  EXPECT_THAT(*read, ElementsAre(Piece("c1", "p1", 0, 0, 60), Piece("c1", "p1", 1, 30, 60), Piece("c1", "p1", 2, 0, 30),
+                                 Piece("c2", "q1", 1, 0, 60)));
   auto sums = repo.WorkloadSums(Window(0, 3));
   ASSERT_THAT(sums, IsOk());
   ASSERT_EQ(sums->size(), 1u);
@@ -112,11 +112,11 @@ inline void ReplacingHoursLeavesOtherHoursAndClusters(InsightWasteRepository& re
 }
 
 inline void FiltersSelectByWindowTeamNamespaceAndCluster(InsightWasteRepository& repo) {
-  ASSERT_THAT(repo.ReplaceHours("c1", Hour(0), Hour(2),
-                                {Piece("c1", "p1", 0, 0, 60), Piece("c1", "p2", 1, 0, 60, "speech")},
-                                {WorkloadHour("c1", 0, "vision", "Job/train", 3'600'000),
-                                 WorkloadHour("c1", 1, "speech", "Job/asr", 3'600'000)}),
-              IsOk());
+  ASSERT_THAT(
+      repo.ReplaceHours("c1", Hour(0), Hour(2), {Piece("c1", "p1", 0, 0, 60), Piece("c1", "p2", 1, 0, 60, "speech")},
+                        {WorkloadHour("c1", 0, "vision", "Job/train", 3'600'000),
+                         WorkloadHour("c1", 1, "speech", "Job/asr", 3'600'000)}),
+      IsOk());
   ASSERT_THAT(repo.ReplaceHours("c2", Hour(0), Hour(1), {Piece("c2", "q1", 0, 0, 60)},
                                 {WorkloadHour("c2", 0, "vision", "Job/train", 1'000'000)}),
               IsOk());
@@ -158,8 +158,7 @@ inline void WrongRowsAreRefusedAndNothingChanges(InsightWasteRepository& repo) {
       {{}, {WorkloadHour("c1", 0, "vision", "Job/a", 1000), WorkloadHour("c1", 0, "vision", "Job/a", 1000)}},
   };
   for (const auto& [pieces, hours] : bad) {
-    EXPECT_THAT(repo.ReplaceHours("c1", Hour(0), Hour(1), pieces, hours),
-                StatusIs(absl::StatusCode::kInvalidArgument));
+    EXPECT_THAT(repo.ReplaceHours("c1", Hour(0), Hour(1), pieces, hours), StatusIs(absl::StatusCode::kInvalidArgument));
   }
   EXPECT_THAT(repo.ReplaceHours("c1", Hour(0) + absl::Minutes(1), Hour(1), {}, {}),
               StatusIs(absl::StatusCode::kInvalidArgument));
@@ -215,22 +214,20 @@ inline void MarksAreReadOldestFirstAndClearedOnlyAsRead(InsightWasteRepository& 
 
 }  // namespace fleetcap::store::insight_waste_contract
 
-#define FLEETCAP_INSIGHT_WASTE_CONTRACT_TESTS(Fixture)                                                \
-  TEST_F(Fixture, PiecesAndSumsReadBack) {                                                             \
-    ::fleetcap::store::insight_waste_contract::PiecesAndSumsReadBack(repo());                          \
-  }                                                                                                    \
-  TEST_F(Fixture, ReplacingHoursLeavesOtherHoursAndClusters) {                                         \
-    ::fleetcap::store::insight_waste_contract::ReplacingHoursLeavesOtherHoursAndClusters(repo());      \
-  }                                                                                                    \
-  TEST_F(Fixture, FiltersSelectByWindowTeamNamespaceAndCluster) {                                      \
-    ::fleetcap::store::insight_waste_contract::FiltersSelectByWindowTeamNamespaceAndCluster(repo());   \
-  }                                                                                                    \
-  TEST_F(Fixture, WrongRowsAreRefusedAndNothingChanges) {                                              \
-    ::fleetcap::store::insight_waste_contract::WrongRowsAreRefusedAndNothingChanges(repo());           \
-  }                                                                                                    \
-  TEST_F(Fixture, TheWatermarkOnlyMovesForwardOnWholeHours) {                                          \
-    ::fleetcap::store::insight_waste_contract::TheWatermarkOnlyMovesForwardOnWholeHours(repo());       \
-  }                                                                                                    \
-  TEST_F(Fixture, MarksAreReadOldestFirstAndClearedOnlyAsRead) {                                       \
-    ::fleetcap::store::insight_waste_contract::MarksAreReadOldestFirstAndClearedOnlyAsRead(repo());    \
+#define FLEETCAP_INSIGHT_WASTE_CONTRACT_TESTS(Fixture)                                                                 \
+  TEST_F(Fixture, PiecesAndSumsReadBack) { ::fleetcap::store::insight_waste_contract::PiecesAndSumsReadBack(repo()); } \
+  TEST_F(Fixture, ReplacingHoursLeavesOtherHoursAndClusters) {                                                         \
+    ::fleetcap::store::insight_waste_contract::ReplacingHoursLeavesOtherHoursAndClusters(repo());                      \
+  }                                                                                                                    \
+  TEST_F(Fixture, FiltersSelectByWindowTeamNamespaceAndCluster) {                                                      \
+    ::fleetcap::store::insight_waste_contract::FiltersSelectByWindowTeamNamespaceAndCluster(repo());                   \
+  }                                                                                                                    \
+  TEST_F(Fixture, WrongRowsAreRefusedAndNothingChanges) {                                                              \
+    ::fleetcap::store::insight_waste_contract::WrongRowsAreRefusedAndNothingChanges(repo());                           \
+  }                                                                                                                    \
+  TEST_F(Fixture, TheWatermarkOnlyMovesForwardOnWholeHours) {                                                          \
+    ::fleetcap::store::insight_waste_contract::TheWatermarkOnlyMovesForwardOnWholeHours(repo());                       \
+  }                                                                                                                    \
+  TEST_F(Fixture, MarksAreReadOldestFirstAndClearedOnlyAsRead) {                                                       \
+    ::fleetcap::store::insight_waste_contract::MarksAreReadOldestFirstAndClearedOnlyAsRead(repo());                    \
   }

@@ -37,8 +37,7 @@ absl::Status CheckPiece(const std::string& cluster, absl::Time start, absl::Time
     return BadRow(row, "start", "not a span inside its hour");
   }
   if (p.devices_milli <= 0) return BadRow(row, "devices_milli", "not above 0");
-  if (p.wasted_milli_seconds < 0 || p.wasted_cost_micro < 0 || p.activity_milli_seconds < 0 ||
-      p.sm_milli_seconds < 0) {
+  if (p.wasted_milli_seconds < 0 || p.wasted_cost_micro < 0 || p.activity_milli_seconds < 0 || p.sm_milli_seconds < 0) {
     return BadRow(row, "wasted_milli_seconds", "a figure below 0");
   }
   return absl::OkStatus();

@@ -95,8 +95,7 @@ class InsightWasteRepository {
   virtual absl::Status MarkHours(const std::string& cluster, const std::vector<absl::Time>& hours,
                                  absl::Time noted_at) = 0;
   // Up to `limit` marks of `cluster` before `before`, oldest hour first.
-  virtual absl::StatusOr<std::vector<WasteMark>> Marks(const std::string& cluster, absl::Time before,
-                                                       int limit) = 0;
+  virtual absl::StatusOr<std::vector<WasteMark>> Marks(const std::string& cluster, absl::Time before, int limit) = 0;
   // Removes the marks still as they were read: one marked again since stays.
   virtual absl::Status ClearMarks(const std::string& cluster, const std::vector<WasteMark>& marks) = 0;
 

@@ -15,9 +15,9 @@ namespace {
 
 void DeleteWasteHours(pqxx::work& txn, const char* table, const std::string& cluster, absl::Time start,
                       absl::Time end) {
-  txn.exec_params(absl::StrCat("DELETE FROM ", table,
-                               " WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz"),
-                  cluster, FormatRfc3339(start), FormatRfc3339(end));
+  txn.exec_params(
+      absl::StrCat("DELETE FROM ", table, " WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz"),
+      cluster, FormatRfc3339(start), FormatRfc3339(end));
 }
 
 void CopyPieces(pqxx::work& txn, const std::vector<IdlePieceRecord>& pieces) {
@@ -36,12 +36,11 @@ void CopyPieces(pqxx::work& txn, const std::vector<IdlePieceRecord>& pieces) {
 
 void CopyWorkloadHours(pqxx::work& txn, const std::vector<WorkloadHourRecord>& hours) {
   if (hours.empty()) return;
-  pqxx::stream_to copy(
-      txn, "insight_workload_hours",
-      std::vector<std::string>{"cluster", "hour", "team", "namespace", "workload", "held_milli_seconds",
-                               "observed_milli_seconds", "active_milli_seconds", "sm_observed_milli_seconds",
-                               "both_minutes", "both_held_milli_seconds", "both_duty_milli_seconds",
-                               "both_sm_milli_seconds"});
+  pqxx::stream_to copy(txn, "insight_workload_hours",
+                       std::vector<std::string>{"cluster", "hour", "team", "namespace", "workload",
+                                                "held_milli_seconds", "observed_milli_seconds", "active_milli_seconds",
+                                                "sm_observed_milli_seconds", "both_minutes", "both_held_milli_seconds",
+                                                "both_duty_milli_seconds", "both_sm_milli_seconds"});
   for (const WorkloadHourRecord& h : hours) {
     copy << std::make_tuple(h.cluster, FormatRfc3339(h.hour), h.team, h.namespace_name, h.workload,
                             h.held_milli_seconds, h.observed_milli_seconds, h.active_milli_seconds,
@@ -53,8 +52,9 @@ void CopyWorkloadHours(pqxx::work& txn, const std::vector<WorkloadHourRecord>& h
 
 // The WHERE clause of a filter read; its parameters are start, end, cluster, namespace.
 std::string WasteWhere(pqxx::transaction_base& txn, const WasteFilter& f) {
-  std::string where = "hour >= $1::timestamptz AND hour < $2::timestamptz AND ($3 = '' OR cluster = $3)"
-                      " AND ($4 = '' OR namespace = $4)";
+  std::string where =
+      "hour >= $1::timestamptz AND hour < $2::timestamptz AND ($3 = '' OR cluster = $3)"
+      " AND ($4 = '' OR namespace = $4)";
   if (!f.teams.empty()) {
     std::vector<std::string> quoted;
     for (const std::string& team : f.teams) quoted.push_back(txn.quote(team));
@@ -147,11 +147,11 @@ absl::StatusOr<std::vector<WasteMark>> PgInsightWasteRepository::Marks(const std
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::nontransaction txn(*lease);
-    const pqxx::result rows = txn.exec_params(
-        absl::StrCat("SELECT extract(epoch FROM hour)::bigint, ", EpochMicrosSql("noted_at"),
-                     " FROM insight_waste_recompute WHERE cluster = $1 AND hour < $2::timestamptz"
-                     " ORDER BY hour LIMIT $3"),
-        cluster, FormatRfc3339(before), limit);
+    const pqxx::result rows =
+        txn.exec_params(absl::StrCat("SELECT extract(epoch FROM hour)::bigint, ", EpochMicrosSql("noted_at"),
+                                     " FROM insight_waste_recompute WHERE cluster = $1 AND hour < $2::timestamptz"
+                                     " ORDER BY hour LIMIT $3"),
+                        cluster, FormatRfc3339(before), limit);
     std::vector<WasteMark> out;
     for (const auto& r : rows) out.push_back({SecondsField(r[0]), MicrosField(r[1])});
     return out;
@@ -212,16 +212,16 @@ absl::StatusOr<std::vector<WorkloadHourRecord>> PgInsightWasteRepository::Worklo
   try {
     pqxx::nontransaction txn(*lease);
     // Summed in numeric, so a sum past int64 is seen and refused below, never wrapped.
-    rows = txn.exec_params(
-        absl::StrCat("SELECT team, namespace, workload, sum(held_milli_seconds)::text,"
-                     " sum(observed_milli_seconds)::text, sum(active_milli_seconds)::text,"
-                     " sum(sm_observed_milli_seconds)::text, sum(both_minutes)::text,"
-                     " sum(both_held_milli_seconds)::text, sum(both_duty_milli_seconds)::text,"
-                     " sum(both_sm_milli_seconds)::text FROM insight_workload_hours WHERE ",
-                     WasteWhere(txn, filter),
-                     " GROUP BY team, namespace, workload"
-                     " ORDER BY team COLLATE \"C\", namespace COLLATE \"C\", workload COLLATE \"C\""),
-        FormatRfc3339(filter.start), FormatRfc3339(filter.end), filter.cluster, filter.namespace_name);
+    rows =
+        txn.exec_params(absl::StrCat("SELECT team, namespace, workload, sum(held_milli_seconds)::text,"
+                                     " sum(observed_milli_seconds)::text, sum(active_milli_seconds)::text,"
+                                     " sum(sm_observed_milli_seconds)::text, sum(both_minutes)::text,"
+                                     " sum(both_held_milli_seconds)::text, sum(both_duty_milli_seconds)::text,"
+                                     " sum(both_sm_milli_seconds)::text FROM insight_workload_hours WHERE ",
+                                     WasteWhere(txn, filter),
+                                     " GROUP BY team, namespace, workload"
+                                     " ORDER BY team COLLATE \"C\", namespace COLLATE \"C\", workload COLLATE \"C\""),
+                        FormatRfc3339(filter.start), FormatRfc3339(filter.end), filter.cluster, filter.namespace_name);
   } catch (const std::exception& e) {
     return PgError("waste: summing workload hours", e);
   }
@@ -233,9 +233,9 @@ absl::StatusOr<std::vector<WorkloadHourRecord>> PgInsightWasteRepository::Worklo
     h.team = r[0].as<std::string>();
     h.namespace_name = r[1].as<std::string>();
     h.workload = r[2].as<std::string>();
-    int64_t* fields[] = {&h.held_milli_seconds,     &h.observed_milli_seconds,  &h.active_milli_seconds,
-                         &h.sm_observed_milli_seconds, &h.both_minutes,        &h.both_held_milli_seconds,
-                         &h.both_duty_milli_seconds, &h.both_sm_milli_seconds};
+    int64_t* fields[] = {&h.held_milli_seconds,        &h.observed_milli_seconds, &h.active_milli_seconds,
+                         &h.sm_observed_milli_seconds, &h.both_minutes,           &h.both_held_milli_seconds,
+                         &h.both_duty_milli_seconds,   &h.both_sm_milli_seconds};
     for (int i = 0; i < 8; ++i) {
       if (!absl::SimpleAtoi(r[3 + i].as<std::string>(), fields[i])) {
         return absl::OutOfRangeError("waste: the sum of workload hours is past int64");

@@ -24,17 +24,15 @@ void AppendHolds(const std::string& cluster, const attribution::AttributionInput
 }  // namespace
 
 absl::StatusOr<insights::WasteInput> LoadWasteInput(const chargeback::FactsSources& sources,
-                                                    const store::UsageReadRepository& usage,
-                                                    const std::string& cluster, absl::Time history_from,
-                                                    absl::Time start, absl::Time end) {
+                                                    const store::UsageReadRepository& usage, const std::string& cluster,
+                                                    absl::Time history_from, absl::Time start, absl::Time end) {
   FLEETCAP_ASSIGN_OR_RETURN(chargeback::LoadedWindow window,
                             chargeback::LoadClusterWindow(sources, cluster, history_from, end));
   insights::WasteInput input;
   input.start = start;
   input.end = end;
   input.history_from = history_from;
-  const policy::PolicyDocument& newest =
-      sources.policies()->At(absl::InfiniteFuture(), sources.up_to).teams->policy();
+  const policy::PolicyDocument& newest = sources.policies()->At(absl::InfiniteFuture(), sources.up_to).teams->policy();
   input.prices = newest.prices;
   input.options = newest.insights;
   // Every piece of the window carries the same facts; the first is enough.
@@ -48,8 +46,8 @@ absl::StatusOr<insights::WasteInput> LoadWasteInput(const chargeback::FactsSourc
   FLEETCAP_ASSIGN_OR_RETURN(std::vector<store::UsageMinuteRow> rows, usage.Minutes(filter));
   input.readings.reserve(rows.size());
   for (const store::UsageMinuteRow& r : rows) {
-    input.readings.push_back({cluster, r.pod_uid, r.device_id, absl::FromUnixMillis(r.minute_ms), r.util_mean,
-                              r.sm_active_mean});
+    input.readings.push_back(
+        {cluster, r.pod_uid, r.device_id, absl::FromUnixMillis(r.minute_ms), r.util_mean, r.sm_active_mean});
   }
   return input;
 }

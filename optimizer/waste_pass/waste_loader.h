@@ -18,8 +18,7 @@ namespace fleetcap::optimizer {
 // The input for the whole hours [start, end), runs looked for from
 // `history_from` (a whole hour at or before `start`).
 absl::StatusOr<insights::WasteInput> LoadWasteInput(const chargeback::FactsSources& sources,
-                                                    const store::UsageReadRepository& usage,
-                                                    const std::string& cluster, absl::Time history_from,
-                                                    absl::Time start, absl::Time end);
+                                                    const store::UsageReadRepository& usage, const std::string& cluster,
+                                                    absl::Time history_from, absl::Time start, absl::Time end);
 
 }  // namespace fleetcap::optimizer

@@ -13,10 +13,20 @@ namespace fleetcap::optimizer {
 namespace {
 
 store::IdlePieceRecord PieceRecord(const insights::IdleRun& run, const insights::RunPiece& p) {
-  return {run.cluster,       p.hour,         run.pod_uid,    p.start,
-          p.end,             run.namespace_name, run.team,   run.workload,
-          run.model,         p.devices_milli,    p.wasted_milli_seconds, p.wasted_cost_micro,
-          p.activity_milli_seconds, p.sm_milli_seconds};
+  return {run.cluster,
+          p.hour,
+          run.pod_uid,
+          p.start,
+          p.end,
+          run.namespace_name,
+          run.team,
+          run.workload,
+          run.model,
+          p.devices_milli,
+          p.wasted_milli_seconds,
+          p.wasted_cost_micro,
+          p.activity_milli_seconds,
+          p.sm_milli_seconds};
 }
 
 store::WorkloadHourRecord HourRecord(const insights::WorkloadHour& h) {
@@ -74,8 +84,8 @@ absl::Status WastePass::CatchUp(const std::string& cluster, absl::Time through, 
     const absl::Time end = std::min(start + absl::Hours(options_.batch_hours), through);
     FLEETCAP_RETURN_IF_ERROR(Write(cluster, start - LookbackHours(), end, report));
     FLEETCAP_RETURN_IF_ERROR(stores_.waste->AdvanceWatermark(cluster, end));
-    Logger("optimizer")->info("waste of hours [{}, {}) of cluster {} computed", FormatRfc3339(start),
-                              FormatRfc3339(end), cluster);
+    Logger("optimizer")
+        ->info("waste of hours [{}, {}) of cluster {} computed", FormatRfc3339(start), FormatRfc3339(end), cluster);
     start = end;
   }
   return absl::OkStatus();
@@ -98,7 +108,8 @@ absl::Status WastePass::RecomputeMarked(const std::string& cluster, absl::Time t
       spans.push_back({from, to});
     }
   }
-  for (const chargeback::HourWindow& span : spans) FLEETCAP_RETURN_IF_ERROR(Write(cluster, span.start, span.end, report));
+  for (const chargeback::HourWindow& span : spans)
+    FLEETCAP_RETURN_IF_ERROR(Write(cluster, span.start, span.end, report));
   report->recomputed += static_cast<int64_t>(marks.size());
   return stores_.waste->ClearMarks(cluster, marks);
 }

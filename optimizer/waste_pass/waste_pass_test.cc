@@ -36,8 +36,9 @@ class WastePassTest : public ::testing::Test {
     c1.cluster = "c1";
     c1.types = {{"H100", "nvidia", "nvidia.com/gpu"}};
     c1.devices = {{"GPU-0", "node-1", 0, "H100", kWasteT0, std::nullopt}};
-    c1.pods = {{{"uid-a", "ml", "train-0", "", "Job", "train", "Running", kWasteT0, kWasteT0, std::nullopt, 1000, false},
-                "node-1"}};
+    c1.pods = {
+        {{"uid-a", "ml", "train-0", "", "Job", "train", "Running", kWasteT0, kWasteT0, std::nullopt, 1000, false},
+         "node-1"}};
     c1.holds = {{"uid-a", "GPU-0", 1000, kWasteT0, std::nullopt}};
     ASSERT_TRUE(inventory_.Apply(c1).ok());
     teams_.Apply(kWastePolicy, kWasteT0 - absl::Hours(24));

@@ -45,8 +45,9 @@ class WasteDaemonTest : public testing::MigratedDatabaseTest {
     c.types = {{"H100", "nvidia", "nvidia.com/gpu"}};
     c.nodes = {{{"node-1", "", 0, 0, h0_, std::nullopt}, ""}};
     c.devices = {{"GPU-0", "node-1", 0, "H100", h0_, std::nullopt}, {"GPU-1", "node-1", 1, "H100", h0_, std::nullopt}};
-    c.pods = {{{"uid-v", "ml", "train-0", "", "Job", "train", "Running", h0_, h0_, std::nullopt, 1000, false}, "node-1"},
-              {{"uid-s", "asr", "asr-0", "", "Job", "asr", "Running", h0_, h0_, std::nullopt, 500, false}, "node-1"}};
+    c.pods = {
+        {{"uid-v", "ml", "train-0", "", "Job", "train", "Running", h0_, h0_, std::nullopt, 1000, false}, "node-1"},
+        {{"uid-s", "asr", "asr-0", "", "Job", "asr", "Running", h0_, h0_, std::nullopt, 500, false}, "node-1"}};
     c.holds = {{"uid-v", "GPU-0", 1000, h0_, std::nullopt}, {"uid-s", "GPU-1", 500, h0_, std::nullopt}};
     ASSERT_THAT(store::PgLiveInventoryRepository(pool()).Apply(c), IsOk());
     std::vector<store::UsageMinuteRow> minutes;
