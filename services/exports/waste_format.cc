@@ -103,8 +103,8 @@ std::string WasteCsv(const v1::WasteReport& r) {
   };
   for (const v1::WorkloadWaste& w : r.workloads()) {
     row({"workload", w.team(), w.namespace_(), w.workload(), absl::StrCat(w.held_milli_seconds()),
-         absl::StrCat(w.wasted_milli_seconds()), absl::StrCat(w.unknown_milli_seconds()),
-         Money(w.wasted_cost_micro()), absl::StrCat(w.run_count()), w.busy_but_light() ? "true" : "false", "", ""});
+         absl::StrCat(w.wasted_milli_seconds()), absl::StrCat(w.unknown_milli_seconds()), Money(w.wasted_cost_micro()),
+         absl::StrCat(w.run_count()), w.busy_but_light() ? "true" : "false", "", ""});
   }
   std::map<std::string, const v1::TeamWaste*> teams;
   for (const v1::TeamWaste& t : r.teams()) teams[t.team()] = &t;

@@ -63,9 +63,20 @@ Seeded SeedRows() {
       const int64_t milli = std::vector<int64_t>{1000, 2000, 428, 250}[static_cast<size_t>(in(0, 3))];
       for (int64_t m = from; m < to;) {
         const int64_t hour_end = (m / 60 + 1) * 60, end = std::min(to, hour_end);
-        store::IdlePieceRecord piece{p.cluster, kWasteStart + absl::Minutes(m / 60 * 60), p.pod,
-                                     kWasteStart + absl::Minutes(m), kWasteStart + absl::Minutes(end), p.ns, p.team,
-                                     p.workload, "A100", milli, milli * 60 * (end - m), in(0, 5'000'000), 0, 0};
+        store::IdlePieceRecord piece{p.cluster,
+                                     kWasteStart + absl::Minutes(m / 60 * 60),
+                                     p.pod,
+                                     kWasteStart + absl::Minutes(m),
+                                     kWasteStart + absl::Minutes(end),
+                                     p.ns,
+                                     p.team,
+                                     p.workload,
+                                     "A100",
+                                     milli,
+                                     milli * 60 * (end - m),
+                                     in(0, 5'000'000),
+                                     0,
+                                     0};
         piece.activity_milli_seconds = piece.wasted_milli_seconds * in(0, 4) / 100;
         piece.sm_milli_seconds = in(0, 1) ? piece.wasted_milli_seconds : 0;
         s.pieces.push_back(piece);

@@ -37,9 +37,8 @@ absl::StatusOr<store::WasteFilter> CheckWasteRequest(const v1::GetWasteRequest& 
                                                    " days after start; ask for several windows"));
   }
   if (request.limit() < 0 || request.limit() > kMaxWasteLimit) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("limit: ", request.limit(), " is out of range (1..", kMaxWasteLimit, ", 0 for ",
-                     kDefaultWasteLimit, ")"));
+    return absl::InvalidArgumentError(absl::StrCat("limit: ", request.limit(), " is out of range (1..", kMaxWasteLimit,
+                                                   ", 0 for ", kDefaultWasteLimit, ")"));
   }
   return store::WasteFilter{start, end, {}, request.namespace_(), request.cluster()};
 }
