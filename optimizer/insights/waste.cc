@@ -21,8 +21,9 @@ constexpr int64_t kHour = 3600;
 
 int64_t FloorTo(int64_t t, int64_t unit) { return t - ((t % unit) + unit) % unit; }
 
-// The readings of one (cluster, pod, device), by the minute's Unix seconds.
-using MinuteReadings = std::unordered_map<int64_t, const ActivityReading*>;
+// The readings of one (cluster, pod, device), by minute from the first the
+// engine reads (Finder::first_minute_).
+using MinuteReadings = std::vector<const ActivityReading*>;
 
 std::string SeriesKey(const std::string& cluster, const std::string& pod, const std::string& device) {
   return absl::StrCat(cluster, std::string(1, '\0'), pod, std::string(1, '\0'), device);
@@ -53,10 +54,19 @@ Activity ActivityOf(const ActivityReading* r) {
   return a;
 }
 
+struct WorkloadAcc {
+  int64_t held = 0, observed = 0, sm_observed = 0, both_minutes = 0, both_held = 0;
+  double active = 0, both_duty = 0, both_sm = 0;
+};
+using WorkloadKey = std::tuple<std::string, std::string, std::string, std::string, int64_t>;
+
 struct HeldDevice {
   const WasteHold* hold;
   int64_t from, to;
   const MinuteReadings* readings;  // nullptr: never read
+  // The workload hour the hold's minutes add to, found once an hour.
+  WorkloadAcc* workload = nullptr;
+  int64_t workload_hour = -1;
 };
 
 struct HourAcc {
@@ -70,12 +80,6 @@ struct OpenRun {
   std::map<int64_t, HourAcc> hours;
 };
 
-struct WorkloadAcc {
-  int64_t held = 0, observed = 0, sm_observed = 0, both_minutes = 0, both_held = 0;
-  double active = 0, both_duty = 0, both_sm = 0;
-};
-using WorkloadKey = std::tuple<std::string, std::string, std::string, std::string, int64_t>;
-
 class Finder {
  public:
   explicit Finder(const WasteInput& in)
@@ -84,9 +88,7 @@ class Finder {
         end_(ToSeconds(in.end)),
         history_(ToSeconds(in.history_from)),
         prices_(in.prices) {
-    for (const ActivityReading& r : in.readings) {
-      readings_[SeriesKey(r.cluster, r.pod_uid, r.device_id)][FloorTo(ToSeconds(r.minute), kMinute)] = &r;
-    }
+    IndexReadings();
   }
 
   void Pod(const std::vector<const WasteHold*>& holds);
@@ -98,11 +100,13 @@ class Finder {
     double activity = 0;
     bool unread = false, idle = true;
   };
-  Minute Read(const std::vector<HeldDevice>& devices, int64_t m);
+  void IndexReadings();
+  Minute Read(std::vector<HeldDevice>& devices, int64_t m);
   void Close(const std::vector<HeldDevice>& devices, OpenRun& run);
 
   const WasteInput& in_;
   const int64_t start_, end_, history_;
+  int64_t first_minute_ = 0;  // of the readings indexed
   PriceBook prices_;
   std::unordered_map<std::string, MinuteReadings> readings_;
   std::vector<IdleRun> runs_;
@@ -111,18 +115,37 @@ class Finder {
 
 // The pod's devices in minute `m`; the window's minutes also count toward
 // the workload's hour.
-Finder::Minute Finder::Read(const std::vector<HeldDevice>& devices, int64_t m) {
+// Each reading of [history, end) by its series and minute. Readings come
+// mostly in series order, so a series' key is made once per run of them.
+void Finder::IndexReadings() {
+  first_minute_ = FloorTo(history_, kMinute);
+  const int64_t minutes = std::max<int64_t>(0, (end_ - first_minute_ + kMinute - 1) / kMinute);
+  const ActivityReading* previous = nullptr;
+  MinuteReadings* series = nullptr;
+  for (const ActivityReading& r : in_.readings) {
+    const int64_t i = (FloorTo(ToSeconds(r.minute), kMinute) - first_minute_) / kMinute;
+    if (i < 0 || i >= minutes) continue;
+    if (previous == nullptr || previous->device_id != r.device_id || previous->pod_uid != r.pod_uid ||
+        previous->cluster != r.cluster) {
+      series = &readings_[SeriesKey(r.cluster, r.pod_uid, r.device_id)];
+      series->resize(static_cast<size_t>(minutes));
+    }
+    previous = &r;
+    (*series)[static_cast<size_t>(i)] = &r;
+  }
+}
+
+Finder::Minute Finder::Read(std::vector<HeldDevice>& devices, int64_t m) {
   Minute out;
   const bool in_window = start_ <= m && m < end_;
-  for (const HeldDevice& d : devices) {
+  for (HeldDevice& d : devices) {
     const int64_t seconds = std::min(d.to, m + kMinute) - std::max(d.from, m);
     if (seconds <= 0) continue;
     const int64_t held = d.hold->milli * seconds;
-    const ActivityReading* r = nullptr;
-    if (d.readings != nullptr) {
-      auto it = d.readings->find(m);
-      if (it != d.readings->end()) r = it->second;
-    }
+    const int64_t i = (m - first_minute_) / kMinute;
+    const ActivityReading* r = d.readings != nullptr && i >= 0 && i < static_cast<int64_t>(d.readings->size())
+                                   ? (*d.readings)[static_cast<size_t>(i)]
+                                   : nullptr;
     const Activity a = ActivityOf(r);
     out.held += held;
     out.milli += d.hold->milli;
@@ -134,8 +157,12 @@ Finder::Minute Finder::Read(const std::vector<HeldDevice>& devices, int64_t m) {
       if (a.sm) out.sm += held;
     }
     if (!in_window) continue;
-    const WasteHold& h = *d.hold;
-    WorkloadAcc& w = workloads_[{h.cluster, h.team, h.namespace_name, h.workload, FloorTo(m, kHour)}];
+    if (d.workload_hour != FloorTo(m, kHour)) {
+      const WasteHold& h = *d.hold;
+      d.workload_hour = FloorTo(m, kHour);
+      d.workload = &workloads_[{h.cluster, h.team, h.namespace_name, h.workload, d.workload_hour}];
+    }
+    WorkloadAcc& w = *d.workload;
     w.held += held;
     if (!a.read) continue;
     w.observed += held;
