@@ -34,7 +34,7 @@ int RunInsightsWaste(const std::vector<std::string>& args) {
   flags.String("team", &w.team, "one team and those under it");
   flags.String("namespace", &w.namespace_, "one namespace");
   flags.String("cluster", &w.cluster, "one cluster");
-  flags.Int("limit", &w.limit, "the workloads listed, the most wasted first (1..1000; default 50)");
+  flags.Int("limit", &w.limit, "the workloads listed, the most wasted first (1..1000; 0 lists 50)");
   ParseWithOwnFormat(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
   auto format = exports::ParseWasteFormat(inv.client.format);
