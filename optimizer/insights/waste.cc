@@ -118,7 +118,13 @@ class Finder {
 // Each reading of [history, end) by its series and minute. Readings come
 // mostly in series order, so a series' key is made once per run of them.
 void Finder::IndexReadings() {
-  first_minute_ = FloorTo(history_, kMinute);
+  // From the first reading read, not from `history_`: a history given from
+  // long before the readings costs nothing.
+  first_minute_ = end_;
+  for (const ActivityReading& r : in_.readings) {
+    const int64_t m = FloorTo(ToSeconds(r.minute), kMinute);
+    if (m >= FloorTo(history_, kMinute) && m < first_minute_) first_minute_ = m;
+  }
   const int64_t minutes = std::max<int64_t>(0, (end_ - first_minute_ + kMinute - 1) / kMinute);
   const ActivityReading* previous = nullptr;
   MinuteReadings* series = nullptr;

@@ -239,6 +239,22 @@ TEST(WasteProperties, RunsSplitIntoTheirPiecesJoinBackWhole) {
   }
 }
 
+// Runs are looked for from the history given, but the readings are indexed
+// from the first one: a history from 1970 finds what one from the window's
+// start finds, at no cost.
+TEST(WasteProperties, AHistoryFromLongBeforeTheReadingsFindsTheSame) {
+  WasteRandom rnd(7);
+  WasteInput in = RandomInput(rnd);
+  absl::StatusOr<WasteFacts> near = FindWaste(in);
+  in.history_from = absl::UnixEpoch();
+  absl::StatusOr<WasteFacts> far = FindWaste(in);
+  ASSERT_TRUE(near.ok() && far.ok());
+  ASSERT_EQ(near->runs.size(), far->runs.size());
+  for (size_t i = 0; i < near->runs.size(); ++i) {
+    EXPECT_EQ(near->runs[i].wasted_cost_micro, far->runs[i].wasted_cost_micro);
+  }
+}
+
 TEST(WasteProperties, AWindowNotOfWholeHoursIsRefused) {
   WasteInput in;
   in.start = kWasteStart + absl::Minutes(1);
