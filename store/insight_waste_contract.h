@@ -140,6 +140,9 @@ inline void FiltersSelectByWindowTeamNamespaceAndCluster(InsightWasteRepository&
   EXPECT_EQ(count(f), std::make_pair(size_t{2}, size_t{1}));
   f.teams = {"nobody"};
   EXPECT_EQ(count(f), std::make_pair(size_t{0}, size_t{0}));
+  f = Window(0, 2);
+  f.max_pieces = 1;  // one, and one more
+  EXPECT_EQ(count(f).first, 2u);
   EXPECT_EQ(count(Window(2, 2)), std::make_pair(size_t{0}, size_t{0}));
 }
 

@@ -71,6 +71,9 @@ struct WasteFilter {
   std::vector<std::string> teams;  // any of these
   std::string namespace_name;
   std::string cluster;
+  // Above 0, Pieces reads at most this many and one more: enough for a
+  // caller to refuse an answer too large without holding all of it.
+  int64_t max_pieces = 0;
 };
 
 class InsightWasteRepository {

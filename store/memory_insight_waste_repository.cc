@@ -108,6 +108,9 @@ absl::StatusOr<std::vector<IdlePieceRecord>> MemoryInsightWasteRepository::Piece
   std::sort(out.begin(), out.end(), [](const IdlePieceRecord& a, const IdlePieceRecord& b) {
     return std::tie(a.cluster, a.pod_uid, a.start) < std::tie(b.cluster, b.pod_uid, b.start);
   });
+  if (filter.max_pieces > 0 && static_cast<int64_t>(out.size()) > filter.max_pieces + 1) {
+    out.resize(static_cast<size_t>(filter.max_pieces + 1));
+  }
   return out;
 }
 

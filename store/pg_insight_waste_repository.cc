@@ -188,7 +188,8 @@ absl::StatusOr<std::vector<IdlePieceRecord>> PgInsightWasteRepository::Pieces(co
                      " extract(epoch FROM end_at)::bigint, namespace, team, workload, model, devices_milli,"
                      " wasted_milli_seconds, wasted_cost_micro, activity_milli_seconds, sm_milli_seconds"
                      " FROM insight_waste_runs WHERE ",
-                     WasteWhere(txn, filter), " ORDER BY cluster COLLATE \"C\", pod_uid COLLATE \"C\", start_at"),
+                     WasteWhere(txn, filter), " ORDER BY cluster COLLATE \"C\", pod_uid COLLATE \"C\", start_at",
+                     filter.max_pieces > 0 ? absl::StrCat(" LIMIT ", filter.max_pieces + 1) : ""),
         FormatRfc3339(filter.start), FormatRfc3339(filter.end), filter.cluster, filter.namespace_name);
     std::vector<IdlePieceRecord> out;
     out.reserve(rows.size());

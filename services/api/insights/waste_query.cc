@@ -156,7 +156,12 @@ absl::StatusOr<v1::WasteReport> WasteQuery::Run(const Scope& scope, const v1::Ge
   // selector would select every team).
   if (scope.role == Role::kTeam && filter.teams.empty()) return report;
 
+  filter.max_pieces = max_pieces_;
   FLEETCAP_ASSIGN_OR_RETURN(std::vector<store::IdlePieceRecord> pieces, waste_->Pieces(filter));
+  if (static_cast<int64_t>(pieces.size()) > max_pieces_) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the window holds more than ", max_pieces_, " hours of idle runs; narrow the window or filter"));
+  }
   FLEETCAP_ASSIGN_OR_RETURN(std::vector<store::WorkloadHourRecord> sums, waste_->WorkloadSums(filter));
   insights::WasteFacts facts;
   facts.runs = insights::JoinRuns(PiecesAsRuns(pieces));
