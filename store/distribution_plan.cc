@@ -13,10 +13,23 @@ PlannedTable CoordinatorLocal(const std::string& table) {
   return PlannedTable{table, TablePlacement::kCoordinatorLocal, "", "", false};
 }
 
+// Waste and efficiency (migration 0039), derived per cluster and hour by the
+// optimizer's waste pass; its marks follow the chargeback's, and its
+// watermarks are read beside the chargeback's.
+std::vector<PlannedTable> InsightTables() {
+  return {ByCluster("insight_waste_runs"), ByCluster("insight_workload_hours"), ByCluster("insight_waste_recompute"),
+          Reference("insight_waste_watermarks")};
+}
+
+std::vector<PlannedTable>* WithInsights(std::vector<PlannedTable>* plan) {
+  for (PlannedTable& t : InsightTables()) plan->push_back(std::move(t));
+  return plan;
+}
+
 }  // namespace
 
 const std::vector<PlannedTable>& DistributionPlan() {
-  static const auto* plan = new std::vector<PlannedTable>{
+  static const auto* plan = WithInsights(new std::vector<PlannedTable>{
       // Facts, one cluster's rows written by that cluster's ingest: every key
       // leads with the cluster, so one cluster's rows live on one node.
       ByCluster("nodes"),
@@ -89,7 +102,7 @@ const std::vector<PlannedTable>& DistributionPlan() {
       CoordinatorLocal("audit_log"),
       CoordinatorLocal("schema_migrations"),
       CoordinatorLocal("schema_repeatables"),
-  };
+  });
   return *plan;
 }
 

@@ -18,6 +18,7 @@
 #include "optimizer/commands/optimizer_metrics.h"
 #include "optimizer/commands/work_sharing.h"
 #include "optimizer/teams/team_directory.h"
+#include "optimizer/waste_pass/waste_pass.h"
 #include "store/migrator.h"
 #include "store/pg_allocation_run_repository.h"
 #include "store/pg_attribution_facts_repository.h"
@@ -25,6 +26,7 @@
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_demand_history_repository.h"
 #include "store/pg_forecast_repository.h"
+#include "store/pg_insight_waste_repository.h"
 #include "store/pg_instant_checkpoints.h"
 #include "store/pg_optimizer_state_repository.h"
 #include "store/pg_pending_waits_repository.h"
@@ -52,7 +54,8 @@ the instance doing the fleet's work recommends quotas from measured demand
 and stores the run when the policy or the watermark changed, or every
 --allocation-interval (docs/allocation.md). Once a UTC day (every
 --forecast-interval) the same instance forecasts held and pending demand per
-team and flavor and stores the run (docs/planning.md), and (every
+team and flavor and stores the run (docs/planning.md), computes the waste
+and efficiency of the hours the chargeback computed, and (every
 --insights-interval) each cluster's rightsizing recommendations over the
 policy's lookback (docs/insights.md). `allocate` recommends quotas offline,
 without a database.)";
@@ -227,6 +230,20 @@ void RunRightsizing(RightsizingPass& rightsizing, OptimizerMetrics& metrics, con
   }
 }
 
+// The waste and efficiency of the hours the chargeback computed, after each
+// pass. A failure is logged and the daemon goes on: insights never stop
+// attribution.
+void RunWaste(WastePass& waste, const std::atomic<bool>* stop) {
+  const absl::StatusOr<WasteReport> report = waste.Run(stop);
+  if (!report.ok()) {
+    Logger("optimizer")->error("waste failed (the chargeback goes on): {}", report.status().ToString());
+  } else if (report->hours > 0) {
+    Logger("optimizer")
+        ->info("waste: {} cluster hours computed ({} marked again), {} idle runs", report->hours, report->recomputed,
+               report->runs);
+  }
+}
+
 // `recompute`: each cluster's hours under its lock, then the fixed lines
 // under the fleet lock, waiting for instances that hold them to finish their
 // pass (the fleet lock: to end).
@@ -376,6 +393,8 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgUsageRepository usage(daemon->pool());
   store::PgRightsizingRepository recommendations(daemon->pool());
   RightsizingPass rightsizing({&facts, &usage, &directory, &recommendations}, options.rightsizing, &clock);
+  store::PgInsightWasteRepository waste_store(daemon->pool());
+  WastePass waste({{&facts, &directory}, &usage, &chargeback, &waste_store}, {options.run.batch_hours});
   store::PgInstantCheckpoints checkpoints(daemon->pool());
   store::PgUsageCompaction compaction(daemon->pool());
 
@@ -401,6 +420,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
         RunAllocation(allocation, pass->pass.watermark, metrics);
         RunForecast(forecast, pass->pass.watermark, metrics, clock);
         RunBudgets(budget_pass, pass->pass.watermark, metrics);
+        RunWaste(waste, stop);
         RunRightsizing(rightsizing, metrics, clock);
       } else {
         metrics.ClearBudgets();

@@ -67,6 +67,13 @@ std::string GrpcRequest(const std::string& method) {
     r.set_team("vision-detect");
     return r.SerializeAsString();
   }
+  if (method == "/fleetcap.v1.InsightsService/GetWaste") {
+    v1::GetWasteRequest r;
+    r.mutable_start()->set_seconds(1767225600);
+    r.mutable_end()->set_seconds(1767225600 + 3600);
+    r.set_team("vision-detect");
+    return r.SerializeAsString();
+  }
   return "";  // every field at its default
 }
 
@@ -84,6 +91,9 @@ std::string HttpTarget(const std::string& key) {
   if (key == "GET /v1/forecast") return "/v1/forecast?flavor=a100&team=vision-detect";
   if (key == "GET /v1/chargeback/export") {
     return "/v1/chargeback/export?format=csv&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&team=vision-detect";
+  }
+  if (key == "GET /v1/insights/waste") {
+    return "/v1/insights/waste?start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&team=vision-detect";
   }
   if (key == "GET /v1/usage") {
     return "/v1/usage?cluster=c1&namespace=vision-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z";

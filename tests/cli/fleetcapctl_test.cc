@@ -100,7 +100,7 @@ TEST(FleetctlStandalone, NoCommandsHelpPrintsTheToken) {
   const std::vector<std::vector<std::string>> commands = {
       {"fleet", "summary"},   {"policy", "get"},         {"token", "list"},   {"audit"},  {"usage"},
       {"chargeback"},         {"chargeback", "explain"}, {"recommendations"}, {"whatif"}, {"forecast"},
-      {"insights", "budgets"}};
+      {"insights", "budgets"}, {"insights", "waste"}};
   for (const auto& command : commands) {
     std::vector<std::string> argv = {fleetcap::testing::kCtlBin};
     argv.insert(argv.end(), command.begin(), command.end());

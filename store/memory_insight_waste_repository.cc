@@ -1,0 +1,136 @@
+#include "store/memory_insight_waste_repository.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "common/time_util.h"
+#include "store/chargeback_repository.h"
+
+namespace fleetcap::store {
+namespace {
+
+template <typename Row>
+void EraseHours(std::vector<Row>& rows, const std::string& cluster, absl::Time start, absl::Time end) {
+  rows.erase(std::remove_if(rows.begin(), rows.end(),
+                            [&](const Row& r) { return r.cluster == cluster && r.hour >= start && r.hour < end; }),
+             rows.end());
+}
+
+absl::Status AddWorkloadHour(const WorkloadHourRecord& h, WorkloadHourRecord* sum) {
+  const char* what = "waste workload hours";
+  for (auto [add, to] : {std::pair{h.held_milli_seconds, &sum->held_milli_seconds},
+                         std::pair{h.observed_milli_seconds, &sum->observed_milli_seconds},
+                         std::pair{h.active_milli_seconds, &sum->active_milli_seconds},
+                         std::pair{h.sm_observed_milli_seconds, &sum->sm_observed_milli_seconds},
+                         std::pair{h.both_minutes, &sum->both_minutes},
+                         std::pair{h.both_held_milli_seconds, &sum->both_held_milli_seconds},
+                         std::pair{h.both_duty_milli_seconds, &sum->both_duty_milli_seconds},
+                         std::pair{h.both_sm_milli_seconds, &sum->both_sm_milli_seconds}}) {
+    if (absl::Status s = AddChecked(add, to, what); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status MemoryInsightWasteRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                                                        const std::vector<IdlePieceRecord>& pieces,
+                                                        const std::vector<WorkloadHourRecord>& hours) {
+  if (absl::Status s = CheckWasteReplacement(cluster, start, end, pieces, hours); !s.ok()) return s;
+  std::lock_guard<std::mutex> lock(mu_);
+  EraseHours(pieces_, cluster, start, end);
+  EraseHours(hours_, cluster, start, end);
+  pieces_.insert(pieces_.end(), pieces.begin(), pieces.end());
+  hours_.insert(hours_.end(), hours.begin(), hours.end());
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::optional<absl::Time>> MemoryInsightWasteRepository::Watermark(const std::string& cluster) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = watermarks_.find(cluster);
+  if (it == watermarks_.end()) return std::optional<absl::Time>();
+  return std::optional<absl::Time>(it->second);
+}
+
+absl::Status MemoryInsightWasteRepository::AdvanceWatermark(const std::string& cluster, absl::Time through) {
+  if (!IsWholeHour(through)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("waste: watermark of ", cluster, " through: ", FormatRfc3339(through), " is not a whole hour"));
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  auto [it, added] = watermarks_.try_emplace(cluster, through);
+  if (!added) it->second = std::max(it->second, through);
+  return absl::OkStatus();
+}
+
+absl::Status MemoryInsightWasteRepository::MarkHours(const std::string& cluster, const std::vector<absl::Time>& hours,
+                                                     absl::Time noted_at) {
+  for (absl::Time h : hours) {
+    if (!IsWholeHour(h)) {
+      return absl::InvalidArgumentError(absl::StrCat("waste: mark ", FormatRfc3339(h), " is not a whole hour"));
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (absl::Time h : hours) marks_[{cluster, h}] = noted_at;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<WasteMark>> MemoryInsightWasteRepository::Marks(const std::string& cluster,
+                                                                           absl::Time before, int limit) {
+  if (limit < 0) return absl::InvalidArgumentError(absl::StrCat("waste: marks limit ", limit, " is below 0"));
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<WasteMark> out;
+  for (auto it = marks_.lower_bound({cluster, absl::InfinitePast()});
+       it != marks_.end() && it->first.first == cluster && it->first.second < before &&
+       static_cast<int>(out.size()) < limit;
+       ++it) {
+    out.push_back({it->first.second, it->second});
+  }
+  return out;
+}
+
+absl::Status MemoryInsightWasteRepository::ClearMarks(const std::string& cluster, const std::vector<WasteMark>& marks) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const WasteMark& m : marks) {
+    auto it = marks_.find({cluster, m.hour});
+    if (it != marks_.end() && it->second == m.noted_at) marks_.erase(it);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<IdlePieceRecord>> MemoryInsightWasteRepository::Pieces(const WasteFilter& filter) const {
+  if (absl::Status s = CheckWasteFilter(filter); !s.ok()) return s;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<IdlePieceRecord> out;
+  for (const IdlePieceRecord& p : pieces_) {
+    if (WasteSelects(filter, p.cluster, p.hour, p.team, p.namespace_name)) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end(), [](const IdlePieceRecord& a, const IdlePieceRecord& b) {
+    return std::tie(a.cluster, a.pod_uid, a.start) < std::tie(b.cluster, b.pod_uid, b.start);
+  });
+  if (filter.max_pieces > 0 && static_cast<int64_t>(out.size()) > filter.max_pieces + 1) {
+    out.resize(static_cast<size_t>(filter.max_pieces + 1));
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<WorkloadHourRecord>> MemoryInsightWasteRepository::WorkloadSums(
+    const WasteFilter& filter) const {
+  if (absl::Status s = CheckWasteFilter(filter); !s.ok()) return s;
+  std::lock_guard<std::mutex> lock(mu_);
+  std::map<std::tuple<std::string, std::string, std::string>, WorkloadHourRecord> sums;
+  for (const WorkloadHourRecord& h : hours_) {
+    if (!WasteSelects(filter, h.cluster, h.hour, h.team, h.namespace_name)) continue;
+    WorkloadHourRecord& sum = sums[{h.team, h.namespace_name, h.workload}];
+    sum.hour = filter.start;
+    sum.team = h.team;
+    sum.namespace_name = h.namespace_name;
+    sum.workload = h.workload;
+    if (absl::Status s = AddWorkloadHour(h, &sum); !s.ok()) return s;
+  }
+  std::vector<WorkloadHourRecord> out;
+  for (auto& [key, sum] : sums) out.push_back(std::move(sum));
+  return out;
+}
+
+}  // namespace fleetcap::store

@@ -1,0 +1,250 @@
+#include "store/pg_insight_waste_repository.h"
+
+#include <tuple>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "common/status_macros.h"
+#include "common/time_util.h"
+#include "pqxx/pqxx"
+#include "store/chargeback_repository.h"
+#include "store/pg_time_sql.h"
+
+namespace fleetcap::store {
+namespace {
+
+void DeleteWasteHours(pqxx::work& txn, const char* table, const std::string& cluster, absl::Time start,
+                      absl::Time end) {
+  txn.exec_params(
+      absl::StrCat("DELETE FROM ", table, " WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz"),
+      cluster, FormatRfc3339(start), FormatRfc3339(end));
+}
+
+void CopyPieces(pqxx::work& txn, const std::vector<IdlePieceRecord>& pieces) {
+  if (pieces.empty()) return;
+  pqxx::stream_to copy(txn, "insight_waste_runs",
+                       std::vector<std::string>{"cluster", "hour", "pod_uid", "start_at", "end_at", "namespace", "team",
+                                                "workload", "model", "devices_milli", "wasted_milli_seconds",
+                                                "wasted_cost_micro", "activity_milli_seconds", "sm_milli_seconds"});
+  for (const IdlePieceRecord& p : pieces) {
+    copy << std::make_tuple(p.cluster, FormatRfc3339(p.hour), p.pod_uid, FormatRfc3339(p.start), FormatRfc3339(p.end),
+                            p.namespace_name, p.team, p.workload, p.model, p.devices_milli, p.wasted_milli_seconds,
+                            p.wasted_cost_micro, p.activity_milli_seconds, p.sm_milli_seconds);
+  }
+  copy.complete();
+}
+
+void CopyWorkloadHours(pqxx::work& txn, const std::vector<WorkloadHourRecord>& hours) {
+  if (hours.empty()) return;
+  pqxx::stream_to copy(txn, "insight_workload_hours",
+                       std::vector<std::string>{"cluster", "hour", "team", "namespace", "workload",
+                                                "held_milli_seconds", "observed_milli_seconds", "active_milli_seconds",
+                                                "sm_observed_milli_seconds", "both_minutes", "both_held_milli_seconds",
+                                                "both_duty_milli_seconds", "both_sm_milli_seconds"});
+  for (const WorkloadHourRecord& h : hours) {
+    copy << std::make_tuple(h.cluster, FormatRfc3339(h.hour), h.team, h.namespace_name, h.workload,
+                            h.held_milli_seconds, h.observed_milli_seconds, h.active_milli_seconds,
+                            h.sm_observed_milli_seconds, h.both_minutes, h.both_held_milli_seconds,
+                            h.both_duty_milli_seconds, h.both_sm_milli_seconds);
+  }
+  copy.complete();
+}
+
+// The WHERE clause of a filter read; its parameters are start, end, cluster, namespace.
+std::string WasteWhere(pqxx::transaction_base& txn, const WasteFilter& f) {
+  std::string where =
+      "hour >= $1::timestamptz AND hour < $2::timestamptz AND ($3 = '' OR cluster = $3)"
+      " AND ($4 = '' OR namespace = $4)";
+  if (!f.teams.empty()) {
+    std::vector<std::string> quoted;
+    for (const std::string& team : f.teams) quoted.push_back(txn.quote(team));
+    absl::StrAppend(&where, " AND team IN (", absl::StrJoin(quoted, ","), ")");
+  }
+  return where;
+}
+
+}  // namespace
+
+absl::Status PgInsightWasteRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                                                    const std::vector<IdlePieceRecord>& pieces,
+                                                    const std::vector<WorkloadHourRecord>& hours) {
+  FLEETCAP_RETURN_IF_ERROR(CheckWasteReplacement(cluster, start, end, pieces, hours));
+  if (start == end) return absl::OkStatus();
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::work txn(*lease);
+    txn.exec_params("SELECT pg_advisory_xact_lock(hashtext('fleetcap.insight_waste:' || $1))", cluster);
+    DeleteWasteHours(txn, "insight_waste_runs", cluster, start, end);
+    DeleteWasteHours(txn, "insight_workload_hours", cluster, start, end);
+    CopyPieces(txn, pieces);
+    CopyWorkloadHours(txn, hours);
+    txn.commit();
+    return absl::OkStatus();
+  } catch (const std::exception& e) {
+    return PgError(absl::StrCat("waste: replacing hours of ", cluster), e);
+  }
+}
+
+absl::StatusOr<std::optional<absl::Time>> PgInsightWasteRepository::Watermark(const std::string& cluster) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::nontransaction txn(*lease);
+    auto rows = txn.exec_params(
+        "SELECT extract(epoch FROM through)::bigint FROM insight_waste_watermarks WHERE cluster = $1", cluster);
+    if (rows.empty()) return std::optional<absl::Time>();
+    return std::optional<absl::Time>(SecondsField(rows[0][0]));
+  } catch (const std::exception& e) {
+    return PgError("waste: reading the watermark", e);
+  }
+}
+
+absl::Status PgInsightWasteRepository::AdvanceWatermark(const std::string& cluster, absl::Time through) {
+  if (!IsWholeHour(through)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("waste: watermark of ", cluster, " through: ", FormatRfc3339(through), " is not a whole hour"));
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::work txn(*lease);
+    txn.exec_params(
+        "INSERT INTO insight_waste_watermarks (cluster, through) VALUES ($1, $2::timestamptz)"
+        " ON CONFLICT (cluster) DO UPDATE SET through = greatest(insight_waste_watermarks.through, EXCLUDED.through),"
+        " updated_at = now()",
+        cluster, FormatRfc3339(through));
+    txn.commit();
+    return absl::OkStatus();
+  } catch (const std::exception& e) {
+    return PgError("waste: advancing the watermark", e);
+  }
+}
+
+absl::Status PgInsightWasteRepository::MarkHours(const std::string& cluster, const std::vector<absl::Time>& hours,
+                                                 absl::Time noted_at) {
+  for (absl::Time h : hours) {
+    if (!IsWholeHour(h)) {
+      return absl::InvalidArgumentError(absl::StrCat("waste: mark ", FormatRfc3339(h), " is not a whole hour"));
+    }
+  }
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::work txn(*lease);
+    for (absl::Time h : hours) {
+      txn.exec_params(
+          "INSERT INTO insight_waste_recompute (cluster, hour, noted_at) VALUES ($1, $2::timestamptz, $3::timestamptz)"
+          " ON CONFLICT (cluster, hour) DO UPDATE SET noted_at = EXCLUDED.noted_at",
+          cluster, FormatRfc3339(h), FormatRfc3339(noted_at));
+    }
+    txn.commit();
+    return absl::OkStatus();
+  } catch (const std::exception& e) {
+    return PgError("waste: marking hours", e);
+  }
+}
+
+absl::StatusOr<std::vector<WasteMark>> PgInsightWasteRepository::Marks(const std::string& cluster, absl::Time before,
+                                                                       int limit) {
+  if (limit < 0) return absl::InvalidArgumentError(absl::StrCat("waste: marks limit ", limit, " is below 0"));
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::nontransaction txn(*lease);
+    const pqxx::result rows =
+        txn.exec_params(absl::StrCat("SELECT extract(epoch FROM hour)::bigint, ", EpochMicrosSql("noted_at"),
+                                     " FROM insight_waste_recompute WHERE cluster = $1 AND hour < $2::timestamptz"
+                                     " ORDER BY hour LIMIT $3"),
+                        cluster, FormatRfc3339(before), limit);
+    std::vector<WasteMark> out;
+    for (const auto& r : rows) out.push_back({SecondsField(r[0]), MicrosField(r[1])});
+    return out;
+  } catch (const std::exception& e) {
+    return PgError("waste: reading the marks", e);
+  }
+}
+
+absl::Status PgInsightWasteRepository::ClearMarks(const std::string& cluster, const std::vector<WasteMark>& marks) {
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::work txn(*lease);
+    for (const WasteMark& m : marks) {
+      // noted_at is kept to the microsecond: the mark as read matches it exactly.
+      txn.exec_params(absl::StrCat("DELETE FROM insight_waste_recompute WHERE cluster = $1 AND hour = $2::timestamptz"
+                                   " AND ",
+                                   EpochMicrosSql("noted_at"), " = $3"),
+                      cluster, FormatRfc3339(m.hour), absl::ToUnixMicros(m.noted_at));
+    }
+    txn.commit();
+    return absl::OkStatus();
+  } catch (const std::exception& e) {
+    return PgError("waste: clearing marks", e);
+  }
+}
+
+absl::StatusOr<std::vector<IdlePieceRecord>> PgInsightWasteRepository::Pieces(const WasteFilter& filter) const {
+  FLEETCAP_RETURN_IF_ERROR(CheckWasteFilter(filter));
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::nontransaction txn(*lease);
+    const pqxx::result rows = txn.exec_params(
+        absl::StrCat("SELECT cluster, extract(epoch FROM hour)::bigint, pod_uid, extract(epoch FROM start_at)::bigint,"
+                     " extract(epoch FROM end_at)::bigint, namespace, team, workload, model, devices_milli,"
+                     " wasted_milli_seconds, wasted_cost_micro, activity_milli_seconds, sm_milli_seconds"
+                     " FROM insight_waste_runs WHERE ",
+                     WasteWhere(txn, filter), " ORDER BY cluster COLLATE \"C\", pod_uid COLLATE \"C\", start_at",
+                     filter.max_pieces > 0 ? absl::StrCat(" LIMIT ", filter.max_pieces + 1) : ""),
+        FormatRfc3339(filter.start), FormatRfc3339(filter.end), filter.cluster, filter.namespace_name);
+    std::vector<IdlePieceRecord> out;
+    out.reserve(rows.size());
+    for (const auto& r : rows) {
+      out.push_back({r[0].as<std::string>(), SecondsField(r[1]), r[2].as<std::string>(), SecondsField(r[3]),
+                     SecondsField(r[4]), r[5].as<std::string>(), r[6].as<std::string>(), r[7].as<std::string>(),
+                     r[8].as<std::string>(), r[9].as<int64_t>(), r[10].as<int64_t>(), r[11].as<int64_t>(),
+                     r[12].as<int64_t>(), r[13].as<int64_t>()});
+    }
+    return out;
+  } catch (const std::exception& e) {
+    return PgError("waste: reading idle runs", e);
+  }
+}
+
+absl::StatusOr<std::vector<WorkloadHourRecord>> PgInsightWasteRepository::WorkloadSums(
+    const WasteFilter& filter) const {
+  FLEETCAP_RETURN_IF_ERROR(CheckWasteFilter(filter));
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  pqxx::result rows;
+  try {
+    pqxx::nontransaction txn(*lease);
+    // Summed in numeric, so a sum past int64 is seen and refused below, never wrapped.
+    rows =
+        txn.exec_params(absl::StrCat("SELECT team, namespace, workload, sum(held_milli_seconds)::text,"
+                                     " sum(observed_milli_seconds)::text, sum(active_milli_seconds)::text,"
+                                     " sum(sm_observed_milli_seconds)::text, sum(both_minutes)::text,"
+                                     " sum(both_held_milli_seconds)::text, sum(both_duty_milli_seconds)::text,"
+                                     " sum(both_sm_milli_seconds)::text FROM insight_workload_hours WHERE ",
+                                     WasteWhere(txn, filter),
+                                     " GROUP BY team, namespace, workload"
+                                     " ORDER BY team COLLATE \"C\", namespace COLLATE \"C\", workload COLLATE \"C\""),
+                        FormatRfc3339(filter.start), FormatRfc3339(filter.end), filter.cluster, filter.namespace_name);
+  } catch (const std::exception& e) {
+    return PgError("waste: summing workload hours", e);
+  }
+  std::vector<WorkloadHourRecord> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows) {
+    WorkloadHourRecord h;
+    h.hour = filter.start;
+    h.team = r[0].as<std::string>();
+    h.namespace_name = r[1].as<std::string>();
+    h.workload = r[2].as<std::string>();
+    int64_t* fields[] = {&h.held_milli_seconds,        &h.observed_milli_seconds, &h.active_milli_seconds,
+                         &h.sm_observed_milli_seconds, &h.both_minutes,           &h.both_held_milli_seconds,
+                         &h.both_duty_milli_seconds,   &h.both_sm_milli_seconds};
+    for (int i = 0; i < 8; ++i) {
+      if (!absl::SimpleAtoi(r[3 + i].as<std::string>(), fields[i])) {
+        return absl::OutOfRangeError("waste: the sum of workload hours is past int64");
+      }
+    }
+    out.push_back(std::move(h));
+  }
+  return out;
+}
+
+}  // namespace fleetcap::store
