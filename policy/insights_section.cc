@@ -42,8 +42,9 @@ void ReadIdleFor(YamlReader& r, const YAML::Node& n, InsightOptions& o) {
   absl::Duration d;
   if (!absl::ParseDuration(*v, &d) || d < absl::Minutes(1) || d > kMaxIdleFor ||
       d % absl::Minutes(1) != absl::ZeroDuration()) {
-    r.Error(r.MarkOf(n, "idle_for"), "insights.idle_for",
-            absl::StrCat("\"", YamlReader::Shown(*v), "\" is not a duration of whole minutes from 1m to 744h (e.g. 4h)"));
+    r.Error(
+        r.MarkOf(n, "idle_for"), "insights.idle_for",
+        absl::StrCat("\"", YamlReader::Shown(*v), "\" is not a duration of whole minutes from 1m to 744h (e.g. 4h)"));
     return;
   }
   o.idle_for = d;
@@ -125,9 +126,10 @@ void CheckBudgets(const PolicyDocument& doc, std::vector<PolicyError>& errors) {
     }
     auto [it, inserted] = seen.emplace(std::make_pair(b.team, b.year * 12 + b.month - 1), i);
     if (!inserted) {
-      errors.push_back({LineOf(b, "month"), 0, f + ".month",
-                        absl::StrFormat("team \"%s\" already has a budget for %04d-%02d at line %d (expected one a month)",
-                                        b.team, b.year, b.month, doc.budgets[it->second].line)});
+      errors.push_back(
+          {LineOf(b, "month"), 0, f + ".month",
+           absl::StrFormat("team \"%s\" already has a budget for %04d-%02d at line %d (expected one a month)", b.team,
+                           b.year, b.month, doc.budgets[it->second].line)});
     }
   }
 }
