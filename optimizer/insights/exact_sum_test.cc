@@ -36,9 +36,8 @@ std::vector<Integer> Expected(const std::vector<std::vector<Exact>>& sums, const
   }
   std::vector<size_t> order(exact.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-    return exact[x] - Exact(rounded[x]) > exact[y] - Exact(rounded[y]);
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return exact[x] - Exact(rounded[x]) > exact[y] - Exact(rounded[y]); });
   for (size_t i = 0; left > 0; ++i, --left) rounded[order[i]] += 1;
   for (Integer& r : rounded) r *= orientation;
   return rounded;

@@ -5,6 +5,7 @@
 #include "fleetcap/v1/audit.pb.h"
 #include "fleetcap/v1/chargeback.pb.h"
 #include "fleetcap/v1/fleet.pb.h"
+#include "fleetcap/v1/insights.pb.h"
 #include "fleetcap/v1/planning.pb.h"
 #include "fleetcap/v1/policy.pb.h"
 #include "fleetcap/v1/token.pb.h"
@@ -32,12 +33,17 @@ Access FromOption(v1::Access access) {
 
 // The .proto files of the API's services, each named by a message of its own.
 const google::protobuf::FileDescriptor* const* ServiceFiles() {
-  static const google::protobuf::FileDescriptor* const files[] = {
-      v1::FleetSummary::descriptor()->file(),     v1::UsageReport::descriptor()->file(),
-      v1::ChargebackReport::descriptor()->file(), v1::RecommendationSet::descriptor()->file(),
-      v1::Forecast::descriptor()->file(),         v1::PolicyVersion::descriptor()->file(),
-      v1::TokenInfo::descriptor()->file(),        v1::ListAuditEventsResponse::descriptor()->file(),
-      v1::ViewList::descriptor()->file(),         nullptr};
+  static const google::protobuf::FileDescriptor* const files[] = {v1::FleetSummary::descriptor()->file(),
+                                                                  v1::UsageReport::descriptor()->file(),
+                                                                  v1::ChargebackReport::descriptor()->file(),
+                                                                  v1::RecommendationSet::descriptor()->file(),
+                                                                  v1::Forecast::descriptor()->file(),
+                                                                  v1::PolicyVersion::descriptor()->file(),
+                                                                  v1::TokenInfo::descriptor()->file(),
+                                                                  v1::ListAuditEventsResponse::descriptor()->file(),
+                                                                  v1::ViewList::descriptor()->file(),
+                                                                  v1::WasteReport::descriptor()->file(),
+                                                                  nullptr};
   return files;
 }
 

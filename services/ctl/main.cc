@@ -13,6 +13,7 @@
 #include "services/ctl/explain_commands.h"
 #include "services/ctl/fleet_commands.h"
 #include "services/ctl/forecast_commands.h"
+#include "services/ctl/insights_changes_commands.h"
 #include "services/ctl/recommendations_commands.h"
 #include "services/ctl/usage_commands.h"
 #include "services/ctl/whatif_commands.h"
@@ -32,6 +33,7 @@ std::vector<fleetcap::ctl::Command> AllCommands() {
   for (auto& c : fleetcap::ctl::RecommendationsCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::WhatIfCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::ForecastCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::InsightsChangesCommands()) commands.push_back(std::move(c));
   return commands;
 }
 

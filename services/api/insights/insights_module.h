@@ -9,7 +9,6 @@
 
 namespace fleetcap::api {
 
-std::unique_ptr<ApiModule> RegisterInsights(const ApiDependencies& deps, grpc::ServerBuilder& grpc,
-                                            HttpGateway& http);
+std::unique_ptr<ApiModule> RegisterInsights(const ApiDependencies& deps, grpc::ServerBuilder& grpc, HttpGateway& http);
 
 }  // namespace fleetcap::api
