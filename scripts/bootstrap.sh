@@ -22,6 +22,8 @@ packages=(
   # policy documents and the telemetry metric mapping; remote_write's compression;
   # the sample log's checksums
   libyaml-cpp-dev libsnappy-dev zlib1g-dev
+  # exact rationals: the drivers of a spend change (optimizer/insights)
+  libgmp-dev
   # the allocation tests' independent LP solver (GLPK; tests only)
   libglpk-dev
   # the heterogeneity-aware allocation's LP solver (COIN-OR Clp)

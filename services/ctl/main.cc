@@ -17,6 +17,7 @@
 #include "services/ctl/insights_budgets_commands.h"
 #include "services/ctl/insights_rightsizing_commands.h"
 #include "services/ctl/insights_waste_commands.h"
+#include "services/ctl/insights_changes_commands.h"
 #include "services/ctl/recommendations_commands.h"
 #include "services/ctl/usage_commands.h"
 #include "services/ctl/whatif_commands.h"
@@ -40,6 +41,7 @@ std::vector<fleetcap::ctl::Command> AllCommands() {
   for (auto& c : fleetcap::ctl::InsightsBudgetsCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::InsightsRightsizingCommands()) commands.push_back(std::move(c));
   for (auto& c : fleetcap::ctl::InsightsWasteCommands()) commands.push_back(std::move(c));
+  for (auto& c : fleetcap::ctl::InsightsChangesCommands()) commands.push_back(std::move(c));
   return commands;
 }
 

@@ -7,7 +7,7 @@ namespace {
 
 bool Numeric(const std::string& cell) {
   return !cell.empty() && std::all_of(cell.begin(), cell.end(), [](char c) {
-    return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '%';
+    return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == '%';
   });
 }
 

@@ -17,5 +17,15 @@ TEST(Table, AlignsTextLeftAndNumbersRight) {
             "A10            2\n");
 }
 
+TEST(Table, SignedChangesAreNumbers) {
+  Table table({"STEP", "CHANGE"});
+  table.AddRow({"started", "+1.00"});
+  table.AddRow({"ended", "-17.00"});
+  EXPECT_EQ(table.Render(),
+            "STEP     CHANGE\n"
+            "started   +1.00\n"
+            "ended    -17.00\n");
+}
+
 }  // namespace
 }  // namespace fleetcap::exports

@@ -95,6 +95,9 @@ std::string HttpTarget(const std::string& key) {
   if (key == "GET /v1/insights/waste") {
     return "/v1/insights/waste?start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z&team=vision-detect";
   }
+  if (key == "GET /v1/insights/changes") {
+    return "/v1/insights/changes?start=2026-01-01T01:00:00Z&end=2026-01-01T02:00:00Z&team=vision-detect";
+  }
   if (key == "GET /v1/usage") {
     return "/v1/usage?cluster=c1&namespace=vision-ns&start=2026-01-01T00:00:00Z&end=2026-01-01T01:00:00Z";
   }

@@ -19,6 +19,9 @@
 //                  PostgreSQL repositories), without the HTTP transport
 //   chargeback ... the API's whole query (ChargebackQuery, with the heavy
 //                  reads' admission as fleetcap-api runs it)
+//   spend change   the API's whole GetSpendChange (SpendChangeQuery: both
+//                  windows' sums by workload, model and cluster, and the
+//                  drivers split exactly; docs/insights.md)
 // It prints first call, p50, p99 and max in milliseconds, and the size of
 // each chargeback table with its indexes.
 //
@@ -43,6 +46,7 @@
 #include "services/api/chargeback/chargeback_query.h"
 #include "services/api/fleet/capacity_series.h"
 #include "services/api/heavy_reads.h"
+#include "services/api/insights/spend_change_query.h"
 #include "store/migrator.h"
 #include "store/pg_capacity_repository.h"
 #include "store/pg_chargeback_repository.h"
@@ -305,20 +309,42 @@ int LongReadMain(int argc, char** argv) {
       });
     };
   };
+  auto spend_change = [](absl::Duration window) -> Make {
+    return [=](PgPool* pool, const std::function<bool(const WindowCall&)>& time) {
+      store::PgChargebackRepository lines(pool);
+      api::ActivePolicyCache policies(nullptr);
+      api::HeavyReads heavy_reads;
+      api::SpendChangeQuery query(&lines, &policies, &heavy_reads);
+      api::Scope scope;
+      scope.token_id = "bench";
+      scope.role = api::Role::kPlanner;
+      scope.policy = std::make_shared<api::ActivePolicy>();
+      return time([&](absl::Time end) -> absl::StatusOr<int64_t> {
+        v1::GetSpendChangeRequest request;
+        *request.mutable_start() = ToProtoTimestamp(end - window);
+        *request.mutable_end() = ToProtoTimestamp(end);
+        auto report = query.Run(scope, request);
+        if (!report.ok()) return report.status();
+        return static_cast<int64_t>(report->drivers_size());
+      });
+    };
+  };
   const absl::Duration year = absl::Hours(24 * 365);
-  const bool ok = TimeWindows(uri, "device time, 90 days hourly", ends, device_time) &&
-                  TimeWindows(uri, "held, 90 days hourly by model", ends, held(false, "")) &&
-                  TimeWindows(uri, "held, 90 days hourly by team, one team", ends, held(true, "t-7")) &&
-                  TimeWindows(uri, "capacity, 90 days hourly by model", ends, capacity("model", v1::HOUR, "")) &&
-                  TimeWindows(uri, "capacity, 90 days hourly, one team", ends, capacity("team", v1::HOUR, "t-7")) &&
-                  TimeWindows(uri, "capacity, 90 days daily by team", day_ends, capacity("team", v1::DAY, "")) &&
-                  TimeWindows(uri, "chargeback, 30 days by team", ends,
-                              chargeback(absl::Hours(24 * 30), v1::CHARGEBACK_RESOLUTION_NONE)) &&
-                  TimeWindows(uri, "chargeback, 365 days by team, month", ends,
-                              chargeback(year, v1::CHARGEBACK_RESOLUTION_MONTH)) &&
-                  TimeWindows(uri, "chargeback, 12 whole months by team, month", month_ends,
-                              chargeback(store::MonthStart(now) - store::MonthStart(now - year + absl::Hours(24)),
-                                         v1::CHARGEBACK_RESOLUTION_MONTH));
+  const bool ok =
+      TimeWindows(uri, "device time, 90 days hourly", ends, device_time) &&
+      TimeWindows(uri, "held, 90 days hourly by model", ends, held(false, "")) &&
+      TimeWindows(uri, "held, 90 days hourly by team, one team", ends, held(true, "t-7")) &&
+      TimeWindows(uri, "capacity, 90 days hourly by model", ends, capacity("model", v1::HOUR, "")) &&
+      TimeWindows(uri, "capacity, 90 days hourly, one team", ends, capacity("team", v1::HOUR, "t-7")) &&
+      TimeWindows(uri, "capacity, 90 days daily by team", day_ends, capacity("team", v1::DAY, "")) &&
+      TimeWindows(uri, "chargeback, 30 days by team", ends,
+                  chargeback(absl::Hours(24 * 30), v1::CHARGEBACK_RESOLUTION_NONE)) &&
+      TimeWindows(uri, "chargeback, 365 days by team, month", ends,
+                  chargeback(year, v1::CHARGEBACK_RESOLUTION_MONTH)) &&
+      TimeWindows(uri, "chargeback, 12 whole months by team, month", month_ends,
+                  chargeback(store::MonthStart(now) - store::MonthStart(now - year + absl::Hours(24)),
+                             v1::CHARGEBACK_RESOLUTION_MONTH)) &&
+      TimeWindows(uri, "spend change, 30 days against the 30 before", ends, spend_change(absl::Hours(24 * 30)));
   return ok ? 0 : 1;
 }
 
