@@ -58,7 +58,7 @@ struct WorkloadAcc {
   int64_t held = 0, observed = 0, sm_observed = 0, both_minutes = 0, both_held = 0;
   double active = 0, both_duty = 0, both_sm = 0;
 };
-using WorkloadKey = std::tuple<std::string, std::string, std::string, std::string, int64_t>;
+using WorkloadHourKey = std::tuple<std::string, std::string, std::string, std::string, int64_t>;
 
 struct HeldDevice {
   const WasteHold* hold;
@@ -110,7 +110,7 @@ class Finder {
   PriceBook prices_;
   std::unordered_map<std::string, MinuteReadings> readings_;
   std::vector<IdleRun> runs_;
-  std::map<WorkloadKey, WorkloadAcc> workloads_;
+  std::map<WorkloadHourKey, WorkloadAcc> workloads_;
 };
 
 // The pod's devices in minute `m`; the window's minutes also count toward

@@ -21,8 +21,6 @@ using exports::FinerThanHundredths;
 using exports::Hundredths;
 using exports::Money;
 
-constexpr char kRoundedNote[] = "money rounded to the hundredth; --format csv or json gives it exactly\n";
-
 std::string BudgetsTable(const v1::BudgetReport& report) {
   if (report.budgets().empty()) return "no budgets for this month\n";
   exports::Table table({"TEAM", "MONTH", "BUDGET", "SPENT", "THROUGH", "FORECAST_REST", "PROJECTED", "STATUS"});
@@ -38,8 +36,9 @@ std::string BudgetsTable(const v1::BudgetReport& report) {
                   money(b.projected_micro()), b.status()});
     absl::StrAppend(&methods, "  ", b.team(), ": ", b.method(), "\n");
   }
-  return absl::StrCat("Budgets (", report.currency(), ")\n", table.Render(), rounded ? kRoundedNote : "",
-                      "Forecast of the rest of the month:\n", methods);
+  return absl::StrCat("Budgets (", report.currency(), ")\n", table.Render(),
+                      rounded ? exports::kRoundedToHundredthsNote : "", "Forecast of the rest of the month:\n",
+                      methods);
 }
 
 std::string BudgetsJson(const v1::BudgetReport& report) {

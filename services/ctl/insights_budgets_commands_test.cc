@@ -58,7 +58,7 @@ TEST(RenderBudgets, TableToTheHundredthWithTheNoteAndTheMethod) {
   EXPECT_THAT(table, HasSubstr("1023.46"));
   EXPECT_THAT(table, HasSubstr("projected_over"));
   EXPECT_THAT(table, HasSubstr("2026-12-05T10:00:00Z"));
-  EXPECT_THAT(table, HasSubstr("money rounded to the hundredth"));
+  EXPECT_THAT(table, HasSubstr("figures rounded to the hundredth"));
   EXPECT_THAT(table, HasSubstr("vision: the mean daily cost of the 7 complete UTC days"));
   v1::BudgetReport whole = Report();
   whole.mutable_budgets(0)->set_spent_micro(100'000'000);

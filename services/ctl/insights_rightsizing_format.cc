@@ -18,8 +18,6 @@ using exports::Hundredths;
 
 std::string Time(const google::protobuf::Timestamp& t) { return FormatRfc3339(FromProtoTimestamp(t)); }
 
-constexpr char kRoundedNote[] = "figures rounded to the hundredth; --format csv or json gives them exactly\n";
-
 std::string Title(const v1::RightsizingReport& r) {
   if (!r.has_computed_at()) return "no rightsizing computed yet for what was asked\n";
   return absl::StrCat("rightsizing over ", Time(r.start()), " to ", Time(r.end()), ", computed ", Time(r.computed_at()),
@@ -65,7 +63,7 @@ std::string RightsizingTable(const v1::RightsizingReport& report) {
     absl::StrAppend(&out, "the first ", report.recommendations_size(), " of ", report.recommendation_count(),
                     "; --limit shows more\n");
   }
-  return rounded ? out + kRoundedNote : out;
+  return rounded ? out + exports::kRoundedToHundredthsNote : out;
 }
 
 std::string RightsizingCsv(const v1::RightsizingReport& report) {

@@ -82,7 +82,6 @@ std::vector<std::string> AssetFigureCells(const v1::AssetRow& row, AssetCells& c
   return out;
 }
 
-constexpr char kAssetsRoundedNote[] = "figures rounded to the hundredth; --format csv or json gives them exactly\n";
 constexpr char kAssetsUnknownNote[] =
     "- unknown, not 0: the chargeback keeps no used time per node or device, and has no idle cost where it has no "
     "line yet\n";
@@ -144,7 +143,7 @@ std::string AssetsTable(const v1::Assets& assets) {
   std::vector<std::string> total_key = {"TOTAL"};
   total_key.resize(shown.size());
   table.AddRow(AssetFigureCells(assets.totals(), cells, std::move(total_key)));
-  return absl::StrCat(title, table.Render(), AssetsLimitNote(assets), cells.rounded() ? kAssetsRoundedNote : "",
+  return absl::StrCat(title, table.Render(), AssetsLimitNote(assets), cells.rounded() ? kRoundedToHundredthsNote : "",
                       cells.unknown() ? kAssetsUnknownNote : "");
 }
 
@@ -190,7 +189,7 @@ std::string DeviceHoldsTable(const v1::DeviceHolds& holds) {
   table.AddRow({"TOTAL", "", "", "", "", "", "", cells.Hundredth(DeviceHourMillionths(held_sum))});
   return absl::StrCat(title, table.Render(),
                       holds.truncated() ? "more holds than these in the window: give a shorter one\n" : "",
-                      cells.rounded() ? kAssetsRoundedNote : "");
+                      cells.rounded() ? kRoundedToHundredthsNote : "");
 }
 
 std::string DeviceHoldsCsv(const v1::DeviceHolds& holds) {

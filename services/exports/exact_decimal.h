@@ -28,6 +28,11 @@ std::string Hundredths(int64_t millionths);
 // Whether Hundredths drops digits of `millionths`.
 bool FinerThanHundredths(int64_t millionths);
 
+// What a table for people says below itself when it rounded a figure to the
+// hundredth (the CSV and JSON keep every figure exact).
+inline constexpr char kRoundedToHundredthsNote[] =
+    "figures rounded to the hundredth; --format csv or json gives them exactly\n";
+
 // Milli-device-seconds in millionths of a device-hour, rounded half away
 // from zero: a device-hour is 3,600,000 milli-device-seconds, so most
 // values have no finite decimal. A millionth of a device-hour is 3.6

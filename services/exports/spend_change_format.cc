@@ -14,8 +14,6 @@
 namespace fleetcap::exports {
 namespace {
 
-constexpr char kRoundedNote[] = "figures rounded to the hundredth; --format csv or json gives them exactly\n";
-
 // What each driver says, in words (docs/insights.md, "Drivers").
 std::string Meaning(const std::string& driver) {
   static const auto* meanings = new std::map<std::string, std::string>{
@@ -80,7 +78,7 @@ std::string SpendChangeTable(const v1::SpendChangeReport& report) {
                 shown(report.current_cost_micro())});
   return absl::StrCat("Why spend changed, ", Time(report.previous_start()), " to ", Time(report.start()), " -> ",
                       Time(report.start()), " to ", Time(report.end()), " (", report.currency(), ")\n", table.Render(),
-                      rounded ? kRoundedNote : "");
+                      rounded ? kRoundedToHundredthsNote : "");
 }
 
 std::string SpendChangeJson(const v1::SpendChangeReport& report) {

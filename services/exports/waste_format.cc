@@ -14,8 +14,6 @@
 namespace fleetcap::exports {
 namespace {
 
-constexpr char kWasteRoundedNote[] = "figures rounded to the hundredth; --format csv or json gives them exactly\n";
-
 // Device-hours or money to the hundredth, noting whether digits were dropped.
 class Rounding {
  public:
@@ -89,7 +87,7 @@ std::string WasteTable(const v1::WasteReport& r) {
                        round.Hours(e.active_milli_seconds())});
   }
   absl::StrAppend(&out, "\n", efficiency.Render());
-  if (round.rounded()) absl::StrAppend(&out, kWasteRoundedNote);
+  if (round.rounded()) absl::StrAppend(&out, kRoundedToHundredthsNote);
   return out;
 }
 

@@ -98,8 +98,8 @@ TEST(FleetctlStandalone, BadInputIsOneLineNamingTheFlag) {
 // environment or from the command line.
 TEST(FleetctlStandalone, NoCommandsHelpPrintsTheToken) {
   const std::vector<std::vector<std::string>> commands = {
-      {"fleet", "summary"},   {"policy", "get"},         {"token", "list"},   {"audit"},  {"usage"},
-      {"chargeback"},         {"chargeback", "explain"}, {"recommendations"}, {"whatif"}, {"forecast"},
+      {"fleet", "summary"},    {"policy", "get"},         {"token", "list"},   {"audit"},  {"usage"},
+      {"chargeback"},          {"chargeback", "explain"}, {"recommendations"}, {"whatif"}, {"forecast"},
       {"insights", "budgets"}, {"insights", "waste"}};
   for (const auto& command : commands) {
     std::vector<std::string> argv = {fleetcap::testing::kCtlBin};

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_replace.h"
 #include "proto_time.h"
+#include "services/api/test_scopes.h"
 #include "store/memory_allocation_run_repository.h"
 #include "store/memory_control_repositories.h"
 #include "store/memory_live_inventory_repository.h"
@@ -39,12 +40,7 @@ Scope WithRole(Role role) {
 }
 
 // A team token as the Authenticator makes it: the team and its subtree.
-Scope TeamScope(const std::string& team, std::vector<std::string> teams) {
-  Scope scope = WithRole(Role::kTeam);
-  scope.team = team;
-  scope.teams = std::move(teams);
-  return scope;
-}
+using test_scopes::TeamScope;
 
 store::AllocationRecommendationRecord Record(const std::string& team, int64_t recommended) {
   store::AllocationRecommendationRecord r;

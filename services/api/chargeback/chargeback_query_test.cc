@@ -9,6 +9,7 @@
 #include "services/api/chargeback/chargeback_http_routes.h"
 #include "services/api/http_json.h"
 #include "services/api/status_mapping.h"
+#include "services/api/test_scopes.h"
 #include "store/memory_chargeback_repository.h"
 #include "store/memory_control_repositories.h"
 #include "tests/support/status_matchers.h"
@@ -54,13 +55,7 @@ store::ChargebackLineRecord Line(absl::Time hour, const std::string& team, int64
   return l;
 }
 
-Scope TeamScope(const std::string& team, std::vector<std::string> teams) {
-  Scope scope;
-  scope.role = Role::kTeam;
-  scope.team = team;
-  scope.teams = std::move(teams);
-  return scope;
-}
+using test_scopes::TeamScope;
 
 Scope Planner() { return Scope{}; }
 

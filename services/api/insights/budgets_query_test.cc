@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "proto_time.h"
+#include "services/api/test_scopes.h"
 #include "store/memory_chargeback_repository.h"
 #include "store/memory_control_repositories.h"
 #include "tests/support/status_matchers.h"
@@ -48,13 +49,7 @@ store::ChargebackLineRecord Line(absl::Time hour, const std::string& team, int64
   return l;
 }
 
-Scope TeamScope(const std::string& team, std::vector<std::string> teams) {
-  Scope scope;
-  scope.role = Role::kTeam;
-  scope.team = team;
-  scope.teams = std::move(teams);
-  return scope;
-}
+using test_scopes::TeamScope;
 
 v1::GetBudgetsRequest Request(const std::string& team = "", std::optional<absl::Time> at = std::nullopt) {
   v1::GetBudgetsRequest r;

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "services/api/test_scopes.h"
 #include "store/memory_control_repositories.h"
 #include "store/memory_rightsizing_repository.h"
 #include "tests/support/status_matchers.h"
@@ -50,13 +51,7 @@ store::RightsizingRecord Record(const std::string& team, const std::string& work
   return r;
 }
 
-Scope TeamScope(const std::string& team, std::vector<std::string> teams) {
-  Scope scope;
-  scope.role = Role::kTeam;
-  scope.team = team;
-  scope.teams = std::move(teams);
-  return scope;
-}
+using test_scopes::TeamScope;
 
 std::vector<std::string> Rows(const v1::RightsizingReport& report) {
   std::vector<std::string> out;
