@@ -357,6 +357,17 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
   return options;
 }
 
+// Says what a pass computed, on stdout and in the log.
+void ReportPass(const SharedPassReport& pass) {
+  std::cout << "fleetcap-optimizer: pass done, " << pass.pass.computed.hours << " hours computed" << std::endl;
+  Logger("optimizer")
+      ->info("pass: {} cluster hours computed, clusters [{}], busy with another instance [{}], {}",
+             pass.pass.computed.hours, absl::StrJoin(pass.clusters, ", "), absl::StrJoin(pass.busy, ", "),
+             pass.fleet ? absl::StrCat("fleet watermark ", pass.pass.watermark ? FormatRfc3339(*pass.pass.watermark)
+                                                                               : std::string("none (no history yet)"))
+                        : std::string("the fleet's work is another instance's"));
+}
+
 absl::Status RunOptimizer(const OptimizerOptions& options) {
   FLEETCAP_ASSIGN_OR_RETURN(auto daemon, Daemon::Start(options.daemon, store::CheckSchema));
   OptimizerMetrics metrics(*daemon->registry());
@@ -408,14 +419,7 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
     });
     if (pass.ok()) {
       metrics.RecordPass(pass->pass, pass->fleet, clock.Monotonic() - began);
-      std::cout << "fleetcap-optimizer: pass done, " << pass->pass.computed.hours << " hours computed" << std::endl;
-      Logger("optimizer")
-          ->info("pass: {} cluster hours computed, clusters [{}], busy with another instance [{}], {}",
-                 pass->pass.computed.hours, absl::StrJoin(pass->clusters, ", "), absl::StrJoin(pass->busy, ", "),
-                 pass->fleet
-                     ? absl::StrCat("fleet watermark ", pass->pass.watermark ? FormatRfc3339(*pass->pass.watermark)
-                                                                             : std::string("none (no history yet)"))
-                     : std::string("the fleet's work is another instance's"));
+      ReportPass(*pass);
       if (pass->fleet) {
         RunAllocation(allocation, pass->pass.watermark, metrics);
         RunForecast(forecast, pass->pass.watermark, metrics, clock);
