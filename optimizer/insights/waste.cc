@@ -54,6 +54,14 @@ Activity ActivityOf(const ActivityReading* r) {
   return a;
 }
 
+Activity OfShare(Activity a, int64_t milli) {
+  const double of_share = 1000.0 / static_cast<double>(milli);
+  a.value *= of_share;
+  if (a.duty) *a.duty *= of_share;
+  if (a.sm_value) *a.sm_value *= of_share;
+  return a;
+}
+
 struct WorkloadAcc {
   int64_t held = 0, observed = 0, sm_observed = 0, both_minutes = 0, both_held = 0;
   double active = 0, both_duty = 0, both_sm = 0;
@@ -152,7 +160,10 @@ Finder::Minute Finder::Read(std::vector<HeldDevice>& devices, int64_t m) {
     const ActivityReading* r = d.readings != nullptr && i >= 0 && i < static_cast<int64_t>(d.readings->size())
                                    ? (*d.readings)[static_cast<size_t>(i)]
                                    : nullptr;
-    const Activity a = ActivityOf(r);
+    // A reading is of the whole device (docs/telemetry.md), as the
+    // chargeback reads it: a pod holding a share is idle below `idle_below`
+    // of its share, and its share's activity is what it used of it.
+    const Activity a = OfShare(ActivityOf(r), d.hold->milli);
     out.held += held;
     out.milli += d.hold->milli;
     if (!a.read) {

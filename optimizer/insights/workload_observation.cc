@@ -46,7 +46,9 @@ bool ObserveMinute(const std::vector<const WorkloadHold*>& held, const std::vect
   std::set<std::string> devices, active, pods;
   for (size_t i = 0; i < held.size(); ++i) {
     const PodMinute& r = *readings[i];
-    const double activity = *ActivityOf(r, o);
+    // A reading is of the whole device (docs/telemetry.md), as the
+    // chargeback reads it; the rules weigh it against the share held.
+    const double activity = *ActivityOf(r, o) * 1000.0 / static_cast<double>(held[i]->milli);
     o.activity.push_back(activity);
     if (r.memory_used_bytes && *r.memory_used_bytes >= 0) {
       o.memory_used_bytes.push_back(static_cast<double>(*r.memory_used_bytes));
