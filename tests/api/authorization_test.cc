@@ -51,6 +51,7 @@ const std::map<std::string, Expect>& Expected() {
       {"/fleetcap.v1.FleetService/ListDeviceHolds", {true, true, false, false}},
       {"GET /v1/fleet/assets", {true, true, false, false}},
       {"GET /v1/fleet/assets/holds", {true, true, false, false}},
+      {"GET /v1/fleet/assets/export", {true, true, false, false}},
       {"/fleetcap.v1.PolicyService/GetPolicy", {true, true, false, false}},
       {"/fleetcap.v1.PolicyService/ListPolicyVersions", {true, true, false, false}},
       {"/fleetcap.v1.PolicyService/ApplyPolicy", {true, false, false, false}},
