@@ -71,12 +71,14 @@ WasteInput RandomInput(WasteRandom& rnd) {
       const absl::Time from = rnd.At(kWasteHistory - absl::Hours(1), kWasteEnd);
       const absl::Time to = rnd.In(0, 4) == 0 ? absl::InfiniteFuture() : rnd.At(from, kWasteEnd + absl::Hours(1));
       const std::string device = absl::StrCat("g", p, "-", h);
-      in.holds.push_back({cluster, pod, "ns", team, workload, device, "A100", millis[rnd.In(0, 4)], from, to});
+      const int64_t milli = millis[rnd.In(0, 4)];
+      in.holds.push_back({cluster, pod, "ns", team, workload, device, "A100", milli, from, to});
       // Mostly idle, with gaps, busy spells and SM activity for some minutes.
       const int64_t busy_in = rnd.In(5, 400), unread_in = rnd.In(20, 2000);
       for (absl::Time m = kWasteHistory; m < kWasteEnd; m += absl::Minutes(1)) {
         if (rnd.In(0, unread_in) == 0) continue;
-        std::optional<double> d = rnd.In(0, busy_in) == 0 ? 0.9 : duty[rnd.In(0, 4)];
+        // A reading is of the whole device: the duty cycle of the pod's share, times the share.
+        std::optional<double> d = (rnd.In(0, busy_in) == 0 ? 0.9 : duty[rnd.In(0, 4)]) * milli / 1000;
         std::optional<double> sm;
         if (rnd.In(0, 3) == 0) sm = *d * 0.5;
         in.readings.push_back({cluster, pod, device, m, d, sm});
@@ -111,11 +113,14 @@ WideCost HeldCostBySecond(const WasteInput& in, const std::string& cluster, cons
   return total;
 }
 
-// The activity of a reading as the engine must judge it, or none.
+// The activity of a reading of the whole device as the engine must judge it
+// against the share held, or none.
 std::optional<double> ActivityAt(const WasteInput& in, const WasteHold& h, absl::Time m) {
   for (const ActivityReading& r : in.readings) {
     if (r.cluster == h.cluster && r.pod_uid == h.pod_uid && r.device_id == h.device_id && r.minute == m) {
-      return r.sm_active ? r.sm_active : r.duty_cycle;
+      const std::optional<double> device = r.sm_active ? r.sm_active : r.duty_cycle;
+      if (!device) return std::nullopt;
+      return *device * 1000 / static_cast<double>(h.milli);
     }
   }
   return std::nullopt;
