@@ -32,7 +32,7 @@ export function IdleRunsPanel({ workload, name, currency }: { workload: Workload
   const count = workload.runCount ?? runs.length;
   return (
     <div className="panel" id="insights-runs" data-testid="insights-runs">
-      <h4 id="insights-runs-heading">Idle runs of {name}</h4>
+      <h3>Idle runs of {name}</h3>
       <DataTable
         caption={
           count > runs.length ? `The ${runs.length} longest of its ${count} idle runs` : `Its ${count} idle run${count === 1 ? '' : 's'}, the longest first`

@@ -137,9 +137,9 @@ test('why spend changed: totals, each driver as a waterfall step and in the tabl
   const bar = (name: string) => chart.querySelector(`g[data-step="${name}"] rect`) as SVGRectElement;
   const right = (name: string) => Number(bar(name).getAttribute('x')) + Number(bar(name).getAttribute('width'));
   expect(right('ended')).toBeCloseTo(right('started'));
-  expect(Number(bar('ended').getAttribute('x'))).toBeCloseTo(240 + (128 / 140) * 440);
+  expect(Number(bar('ended').getAttribute('x'))).toBeCloseTo(240 + (128 / 140) * 340);
   // The axis ends at the highest running total (140); the current total is 130.5 of it.
-  expect(Number(bar('current').getAttribute('width'))).toBeCloseTo((130.5 / 140) * 440);
+  expect(Number(bar('current').getAttribute('width'))).toBeCloseTo((130.5 / 140) * 340);
 
   const table = screen.getByTestId('insights-drivers-table');
   expect(within(table).getByRole('rowheader', { name: 'Price changes' })).toBeInTheDocument();

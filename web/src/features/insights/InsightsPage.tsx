@@ -10,6 +10,7 @@ import { useSession } from '../../auth/session';
 import type { Scope } from '../../auth/scope';
 import { Skeleton } from '../../components/Skeleton';
 import { TimeRangePicker } from '../../components/TimeRangePicker';
+import type { TimeRange } from '../../time/range';
 import { useTimeRange } from '../../time/useTimeRange';
 import { policyListNames } from '../planning/policyNames';
 import { BudgetsSection } from './BudgetsSection';
@@ -26,13 +27,12 @@ export default function InsightsPage() {
     <section>
       <h1>Insights</h1>
       <TimeRangePicker range={range} />
-      {scope === null ? <Skeleton label="your token's scope" height={400} /> : <ScopedInsights scope={scope} params={params} />}
+      {scope === null ? <Skeleton label="your token's scope" height={400} /> : <ScopedInsights scope={scope} params={params} range={range} />}
     </section>
   );
 }
 
-function ScopedInsights({ scope, params }: { scope: Scope; params: URLSearchParams }) {
-  const range = useTimeRange();
+function ScopedInsights({ scope, params, range }: { scope: Scope; params: URLSearchParams; range: TimeRange }) {
   const { team, outside } = insightsScope(params, scope);
   if (outside) {
     return (

@@ -12,7 +12,7 @@ const ROW = 30;
 const BAR = 18;
 const LABEL_RIGHT = 230;
 const BAR_LEFT = 240;
-const BAR_WIDTH = 440;
+const BAR_WIDTH = 340;
 const VALUE_LEFT = BAR_LEFT + BAR_WIDTH + 10;
 const WIDTH = VALUE_LEFT + 150;
 
