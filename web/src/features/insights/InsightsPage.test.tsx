@@ -40,6 +40,11 @@ test('top waste: the totals, unknown apart, the fleet’s efficiency and the wor
     expect.stringMatching(/^api/),
   ]);
   expect(within(table).getByRole('caption')).toHaveTextContent('The 2 most wasteful of 3 workloads');
+  // A workload leads to its chargeback lines over the same range.
+  expect(within(table).getByRole('link', { name: 'train-a' })).toHaveAttribute(
+    'href',
+    `/chargeback?${testRangeQuery}&team=ml&namespace=train&q=Job%2Ftrain-a`,
+  );
   expect(screen.getByTestId('insights-waste-row-cost-ml/train/Job/train-a')).toHaveTextContent('EUR 9.00');
   expect(screen.getByTestId('insights-waste-row-cost-ml-serving/serve/Deployment/api')).toHaveAttribute('data-value', '3345678');
   expect(screen.getByTestId('insights-waste-row-runs-ml-serving/serve/Deployment/api')).toHaveTextContent('25');

@@ -4,6 +4,7 @@
 // first, and a workload's idle runs on expanding it.
 import { createContext, useContext, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
 import { insightsWaste } from '../../api/endpoints';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Figure } from '../../components/Figure';
@@ -33,13 +34,13 @@ export function WasteSection({ range, team }: { range: TimeRange; team: string |
     <section aria-labelledby="insights-waste-heading">
       <h2 id="insights-waste-heading">Top waste</h2>
       <QueryView query={waste} what="the waste" height={320}>
-        {(report) => <WasteReportView report={report} team={team} />}
+        {(report) => <WasteReportView report={report} team={team} range={range} />}
       </QueryView>
     </section>
   );
 }
 
-function WasteReportView({ report, team }: { report: WasteReport; team: string | null }) {
+function WasteReportView({ report, team, range }: { report: WasteReport; team: string | null; range: TimeRange }) {
   const currency = report.currency || 'USD';
   const [open, setOpen] = useState<string | null>(null);
   const workloads = report.workloads ?? [];
@@ -48,7 +49,8 @@ function WasteReportView({ report, team }: { report: WasteReport; team: string |
   // The columns stay the same while a workload opens (new columns would draw
   // the table afresh and lose the focus on its button): the toggle reads
   // which one is open from the context.
-  const columns = useMemo(() => workloadColumns(currency), [currency]);
+  const rangeQuery = range.preset ? `range=${range.preset}` : `start=${range.start}&end=${range.end}`;
+  const columns = useMemo(() => workloadColumns(currency, rangeQuery), [currency, rangeQuery]);
   const openRuns = useMemo(() => ({ open, setOpen }), [open]);
   const count = report.workloadCount ?? workloads.length;
   return (
@@ -111,7 +113,7 @@ function signalThreshold(idleBelow: number | undefined): string {
   return `activity below ${formatFraction(idleBelow)}`;
 }
 
-function workloadColumns(currency: string): Column<WorkloadWaste>[] {
+function workloadColumns(currency: string, rangeQuery: string): Column<WorkloadWaste>[] {
   return [
     {
       id: 'workload',
@@ -120,7 +122,12 @@ function workloadColumns(currency: string): Column<WorkloadWaste>[] {
         <WorkloadLabel workload={w.workload} namespace={w.namespace} team={w.team}>
           {(name) => (
             <>
-              {name}
+              {/* Its chargeback lines over the same range: what it cost in all, and why. */}
+              <Link
+                to={`/chargeback?${rangeQuery}&team=${encodeURIComponent(w.team ?? '')}&namespace=${encodeURIComponent(w.namespace ?? '')}&q=${encodeURIComponent(w.workload ?? '')}`}
+              >
+                {name}
+              </Link>
               {w.busyButLight && (
                 <span className="badge" data-testid={`insights-busy-${workloadKey(w)}`} title="Duty cycle high, SM activity low">
                   busy but light
