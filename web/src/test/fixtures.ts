@@ -406,7 +406,13 @@ export const spendChangeReport: SpendChangeReport = {
     },
     { name: 'ended', changeMicro: '-12000000', top: [{ team: 'ml', namespace: 'train', workload: 'Job/old', model: 'A100', changeMicro: '-12000000' }] },
     { name: 'price', changeMicro: '2500000' },
-    { name: 'idle_share' },
+    {
+      name: 'idle_share',
+      top: [
+        { team: 'idle', model: 'A100', changeMicro: '1000000' },
+        { team: 'ml', changeMicro: '-1000000' },
+      ],
+    },
   ],
 };
 

@@ -152,6 +152,10 @@ test('why spend changed: totals, each driver as a waterfall step and in the tabl
   expect(screen.getByTestId('insights-driver-started-top-0')).toHaveAttribute('data-value', '30000000');
   expect(within(table).getByRole('row', { name: /Workloads that started/ })).toHaveTextContent('train-b');
   expect(within(table).getByRole('row', { name: /Price changes/ })).toHaveTextContent('none');
+  // Contributions of no workload say what they are.
+  const idle = within(table).getByRole('row', { name: /Idle share received/ });
+  expect(idle).toHaveTextContent('idle capacity on A100: +EUR 1.00');
+  expect(idle).toHaveTextContent('team ml (not a workload): −EUR 1.00');
   expect(paramsOf('/v1/insights/changes')).toEqual([{ ...testRange, top: '5' }]);
 });
 

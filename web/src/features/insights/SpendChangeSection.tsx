@@ -9,7 +9,7 @@ import { QueryView } from '../../components/QueryView';
 import { WorkloadLabel } from '../../components/WorkloadLabel';
 import { big, formatMoney, formatTime } from '../../format/numbers';
 import type { TimeRange } from '../../time/range';
-import type { SpendChangeReport, SpendDriver } from '../../api/types';
+import type { SpendChangeReport, SpendContribution, SpendDriver } from '../../api/types';
 import { changeParams } from './insightsView';
 import { driverWords } from './insightsWords';
 import { Waterfall, signedMoney } from './Waterfall';
@@ -99,7 +99,7 @@ function DriverTable({ drivers, currency }: { drivers: SpendDriver[]; currency: 
                 <ul className="contributions">
                   {(d.top ?? []).map((c, i) => (
                     <li key={`${c.team}/${c.namespace}/${c.workload}/${c.model}`}>
-                      <WorkloadLabel workload={c.workload} namespace={c.namespace} team={c.team} />
+                      <ContributionLabel contribution={c} />
                       {c.model ? <span className="workload-context"> on {c.model}</span> : null}:{' '}
                       <Figure
                         testId={`insights-driver-${d.name ?? ''}-top-${i}`}
@@ -116,4 +116,12 @@ function DriverTable({ drivers, currency }: { drivers: SpendDriver[]; currency: 
       </tbody>
     </table>
   );
+}
+
+// A workload by its name; a contribution of no workload (the idle capacity
+// a team received, a team's shared and fixed lines) by what it is.
+function ContributionLabel({ contribution: c }: { contribution: SpendContribution }) {
+  if (c.workload) return <WorkloadLabel workload={c.workload} namespace={c.namespace} team={c.team} />;
+  if (c.team === 'idle') return <>idle capacity</>;
+  return <>{c.namespace ? `team ${c.team ?? ''}, namespace ${c.namespace}` : `team ${c.team ?? ''}`} (not a workload)</>;
 }
