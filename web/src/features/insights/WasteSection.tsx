@@ -46,17 +46,17 @@ function WasteReportView({ report, team, range }: { report: WasteReport; team: s
   const workloads = report.workloads ?? [];
   const opened = workloads.find((w) => workloadKey(w) === open);
   const score = report.efficiency?.find((e) => (e.team ?? '') === (team ?? ''));
+  const rangeQuery = range.preset ? `range=${range.preset}` : `start=${range.start}&end=${range.end}`;
   // The columns stay the same while a workload opens (new columns would draw
   // the table afresh and lose the focus on its button): the toggle reads
   // which one is open from the context.
-  const rangeQuery = range.preset ? `range=${range.preset}` : `start=${range.start}&end=${range.end}`;
   const columns = useMemo(() => workloadColumns(currency, rangeQuery), [currency, rangeQuery]);
   const openRuns = useMemo(() => ({ open, setOpen }), [open]);
   const count = report.workloadCount ?? workloads.length;
   return (
     <>
       <p className="note">
-        Idle: devices held with {signalThreshold(report.idleBelow)} for at least {durationWords(report.idleForSeconds)} (the
+        Idle: devices held with {idleThreshold(report.idleBelow)} for at least {durationWords(report.idleForSeconds)} (the
         policy’s <code>insights</code> options). Held time without telemetry is unknown: not counted as waste.
       </p>
       <dl className="figures">
@@ -109,7 +109,7 @@ function WasteReportView({ report, team, range }: { report: WasteReport; team: s
 }
 
 // The policy's idle threshold: activity below it (0..1) is idle.
-function signalThreshold(idleBelow: number | undefined): string {
+function idleThreshold(idleBelow: number | undefined): string {
   return `activity below ${formatFraction(idleBelow)}`;
 }
 
