@@ -60,9 +60,7 @@ function BudgetsView({ report }: { report: BudgetReport }) {
       id: 'projected',
       header: 'Projected',
       numeric: true,
-      cell: (b) => (
-        <span title={b.method}>{money(`insights-budget-projected-${budgetKey(b)}`, b.projectedMicro)}</span>
-      ),
+      cell: (b) => money(`insights-budget-projected-${budgetKey(b)}`, b.projectedMicro),
     },
     { id: 'bar', header: 'Against the budget', cell: (b) => <BudgetBar budget={b} currency={currency} /> },
     {
@@ -79,15 +77,15 @@ function BudgetsView({ report }: { report: BudgetReport }) {
         </span>
       ),
     },
+    // Each budget's rest of the month is forecast from its own team's days.
+    { id: 'method', header: 'How the rest was forecast', cell: (b) => <span className="method">{b.method}</span> },
   ];
-  const methods = [...new Set(budgets.map((b) => b.method).filter(Boolean))];
   return (
     <>
       <DataTable caption="This month’s budgets: spent so far and projected by the month’s end" columns={columns} rows={budgets} rowKey={budgetKey} testId="insights-budgets-table" />
       <p className="note">
         The bar: spent so far (blue, red once past the budget), then the forecast rest of the month (light orange) up to
-        the projection; the black line marks the budget. Projected is spent plus the forecast rest
-        {methods.length > 0 ? ` (${methods.join('; ')})` : ''}.
+        the projection; the black line marks the budget. Projected is spent plus the forecast rest.
       </p>
     </>
   );

@@ -174,6 +174,9 @@ test('budgets: amount, spent, projected, a bar with the amount marked and the st
   expect(screen.getByTestId('insights-budget-status-ml-serving')).toHaveTextContent('Under budget');
   expect(screen.getByTestId('insights-budget-status-web')).toHaveTextContent('Over budget');
   expect(screen.getByTestId('insights-budget-status-web')).toHaveClass('status-over');
+  // How each budget's rest of the month was forecast, on its own row.
+  const mlRow = screen.getByTestId('insights-budget-status-ml').closest('tr') as HTMLElement;
+  expect(mlRow).toHaveTextContent('the last 7 days’ mean per day');
   // The scale ends at the projection (1,100): the amount's mark sits at 1000/1100 of the bar.
   const bar = screen.getByTestId('insights-budget-bar-ml');
   expect(bar).toHaveAccessibleName('Spent EUR 600.00 and projected EUR 1,100.00 of a budget of EUR 1,000.00');
