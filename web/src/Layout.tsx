@@ -9,6 +9,7 @@ const pages = [
   ['/chargeback', 'Chargeback'],
   ['/assets', 'Assets'],
   ['/efficiency', 'Efficiency'],
+  ['/insights', 'Insights'],
   ['/recommendations', 'Recommendations'],
   ['/planning', 'Planning'],
   ['/policy', 'Policy'],

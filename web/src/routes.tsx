@@ -13,6 +13,7 @@ const FleetPage = page(() => import('./features/fleet/FleetPage'));
 const ChargebackPage = page(() => import('./features/chargeback/ChargebackPage'));
 const AssetsPage = page(() => import('./features/assets/AssetsPage'));
 const EfficiencyPage = page(() => import('./features/efficiency/EfficiencyPage'));
+const InsightsPage = page(() => import('./features/insights/InsightsPage'));
 const RecommendationsPage = page(() => import('./features/recommendations/RecommendationsPage'));
 const PlanningPage = page(() => import('./features/planning/PlanningPage'));
 const PolicyPage = page(() => import('./features/policy/PolicyPage'));
@@ -55,6 +56,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
       { path: '/chargeback', element: <ChargebackPage.Component /> },
       { path: '/assets', element: <AssetsPage.Component /> },
       { path: '/efficiency', element: <EfficiencyPage.Component />, loader: chartLoader, hydrateFallbackElement: loadingPage },
+      { path: '/insights', element: <InsightsPage.Component /> },
       { path: '/recommendations', element: <RecommendationsPage.Component /> },
       { path: '/planning', element: <PlanningPage.Component />, loader: chartLoader, hydrateFallbackElement: loadingPage },
       { path: '/policy', element: <PolicyPage.Component /> },

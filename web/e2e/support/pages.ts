@@ -2,7 +2,7 @@
 // use, in one place: page-specific checks name their elements by the
 // data-testid values listed in docs/dashboard.md.
 
-export const PAGES = ['fleet', 'chargeback', 'assets', 'efficiency', 'recommendations', 'planning', 'policy'] as const;
+export const PAGES = ['fleet', 'chargeback', 'assets', 'efficiency', 'insights', 'recommendations', 'planning', 'policy'] as const;
 export type PageName = (typeof PAGES)[number];
 
 export const SIGN_IN = {

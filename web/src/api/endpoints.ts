@@ -3,6 +3,7 @@
 import { apiGet, apiGetText, apiPost, type QueryParams } from './client';
 import type {
   Assets,
+  BudgetReport,
   CapacitySeries,
   ChargebackExplanation,
   ChargebackReport,
@@ -13,11 +14,14 @@ import type {
   PendingDemand,
   PolicyVersion,
   RecommendationSet,
+  RightsizingReport,
   SavedScenario,
   ScenarioComparison,
   SavedView,
   ScenarioList,
+  SpendChangeReport,
   ViewList,
+  WasteReport,
   WhoAmIResponse,
 } from './types';
 
@@ -50,3 +54,7 @@ export const getScenario = (id: string) => apiGet<SavedScenario>('/v1/scenarios/
 export const listViews = () => apiGet<ViewList>('/v1/views');
 export const saveView = (view: { name: string; path: string; query: string }) => apiPost<SavedView>('/v1/views', view);
 export const removeView = (name: string) => apiPost<unknown>('/v1/views/remove', { name });
+export const insightsWaste = (params: QueryParams) => apiGet<WasteReport>('/v1/insights/waste', params);
+export const insightsRightsizing = (params: QueryParams) => apiGet<RightsizingReport>('/v1/insights/rightsizing', params);
+export const insightsChanges = (params: QueryParams) => apiGet<SpendChangeReport>('/v1/insights/changes', params);
+export const insightsBudgets = (params: QueryParams) => apiGet<BudgetReport>('/v1/insights/budgets', params);

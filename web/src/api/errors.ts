@@ -8,6 +8,7 @@ export type ApiErrorKind =
   | 'bad_request'
   | 'not_found'
   | 'too_large'
+  | 'unimplemented'
   | 'server';
 
 export class ApiError extends Error {
@@ -30,6 +31,7 @@ export function kindForStatus(status: number): ApiErrorKind {
   if (status === 404) return 'not_found';
   if (status === 400) return 'bad_request';
   if (status === 413) return 'too_large';
+  if (status === 501) return 'unimplemented';
   if (status === 503 || status === 502 || status === 504) return 'unavailable';
   return 'server';
 }
@@ -50,6 +52,8 @@ export function messageFor(kind: ApiErrorKind, detail: string): string {
       return `The request was refused: ${detail}`;
     case 'too_large':
       return `The answer is too large; choose a shorter time range or fewer groups. (${detail})`;
+    case 'unimplemented':
+      return `This fleetcap service does not offer it yet (an older version?): ${detail}`;
     case 'server':
       return `The fleetcap service failed: ${detail}`;
   }

@@ -5,7 +5,7 @@ import { ApiError } from '../api/errors';
 export function ErrorMessage({ error, what }: { error: unknown; what: string }) {
   const message = error instanceof Error ? error.message : String(error);
   const unauthenticated = error instanceof ApiError && error.kind === 'unauthenticated';
-  const detail = error instanceof ApiError && !['not_found', 'bad_request', 'server', 'too_large'].includes(error.kind)
+  const detail = error instanceof ApiError && !['not_found', 'bad_request', 'server', 'too_large', 'unimplemented'].includes(error.kind)
     ? error.detail
     : null;
   return (

@@ -41,3 +41,15 @@ export function groupsShown(sizes: readonly number[], max = MAX_GROUPS): { shown
   const largest = new Set([...all].sort((a, b) => (sizes[b] as number) - (sizes[a] as number) || a - b).slice(0, max));
   return { shown: all.filter((i) => largest.has(i)), folded: all.filter((i) => !largest.has(i)) };
 }
+
+// A change of money (the Insights page's waterfall, budgets): totals in the
+// palette's first blue, an increase of spend red, a decrease green, and what
+// is projected rather than spent the light orange. Each is also said in words
+// or signs beside it: colour is never the only cue.
+export const CHANGE_COLOURS = {
+  total: '#4e79a7',
+  up: '#c43c3f',
+  down: '#2e6b30',
+  projected: '#ffbe7d',
+  limit: '#1a1a1a',
+} as const;

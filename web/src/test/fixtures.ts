@@ -2,6 +2,7 @@
 // zero values omitted).
 import type {
   Assets,
+  BudgetReport,
   CapacitySeries,
   ChargebackExplanation,
   ChargebackLine,
@@ -12,9 +13,12 @@ import type {
   PendingDemand,
   PolicyVersion,
   RecommendationSet,
+  RightsizingReport,
   SavedScenario,
   ScenarioComparison,
   ScenarioSide,
+  SpendChangeReport,
+  WasteReport,
   WhoAmIResponse,
 } from '../api/types';
 
@@ -302,5 +306,142 @@ export const deviceHoldsOfG0: DeviceHolds = {
   holds: [
     { pod: 'train-0', namespace: 'ml-train', workload: 'Job/train', team: 'ml', milli: '500', heldFrom: '2026-11-28T00:00:00Z', heldTo: '2026-11-28T10:00:00Z', heldSeconds: '36000', heldMilliSeconds: '18000000' },
     { pod: 'probe-0', namespace: 'ml-train', workload: 'Job/probe', team: 'ml', milli: '500', heldFrom: '2026-11-28T10:00:00Z', heldTo: '2026-11-28T10:00:07Z', heldSeconds: '7', heldMilliSeconds: '3500' },
+  ],
+};
+
+// ---- Insights (proto/fleetcap/v1/insights.proto): the fleet's answers; a
+// team's are the same narrowed to its subtree (test/server.ts).
+
+export const wasteReport: WasteReport = {
+  start: testRange.start,
+  end: testRange.end,
+  currency: 'EUR',
+  // The workloads' sum: 9,000,000 + 3,345,678.
+  wastedCostMicro: '12345678',
+  wastedMilliSeconds: '111600000',
+  unknownMilliSeconds: '7200000',
+  idleBelow: 0.05,
+  idleForSeconds: '14400',
+  workloadCount: 3,
+  efficiency: [
+    { signal: 'mixed', score: 0.42, heldMilliSeconds: '72000000', observedMilliSeconds: '64800000', activeMilliSeconds: '27216000' },
+    { team: 'ml', signal: 'sm_active', score: 0.375, heldMilliSeconds: '57600000', observedMilliSeconds: '57600000', activeMilliSeconds: '21600000' },
+    { team: 'web', signal: 'duty_cycle', heldMilliSeconds: '7200000' },
+  ],
+  teams: [
+    { team: 'ml', wastedCostMicro: '9000000', wastedMilliSeconds: '93600000' },
+    { team: 'ml-serving', wastedCostMicro: '3345678', wastedMilliSeconds: '18000000', unknownMilliSeconds: '7200000' },
+  ],
+  workloads: [
+    {
+      team: 'ml',
+      namespace: 'train',
+      workload: 'Job/train-a',
+      heldMilliSeconds: '129600000',
+      wastedMilliSeconds: '93600000',
+      wastedCostMicro: '9000000',
+      runCount: 2,
+      runs: [
+        {
+          cluster: 'c1', podUid: 'p1', namespace: 'train', workload: 'Job/train-a', team: 'ml', model: 'A100',
+          start: '2026-12-01T00:00:00Z', end: '2026-12-01T06:00:00Z', devicesMilli: '4000', meanActivity: 0.012,
+          signal: 'sm_active', wastedMilliSeconds: '86400000', wastedCostMicro: '6750000',
+        },
+        {
+          cluster: 'c1', podUid: 'p2', namespace: 'train', workload: 'Job/train-a', team: 'ml', model: 'A100',
+          start: '2026-12-02T00:00:00Z', end: '2026-12-02T04:00:00Z', devicesMilli: '500', meanActivity: 0.03,
+          signal: 'duty_cycle', wastedMilliSeconds: '7200000', wastedCostMicro: '2250000',
+        },
+      ],
+    },
+    {
+      team: 'ml-serving',
+      namespace: 'serve',
+      workload: 'Deployment/api',
+      heldMilliSeconds: '36000000',
+      wastedMilliSeconds: '18000000',
+      wastedCostMicro: '3345678',
+      unknownMilliSeconds: '7200000',
+      runCount: 25,
+      busyButLight: true,
+      runs: [
+        {
+          cluster: 'c2', podUid: 'p9', namespace: 'serve', workload: 'Deployment/api', team: 'ml-serving', model: 'H100',
+          start: '2026-12-03T00:00:00Z', end: '2026-12-03T05:00:00Z', devicesMilli: '1000', meanActivity: 0.04,
+          signal: 'sm_active', wastedMilliSeconds: '18000000', wastedCostMicro: '3345678',
+        },
+      ],
+    },
+  ],
+};
+
+export const rightsizingReport: RightsizingReport = {
+  start: '2026-11-20T00:00:00Z',
+  end: '2026-12-04T00:00:00Z',
+  computedAt: '2026-12-04T01:00:00Z',
+  currency: 'EUR',
+  // Beyond 2^53 micro-units: printed without floats.
+  savingsMicroPerMonth: '9007199254990993',
+  recommendationCount: 2,
+  recommendations: [
+    {
+      team: 'ml', namespace: 'train', workload: 'Job/train-a', cluster: 'c1', model: 'A100', kind: 'cheaper_flavor',
+      current: 'flavor a100-pool', proposed: 'flavor v100-pool', currentMilli: '8000', proposedMilli: '8000',
+      savingsMicroPerMonth: '9007199254740993', evidence: 'throughput per cost 2.1x on v100-pool for class training',
+      observedMinutes: '20160', confidence: 'high',
+    },
+    {
+      team: 'ml-serving', namespace: 'serve', workload: 'Deployment/api', cluster: 'c2', model: 'H100', kind: 'smaller_slice',
+      current: '1 x H100-SXM5-80GB', proposed: 'MIG 3g.40gb', currentMilli: '1000', proposedMilli: '429',
+      savingsMicroPerMonth: '250000', evidence: 'p99 memory 12.0 GiB, p95 activity 18%',
+      observedMinutes: '45', confidence: 'low',
+    },
+  ],
+};
+
+export const spendChangeReport: SpendChangeReport = {
+  previousStart: '2026-11-20T19:00:00Z',
+  start: testRange.start,
+  end: testRange.end,
+  currency: 'EUR',
+  previousCostMicro: '100000000',
+  currentCostMicro: '130500000',
+  changeMicro: '30500000',
+  drivers: [
+    {
+      name: 'started',
+      changeMicro: '40000000',
+      top: [
+        { team: 'ml', namespace: 'train', workload: 'Job/train-b', model: 'A100', changeMicro: '30000000' },
+        { team: 'ml-serving', namespace: 'serve', workload: 'Deployment/api-v2', model: 'H100', changeMicro: '10000000' },
+      ],
+    },
+    { name: 'ended', changeMicro: '-12000000', top: [{ team: 'ml', namespace: 'train', workload: 'Job/old', model: 'A100', changeMicro: '-12000000' }] },
+    { name: 'price', changeMicro: '2500000' },
+    {
+      name: 'idle_share',
+      top: [
+        { team: 'idle', model: 'A100', changeMicro: '1000000' },
+        { team: 'ml', changeMicro: '-1000000' },
+      ],
+    },
+  ],
+};
+
+export const budgetReport: BudgetReport = {
+  currency: 'EUR',
+  budgets: [
+    {
+      team: 'ml', month: '2026-12', amountMicro: '1000000000', spentMicro: '600000000', through: '2026-12-04T18:00:00Z',
+      forecastRestMicro: '500000000', projectedMicro: '1100000000', status: 'projected_over', method: 'the last 7 days’ mean per day',
+    },
+    {
+      team: 'ml-serving', month: '2026-12', amountMicro: '800000000', spentMicro: '100000000', through: '2026-12-04T18:00:00Z',
+      forecastRestMicro: '300000000', projectedMicro: '400000000', status: 'under', method: 'the last 7 days’ mean per day',
+    },
+    {
+      team: 'web', month: '2026-12', amountMicro: '500000000', spentMicro: '520000000', through: '2026-12-04T18:00:00Z',
+      forecastRestMicro: '200000000', projectedMicro: '720000000', status: 'over', method: 'the last 7 days’ mean per day',
+    },
   ],
 };

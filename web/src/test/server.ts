@@ -65,6 +65,28 @@ async function scenarioAnswer(request: Request, save: boolean) {
   return json(saved);
 }
 
+// The org tree of the insights' answers: ml holds ml-research and ml-serving.
+const subtreeOf = (team: string) => (team === 'ml' ? (fixtures.whoTeam.teams ?? []) : [team]);
+
+// GET /v1/insights/*: a team token may ask for its subtree only, and always
+// names a team (the fleet's figures are the planners'); an answer for a team
+// keeps that team's subtree.
+function insightsAnswer(request: Request, forTeam: (team: string) => unknown, fleet: unknown) {
+  const team = new URL(request.url).searchParams.get('team');
+  if (request.headers.get('authorization') === `Bearer ${fixtures.teamToken}`) {
+    if (team === null || !(fixtures.whoTeam.teams ?? []).includes(team)) {
+      return refuse(403, 7, 'PERMISSION_DENIED', `team ${team ?? '(fleet)'}: outside the token's teams`);
+    }
+  }
+  return json(team === null ? fleet : forTeam(team));
+}
+
+function wasteOfTeam(team: string) {
+  const inTree = (t: { team?: string }) => subtreeOf(team).includes(t.team ?? '');
+  const report = fixtures.wasteReport;
+  return { ...report, efficiency: report.efficiency?.filter(inTree), teams: report.teams?.filter(inTree) };
+}
+
 export const handlers = [
   http.all('*', ({ request }) => {
     requests.push(new URL(request.url));
@@ -106,6 +128,20 @@ export const handlers = [
     const version = Number(new URL(request.url).searchParams.get('version') ?? '0');
     return json(fixtures.policyVersions.find((v) => v.version === (version || 2)));
   }),
+  http.get('*/v1/insights/waste', ({ request }) => insightsAnswer(request, wasteOfTeam, fixtures.wasteReport)),
+  http.get('*/v1/insights/rightsizing', ({ request }) =>
+    insightsAnswer(request, () => fixtures.rightsizingReport, fixtures.rightsizingReport),
+  ),
+  http.get('*/v1/insights/changes', ({ request }) =>
+    insightsAnswer(request, () => fixtures.spendChangeReport, fixtures.spendChangeReport),
+  ),
+  http.get('*/v1/insights/budgets', ({ request }) =>
+    insightsAnswer(
+      request,
+      (team) => ({ ...fixtures.budgetReport, budgets: fixtures.budgetReport.budgets?.filter((b) => subtreeOf(team).includes(b.team ?? '')) }),
+      fixtures.budgetReport,
+    ),
+  ),
   http.get('*/v1/policy/history', () => json({ versions: fixtures.policyVersions })),
   http.get('*/v1/forecast', ({ request }) => forecastAnswer(request)),
   http.post('*/v1/scenarios/run', ({ request }) => scenarioAnswer(request, false)),
