@@ -12,7 +12,9 @@
 #          utilisation telemetry (`fleetcap-ingest prometheus` taking
 #          remote_write from fleetcap-telemetry-replay, which plays the DCGM
 #          exporters with the published genai GPU duty cycle), starts
-#          fleetcap-optimizer computing the chargeback of every closed hour,
+#          fleetcap-optimizer computing the chargeback of every closed hour
+#          (and after it waste, rightsizing and budgets), gives the month
+#          budgets set from the pace of that chargeback (demo_budgets below),
 #          and prints where to look, the dashboard's URL first (fleetcap-api
 #          serves the built web app, with a planner and a team token to sign
 #          in with) and the admin token. Where the published trace is absent
@@ -92,7 +94,7 @@ clear_openb() {
       telemetry_push_devices telemetry_push_counters telemetry_push_checkpoints; do
     psql "$db" -qc "DELETE FROM $table WHERE cluster = 'openb'" >/dev/null 2>&1 || true
   done
-  rm -rf "$state/telemetry-wal" "$state/policy-stride"
+  rm -rf "$state/telemetry-wal" "$state/policy-stride" "$state/budgets-month"
 }
 
 # The openb policy for the sampled cluster: each flavor's capacity is the
@@ -113,6 +115,31 @@ scaled_policy() {  # DB OUT
       amount = $2; gsub(/"/, "", amount); sub(/amount: .*/, sprintf("amount: \"%.2f\"", amount / stride))
     }
     { print }' docs/examples/openb-policy.yaml > "$2"
+}
+
+# The demo's budgets, for the month holding now (the openb policy has none):
+# one per org and three teams, each set from the pace of its spend as a
+# planner would, once the optimizer's first pass has charged the sampled
+# window. The pace is the team's (and its subtree's) mean daily cost over the
+# 7 complete UTC days before today, the rate the budget forecast uses
+# (docs/insights.md, "Budgets"), times the days of the month. Each budget is
+# its pace plus 10% headroom, rounded up to a whole 100; team-07's is 10%
+# below its pace (a cut asked of it), so it is the one projected over.
+# Prints the policy's budgets: section.
+demo_budgets() {  # MONTH DAYS_IN_MONTH FROM TO fleetcapctl-args...
+  local month=$1 month_days=$2 from=$3 to=$4 team factor week
+  shift 4
+  echo "budgets:"
+  for team in training:1.10 inference:1.10 team-00:1.10 team-04:1.10 team-07:0.90; do
+    factor=${team#*:}
+    team=${team%%:*}
+    week=$("$@" chargeback --from "$from" --to "$to" --team "$team" --format csv |
+      awk -F, 'NR > 1 { sum += $15 } END { printf "%.6f", sum }')
+    awk -v team="$team" -v month="$month" -v week="$week" -v days="$month_days" -v factor="$factor" 'BEGIN {
+      amount = week / 7 * days * factor
+      printf "  - team: %s\n    month: \"%s\"\n    amount: \"%d.00\"\n", team, month, int((amount + 99.999999) / 100) * 100
+    }'
+  done
 }
 
 start() {
@@ -204,6 +231,7 @@ start() {
         --message "make demo: openb teams and prices, scaled to one node in $stride" \
         --server "127.0.0.1:$grpc_port" --token "$admin_token" | sed -n 1p
       echo "$stride" > "$state/policy-stride"
+      rm -f "$state/budgets-month"  # the policy applied has none
     fi
     local start_s
     start_s=$(cat "$state/trace-start")
@@ -231,10 +259,11 @@ start() {
   # Utilisation telemetry for every minute of the sampled window, before
   # the optimizer's first pass so that it charges those hours with it. The
   # window ends now, to the minute.
-  local telemetry_to telemetry_minutes week_from
+  local telemetry_to telemetry_minutes week_from week_to
   telemetry_to=$(date -u -d "@$(( now_s / 60 * 60 ))" +%Y-%m-%dT%H:%M:%SZ)
   telemetry_minutes=$(( (now_s / 60 * 60 - $(cat "$state/trace-start" 2>/dev/null || echo 0)) / 60 ))
   week_from=$(date -u -d "@$(( now_hour - 7 * 86400 ))" +%Y-%m-%dT%H:%M:%SZ)
+  week_to=$(date -u -d "@$now_hour" +%Y-%m-%dT%H:%M:%SZ)
   local telemetry_note="no utilisation telemetry (see above): every line is charged as held and marked *"
   local duty_cycle="$data/genai/pod_gpu_duty_cycle_anon.tar.gz"
   if [ "$cluster" != openb ]; then
@@ -291,6 +320,24 @@ start() {
     else
       sed 's/^/demo: /' "$state/recommendations.txt"
     fi
+  fi
+
+  # Budgets for the month holding now, from the chargeback the first pass
+  # computed (demo_budgets above); once a month, and again after a fresh sample.
+  local month
+  month=$(date -u -d "@$now_s" +%Y-%m)
+  if [ "$cluster" = openb ] && [ "$(cat "$state/budgets-month" 2>/dev/null)" != "$month" ]; then
+    local today month_days
+    today=$(( now_s / 86400 * 86400 ))
+    month_days=$(date -u -d "$month-01 +1 month -1 day" +%d)
+    { cat "$state/openb-policy.yaml"
+      demo_budgets "$month" "$month_days" "$(date -u -d "@$(( today - 7 * 86400 ))" +%Y-%m-%dT%H:%M:%SZ)" \
+        "$(date -u -d "@$today" +%Y-%m-%dT%H:%M:%SZ)" "$ctl" --server "127.0.0.1:$grpc_port" --token "$admin_token"
+    } > "$state/openb-policy-budgets.yaml"
+    "$ctl" policy apply "$state/openb-policy-budgets.yaml" \
+      --message "make demo: budgets for $month at the pace of the last 7 days" \
+      --server "127.0.0.1:$grpc_port" --token "$admin_token" | sed -n 1p
+    echo "$month" > "$state/budgets-month"
   fi
 
   if [ ! -s "$team_file" ]; then
@@ -355,6 +402,14 @@ Allocation (quotas per team and flavor from measured demand; README "How a sched
     $ctl --server 127.0.0.1:$grpc_port recommendations --format volcano
   JSON API:
     curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/recommendations'
+Insights (README "What the demo's insights say"; the waste and rightsizing passes follow the first
+chargeback pass: see "waste:" and "rightsizing" in $state/optimizer.log):
+    $ctl --server 127.0.0.1:$grpc_port insights waste --from $chargeback_from --to $week_to
+    $ctl --server 127.0.0.1:$grpc_port insights rightsize
+    $ctl --server 127.0.0.1:$grpc_port insights changes --last 7d
+    $ctl --server 127.0.0.1:$grpc_port insights budgets
+  JSON API:
+    curl -H "Authorization: Bearer \$FLEETCAP_TOKEN" 'http://127.0.0.1:$http_port/v1/insights/budgets'
 Check the dashboard as printed (headless Chromium): make demo-check
 Stop everything with: make demo-stop
 TXT
