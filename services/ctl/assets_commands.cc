@@ -12,8 +12,8 @@
 
 namespace fleetcap::ctl {
 
-using exports::AssetsFormat;
-using exports::ParseAssetsFormat;
+using exports::ParseReportFormat;
+using exports::ReportFormat;
 
 namespace {
 
@@ -64,7 +64,7 @@ int RunAssets(const std::vector<std::string>& args) {
   flags.Int("limit", &a.limit, "the most rows, the most idle first: 1 to 1000");
   ParseWithOwnFormat(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto format = ParseAssetsFormat(inv.client.format);
+  auto format = ParseReportFormat(inv.client.format);
   if (!format.ok()) return Fail(2, std::string(format.status().message()));
   auto request = AssetsRequest(a, RealClock().Now());
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
@@ -91,7 +91,7 @@ int RunDeviceHolds(const std::vector<std::string>& args) {
   RegisterWindowFlags(flags, &h.from, &h.to, &h.last);
   ParseWithOwnFormat(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto format = ParseAssetsFormat(inv.client.format);
+  auto format = ParseReportFormat(inv.client.format);
   if (!format.ok()) return Fail(2, std::string(format.status().message()));
   auto request = DeviceHoldsRequest(h, RealClock().Now());
   if (!request.ok()) return Fail(2, std::string(request.status().message()));

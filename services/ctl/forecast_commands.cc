@@ -10,7 +10,7 @@
 
 namespace fleetcap::ctl {
 
-using exports::ParseForecastFormat;
+using exports::ParseReportFormat;
 using exports::RenderForecast;
 
 namespace {
@@ -31,7 +31,7 @@ int RunForecast(const std::vector<std::string>& args) {
   flags.String("what", &what, "held (device time held) or pending (demand left waiting)");
   ParseWithOwnFormat(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto format = ParseForecastFormat(inv.client.format);
+  auto format = ParseReportFormat(inv.client.format);
   if (!format.ok()) return Fail(2, std::string(format.status().message()));
   auto request = ForecastRequest(flavor, team, horizon, what);
   if (!request.ok()) return Fail(2, std::string(request.status().message()));

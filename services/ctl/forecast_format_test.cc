@@ -11,7 +11,7 @@ namespace fleetcap::ctl {
 using exports::ForecastCsv;
 using exports::ForecastJson;
 using exports::ForecastTable;
-using exports::ParseForecastFormat;
+using exports::ParseReportFormat;
 
 namespace {
 
@@ -107,11 +107,11 @@ TEST(ForecastFormatTest, JsonIsTheApisProto3Json) {
 }
 
 TEST(ForecastFormatTest, FormatsAreTableJsonAndCsv) {
-  EXPECT_THAT(ParseForecastFormat("csv"), IsOk());
-  EXPECT_THAT(ParseForecastFormat("json"), IsOk());
-  EXPECT_THAT(ParseForecastFormat("table"), IsOk());
-  EXPECT_THAT(ParseForecastFormat("yaml"), StatusIs(absl::StatusCode::kInvalidArgument,
-                                                    HasSubstr("--format: \"yaml\" is not one of table, json, csv")));
+  EXPECT_THAT(ParseReportFormat("csv"), IsOk());
+  EXPECT_THAT(ParseReportFormat("json"), IsOk());
+  EXPECT_THAT(ParseReportFormat("table"), IsOk());
+  EXPECT_THAT(ParseReportFormat("yaml"),
+              StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format: \"yaml\" is not table, json or csv")));
 }
 
 TEST(ForecastRequestTest, FlagsBecomeTheRequest) {

@@ -76,7 +76,7 @@ int RunBudgets(const std::vector<std::string>& args) {
   flags.String("at", &at, "an instant in the month to report (default now)");
   ParseWithOwnFormat(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto format = ParseBudgetsFormat(inv.client.format);
+  auto format = ParseReportFormat(inv.client.format);
   if (!format.ok()) return Fail(2, std::string(format.status().message()));
   auto request = BudgetsRequest(team, at, RealClock().Now());
   if (!request.ok()) return Fail(2, std::string(request.status().message()));
@@ -95,13 +95,6 @@ std::vector<Command> InsightsBudgetsCommands() {
            RunBudgets}};
 }
 
-absl::StatusOr<BudgetsFormat> ParseBudgetsFormat(const std::string& text) {
-  if (text == "table") return BudgetsFormat::kTable;
-  if (text == "json") return BudgetsFormat::kJson;
-  if (text == "csv") return BudgetsFormat::kCsv;
-  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table, json or csv"));
-}
-
 absl::StatusOr<v1::GetBudgetsRequest> BudgetsRequest(const std::string& team, const std::string& at, absl::Time now) {
   v1::GetBudgetsRequest request;
   request.set_team(team);
@@ -113,13 +106,13 @@ absl::StatusOr<v1::GetBudgetsRequest> BudgetsRequest(const std::string& team, co
   return request;
 }
 
-std::string RenderBudgets(const v1::BudgetReport& report, BudgetsFormat format) {
+std::string RenderBudgets(const v1::BudgetReport& report, ReportFormat format) {
   switch (format) {
-    case BudgetsFormat::kTable:
+    case ReportFormat::kTable:
       return BudgetsTable(report);
-    case BudgetsFormat::kJson:
+    case ReportFormat::kJson:
       return BudgetsJson(report);
-    case BudgetsFormat::kCsv:
+    case ReportFormat::kCsv:
       return BudgetsCsv(report);
   }
   return "";

@@ -10,15 +10,14 @@
 #include "absl/time/time.h"
 #include "fleetcap/v1/insights.pb.h"
 #include "services/ctl/command.h"
+#include "services/exports/report_format.h"
 
 namespace fleetcap::ctl {
 
+using exports::ParseReportFormat;
+using exports::ReportFormat;
+
 std::vector<Command> InsightsBudgetsCommands();
-
-enum class BudgetsFormat { kTable, kJson, kCsv };
-
-// "table", "json" or "csv"; anything else is INVALID_ARGUMENT naming --format.
-absl::StatusOr<BudgetsFormat> ParseBudgetsFormat(const std::string& text);
 
 // The request for --team and --at (an instant as time_flags.h reads it,
 // relative to `now`; empty: the server's now).
@@ -26,6 +25,6 @@ absl::StatusOr<v1::GetBudgetsRequest> BudgetsRequest(const std::string& team, co
 
 // Table: money to the hundredth, with a note when a figure was rounded, and
 // how each rest was forecast under it. CSV: every amount exact.
-std::string RenderBudgets(const v1::BudgetReport& report, BudgetsFormat format);
+std::string RenderBudgets(const v1::BudgetReport& report, ReportFormat format);
 
 }  // namespace fleetcap::ctl

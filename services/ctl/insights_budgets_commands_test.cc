@@ -46,12 +46,12 @@ TEST(BudgetsRequest, TeamAndAtRelativeToNow) {
 }
 
 TEST(BudgetsFormat, TableJsonOrCsv) {
-  EXPECT_THAT(ParseBudgetsFormat("csv"), IsOk());
-  EXPECT_THAT(ParseBudgetsFormat("focus"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format")));
+  EXPECT_THAT(ParseReportFormat("csv"), IsOk());
+  EXPECT_THAT(ParseReportFormat("focus"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format")));
 }
 
 TEST(RenderBudgets, TableToTheHundredthWithTheNoteAndTheMethod) {
-  const std::string table = RenderBudgets(Report(), BudgetsFormat::kTable);
+  const std::string table = RenderBudgets(Report(), ReportFormat::kTable);
   EXPECT_THAT(table, HasSubstr("Budgets (EUR)"));
   EXPECT_THAT(table, HasSubstr("1000.00"));
   EXPECT_THAT(table, HasSubstr("123.46"));
@@ -63,12 +63,12 @@ TEST(RenderBudgets, TableToTheHundredthWithTheNoteAndTheMethod) {
   v1::BudgetReport whole = Report();
   whole.mutable_budgets(0)->set_spent_micro(100'000'000);
   whole.mutable_budgets(0)->set_projected_micro(1'000'000'000);
-  EXPECT_THAT(RenderBudgets(whole, BudgetsFormat::kTable), Not(HasSubstr("rounded")));
-  EXPECT_EQ(RenderBudgets(v1::BudgetReport(), BudgetsFormat::kTable), "no budgets for this month\n");
+  EXPECT_THAT(RenderBudgets(whole, ReportFormat::kTable), Not(HasSubstr("rounded")));
+  EXPECT_EQ(RenderBudgets(v1::BudgetReport(), ReportFormat::kTable), "no budgets for this month\n");
 }
 
 TEST(RenderBudgets, CsvIsExact) {
-  const std::string csv = RenderBudgets(Report(), BudgetsFormat::kCsv);
+  const std::string csv = RenderBudgets(Report(), ReportFormat::kCsv);
   EXPECT_THAT(csv, HasSubstr("team,month,amount,spent,through,forecast_rest,projected,status,method,currency\r\n"));
   EXPECT_THAT(csv,
               HasSubstr("vision,2026-12,1000.00,123.456789,2026-12-05T10:00:00Z,900.00,1023.456789,projected_over,"));
@@ -76,7 +76,7 @@ TEST(RenderBudgets, CsvIsExact) {
 }
 
 TEST(RenderBudgets, JsonIsTheApisProto3Json) {
-  const auto json = nlohmann::json::parse(RenderBudgets(Report(), BudgetsFormat::kJson));
+  const auto json = nlohmann::json::parse(RenderBudgets(Report(), ReportFormat::kJson));
   EXPECT_EQ(json["currency"], "EUR");
   EXPECT_EQ(json["budgets"][0]["spentMicro"], "123456789");
   EXPECT_EQ(json["budgets"][0]["forecastRestMicro"], "900000000");

@@ -36,7 +36,7 @@ int RunInsightsChanges(const std::vector<std::string>& args) {
   flags.Int("top", &c.top, "workloads listed under each driver, 0..100 (0: 5)");
   ParseWithOwnFormat(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto format = exports::ParseSpendChangeFormat(inv.client.format);
+  auto format = exports::ParseReportFormat(inv.client.format);
   if (!format.ok()) return Fail(2, std::string(format.status().message()));
   auto request = InsightsChangesRequest(c, RealClock().Now());
   if (!request.ok()) return Fail(2, std::string(request.status().message()));

@@ -27,7 +27,7 @@ int RunRightsize(const std::vector<std::string>& args) {
   flags.String("limit", &limit, "the recommendations shown, 1..1000 (0: 50); the totals count them all");
   ParseWithOwnFormat(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto format = ParseRightsizingFormat(inv.client.format);
+  auto format = ParseReportFormat(inv.client.format);
   if (!format.ok()) return Fail(2, std::string(format.status().message()));
   int32_t rows = 0;
   if (!absl::SimpleAtoi(limit, &rows) || rows < 0 || rows > 1000) {

@@ -27,21 +27,13 @@ std::string Title(const v1::RightsizingReport& r) {
 
 }  // namespace
 
-absl::StatusOr<RightsizingFormat> ParseRightsizingFormat(const std::string& text) {
-  const std::string f = absl::AsciiStrToLower(text);
-  if (f == "table") return RightsizingFormat::kTable;
-  if (f == "json") return RightsizingFormat::kJson;
-  if (f == "csv") return RightsizingFormat::kCsv;
-  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table, json or csv"));
-}
-
-std::string RenderRightsizing(const v1::RightsizingReport& report, RightsizingFormat format) {
+std::string RenderRightsizing(const v1::RightsizingReport& report, ReportFormat format) {
   switch (format) {
-    case RightsizingFormat::kJson:
+    case ReportFormat::kJson:
       return RightsizingJson(report);
-    case RightsizingFormat::kCsv:
+    case ReportFormat::kCsv:
       return RightsizingCsv(report);
-    case RightsizingFormat::kTable:
+    case ReportFormat::kTable:
       break;
   }
   return RightsizingTable(report);

@@ -7,15 +7,14 @@
 
 #include "absl/status/statusor.h"
 #include "fleetcap/v1/insights.pb.h"
+#include "services/exports/report_format.h"
 
 namespace fleetcap::ctl {
 
-enum class RightsizingFormat { kTable, kJson, kCsv };
+using exports::ParseReportFormat;
+using exports::ReportFormat;
 
-// "table", "json" or "csv"; anything else is INVALID_ARGUMENT naming --format.
-absl::StatusOr<RightsizingFormat> ParseRightsizingFormat(const std::string& text);
-
-std::string RenderRightsizing(const v1::RightsizingReport& report, RightsizingFormat format);
+std::string RenderRightsizing(const v1::RightsizingReport& report, ReportFormat format);
 
 // A line naming the lookback, the computation and the totals, then one row
 // per recommendation, the largest saving first: its saving a month, who,

@@ -80,8 +80,8 @@ TEST(RightsizingFormat, CsvAndJsonAreExact) {
 }
 
 TEST(RightsizingFormat, AnUnknownFormatNamesTheFlag) {
-  EXPECT_THAT(ParseRightsizingFormat("focus"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format")));
-  EXPECT_TRUE(ParseRightsizingFormat("CSV").ok());
+  EXPECT_THAT(ParseReportFormat("focus"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format")));
+  EXPECT_TRUE(ParseReportFormat("CSV").ok());
 }
 
 }  // namespace

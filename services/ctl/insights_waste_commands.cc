@@ -37,7 +37,7 @@ int RunInsightsWaste(const std::vector<std::string>& args) {
   flags.Int("limit", &w.limit, "the workloads listed, the most wasted first (1..1000; 0 lists 50)");
   ParseWithOwnFormat(flags, inv, args, 0);
   if (inv.exit_code) return *inv.exit_code;
-  auto format = exports::ParseWasteFormat(inv.client.format);
+  auto format = exports::ParseReportFormat(inv.client.format);
   if (!format.ok()) return Fail(2, std::string(format.status().message()));
   auto request = WasteRequest(w, RealClock().Now());
   if (!request.ok()) return Fail(2, std::string(request.status().message()));

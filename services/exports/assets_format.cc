@@ -99,21 +99,13 @@ std::string AssetsLimitNote(const v1::Assets& assets) {
 
 }  // namespace
 
-absl::StatusOr<AssetsFormat> ParseAssetsFormat(const std::string& text) {
-  const std::string f = absl::AsciiStrToLower(text);
-  if (f == "table") return AssetsFormat::kTable;
-  if (f == "json") return AssetsFormat::kJson;
-  if (f == "csv") return AssetsFormat::kCsv;
-  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table, json or csv"));
-}
-
-std::string RenderAssets(const v1::Assets& assets, AssetsFormat format) {
+std::string RenderAssets(const v1::Assets& assets, ReportFormat format) {
   switch (format) {
-    case AssetsFormat::kTable:
+    case ReportFormat::kTable:
       return AssetsTable(assets);
-    case AssetsFormat::kJson:
+    case ReportFormat::kJson:
       return ProtoJson(assets);
-    case AssetsFormat::kCsv:
+    case ReportFormat::kCsv:
       return AssetsCsv(assets);
   }
   return "";
@@ -160,13 +152,13 @@ std::string AssetsCsv(const v1::Assets& assets) {
   return out;
 }
 
-std::string RenderDeviceHolds(const v1::DeviceHolds& holds, AssetsFormat format) {
+std::string RenderDeviceHolds(const v1::DeviceHolds& holds, ReportFormat format) {
   switch (format) {
-    case AssetsFormat::kTable:
+    case ReportFormat::kTable:
       return DeviceHoldsTable(holds);
-    case AssetsFormat::kJson:
+    case ReportFormat::kJson:
       return ProtoJson(holds);
-    case AssetsFormat::kCsv:
+    case ReportFormat::kCsv:
       return DeviceHoldsCsv(holds);
   }
   return "";

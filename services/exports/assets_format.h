@@ -9,15 +9,11 @@
 
 #include "absl/status/statusor.h"
 #include "fleetcap/v1/fleet.pb.h"
+#include "services/exports/report_format.h"
 
 namespace fleetcap::exports {
 
-enum class AssetsFormat { kTable, kJson, kCsv };
-
-// "table", "json" or "csv"; anything else is INVALID_ARGUMENT naming --format.
-absl::StatusOr<AssetsFormat> ParseAssetsFormat(const std::string& text);
-
-std::string RenderAssets(const v1::Assets& assets, AssetsFormat format);
+std::string RenderAssets(const v1::Assets& assets, ReportFormat format);
 
 // Aligned columns: the group's key, devices, capacity, held, used and idle
 // device-hours, held of capacity and idle cost, then a TOTAL row of every
@@ -30,7 +26,7 @@ std::string AssetsTable(const v1::Assets& assets);
 // API leaves them out (unknown, never 0). No total row, so columns sum.
 std::string AssetsCsv(const v1::Assets& assets);
 
-std::string RenderDeviceHolds(const v1::DeviceHolds& holds, AssetsFormat format);
+std::string RenderDeviceHolds(const v1::DeviceHolds& holds, ReportFormat format);
 
 // The pods that held a device: pod, namespace, workload, team, devices held,
 // the hold clipped to the window and its device-hours, then a TOTAL row.

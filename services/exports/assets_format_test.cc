@@ -56,11 +56,11 @@ v1::Assets ByModel() {
   return assets;
 }
 
-TEST(ParseAssetsFormat, KnowsTableJsonAndCsvAndNamesTheFlag) {
-  EXPECT_EQ(*ParseAssetsFormat("table"), AssetsFormat::kTable);
-  EXPECT_EQ(*ParseAssetsFormat("JSON"), AssetsFormat::kJson);
-  EXPECT_EQ(*ParseAssetsFormat("csv"), AssetsFormat::kCsv);
-  EXPECT_THAT(ParseAssetsFormat("focus"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format")));
+TEST(AssetsFormatParse, KnowsTableJsonAndCsvAndNamesTheFlag) {
+  EXPECT_EQ(*ParseReportFormat("table"), ReportFormat::kTable);
+  EXPECT_EQ(*ParseReportFormat("JSON"), ReportFormat::kJson);
+  EXPECT_EQ(*ParseReportFormat("csv"), ReportFormat::kCsv);
+  EXPECT_THAT(ParseReportFormat("focus"), StatusIs(absl::StatusCode::kInvalidArgument, HasSubstr("--format")));
 }
 
 TEST(AssetsTable, RoundsToTheHundredthShowsUnknownAsUnknownAndTotalsEveryGroup) {
@@ -111,7 +111,7 @@ TEST(AssetsCsv, EveryFigureExactAndUnknownLeftEmpty) {
 }
 
 TEST(AssetsJson, IsTheAnswersProto3JsonWithoutTheUnknownFigures) {
-  const auto json = nlohmann::json::parse(RenderAssets(ByModel(), AssetsFormat::kJson));
+  const auto json = nlohmann::json::parse(RenderAssets(ByModel(), ReportFormat::kJson));
   EXPECT_EQ(json["rows"][0]["idleCostMicro"], "123456789");
   EXPECT_EQ(json["rows"][1]["idleMilliSeconds"], std::to_string(24 * kDeviceHour));
   EXPECT_FALSE(json["rows"][1].contains("idleCostMicro"));

@@ -56,20 +56,13 @@ std::string Dash(const std::string& cell) { return cell.empty() ? "-" : cell; }
 
 }  // namespace
 
-absl::StatusOr<ForecastFormat> ParseForecastFormat(const std::string& text) {
-  if (text == "table") return ForecastFormat::kTable;
-  if (text == "json") return ForecastFormat::kJson;
-  if (text == "csv") return ForecastFormat::kCsv;
-  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not one of table, json, csv"));
-}
-
-std::string RenderForecast(const v1::Forecast& forecast, ForecastFormat format) {
+std::string RenderForecast(const v1::Forecast& forecast, ReportFormat format) {
   switch (format) {
-    case ForecastFormat::kTable:
+    case ReportFormat::kTable:
       return ForecastTable(forecast);
-    case ForecastFormat::kJson:
+    case ReportFormat::kJson:
       return ForecastJson(forecast);
-    case ForecastFormat::kCsv:
+    case ReportFormat::kCsv:
       return ForecastCsv(forecast);
   }
   return "";

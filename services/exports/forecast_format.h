@@ -8,15 +8,11 @@
 
 #include "absl/status/statusor.h"
 #include "fleetcap/v1/planning.pb.h"
+#include "services/exports/report_format.h"
 
 namespace fleetcap::exports {
 
-enum class ForecastFormat { kTable, kJson, kCsv };
-
-// "table", "json" or "csv"; anything else is INVALID_ARGUMENT naming --format.
-absl::StatusOr<ForecastFormat> ParseForecastFormat(const std::string& text);
-
-std::string RenderForecast(const v1::Forecast& forecast, ForecastFormat format);
+std::string RenderForecast(const v1::Forecast& forecast, ReportFormat format);
 
 // A few lines naming the run, the series, the model and the exhaustion
 // days, then one row per bucket: the history (KIND "history", DEVICES the

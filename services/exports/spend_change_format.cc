@@ -38,20 +38,13 @@ std::string Workload(const v1::SpendContribution& c) {
 
 }  // namespace
 
-absl::StatusOr<SpendChangeFormat> ParseSpendChangeFormat(const std::string& text) {
-  if (text == "table") return SpendChangeFormat::kTable;
-  if (text == "json") return SpendChangeFormat::kJson;
-  if (text == "csv") return SpendChangeFormat::kCsv;
-  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table, json or csv"));
-}
-
-std::string RenderSpendChange(const v1::SpendChangeReport& report, SpendChangeFormat format) {
+std::string RenderSpendChange(const v1::SpendChangeReport& report, ReportFormat format) {
   switch (format) {
-    case SpendChangeFormat::kJson:
+    case ReportFormat::kJson:
       return SpendChangeJson(report);
-    case SpendChangeFormat::kCsv:
+    case ReportFormat::kCsv:
       return SpendChangeCsv(report);
-    case SpendChangeFormat::kTable:
+    case ReportFormat::kTable:
       break;
   }
   return SpendChangeTable(report);

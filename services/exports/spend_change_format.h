@@ -8,15 +8,11 @@
 
 #include "absl/status/statusor.h"
 #include "fleetcap/v1/insights.pb.h"
+#include "services/exports/report_format.h"
 
 namespace fleetcap::exports {
 
-enum class SpendChangeFormat { kTable, kJson, kCsv };
-
-// "table", "json" or "csv"; anything else is INVALID_ARGUMENT naming --format.
-absl::StatusOr<SpendChangeFormat> ParseSpendChangeFormat(const std::string& text);
-
-std::string RenderSpendChange(const v1::SpendChangeReport& report, SpendChangeFormat format);
+std::string RenderSpendChange(const v1::SpendChangeReport& report, ReportFormat format);
 
 // The previous window's cost, each driver with what it means, its change,
 // the running total after it and the workloads behind it, then the current

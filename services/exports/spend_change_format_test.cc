@@ -82,9 +82,9 @@ TEST(SpendChangeJson, IsTheReportsProto3Json) {
   EXPECT_EQ(json.at("previousStart"), "2026-02-02T00:00:00Z");
 }
 
-TEST(ParseSpendChangeFormat, NamesTheFlag) {
-  EXPECT_TRUE(ParseSpendChangeFormat("csv").ok());
-  EXPECT_THAT(std::string(ParseSpendChangeFormat("focus").status().message()), HasSubstr("--format"));
+TEST(SpendChangeFormatParse, NamesTheFlag) {
+  EXPECT_TRUE(ParseReportFormat("csv").ok());
+  EXPECT_THAT(std::string(ParseReportFormat("focus").status().message()), HasSubstr("--format"));
 }
 
 }  // namespace

@@ -40,20 +40,13 @@ std::string Score(const v1::EfficiencyScore& e) {
 
 }  // namespace
 
-absl::StatusOr<WasteFormat> ParseWasteFormat(const std::string& text) {
-  if (text == "table" || text.empty()) return WasteFormat::kTable;
-  if (text == "json") return WasteFormat::kJson;
-  if (text == "csv") return WasteFormat::kCsv;
-  return absl::InvalidArgumentError(absl::StrCat("--format: \"", text, "\" is not table, json or csv"));
-}
-
-std::string RenderWaste(const v1::WasteReport& report, WasteFormat format) {
+std::string RenderWaste(const v1::WasteReport& report, ReportFormat format) {
   switch (format) {
-    case WasteFormat::kTable:
+    case ReportFormat::kTable:
       return WasteTable(report);
-    case WasteFormat::kJson:
+    case ReportFormat::kJson:
       return WasteJson(report);
-    case WasteFormat::kCsv:
+    case ReportFormat::kCsv:
       return WasteCsv(report);
   }
   return "";

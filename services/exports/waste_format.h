@@ -7,15 +7,11 @@
 
 #include "absl/status/statusor.h"
 #include "fleetcap/v1/insights.pb.h"
+#include "services/exports/report_format.h"
 
 namespace fleetcap::exports {
 
-enum class WasteFormat { kTable, kJson, kCsv };
-
-// "table", "json" or "csv"; anything else is INVALID_ARGUMENT naming --format.
-absl::StatusOr<WasteFormat> ParseWasteFormat(const std::string& text);
-
-std::string RenderWaste(const v1::WasteReport& report, WasteFormat format);
+std::string RenderWaste(const v1::WasteReport& report, ReportFormat format);
 
 // The window and thresholds, the totals, the workloads (the most wasted
 // first) and the efficiency of each team and of the fleet.

@@ -71,8 +71,8 @@ TEST(WasteFormat, TheCsvKeepsEveryFigureExact) {
 
 TEST(WasteFormat, JsonIsTheApisAndFormatsAreNamed) {
   EXPECT_THAT(WasteJson(AReport(1)), HasSubstr("\"wastedCostMicro\": \"1\""));
-  EXPECT_EQ(*ParseWasteFormat("csv"), WasteFormat::kCsv);
-  EXPECT_EQ(ParseWasteFormat("focus").status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(*ParseReportFormat("csv"), ReportFormat::kCsv);
+  EXPECT_EQ(ParseReportFormat("focus").status().code(), absl::StatusCode::kInvalidArgument);
 }
 
 }  // namespace
