@@ -16,7 +16,11 @@
 // within the documented rounding (a run is rounded once per write of the
 // pass that covers it, so a run crossing a batch's first hours may differ by
 // a micro-unit per piece), then times the API's GetWaste over 30 days
-// (WasteQuery over the stored runs, without the HTTP transport).
+// (WasteQuery over the stored runs, without the HTTP transport), and
+// GetSpendChange (30 days against the 30 before) and GetBudgets (a budget a
+// team this month) over 60 days of chargeback seeded beside it as the
+// optimizer leaves it (tests/support/seeded_chargeback_history.h: the 20
+// teams of the policy, 3 workloads each), first call, p50 and p99.
 //
 //   insights_bench [--devices N] [--clusters C] [--calls K]
 
@@ -26,6 +30,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -34,12 +39,16 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "absl/time/civil_time.h"
 #include "absl/time/clock.h"
+#include "common/clock.h"
 #include "common/pg_pool.h"
 #include "optimizer/teams/team_directory.h"
 #include "optimizer/waste_pass/waste_pass.h"
 #include "pqxx/pqxx"
 #include "proto_time.h"
+#include "services/api/insights/budgets_query.h"
+#include "services/api/insights/spend_change_query.h"
 #include "services/api/insights/waste_query.h"
 #include "store/migrator.h"
 #include "store/pg_attribution_facts_repository.h"
@@ -50,6 +59,7 @@
 #include "store/pg_usage_repository.h"
 #include "tests/bench/bench_postgres.h"
 #include "tests/support/build_paths.h"
+#include "tests/support/seeded_chargeback_history.h"
 #include "tests/support/seeded_hold_history.h"
 
 namespace fleetcap::bench {
@@ -57,9 +67,11 @@ namespace {
 
 constexpr int64_t kDays = 30;
 constexpr int64_t kTelemetryDays = 7;
+constexpr int64_t kTeams = 20;
 
 // Prices a device-hour, in the policy and (as micro-units) for the query.
-// Not whole micro-units a minute, so that a run's money is rounded.
+// Not whole micro-units a minute, so that a run's money is rounded. The
+// kTeams teams' budgets are added for the month of the run.
 constexpr const char* kPolicy = R"(version: 1
 teams: [{name: t-0}, {name: t-1}, {name: t-2}, {name: t-3}, {name: t-4}, {name: t-5}, {name: t-6}, {name: t-7},
         {name: t-8}, {name: t-9}, {name: t-10}, {name: t-11}, {name: t-12}, {name: t-13}, {name: t-14},
@@ -181,6 +193,16 @@ double BackendPeakMiB(pqxx::connection& conn, bool only_self) {
   return peak;
 }
 
+// kPolicy with a budget for each team in the month of `now`.
+std::string PolicyWithBudgets(absl::Time now) {
+  const absl::CivilMonth month = absl::ToCivilMonth(now, absl::UTCTimeZone());
+  std::string policy = absl::StrCat(kPolicy, "budgets:\n");
+  for (int64_t t = 0; t < kTeams; ++t)
+    absl::StrAppend(&policy, "  - {team: t-", t, ", month: \"", absl::FormatCivilTime(month).substr(0, 7),
+                    "\", amount: \"1000\"}\n");
+  return policy;
+}
+
 bool Seed(const std::string& uri, const Settings& s, absl::Time now) {
   pqxx::connection conn(uri);
   if (auto st = store::Migrator().EnsureCurrent(conn, true); !st.ok()) {
@@ -208,6 +230,11 @@ bool Seed(const std::string& uri, const Settings& s, absl::Time now) {
       txn.exec(absl::StrCat("INSERT INTO insight_waste_watermarks (cluster, through) VALUES ('c", c, "', ",
                             Literal(start), ")"));
     }
+    testing::ChargebackHistoryShape lines;
+    lines.days = 60;
+    lines.clusters = s.fleet.clusters;
+    lines.teams = kTeams;
+    testing::SeedChargebackHistory(txn, lines, now);
     txn.commit();
   }
   const absl::Time analyzing = absl::Now();
@@ -219,13 +246,13 @@ bool Seed(const std::string& uri, const Settings& s, absl::Time now) {
       " WHERE i.inhparent = 'usage_minute'::regclass")[0];
   std::printf(
       "devices %lld over %lld clusters, %lld days of holds (%s), %lld days of minutes: %s pod readings (%s);"
-      " holds seeded in %.1f s, readings in %.1f s, VACUUM ANALYZE %.1f s\n",
+      " holds seeded in %.1f s, readings and 60 days of chargeback in %.1f s, VACUUM ANALYZE %.1f s\n",
       static_cast<long long>(s.fleet.devices), static_cast<long long>(s.fleet.clusters), static_cast<long long>(kDays),
       sizes[0].c_str(), static_cast<long long>(kTelemetryDays), sizes[1].c_str(), sizes[2].c_str(),
       absl::ToDoubleSeconds(telemetry - began), absl::ToDoubleSeconds(analyzing - telemetry),
       absl::ToDoubleSeconds(absl::Now() - analyzing));
   store::PolicyVersionRecord policy;
-  policy.document = kPolicy;
+  policy.document = PolicyWithBudgets(now);
   policy.applied_by = "bench";
   store::AuditEntry audit;
   audit.actor = "bench";
@@ -298,34 +325,20 @@ bool RunWasteQuery(const std::string& uri, absl::Time start, absl::Time end) {
   return same;
 }
 
-// GetWaste over 30 days ending at `now`, K calls on one connection after a first.
-bool TimeGetWaste(const std::string& uri, absl::Time now, int64_t calls) {
-  auto pool = PgPool::Open(uri, 2);
-  if (!pool.ok()) return false;
-  store::PgInsightWasteRepository waste(pool->get());
-  store::PgPolicyRepository policy_store(pool->get());
-  api::ActivePolicyCache policies(&policy_store);
-  api::WasteQuery query(&waste, &policies);
-  api::Scope scope;
-  scope.token_id = "bench";
-  scope.role = api::Role::kPlanner;
-  auto active = policies.Get();
-  if (!active.ok()) return false;
-  scope.policy = *active;
-  v1::GetWasteRequest request;
-  *request.mutable_start() = ToProtoTimestamp(now - absl::Hours(24 * kDays));
-  *request.mutable_end() = ToProtoTimestamp(now);
+// Times `call` K times on one pool after a first call; its result's size
+// (workloads, drivers, budgets) is printed beside; false on an error.
+bool TimeCalls(const char* name, int64_t calls, const std::function<absl::StatusOr<int64_t>()>& call) {
   std::vector<double> ms;
-  int64_t workloads = 0;
+  int64_t size = 0;
   for (int64_t i = 0; i <= calls; ++i) {
     const absl::Time began = absl::Now();
-    auto report = query.Run(scope, request);
-    if (!report.ok()) {
-      std::cerr << "GetWaste: " << report.status() << "\n";
+    auto got = call();
+    if (!got.ok()) {
+      std::cerr << name << ": " << got.status() << "\n";
       return false;
     }
     ms.push_back(absl::ToDoubleMilliseconds(absl::Now() - began));
-    workloads = report->workload_count();
+    size = *got;
   }
   const double first = ms.front();
   ms.erase(ms.begin());
@@ -333,9 +346,54 @@ bool TimeGetWaste(const std::string& uri, absl::Time now, int64_t calls) {
   auto at = [&](double q) {
     return ms[std::min(ms.size() - 1, static_cast<size_t>(q * static_cast<double>(ms.size())))];
   };
-  std::printf("GetWaste, 30 days: first %.1f ms, p50 %.1f ms, p99 %.1f ms over %lld calls (%lld workloads)\n", first,
-              at(0.5), at(0.99), static_cast<long long>(calls), static_cast<long long>(workloads));
+  std::printf("%-34s first %7.1f ms  p50 %7.1f ms  p99 %7.1f ms  (%lld calls, %lld listed)\n", name, first, at(0.5),
+              at(0.99), static_cast<long long>(calls), static_cast<long long>(size));
   return true;
+}
+
+// The API's insights reads over the store, as a planner asks them (the
+// queries fleetcap-api runs, without the HTTP transport).
+bool TimeReads(const std::string& uri, absl::Time now, int64_t calls) {
+  auto pool = PgPool::Open(uri, 2);
+  if (!pool.ok()) return false;
+  store::PgInsightWasteRepository waste(pool->get());
+  store::PgChargebackRepository lines(pool->get());
+  store::PgPolicyRepository policy_store(pool->get());
+  api::ActivePolicyCache policies(&policy_store);
+  api::Scope scope;
+  scope.token_id = "bench";
+  scope.role = api::Role::kPlanner;
+  auto active = policies.Get();
+  if (!active.ok()) return false;
+  scope.policy = *active;
+
+  const api::WasteQuery waste_query(&waste, &policies);
+  v1::GetWasteRequest waste_request;
+  *waste_request.mutable_start() = ToProtoTimestamp(now - absl::Hours(24 * kDays));
+  *waste_request.mutable_end() = ToProtoTimestamp(now);
+  const api::SpendChangeQuery change_query(&lines, &policies);
+  v1::GetSpendChangeRequest change_request;
+  *change_request.mutable_start() = ToProtoTimestamp(now - absl::Hours(24 * 30));
+  *change_request.mutable_end() = ToProtoTimestamp(now);
+  const api::BudgetsQuery budgets_query(&lines, &lines, &policies, RealClock::Instance());
+  const v1::GetBudgetsRequest budgets_request;
+  return TimeCalls("GetWaste, 30 days", calls,
+                   [&]() -> absl::StatusOr<int64_t> {
+                     auto report = waste_query.Run(scope, waste_request);
+                     if (!report.ok()) return report.status();
+                     return report->workload_count();
+                   }) &&
+         TimeCalls("GetSpendChange, 30 days", calls,
+                   [&]() -> absl::StatusOr<int64_t> {
+                     auto report = change_query.Run(scope, change_request);
+                     if (!report.ok()) return report.status();
+                     return report->drivers_size();
+                   }) &&
+         TimeCalls("GetBudgets, this month", calls, [&]() -> absl::StatusOr<int64_t> {
+           auto report = budgets_query.Run(scope, budgets_request);
+           if (!report.ok()) return report.status();
+           return report->budgets_size();
+         });
 }
 
 int InsightsBenchMain(int argc, char** argv) {
@@ -351,7 +409,7 @@ int InsightsBenchMain(int argc, char** argv) {
     if (!Seed(postgres->uri(), s, now)) return 1;
     if (!RunWastePass(postgres->uri())) return 1;
     if (!RunWasteQuery(postgres->uri(), now - absl::Hours(24 * kTelemetryDays), now)) return 1;
-    if (!TimeGetWaste(postgres->uri(), now, s.calls)) return 1;
+    if (!TimeReads(postgres->uri(), now, s.calls)) return 1;
   } catch (const std::exception& e) {
     std::cerr << "insights_bench: " << e.what() << "\n";
     return 1;
