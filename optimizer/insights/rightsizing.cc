@@ -110,9 +110,9 @@ std::optional<Recommendation> FewerDevices(const Subject& s) {
   r.proposed = absl::StrFormat("%d x %s", proposed, s.facts.model);
   r.evidence = absl::StrFormat(
       "p95 of devices active at once (activity at or above %s by %s) %.2f of the %d held, over %d observed "
-      "minutes of the %s lookback: %d devices cover it",
+      "minutes of the %s lookback: %d %s it",
       Percent(static_cast<double>(s.policy.insights.idle_below_basis_points) / 10000), o.Signal(), p95,
-      o.max_devices_held, o.observed_minutes, s.lookback, proposed);
+      o.max_devices_held, o.observed_minutes, s.lookback, proposed, proposed == 1 ? "device covers" : "devices cover");
   const std::optional<int64_t> milli = RoundedQuotient(Wide(s.current_milli) * proposed, o.max_devices_held);
   if (!milli) return std::nullopt;
   return WithSameBasisSaving(std::move(r), s, *milli);
