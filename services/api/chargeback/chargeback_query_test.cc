@@ -24,18 +24,7 @@ using ::testing::HasSubstr;
 
 const absl::Time kChargebackT0 = absl::FromUnixSeconds(1'767'225'600);  // 2026-01-01T00:00:00Z
 
-constexpr const char* kPolicy = R"(version: 1
-currency: EUR
-teams:
-  - name: research
-    kind: org
-  - name: vision
-    parent: research
-  - name: vision-detect
-    parent: vision
-  - name: ads
-    kind: org
-)";
+using test_scopes::kTwoOrgPolicy;
 
 store::ChargebackLineRecord Line(absl::Time hour, const std::string& team, int64_t cost,
                                  const std::string& kind = "workload") {
@@ -77,7 +66,7 @@ class ChargebackQueryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     store::PolicyVersionRecord record;
-    record.document = kPolicy;
+    record.document = kTwoOrgPolicy;
     record.applied_at = kChargebackT0;
     ASSERT_THAT(policies_.Apply(record, std::nullopt, store::AuditEntry{}), IsOk());
     // research has no lines of its own; vision-detect's are under vision.

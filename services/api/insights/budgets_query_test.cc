@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
 #include "proto_time.h"
 #include "services/api/test_scopes.h"
 #include "store/memory_chargeback_repository.h"
@@ -18,18 +19,7 @@ using ::testing::HasSubstr;
 
 const absl::Time kDec1 = absl::FromUnixSeconds(1'796'083'200);  // 2026-12-01T00:00:00Z
 
-constexpr const char* kBudgetPolicy = R"(version: 1
-currency: EUR
-teams:
-  - name: research
-    kind: org
-  - name: vision
-    parent: research
-  - name: vision-detect
-    parent: vision
-  - name: ads
-    kind: org
-budgets:
+constexpr const char* kBudgets = R"(budgets:
   - {team: research, month: 2026-12, amount: "100"}
   - {team: vision, month: 2026-12, amount: "1"}
   - {team: ads, month: 2026-12, amount: "300"}
@@ -71,7 +61,7 @@ class BudgetsQueryTest : public ::testing::Test {
   // through 12-03T05:00; the clock reads 12-03T07:30.
   void SetUp() override {
     store::PolicyVersionRecord record;
-    record.document = kBudgetPolicy;
+    record.document = absl::StrCat(test_scopes::kTwoOrgPolicy, kBudgets);
     record.applied_at = kDec1 - absl::Hours(24 * 60);
     ASSERT_THAT(policies_.Apply(record, std::nullopt, store::AuditEntry{}), IsOk());
     std::vector<store::ChargebackLineRecord> lines;

@@ -18,18 +18,7 @@ using ::testing::HasSubstr;
 
 const absl::Time kEnd = absl::FromUnixSeconds(1'773'532'800);  // 2026-03-15T00:00:00Z
 
-constexpr const char* kPolicy = R"(version: 1
-currency: EUR
-teams:
-  - name: research
-    kind: org
-  - name: vision
-    parent: research
-  - name: vision-detect
-    parent: vision
-  - name: ads
-    kind: org
-)";
+using test_scopes::kTwoOrgPolicy;
 
 store::RightsizingRecord Record(const std::string& team, const std::string& workload, const std::string& kind,
                                 int64_t savings) {
@@ -66,7 +55,7 @@ class RightsizingQueryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     store::PolicyVersionRecord record;
-    record.document = kPolicy;
+    record.document = kTwoOrgPolicy;
     record.applied_at = kEnd - absl::Hours(24 * 30);
     ASSERT_THAT(policies_.Apply(record, std::nullopt, store::AuditEntry{}), IsOk());
     ASSERT_THAT(stored_.Replace(
