@@ -7,8 +7,12 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "store/chargeback_repository.h"
 
@@ -403,6 +407,141 @@ inline void OverHeldDevicesAreReplacedWithTheirHours(ChargebackWriteRepository& 
   EXPECT_EQ(outside.code(), absl::StatusCode::kInvalidArgument);
 }
 
+// A device held for `minutes` of `hour`, used and observed in proportion.
+inline DeviceHourRecord Held(absl::Time hour, const std::string& cluster, const std::string& node,
+                             const std::string& device, int64_t minutes, const std::string& model = "A100") {
+  return {hour, cluster, model, node, device, minutes * 60'000, minutes * 21'000, minutes * 50'000};
+}
+
+// Three days of two clusters' devices: every device of c1's two nodes held
+// some of each hour (a varying part), c2's one device every other hour, and
+// c1's GPU-2 on node n2 moved to n3 on the second day.
+inline std::vector<DeviceHourRecord> WriteDevices(ChargebackWriteRepository& writer) {
+  std::map<std::string, ChargebackHours> by_cluster;
+  for (int h = 0; h < 72; ++h) {
+    const absl::Time hour = kT0 + absl::Hours(h);
+    by_cluster["c1"].devices.push_back(Held(hour, "c1", "n1", "GPU-0", 1 + h % 60));
+    by_cluster["c1"].devices.push_back(Held(hour, "c1", "n1", "GPU-1", 1 + (h * 7) % 60));
+    by_cluster["c1"].devices.push_back(Held(hour, "c1", h < 30 ? "n2" : "n3", "GPU-2", 60, "H100"));
+    if (h % 2 == 0) by_cluster["c2"].devices.push_back(Held(hour, "c2", "n1", "GPU-0", 30));
+  }
+  std::vector<DeviceHourRecord> all;
+  for (const auto& [cluster, hours] : by_cluster) {
+    EXPECT_TRUE(writer.ReplaceHours(cluster, kT0, kT0 + absl::Hours(72), hours).ok());
+    all.insert(all.end(), hours.devices.begin(), hours.devices.end());
+  }
+  return all;
+}
+
+// What DeviceUse must give for `filter` over `devices`, summed here.
+inline std::vector<DeviceUseSum> ExpectedUse(const std::vector<DeviceHourRecord>& devices, const DeviceUseFilter& f) {
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, DeviceUseSum> sums;
+  for (const DeviceHourRecord& d : devices) {
+    if (d.hour < f.start || d.hour >= f.end || (!f.cluster.empty() && d.cluster != f.cluster) ||
+        (!f.model.empty() && d.model != f.model) || (!f.node.empty() && d.node != f.node)) {
+      continue;
+    }
+    const std::string device = f.by_device ? d.device_id : "";
+    DeviceUseSum& s = sums[{d.cluster, d.model, d.node, device}];
+    s.cluster = d.cluster;
+    s.model = d.model;
+    s.node = d.node;
+    s.device_id = device;
+    s.held_milli_seconds += d.held_milli_seconds;
+    s.used_milli_seconds += d.used_milli_seconds;
+    s.observed_milli_seconds += d.observed_milli_seconds;
+  }
+  std::vector<DeviceUseSum> out;
+  for (auto& [key, s] : sums) out.push_back(std::move(s));
+  return out;
+}
+
+inline std::vector<DeviceUseSum> UseOf(const ChargebackReadRepository& reader, const DeviceUseFilter& filter) {
+  auto read = reader.DeviceUse(filter);
+  EXPECT_TRUE(read.ok()) << read.status();
+  return read.ok() ? *read : std::vector<DeviceUseSum>{};
+}
+
+inline void DevicesHeldAreSummedByNodeOrDeviceOverAnyWindow(ChargebackWriteRepository& writer,
+                                                            ChargebackReadRepository& reader) {
+  const std::vector<DeviceHourRecord> devices = WriteDevices(writer);
+  // Whole days, ragged at either end or both, inside one day, one hour, none.
+  const std::vector<std::pair<int, int>> windows = {{0, 72},  {0, 48}, {5, 72},  {5, 50},
+                                                    {25, 47}, {3, 9},  {30, 31}, {40, 40}};
+  for (const auto& [from, to] : windows) {
+    for (const bool by_device : {false, true}) {
+      for (const auto& [cluster, model, node] : std::vector<std::tuple<std::string, std::string, std::string>>{
+               {"", "", ""}, {"c1", "", ""}, {"", "H100", ""}, {"c1", "", "n1"}, {"", "", "n1"}}) {
+        DeviceUseFilter f{kT0 + absl::Hours(from), kT0 + absl::Hours(to), cluster, model, node, by_device};
+        SCOPED_TRACE(
+            absl::StrCat("[", from, ", ", to, ") ", cluster, "/", model, "/", node, by_device ? " device" : ""));
+        EXPECT_EQ(UseOf(reader, f), ExpectedUse(devices, f));
+      }
+    }
+  }
+  const auto ragged = reader.DeviceUse({kT0 + absl::Minutes(30), kT0 + absl::Hours(2), "", "", "", false});
+  EXPECT_EQ(ragged.status().code(), absl::StatusCode::kInvalidArgument) << ragged.status();
+  const auto backwards = reader.DeviceUse({kT0 + absl::Hours(2), kT0, "", "", "", false});
+  EXPECT_EQ(backwards.status().code(), absl::StatusCode::kInvalidArgument) << backwards.status();
+}
+
+inline void DevicesHeldAreReplacedWithTheirHours(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  std::vector<DeviceHourRecord> devices = WriteDevices(writer);
+  // Hours 20..40 of c1 computed again: GPU-1 no longer held, GPU-0 all hour.
+  ChargebackHours again;
+  for (int h = 20; h < 40; ++h) {
+    const absl::Time hour = kT0 + absl::Hours(h);
+    again.devices.push_back(Held(hour, "c1", "n1", "GPU-0", 60));
+    again.devices.push_back(Held(hour, "c1", h < 30 ? "n2" : "n3", "GPU-2", 60, "H100"));
+  }
+  ASSERT_TRUE(writer.ReplaceHours("c1", kT0 + absl::Hours(20), kT0 + absl::Hours(40), again).ok());
+  devices.erase(std::remove_if(devices.begin(), devices.end(),
+                               [](const DeviceHourRecord& d) {
+                                 return d.cluster == "c1" && d.hour >= kT0 + absl::Hours(20) &&
+                                        d.hour < kT0 + absl::Hours(40);
+                               }),
+                devices.end());
+  devices.insert(devices.end(), again.devices.begin(), again.devices.end());
+  for (const auto& [from, to] : std::vector<std::pair<int, int>>{{0, 72}, {0, 24}, {24, 48}, {21, 39}}) {
+    const DeviceUseFilter f{kT0 + absl::Hours(from), kT0 + absl::Hours(to), "", "", "", true};
+    SCOPED_TRACE(absl::StrCat("[", from, ", ", to, ")"));
+    EXPECT_EQ(UseOf(reader, f), ExpectedUse(devices, f));
+  }
+  // Lines alone (no device given) leave the hours with no device held.
+  ASSERT_TRUE(writer.ReplaceHours("c2", kT0, kT0 + absl::Hours(24), {}, {}).ok());
+  const DeviceUseFilter c2{kT0, kT0 + absl::Hours(72), "c2", "", "", true};
+  devices.erase(
+      std::remove_if(devices.begin(), devices.end(),
+                     [](const DeviceHourRecord& d) { return d.cluster == "c2" && d.hour < kT0 + absl::Hours(24); }),
+      devices.end());
+  EXPECT_EQ(UseOf(reader, c2), ExpectedUse(devices, c2));
+}
+
+inline void ABadDeviceHeldChangesNothing(ChargebackWriteRepository& writer, ChargebackReadRepository& reader) {
+  const std::vector<DeviceHourRecord> devices = WriteDevices(writer);
+  const absl::Time end = kT0 + absl::Hours(2);
+  DeviceHourRecord unheld = Held(kT0, "c1", "n1", "GPU-0", 1);
+  unheld.held_milli_seconds = 0;
+  unheld.observed_milli_seconds = 0;
+  DeviceHourRecord over_observed = Held(kT0, "c1", "n1", "GPU-0", 1);
+  over_observed.observed_milli_seconds = over_observed.held_milli_seconds + 1;
+  DeviceHourRecord negative = Held(kT0, "c1", "n1", "GPU-0", 1);
+  negative.used_milli_seconds = -1;
+  for (const auto& [bad, field] : std::vector<std::pair<std::vector<DeviceHourRecord>, std::string>>{
+           {{Held(kT0, "c2", "n1", "GPU-0", 5)}, "cluster"},
+           {{Held(end, "c1", "n1", "GPU-0", 5)}, "hour"},
+           {{Held(kT0, "c1", "n1", "GPU-0", 5), Held(kT0, "c1", "n2", "GPU-0", 6)}, "twice"},
+           {{unheld}, "held"},
+           {{over_observed}, "observed"},
+           {{negative}, "used"}}) {
+    const absl::Status status = writer.ReplaceHours("c1", kT0, end, ChargebackHours{{}, {}, bad});
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << field;
+    EXPECT_NE(status.message().find(field), std::string::npos) << status;
+  }
+  const DeviceUseFilter all{kT0, kT0 + absl::Hours(72), "", "", "", true};
+  EXPECT_EQ(UseOf(reader, all), ExpectedUse(devices, all));
+}
+
 inline void TheWatermarkNeverGoesBackwards(ChargebackWriteRepository& writer) {
   auto none = writer.Watermark("c1");
   ASSERT_TRUE(none.ok()) << none.status();
@@ -558,6 +697,15 @@ inline void ALeaseNamesItsBadArgument(ChargebackWriteRepository& writer) {
   }                                                                                                                 \
   TEST_F(Fixture, OverHeldDevicesAreReplacedWithTheirHours) {                                                       \
     ::fleetcap::store::chargeback_contract::OverHeldDevicesAreReplacedWithTheirHours(writer(), reader());           \
+  }                                                                                                                 \
+  TEST_F(Fixture, DevicesHeldAreSummedByNodeOrDeviceOverAnyWindow) {                                                \
+    ::fleetcap::store::chargeback_contract::DevicesHeldAreSummedByNodeOrDeviceOverAnyWindow(writer(), reader());    \
+  }                                                                                                                 \
+  TEST_F(Fixture, DevicesHeldAreReplacedWithTheirHours) {                                                           \
+    ::fleetcap::store::chargeback_contract::DevicesHeldAreReplacedWithTheirHours(writer(), reader());               \
+  }                                                                                                                 \
+  TEST_F(Fixture, ABadDeviceHeldChangesNothing) {                                                                   \
+    ::fleetcap::store::chargeback_contract::ABadDeviceHeldChangesNothing(writer(), reader());                       \
   }                                                                                                                 \
   TEST_F(Fixture, TheWatermarkNeverGoesBackwards) {                                                                 \
     ::fleetcap::store::chargeback_contract::TheWatermarkNeverGoesBackwards(writer());                               \

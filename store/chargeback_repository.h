@@ -56,6 +56,28 @@ struct OverHeldRecord {
   bool operator==(const OverHeldRecord& o) const;
 };
 
+// What the holds on one device came to in one hour: its part of the held,
+// used and observed time of its cluster and model's lines that hour.
+struct DeviceHourRecord {
+  absl::Time hour;
+  std::string cluster;
+  std::string model;
+  std::string node;
+  std::string device_id;
+  int64_t held_milli_seconds = 0;  // > 0: only devices some pod held
+  int64_t used_milli_seconds = 0;
+  int64_t observed_milli_seconds = 0;  // held time with a usage reading
+
+  bool operator==(const DeviceHourRecord& o) const;
+};
+
+// What replaces a cluster's hours: its lines, over-held spans and devices held.
+struct ChargebackHours {
+  std::vector<ChargebackLineRecord> lines;
+  std::vector<OverHeldRecord> over_held;
+  std::vector<DeviceHourRecord> devices;
+};
+
 // An hour marked to compute again, and why. A leased mark also carries the
 // row's counts when it was leased: `generation` (the marks that arrived while
 // it was leased) and `lease` (its leases), by which CompleteRecompute knows
@@ -72,15 +94,23 @@ class ChargebackWriteRepository {
  public:
   virtual ~ChargebackWriteRepository() = default;
 
-  // Replaces every line and over-held span of `cluster` in the whole hours
-  // [start, end) with `lines` and `over_held`, and rebuilds the daily and
+  // Replaces every line, over-held span and device held of `cluster` in the
+  // whole hours [start, end) with `hours`', and rebuilds the daily and
   // monthly rollups of those hours, all or nothing. Every line must be of
   // `cluster` and of an hour in the window, no two with the same key; an
-  // over-held span must be of `cluster` and start in the window
-  // (INVALID_ARGUMENT naming the line, and nothing changes).
+  // over-held span must be of `cluster` and start in the window; a device
+  // of `cluster`, of an hour in the window, once an hour, held, with
+  // 0 <= observed <= held and used >= 0 (INVALID_ARGUMENT naming the line,
+  // and nothing changes).
   virtual absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                                    const std::vector<ChargebackLineRecord>& lines,
-                                    const std::vector<OverHeldRecord>& over_held) = 0;
+                                    const ChargebackHours& hours) = 0;
+  // The same with no device held: hours whose lines are all fixed costs, and
+  // tests that read lines alone.
+  absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                            const std::vector<ChargebackLineRecord>& lines,
+                            const std::vector<OverHeldRecord>& over_held) {
+    return ReplaceHours(cluster, start, end, ChargebackHours{lines, over_held, {}});
+  }
 
   // Every hour of `cluster` before the watermark is computed; nullopt before
   // the first. Advancing moves it to `through` (a whole hour), never backwards.
@@ -162,6 +192,28 @@ struct ChargebackSum {
   bool operator==(const ChargebackSum& o) const;
 };
 
+// Which devices' use to sum: the hours [start, end) (whole hours) of the
+// devices of `cluster`, `model` and `node` ("" for any).
+struct DeviceUseFilter {
+  absl::Time start;
+  absl::Time end;
+  std::string cluster;
+  std::string model;
+  std::string node;
+  bool by_device = false;  // a sum per device; otherwise per node
+};
+
+// The use of a node's devices (or of one device) over a window.
+struct DeviceUseSum {
+  std::string cluster, model, node;
+  std::string device_id;  // "" when summed per node
+  int64_t held_milli_seconds = 0;
+  int64_t used_milli_seconds = 0;
+  int64_t observed_milli_seconds = 0;
+
+  bool operator==(const DeviceUseSum& o) const;
+};
+
 class ChargebackReadRepository {
  public:
   virtual ~ChargebackReadRepository() = default;
@@ -180,6 +232,13 @@ class ChargebackReadRepository {
   virtual absl::StatusOr<int64_t> RowsRead(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
                                            ChargebackResolution resolution) const = 0;
 
+  // The sums of the devices held that `filter` selects, per (cluster, model,
+  // node) or per device, ordered by (cluster, model, node, device) bytewise.
+  // A window's whole UTC days are read from the daily rollup. A device
+  // nobody held has no sum; INVALID_ARGUMENT for a window not of whole hours
+  // or with its end before its start.
+  virtual absl::StatusOr<std::vector<DeviceUseSum>> DeviceUse(const DeviceUseFilter& filter) const = 0;
+
   // The over-held spans of `cluster` starting in [start, end), by (from, device).
   virtual absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
                                                                absl::Time end) const = 0;
@@ -193,10 +252,11 @@ bool IsWholeMonth(absl::Time t);
 // The start of the UTC day (month) holding `t`.
 absl::Time DayStart(absl::Time t);
 absl::Time MonthStart(absl::Time t);
-// OK when `lines` and `over_held` may replace the hours [start, end) of `cluster`.
+// OK when `hours` may replace the hours [start, end) of `cluster`.
 absl::Status CheckReplacement(const std::string& cluster, absl::Time start, absl::Time end,
-                              const std::vector<ChargebackLineRecord>& lines,
-                              const std::vector<OverHeldRecord>& over_held);
+                              const ChargebackHours& hours);
+// OK when DeviceUse may read `filter`.
+absl::Status CheckDeviceUseFilter(const DeviceUseFilter& filter);
 // OK when LeaseRecompute may lease with these arguments.
 absl::Status CheckLease(const std::string& cluster, int limit, const std::string& holder, absl::Duration lease);
 // OK when `filter`'s window is one Lines can read (start <= end).

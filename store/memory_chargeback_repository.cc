@@ -51,9 +51,10 @@ absl::Status Add(const ChargebackLineRecord& l, ChargebackSum* s) {
 }  // namespace
 
 absl::Status MemoryChargebackRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                                                      const std::vector<ChargebackLineRecord>& lines,
-                                                      const std::vector<OverHeldRecord>& over_held) {
-  if (auto status = CheckReplacement(cluster, start, end, lines, over_held); !status.ok()) return status;
+                                                      const ChargebackHours& hours) {
+  FLEETCAP_RETURN_IF_ERROR(CheckReplacement(cluster, start, end, hours));
+  const std::vector<ChargebackLineRecord>& lines = hours.lines;
+  const std::vector<OverHeldRecord>& over_held = hours.over_held;
   std::lock_guard<std::mutex> lock(mu_);
   ClusterState next = clusters_[cluster];
   auto& kept = next.lines;
@@ -67,6 +68,10 @@ absl::Status MemoryChargebackRepository::ReplaceHours(const std::string& cluster
                                       [&](const OverHeldRecord& o) { return o.from >= start && o.from < end; }),
                        next.over_held.end());
   next.over_held.insert(next.over_held.end(), over_held.begin(), over_held.end());
+  for (auto it = next.devices.begin(); it != next.devices.end();) {
+    it = it->first.first >= start && it->first.first < end ? next.devices.erase(it) : std::next(it);
+  }
+  for (const DeviceHourRecord& d : hours.devices) next.devices[{d.hour, d.device_id}] = d;
   // The monthly rollups of the cluster must hold their sums.
   std::map<SumKey, ChargebackSum> months;
   for (const auto& [key, l] : kept) {
@@ -205,6 +210,35 @@ absl::StatusOr<int64_t> MemoryChargebackRepository::RowsRead(const ChargebackFil
     for (const auto& [key, l] : state.lines) rows += Selects(filter, l) ? 1 : 0;
   }
   return rows;
+}
+
+absl::StatusOr<std::vector<DeviceUseSum>> MemoryChargebackRepository::DeviceUse(const DeviceUseFilter& f) const {
+  FLEETCAP_RETURN_IF_ERROR(CheckDeviceUseFilter(f));
+  std::lock_guard<std::mutex> lock(mu_);
+  std::map<std::tuple<std::string, std::string, std::string, std::string>, DeviceUseSum> sums;
+  for (const auto& [cluster, state] : clusters_) {
+    if (!f.cluster.empty() && cluster != f.cluster) continue;
+    for (const auto& [key, d] : state.devices) {
+      if (d.hour < f.start || d.hour >= f.end || (!f.model.empty() && d.model != f.model) ||
+          (!f.node.empty() && d.node != f.node)) {
+        continue;
+      }
+      const std::string device = f.by_device ? d.device_id : "";
+      DeviceUseSum& s = sums[{d.cluster, d.model, d.node, device}];
+      s.cluster = d.cluster;
+      s.model = d.model;
+      s.node = d.node;
+      s.device_id = device;
+      FLEETCAP_RETURN_IF_ERROR(AddChecked(d.held_milli_seconds, &s.held_milli_seconds, "held_milli_seconds"));
+      FLEETCAP_RETURN_IF_ERROR(AddChecked(d.used_milli_seconds, &s.used_milli_seconds, "used_milli_seconds"));
+      FLEETCAP_RETURN_IF_ERROR(
+          AddChecked(d.observed_milli_seconds, &s.observed_milli_seconds, "observed_milli_seconds"));
+    }
+  }
+  std::vector<DeviceUseSum> out;
+  out.reserve(sums.size());
+  for (auto& [key, s] : sums) out.push_back(std::move(s));
+  return out;
 }
 
 absl::StatusOr<std::vector<OverHeldRecord>> MemoryChargebackRepository::OverHeld(const std::string& cluster,

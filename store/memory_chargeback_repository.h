@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "common/clock.h"
@@ -21,9 +22,9 @@ class MemoryChargebackRepository : public ChargebackWriteRepository, public Char
   // `clock` (nullptr: the real one) stamps recompute marks; it must outlive this.
   explicit MemoryChargebackRepository(const Clock* clock = RealClock::Instance()) : clock_(clock) {}
 
+  using ChargebackWriteRepository::ReplaceHours;
   absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                            const std::vector<ChargebackLineRecord>& lines,
-                            const std::vector<OverHeldRecord>& over_held) override;
+                            const ChargebackHours& hours) override;
   absl::StatusOr<std::optional<absl::Time>> Watermark(const std::string& cluster) override;
   absl::Status AdvanceWatermark(const std::string& cluster, absl::Time through) override;
   absl::Status MarkForRecompute(const std::string& cluster, const std::vector<absl::Time>& hours,
@@ -38,6 +39,7 @@ class MemoryChargebackRepository : public ChargebackWriteRepository, public Char
                                                    ChargebackResolution resolution) const override;
   absl::StatusOr<int64_t> RowsRead(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
                                    ChargebackResolution resolution) const override;
+  absl::StatusOr<std::vector<DeviceUseSum>> DeviceUse(const DeviceUseFilter& filter) const override;
   absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
                                                        absl::Time end) const override;
 
@@ -53,6 +55,7 @@ class MemoryChargebackRepository : public ChargebackWriteRepository, public Char
   struct ClusterState {
     std::map<LineKey, ChargebackLineRecord> lines;
     std::vector<OverHeldRecord> over_held;
+    std::map<std::pair<absl::Time, std::string>, DeviceHourRecord> devices;  // by (hour, device)
     std::optional<absl::Time> watermark;
     std::map<absl::Time, StoredMark> recompute;
   };

@@ -11,6 +11,7 @@
 #include "common/time_util.h"
 #include "nlohmann/json.hpp"
 #include "pqxx/pqxx"
+#include "store/pg_chargeback_devices.h"
 #include "store/pg_chargeback_lines_sql.h"
 #include "store/pg_time_sql.h"
 
@@ -261,9 +262,10 @@ pqxx::result ExecChargebackLines(pqxx::transaction_base& txn, const std::string&
 }
 
 absl::Status PgChargebackRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                                                  const std::vector<ChargebackLineRecord>& lines,
-                                                  const std::vector<OverHeldRecord>& over_held) {
-  FLEETCAP_RETURN_IF_ERROR(CheckReplacement(cluster, start, end, lines, over_held));
+                                                  const ChargebackHours& hours) {
+  FLEETCAP_RETURN_IF_ERROR(CheckReplacement(cluster, start, end, hours));
+  const std::vector<ChargebackLineRecord>& lines = hours.lines;
+  const std::vector<OverHeldRecord>& over_held = hours.over_held;
   if (start == end) return absl::OkStatus();
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
@@ -312,6 +314,7 @@ absl::Status PgChargebackRepository::ReplaceHours(const std::string& cluster, ab
             end);
     Rebuild(txn, cluster, "chargeback_monthly_by_team", "month", "chargeback_daily_by_team", "day", kTeamKeys,
             MonthStart(start), months_end);
+    pg_chargeback_devices::Replace(txn, cluster, start, end, hours.devices);
     txn.commit();
   } catch (const pqxx::sql_error& e) {
     if (OutOfRange(e)) {
@@ -532,6 +535,24 @@ absl::StatusOr<int64_t> PgChargebackRepository::RowsRead(const ChargebackFilter&
     return static_cast<int64_t>(RowsFromTables(parsed.at(0).at("Plan")));
   } catch (const std::exception& e) {
     return PgError("chargeback: estimating a read", e);
+  }
+}
+
+absl::StatusOr<std::vector<DeviceUseSum>> PgChargebackRepository::DeviceUse(const DeviceUseFilter& f) const {
+  FLEETCAP_RETURN_IF_ERROR(CheckDeviceUseFilter(f));
+  if (f.start == f.end) return std::vector<DeviceUseSum>{};
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::read_transaction txn(*lease);
+    txn.exec("SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0");  // as Lines, for the same reasons
+    absl::StatusOr<std::vector<DeviceUseSum>> sums = pg_chargeback_devices::Read(txn, f);
+    txn.commit();
+    return sums;
+  } catch (const pqxx::sql_error& e) {
+    if (OutOfRange(e)) return absl::OutOfRangeError("chargeback: a sum of the devices asked for is past int64");
+    return PgError("chargeback: reading devices held", e);
+  } catch (const std::exception& e) {
+    return PgError("chargeback: reading devices held", e);
   }
 }
 

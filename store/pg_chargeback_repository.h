@@ -1,5 +1,5 @@
 #pragma once
-// The chargeback repositories on PostgreSQL (migrations 0011, 0014, 0015, 0017, 0031).
+// The chargeback repositories on PostgreSQL (migrations 0011, 0014, 0015, 0017, 0031, 0041).
 //
 // A replacement deletes the cluster's lines and over-held spans of the
 // hours, COPYs the new lines in, and rebuilds from them the team rows of
@@ -8,8 +8,9 @@
 // the hourly team rows, the monthly rows of their months from
 // chargeback_daily, the model rows of the hours
 // (chargeback_hourly_by_model) from the hourly team rows and the team rows
-// of the months (chargeback_monthly_by_team) from the daily team rows, in
-// one transaction serialised per cluster by
+// of the months (chargeback_monthly_by_team) from the daily team rows, and
+// replaces the devices held in those hours and the days they touch
+// (pg_chargeback_devices.h), in one transaction serialised per cluster by
 // a transaction-scoped advisory lock. Sums are taken in bigint by
 // fleetcap_sum_int64 (migration 0017), which refuses to overflow: a rollup or
 // a read whose sum would be past int64 is OUT_OF_RANGE, never wrapped.
@@ -24,9 +25,9 @@ class PgChargebackRepository : public ChargebackWriteRepository, public Chargeba
   // `pool` must outlive the repository. Thread-safe: each call leases its own connection.
   explicit PgChargebackRepository(PgPool* pool) : pool_(pool) {}
 
+  using ChargebackWriteRepository::ReplaceHours;
   absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                            const std::vector<ChargebackLineRecord>& lines,
-                            const std::vector<OverHeldRecord>& over_held) override;
+                            const ChargebackHours& hours) override;
   absl::StatusOr<std::optional<absl::Time>> Watermark(const std::string& cluster) override;
   absl::Status AdvanceWatermark(const std::string& cluster, absl::Time through) override;
   absl::Status MarkForRecompute(const std::string& cluster, const std::vector<absl::Time>& hours,
@@ -41,6 +42,7 @@ class PgChargebackRepository : public ChargebackWriteRepository, public Chargeba
                                                    ChargebackResolution resolution) const override;
   absl::StatusOr<int64_t> RowsRead(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
                                    ChargebackResolution resolution) const override;
+  absl::StatusOr<std::vector<DeviceUseSum>> DeviceUse(const DeviceUseFilter& filter) const override;
   absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
                                                        absl::Time end) const override;
 

@@ -35,7 +35,7 @@ class Engine {
          AttributionObserver* observer)
       : input_(input), options_(options), window_start_(start), window_end_(end), observer_(observer) {}
 
-  // `keep_names`: index the names of pods, devices and nodes too.
+  // `keep_names`: index the names of pods too.
   void Prepare(const TeamSchedule& teams, bool keep_names) {
     index_ = internal::IndexInput(input_, teams, window_start_, window_end_, keep_names, &report_);
     work_.device_slot.assign(index_.device_keys.size(), -1);
@@ -48,6 +48,8 @@ class Engine {
   absl::StatusOr<HourLines> Hour(int64_t hour, const std::vector<size_t>& devices, const std::vector<size_t>& pieces);
   // The lines of each (cluster, model) of the hour.
   absl::Status Cells(int64_t hour);
+  // What the hour's charges came to on each device held.
+  std::vector<DeviceHourUse> DevicesHeld() const;
   void Fixed(int64_t hour);
 
   const AttributionInput& input_;
@@ -106,7 +108,32 @@ absl::StatusOr<HourLines> Engine::Hour(int64_t hour, const std::vector<size_t>& 
   HourLines out;
   out.hour = absl::FromUnixSeconds(hour);
   out.lines = lines_.Take();
+  out.devices = DevicesHeld();
   return out;
+}
+
+std::vector<DeviceHourUse> Engine::DevicesHeld() const {
+  const std::vector<internal::DeviceHour>& device_hours = work_.device_hours;
+  std::vector<DeviceHourUse> sums(device_hours.size());
+  std::vector<bool> held(device_hours.size(), false);
+  for (const internal::Charge& c : work_.charges) {
+    DeviceHourUse& sum = sums[c.device_hour];
+    sum.held_milli_seconds += c.held;
+    sum.used_milli_seconds += c.used;
+    sum.observed_milli_seconds += c.observed;
+    held[c.device_hour] = true;
+  }
+  std::vector<DeviceHourUse> devices;
+  for (size_t d = 0; d < device_hours.size(); ++d) {  // by (cluster, model)
+    if (!held[d]) continue;
+    const internal::DeviceHour& dh = device_hours[d];
+    DeviceHourUse& device = devices.emplace_back(std::move(sums[d]));
+    device.cluster = index_.clusters.Name(dh.cluster);
+    device.model = index_.models.Name(dh.model);
+    device.node = index_.node_names[dh.node];
+    device.device_id = index_.device_names[dh.key];
+  }
+  return devices;
 }
 
 absl::Status Engine::Cells(int64_t hour) {

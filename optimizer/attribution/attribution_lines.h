@@ -40,11 +40,25 @@ struct ChargeLine {
   bool no_telemetry = false;
 };
 
+// What the holds on one device came to in one hour: its part of the held,
+// used and observed time of the hour's lines. A (cluster, model)'s devices
+// add up to its lines' figures exactly; a device nobody held has none.
+struct DeviceHourUse {
+  std::string cluster;
+  std::string model;
+  std::string node;
+  std::string device_id;
+  int64_t held_milli_seconds = 0;
+  int64_t used_milli_seconds = 0;
+  int64_t observed_milli_seconds = 0;  // held time with a usage reading
+};
+
 // Every line of one hour, ordered by (cluster, model, team, namespace,
-// workload, line_kind).
+// workload, line_kind), and the devices held in it, by (cluster, model).
 struct HourLines {
   absl::Time hour;
   std::vector<ChargeLine> lines;
+  std::vector<DeviceHourUse> devices;
 };
 
 // A device whose holds added up to more than the whole device over

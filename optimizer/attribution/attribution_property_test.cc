@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
@@ -131,6 +132,7 @@ Fleet RandomFleet(uint64_t seed) {
 
 struct AttributedHours {
   std::vector<ChargeLine> lines;
+  std::vector<std::pair<absl::Time, DeviceHourUse>> devices;
   AttributionReport report;
 };
 
@@ -157,6 +159,7 @@ AttributedHours AttributeFleet(const Fleet& f) {
   AttributedHours run;
   absl::StatusOr<AttributionReport> report = Attribute(f.input, teams, [&](HourLines&& hour) {
     for (auto& l : hour.lines) run.lines.push_back(std::move(l));
+    for (auto& d : hour.devices) run.devices.emplace_back(hour.hour, std::move(d));
   });
   EXPECT_TRUE(report.ok()) << report.status();
   if (report.ok()) run.report = std::move(*report);
@@ -214,6 +217,40 @@ TEST(AttributionProperties, NoLineIsNegativeAndEachAddsUpToItsTotal) {
       EXPECT_GE(l.shared_cost_micro, 0);
       EXPECT_EQ(l.total_cost_micro, l.direct_cost_micro + l.idle_cost_micro + l.shared_cost_micro);
     }
+  }
+}
+
+TEST(AttributionProperties, TheDevicesHeldAddUpToTheirCellsLines) {
+  using Figures = std::tuple<int64_t, int64_t, int64_t>;  // held, used, observed
+  for (uint64_t seed = 1; seed <= kFleets; ++seed) {
+    SCOPED_TRACE(absl::StrCat("seed ", seed));
+    const AttributedHours run = AttributeFleet(RandomFleet(seed));
+    std::map<CellKey, Figures> of_lines, of_devices;
+    for (const ChargeLine& l : run.lines) {
+      if (l.line_kind == kFixedLine) continue;
+      auto& [held, used, observed] = of_lines[{l.hour, l.cluster, l.model}];
+      held += l.held_milli_seconds;
+      used += l.used_milli_seconds;
+      observed += l.observed_milli_seconds;
+    }
+    std::set<std::tuple<absl::Time, std::string, std::string>> seen;  // (hour, cluster, device)
+    for (const auto& [hour, d] : run.devices) {
+      EXPECT_TRUE(seen.insert({hour, d.cluster, d.device_id}).second) << "device " << d.device_id << " twice";
+      EXPECT_GT(d.held_milli_seconds, 0) << d.device_id;
+      EXPECT_GE(d.used_milli_seconds, 0) << d.device_id;
+      EXPECT_GE(d.observed_milli_seconds, 0) << d.device_id;
+      EXPECT_LE(d.observed_milli_seconds, d.held_milli_seconds) << d.device_id;
+      EXPECT_FALSE(d.node.empty()) << d.device_id;
+      auto& [held, used, observed] = of_devices[{hour, d.cluster, d.model}];
+      held += d.held_milli_seconds;
+      used += d.used_milli_seconds;
+      observed += d.observed_milli_seconds;
+    }
+    // A cell whose lines held nothing has no device; every other is the same.
+    for (auto it = of_lines.begin(); it != of_lines.end();) {
+      it = std::get<0>(it->second) == 0 ? of_lines.erase(it) : std::next(it);
+    }
+    EXPECT_EQ(of_devices, of_lines);
   }
 }
 

@@ -86,12 +86,10 @@ std::vector<bool> Indexer::AddDevices() {
       x_.clusters.Add(d.cluster);
       x_.models.Add(d.model);
       if (x_.device_keys.emplace(ClusterKey(d.cluster, d.device_id), static_cast<uint32_t>(x_.device_keys.size()))
-              .second &&
-          keep_names_) {
+              .second) {
         x_.device_names.push_back(d.device_id);
       }
-      if (x_.nodes.emplace(ClusterKey(d.cluster, d.node), static_cast<uint32_t>(x_.nodes.size())).second &&
-          keep_names_) {
+      if (x_.nodes.emplace(ClusterKey(d.cluster, d.node), static_cast<uint32_t>(x_.nodes.size())).second) {
         x_.node_names.push_back(d.node);
       }
     }

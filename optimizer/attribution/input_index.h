@@ -79,8 +79,10 @@ struct InputIndex {
   int64_t start = 0, end = 0;  // the window, in seconds
   Dictionary clusters, models, teams, namespaces, workloads;
   std::unordered_map<std::string, uint32_t> device_keys, nodes, pods;  // by (cluster, name)
-  // Names by id, kept only when asked for (an explanation's).
-  std::vector<std::string> node_names, device_names, pod_names;
+  // Names by id: the devices' and nodes' always (each hour's device use
+  // names them), the pods' only when asked for (an explanation's).
+  std::vector<std::string> node_names, device_names;
+  std::vector<std::string> pod_names;
   std::vector<std::vector<PricePeriod>> price_timelines;
   std::vector<Device> devices;        // by (cluster, model, node, key, from): the order of an hour's work
   std::vector<size_t> device_starts;  // indices into devices, by `from`

@@ -98,8 +98,7 @@ absl::StatusOr<HoursReport> ChargebackRun::ComputeClusterHours(const std::string
 
   // The cluster is replaced, lines or not, so that stale lines vanish. The
   // engine's `fixed` lines of this cluster alone are not the fleet's: left out.
-  std::vector<store::ChargebackLineRecord> lines;
-  std::vector<store::OverHeldRecord> over_held;
+  store::ChargebackHours hours;
   HoursReport report;
   report.hours = (end - start) / absl::Hours(1);
   std::vector<attribution::RejectedFact> rejected;
@@ -109,18 +108,22 @@ absl::StatusOr<HoursReport> ChargebackRun::ComputeClusterHours(const std::string
                                 for (auto& line : hour.lines) {
                                   if (line.cluster != cluster) continue;
                                   report.total_cost_micro += line.total_cost_micro;
-                                  lines.push_back(RecordOf(std::move(line)));
+                                  hours.lines.push_back(RecordOf(std::move(line)));
+                                }
+                                for (auto& device : hour.devices) {
+                                  if (device.cluster == cluster)
+                                    hours.devices.push_back(RecordOf(hour.hour, std::move(device)));
                                 }
                               }));
     for (auto& o : engine.over_held) {
-      over_held.push_back({o.cluster, o.device_id, o.from, o.to, o.held_milli, std::move(o.pod_uids)});
+      hours.over_held.push_back({o.cluster, o.device_id, o.from, o.to, o.held_milli, std::move(o.pod_uids)});
       ++report.over_held_spans;
     }
     for (const auto& u : engine.unpriced) report.unpriced_device_seconds += u.device_seconds;
     rejected.insert(rejected.end(), engine.rejected.begin(), engine.rejected.end());
   }
-  report.lines = static_cast<int64_t>(lines.size());
-  FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->ReplaceHours(cluster, start, end, lines, over_held));
+  report.lines = static_cast<int64_t>(hours.lines.size());
+  FLEETCAP_RETURN_IF_ERROR(stores_.chargeback->ReplaceHours(cluster, start, end, hours));
   report.rejected_facts = static_cast<int64_t>(rejected.size());
   const std::string window_text =
       absl::StrCat("[", FormatRfc3339(start), ", ", FormatRfc3339(end), ") of cluster ", cluster);

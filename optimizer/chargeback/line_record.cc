@@ -24,4 +24,17 @@ store::ChargebackLineRecord RecordOf(attribution::ChargeLine line) {
   return r;
 }
 
+store::DeviceHourRecord RecordOf(absl::Time hour, attribution::DeviceHourUse device) {
+  store::DeviceHourRecord r;
+  r.hour = hour;
+  r.cluster = std::move(device.cluster);
+  r.model = std::move(device.model);
+  r.node = std::move(device.node);
+  r.device_id = std::move(device.device_id);
+  r.held_milli_seconds = device.held_milli_seconds;
+  r.used_milli_seconds = device.used_milli_seconds;
+  r.observed_milli_seconds = device.observed_milli_seconds;
+  return r;
+}
+
 }  // namespace fleetcap::chargeback

@@ -1,0 +1,40 @@
+-- What the holds on each device came to, hour by hour: the attribution
+-- engine's per-device part of the held, used and observed time of its
+-- cluster and model's lines (optimizer/attribution/attribution_lines.h,
+-- DeviceHourUse). The Assets view reads it for the used device time of a
+-- node or a device, which the chargeback's lines (by team, namespace,
+-- workload, model and cluster) cannot say. A device nobody held in an hour
+-- has no row: it used nothing.
+--
+-- ReplaceHours writes the rows of a cluster's hours in the same transaction
+-- as the lines they add up to, and rebuilds the days they touch, so both
+-- always agree. Long windows read the daily rows for their whole days and
+-- the hourly rows for their ragged ends only.
+CREATE TABLE chargeback_device_hourly (
+  cluster                 text NOT NULL,
+  hour                    timestamptz NOT NULL CHECK (date_trunc('hour', hour, 'UTC') = hour),
+  device_id               text NOT NULL,
+  model                   text NOT NULL,
+  node                    text NOT NULL,
+  held_milli_seconds      bigint NOT NULL CHECK (held_milli_seconds > 0),
+  used_milli_seconds      bigint NOT NULL CHECK (used_milli_seconds >= 0),
+  observed_milli_seconds  bigint NOT NULL CHECK (observed_milli_seconds BETWEEN 0 AND held_milli_seconds),
+  PRIMARY KEY (cluster, hour, device_id)
+);
+-- The ragged hours of a window across every cluster: the primary key leads with the cluster.
+CREATE INDEX chargeback_device_hourly_by_hour ON chargeback_device_hourly (hour);
+
+-- A device's node or model may change within a day (its inventory
+-- corrected): each keeps its own row.
+CREATE TABLE chargeback_device_daily (
+  cluster                 text NOT NULL,
+  day                     timestamptz NOT NULL CHECK (date_trunc('day', day, 'UTC') = day),
+  device_id               text NOT NULL,
+  model                   text NOT NULL,
+  node                    text NOT NULL,
+  held_milli_seconds      bigint NOT NULL,
+  used_milli_seconds      bigint NOT NULL,
+  observed_milli_seconds  bigint NOT NULL,
+  PRIMARY KEY (cluster, day, device_id, model, node)
+);
+CREATE INDEX chargeback_device_daily_by_day ON chargeback_device_daily (day);

@@ -1,0 +1,107 @@
+#include "store/pg_chargeback_devices.h"
+
+#include <string>
+#include <tuple>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
+#include "common/time_util.h"
+
+namespace fleetcap::store::pg_chargeback_devices {
+namespace {
+
+// Per group, from the whole days [$1, $2) of the daily rows and the ragged
+// hours [$3, $4) and [$5, $6) of the hourly rows; filters $7 cluster, $8
+// model, $9 node ('' for any); per device when $10. Summed by
+// fleetcap_sum_int64 (migration 0017): past int64 is SQLSTATE 22003.
+constexpr const char* kReadSql = R"sql(
+WITH picked AS (
+  SELECT cluster, model, node, device_id, held_milli_seconds, used_milli_seconds, observed_milli_seconds
+  FROM chargeback_device_daily
+  WHERE day >= $1::timestamptz AND day < $2::timestamptz
+    AND ($7::text = '' OR cluster = $7::text) AND ($8::text = '' OR model = $8::text)
+    AND ($9::text = '' OR node = $9::text)
+  UNION ALL
+  SELECT cluster, model, node, device_id, held_milli_seconds, used_milli_seconds, observed_milli_seconds
+  FROM chargeback_device_hourly
+  WHERE ((hour >= $3::timestamptz AND hour < $4::timestamptz) OR (hour >= $5::timestamptz AND hour < $6::timestamptz))
+    AND ($7::text = '' OR cluster = $7::text) AND ($8::text = '' OR model = $8::text)
+    AND ($9::text = '' OR node = $9::text)
+)
+SELECT cluster COLLATE "C", model COLLATE "C", node COLLATE "C",
+       (CASE WHEN $10::boolean THEN device_id ELSE '' END) COLLATE "C",
+       fleetcap_sum_int64(held_milli_seconds), fleetcap_sum_int64(used_milli_seconds),
+       fleetcap_sum_int64(observed_milli_seconds)
+FROM picked
+GROUP BY 1, 2, 3, 4
+ORDER BY 1, 2, 3, 4
+)sql";
+
+absl::StatusOr<int64_t> SumOf(const pqxx::field& f, const char* what) {
+  int64_t v = 0;
+  if (!absl::SimpleAtoi(f.c_str(), &v)) {
+    return absl::OutOfRangeError(absl::StrCat("chargeback: the devices' sum of ", what, " is past int64"));
+  }
+  return v;
+}
+
+}  // namespace
+
+void Replace(pqxx::transaction_base& txn, const std::string& cluster, absl::Time start, absl::Time end,
+             const std::vector<DeviceHourRecord>& devices) {
+  txn.exec_params(
+      "DELETE FROM chargeback_device_hourly WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < "
+      "$3::timestamptz",
+      cluster, FormatRfc3339(start), FormatRfc3339(end));
+  if (!devices.empty()) {
+    pqxx::stream_to copy(txn, "chargeback_device_hourly",
+                         std::vector<std::string>{"cluster", "hour", "device_id", "model", "node", "held_milli_seconds",
+                                                  "used_milli_seconds", "observed_milli_seconds"});
+    for (const DeviceHourRecord& d : devices) {
+      copy << std::make_tuple(d.cluster, FormatRfc3339(d.hour), d.device_id, d.model, d.node, d.held_milli_seconds,
+                              d.used_milli_seconds, d.observed_milli_seconds);
+    }
+    copy.complete();
+  }
+  // The days the hours touch, rebuilt whole, a day's rows together.
+  const absl::Time days_start = DayStart(start);
+  const absl::Time days_end = DayStart(end - absl::Hours(1)) + absl::Hours(24);
+  txn.exec_params(
+      "DELETE FROM chargeback_device_daily WHERE cluster = $1 AND day >= $2::timestamptz AND day < $3::timestamptz",
+      cluster, FormatRfc3339(days_start), FormatRfc3339(days_end));
+  txn.exec_params(
+      "INSERT INTO chargeback_device_daily (cluster, day, device_id, model, node, held_milli_seconds,"
+      " used_milli_seconds, observed_milli_seconds)"
+      " SELECT cluster, date_trunc('day', hour, 'UTC'), device_id, model, node,"
+      " fleetcap_sum_int64(held_milli_seconds), fleetcap_sum_int64(used_milli_seconds),"
+      " fleetcap_sum_int64(observed_milli_seconds)"
+      " FROM chargeback_device_hourly WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < $3::timestamptz"
+      " GROUP BY cluster, 2, device_id, model, node ORDER BY 2",
+      cluster, FormatRfc3339(days_start), FormatRfc3339(days_end));
+}
+
+absl::StatusOr<std::vector<DeviceUseSum>> Read(pqxx::transaction_base& txn, const DeviceUseFilter& f) {
+  // Whole days inside the window, or none: then every hour is ragged.
+  absl::Time days_start = DayStart(f.start) == f.start ? f.start : DayStart(f.start) + absl::Hours(24);
+  absl::Time days_end = DayStart(f.end);
+  if (days_start >= days_end) days_start = days_end = f.end;
+  const pqxx::result rows = txn.exec_params(kReadSql, FormatRfc3339(days_start), FormatRfc3339(days_end),
+                                            FormatRfc3339(f.start), FormatRfc3339(days_start), FormatRfc3339(days_end),
+                                            FormatRfc3339(f.end), f.cluster, f.model, f.node, f.by_device);
+  std::vector<DeviceUseSum> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows) {
+    DeviceUseSum& s = out.emplace_back();
+    s.cluster = row[0].as<std::string>();
+    s.model = row[1].as<std::string>();
+    s.node = row[2].as<std::string>();
+    s.device_id = row[3].as<std::string>();
+    FLEETCAP_ASSIGN_OR_RETURN(s.held_milli_seconds, SumOf(row[4], "held_milli_seconds"));
+    FLEETCAP_ASSIGN_OR_RETURN(s.used_milli_seconds, SumOf(row[5], "used_milli_seconds"));
+    FLEETCAP_ASSIGN_OR_RETURN(s.observed_milli_seconds, SumOf(row[6], "observed_milli_seconds"));
+  }
+  return out;
+}
+
+}  // namespace fleetcap::store::pg_chargeback_devices

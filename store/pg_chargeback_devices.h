@@ -1,0 +1,24 @@
+#pragma once
+// The devices held, hour by hour and rolled up by day (migration 0041), as
+// PgChargebackRepository writes them inside its replacement's transaction
+// and reads them for DeviceUse.
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "pqxx/pqxx"
+#include "store/chargeback_repository.h"
+
+namespace fleetcap::store::pg_chargeback_devices {
+
+// Replaces the devices of `cluster` in the hours [start, end) with `devices`
+// and rebuilds the days they touch from the hours.
+void Replace(pqxx::transaction_base& txn, const std::string& cluster, absl::Time start, absl::Time end,
+             const std::vector<DeviceHourRecord>& devices);
+
+// The sums `filter` (checked) asks for: the whole UTC days of its window
+// from the daily rows, its ragged hours from the hourly ones. OUT_OF_RANGE
+// for a sum past int64.
+absl::StatusOr<std::vector<DeviceUseSum>> Read(pqxx::transaction_base& txn, const DeviceUseFilter& filter);
+
+}  // namespace fleetcap::store::pg_chargeback_devices
