@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
 #include "optimizer/attribution/attribution_engine.h"
@@ -162,6 +165,22 @@ TEST_F(ChargebackRunTest, LinesAddUpToTheEnginesTotalWithFixedLinesUnderTheFleet
     }
   }
   EXPECT_EQ(fixed, 49 * 1'000'000);
+}
+
+// The devices held are stored with the lines: GPU-0 held half of each hour.
+TEST_F(ChargebackRunTest, TheDevicesHeldAreStoredWithTheirLines) {
+  ASSERT_TRUE(Pass().ok());
+  auto devices = chargeback_.DeviceUse({H(0), H(49), "", "", "", true});
+  ASSERT_TRUE(devices.ok()) << devices.status();
+  ASSERT_EQ(devices->size(), 1u);
+  const store::DeviceUseSum& gpu = devices->front();
+  EXPECT_EQ(std::tie(gpu.cluster, gpu.model, gpu.node, gpu.device_id),
+            std::make_tuple(std::string("c1"), std::string("H100"), std::string("node-1"), std::string("GPU-0")));
+  EXPECT_EQ(gpu.held_milli_seconds, 49 * 500 * 3600);
+  int64_t held = 0;
+  for (const auto& s : Sums(H(0), H(49))) held += s.held_milli_seconds;
+  EXPECT_EQ(gpu.held_milli_seconds, held);
+  EXPECT_EQ(gpu.observed_milli_seconds, 0);  // no telemetry: its use unknown
 }
 
 TEST_F(ChargebackRunTest, MarkedHoursWithinTheSettleWindowAreRecomputedOlderOnesDropped) {

@@ -83,8 +83,7 @@ std::vector<std::string> AssetFigureCells(const v1::AssetRow& row, AssetCells& c
 }
 
 constexpr char kAssetsUnknownNote[] =
-    "- unknown, not 0: the chargeback keeps no used time per node or device, and has no idle cost where it has no "
-    "line yet\n";
+    "- unknown, not 0: the chargeback has not computed the group's model and cluster in the window yet\n";
 
 std::string AssetWindow(const google::protobuf::Timestamp& start, const google::protobuf::Timestamp& end) {
   return absl::StrCat("from ", FormatRfc3339(FromProtoTimestamp(start)), " to ",
@@ -140,12 +139,14 @@ std::string AssetsTable(const v1::Assets& assets) {
 }
 
 std::string AssetsCsv(const v1::Assets& assets) {
-  std::string out = CsvRecord({"model", "cluster", "node", "device", "devices", "capacity_device_hours",
-                               "held_device_hours", "used_device_hours", "idle_device_hours", "idle_cost", "currency"});
+  std::string out =
+      CsvRecord({"model", "cluster", "node", "device", "devices", "capacity_device_hours", "held_device_hours",
+                 "used_device_hours", "observed_device_hours", "idle_device_hours", "idle_cost", "currency"});
   for (const auto& row : assets.rows()) {
     out += CsvRecord({row.model(), row.cluster(), row.node(), row.device(), std::to_string(row.devices()),
                       DeviceHours(row.capacity_milli_seconds()), DeviceHours(row.held_milli_seconds()),
                       row.has_used_milli_seconds() ? DeviceHours(row.used_milli_seconds()) : "",
+                      row.has_observed_milli_seconds() ? DeviceHours(row.observed_milli_seconds()) : "",
                       DeviceHours(row.idle_milli_seconds()),
                       row.has_idle_cost_micro() ? Money(row.idle_cost_micro()) : "", assets.currency()});
   }

@@ -46,6 +46,7 @@ v1::Assets ByModel() {
   v1::AssetRow h100 = Row("H100-SXM5-80GB", 8, 192 * kDeviceHour, 100 * kDeviceHour + kDeviceHour / 3,
                           91 * kDeviceHour + 2 * kDeviceHour / 3);
   h100.set_used_milli_seconds(50 * kDeviceHour);
+  h100.set_observed_milli_seconds(90 * kDeviceHour);
   h100.set_idle_cost_micro(123456789);
   *assets.add_rows() = h100;
   *assets.add_rows() = Row("T4", 1, 24 * kDeviceHour, 0, 24 * kDeviceHour);
@@ -72,8 +73,7 @@ TEST(AssetsTable, RoundsToTheHundredthShowsUnknownAsUnknownAndTotalsEveryGroup) 
       "T4                    1              24.00           0.00              -          24.00   0.0%          -\n"
       "TOTAL                 9             216.00         100.33              -         115.67  46.5%          -\n"
       "figures rounded to the hundredth; --format csv or json gives them exactly\n"
-      "- unknown, not 0: the chargeback keeps no used time per node or device, and has no idle cost where it "
-      "has no line yet\n");
+      "- unknown, not 0: the chargeback has not computed the group's model and cluster in the window yet\n");
 }
 
 TEST(AssetsTable, SaysWhenTheLimitLeftGroupsOut) {
@@ -105,9 +105,9 @@ TEST(AssetsTable, NoRowsSaysSo) {
 TEST(AssetsCsv, EveryFigureExactAndUnknownLeftEmpty) {
   EXPECT_EQ(AssetsCsv(ByModel()),
             "model,cluster,node,device,devices,capacity_device_hours,held_device_hours,used_device_hours,"
-            "idle_device_hours,idle_cost,currency\r\n"
-            "H100-SXM5-80GB,,,,8,192.00,100.333333,50.00,91.666667,123.456789,USD\r\n"
-            "T4,,,,1,24.00,0.00,,24.00,,USD\r\n");
+            "observed_device_hours,idle_device_hours,idle_cost,currency\r\n"
+            "H100-SXM5-80GB,,,,8,192.00,100.333333,50.00,90.00,91.666667,123.456789,USD\r\n"
+            "T4,,,,1,24.00,0.00,,,24.00,,USD\r\n");
 }
 
 TEST(AssetsJson, IsTheAnswersProto3JsonWithoutTheUnknownFigures) {

@@ -164,18 +164,28 @@ TEST_F(FleetAssetsApiTest, IdleCostPerModelIsTheChargebacksIdle) {
 
 // A node's or device's idle cost is its model and cluster's spread by idle
 // device time: within one micro-unit of the exact proportion, adding up to
-// the model and cluster's to the micro-unit; used is unknown there.
+// the model and cluster's to the micro-unit; used is what the holds on its
+// devices used where the chargeback computed its model and cluster, 0 if
+// none was held, unknown elsewhere.
 TEST_F(FleetAssetsApiTest, NodesAndDevicesShareTheirModelsIdleCostByIdleTime) {
   const auto costs = IdleCost(kAssetStart, kAssetEnd);
   for (const std::string level : {"node", "device"}) {
+    std::map<std::string, int64_t> used;  // by node or device
+    for (const auto& d : testing::AssetDevicesHeld()) {
+      if (d.hour >= kAssetStart && d.hour < kAssetEnd)
+        used[level == "node" ? d.node : d.device_id] += d.used_milli_seconds;
+    }
     const v1::Assets assets = Assets(absl::StrCat(kAssetWindow, "&group_by=", level));
     std::map<std::pair<std::string, std::string>, std::pair<int64_t, int64_t>> sums;  // (idle time, cost)
     for (const auto& row : assets.rows()) {
-      EXPECT_FALSE(row.has_used_milli_seconds());
       if (!costs.count({row.model(), row.cluster()})) {
+        EXPECT_FALSE(row.has_used_milli_seconds()) << row.node();
         EXPECT_FALSE(row.has_idle_cost_micro()) << row.node();
         continue;
       }
+      ASSERT_TRUE(row.has_used_milli_seconds()) << row.node();
+      const auto held = row.cluster() == "c1" ? used.find(level == "node" ? row.node() : row.device()) : used.end();
+      EXPECT_EQ(row.used_milli_seconds(), held == used.end() ? 0 : held->second) << level << " " << row.node();
       sums[{row.model(), row.cluster()}].first += row.idle_milli_seconds();
       sums[{row.model(), row.cluster()}].second += row.idle_cost_micro();
     }

@@ -5,6 +5,7 @@
 #include "common/pg_pool.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
+#include "store/pg_chargeback_repository.h"
 #include "store/pg_live_inventory_repository.h"
 
 namespace fleetcap::testing {
@@ -56,9 +57,31 @@ absl::Status StoreAssetInventory(const std::string& db_uri) {
   return inventory.Apply(c2);
 }
 
+std::vector<store::DeviceHourRecord> AssetDevicesHeld() {
+  std::vector<store::DeviceHourRecord> devices;
+  for (int h = 0; h < (kChargebackEnd - kChargebackStart) / absl::Hours(1); ++h) {
+    const absl::Time hour = kChargebackStart + absl::Hours(h);
+    devices.push_back({hour, "c1", "A100", "n1", "g0", 1'800'000, 900'000 + h * 1000, 1'800'000});
+    devices.push_back({hour, "c1", "A100", "n4", "g2", 900'000, 450'000, 450'000});
+  }
+  return devices;
+}
+
+absl::Status StoreDevicesHeld(const std::string& db_uri, const std::vector<store::ChargebackLineRecord>& lines) {
+  store::ChargebackHours c1;
+  for (const store::ChargebackLineRecord& line : lines) {
+    if (line.cluster == "c1") c1.lines.push_back(line);
+  }
+  c1.devices = AssetDevicesHeld();
+  FLEETCAP_ASSIGN_OR_RETURN(auto pool, PgPool::Open(db_uri, 1));
+  store::PgChargebackRepository chargeback(pool.get());
+  return chargeback.ReplaceHours("c1", kChargebackStart, kChargebackEnd, c1);
+}
+
 absl::StatusOr<std::unique_ptr<ServedChargeback>> ServeAssets(const std::string& api_bin) {
   FLEETCAP_ASSIGN_OR_RETURN(auto served, ServeChargeback(api_bin));
   FLEETCAP_RETURN_IF_ERROR(StoreAssetInventory(served->db->uri()));
+  FLEETCAP_RETURN_IF_ERROR(StoreDevicesHeld(served->db->uri(), served->lines));
   return served;
 }
 

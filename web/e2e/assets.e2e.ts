@@ -97,6 +97,12 @@ test('which nodes idle most: the first page is the API’s most idle nodes, and 
   const rows = api.rows ?? [];
   expect(rows.length).toBeGreaterThan(0);
   await expectRowsEqual(page, api, 'node', Math.min(rows.length, 50));
+  // The chargeback has run: a node's used time is known, and the nodes' add up to their models'.
+  expect(rows.some((row) => BigInt(int64(row.usedMilliSeconds)) > 0n)).toBe(true);
+  const byModel = await assetsApi('model');
+  const usedOf = (list: AssetRow[]) =>
+    list.reduce((sum, row) => sum + BigInt(int64(row.usedMilliSeconds)), 0n);
+  if (Number(int64(api.groups)) === rows.length) expect(usedOf(rows)).toBe(usedOf(byModel.rows ?? []));
   // The table's first row is the node that idled most.
   const first = page.getByTestId('assets-table').locator('tbody tr').first();
   await expect.poll(() => first.locator('td').first().innerText()).toBe(nameOf(rows[0]!, 'node'));

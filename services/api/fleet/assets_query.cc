@@ -57,10 +57,11 @@ absl::StatusOr<CheckedAssetsRequest> Check(const v1::GetAssetsRequest& request) 
 }
 
 // What the chargeback says of each model and cluster over the window: its
-// used device time and its idle cost (every line's idle_cost_micro: a
-// team's share of idle, or on an `idle` line the idle kept).
+// used and observed device time and its idle cost (every line's
+// idle_cost_micro: a team's share of idle, or on an `idle` line the idle
+// kept). A model and cluster with no line is not computed yet.
 struct ChargebackFigures {
-  std::map<std::pair<std::string, std::string>, int64_t> used, idle_cost;
+  std::map<std::pair<std::string, std::string>, int64_t> used, observed, idle_cost;
 };
 
 absl::StatusOr<ChargebackFigures> ChargebackFiguresOf(const std::vector<store::ChargebackSum>& sums) {
@@ -69,8 +70,10 @@ absl::StatusOr<ChargebackFigures> ChargebackFiguresOf(const std::vector<store::C
     if (sum.model.empty()) continue;  // fixed lines belong to no model
     const std::pair<std::string, std::string> key{sum.model, sum.cluster};
     int64_t& used = figures.used[key];
+    int64_t& observed = figures.observed[key];
     int64_t& idle = figures.idle_cost[key];
     if (__builtin_add_overflow(used, sum.used_milli_seconds, &used) ||
+        __builtin_add_overflow(observed, sum.observed_milli_seconds, &observed) ||
         __builtin_add_overflow(idle, sum.idle_cost_micro, &idle)) {
       return absl::OutOfRangeError("assets: a model's chargeback sum does not fit in a signed 64-bit integer");
     }
@@ -91,21 +94,42 @@ v1::AssetRow RowOf(const store::AssetTime& group) {
   return row;
 }
 
-// The model or cluster rows' used device time and idle cost: the sums of
-// the chargeback's model-and-cluster figures that are theirs, set only
-// where the chargeback has a line for the group.
+// The model or cluster rows' used and observed device time and idle cost:
+// the sums of the chargeback's model-and-cluster figures that are theirs,
+// set only where the chargeback has a line for the group.
 void AddModelOrClusterFigures(const ChargebackFigures& figures, bool by_model, std::vector<v1::AssetRow>& rows) {
-  std::map<std::string, std::pair<int64_t, int64_t>> sums;  // group -> (used, idle cost)
+  struct Sums {
+    int64_t used = 0, observed = 0, idle_cost = 0;
+  };
+  std::map<std::string, Sums> sums;
   for (const auto& [key, used] : figures.used) {
-    auto& sum = sums[by_model ? key.first : key.second];
-    sum.first += used;
-    sum.second += figures.idle_cost.at(key);
+    Sums& sum = sums[by_model ? key.first : key.second];
+    sum.used += used;
+    sum.observed += figures.observed.at(key);
+    sum.idle_cost += figures.idle_cost.at(key);
   }
   for (v1::AssetRow& row : rows) {
     const auto sum = sums.find(by_model ? row.model() : row.cluster());
     if (sum == sums.end()) continue;
-    row.set_used_milli_seconds(sum->second.first);
-    row.set_idle_cost_micro(sum->second.second);
+    row.set_used_milli_seconds(sum->second.used);
+    row.set_observed_milli_seconds(sum->second.observed);
+    row.set_idle_cost_micro(sum->second.idle_cost);
+  }
+}
+
+// The node or device rows' used and observed device time: what the holds on
+// their devices came to, set where their model and cluster is computed (a
+// device nobody held there used nothing: 0).
+void AddNodeOrDeviceUse(const ChargebackFigures& figures, const std::vector<store::DeviceUseSum>& uses,
+                        std::vector<v1::AssetRow>& rows) {
+  using Key = std::tuple<std::string, std::string, std::string, std::string>;  // model, cluster, node, device
+  std::map<Key, const store::DeviceUseSum*> by_key;
+  for (const store::DeviceUseSum& use : uses) by_key[Key{use.model, use.cluster, use.node, use.device_id}] = &use;
+  for (v1::AssetRow& row : rows) {
+    if (figures.used.count({row.model(), row.cluster()}) == 0) continue;
+    const auto use = by_key.find(Key{row.model(), row.cluster(), row.node(), row.device()});
+    row.set_used_milli_seconds(use == by_key.end() ? 0 : use->second->used_milli_seconds);
+    row.set_observed_milli_seconds(use == by_key.end() ? 0 : use->second->observed_milli_seconds);
   }
 }
 
@@ -113,7 +137,7 @@ void AddModelOrClusterFigures(const ChargebackFigures& figures, bool by_model, s
 absl::StatusOr<v1::AssetRow> TotalsOf(const std::vector<v1::AssetRow>& rows) {
   v1::AssetRow totals;
   bool used_known = true, cost_known = true;
-  int64_t devices = 0, capacity = 0, held = 0, idle = 0, used = 0, cost = 0;
+  int64_t devices = 0, capacity = 0, held = 0, idle = 0, used = 0, observed = 0, cost = 0;
   for (const v1::AssetRow& row : rows) {
     used_known = used_known && row.has_used_milli_seconds();
     cost_known = cost_known && row.has_idle_cost_micro();
@@ -122,6 +146,7 @@ absl::StatusOr<v1::AssetRow> TotalsOf(const std::vector<v1::AssetRow>& rows) {
         __builtin_add_overflow(held, row.held_milli_seconds(), &held) ||
         __builtin_add_overflow(idle, row.idle_milli_seconds(), &idle) ||
         __builtin_add_overflow(used, row.used_milli_seconds(), &used) ||
+        __builtin_add_overflow(observed, row.observed_milli_seconds(), &observed) ||
         __builtin_add_overflow(cost, row.idle_cost_micro(), &cost)) {
       return absl::OutOfRangeError("assets: a total does not fit in a signed 64-bit integer");
     }
@@ -130,7 +155,10 @@ absl::StatusOr<v1::AssetRow> TotalsOf(const std::vector<v1::AssetRow>& rows) {
   totals.set_capacity_milli_seconds(capacity);
   totals.set_held_milli_seconds(held);
   totals.set_idle_milli_seconds(idle);
-  if (used_known && !rows.empty()) totals.set_used_milli_seconds(used);
+  if (used_known && !rows.empty()) {
+    totals.set_used_milli_seconds(used);
+    totals.set_observed_milli_seconds(observed);
+  }
   if (cost_known && !rows.empty()) totals.set_idle_cost_micro(cost);
   return totals;
 }
@@ -168,14 +196,25 @@ absl::StatusOr<v1::Assets> AssetsQuery::Run(const Scope& scope, const v1::GetAss
   assets.model = request.model();
   const bool spread = checked.level == store::AssetLevel::kNode || checked.level == store::AssetLevel::kDevice;
   if (!spread) assets.node = request.node();
-  // The two reads run at once; the answer waits for the slower.
+  // The reads run at once (the devices held only for nodes and devices);
+  // the answer waits for the slowest.
   auto times = std::async(std::launch::async, [this, &assets] { return capacity_->AssetTimes(assets); });
   store::ChargebackGroupBy group_by;
   group_by.model = true;
   group_by.cluster = true;
+  std::future<absl::StatusOr<std::vector<store::DeviceUseSum>>> uses;
+  if (spread) {
+    const store::DeviceUseFilter filter{checked.window.start, checked.window.end,
+                                        request.cluster(),    request.model(),
+                                        request.node(),       checked.level == store::AssetLevel::kDevice};
+    uses = std::async(std::launch::async, [this, filter] { return lines_->DeviceUse(filter); });
+  }
   auto sums = lines_->Lines(ChargebackFilterOf(checked, request), group_by, store::ChargebackResolution::kNone);
   FLEETCAP_ASSIGN_OR_RETURN(const auto groups, times.get());
+  absl::StatusOr<std::vector<store::DeviceUseSum>> device_uses = std::vector<store::DeviceUseSum>{};
+  if (spread) device_uses = uses.get();
   if (!sums.ok()) return sums.status();
+  if (!device_uses.ok()) return device_uses.status();
   FLEETCAP_ASSIGN_OR_RETURN(const ChargebackFigures figures, ChargebackFiguresOf(*sums));
 
   std::vector<v1::AssetRow> rows;
@@ -183,6 +222,7 @@ absl::StatusOr<v1::Assets> AssetsQuery::Run(const Scope& scope, const v1::GetAss
   for (const store::AssetTime& group : groups) rows.push_back(RowOf(group));
   if (spread) {
     SpreadIdleCost(figures.idle_cost, rows);
+    AddNodeOrDeviceUse(figures, *device_uses, rows);
     if (!request.node().empty()) {
       rows.erase(std::remove_if(rows.begin(), rows.end(),
                                 [&](const v1::AssetRow& row) { return row.node() != request.node(); }),

@@ -3,10 +3,11 @@
 // over a window per model, cluster, node or device (docs/fleet.md, "Assets").
 // Capacity, held and idle device time come from the devices' service
 // intervals and their holds (store/capacity_repository.h, AssetTimes);
-// used device time and idle cost from the chargeback, which keeps model and
-// cluster but no node or device: used is given for the model and cluster
-// levels only, and a node's or device's idle cost is its model and
-// cluster's spread by idle device time (idle_cost_spread.h).
+// used and observed device time and idle cost from the chargeback: per
+// model or cluster its lines', per node or device what the holds on its
+// devices came to (ChargebackReadRepository::DeviceUse), and a node's or
+// device's idle cost its model and cluster's spread by idle device time
+// (idle_cost_spread.h).
 //
 // Nodes and devices are many: the rows are ordered by idle device time,
 // largest first, and cut at `limit`; the totals are over every group.

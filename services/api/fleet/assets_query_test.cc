@@ -3,6 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+#include <utility>
+
 #include "proto_time.h"
 #include "store/memory_capacity_repository.h"
 #include "store/memory_chargeback_repository.h"
@@ -67,14 +71,19 @@ class AssetsQueryTest : public ::testing::Test {
     devices_.AddHold("c2", {"p3", "g0", 500, kAssetsT0, std::nullopt});
     // The chargeback's idle of c1's A100 is 7.00 (kept on an idle line and
     // shared to a team), of c2's A100 1.00; T4 has no line (not computed).
-    ASSERT_THAT(lines_.ReplaceHours("c1", kAssetsT0, kAssetsT0 + absl::Hours(1),
-                                    {IdleLine("c1", "A100", "vision", kDeviceHour / 2, 2'000'000),
-                                     IdleLine("c1", "A100", "idle", 0, 5'000'000)},
-                                    {}),
-                IsOk());
-    ASSERT_THAT(lines_.ReplaceHours("c2", kAssetsT0, kAssetsT0 + absl::Hours(1),
-                                    {IdleLine("c2", "A100", "vision", kDeviceHour / 4, 1'000'000)}, {}),
-                IsOk());
+    // Of c1's half a device-hour used, g0 used 3/8 (read all its hour), g2
+    // 1/8 (read half its quarter); c2's g0 a quarter (read all its half).
+    const store::ChargebackHours c1{
+        {IdleLine("c1", "A100", "vision", kDeviceHour / 2, 2'000'000), IdleLine("c1", "A100", "idle", 0, 5'000'000)},
+        {},
+        {{kAssetsT0, "c1", "A100", "n1", "g0", kDeviceHour, 3 * kDeviceHour / 8, kDeviceHour},
+         {kAssetsT0, "c1", "A100", "n2", "g2", kDeviceHour / 4, kDeviceHour / 8, kDeviceHour / 8}}};
+    ASSERT_THAT(lines_.ReplaceHours("c1", kAssetsT0, kAssetsT0 + absl::Hours(1), c1), IsOk());
+    const store::ChargebackHours c2{
+        {IdleLine("c2", "A100", "vision", kDeviceHour / 4, 1'000'000)},
+        {},
+        {{kAssetsT0, "c2", "A100", "m1", "g0", kDeviceHour / 2, kDeviceHour / 4, kDeviceHour / 2}}};
+    ASSERT_THAT(lines_.ReplaceHours("c2", kAssetsT0, kAssetsT0 + absl::Hours(1), c2), IsOk());
   }
 
   store::MemoryAuditRepository audit_;
@@ -139,9 +148,39 @@ TEST_F(AssetsQueryTest, ByNodeSpreadsIdleCostByIdleTimeAndOrdersByIdle) {
   EXPECT_EQ(assets->rows(2).idle_cost_micro(), 3'000'000);
   EXPECT_EQ(assets->rows(3).idle_cost_micro(), 1'000'000);
   EXPECT_FALSE(assets->rows(1).has_idle_cost_micro());
-  // The chargeback keeps no node: used is unknown there.
-  EXPECT_FALSE(assets->rows(0).has_used_milli_seconds());
+  // Used and observed: what the holds on each node's devices came to; n3's
+  // T4 is not computed (unknown), so neither are the totals'.
+  EXPECT_EQ(assets->rows(0).used_milli_seconds(), 3 * kDeviceHour / 8);
+  EXPECT_EQ(assets->rows(0).observed_milli_seconds(), kDeviceHour);
+  EXPECT_EQ(assets->rows(2).used_milli_seconds(), kDeviceHour / 8);
+  EXPECT_EQ(assets->rows(2).observed_milli_seconds(), kDeviceHour / 8);
+  EXPECT_EQ(assets->rows(3).used_milli_seconds(), kDeviceHour / 4);
+  EXPECT_FALSE(assets->rows(1).has_used_milli_seconds());
+  EXPECT_FALSE(assets->rows(1).has_observed_milli_seconds());
   EXPECT_FALSE(assets->totals().has_used_milli_seconds());
+}
+
+// A device's used time is what the holds on it used; one nobody held, of a
+// model and cluster computed, used nothing (0, known). The nodes' and the
+// devices' add up to their model's.
+TEST_F(AssetsQueryTest, ByDeviceUsedIsWhatItsHoldsUsedAndAddsUpToTheModels) {
+  v1::GetAssetsRequest a100 = AssetsRequest("device");
+  a100.set_model("A100");
+  auto devices = query_.Run(Scope{}, a100);
+  ASSERT_THAT(devices, IsOk());
+  std::map<std::pair<std::string, std::string>, const v1::AssetRow*> by_device;
+  for (const v1::AssetRow& row : devices->rows()) by_device[{row.cluster(), row.device()}] = &row;
+  ASSERT_EQ(by_device.size(), 4u);
+  EXPECT_EQ(by_device.at({"c1", "g0"})->used_milli_seconds(), 3 * kDeviceHour / 8);
+  ASSERT_TRUE(by_device.at({"c1", "g1"})->has_used_milli_seconds());
+  EXPECT_EQ(by_device.at({"c1", "g1"})->used_milli_seconds(), 0);
+  EXPECT_EQ(by_device.at({"c1", "g2"})->used_milli_seconds(), kDeviceHour / 8);
+  EXPECT_EQ(by_device.at({"c2", "g0"})->used_milli_seconds(), kDeviceHour / 4);
+  a100.set_group_by("model");
+  auto model = query_.Run(Scope{}, a100);
+  ASSERT_THAT(model, IsOk());
+  EXPECT_EQ(devices->totals().used_milli_seconds(), model->totals().used_milli_seconds());
+  EXPECT_EQ(devices->totals().observed_milli_seconds(), kDeviceHour + kDeviceHour / 8 + kDeviceHour / 2);
 }
 
 // A page of the rows, the totals and the count still over all of them; a

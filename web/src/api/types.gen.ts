@@ -460,9 +460,11 @@ export interface AssetRow {
   heldMilliSeconds?: string;
   // Capacity - held per device, never below 0 (an over-held device has none).
   idleMilliSeconds?: string;
-  // Held x measured utilisation, the chargeback's used device time; set for
-  // the model and cluster levels only (the chargeback keeps no node or
-  // device): unset is unknown, never 0.
+  // Held x measured utilisation, the chargeback's used device time: per
+  // model or cluster the sum of its lines', per node or device the sum of
+  // what the holds on its devices used. Unset where the chargeback has no
+  // line for the model and cluster in the window (not computed yet):
+  // unknown, never 0. Only time with a reading is used or not: see observed.
   usedMilliSeconds?: string;
   // The chargeback's idle cost of the group (micro-units of `currency`):
   // per model or cluster the sum of its lines' idle_cost_micro; per node or
@@ -471,6 +473,9 @@ export interface AssetRow {
   // micro-unit). Unset where the chargeback has no line for the model and
   // cluster in the window (not computed yet): unknown, never 0.
   idleCostMicro?: string;
+  // The held time with a usage reading, set with used_milli_seconds: held -
+  // observed is held time whose use is unknown (no telemetry), not unused.
+  observedMilliSeconds?: string;
 }
 
 export interface Assets {
