@@ -273,7 +273,8 @@ export const savedScenarios: SavedScenario[] = [
 export const savedScenarioYaml = 'version: 1\ndescription: retire G2s\n';
 
 // GET /v1/fleet/assets: by model (A100 idles most; T4 has no chargeback yet,
-// so its used and idle cost are unknown), by device on node n1 of c1.
+// so its used and idle cost are unknown), by device on node n1 of c1 (g1
+// held 90 device-seconds, unread: used 0; g0 used half its observed time).
 export function assetsFor(params: URLSearchParams): Assets {
   const base = { start: params.get('start') ?? '', end: params.get('end') ?? '', currency: 'EUR' };
   if (params.get('group_by') === 'device') {
@@ -282,10 +283,10 @@ export function assetsFor(params: URLSearchParams): Assets {
       groupBy: 'device',
       groups: '2',
       rows: [
-        { model: 'A100', cluster: 'c1', node: 'n1', device: 'g1', devices: '1', capacityMilliSeconds: '36000000', idleMilliSeconds: '36000000', idleCostMicro: '2500001' },
-        { model: 'A100', cluster: 'c1', node: 'n1', device: 'g0', devices: '1', capacityMilliSeconds: '36000000', heldMilliSeconds: '18000000', idleMilliSeconds: '18000000', idleCostMicro: '1249999' },
+        { model: 'A100', cluster: 'c1', node: 'n1', device: 'g1', devices: '1', capacityMilliSeconds: '36000000', heldMilliSeconds: '90000', usedMilliSeconds: '0', observedMilliSeconds: '0', idleMilliSeconds: '35910000', idleCostMicro: '2500001' },
+        { model: 'A100', cluster: 'c1', node: 'n1', device: 'g0', devices: '1', capacityMilliSeconds: '36000000', heldMilliSeconds: '18000000', usedMilliSeconds: '4500000', observedMilliSeconds: '9000000', idleMilliSeconds: '18000000', idleCostMicro: '1249999' },
       ],
-      totals: { devices: '2', capacityMilliSeconds: '72000000', heldMilliSeconds: '18000000', idleMilliSeconds: '54000000', idleCostMicro: '3750000' },
+      totals: { devices: '2', capacityMilliSeconds: '72000000', heldMilliSeconds: '18090000', idleMilliSeconds: '53910000', idleCostMicro: '3750000' },
     };
   }
   return {
@@ -293,7 +294,7 @@ export function assetsFor(params: URLSearchParams): Assets {
     groupBy: 'model',
     groups: '2',
     rows: [
-      { model: 'A100', devices: '8', capacityMilliSeconds: '288000000', heldMilliSeconds: '180000000', usedMilliSeconds: '90000000', idleMilliSeconds: '108000000', idleCostMicro: '9007199254740993' },
+      { model: 'A100', devices: '8', capacityMilliSeconds: '288000000', heldMilliSeconds: '180000000', usedMilliSeconds: '90000000', observedMilliSeconds: '120000000', idleMilliSeconds: '108000000', idleCostMicro: '9007199254740993' },
       { model: 'T4', devices: '2', capacityMilliSeconds: '72000000', heldMilliSeconds: '7200000', idleMilliSeconds: '64800000' },
     ],
     totals: { devices: '10', capacityMilliSeconds: '360000000', heldMilliSeconds: '187200000', idleMilliSeconds: '172800000' },

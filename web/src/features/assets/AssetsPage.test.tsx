@@ -15,8 +15,10 @@ test('by model: exact figures, unknown where the chargeback has none, and the to
   expect(screen.getByTestId('assets-row-capacity-A100')).toHaveTextContent('80.0');
   expect(screen.getByTestId('assets-row-idle-A100')).toHaveTextContent('30.0');
   expect(screen.getByTestId('assets-row-used-A100')).toHaveTextContent('25.0');
+  expect(screen.getByTestId('assets-row-efficiency-A100')).toHaveTextContent('75.0%');
   // T4: no chargeback line yet: unknown, never 0.
   expect(screen.getByTestId('assets-row-used-T4')).toHaveTextContent('unknown');
+  expect(screen.getByTestId('assets-row-efficiency-T4')).toHaveTextContent('unknown');
   expect(screen.getByTestId('assets-row-idle-cost-T4')).toHaveAttribute('data-value', 'unknown');
   expect(screen.getByTestId('assets-total-idle-cost')).toHaveTextContent('unknown');
   expect(screen.getByTestId('assets-total-idle')).toHaveAttribute('data-value', '172800000');
@@ -35,6 +37,14 @@ test('a model leads to its nodes, a node to its devices and a device to its pods
   await userEvent.selectOptions(screen.getByTestId('assets-group-by'), 'device');
   await waitFor(() => expect(search().get('group_by')).toBe('device'));
   expect(await screen.findByTestId('assets-row-idle-cost-c1/n1/g0')).toHaveTextContent('EUR 1.25');
+  // A device held for seconds is not shown as held for nothing.
+  expect(screen.getByTestId('assets-row-held-c1/n1/g1')).toHaveTextContent('< 0.1');
+  expect(screen.getByTestId('assets-row-held-c1/n1/g1')).toHaveAttribute('data-value', '90000');
+  // A device's used time is what its holds used.
+  expect(screen.getByTestId('assets-row-used-c1/n1/g0')).toHaveTextContent('1.3');
+  expect(screen.getByTestId('assets-row-efficiency-c1/n1/g0')).toHaveTextContent('50.0%');
+  expect(screen.getByTestId('assets-row-used-c1/n1/g1')).toHaveTextContent('0.0');
+  expect(screen.getByTestId('assets-row-efficiency-c1/n1/g1')).toHaveTextContent('–');
   const calls = recorded('/v1/fleet/assets').map((u) => Object.fromEntries(u.searchParams));
   expect(calls).toContainEqual({ ...testRange, group_by: 'device', cluster: 'c1', model: 'A100', node: 'n1', limit: '1000' });
   await userEvent.click(screen.getByRole('button', { name: 'c1/n1/g0' }));

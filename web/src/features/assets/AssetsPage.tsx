@@ -219,7 +219,7 @@ function assetColumns(
     numeric: true,
     sortValue: (row: Row) => big(value(row.row)),
     cell: (row: Row) => (
-      <Figure testId={`assets-row-${id}-${row.name}`} value={big(value(row.row))} text={formatDeviceHours(value(row.row))} />
+      <Figure testId={`assets-row-${id}-${row.name}`} value={big(value(row.row))} text={deviceHoursShown(value(row.row))} />
     ),
   });
   const columns: Column<Row>[] = [
@@ -242,7 +242,21 @@ function assetColumns(
       header: 'Used device-hours',
       numeric: true,
       sortValue: (row) => (row.row.usedMilliSeconds === undefined ? -1n : big(row.row.usedMilliSeconds)),
-      cell: (row) => <Known testId={`assets-row-used-${row.name}`} value={row.row.usedMilliSeconds} text={formatDeviceHours} />,
+      cell: (row) => <Known testId={`assets-row-used-${row.name}`} value={row.row.usedMilliSeconds} text={deviceHoursShown} />,
+    },
+    {
+      // Used over the held time with a reading: time without one is unknown, not unused.
+      id: 'efficiency',
+      header: 'Used of observed',
+      numeric: true,
+      sortValue: (row) => usedShare(row.row),
+      cell: (row) => (
+        <span data-testid={`assets-row-efficiency-${row.name}`}>
+          {row.row.usedMilliSeconds === undefined
+            ? 'unknown'
+            : formatRatio(big(row.row.usedMilliSeconds), big(row.row.observedMilliSeconds))}
+        </span>
+      ),
     },
     figure('idle', 'Idle device-hours', (r) => r.idleMilliSeconds),
     {
@@ -267,6 +281,20 @@ function assetColumns(
 }
 
 // Held / capacity in parts per million, to sort by (exact enough to order).
+// A row's device-hours to one decimal, where a device held for seconds reads
+// "< 0.1", never 0.0 (its exact figure is the cell's data-value).
+function deviceHoursShown(milliSeconds: string | undefined): string {
+  const text = formatDeviceHours(milliSeconds);
+  return big(milliSeconds) > 0n && text === '0.0' ? '< 0.1' : text;
+}
+
+// Used of observed in millionths; unknown below every known share.
+function usedShare(row: AssetRow): bigint {
+  if (row.usedMilliSeconds === undefined) return -1n;
+  const observed = big(row.observedMilliSeconds);
+  return observed === 0n ? 0n : (big(row.usedMilliSeconds) * 1_000_000n) / observed;
+}
+
 function heldShare(row: AssetRow): bigint {
   const capacity = big(row.capacityMilliSeconds);
   return capacity === 0n ? 0n : (big(row.heldMilliSeconds) * 1_000_000n) / capacity;
