@@ -456,10 +456,13 @@ inline std::vector<DeviceUseSum> ExpectedUse(const std::vector<DeviceHourRecord>
   return out;
 }
 
+// The sums DevicesHeld reads, every cluster kept (no history from before).
 inline std::vector<DeviceUseSum> UseOf(const ChargebackReadRepository& reader, const DeviceUseFilter& filter) {
-  auto read = reader.DeviceUse(filter);
+  auto read = reader.DevicesHeld(filter);
   EXPECT_TRUE(read.ok()) << read.status();
-  return read.ok() ? *read : std::vector<DeviceUseSum>{};
+  if (!read.ok()) return {};
+  EXPECT_TRUE(read->clusters_not_kept.empty());
+  return read->sums;
 }
 
 inline void DevicesHeldAreSummedByNodeOrDeviceOverAnyWindow(ChargebackWriteRepository& writer,
@@ -479,9 +482,9 @@ inline void DevicesHeldAreSummedByNodeOrDeviceOverAnyWindow(ChargebackWriteRepos
       }
     }
   }
-  const auto ragged = reader.DeviceUse({kT0 + absl::Minutes(30), kT0 + absl::Hours(2), "", "", "", false});
+  const auto ragged = reader.DevicesHeld({kT0 + absl::Minutes(30), kT0 + absl::Hours(2), "", "", "", false});
   EXPECT_EQ(ragged.status().code(), absl::StatusCode::kInvalidArgument) << ragged.status();
-  const auto backwards = reader.DeviceUse({kT0 + absl::Hours(2), kT0, "", "", "", false});
+  const auto backwards = reader.DevicesHeld({kT0 + absl::Hours(2), kT0, "", "", "", false});
   EXPECT_EQ(backwards.status().code(), absl::StatusCode::kInvalidArgument) << backwards.status();
 }
 

@@ -116,6 +116,10 @@ bool DeviceUseSum::operator==(const DeviceUseSum& o) const {
                   o.observed_milli_seconds);
 }
 
+bool DeviceUse::operator==(const DeviceUse& o) const {
+  return std::tie(sums, clusters_not_kept) == std::tie(o.sums, o.clusters_not_kept);
+}
+
 bool ChargebackSum::operator==(const ChargebackSum& o) const {
   return std::tie(start, team, cluster, namespace_name, workload, model, line_kind, held_milli_seconds,
                   used_milli_seconds, observed_milli_seconds, direct_cost_micro, idle_cost_micro, shared_cost_micro,

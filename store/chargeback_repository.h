@@ -214,6 +214,17 @@ struct DeviceUseSum {
   bool operator==(const DeviceUseSum& o) const;
 };
 
+// The devices held over a window: their sums, and the clusters with an hour
+// in it whose lines were computed before devices were kept (a store's
+// history from before migration 0041, until computed again): their devices'
+// use there is unknown, so theirs are not whole.
+struct DeviceUse {
+  std::vector<DeviceUseSum> sums;
+  std::vector<std::string> clusters_not_kept;  // bytewise order
+
+  bool operator==(const DeviceUse& o) const;
+};
+
 class ChargebackReadRepository {
  public:
   virtual ~ChargebackReadRepository() = default;
@@ -233,11 +244,12 @@ class ChargebackReadRepository {
                                            ChargebackResolution resolution) const = 0;
 
   // The sums of the devices held that `filter` selects, per (cluster, model,
-  // node) or per device, ordered by (cluster, model, node, device) bytewise.
-  // A window's whole UTC days are read from the daily rollup. A device
-  // nobody held has no sum; INVALID_ARGUMENT for a window not of whole hours
-  // or with its end before its start.
-  virtual absl::StatusOr<std::vector<DeviceUseSum>> DeviceUse(const DeviceUseFilter& filter) const = 0;
+  // node) or per device, ordered by (cluster, model, node, device) bytewise,
+  // and the clusters of the filter not kept over the whole window. A
+  // window's whole UTC days are read from the daily rollup. A device nobody
+  // held has no sum; INVALID_ARGUMENT for a window not of whole hours or
+  // with its end before its start.
+  virtual absl::StatusOr<DeviceUse> DevicesHeld(const DeviceUseFilter& filter) const = 0;
 
   // The over-held spans of `cluster` starting in [start, end), by (from, device).
   virtual absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,

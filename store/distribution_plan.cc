@@ -67,6 +67,7 @@ const std::vector<PlannedTable>& DistributionPlan() {
       ByCluster("chargeback_monthly_by_team"),
       ByCluster("chargeback_device_hourly"),
       ByCluster("chargeback_device_daily"),
+      ByCluster("chargeback_device_hours_missing"),
       ByCluster("chargeback_over_held"),
       ByCluster("chargeback_recompute"),
       // Kept per cluster by the triggers on devices and holds (the fleet

@@ -212,7 +212,7 @@ absl::StatusOr<int64_t> MemoryChargebackRepository::RowsRead(const ChargebackFil
   return rows;
 }
 
-absl::StatusOr<std::vector<DeviceUseSum>> MemoryChargebackRepository::DeviceUse(const DeviceUseFilter& f) const {
+absl::StatusOr<DeviceUse> MemoryChargebackRepository::DevicesHeld(const DeviceUseFilter& f) const {
   FLEETCAP_RETURN_IF_ERROR(CheckDeviceUseFilter(f));
   std::lock_guard<std::mutex> lock(mu_);
   std::map<std::tuple<std::string, std::string, std::string, std::string>, DeviceUseSum> sums;
@@ -235,9 +235,9 @@ absl::StatusOr<std::vector<DeviceUseSum>> MemoryChargebackRepository::DeviceUse(
           AddChecked(d.observed_milli_seconds, &s.observed_milli_seconds, "observed_milli_seconds"));
     }
   }
-  std::vector<DeviceUseSum> out;
-  out.reserve(sums.size());
-  for (auto& [key, s] : sums) out.push_back(std::move(s));
+  DeviceUse out;
+  out.sums.reserve(sums.size());
+  for (auto& [key, s] : sums) out.sums.push_back(std::move(s));
   return out;
 }
 

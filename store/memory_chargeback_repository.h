@@ -39,7 +39,9 @@ class MemoryChargebackRepository : public ChargebackWriteRepository, public Char
                                                    ChargebackResolution resolution) const override;
   absl::StatusOr<int64_t> RowsRead(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
                                    ChargebackResolution resolution) const override;
-  absl::StatusOr<std::vector<DeviceUseSum>> DeviceUse(const DeviceUseFilter& filter) const override;
+  // Every cluster is kept over every window: this store has no history from
+  // before devices were kept.
+  absl::StatusOr<DeviceUse> DevicesHeld(const DeviceUseFilter& filter) const override;
   absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
                                                        absl::Time end) const override;
 

@@ -38,6 +38,14 @@ GROUP BY 1, 2, 3, 4
 ORDER BY 1, 2, 3, 4
 )sql";
 
+// The clusters ($3, '' for any) with an hour of [$1, $2) computed before
+// devices were kept (migration 0041).
+constexpr const char* kNotKeptSql = R"sql(
+SELECT DISTINCT cluster COLLATE "C" FROM chargeback_device_hours_missing
+WHERE hour >= $1::timestamptz AND hour < $2::timestamptz AND ($3::text = '' OR cluster = $3::text)
+ORDER BY 1
+)sql";
+
 absl::StatusOr<int64_t> SumOf(const pqxx::field& f, const char* what) {
   int64_t v = 0;
   if (!absl::SimpleAtoi(f.c_str(), &v)) {
@@ -52,6 +60,10 @@ void Replace(pqxx::transaction_base& txn, const std::string& cluster, absl::Time
              const std::vector<DeviceHourRecord>& devices) {
   txn.exec_params(
       "DELETE FROM chargeback_device_hourly WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < "
+      "$3::timestamptz",
+      cluster, FormatRfc3339(start), FormatRfc3339(end));
+  txn.exec_params(
+      "DELETE FROM chargeback_device_hours_missing WHERE cluster = $1 AND hour >= $2::timestamptz AND hour < "
       "$3::timestamptz",
       cluster, FormatRfc3339(start), FormatRfc3339(end));
   if (!devices.empty()) {
@@ -81,7 +93,7 @@ void Replace(pqxx::transaction_base& txn, const std::string& cluster, absl::Time
       cluster, FormatRfc3339(days_start), FormatRfc3339(days_end));
 }
 
-absl::StatusOr<std::vector<DeviceUseSum>> Read(pqxx::transaction_base& txn, const DeviceUseFilter& f) {
+absl::StatusOr<DeviceUse> Read(pqxx::transaction_base& txn, const DeviceUseFilter& f) {
   // Whole days inside the window, or none: then every hour is ragged.
   absl::Time days_start = DayStart(f.start) == f.start ? f.start : DayStart(f.start) + absl::Hours(24);
   absl::Time days_end = DayStart(f.end);
@@ -89,10 +101,10 @@ absl::StatusOr<std::vector<DeviceUseSum>> Read(pqxx::transaction_base& txn, cons
   const pqxx::result rows = txn.exec_params(kReadSql, FormatRfc3339(days_start), FormatRfc3339(days_end),
                                             FormatRfc3339(f.start), FormatRfc3339(days_start), FormatRfc3339(days_end),
                                             FormatRfc3339(f.end), f.cluster, f.model, f.node, f.by_device);
-  std::vector<DeviceUseSum> out;
-  out.reserve(rows.size());
+  DeviceUse out;
+  out.sums.reserve(rows.size());
   for (const auto& row : rows) {
-    DeviceUseSum& s = out.emplace_back();
+    DeviceUseSum& s = out.sums.emplace_back();
     s.cluster = row[0].as<std::string>();
     s.model = row[1].as<std::string>();
     s.node = row[2].as<std::string>();
@@ -100,6 +112,9 @@ absl::StatusOr<std::vector<DeviceUseSum>> Read(pqxx::transaction_base& txn, cons
     FLEETCAP_ASSIGN_OR_RETURN(s.held_milli_seconds, SumOf(row[4], "held_milli_seconds"));
     FLEETCAP_ASSIGN_OR_RETURN(s.used_milli_seconds, SumOf(row[5], "used_milli_seconds"));
     FLEETCAP_ASSIGN_OR_RETURN(s.observed_milli_seconds, SumOf(row[6], "observed_milli_seconds"));
+  }
+  for (const auto& row : txn.exec_params(kNotKeptSql, FormatRfc3339(f.start), FormatRfc3339(f.end), f.cluster)) {
+    out.clusters_not_kept.push_back(row[0].as<std::string>());
   }
   return out;
 }

@@ -538,16 +538,16 @@ absl::StatusOr<int64_t> PgChargebackRepository::RowsRead(const ChargebackFilter&
   }
 }
 
-absl::StatusOr<std::vector<DeviceUseSum>> PgChargebackRepository::DeviceUse(const DeviceUseFilter& f) const {
+absl::StatusOr<DeviceUse> PgChargebackRepository::DevicesHeld(const DeviceUseFilter& f) const {
   FLEETCAP_RETURN_IF_ERROR(CheckDeviceUseFilter(f));
-  if (f.start == f.end) return std::vector<DeviceUseSum>{};
+  if (f.start == f.end) return DeviceUse{};
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
   try {
     pqxx::read_transaction txn(*lease);
     txn.exec("SET LOCAL jit = off; SET LOCAL max_parallel_workers_per_gather = 0");  // as Lines, for the same reasons
-    absl::StatusOr<std::vector<DeviceUseSum>> sums = pg_chargeback_devices::Read(txn, f);
+    absl::StatusOr<DeviceUse> held = pg_chargeback_devices::Read(txn, f);
     txn.commit();
-    return sums;
+    return held;
   } catch (const pqxx::sql_error& e) {
     if (OutOfRange(e)) return absl::OutOfRangeError("chargeback: a sum of the devices asked for is past int64");
     return PgError("chargeback: reading devices held", e);

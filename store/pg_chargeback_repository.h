@@ -42,7 +42,7 @@ class PgChargebackRepository : public ChargebackWriteRepository, public Chargeba
                                                    ChargebackResolution resolution) const override;
   absl::StatusOr<int64_t> RowsRead(const ChargebackFilter& filter, const ChargebackGroupBy& group_by,
                                    ChargebackResolution resolution) const override;
-  absl::StatusOr<std::vector<DeviceUseSum>> DeviceUse(const DeviceUseFilter& filter) const override;
+  absl::StatusOr<DeviceUse> DevicesHeld(const DeviceUseFilter& filter) const override;
   absl::StatusOr<std::vector<OverHeldRecord>> OverHeld(const std::string& cluster, absl::Time start,
                                                        absl::Time end) const override;
 

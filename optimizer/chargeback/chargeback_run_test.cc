@@ -170,10 +170,10 @@ TEST_F(ChargebackRunTest, LinesAddUpToTheEnginesTotalWithFixedLinesUnderTheFleet
 // The devices held are stored with the lines: GPU-0 held half of each hour.
 TEST_F(ChargebackRunTest, TheDevicesHeldAreStoredWithTheirLines) {
   ASSERT_TRUE(Pass().ok());
-  auto devices = chargeback_.DeviceUse({H(0), H(49), "", "", "", true});
+  auto devices = chargeback_.DevicesHeld({H(0), H(49), "", "", "", true});
   ASSERT_TRUE(devices.ok()) << devices.status();
-  ASSERT_EQ(devices->size(), 1u);
-  const store::DeviceUseSum& gpu = devices->front();
+  ASSERT_EQ(devices->sums.size(), 1u);
+  const store::DeviceUseSum& gpu = devices->sums.front();
   EXPECT_EQ(std::tie(gpu.cluster, gpu.model, gpu.node, gpu.device_id),
             std::make_tuple(std::string("c1"), std::string("H100"), std::string("node-1"), std::string("GPU-0")));
   EXPECT_EQ(gpu.held_milli_seconds, 49 * 500 * 3600);

@@ -1,5 +1,5 @@
 // What the holds on each device used over a window, as the Assets view reads
-// it for nodes and devices (ChargebackReadRepository::DeviceUse, migration
+// it for nodes and devices (ChargebackReadRepository::DevicesHeld, migration
 // 0041; docs/fleet.md, "Assets"; docs/benchmarks.md): a private PostgreSQL
 // (scripts/pg.sh, default settings), migrated and seeded in SQL with N
 // devices (16 a node, over C clusters) held every hour of D days, their
@@ -142,12 +142,12 @@ void Time(const char* what, const Read& read, int64_t calls, absl::Time last_day
 
 std::vector<store::DeviceUseSum> MustRead(const store::PgChargebackRepository& repo,
                                           const store::DeviceUseFilter& filter) {
-  auto sums = repo.DeviceUse(filter);
-  if (!sums.ok()) {
-    std::cerr << sums.status() << "\n";
+  auto held = repo.DevicesHeld(filter);
+  if (!held.ok()) {
+    std::cerr << held.status() << "\n";
     std::exit(1);
   }
-  return *std::move(sums);
+  return std::move(held->sums);
 }
 
 std::vector<store::DeviceUseSum> HourlyAlone(const std::string& uri, absl::Time start, absl::Time end) {

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "pqxx/pqxx"
 #include "store/chargeback_contract.h"
 #include "tests/support/test_database.h"
@@ -33,6 +36,31 @@ class PgChargebackTest : public testing::MigratedDatabaseTest {
 };
 
 FLEETCAP_CHARGEBACK_CONTRACT_TESTS(PgChargebackTest)
+
+// Hours computed before devices were kept (listed by migration 0041 in a
+// store with history) make a cluster's devices' use unknown over a window
+// holding one, until ReplaceHours computes them again.
+TEST_F(PgChargebackTest, HoursComputedBeforeDevicesWereKeptAreNamedUntilComputedAgain) {
+  chargeback_contract::WriteDevices(*repo_);
+  pqxx::nontransaction(*conn_).exec(
+      "INSERT INTO chargeback_device_hours_missing (cluster, hour) SELECT 'c1', h FROM generate_series("
+      "'2026-01-01T05:00:00Z'::timestamptz, '2026-01-01T07:00:00Z', interval '1 hour') h");
+  const auto held = [&](int from, int to, const std::string& cluster) {
+    auto read = repo_->DevicesHeld({kT0 + absl::Hours(from), kT0 + absl::Hours(to), cluster, "", "", false});
+    EXPECT_TRUE(read.ok()) << read.status();
+    return read.ok() ? read->clusters_not_kept : std::vector<std::string>{};
+  };
+  EXPECT_EQ(held(0, 5, ""), std::vector<std::string>{});
+  EXPECT_EQ(held(0, 72, ""), std::vector<std::string>{"c1"});
+  EXPECT_EQ(held(7, 8, "c1"), std::vector<std::string>{"c1"});
+  EXPECT_EQ(held(0, 72, "c2"), std::vector<std::string>{});
+  // Hours 5 and 6 computed again: hour 7 is still missing.
+  ASSERT_TRUE(repo_->ReplaceHours("c1", kT0 + absl::Hours(5), kT0 + absl::Hours(7), {}, {}).ok());
+  EXPECT_EQ(held(5, 7, ""), std::vector<std::string>{});
+  EXPECT_EQ(held(5, 8, ""), std::vector<std::string>{"c1"});
+  ASSERT_TRUE(repo_->ReplaceHours("c1", kT0 + absl::Hours(7), kT0 + absl::Hours(8), {}, {}).ok());
+  EXPECT_EQ(held(0, 72, ""), std::vector<std::string>{});
+}
 
 TEST_F(PgChargebackTest, RollupsHoldOneRowPerKeyAndPeriod) {
   chargeback_contract::WriteFleet(*repo_);

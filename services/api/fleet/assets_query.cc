@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <future>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -118,15 +119,19 @@ void AddModelOrClusterFigures(const ChargebackFigures& figures, bool by_model, s
 }
 
 // The node or device rows' used and observed device time: what the holds on
-// their devices came to, set where their model and cluster is computed (a
-// device nobody held there used nothing: 0).
-void AddNodeOrDeviceUse(const ChargebackFigures& figures, const std::vector<store::DeviceUseSum>& uses,
+// their devices came to, set where their model and cluster is computed and
+// their cluster kept its devices over the whole window (a device nobody held
+// there used nothing: 0).
+void AddNodeOrDeviceUse(const ChargebackFigures& figures, const store::DeviceUse& held,
                         std::vector<v1::AssetRow>& rows) {
   using Key = std::tuple<std::string, std::string, std::string, std::string>;  // model, cluster, node, device
   std::map<Key, const store::DeviceUseSum*> by_key;
-  for (const store::DeviceUseSum& use : uses) by_key[Key{use.model, use.cluster, use.node, use.device_id}] = &use;
+  for (const store::DeviceUseSum& use : held.sums) {
+    by_key[Key{use.model, use.cluster, use.node, use.device_id}] = &use;
+  }
+  const std::set<std::string> not_kept(held.clusters_not_kept.begin(), held.clusters_not_kept.end());
   for (v1::AssetRow& row : rows) {
-    if (figures.used.count({row.model(), row.cluster()}) == 0) continue;
+    if (figures.used.count({row.model(), row.cluster()}) == 0 || not_kept.count(row.cluster()) > 0) continue;
     const auto use = by_key.find(Key{row.model(), row.cluster(), row.node(), row.device()});
     row.set_used_milli_seconds(use == by_key.end() ? 0 : use->second->used_milli_seconds);
     row.set_observed_milli_seconds(use == by_key.end() ? 0 : use->second->observed_milli_seconds);
@@ -202,16 +207,16 @@ absl::StatusOr<v1::Assets> AssetsQuery::Run(const Scope& scope, const v1::GetAss
   store::ChargebackGroupBy group_by;
   group_by.model = true;
   group_by.cluster = true;
-  std::future<absl::StatusOr<std::vector<store::DeviceUseSum>>> uses;
+  std::future<absl::StatusOr<store::DeviceUse>> uses;
   if (spread) {
     const store::DeviceUseFilter filter{checked.window.start, checked.window.end,
                                         request.cluster(),    request.model(),
                                         request.node(),       checked.level == store::AssetLevel::kDevice};
-    uses = std::async(std::launch::async, [this, filter] { return lines_->DeviceUse(filter); });
+    uses = std::async(std::launch::async, [this, filter] { return lines_->DevicesHeld(filter); });
   }
   auto sums = lines_->Lines(ChargebackFilterOf(checked, request), group_by, store::ChargebackResolution::kNone);
   FLEETCAP_ASSIGN_OR_RETURN(const auto groups, times.get());
-  absl::StatusOr<std::vector<store::DeviceUseSum>> device_uses = std::vector<store::DeviceUseSum>{};
+  absl::StatusOr<store::DeviceUse> device_uses = store::DeviceUse{};
   if (spread) device_uses = uses.get();
   if (!sums.ok()) return sums.status();
   if (!device_uses.ok()) return device_uses.status();

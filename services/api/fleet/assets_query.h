@@ -5,7 +5,7 @@
 // intervals and their holds (store/capacity_repository.h, AssetTimes);
 // used and observed device time and idle cost from the chargeback: per
 // model or cluster its lines', per node or device what the holds on its
-// devices came to (ChargebackReadRepository::DeviceUse), and a node's or
+// devices came to (ChargebackReadRepository::DevicesHeld), and a node's or
 // device's idle cost its model and cluster's spread by idle device time
 // (idle_cost_spread.h).
 //
