@@ -172,6 +172,61 @@ inline void WrongRowsAreRefusedAndNothingChanges(InsightWasteRepository& repo) {
   EXPECT_THAT(*read, ElementsAre(Piece("c1", "p1", 0, 0, 60)));
 }
 
+inline void PartsReplaceTheHoursWhenCommittedOnly(InsightWasteRepository& repo) {
+  ASSERT_THAT(repo.ReplaceHours("c1", Hour(0), Hour(2), {Piece("c1", "p1", 0, 0, 60)},
+                                {WorkloadHour("c1", 0, "vision", "Job/train", 3'600'000)}),
+              IsOk());
+  const auto pieces = [&] {
+    auto read = repo.Pieces(Window(0, 2));
+    EXPECT_THAT(read, IsOk());
+    return read.ok() ? *read : std::vector<IdlePieceRecord>{};
+  };
+  {
+    auto replacement = repo.BeginReplaceHours("c1", Hour(0), Hour(2));
+    ASSERT_THAT(replacement, IsOk());
+    ASSERT_THAT((*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {}), IsOk());
+    ASSERT_THAT(
+        (*replacement)->Add({Piece("c1", "p0", 0, 10, 20)}, {WorkloadHour("c1", 1, "speech", "Job/asr", 1'000'000)}),
+        IsOk());
+    // Dropped uncommitted: nothing changes.
+  }
+  EXPECT_THAT(pieces(), ElementsAre(Piece("c1", "p1", 0, 0, 60)));
+  {
+    auto replacement = repo.BeginReplaceHours("c1", Hour(0), Hour(2));
+    ASSERT_THAT(replacement, IsOk());
+    ASSERT_THAT((*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {}), IsOk());
+    // A key of an earlier part given again fails the replacement.
+    absl::Status again = (*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {});
+    if (again.ok()) again = (*replacement)->Commit();
+    EXPECT_FALSE(again.ok());
+  }
+  EXPECT_THAT(pieces(), ElementsAre(Piece("c1", "p1", 0, 0, 60)));
+  {
+    auto replacement = repo.BeginReplaceHours("c1", Hour(0), Hour(2));
+    ASSERT_THAT(replacement, IsOk());
+    ASSERT_THAT((*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {}), IsOk());
+    EXPECT_THAT((*replacement)->Add({Piece("c1", "p3", 2, 0, 30)}, {}), StatusIs(absl::StatusCode::kInvalidArgument));
+    EXPECT_FALSE((*replacement)->Commit().ok()) << "a failed part ends the replacement";
+  }
+  EXPECT_THAT(pieces(), ElementsAre(Piece("c1", "p1", 0, 0, 60)));
+  {
+    auto replacement = repo.BeginReplaceHours("c1", Hour(0), Hour(2));
+    ASSERT_THAT(replacement, IsOk());
+    ASSERT_THAT((*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {}), IsOk());
+    ASSERT_THAT(
+        (*replacement)->Add({Piece("c1", "p0", 0, 10, 20)}, {WorkloadHour("c1", 1, "speech", "Job/asr", 1'000'000)}),
+        IsOk());
+    ASSERT_THAT((*replacement)->Commit(), IsOk());
+  }
+  EXPECT_THAT(pieces(), ElementsAre(Piece("c1", "p0", 0, 10, 20), Piece("c1", "p2", 1, 0, 30)));
+  auto sums = repo.WorkloadSums(Window(0, 2));
+  ASSERT_THAT(sums, IsOk());
+  ASSERT_EQ(sums->size(), 1u);
+  EXPECT_EQ((*sums)[0].team, "speech");
+  EXPECT_THAT(repo.BeginReplaceHours("c1", Hour(0) + absl::Minutes(1), Hour(2)),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+}
+
 inline void TheWatermarkOnlyMovesForwardOnWholeHours(InsightWasteRepository& repo) {
   auto none = repo.Watermark("c1");
   ASSERT_THAT(none, IsOk());
@@ -227,6 +282,9 @@ inline void MarksAreReadOldestFirstAndClearedOnlyAsRead(InsightWasteRepository& 
   }                                                                                                                    \
   TEST_F(Fixture, WrongRowsAreRefusedAndNothingChanges) {                                                              \
     ::fleetcap::store::insight_waste_contract::WrongRowsAreRefusedAndNothingChanges(repo());                           \
+  }                                                                                                                    \
+  TEST_F(Fixture, PartsReplaceTheHoursWhenCommittedOnly) {                                                             \
+    ::fleetcap::store::insight_waste_contract::PartsReplaceTheHoursWhenCommittedOnly(repo());                          \
   }                                                                                                                    \
   TEST_F(Fixture, TheWatermarkOnlyMovesForwardOnWholeHours) {                                                          \
     ::fleetcap::store::insight_waste_contract::TheWatermarkOnlyMovesForwardOnWholeHours(repo());                       \

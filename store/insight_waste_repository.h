@@ -8,6 +8,7 @@
 // between them. The pass writes; the API reads a window's pieces and sums.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,17 +77,38 @@ struct WasteFilter {
   int64_t max_pieces = 0;
 };
 
+// The rows replacing whole hours of one cluster, given a part at a time, so
+// a writer holds one part of a cluster's rows at once: nothing changes
+// before Commit, then everything at once; dropped uncommitted (or after a
+// failed Add), nothing changes.
+class WasteHoursReplacement {
+ public:
+  virtual ~WasteHoursReplacement() = default;
+
+  // More of the rows. INVALID_ARGUMENT naming the row for one of another
+  // cluster or outside the hours, a piece not inside its hour, a key
+  // repeated in `pieces` or in `hours`, or a figure out of its range; a key
+  // given by an earlier part too is an error here or at Commit.
+  virtual absl::Status Add(const std::vector<IdlePieceRecord>& pieces,
+                           const std::vector<WorkloadHourRecord>& hours) = 0;
+  // Every piece and workload hour of the cluster in the hours becomes the rows added.
+  virtual absl::Status Commit() = 0;
+};
+
 class InsightWasteRepository {
  public:
   virtual ~InsightWasteRepository() = default;
 
-  // Replaces every piece and workload hour of `cluster` in the whole hours
-  // [start, end) with these, all or nothing. INVALID_ARGUMENT naming the row
-  // for one of another cluster or outside the window, a piece not inside its
-  // hour, a repeated key, or a figure out of its range (nothing changes).
-  virtual absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                                    const std::vector<IdlePieceRecord>& pieces,
-                                    const std::vector<WorkloadHourRecord>& hours) = 0;
+  // Begins replacing every piece and workload hour of `cluster` in the whole
+  // hours [start, end) (INVALID_ARGUMENT otherwise). PostgreSQL keeps a
+  // connection, and the cluster's lock, until the replacement is committed
+  // or dropped.
+  virtual absl::StatusOr<std::unique_ptr<WasteHoursReplacement>> BeginReplaceHours(const std::string& cluster,
+                                                                                   absl::Time start,
+                                                                                   absl::Time end) = 0;
+  // The same in one part: these rows replace the hours, all or nothing.
+  absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                            const std::vector<IdlePieceRecord>& pieces, const std::vector<WorkloadHourRecord>& hours);
 
   // Every hour of `cluster` before the watermark is computed; nullopt before
   // the first. Advancing moves it to `through` (a whole hour), never backwards.
@@ -110,7 +132,10 @@ class InsightWasteRepository {
 };
 
 // Shared by the implementations.
-// OK when `pieces` and `hours` may replace the hours [start, end) of `cluster`.
+// OK when [start, end) is whole hours in order.
+absl::Status CheckWasteHours(absl::Time start, absl::Time end);
+// OK when `pieces` and `hours` may be among the rows replacing the hours
+// [start, end) of `cluster`.
 absl::Status CheckWasteReplacement(const std::string& cluster, absl::Time start, absl::Time end,
                                    const std::vector<IdlePieceRecord>& pieces,
                                    const std::vector<WorkloadHourRecord>& hours);

@@ -1,6 +1,8 @@
 #include "store/memory_insight_waste_repository.h"
 
 #include <algorithm>
+#include <memory>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "common/time_util.h"
@@ -33,16 +35,56 @@ absl::Status AddWorkloadHour(const WorkloadHourRecord& h, WorkloadHourRecord* su
 
 }  // namespace
 
-absl::Status MemoryInsightWasteRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                                                        const std::vector<IdlePieceRecord>& pieces,
-                                                        const std::vector<WorkloadHourRecord>& hours) {
-  if (absl::Status s = CheckWasteReplacement(cluster, start, end, pieces, hours); !s.ok()) return s;
+// The rows staged until Commit, checked together as each part comes.
+class MemoryInsightWasteRepository::Replacement : public WasteHoursReplacement {
+ public:
+  Replacement(MemoryInsightWasteRepository* repo, std::string cluster, absl::Time start, absl::Time end)
+      : repo_(repo), cluster_(std::move(cluster)), start_(start), end_(end) {}
+
+  absl::Status Add(const std::vector<IdlePieceRecord>& pieces, const std::vector<WorkloadHourRecord>& hours) override {
+    if (failed_) return absl::FailedPreconditionError("waste: a part of this replacement failed");
+    const size_t pieces_before = pieces_.size(), hours_before = hours_.size();
+    pieces_.insert(pieces_.end(), pieces.begin(), pieces.end());
+    hours_.insert(hours_.end(), hours.begin(), hours.end());
+    absl::Status s = CheckWasteReplacement(cluster_, start_, end_, pieces_, hours_);
+    if (!s.ok()) {
+      pieces_.resize(pieces_before);
+      hours_.resize(hours_before);
+      failed_ = true;
+    }
+    return s;
+  }
+
+  absl::Status Commit() override {
+    if (failed_) return absl::FailedPreconditionError("waste: a part of this replacement failed");
+    repo_->Replace(cluster_, start_, end_, pieces_, hours_);
+    failed_ = true;  // once
+    return absl::OkStatus();
+  }
+
+ private:
+  MemoryInsightWasteRepository* repo_;
+  const std::string cluster_;
+  const absl::Time start_, end_;
+  std::vector<IdlePieceRecord> pieces_;
+  std::vector<WorkloadHourRecord> hours_;
+  bool failed_ = false;
+};
+
+absl::StatusOr<std::unique_ptr<WasteHoursReplacement>> MemoryInsightWasteRepository::BeginReplaceHours(
+    const std::string& cluster, absl::Time start, absl::Time end) {
+  if (absl::Status s = CheckWasteHours(start, end); !s.ok()) return s;
+  return std::unique_ptr<WasteHoursReplacement>(std::make_unique<Replacement>(this, cluster, start, end));
+}
+
+void MemoryInsightWasteRepository::Replace(const std::string& cluster, absl::Time start, absl::Time end,
+                                           const std::vector<IdlePieceRecord>& pieces,
+                                           const std::vector<WorkloadHourRecord>& hours) {
   std::lock_guard<std::mutex> lock(mu_);
   EraseHours(pieces_, cluster, start, end);
   EraseHours(hours_, cluster, start, end);
   pieces_.insert(pieces_.end(), pieces.begin(), pieces.end());
   hours_.insert(hours_.end(), hours.begin(), hours.end());
-  return absl::OkStatus();
 }
 
 absl::StatusOr<std::optional<absl::Time>> MemoryInsightWasteRepository::Watermark(const std::string& cluster) {

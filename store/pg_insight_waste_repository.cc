@@ -1,6 +1,8 @@
 #include "store/pg_insight_waste_repository.h"
 
+#include <memory>
 #include <tuple>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -63,26 +65,73 @@ std::string WasteWhere(pqxx::transaction_base& txn, const WasteFilter& f) {
   return where;
 }
 
+// One transaction from Begin to Commit: the old rows deleted first, each
+// part copied in; a failure aborts it (nothing changes) and ends the replacement.
+class PgWasteReplacement : public WasteHoursReplacement {
+ public:
+  PgWasteReplacement(PgPool::Lease lease, std::string cluster, absl::Time start, absl::Time end)
+      : lease_(std::move(lease)), cluster_(std::move(cluster)), start_(start), end_(end) {}
+
+  absl::Status Begin() {
+    try {
+      txn_ = std::make_unique<pqxx::work>(*lease_);
+    } catch (const std::exception& e) {
+      return PgError(absl::StrCat("waste: beginning the replacement of hours of ", cluster_), e);
+    }
+    return Run("beginning", [&] {
+      txn_->exec_params("SELECT pg_advisory_xact_lock(hashtext('fleetcap.insight_waste:' || $1))", cluster_);
+      DeleteWasteHours(*txn_, "insight_waste_runs", cluster_, start_, end_);
+      DeleteWasteHours(*txn_, "insight_workload_hours", cluster_, start_, end_);
+    });
+  }
+
+  absl::Status Add(const std::vector<IdlePieceRecord>& pieces, const std::vector<WorkloadHourRecord>& hours) override {
+    if (absl::Status s = CheckWasteReplacement(cluster_, start_, end_, pieces, hours); !s.ok()) {
+      txn_.reset();  // aborts: a failed part ends the replacement
+      return s;
+    }
+    return Run("writing", [&] {
+      CopyPieces(*txn_, pieces);
+      CopyWorkloadHours(*txn_, hours);
+    });
+  }
+
+  absl::Status Commit() override {
+    FLEETCAP_RETURN_IF_ERROR(Run("committing", [&] { txn_->commit(); }));
+    txn_.reset();
+    return absl::OkStatus();
+  }
+
+ private:
+  template <typename Step>
+  absl::Status Run(const char* what, Step step) {
+    if (txn_ == nullptr) {
+      return absl::FailedPreconditionError(absl::StrCat("waste: the replacement of hours of ", cluster_, " is over"));
+    }
+    try {
+      step();
+      return absl::OkStatus();
+    } catch (const std::exception& e) {
+      txn_.reset();  // aborts
+      return PgError(absl::StrCat("waste: ", what, " the replacement of hours of ", cluster_), e);
+    }
+  }
+
+  PgPool::Lease lease_;  // declared before txn_: outlives it
+  const std::string cluster_;
+  const absl::Time start_, end_;
+  std::unique_ptr<pqxx::work> txn_;
+};
+
 }  // namespace
 
-absl::Status PgInsightWasteRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                                                    const std::vector<IdlePieceRecord>& pieces,
-                                                    const std::vector<WorkloadHourRecord>& hours) {
-  FLEETCAP_RETURN_IF_ERROR(CheckWasteReplacement(cluster, start, end, pieces, hours));
-  if (start == end) return absl::OkStatus();
+absl::StatusOr<std::unique_ptr<WasteHoursReplacement>> PgInsightWasteRepository::BeginReplaceHours(
+    const std::string& cluster, absl::Time start, absl::Time end) {
+  FLEETCAP_RETURN_IF_ERROR(CheckWasteHours(start, end));
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
-  try {
-    pqxx::work txn(*lease);
-    txn.exec_params("SELECT pg_advisory_xact_lock(hashtext('fleetcap.insight_waste:' || $1))", cluster);
-    DeleteWasteHours(txn, "insight_waste_runs", cluster, start, end);
-    DeleteWasteHours(txn, "insight_workload_hours", cluster, start, end);
-    CopyPieces(txn, pieces);
-    CopyWorkloadHours(txn, hours);
-    txn.commit();
-    return absl::OkStatus();
-  } catch (const std::exception& e) {
-    return PgError(absl::StrCat("waste: replacing hours of ", cluster), e);
-  }
+  auto replacement = std::make_unique<PgWasteReplacement>(std::move(lease), cluster, start, end);
+  FLEETCAP_RETURN_IF_ERROR(replacement->Begin());
+  return std::unique_ptr<WasteHoursReplacement>(std::move(replacement));
 }
 
 absl::StatusOr<std::optional<absl::Time>> PgInsightWasteRepository::Watermark(const std::string& cluster) {
