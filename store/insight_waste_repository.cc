@@ -74,6 +74,11 @@ bool WorkloadHourRecord::operator==(const WorkloadHourRecord& o) const {
   return WorkloadHourKey(*this) == WorkloadHourKey(o);
 }
 
+bool WorkloadWasteRecord::operator==(const WorkloadWasteRecord& o) const {
+  return time == o.time && std::tie(wasted_milli_seconds, wasted_cost_micro, run_count) ==
+                               std::tie(o.wasted_milli_seconds, o.wasted_cost_micro, o.run_count);
+}
+
 absl::Status InsightWasteRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
                                                   const std::vector<IdlePieceRecord>& pieces,
                                                   const std::vector<WorkloadHourRecord>& hours) {

@@ -59,6 +59,25 @@ struct WorkloadHourRecord {
   bool operator==(const WorkloadHourRecord& o) const;
 };
 
+// A workload's figures over a window: its device time (as WorkloadSums
+// gives it) and its waste: idle device time, money, and runs, a run counted
+// once however many hours and days of the window it crosses.
+struct WorkloadWasteRecord {
+  WorkloadHourRecord time;  // `cluster` "", `hour` the window's start
+  int64_t wasted_milli_seconds = 0;
+  int64_t wasted_cost_micro = 0;
+  int64_t run_count = 0;
+
+  bool operator==(const WorkloadWasteRecord& o) const;
+};
+
+// A workload, by the keys a piece and a workload hour carry.
+struct WasteWorkload {
+  std::string team;
+  std::string namespace_name;
+  std::string workload;
+};
+
 // An hour marked to compute again, and when it was marked last.
 struct WasteMark {
   absl::Time hour;
@@ -75,6 +94,8 @@ struct WasteFilter {
   // Above 0, Pieces reads at most this many and one more: enough for a
   // caller to refuse an answer too large without holding all of it.
   int64_t max_pieces = 0;
+  // Pieces only: of any of these workloads; empty selects every workload.
+  std::vector<WasteWorkload> workloads = {};
 };
 
 // The rows replacing whole hours of one cluster, given a part at a time, so
@@ -129,6 +150,12 @@ class InsightWasteRepository {
   // The workload hours `filter` selects summed per (team, namespace,
   // workload) over clusters and hours, in that order; OUT_OF_RANGE past int64.
   virtual absl::StatusOr<std::vector<WorkloadHourRecord>> WorkloadSums(const WasteFilter& filter) const = 0;
+  // Per (team, namespace, workload), in that order, the figures of the
+  // window `filter` selects: what the workload hours and the runs joined from
+  // the pieces (insights::JoinRuns) add up to, read from the days of the
+  // window's whole UTC days (PostgreSQL: migration 0042) and from the hours of
+  // its ragged edges. OUT_OF_RANGE past int64.
+  virtual absl::StatusOr<std::vector<WorkloadWasteRecord>> WasteSums(const WasteFilter& filter) const = 0;
 };
 
 // Shared by the implementations.
@@ -141,7 +168,7 @@ absl::Status CheckWasteReplacement(const std::string& cluster, absl::Time start,
                                    const std::vector<WorkloadHourRecord>& hours);
 // OK when `filter`'s window is whole hours, start <= end.
 absl::Status CheckWasteFilter(const WasteFilter& filter);
-// Whether `filter` selects a row of these keys.
+// Whether `filter` selects a row of these keys (its workloads aside).
 bool WasteSelects(const WasteFilter& filter, const std::string& cluster, absl::Time hour, const std::string& team,
                   const std::string& namespace_name);
 

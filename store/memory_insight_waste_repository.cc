@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "store/chargeback_repository.h"
 
@@ -16,6 +17,14 @@ void EraseHours(std::vector<Row>& rows, const std::string& cluster, absl::Time s
   rows.erase(std::remove_if(rows.begin(), rows.end(),
                             [&](const Row& r) { return r.cluster == cluster && r.hour >= start && r.hour < end; }),
              rows.end());
+}
+
+// Whether `p` is of one of `filter`'s workloads (any when it names none).
+bool OfWorkloads(const WasteFilter& filter, const IdlePieceRecord& p) {
+  return filter.workloads.empty() ||
+         std::any_of(filter.workloads.begin(), filter.workloads.end(), [&](const WasteWorkload& w) {
+           return w.team == p.team && w.namespace_name == p.namespace_name && w.workload == p.workload;
+         });
 }
 
 absl::Status AddWorkloadHour(const WorkloadHourRecord& h, WorkloadHourRecord* sum) {
@@ -145,7 +154,9 @@ absl::StatusOr<std::vector<IdlePieceRecord>> MemoryInsightWasteRepository::Piece
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<IdlePieceRecord> out;
   for (const IdlePieceRecord& p : pieces_) {
-    if (WasteSelects(filter, p.cluster, p.hour, p.team, p.namespace_name)) out.push_back(p);
+    if (WasteSelects(filter, p.cluster, p.hour, p.team, p.namespace_name) && OfWorkloads(filter, p)) {
+      out.push_back(p);
+    }
   }
   std::sort(out.begin(), out.end(), [](const IdlePieceRecord& a, const IdlePieceRecord& b) {
     return std::tie(a.cluster, a.pod_uid, a.start) < std::tie(b.cluster, b.pod_uid, b.start);
@@ -171,6 +182,35 @@ absl::StatusOr<std::vector<WorkloadHourRecord>> MemoryInsightWasteRepository::Wo
     if (absl::Status s = AddWorkloadHour(h, &sum); !s.ok()) return s;
   }
   std::vector<WorkloadHourRecord> out;
+  for (auto& [key, sum] : sums) out.push_back(std::move(sum));
+  return out;
+}
+
+absl::StatusOr<std::vector<WorkloadWasteRecord>> MemoryInsightWasteRepository::WasteSums(
+    const WasteFilter& filter) const {
+  WasteFilter every_workload = filter;
+  every_workload.workloads.clear();
+  FLEETCAP_ASSIGN_OR_RETURN(std::vector<WorkloadHourRecord> times, WorkloadSums(every_workload));
+  std::lock_guard<std::mutex> lock(mu_);
+  std::map<std::tuple<std::string, std::string, std::string>, WorkloadWasteRecord> sums;
+  for (WorkloadHourRecord& t : times) sums[{t.team, t.namespace_name, t.workload}].time = std::move(t);
+  for (const IdlePieceRecord& p : pieces_) {
+    if (!WasteSelects(filter, p.cluster, p.hour, p.team, p.namespace_name)) continue;
+    WorkloadWasteRecord& sum = sums[{p.team, p.namespace_name, p.workload}];
+    sum.time.hour = filter.start;
+    sum.time.team = p.team;
+    sum.time.namespace_name = p.namespace_name;
+    sum.time.workload = p.workload;
+    FLEETCAP_RETURN_IF_ERROR(AddChecked(p.wasted_milli_seconds, &sum.wasted_milli_seconds, "waste pieces"));
+    FLEETCAP_RETURN_IF_ERROR(AddChecked(p.wasted_cost_micro, &sum.wasted_cost_micro, "waste pieces"));
+    // A piece that continues a run of the window is not a run of its own.
+    const bool continues = p.start == p.hour && std::any_of(pieces_.begin(), pieces_.end(), [&](const auto& q) {
+                             return q.cluster == p.cluster && q.pod_uid == p.pod_uid &&
+                                    q.hour == p.hour - absl::Hours(1) && q.end == p.start;
+                           });
+    if (!continues || p.hour == filter.start) ++sum.run_count;
+  }
+  std::vector<WorkloadWasteRecord> out;
   for (auto& [key, sum] : sums) out.push_back(std::move(sum));
   return out;
 }

@@ -26,6 +26,7 @@ class PgInsightWasteRepository : public InsightWasteRepository {
   absl::Status ClearMarks(const std::string& cluster, const std::vector<WasteMark>& marks) override;
   absl::StatusOr<std::vector<IdlePieceRecord>> Pieces(const WasteFilter& filter) const override;
   absl::StatusOr<std::vector<WorkloadHourRecord>> WorkloadSums(const WasteFilter& filter) const override;
+  absl::StatusOr<std::vector<WorkloadWasteRecord>> WasteSums(const WasteFilter& filter) const override;
 
  private:
   PgPool* pool_;
