@@ -129,6 +129,21 @@ inline void UsageIsThePodsReadingsInTheWindow(LiveInventoryRepository& inventory
             (std::vector<UsedMinuteRecord>{{"uid-c", "GPU-0", At(0), 1000}}));
 }
 
+inline void HoldFactsAreTheFactsWithoutTheUsage(LiveInventoryRepository& inventory, UsageWriteRepository& usage,
+                                                UsageRollupRepository& rollups,
+                                                const AttributionFactsRepository& facts) {
+  WriteFacts(inventory, usage);
+  RollUpFacts(rollups);
+  AttributionFactsRecord all = FactsOf(facts, "c1", At(0), At(120));
+  ASSERT_FALSE(all.usage.empty());
+  auto held = facts.HoldFacts("c1", At(0), At(120));
+  ASSERT_TRUE(held.ok()) << held.status();
+  EXPECT_TRUE(held->usage.empty());
+  EXPECT_EQ(held->devices, all.devices);
+  EXPECT_EQ(held->holds, all.holds);
+  EXPECT_EQ(facts.HoldFacts("c1", At(60), At(0)).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 inline void AnEmptyWindowHasNoFacts(LiveInventoryRepository& inventory, UsageWriteRepository& usage,
                                     UsageRollupRepository& rollups, const AttributionFactsRepository& facts) {
   WriteFacts(inventory, usage);
@@ -210,6 +225,10 @@ inline void UsageIsSeenAfterItsHourIsRolledUp(LiveInventoryRepository& inventory
   TEST_F(Fixture, HoldsCarryTheirPodsNamespaceTeamLabelAndWorkload) {                                                 \
     ::fleetcap::store::attribution_facts_contract::HoldsCarryTheirPodsNamespaceTeamLabelAndWorkload(                  \
         inventory(), usage(), rollups(), facts());                                                                    \
+  }                                                                                                                   \
+  TEST_F(Fixture, HoldFactsAreTheFactsWithoutTheUsage) {                                                              \
+    ::fleetcap::store::attribution_facts_contract::HoldFactsAreTheFactsWithoutTheUsage(inventory(), usage(),          \
+                                                                                       rollups(), facts());           \
   }                                                                                                                   \
   TEST_F(Fixture, UsageIsThePodsReadingsInTheWindow) {                                                                \
     ::fleetcap::store::attribution_facts_contract::UsageIsThePodsReadingsInTheWindow(inventory(), usage(), rollups(), \

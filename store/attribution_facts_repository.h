@@ -78,6 +78,10 @@ class AttributionFactsRepository {
   // after clipping are left out; INVALID_ARGUMENT when end < start.
   virtual absl::StatusOr<AttributionFactsRecord> Facts(const std::string& cluster, absl::Time start,
                                                        absl::Time end) const = 0;
+  // The devices and holds of Facts without the usage: who held what, at the
+  // cost of the holds alone, for a reader that reads the minutes itself.
+  virtual absl::StatusOr<AttributionFactsRecord> HoldFacts(const std::string& cluster, absl::Time start,
+                                                           absl::Time end) const = 0;
 
   // Every cluster known, by name (bytewise). Periods of no length are not history.
   virtual absl::StatusOr<std::vector<ClusterHistoryRecord>> Clusters() const = 0;

@@ -14,11 +14,13 @@ PlannedTable CoordinatorLocal(const std::string& table) {
 }
 
 // Waste and efficiency (migration 0039), derived per cluster and hour by the
-// optimizer's waste pass; its marks follow the chargeback's, and its
-// watermarks are read beside the chargeback's. Rightsizing (migration 0040):
+// optimizer's waste pass, with their days (migration 0042) rebuilt beside
+// the hours; its marks follow the chargeback's, and its watermarks are read
+// beside the chargeback's. Rightsizing (migration 0040):
 // each cluster's latest run and its recommendations, which refer to it.
 std::vector<PlannedTable> InsightTables() {
   return {ByCluster("insight_waste_runs"),       ByCluster("insight_workload_hours"),
+          ByCluster("insight_waste_days"),       ByCluster("insight_workload_days"),
           ByCluster("insight_waste_recompute"),  Reference("insight_waste_watermarks"),
           ByCluster("insight_rightsizing_runs"), ByCluster("insight_rightsizing")};
 }

@@ -172,6 +172,101 @@ inline void WrongRowsAreRefusedAndNothingChanges(InsightWasteRepository& repo) {
   EXPECT_THAT(*read, ElementsAre(Piece("c1", "p1", 0, 0, 60)));
 }
 
+inline void PartsReplaceTheHoursWhenCommittedOnly(InsightWasteRepository& repo) {
+  ASSERT_THAT(repo.ReplaceHours("c1", Hour(0), Hour(2), {Piece("c1", "p1", 0, 0, 60)},
+                                {WorkloadHour("c1", 0, "vision", "Job/train", 3'600'000)}),
+              IsOk());
+  const auto pieces = [&] {
+    auto read = repo.Pieces(Window(0, 2));
+    EXPECT_THAT(read, IsOk());
+    return read.ok() ? *read : std::vector<IdlePieceRecord>{};
+  };
+  {
+    auto replacement = repo.BeginReplaceHours("c1", Hour(0), Hour(2));
+    ASSERT_THAT(replacement, IsOk());
+    ASSERT_THAT((*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {}), IsOk());
+    ASSERT_THAT(
+        (*replacement)->Add({Piece("c1", "p0", 0, 10, 20)}, {WorkloadHour("c1", 1, "speech", "Job/asr", 1'000'000)}),
+        IsOk());
+    // Dropped uncommitted: nothing changes.
+  }
+  EXPECT_THAT(pieces(), ElementsAre(Piece("c1", "p1", 0, 0, 60)));
+  {
+    auto replacement = repo.BeginReplaceHours("c1", Hour(0), Hour(2));
+    ASSERT_THAT(replacement, IsOk());
+    ASSERT_THAT((*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {}), IsOk());
+    // A key of an earlier part given again fails the replacement.
+    absl::Status again = (*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {});
+    if (again.ok()) again = (*replacement)->Commit();
+    EXPECT_FALSE(again.ok());
+  }
+  EXPECT_THAT(pieces(), ElementsAre(Piece("c1", "p1", 0, 0, 60)));
+  {
+    auto replacement = repo.BeginReplaceHours("c1", Hour(0), Hour(2));
+    ASSERT_THAT(replacement, IsOk());
+    ASSERT_THAT((*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {}), IsOk());
+    EXPECT_THAT((*replacement)->Add({Piece("c1", "p3", 2, 0, 30)}, {}), StatusIs(absl::StatusCode::kInvalidArgument));
+    EXPECT_FALSE((*replacement)->Commit().ok()) << "a failed part ends the replacement";
+  }
+  EXPECT_THAT(pieces(), ElementsAre(Piece("c1", "p1", 0, 0, 60)));
+  {
+    auto replacement = repo.BeginReplaceHours("c1", Hour(0), Hour(2));
+    ASSERT_THAT(replacement, IsOk());
+    ASSERT_THAT((*replacement)->Add({Piece("c1", "p2", 1, 0, 30)}, {}), IsOk());
+    ASSERT_THAT(
+        (*replacement)->Add({Piece("c1", "p0", 0, 10, 20)}, {WorkloadHour("c1", 1, "speech", "Job/asr", 1'000'000)}),
+        IsOk());
+    ASSERT_THAT((*replacement)->Commit(), IsOk());
+  }
+  EXPECT_THAT(pieces(), ElementsAre(Piece("c1", "p0", 0, 10, 20), Piece("c1", "p2", 1, 0, 30)));
+  auto sums = repo.WorkloadSums(Window(0, 2));
+  ASSERT_THAT(sums, IsOk());
+  ASSERT_EQ(sums->size(), 1u);
+  EXPECT_EQ((*sums)[0].team, "speech");
+  EXPECT_THAT(repo.BeginReplaceHours("c1", Hour(0) + absl::Minutes(1), Hour(2)),
+              StatusIs(absl::StatusCode::kInvalidArgument));
+}
+
+inline void WasteSumsCountARunOnceAcrossHoursAndDays(InsightWasteRepository& repo) {
+  // kWasteT0 is 01:00 UTC: hour 23 is the next day's first. p1's run, 21:30
+  // to 23:30, is three pieces over two days; p2 has two runs in hour 22.
+  const std::vector<IdlePieceRecord> pieces = {Piece("c1", "p1", 21, 30, 60), Piece("c1", "p1", 22, 0, 60),
+                                               Piece("c1", "p1", 23, 0, 30),  Piece("c1", "p2", 22, 0, 10),
+                                               Piece("c1", "p2", 22, 20, 40), Piece("c1", "p3", 40, 0, 60, "speech")};
+  ASSERT_THAT(repo.ReplaceHours("c1", Hour(0), Hour(48), pieces,
+                                {WorkloadHour("c1", 22, "vision", "Job/train", 3'600'000),
+                                 WorkloadHour("c1", 23, "vision", "Job/train", 1'800'000)}),
+              IsOk());
+  const auto sums = [&](int from, int to) {
+    auto read = repo.WasteSums(Window(from, to));
+    EXPECT_THAT(read, IsOk());
+    return read.ok() ? *read : std::vector<WorkloadWasteRecord>{};
+  };
+  const std::vector<WorkloadWasteRecord> all = sums(0, 48);
+  ASSERT_EQ(all.size(), 2u);  // by team: speech, vision
+  EXPECT_EQ(all[0].run_count, 1);
+  EXPECT_EQ(all[1].run_count, 3);
+  EXPECT_EQ(all[1].wasted_milli_seconds, 1000 * 60 * (30 + 60 + 30 + 10 + 20));
+  EXPECT_EQ(all[1].wasted_cost_micro, pieces[0].wasted_cost_micro + pieces[1].wasted_cost_micro +
+                                          pieces[2].wasted_cost_micro + pieces[3].wasted_cost_micro +
+                                          pieces[4].wasted_cost_micro);
+  EXPECT_EQ(all[1].time.held_milli_seconds, 5'400'000);
+  EXPECT_EQ(all[1].time.hour, Hour(0));
+  EXPECT_EQ(all[1].time.cluster, "");
+  // From the next day's first hour: p1's run, continued into it, counts once.
+  const std::vector<WorkloadWasteRecord> next_day = sums(23, 48);
+  ASSERT_EQ(next_day.size(), 2u);
+  EXPECT_EQ(next_day[1].run_count, 1);
+  EXPECT_EQ(next_day[1].time.held_milli_seconds, 1'800'000);
+  // A whole day between ragged edges: p1's run continued into it is one run.
+  const std::vector<WorkloadWasteRecord> around = sums(20, 48);
+  ASSERT_EQ(around.size(), 2u);
+  EXPECT_EQ(around[1].run_count, 3);
+  EXPECT_EQ(sums(24, 48).size(), 1u);            // speech only
+  EXPECT_EQ(sums(22, 23).front().run_count, 3);  // vision only: p1's piece there is a run of that window
+  EXPECT_TRUE(sums(30, 30).empty());
+}
+
 inline void TheWatermarkOnlyMovesForwardOnWholeHours(InsightWasteRepository& repo) {
   auto none = repo.Watermark("c1");
   ASSERT_THAT(none, IsOk());
@@ -227,6 +322,12 @@ inline void MarksAreReadOldestFirstAndClearedOnlyAsRead(InsightWasteRepository& 
   }                                                                                                                    \
   TEST_F(Fixture, WrongRowsAreRefusedAndNothingChanges) {                                                              \
     ::fleetcap::store::insight_waste_contract::WrongRowsAreRefusedAndNothingChanges(repo());                           \
+  }                                                                                                                    \
+  TEST_F(Fixture, PartsReplaceTheHoursWhenCommittedOnly) {                                                             \
+    ::fleetcap::store::insight_waste_contract::PartsReplaceTheHoursWhenCommittedOnly(repo());                          \
+  }                                                                                                                    \
+  TEST_F(Fixture, WasteSumsCountARunOnceAcrossHoursAndDays) {                                                          \
+    ::fleetcap::store::insight_waste_contract::WasteSumsCountARunOnceAcrossHoursAndDays(repo());                       \
   }                                                                                                                    \
   TEST_F(Fixture, TheWatermarkOnlyMovesForwardOnWholeHours) {                                                          \
     ::fleetcap::store::insight_waste_contract::TheWatermarkOnlyMovesForwardOnWholeHours(repo());                       \

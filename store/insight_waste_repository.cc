@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "common/status_macros.h"
 #include "common/time_util.h"
 #include "store/chargeback_repository.h"
 
@@ -73,13 +74,31 @@ bool WorkloadHourRecord::operator==(const WorkloadHourRecord& o) const {
   return WorkloadHourKey(*this) == WorkloadHourKey(o);
 }
 
-absl::Status CheckWasteReplacement(const std::string& cluster, absl::Time start, absl::Time end,
-                                   const std::vector<IdlePieceRecord>& pieces,
-                                   const std::vector<WorkloadHourRecord>& hours) {
+bool WorkloadWasteRecord::operator==(const WorkloadWasteRecord& o) const {
+  return time == o.time && std::tie(wasted_milli_seconds, wasted_cost_micro, run_count) ==
+                               std::tie(o.wasted_milli_seconds, o.wasted_cost_micro, o.run_count);
+}
+
+absl::Status InsightWasteRepository::ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                                                  const std::vector<IdlePieceRecord>& pieces,
+                                                  const std::vector<WorkloadHourRecord>& hours) {
+  FLEETCAP_ASSIGN_OR_RETURN(std::unique_ptr<WasteHoursReplacement> replacement, BeginReplaceHours(cluster, start, end));
+  FLEETCAP_RETURN_IF_ERROR(replacement->Add(pieces, hours));
+  return replacement->Commit();
+}
+
+absl::Status CheckWasteHours(absl::Time start, absl::Time end) {
   if (!IsWholeHour(start) || !IsWholeHour(end) || start > end) {
     return absl::InvalidArgumentError(absl::StrCat("waste: window [", FormatRfc3339(start), ", ", FormatRfc3339(end),
                                                    ") is not whole hours in order"));
   }
+  return absl::OkStatus();
+}
+
+absl::Status CheckWasteReplacement(const std::string& cluster, absl::Time start, absl::Time end,
+                                   const std::vector<IdlePieceRecord>& pieces,
+                                   const std::vector<WorkloadHourRecord>& hours) {
+  FLEETCAP_RETURN_IF_ERROR(CheckWasteHours(start, end));
   std::set<std::tuple<absl::Time, std::string, absl::Time>> pieces_seen;
   for (const IdlePieceRecord& p : pieces) {
     if (absl::Status s = CheckPiece(cluster, start, end, p); !s.ok()) return s;

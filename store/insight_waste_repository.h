@@ -8,6 +8,7 @@
 // between them. The pass writes; the API reads a window's pieces and sums.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,25 @@ struct WorkloadHourRecord {
   bool operator==(const WorkloadHourRecord& o) const;
 };
 
+// A workload's figures over a window: its device time (as WorkloadSums
+// gives it) and its waste: idle device time, money, and runs, a run counted
+// once however many hours and days of the window it crosses.
+struct WorkloadWasteRecord {
+  WorkloadHourRecord time;  // `cluster` "", `hour` the window's start
+  int64_t wasted_milli_seconds = 0;
+  int64_t wasted_cost_micro = 0;
+  int64_t run_count = 0;
+
+  bool operator==(const WorkloadWasteRecord& o) const;
+};
+
+// A workload, by the keys a piece and a workload hour carry.
+struct WasteWorkload {
+  std::string team;
+  std::string namespace_name;
+  std::string workload;
+};
+
 // An hour marked to compute again, and when it was marked last.
 struct WasteMark {
   absl::Time hour;
@@ -74,19 +94,42 @@ struct WasteFilter {
   // Above 0, Pieces reads at most this many and one more: enough for a
   // caller to refuse an answer too large without holding all of it.
   int64_t max_pieces = 0;
+  // Pieces only: of any of these workloads; empty selects every workload.
+  std::vector<WasteWorkload> workloads = {};
+};
+
+// The rows replacing whole hours of one cluster, given a part at a time, so
+// a writer holds one part of a cluster's rows at once: nothing changes
+// before Commit, then everything at once; dropped uncommitted (or after a
+// failed Add), nothing changes.
+class WasteHoursReplacement {
+ public:
+  virtual ~WasteHoursReplacement() = default;
+
+  // More of the rows. INVALID_ARGUMENT naming the row for one of another
+  // cluster or outside the hours, a piece not inside its hour, a key
+  // repeated in `pieces` or in `hours`, or a figure out of its range; a key
+  // given by an earlier part too is an error here or at Commit.
+  virtual absl::Status Add(const std::vector<IdlePieceRecord>& pieces,
+                           const std::vector<WorkloadHourRecord>& hours) = 0;
+  // Every piece and workload hour of the cluster in the hours becomes the rows added.
+  virtual absl::Status Commit() = 0;
 };
 
 class InsightWasteRepository {
  public:
   virtual ~InsightWasteRepository() = default;
 
-  // Replaces every piece and workload hour of `cluster` in the whole hours
-  // [start, end) with these, all or nothing. INVALID_ARGUMENT naming the row
-  // for one of another cluster or outside the window, a piece not inside its
-  // hour, a repeated key, or a figure out of its range (nothing changes).
-  virtual absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                                    const std::vector<IdlePieceRecord>& pieces,
-                                    const std::vector<WorkloadHourRecord>& hours) = 0;
+  // Begins replacing every piece and workload hour of `cluster` in the whole
+  // hours [start, end) (INVALID_ARGUMENT otherwise). PostgreSQL keeps a
+  // connection, and the cluster's lock, until the replacement is committed
+  // or dropped.
+  virtual absl::StatusOr<std::unique_ptr<WasteHoursReplacement>> BeginReplaceHours(const std::string& cluster,
+                                                                                   absl::Time start,
+                                                                                   absl::Time end) = 0;
+  // The same in one part: these rows replace the hours, all or nothing.
+  absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
+                            const std::vector<IdlePieceRecord>& pieces, const std::vector<WorkloadHourRecord>& hours);
 
   // Every hour of `cluster` before the watermark is computed; nullopt before
   // the first. Advancing moves it to `through` (a whole hour), never backwards.
@@ -107,16 +150,25 @@ class InsightWasteRepository {
   // The workload hours `filter` selects summed per (team, namespace,
   // workload) over clusters and hours, in that order; OUT_OF_RANGE past int64.
   virtual absl::StatusOr<std::vector<WorkloadHourRecord>> WorkloadSums(const WasteFilter& filter) const = 0;
+  // Per (team, namespace, workload), in that order, the figures of the
+  // window `filter` selects: what the workload hours and the runs joined from
+  // the pieces (insights::JoinRuns) add up to, read from the days of the
+  // window's whole UTC days (PostgreSQL: migration 0042) and from the hours of
+  // its ragged edges. OUT_OF_RANGE past int64.
+  virtual absl::StatusOr<std::vector<WorkloadWasteRecord>> WasteSums(const WasteFilter& filter) const = 0;
 };
 
 // Shared by the implementations.
-// OK when `pieces` and `hours` may replace the hours [start, end) of `cluster`.
+// OK when [start, end) is whole hours in order.
+absl::Status CheckWasteHours(absl::Time start, absl::Time end);
+// OK when `pieces` and `hours` may be among the rows replacing the hours
+// [start, end) of `cluster`.
 absl::Status CheckWasteReplacement(const std::string& cluster, absl::Time start, absl::Time end,
                                    const std::vector<IdlePieceRecord>& pieces,
                                    const std::vector<WorkloadHourRecord>& hours);
 // OK when `filter`'s window is whole hours, start <= end.
 absl::Status CheckWasteFilter(const WasteFilter& filter);
-// Whether `filter` selects a row of these keys.
+// Whether `filter` selects a row of these keys (its workloads aside).
 bool WasteSelects(const WasteFilter& filter, const std::string& cluster, absl::Time hour, const std::string& team,
                   const std::string& namespace_name);
 

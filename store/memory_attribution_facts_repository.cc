@@ -39,6 +39,14 @@ absl::StatusOr<AttributionFactsRecord> MemoryAttributionFactsRepository::Facts(c
   return facts;
 }
 
+absl::StatusOr<AttributionFactsRecord> MemoryAttributionFactsRepository::HoldFacts(const std::string& cluster,
+                                                                                   absl::Time start,
+                                                                                   absl::Time end) const {
+  FLEETCAP_ASSIGN_OR_RETURN(AttributionFactsRecord facts, Facts(cluster, start, end));
+  facts.usage.clear();
+  return facts;
+}
+
 absl::StatusOr<std::vector<ClusterHistoryRecord>> MemoryAttributionFactsRepository::Clusters() const {
   std::vector<ClusterHistoryRecord> clusters;
   for (const std::string& name : inventory_->ClusterNames()) {

@@ -18,6 +18,8 @@ class MemoryAttributionFactsRepository : public AttributionFactsRepository {
 
   absl::StatusOr<AttributionFactsRecord> Facts(const std::string& cluster, absl::Time start,
                                                absl::Time end) const override;
+  absl::StatusOr<AttributionFactsRecord> HoldFacts(const std::string& cluster, absl::Time start,
+                                                   absl::Time end) const override;
   absl::StatusOr<std::vector<ClusterHistoryRecord>> Clusters() const override;
 
  private:

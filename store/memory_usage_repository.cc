@@ -205,6 +205,23 @@ absl::StatusOr<std::vector<UsageMinuteRow>> MemoryUsageRepository::Minutes(const
   return Selected(filter);
 }
 
+absl::StatusOr<std::vector<UsageMinuteRow>> MemoryUsageRepository::PodMinutes(const PodSeriesFilter& filter) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  const std::set<std::string> devices(filter.devices.begin(), filter.devices.end());
+  const std::set<std::string> pods(filter.pod_uids.begin(), filter.pod_uids.end());
+  std::vector<UsageMinuteRow> out;
+  auto it = clusters_.find(filter.cluster);
+  if (it == clusters_.end()) return out;
+  for (const auto& [key, row] : it->second.rows) {
+    const absl::Time minute = absl::FromUnixMillis(row.minute_ms);
+    if (minute >= filter.start && minute < filter.end && !row.pod_uid.empty() && devices.count(row.device_id) > 0 &&
+        pods.count(row.pod_uid) > 0) {
+      out.push_back(row);
+    }
+  }
+  return out;
+}
+
 std::vector<UsageMinuteRow> MemoryUsageRepository::Rows(const std::string& cluster) const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<UsageMinuteRow> out;

@@ -38,6 +38,7 @@ class MemoryUsageRepository : public UsageWriteRepository, public UsageReadRepos
 
   absl::StatusOr<std::vector<UsageBucket>> Buckets(const UsageFilter& filter, BucketWidth width) const override;
   absl::StatusOr<std::vector<UsageMinuteRow>> Minutes(const UsageFilter& filter) const override;
+  absl::StatusOr<std::vector<UsageMinuteRow>> PodMinutes(const PodSeriesFilter& filter) const override;
 
   // Every row stored for `cluster`, ordered by (device, pod_uid, minute).
   std::vector<UsageMinuteRow> Rows(const std::string& cluster) const;

@@ -45,6 +45,16 @@ absl::Status ExpandReadings(const pqxx::field& f, Reading reading) {
 
 absl::StatusOr<AttributionFactsRecord> PgAttributionFactsRepository::Facts(const std::string& cluster, absl::Time start,
                                                                            absl::Time end) const {
+  return Read(cluster, start, end, true);
+}
+
+absl::StatusOr<AttributionFactsRecord> PgAttributionFactsRepository::HoldFacts(const std::string& cluster,
+                                                                               absl::Time start, absl::Time end) const {
+  return Read(cluster, start, end, false);
+}
+
+absl::StatusOr<AttributionFactsRecord> PgAttributionFactsRepository::Read(const std::string& cluster, absl::Time start,
+                                                                          absl::Time end, bool with_usage) const {
   FLEETCAP_RETURN_IF_ERROR(CheckFactsWindow(cluster, start, end));
   AttributionFactsRecord facts;
   if (start == end) return facts;
@@ -82,6 +92,10 @@ absl::StatusOr<AttributionFactsRecord> PgAttributionFactsRepository::Facts(const
     // The pods' rolled-up hours that overlap the window, sixty readings a
     // row, expanded here to the minutes in the window that have one.
     const int64_t start_s = absl::ToUnixSeconds(start), end_s = absl::ToUnixSeconds(end);
+    if (!with_usage) {
+      txn.commit();
+      return facts;
+    }
     for (const auto& row :
          txn.exec_params("SELECT pod_uid, device_id, extract(epoch FROM hour)::bigint, used_milli FROM usage_hourly"
                          " WHERE cluster = $1 AND hour > $2::timestamptz - interval '1 hour' AND hour < $3::timestamptz"

@@ -17,9 +17,15 @@ class PgAttributionFactsRepository : public AttributionFactsRepository {
 
   absl::StatusOr<AttributionFactsRecord> Facts(const std::string& cluster, absl::Time start,
                                                absl::Time end) const override;
+  absl::StatusOr<AttributionFactsRecord> HoldFacts(const std::string& cluster, absl::Time start,
+                                                   absl::Time end) const override;
   absl::StatusOr<std::vector<ClusterHistoryRecord>> Clusters() const override;
 
  private:
+  // Facts, with the usage when `with_usage`.
+  absl::StatusOr<AttributionFactsRecord> Read(const std::string& cluster, absl::Time start, absl::Time end,
+                                              bool with_usage) const;
+
   PgPool* pool_;
 };
 

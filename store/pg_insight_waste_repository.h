@@ -2,8 +2,9 @@
 // InsightWasteRepository on PostgreSQL (insight_waste_runs,
 // insight_workload_hours, insight_waste_watermarks and
 // insight_waste_recompute, migration 0039). The hours of a cluster are
-// replaced in one transaction under the cluster's advisory lock, their rows
-// written with COPY; a window's workload hours are summed in the database.
+// replaced in one transaction under the cluster's advisory lock, held from
+// BeginReplaceHours to the commit, each part's rows written with COPY; a
+// window's workload hours are summed in the database.
 
 #include "common/pg_pool.h"
 #include "store/insight_waste_repository.h"
@@ -15,9 +16,8 @@ class PgInsightWasteRepository : public InsightWasteRepository {
   // `pool` must outlive the repository. Thread-safe: each call leases its own connection.
   explicit PgInsightWasteRepository(PgPool* pool) : pool_(pool) {}
 
-  absl::Status ReplaceHours(const std::string& cluster, absl::Time start, absl::Time end,
-                            const std::vector<IdlePieceRecord>& pieces,
-                            const std::vector<WorkloadHourRecord>& hours) override;
+  absl::StatusOr<std::unique_ptr<WasteHoursReplacement>> BeginReplaceHours(const std::string& cluster, absl::Time start,
+                                                                           absl::Time end) override;
   absl::StatusOr<std::optional<absl::Time>> Watermark(const std::string& cluster) override;
   absl::Status AdvanceWatermark(const std::string& cluster, absl::Time through) override;
   absl::Status MarkHours(const std::string& cluster, const std::vector<absl::Time>& hours,
@@ -26,6 +26,7 @@ class PgInsightWasteRepository : public InsightWasteRepository {
   absl::Status ClearMarks(const std::string& cluster, const std::vector<WasteMark>& marks) override;
   absl::StatusOr<std::vector<IdlePieceRecord>> Pieces(const WasteFilter& filter) const override;
   absl::StatusOr<std::vector<WorkloadHourRecord>> WorkloadSums(const WasteFilter& filter) const override;
+  absl::StatusOr<std::vector<WorkloadWasteRecord>> WasteSums(const WasteFilter& filter) const override;
 
  private:
   PgPool* pool_;

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
 #include "pqxx/pqxx"
@@ -259,6 +260,39 @@ int64_t InsertAroundRefusals(pqxx::dbtransaction& txn, const std::string& cluste
   // Every failure that is not a refusal was thrown above, so this is OK.
   (void)WriteAroundRefusals(rows.size(), absl::InvalidArgumentError("the whole batch"), how, written);
   return inserted;
+}
+
+// The columns of a minute row, as MinuteRowsOf reads them.
+constexpr const char* kUsageMinuteColumnsSql =
+    "SELECT device_id, pod_uid, (extract(epoch FROM minute) * 1000)::bigint, node, model,"
+    " namespace, pod, util_mean, util_max, memory_used_bytes, memory_total_bytes, power_watts,"
+    " energy_joules, sm_active_mean, tensor_active_mean, dram_active_mean, samples";
+
+std::vector<UsageMinuteRow> MinuteRowsOf(const pqxx::result& rows) {
+  std::vector<UsageMinuteRow> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows) {
+    UsageMinuteRow r;
+    r.device_id = row[0].as<std::string>();
+    r.pod_uid = row[1].as<std::string>();
+    r.minute_ms = row[2].as<int64_t>();
+    r.node = row[3].as<std::string>();
+    r.model = row[4].as<std::string>();
+    r.namespace_ = row[5].as<std::string>();
+    r.pod = row[6].as<std::string>();
+    r.util_mean = Opt<double>(row[7]);
+    r.util_max = Opt<double>(row[8]);
+    r.memory_used_bytes = Opt<int64_t>(row[9]);
+    r.memory_total_bytes = Opt<int64_t>(row[10]);
+    r.power_watts = Opt<double>(row[11]);
+    r.energy_joules = Opt<double>(row[12]);
+    r.sm_active_mean = Opt<double>(row[13]);
+    r.tensor_active_mean = Opt<double>(row[14]);
+    r.dram_active_mean = Opt<double>(row[15]);
+    r.samples = row[16].as<int>();
+    out.push_back(std::move(r));
+  }
+  return out;
 }
 
 }  // namespace
@@ -527,42 +561,39 @@ absl::StatusOr<std::vector<UsageBucket>> PgUsageRepository::Buckets(const UsageF
 
 absl::StatusOr<std::vector<UsageMinuteRow>> PgUsageRepository::Minutes(const UsageFilter& f) const {
   FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
-  std::vector<UsageMinuteRow> out;
   try {
     pqxx::nontransaction txn(*lease);
-    auto rows = txn.exec_params(
-        absl::StrCat("SELECT device_id, pod_uid, (extract(epoch FROM minute) * 1000)::bigint, node, model,"
-                     " namespace, pod, util_mean, util_max, memory_used_bytes, memory_total_bytes, power_watts,"
-                     " energy_joules, sm_active_mean, tensor_active_mean, dram_active_mean, samples",
-                     kUsageFilterWhereSql, " ORDER BY device_id, pod_uid, minute"),
-        f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod,
-        f.namespace_);
-    out.reserve(rows.size());
-    for (const auto& row : rows) {
-      UsageMinuteRow r;
-      r.device_id = row[0].as<std::string>();
-      r.pod_uid = row[1].as<std::string>();
-      r.minute_ms = row[2].as<int64_t>();
-      r.node = row[3].as<std::string>();
-      r.model = row[4].as<std::string>();
-      r.namespace_ = row[5].as<std::string>();
-      r.pod = row[6].as<std::string>();
-      r.util_mean = Opt<double>(row[7]);
-      r.util_max = Opt<double>(row[8]);
-      r.memory_used_bytes = Opt<int64_t>(row[9]);
-      r.memory_total_bytes = Opt<int64_t>(row[10]);
-      r.power_watts = Opt<double>(row[11]);
-      r.energy_joules = Opt<double>(row[12]);
-      r.sm_active_mean = Opt<double>(row[13]);
-      r.tensor_active_mean = Opt<double>(row[14]);
-      r.dram_active_mean = Opt<double>(row[15]);
-      r.samples = row[16].as<int>();
-      out.push_back(std::move(r));
-    }
+    return MinuteRowsOf(txn.exec_params(
+        absl::StrCat(kUsageMinuteColumnsSql, kUsageFilterWhereSql, " ORDER BY device_id, pod_uid, minute"), f.cluster,
+        FormatRfc3339(f.start), FormatRfc3339(f.end), f.pods, f.device, f.node, f.model, f.pod, f.namespace_));
   } catch (const std::exception& e) {
     return PgError("usage: reading minutes", e);
   }
-  return out;
+}
+
+absl::StatusOr<std::vector<UsageMinuteRow>> PgUsageRepository::PodMinutes(const PodSeriesFilter& f) const {
+  if (f.devices.empty() || f.pod_uids.empty()) return std::vector<UsageMinuteRow>{};
+  FLEETCAP_ASSIGN_OR_RETURN(auto lease, pool_->Acquire());
+  try {
+    pqxx::nontransaction txn(*lease);
+    // Lists, not arrays: the planner reads each device's rows by the key
+    // (cluster, device_id, pod_uid, minute) in both places minutes are kept.
+    const auto quoted = [&txn](const std::vector<std::string>& items) {
+      std::vector<std::string> out;
+      out.reserve(items.size());
+      for (const std::string& item : items) out.push_back(txn.quote(item));
+      return absl::StrJoin(out, ",");
+    };
+    return MinuteRowsOf(txn.exec_params(
+        absl::StrCat(kUsageMinuteColumnsSql,
+                     " FROM fleetcap_usage_minutes($1, $2::timestamptz, $3::timestamptz) WHERE pod_uid <> ''"
+                     " AND device_id IN (",
+                     quoted(f.devices), ") AND pod_uid IN (", quoted(f.pod_uids),
+                     ") ORDER BY device_id, pod_uid, minute"),
+        f.cluster, FormatRfc3339(f.start), FormatRfc3339(f.end)));
+  } catch (const std::exception& e) {
+    return PgError("usage: reading the minutes of pods", e);
+  }
 }
 
 }  // namespace fleetcap::store

@@ -42,6 +42,7 @@ class PgUsageRepository : public UsageWriteRepository, public UsageReadRepositor
 
   absl::StatusOr<std::vector<UsageBucket>> Buckets(const UsageFilter& filter, BucketWidth width) const override;
   absl::StatusOr<std::vector<UsageMinuteRow>> Minutes(const UsageFilter& filter) const override;
+  absl::StatusOr<std::vector<UsageMinuteRow>> PodMinutes(const PodSeriesFilter& filter) const override;
 
  private:
   absl::StatusOr<MinuteWriteResult> Write(const std::string& cluster, std::vector<UsageMinuteRow> rows,

@@ -91,6 +91,27 @@ inline void RowsReadBackAsWritten(UsageWriteRepository& writer, UsageReadReposit
   EXPECT_TRUE(MinutesOf(reader, other).empty());
 }
 
+inline void PodMinutesAreThoseOfTheDevicesAndPodsGiven(UsageWriteRepository& writer, UsageReadRepository& reader) {
+  const UsageMinuteRow a0 = PodRow("GPU-0", "uid-a", "a", kT0, 0.1), a1 = PodRow("GPU-1", "uid-a", "a", kT0, 0.2),
+                       b0 = PodRow("GPU-0", "uid-b", "b", kT0 + kMinute, 0.3),
+                       c2 = PodRow("GPU-2", "uid-c", "c", kT0, 0.4),
+                       late = PodRow("GPU-0", "uid-a", "a", kT0 + kHour, 0.5);
+  ASSERT_TRUE(writer.WriteMinutes("c1", {late, c2, b0, a1, a0, Row("GPU-0", kT0, 0.9)}, "pull").ok());
+  ASSERT_TRUE(writer.WriteMinutes("c2", {PodRow("GPU-0", "uid-a", "a", kT0, 0.1)}, "pull").ok());
+  auto read = [&](std::vector<std::string> devices, std::vector<std::string> pods) {
+    auto rows = reader.PodMinutes(
+        {"c1", absl::FromUnixMillis(kT0), absl::FromUnixMillis(kT0 + kHour), std::move(devices), std::move(pods)});
+    EXPECT_TRUE(rows.ok()) << rows.status();
+    return rows.ok() ? *rows : std::vector<UsageMinuteRow>{};
+  };
+  // By (device, pod, minute); never the device's own row nor the minute at the end.
+  EXPECT_EQ(read({"GPU-1", "GPU-0"}, {"uid-b", "uid-a"}), (std::vector<UsageMinuteRow>{a0, b0, a1}));
+  EXPECT_EQ(read({"GPU-0"}, {"uid-a", "uid-c"}), std::vector<UsageMinuteRow>{a0});
+  EXPECT_EQ(read({"GPU-2", "it's \\ odd"}, {"uid-c"}), std::vector<UsageMinuteRow>{c2});
+  EXPECT_TRUE(read({}, {"uid-a"}).empty());
+  EXPECT_TRUE(read({"GPU-0"}, {}).empty());
+}
+
 inline void ARowWrittenAgainIsReplaced(UsageWriteRepository& writer, UsageReadRepository& reader) {
   ASSERT_TRUE(writer.WriteMinutes("c1", {Row("GPU-0", kT0, 0.5), Row("GPU-1", kT0, 0.5)}, "pull").ok());
   UsageMinuteRow again = Row("GPU-0", kT0, 0.75, 12);
@@ -345,6 +366,9 @@ inline void BucketsAggregateTheRowsAFilterSelects(UsageWriteRepository& writer, 
 #define FLEETCAP_USAGE_CONTRACT_TESTS(Fixture)                                                               \
   TEST_F(Fixture, RowsReadBackAsWritten) {                                                                   \
     ::fleetcap::store::usage_contract::RowsReadBackAsWritten(writer(), reader());                            \
+  }                                                                                                          \
+  TEST_F(Fixture, PodMinutesAreThoseOfTheDevicesAndPodsGiven) {                                              \
+    ::fleetcap::store::usage_contract::PodMinutesAreThoseOfTheDevicesAndPodsGiven(writer(), reader());       \
   }                                                                                                          \
   TEST_F(Fixture, ARowWrittenAgainIsReplaced) {                                                              \
     ::fleetcap::store::usage_contract::ARowWrittenAgainIsReplaced(writer(), reader());                       \

@@ -156,6 +156,16 @@ struct UsageFilter {
   std::string namespace_;
 };
 
+// A part of one cluster's pod rows, minutes in [start, end): those of any of
+// `devices` by any of `pod_uids` (none when either is empty), so a reader of
+// every pod reads the cluster a part at a time.
+struct PodSeriesFilter {
+  std::string cluster;
+  absl::Time start, end;
+  std::vector<std::string> devices;
+  std::vector<std::string> pod_uids;
+};
+
 // The rows of one bucket, aggregated.
 struct UsageBucket {
   absl::Time start;
@@ -178,6 +188,8 @@ class UsageReadRepository {
 
   // The rows `filter` selects, ordered by (device, pod_uid, minute).
   virtual absl::StatusOr<std::vector<UsageMinuteRow>> Minutes(const UsageFilter& filter) const = 0;
+  // The pod rows `filter` selects, ordered by (device, pod_uid, minute).
+  virtual absl::StatusOr<std::vector<UsageMinuteRow>> PodMinutes(const PodSeriesFilter& filter) const = 0;
 };
 
 // Shared by the implementations.

@@ -291,14 +291,18 @@ std::vector<Recommendation> Rightsize(const RightsizingInput& input, const polic
   for (const WorkloadFacts& w : input.workloads) {
     for (Recommendation& r : ForWorkload(w, input, policy)) out.push_back(std::move(r));
   }
-  std::sort(out.begin(), out.end(), [](const Recommendation& a, const Recommendation& b) {
+  SortRecommendations(&out);
+  return out;
+}
+
+void SortRecommendations(std::vector<Recommendation>* recommendations) {
+  std::sort(recommendations->begin(), recommendations->end(), [](const Recommendation& a, const Recommendation& b) {
     if (a.savings_micro_per_month != b.savings_micro_per_month) {
       return a.savings_micro_per_month > b.savings_micro_per_month;
     }
-    return std::tie(a.cluster, a.namespace_name, a.workload, a.kind) <
-           std::tie(b.cluster, b.namespace_name, b.workload, b.kind);
+    return std::tie(a.cluster, a.namespace_name, a.workload, a.model, a.kind) <
+           std::tie(b.cluster, b.namespace_name, b.workload, b.model, b.kind);
   });
-  return out;
 }
 
 }  // namespace fleetcap::insights

@@ -58,6 +58,12 @@ struct Recommendation {
 // largest saving first.
 std::vector<Recommendation> Rightsize(const RightsizingInput& input, const policy::PolicyDocument& policy);
 
+// `recommendations` the largest saving first, then by cluster, namespace,
+// workload, model and kind: one order whatever order they came in, so a
+// caller that rightsizes workloads a part at a time orders the whole as one
+// call would.
+void SortRecommendations(std::vector<Recommendation>* recommendations);
+
 // "high", "medium" or "low" for `observed_minutes`.
 const char* ConfidenceOf(int64_t observed_minutes);
 

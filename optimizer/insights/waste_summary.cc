@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace fleetcap::insights {
@@ -74,7 +75,6 @@ bool Longer(const IdleRun& a, const IdleRun& b) {
 WasteSummary Summarize(const WasteFacts& facts) {
   using Key = std::tuple<std::string, std::string, std::string>;
   std::map<Key, WorkloadWaste> workloads;
-  std::map<std::string, TeamWaste> teams;
   for (const WorkloadHour& h : facts.workload_hours) {
     WorkloadWaste& w = workloads[{h.team, h.namespace_name, h.workload}];
     w.tally.Add(h);
@@ -84,10 +84,23 @@ WasteSummary Summarize(const WasteFacts& facts) {
     w.tally.Add(r);
     w.runs.push_back(r);
   }
-  WasteSummary out;
+  std::vector<WorkloadWaste> summed;
   for (auto& [key, w] : workloads) {
     std::tie(w.team, w.namespace_name, w.workload) = key;
     std::sort(w.runs.begin(), w.runs.end(), Longer);
+    summed.push_back(std::move(w));
+  }
+  return SummarizeWorkloads(std::move(summed));
+}
+
+WasteSummary SummarizeWorkloads(std::vector<WorkloadWaste> workloads) {
+  // By (team, namespace, workload) first, so that equal waste keeps that order.
+  std::sort(workloads.begin(), workloads.end(), [](const WorkloadWaste& a, const WorkloadWaste& b) {
+    return std::tie(a.team, a.namespace_name, a.workload) < std::tie(b.team, b.namespace_name, b.workload);
+  });
+  std::map<std::string, TeamWaste> teams;
+  WasteSummary out;
+  for (WorkloadWaste& w : workloads) {
     TeamWaste& t = teams[w.team];
     t.team = w.team;
     t.tally.Add(w.tally);
@@ -98,6 +111,20 @@ WasteSummary Summarize(const WasteFacts& facts) {
   std::stable_sort(out.workloads.begin(), out.workloads.end(), MoreWasted<WorkloadWaste>);
   std::stable_sort(out.teams.begin(), out.teams.end(), MoreWasted<TeamWaste>);
   return out;
+}
+
+void AddRuns(std::vector<IdleRun> runs, WasteSummary* summary) {
+  using Key = std::tuple<std::string, std::string, std::string>;
+  std::map<Key, WorkloadWaste*> by_key;
+  for (WorkloadWaste& w : summary->workloads) by_key[{w.team, w.namespace_name, w.workload}] = &w;
+  std::set<WorkloadWaste*> added;
+  for (IdleRun& r : runs) {
+    auto it = by_key.find({r.team, r.namespace_name, r.workload});
+    if (it == by_key.end()) continue;
+    it->second->runs.push_back(std::move(r));
+    added.insert(it->second);
+  }
+  for (WorkloadWaste* w : added) std::sort(w->runs.begin(), w->runs.end(), Longer);
 }
 
 std::vector<IdleRun> JoinRuns(std::vector<IdleRun> pieces) {

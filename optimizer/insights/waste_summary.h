@@ -70,6 +70,16 @@ struct WasteSummary {
 
 WasteSummary Summarize(const WasteFacts& facts);
 
+// The same from workloads already summed (each with its tally; runs, if
+// any, the longest first): their teams and the fleet added up, the most
+// wasted first.
+WasteSummary SummarizeWorkloads(std::vector<WorkloadWaste> workloads);
+
+// Gives each run to its workload in `summary` (by team, namespace and
+// workload; a run of a workload not there is dropped), each workload's runs
+// then the longest first; the tallies are left as they are.
+void AddRuns(std::vector<IdleRun> runs, WasteSummary* summary);
+
 // Runs stored in pieces, one per pod and hour, made whole again: each piece
 // comes as a run of its own, and those of one pod that follow one another
 // without a gap are one run (two runs of a pod never touch). `pieces` must

@@ -1,5 +1,9 @@
 #include "optimizer/insights_pass/rightsizing_pass.h"
 
+#include <set>
+#include <string>
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "optimizer/insights/rightsizing.h"
@@ -41,19 +45,25 @@ absl::StatusOr<bool> RightsizingPass::Current(const std::string& cluster, absl::
 
 absl::Status RightsizingPass::RunCluster(const std::string& cluster, absl::Time start, absl::Time end, absl::Time now,
                                          const policy::PolicyInForce& in_force, RightsizingPassReport& report) {
-  FLEETCAP_ASSIGN_OR_RETURN(const store::AttributionFactsRecord facts, stores_.facts->Facts(cluster, start, end));
-  store::UsageFilter filter;
-  filter.cluster = cluster;
-  filter.start = start;
-  filter.end = end;
-  filter.pods = true;
-  FLEETCAP_ASSIGN_OR_RETURN(const std::vector<store::UsageMinuteRow> minutes, stores_.usage->Minutes(filter));
+  FLEETCAP_ASSIGN_OR_RETURN(const store::AttributionFactsRecord facts, stores_.facts->HoldFacts(cluster, start, end));
   FLEETCAP_ASSIGN_OR_RETURN(const teams::NamespaceEvidenceBook book, stores_.directory->Namespaces(cluster, ""));
   const TeamOfPod team_of = [&](const policy::PodEvidence& pod) { return book.TeamOf(*in_force.teams, pod); };
-  const insights::RightsizingInput input{start, end, RightsizingWorkloads(cluster, facts, minutes, team_of)};
   const policy::PolicyDocument& policy = in_force.teams->policy();
+  // A part of the cluster's workloads at a time: only its readings are held.
+  std::vector<insights::Recommendation> recommendations;
+  for (const store::AttributionFactsRecord& part : WorkloadParts(facts, static_cast<size_t>(options_.batch_holds))) {
+    store::PodSeriesFilter filter{cluster, start, end, {}, {}};
+    for (const store::DeviceInServiceRecord& d : part.devices) filter.devices.push_back(d.device_id);
+    std::set<std::string> pods;
+    for (const store::HoldFactRecord& h : part.holds) pods.insert(h.pod_uid);
+    filter.pod_uids.assign(pods.begin(), pods.end());
+    FLEETCAP_ASSIGN_OR_RETURN(const std::vector<store::UsageMinuteRow> minutes, stores_.usage->PodMinutes(filter));
+    const insights::RightsizingInput input{start, end, RightsizingWorkloads(cluster, part, minutes, team_of)};
+    for (insights::Recommendation& r : insights::Rightsize(input, policy)) recommendations.push_back(std::move(r));
+  }
+  insights::SortRecommendations(&recommendations);
   store::RightsizingRun run{cluster, start, end, now, policy.currency, {}};
-  for (const insights::Recommendation& r : insights::Rightsize(input, policy)) {
+  for (const insights::Recommendation& r : recommendations) {
     run.recommendations.push_back(RecordOf(r));
     report.savings_micro_per_month += r.savings_micro_per_month;
   }

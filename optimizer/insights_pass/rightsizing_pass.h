@@ -4,10 +4,12 @@
 // epoch), for each cluster whose stored recommendations are of an earlier
 // interval, the instance doing the fleet's work loads the lookback (the
 // policy's `insights.rightsizing_lookback_days`, ending at the current whole
-// hour): the holds with their pods (AttributionFactsRepository::Facts) and
-// the pods' per-minute readings (UsageReadRepository::Minutes, pods), the
-// teams resolved with the policy in force now; it runs the engine of
-// optimizer/insights/ and replaces the cluster's recommendations. Everything
+// hour): the holds with their pods (AttributionFactsRepository::HoldFacts),
+// cut into parts of whole workloads (rightsizing_workloads.h), and each
+// part's per-minute readings (UsageReadRepository::PodMinutes: its pods' on
+// its devices) in turn, the teams resolved with the policy in force now; it
+// runs the engine of optimizer/insights/ over each part and replaces the
+// cluster's recommendations with them all. Everything
 // goes through the store's repository interfaces and a Clock, so it is
 // unit-tested in memory.
 
@@ -27,6 +29,11 @@ namespace fleetcap::optimizer {
 
 struct RightsizingPassOptions {
   absl::Duration interval = absl::Hours(24);  // a run per whole interval since the epoch: 24h is once per UTC day
+  // A cluster's workloads are read and rightsized in parts of whole
+  // workloads of about this many holds (a pod's device) each: what bounds the
+  // readings held at once (~3 MB a hold over 14 days), whatever the cluster's
+  // size. The recommendations are the same whatever the size.
+  int64_t batch_holds = 32;
 };
 
 // INVALID_ARGUMENT naming the flag for an interval that is not whole hours from 1h to 744h.

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "absl/strings/str_cat.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
 #include "optimizer/insights_pass/rightsizing_workloads.h"
@@ -37,6 +39,10 @@ class GivenFacts : public store::AttributionFactsRepository {
                                                       absl::Time end) const override {
     asked.push_back(absl::StrCat(cluster, " ", absl::FormatTime(start), " ", absl::FormatTime(end)));
     return cluster == "c1" ? record : store::AttributionFactsRecord{};
+  }
+  absl::StatusOr<store::AttributionFactsRecord> HoldFacts(const std::string& cluster, absl::Time start,
+                                                          absl::Time end) const override {
+    return Facts(cluster, start, end);
   }
   absl::StatusOr<std::vector<store::ClusterHistoryRecord>> Clusters() const override {
     return std::vector<store::ClusterHistoryRecord>{{"c1", kDay - absl::Hours(48)}, {"c2", kDay - absl::Hours(48)}};
@@ -132,6 +138,48 @@ TEST_F(RightsizingPassTest, StoresEachClustersRecommendationsOncePerInterval) {
   runs = stored_.Latest({"c1", "", std::nullopt});
   ASSERT_THAT(runs, IsOk());
   EXPECT_TRUE((*runs)[0].recommendations.empty()) << "no reading in the lookback is no evidence";
+}
+
+TEST_F(RightsizingPassTest, TheRecommendationsAreTheSameWhateverTheBatchSize) {
+  teams_.Apply(kPolicy, kDay - absl::Hours(48));
+  // Besides train (4 devices, 2 busy): eval's two pods of 3 devices each,
+  // one busy each; serve's pod of 2 devices, 1 busy and its memory a tenth.
+  std::vector<store::UsageMinuteRow> rows;
+  const auto hold = [&](const std::string& pod, const std::string& workload, const std::string& device, bool busy,
+                        int64_t memory) {
+    facts_.record.devices.push_back({device, "n1", "H100-SXM5-80GB", kDay - absl::Hours(24), kDay + absl::Hours(48)});
+    facts_.record.holds.push_back(
+        {pod, "ml", "", workload, device, 1000, kDay - absl::Hours(24), kDay + absl::Hours(48)});
+    for (int64_t m = 0; m < 24 * 60; ++m) {
+      store::UsageMinuteRow r;
+      r.device_id = device;
+      r.pod_uid = pod;
+      r.minute_ms = absl::ToUnixMillis(kDay + absl::Minutes(m));
+      r.util_mean = busy ? 0.8 : 0.0;
+      r.memory_used_bytes = memory;
+      r.memory_total_bytes = 80'000'000'000;
+      r.samples = 4;
+      rows.push_back(r);
+    }
+  };
+  for (int d = 0; d < 3; ++d) hold("uid-e1", "Job/eval", absl::StrCat("e", d), d == 0, 40'000'000'000);
+  for (int d = 0; d < 3; ++d) hold("uid-e2", "Job/eval", absl::StrCat("f", d), d == 0, 40'000'000'000);
+  for (int d = 0; d < 2; ++d) hold("uid-s", "Deployment/serve", absl::StrCat("s", d), d == 0, 8'000'000'000);
+  ASSERT_THAT(usage_.WriteMinutes("c1", rows, "pull"), IsOk());
+  const auto stored_in_batches_of = [&](int64_t batch_holds) {
+    store::MemoryRightsizingRepository stored;
+    RightsizingPassOptions options;
+    options.batch_holds = batch_holds;
+    RightsizingPass pass({&facts_, &usage_, &directory_, &stored}, options, &clock_);
+    EXPECT_THAT(pass.Run(), IsOk());
+    auto runs = stored.Latest({"c1", "", std::nullopt});
+    EXPECT_THAT(runs, IsOk());
+    return runs.ok() && !runs->empty() ? (*runs)[0].recommendations : std::vector<store::RightsizingRecord>{};
+  };
+  const std::vector<store::RightsizingRecord> whole = stored_in_batches_of(std::numeric_limits<int64_t>::max());
+  ASSERT_GE(whole.size(), 3u);
+  EXPECT_EQ(stored_in_batches_of(1), whole);
+  EXPECT_EQ(stored_in_batches_of(4), whole);
 }
 
 TEST_F(RightsizingPassTest, WithoutPolicyNothingIsStored) {

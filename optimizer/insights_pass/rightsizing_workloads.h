@@ -4,6 +4,7 @@
 // holds with their pod's namespace, team label and top controller, the
 // devices' models, and the pods' per-minute readings. Pure code.
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -28,5 +29,13 @@ std::vector<insights::WorkloadFacts> RightsizingWorkloads(const std::string& clu
                                                           const store::AttributionFactsRecord& facts,
                                                           const std::vector<store::UsageMinuteRow>& minutes,
                                                           const TeamOfPod& team_of);
+
+// `facts`' holds cut into parts of whole workloads (as RightsizingWorkloads
+// groups them, in the order it finds them), each closed once it has
+// `batch_holds` holds or more, with the devices its holds are on: what
+// RightsizingWorkloads reads a part at a time, each part's workloads as they
+// are read whole. Holds it leaves out are in no part.
+std::vector<store::AttributionFactsRecord> WorkloadParts(const store::AttributionFactsRecord& facts,
+                                                         size_t batch_holds);
 
 }  // namespace fleetcap::optimizer

@@ -1,6 +1,8 @@
 #include "optimizer/waste_pass/waste_pass.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <memory>
 
 #include "common/logging.h"
 #include "common/status_macros.h"
@@ -54,19 +56,34 @@ absl::Duration WastePass::LookbackHours() const {
 }
 
 absl::Status WastePass::Write(const std::string& cluster, absl::Time start, absl::Time end, WasteReport* report) {
-  FLEETCAP_ASSIGN_OR_RETURN(insights::WasteInput input, LoadWasteInput(stores_.sources, *stores_.usage, cluster,
-                                                                       start - LookbackHours(), start, end));
-  FLEETCAP_ASSIGN_OR_RETURN(insights::WasteFacts facts, insights::FindWaste(input));
-  std::vector<store::IdlePieceRecord> pieces;
-  for (const insights::IdleRun& run : facts.runs) {
-    for (const insights::RunPiece& p : run.pieces) pieces.push_back(PieceRecord(run, p));
+  const absl::Time history_from = start - LookbackHours();
+  FLEETCAP_ASSIGN_OR_RETURN(WasteHolds held, LoadWasteHolds(stores_.sources, cluster, history_from, end));
+  FLEETCAP_ASSIGN_OR_RETURN(std::unique_ptr<store::WasteHoursReplacement> replacement,
+                            stores_.waste->BeginReplaceHours(cluster, start, end));
+  for (const HoldBatch& batch : WorkloadBatches(held.holds, static_cast<size_t>(options_.batch_holds))) {
+    insights::WasteInput input;
+    input.start = start;
+    input.end = end;
+    input.history_from = history_from;
+    input.holds.assign(held.holds.begin() + static_cast<std::ptrdiff_t>(batch.first),
+                       held.holds.begin() + static_cast<std::ptrdiff_t>(batch.last));
+    FLEETCAP_ASSIGN_OR_RETURN(input.readings,
+                              LoadBatchReadings(*stores_.usage, cluster, held.holds, batch, history_from, end));
+    input.prices = held.prices;
+    input.options = held.options;
+    FLEETCAP_ASSIGN_OR_RETURN(insights::WasteFacts facts, insights::FindWaste(input));
+    std::vector<store::IdlePieceRecord> pieces;
+    for (const insights::IdleRun& run : facts.runs) {
+      for (const insights::RunPiece& p : run.pieces) pieces.push_back(PieceRecord(run, p));
+    }
+    std::vector<store::WorkloadHourRecord> hours;
+    hours.reserve(facts.workload_hours.size());
+    for (const insights::WorkloadHour& h : facts.workload_hours) hours.push_back(HourRecord(h));
+    FLEETCAP_RETURN_IF_ERROR(replacement->Add(pieces, hours));
+    report->runs += static_cast<int64_t>(facts.runs.size());
   }
-  std::vector<store::WorkloadHourRecord> hours;
-  hours.reserve(facts.workload_hours.size());
-  for (const insights::WorkloadHour& h : facts.workload_hours) hours.push_back(HourRecord(h));
-  FLEETCAP_RETURN_IF_ERROR(stores_.waste->ReplaceHours(cluster, start, end, pieces, hours));
+  FLEETCAP_RETURN_IF_ERROR(replacement->Commit());
   report->hours += (end - start) / absl::Hours(1);
-  report->runs += static_cast<int64_t>(facts.runs.size());
   return absl::OkStatus();
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The optimizer's waste pass (docs/insights.md, "How it is computed"): after
 // the chargeback pass, for each cluster, the waste and efficiency of the
-// hours the chargeback has computed and the waste pass has not, in batches,
-// then of the hours marked to compute again (every hour the chargeback is
+// hours the chargeback has computed and the waste pass has not, in batches
+// of hours, each read and computed in batches of whole workloads
+// (waste_loader.h) and replaced at once, then of the hours marked to compute again (every hour the chargeback is
 // marked for). Each write replaces whole hours and re-reads `idle_for` of
 // history before them, so a run crossing their start is judged whole:
 //
@@ -32,6 +33,11 @@ namespace fleetcap::optimizer {
 struct WastePassOptions {
   int batch_hours = 24;   // the most hours one engine run writes, besides the I hours before
   int mark_batch = 1000;  // marks read at once
+  // A cluster's pods are read and computed in batches of whole workloads of
+  // about this many holds (a pod's device) each: what bounds the readings
+  // held at once (~1.3 MB a hold for 24 h and 4 h of history), whatever the
+  // cluster's size. The stored result is the same whatever the size.
+  int64_t batch_holds = 200;
 };
 
 struct WastePassStores {

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "optimizer/chargeback/policy_timeline_source.h"
+#include "optimizer/waste_pass/waste_loader.h"
 #include "store/memory_attribution_facts_repository.h"
 #include "store/memory_chargeback_repository.h"
 #include "store/memory_insight_waste_repository.h"
@@ -126,6 +127,29 @@ TEST_F(WastePassTest, NothingIsComputedBeforeTheChargebackHasAnHour) {
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(report->hours, 0);
   EXPECT_TRUE(Pieces().empty());
+}
+
+TEST(WorkloadBatchesTest, ABatchClosesAtTheEndOfAWorkloadOnceItHasEnoughHolds) {
+  const auto hold = [](const char* ns, const char* workload, const char* pod) {
+    insights::WasteHold h;
+    h.namespace_name = ns;
+    h.workload = workload;
+    h.pod_uid = pod;
+    return h;
+  };
+  // a/x has three holds, a/y one, b/x two: "x" twice, in two namespaces.
+  const std::vector<insights::WasteHold> holds = {hold("a", "x", "p1"), hold("a", "x", "p1"), hold("a", "x", "p2"),
+                                                  hold("a", "y", "p3"), hold("b", "x", "p4"), hold("b", "x", "p5")};
+  const auto cuts = [&](size_t batch_holds) {
+    std::vector<std::pair<size_t, size_t>> out;
+    for (const HoldBatch& b : WorkloadBatches(holds, batch_holds)) out.emplace_back(b.first, b.last);
+    return out;
+  };
+  using Cuts = std::vector<std::pair<size_t, size_t>>;
+  EXPECT_EQ(cuts(1), (Cuts{{0, 3}, {3, 4}, {4, 6}}));
+  EXPECT_EQ(cuts(4), (Cuts{{0, 4}, {4, 6}}));
+  EXPECT_EQ(cuts(100), (Cuts{{0, 6}}));
+  EXPECT_TRUE(WorkloadBatches({}, 3).empty());
 }
 
 }  // namespace

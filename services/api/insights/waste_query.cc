@@ -67,20 +67,42 @@ std::vector<insights::IdleRun> PiecesAsRuns(const std::vector<store::IdlePieceRe
   return out;
 }
 
-insights::WorkloadHour WorkloadOf(const store::WorkloadHourRecord& h) {
-  return {h.cluster,
-          h.team,
-          h.namespace_name,
-          h.workload,
-          h.hour,
-          h.held_milli_seconds,
-          h.observed_milli_seconds,
-          h.active_milli_seconds,
-          h.sm_observed_milli_seconds,
-          h.both_minutes,
-          h.both_held_milli_seconds,
-          h.both_duty_milli_seconds,
-          h.both_sm_milli_seconds};
+// Each workload's sums as the waste engine's tally.
+std::vector<insights::WorkloadWaste> WorkloadsOf(const std::vector<store::WorkloadWasteRecord>& sums) {
+  std::vector<insights::WorkloadWaste> out;
+  out.reserve(sums.size());
+  for (const store::WorkloadWasteRecord& s : sums) {
+    insights::WorkloadWaste w;
+    w.team = s.time.team;
+    w.namespace_name = s.time.namespace_name;
+    w.workload = s.time.workload;
+    w.tally.held_milli_seconds = s.time.held_milli_seconds;
+    w.tally.observed_milli_seconds = s.time.observed_milli_seconds;
+    w.tally.active_milli_seconds = s.time.active_milli_seconds;
+    w.tally.sm_observed_milli_seconds = s.time.sm_observed_milli_seconds;
+    w.tally.both_minutes = s.time.both_minutes;
+    w.tally.both_held_milli_seconds = s.time.both_held_milli_seconds;
+    w.tally.both_duty_milli_seconds = s.time.both_duty_milli_seconds;
+    w.tally.both_sm_milli_seconds = s.time.both_sm_milli_seconds;
+    w.tally.wasted_milli_seconds = s.wasted_milli_seconds;
+    w.tally.wasted_cost_micro = s.wasted_cost_micro;
+    w.tally.run_count = s.run_count;
+    out.push_back(std::move(w));
+  }
+  return out;
+}
+
+// Whether a workload is listed: it wasted, or is busy but light.
+bool Listable(const insights::WorkloadWaste& w) { return w.tally.wasted_milli_seconds > 0 || w.tally.BusyButLight(); }
+
+// The first `limit` workloads of `summary` the report lists.
+std::vector<store::WasteWorkload> ListedWorkloads(const insights::WasteSummary& summary, int32_t limit) {
+  std::vector<store::WasteWorkload> out;
+  for (const insights::WorkloadWaste& w : summary.workloads) {
+    if (static_cast<int32_t>(out.size()) >= limit) break;
+    if (Listable(w)) out.push_back({w.team, w.namespace_name, w.workload});
+  }
+  return out;
 }
 
 void FillRun(const insights::IdleRun& r, v1::IdleRun* out) {
@@ -112,7 +134,7 @@ void FillEfficiency(const std::string& team, const insights::WasteTally& t, v1::
 void FillWorkloads(const insights::WasteSummary& summary, int32_t limit, v1::WasteReport* report) {
   int32_t listed = 0, count = 0;
   for (const insights::WorkloadWaste& w : summary.workloads) {
-    if (w.tally.wasted_milli_seconds == 0 && !w.tally.BusyButLight()) continue;
+    if (!Listable(w)) continue;
     ++count;
     if (listed >= limit) continue;
     ++listed;
@@ -156,19 +178,23 @@ absl::StatusOr<v1::WasteReport> WasteQuery::Run(const Scope& scope, const v1::Ge
   // selector would select every team).
   if (scope.role == Role::kTeam && filter.teams.empty()) return report;
 
-  filter.max_pieces = max_pieces_;
-  FLEETCAP_ASSIGN_OR_RETURN(std::vector<store::IdlePieceRecord> pieces, waste_->Pieces(filter));
-  if (static_cast<int64_t>(pieces.size()) > max_pieces_) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("the window holds more than ", max_pieces_, " hours of idle runs; narrow the window or filter"));
+  // The figures from the sums of the window (its whole days from the days
+  // kept); the runs read for the workloads listed only.
+  FLEETCAP_ASSIGN_OR_RETURN(std::vector<store::WorkloadWasteRecord> sums, waste_->WasteSums(filter));
+  insights::WasteSummary summary = insights::SummarizeWorkloads(WorkloadsOf(sums));
+  const int32_t limit = request.limit() == 0 ? kDefaultWasteLimit : request.limit();
+  filter.workloads = ListedWorkloads(summary, limit);
+  if (!filter.workloads.empty()) {
+    filter.max_pieces = max_pieces_;
+    FLEETCAP_ASSIGN_OR_RETURN(std::vector<store::IdlePieceRecord> pieces, waste_->Pieces(filter));
+    if (static_cast<int64_t>(pieces.size()) > max_pieces_) {
+      return absl::ResourceExhaustedError(absl::StrCat("the workloads listed hold more than ", max_pieces_,
+                                                       " hours of idle runs; narrow the window or filter"));
+    }
+    insights::AddRuns(insights::JoinRuns(PiecesAsRuns(pieces)), &summary);
   }
-  FLEETCAP_ASSIGN_OR_RETURN(std::vector<store::WorkloadHourRecord> sums, waste_->WorkloadSums(filter));
-  insights::WasteFacts facts;
-  facts.runs = insights::JoinRuns(PiecesAsRuns(pieces));
-  for (const store::WorkloadHourRecord& h : sums) facts.workload_hours.push_back(WorkloadOf(h));
-  const insights::WasteSummary summary = insights::Summarize(facts);
 
-  FillWorkloads(summary, request.limit() == 0 ? kDefaultWasteLimit : request.limit(), &report);
+  FillWorkloads(summary, limit, &report);
   for (const insights::TeamWaste& t : summary.teams) {
     v1::TeamWaste* team = report.add_teams();
     team->set_team(t.team);

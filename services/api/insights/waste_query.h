@@ -1,7 +1,8 @@
 #pragma once
 // InsightsService.GetWaste as a transport-free operation over the stored
-// waste (store/insight_waste_repository.h), summed by the waste engine's own
-// code (optimizer/insights/waste_summary.h). The gRPC method and the HTTP
+// waste (store/insight_waste_repository.h): the window's sums per workload,
+// added up by the waste engine's own code (optimizer/insights/waste_summary.h),
+// and the runs of the workloads listed. The gRPC method and the HTTP
 // route are thin adapters over it (docs/insights.md, "Waste").
 //
 // A team token sees its own team and the teams under it, never the idle or
@@ -26,8 +27,10 @@ inline constexpr int32_t kDefaultWasteLimit = 50;
 inline constexpr int32_t kMaxWasteLimit = 1000;
 // The runs listed per workload (run_count counts them all).
 inline constexpr int kRunsPerWorkload = 20;
-// The most run pieces (a pod's idle hours) one answer reads; more is
-// RESOURCE_EXHAUSTED, asking for a narrower window or a filter.
+// The most run pieces (a pod's idle hours) of the workloads listed one
+// answer reads for their runs; more is RESOURCE_EXHAUSTED, asking for a
+// narrower window or a filter. The figures are read from the window's sums
+// (InsightWasteRepository::WasteSums), whatever its size.
 inline constexpr int64_t kMaxWastePieces = 2'000'000;
 
 class WasteQuery {
@@ -39,7 +42,7 @@ class WasteQuery {
 
   // INVALID_ARGUMENT naming the field for a bad window or limit;
   // PERMISSION_DENIED when a team token names a team outside its subtree;
-  // RESOURCE_EXHAUSTED past `max_pieces` pieces.
+  // RESOURCE_EXHAUSTED past `max_pieces` pieces of the workloads listed.
   absl::StatusOr<v1::WasteReport> Run(const Scope& scope, const v1::GetWasteRequest& request) const;
 
  private:

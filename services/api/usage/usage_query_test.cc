@@ -118,6 +118,9 @@ TEST_F(UsageQueryTest, TheStoresFailureIsReturned) {
     absl::StatusOr<std::vector<store::UsageMinuteRow>> Minutes(const store::UsageFilter&) const override {
       return absl::UnavailableError("usage query: database connection lost");
     }
+    absl::StatusOr<std::vector<store::UsageMinuteRow>> PodMinutes(const store::PodSeriesFilter&) const override {
+      return absl::UnavailableError("usage query: database connection lost");
+    }
   } away;
   UsageQuery query(&away, nullptr);
   EXPECT_EQ(query.Run(Request(kUsageT0, kUsageT0 + kHour)).status().code(), absl::StatusCode::kUnavailable);
