@@ -1,11 +1,13 @@
 // The minutes at rest (migration 0037, store/pg_usage_compaction.h) read
 // back bit for bit: random minutes of random devices and pods (gaps, pods
 // that come mid-hour, a pod's minute that is or is not its device's, a
-// device that moves node, odd floats: -0, subnormals, 9.2e16), written by
-// the store's writer, written again late (once their hour is at rest too),
+// device that moves node, values of every kind: decimals of 0 to 15
+// places and means of them, integers, large and tiny, -0, subnormals, NaN,
+// infinities, random bits), written by the store's writer, written again late (once their hour is at rest too),
 // and moved to rest at random steps. After every step every minute read
 // through PgUsageRepository::Minutes equals the last one written, each float
-// by its bits, and moving them marked no hour for its rollups again. And a
+// by its bits, some hours' fields kept in decimals and others as floats
+// (migration 0043), and moving them marked no hour for its rollups again. And a
 // store populated before migration 0037 is migrated with its minutes where
 // they were, read the same, and moved to rest an hour at a time.
 
@@ -13,8 +15,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -61,25 +65,68 @@ auto Fields(const UsageMinuteRow& r) {
                          Bits(r.dram_active_mean), r.samples);
 }
 
-std::optional<double> OddOrPlain(std::mt19937& random, double plain) {
-  switch (random() % 12) {
+constexpr double kPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+// A decimal of `places` places (0 to 15) as a writer parses it: the float
+// nearest to n / 10^places.
+double Decimal(std::mt19937_64& random, int places) {
+  const int64_t n = static_cast<int64_t>(random() % 4000000000000000) >> (random() % 40);
+  return static_cast<double>(random() % 2 == 0 ? n : -n) / kPowersOfTen[places];
+}
+
+// A value of one of the kinds the store may hold, as `kind` says: 0, a
+// decimal with as many places as the device reports (`places`); 1, the mean
+// of four such (the last bits a float sum leaves); 2, a decimal of 0 to 15
+// places; 3, an integer, large or tiny; 4, anything: -0, a subnormal, NaN,
+// an infinity, random bits (a NaN's as the canonical NaN: the writer's text
+// keeps no payload), 9.2e16. An hour of kinds 0 and 1 is kept in decimals,
+// one with an odd value as floats (migration 0043).
+std::optional<double> AnyValue(std::mt19937_64& random, int kind, int places) {
+  if (random() % 16 == 0) return std::nullopt;
+  switch (kind) {
     case 0:
-      return std::nullopt;
-    case 1:
-      return -0.0;
+      return Decimal(random, places);
+    case 1: {
+      const double level = Decimal(random, places);
+      double sum = level;
+      for (int i = 0; i < 3; ++i) sum += level + Decimal(random, places) / 1000;
+      return sum / 4;
+    }
     case 2:
-      return 4.9e-320;  // subnormal
-    case 3:
-      return 9.2e16;
+      return Decimal(random, static_cast<int>(random() % 16));
+    case 3: {
+      const double n = static_cast<double>(random() % 1000000);
+      return random() % 2 == 0 ? n * 1e12 : n * 1e-20;
+    }
     default:
-      return plain;
+      switch (random() % 8) {
+        case 0:
+          return -0.0;
+        case 1:
+          return 4.9e-320;  // subnormal
+        case 2:
+          return std::numeric_limits<double>::quiet_NaN();
+        case 3:
+          return random() % 2 == 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+        case 4: {
+          const double bits = absl::bit_cast<double>(static_cast<uint64_t>(random()));
+          return std::isnan(bits) ? std::numeric_limits<double>::quiet_NaN() : bits;
+        }
+        case 5:
+          return 9.2e16;
+        default:
+          return Decimal(random, places);
+      }
   }
 }
 
 // A device's minute, or a pod's share of it (equal to it, or not).
 class RandomMinutes {
  public:
-  explicit RandomMinutes(uint32_t seed) : random_(seed) {}
+  explicit RandomMinutes(uint32_t seed) : random_(seed), values_(seed) {
+    for (int d = 0; d < 5; ++d) places_[d] = static_cast<int>(random_() % 10);
+  }
 
   std::vector<UsageMinuteRow> Batch(const WrittenMinutes& written) {
     std::vector<UsageMinuteRow> rows;
@@ -116,6 +163,9 @@ class RandomMinutes {
  private:
   double Plain() { return static_cast<double>(random_() % 1000000) / 1000.0; }
 
+  // Device d's values are of kind d (AnyValue), with a number of places of its own.
+  std::optional<double> Value(int device) { return AnyValue(values_, device, places_[device]); }
+
   UsageMinuteRow Device() {
     UsageMinuteRow r;
     const int d = static_cast<int>(random_() % 5);
@@ -124,16 +174,16 @@ class RandomMinutes {
     r.minute_ms = kFirstHourMs + static_cast<int64_t>(random_() % (6 * 60)) * kOneMinuteMs;
     r.node = random_() % 10 == 0 ? "node-b" : "node-a";  // now and then on another node
     r.model = "A100";
-    r.util_mean = OddOrPlain(random_, Plain());
-    r.util_max = OddOrPlain(random_, Plain());
+    r.util_mean = Value(d);
+    r.util_max = Value(d);
     if (random_() % 3 != 0) r.memory_used_bytes = static_cast<int64_t>(random_() % 80000) * 1048576;
     r.memory_total_bytes = int64_t{85899345920};
-    r.power_watts = OddOrPlain(random_, Plain());
-    r.energy_joules = OddOrPlain(random_, Plain());
+    r.power_watts = Value(d);
+    r.energy_joules = Value(d);
     if (d != 4) {  // one device without the profiling fields
-      r.sm_active_mean = OddOrPlain(random_, Plain());
-      r.tensor_active_mean = OddOrPlain(random_, Plain());
-      r.dram_active_mean = OddOrPlain(random_, Plain());
+      r.sm_active_mean = Value(d);
+      r.tensor_active_mean = Value(d);
+      r.dram_active_mean = Value(d);
     }
     r.samples = 1 + static_cast<int>(random_() % 4);
     return r;
@@ -150,6 +200,8 @@ class RandomMinutes {
   }
 
   std::mt19937 random_;
+  std::mt19937_64 values_;
+  int places_[5] = {};
 };
 
 class UsageAtRestTest : public testing::MigratedDatabaseTest {
@@ -229,6 +281,13 @@ TEST_F(UsageAtRestTest, RandomMinutesReadBackBitForBitWhereverTheyAre) {
   EXPECT_NE(Scalar("SELECT count(*) FROM usage_series_hour h JOIN usage_series s USING (cluster, series_id)"
                    " WHERE s.pod_uid <> '' AND h.values_series IS NULL"),
             "0");
+  // Some float fields' hours in decimals, others as floats (migration 0043).
+  for (const std::string field : {"util_mean", "power_watts", "sm_active_mean"}) {
+    EXPECT_NE(Scalar(absl::StrCat("SELECT count(*) FROM usage_series_hour WHERE ", field, "_form IS NOT NULL")), "0")
+        << field;
+    EXPECT_NE(Scalar(absl::StrCat("SELECT count(*) FROM usage_series_hour WHERE ", field, " IS NOT NULL")), "0")
+        << field;
+  }
 }
 
 // A cluster whose hours another process is moving is left for the next
