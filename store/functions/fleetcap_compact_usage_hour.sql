@@ -5,7 +5,9 @@
 -- migration 0043), as floats where not. The hour's rows at rest of every
 -- device with a minute moved are decoded and built again with them (a
 -- minute moved replaces its own), so minutes that come late rewrite their
--- hour. A pod's series whose every minute of
+-- hour, and its rows at rest in floats that can be decimals are converted
+-- (fleetcap_convert_usage_hour: the hours at rest before migration 0043 are
+-- due, and moved with nothing to move). A pod's series whose every minute of
 -- the hour has the very bits of its device's minute (one pod on a whole
 -- GPU) keeps no arrays: `values_series` names the device's series. Moving is
 -- no change to the minutes: the statement triggers on usage_minute leave
@@ -42,6 +44,7 @@ BEGIN
   GET DIAGNOSTICS moved = ROW_COUNT;
   PERFORM set_config('fleetcap.moving_minutes', 'off', true);
   IF moved = 0 THEN
+    PERFORM fleetcap_convert_usage_hour(cluster_name, hour_start);
     PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
     RETURN 0;
   END IF;
@@ -206,6 +209,7 @@ BEGIN
     LEFT JOIN pod_as_device o ON o.series_id = k.series_id
     LEFT JOIN decimals a ON a.series_id = k.series_id
    ORDER BY k.series_id;
+  PERFORM fleetcap_convert_usage_hour(cluster_name, hour_start);
   PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
   RETURN moved;
 END $$;

@@ -11,9 +11,10 @@
 -- values do not fit (-0, NaN, infinities, subnormals, more than 15 decimals,
 -- beyond 2^53) keeps its floats. Encoded by fleetcap_compact_usage_hour
 -- (fleetcap_decimal_encode, which keeps only what decodes bit for bit), read
--- by fleetcap_usage_minutes. The hours already at rest keep their floats and
--- are read as before, beside the new ones (a late minute's move rewrites its
--- hour in decimals).
+-- by fleetcap_usage_minutes. The hours already at rest are read as before,
+-- beside the new ones, and converted in the background: each is marked due
+-- here (usage_hours_to_compact), and moving an hour converts its rows
+-- (fleetcap_convert_usage_hour), newest first, as the optimizer moves hours.
 CREATE TYPE fleetcap_decimals AS (form bigint, digits integer[]);
 
 ALTER TABLE usage_series_hour
@@ -57,7 +58,7 @@ $$;
 -- fleetcap_decimal): the exponent e is the most decimals any value shows at
 -- 15 significant digits, each value's integer i = round(v * 10^e), and what
 -- the writer's arithmetic added to that decimal (a mean's last bits) is k
--- units of the hour's finest binary place. NULL where the hour does not fit:
+-- units of the finest last bit among the values it was added to. NULL where the hour does not fit:
 -- no value, NaN or an infinity, more than 15 decimals (subnormals), an
 -- integer beyond 2^53 (or a base beyond 2^42, a digit beyond 2^31), or any
 -- value that does not decode bit for bit through fleetcap_decimal (-0, whose
@@ -67,16 +68,12 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   WITH v AS (
     SELECT u.slot, u.x FROM unnest(vals) WITH ORDINALITY u(x, slot)
   ), hour AS (
-    SELECT max(CASE WHEN x = 0 THEN 0 ELSE scale(trim_scale(x::numeric)) END) AS e,
-           -- the finest binary place of the hour's values: a normal value's
-           -- last bit is 2^(biased exponent - 1075), a subnormal's 2^-1074
-           greatest(coalesce(min(((get_byte(float8send(x), 0) & 127) << 4) | (get_byte(float8send(x), 1) >> 4))
-                                 FILTER (WHERE x <> 0), 1075), 1) - 1075 AS q
+    SELECT max(CASE WHEN x = 0 THEN 0 ELSE scale(trim_scale(x::numeric)) END) AS e
       FROM v
      HAVING count(x) > 0 AND bool_and(x IS NULL OR x NOT IN ('NaN', 'Infinity', '-Infinity'))
   ), ints AS (
-    SELECT v.slot, v.x, i.i,
-           (v.x - i.i::double precision / p.p10) / 2::double precision ^ h.q AS k
+    -- Each value's integer, and what its float adds to that decimal.
+    SELECT v.slot, v.x, i.i, v.x - i.i::double precision / p.p10 AS rest
       FROM hour h
      CROSS JOIN LATERAL (SELECT ('{1e0,1e1,1e2,1e3,1e4,1e5,1e6,1e7,1e8,1e9,1e10,1e11,1e12,1e13,1e14,1e15}'
                                  ::double precision[])[h.e + 1] AS p10) p
@@ -84,27 +81,92 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
      CROSS JOIN LATERAL (SELECT CASE WHEN abs(v.x) * p.p10 < 2::double precision ^ 53 THEN round(v.x * p.p10)::bigint
                                 END AS i) i
      WHERE h.e <= 15
-  ), shape AS (
-    SELECT min(i) AS base, max(i) - min(i) AS span, max(abs(k)) AS k_max,
-           bool_and(x IS NULL OR (i IS NOT NULL AND k = trunc(k))) AS whole
+  ), unit AS (
+    -- The finest last bit of the values that are not their decimal: a
+    -- normal value's last bit is 2^(biased exponent - 1075), a subnormal's
+    -- 2^-1074 (the values that are their decimal, some of them much
+    -- smaller, would only make every k longer).
+    SELECT greatest(coalesce(min(((get_byte(float8send(x), 0) & 127) << 4) | (get_byte(float8send(x), 1) >> 4))
+                               FILTER (WHERE rest <> 0), 1075), 1) - 1075 AS q
       FROM ints
+  ), shape AS (
+    SELECT min(i.i) AS base, max(i.i) - min(i.i) AS span, max(abs(i.rest / 2::double precision ^ u.q)) AS k_max,
+           bool_and(i.x IS NULL OR (i.i IS NOT NULL AND i.rest / 2::double precision ^ u.q
+                                                        = trunc(i.rest / 2::double precision ^ u.q))) AS whole
+      FROM ints i CROSS JOIN unit u
   ), form AS (
     SELECT s.base, s.span,
            CASE WHEN s.k_max = 0 THEN 0 ELSE floor(log(2, s.k_max::numeric))::integer + 2 END AS k_bits
       FROM shape s
      WHERE s.whole AND s.k_max < 2 ^ 20 AND abs(s.base) < 2::bigint ^ 42
   ), encoded AS (
-    SELECT h.e + (f.k_bits << 4) + ((h.q + 1100)::bigint << 9) + (f.base << 21) AS form,
-           array_agg(((i.i - f.base) << f.k_bits) + i.k::bigint + ((1::bigint << f.k_bits) >> 1) ORDER BY i.slot)
-             AS digits
-      FROM hour h CROSS JOIN form f CROSS JOIN ints i
+    SELECT h.e + (f.k_bits << 4) + ((u.q + 1100)::bigint << 9) + (f.base << 21) AS form,
+           array_agg(((i.i - f.base) << f.k_bits) + (i.rest / 2::double precision ^ u.q)::bigint
+                     + ((1::bigint << f.k_bits) >> 1) ORDER BY i.slot) AS digits
+      FROM hour h CROSS JOIN unit u CROSS JOIN form f CROSS JOIN ints i
      WHERE (f.span::numeric + 1) * 2 ^ f.k_bits <= 2 ^ 31
-     GROUP BY h.e, h.q, f.k_bits, f.base
+     GROUP BY h.e, u.q, f.k_bits, f.base
   )
   SELECT ROW(e.form, e.digits::integer[])::fleetcap_decimals
     FROM encoded e
    WHERE (SELECT bool_and(float8send(fleetcap_decimal(d.digit, e.form)) IS NOT DISTINCT FROM float8send(vals[d.slot]))
             FROM unnest(e.digits::integer[]) WITH ORDINALITY d(digit, slot))
+$$;
+
+-- Converts one hour of a cluster's rows at rest to decimals (migration
+-- 0043): each float field's array of a row that fleetcap_decimal_encode can
+-- keep in decimals, the others as they are. The hours at rest before 0043
+-- are marked due (usage_hours_to_compact) and converted by
+-- fleetcap_compact_usage_hour in the background, newest first, read as
+-- floats or decimals meanwhile (fleetcap_usage_minutes). Returns the rows
+-- rewritten.
+CREATE OR REPLACE FUNCTION fleetcap_convert_usage_hour(cluster_name text, hour_start timestamptz) RETURNS bigint
+LANGUAGE sql AS $$
+  WITH decimals AS MATERIALIZED (
+    SELECT h.series_id,
+           fleetcap_decimal_encode(h.util_mean) AS util_mean_decimals,
+           fleetcap_decimal_encode(h.util_max) AS util_max_decimals,
+           fleetcap_decimal_encode(h.power_watts) AS power_watts_decimals,
+           fleetcap_decimal_encode(h.energy_joules) AS energy_joules_decimals,
+           fleetcap_decimal_encode(h.sm_active_mean) AS sm_active_mean_decimals,
+           fleetcap_decimal_encode(h.tensor_active_mean) AS tensor_active_mean_decimals,
+           fleetcap_decimal_encode(h.dram_active_mean) AS dram_active_mean_decimals
+      FROM usage_series_hour h
+     WHERE h.cluster = cluster_name AND h.hour = hour_start
+       AND (h.util_mean IS NOT NULL OR h.util_max IS NOT NULL OR h.power_watts IS NOT NULL OR h.energy_joules IS NOT NULL
+            OR h.sm_active_mean IS NOT NULL OR h.tensor_active_mean IS NOT NULL OR h.dram_active_mean IS NOT NULL)
+  ), converted AS (
+    UPDATE usage_series_hour h
+       SET util_mean = CASE WHEN (d.util_mean_decimals).form IS NULL THEN h.util_mean END,
+           util_mean_form = coalesce((d.util_mean_decimals).form, h.util_mean_form),
+           util_mean_digits = coalesce((d.util_mean_decimals).digits, h.util_mean_digits),
+           util_max = CASE WHEN (d.util_max_decimals).form IS NULL THEN h.util_max END,
+           util_max_form = coalesce((d.util_max_decimals).form, h.util_max_form),
+           util_max_digits = coalesce((d.util_max_decimals).digits, h.util_max_digits),
+           power_watts = CASE WHEN (d.power_watts_decimals).form IS NULL THEN h.power_watts END,
+           power_watts_form = coalesce((d.power_watts_decimals).form, h.power_watts_form),
+           power_watts_digits = coalesce((d.power_watts_decimals).digits, h.power_watts_digits),
+           energy_joules = CASE WHEN (d.energy_joules_decimals).form IS NULL THEN h.energy_joules END,
+           energy_joules_form = coalesce((d.energy_joules_decimals).form, h.energy_joules_form),
+           energy_joules_digits = coalesce((d.energy_joules_decimals).digits, h.energy_joules_digits),
+           sm_active_mean = CASE WHEN (d.sm_active_mean_decimals).form IS NULL THEN h.sm_active_mean END,
+           sm_active_mean_form = coalesce((d.sm_active_mean_decimals).form, h.sm_active_mean_form),
+           sm_active_mean_digits = coalesce((d.sm_active_mean_decimals).digits, h.sm_active_mean_digits),
+           tensor_active_mean = CASE WHEN (d.tensor_active_mean_decimals).form IS NULL THEN h.tensor_active_mean END,
+           tensor_active_mean_form = coalesce((d.tensor_active_mean_decimals).form, h.tensor_active_mean_form),
+           tensor_active_mean_digits = coalesce((d.tensor_active_mean_decimals).digits, h.tensor_active_mean_digits),
+           dram_active_mean = CASE WHEN (d.dram_active_mean_decimals).form IS NULL THEN h.dram_active_mean END,
+           dram_active_mean_form = coalesce((d.dram_active_mean_decimals).form, h.dram_active_mean_form),
+           dram_active_mean_digits = coalesce((d.dram_active_mean_decimals).digits, h.dram_active_mean_digits)
+      FROM decimals d
+     WHERE h.cluster = cluster_name AND h.hour = hour_start AND h.series_id = d.series_id
+       AND ((d.util_mean_decimals).form IS NOT NULL OR (d.util_max_decimals).form IS NOT NULL
+            OR (d.power_watts_decimals).form IS NOT NULL OR (d.energy_joules_decimals).form IS NOT NULL
+            OR (d.sm_active_mean_decimals).form IS NOT NULL OR (d.tensor_active_mean_decimals).form IS NOT NULL
+            OR (d.dram_active_mean_decimals).form IS NOT NULL)
+    RETURNING 1
+  )
+  SELECT count(*) FROM converted
 $$;
 
 -- The minutes of a cluster in [from_time, to_time), rows of usage_minute's
@@ -180,7 +242,9 @@ $$;
 -- migration 0043), as floats where not. The hour's rows at rest of every
 -- device with a minute moved are decoded and built again with them (a
 -- minute moved replaces its own), so minutes that come late rewrite their
--- hour. A pod's series whose every minute of
+-- hour, and its rows at rest in floats that can be decimals are converted
+-- (fleetcap_convert_usage_hour: the hours at rest before migration 0043 are
+-- due, and moved with nothing to move). A pod's series whose every minute of
 -- the hour has the very bits of its device's minute (one pod on a whole
 -- GPU) keeps no arrays: `values_series` names the device's series. Moving is
 -- no change to the minutes: the statement triggers on usage_minute leave
@@ -217,6 +281,7 @@ BEGIN
   GET DIAGNOSTICS moved = ROW_COUNT;
   PERFORM set_config('fleetcap.moving_minutes', 'off', true);
   IF moved = 0 THEN
+    PERFORM fleetcap_convert_usage_hour(cluster_name, hour_start);
     PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
     RETURN 0;
   END IF;
@@ -381,6 +446,13 @@ BEGIN
     LEFT JOIN pod_as_device o ON o.series_id = k.series_id
     LEFT JOIN decimals a ON a.series_id = k.series_id
    ORDER BY k.series_id;
+  PERFORM fleetcap_convert_usage_hour(cluster_name, hour_start);
   PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
   RETURN moved;
 END $$;
+
+-- Every hour at rest is due: moved with nothing to move, its rows are
+-- converted.
+INSERT INTO usage_hours_to_compact (cluster, hour)
+SELECT DISTINCT cluster, hour FROM usage_series_hour
+ON CONFLICT DO NOTHING;

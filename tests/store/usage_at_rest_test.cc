@@ -9,7 +9,9 @@
 // by its bits, some hours' fields kept in decimals and others as floats
 // (migration 0043), and moving them marked no hour for its rollups again. And a
 // store populated before migration 0037 is migrated with its minutes where
-// they were, read the same, and moved to rest an hour at a time.
+// they were, read the same, and moved to rest an hour at a time; one whose
+// minutes went to rest as floats before migration 0043 is converted to
+// decimals an hour at a time, read the same meanwhile.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -319,7 +321,20 @@ TEST_F(UsageAtRestTest, AClusterBusyElsewhereIsLeftForTheNextCall) {
   EXPECT_EQ(Scalar("SELECT count(*) FROM usage_minute"), "0");
 }
 
-// The schema as it was before the minutes went to rest: migrations through 0036.
+// A clock whose budget lets one hour be moved a call.
+struct OneHourABudget : Clock {
+  absl::Time Now() const override { return absl::UnixEpoch(); }
+  absl::Duration Monotonic() const override { return absl::Seconds(ticks_++ < 2 ? 0 : 1); }
+  void SleepFor(absl::Duration) const override {}
+  bool SleepUnlessStopped(absl::Duration, const std::atomic<bool>& stop) const override { return stop; }
+  bool WaitFor(std::unique_lock<std::mutex>&, std::condition_variable&, absl::Duration,
+               const std::function<bool()>& done) const override {
+    return done();
+  }
+  mutable int ticks_ = 0;
+};
+
+// The schema as it was before the minutes went to rest: the migrations before `version`.
 std::vector<Migration> MigrationsBefore(int version) {
   std::vector<Migration> out;
   for (const Migration& m : BuiltinMigrations()) {
@@ -363,17 +378,6 @@ TEST(UsageAtRestMigrationTest, AStoreWithMinutesIsMigratedAndMovedToRestAnHourAt
   auto pool = PgPool::Open((*db)->uri(), 1);
   ASSERT_THAT(pool, IsOk());
   PgUsageCompaction compaction(pool->get());
-  struct OneHourABudget : Clock {
-    absl::Time Now() const override { return absl::UnixEpoch(); }
-    absl::Duration Monotonic() const override { return absl::Seconds(ticks_++ < 2 ? 0 : 1); }
-    void SleepFor(absl::Duration) const override {}
-    bool SleepUnlessStopped(absl::Duration, const std::atomic<bool>& stop) const override { return stop; }
-    bool WaitFor(std::unique_lock<std::mutex>&, std::condition_variable&, absl::Duration,
-                 const std::function<bool()>& done) const override {
-      return done();
-    }
-    mutable int ticks_ = 0;
-  };
   for (int hours = 1; hours <= 10; ++hours) {
     auto done = compaction.Compact(OneHourABudget(), absl::Seconds(1));
     ASSERT_THAT(done, IsOk());
@@ -382,6 +386,67 @@ TEST(UsageAtRestMigrationTest, AStoreWithMinutesIsMigratedAndMovedToRestAnHourAt
   }
   EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 0);
   EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM usage_hours_to_compact")[0][0].as<int>(), 0);
+}
+
+// A store whose minutes went to rest as floats before migration 0043 is
+// migrated with its hours read the same, and converted to decimals an hour
+// at a time as the hours are moved, read the same after each.
+TEST(UsageAtRestMigrationTest, HoursAtRestAsFloatsAreConvertedToDecimalsAnHourAtATime) {
+  auto db = testing::TestDatabase::Empty();
+  ASSERT_THAT(db, IsOk());
+  auto conn = (*db)->Connect();
+  ASSERT_THAT(Migrator(MigrationsBefore(43)).Apply(*conn), IsOk());
+  // Two clusters' minutes over five hours, moved to rest as the store of then moved them; one device's
+  // power an odd value now and then (-0: its hours stay floats).
+  pqxx::nontransaction(*conn).exec(R"sql(
+    SELECT fleetcap_ensure_usage_partition('2026-01-01');
+    INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, node, model, namespace, pod, util_mean, util_max,
+                              memory_used_bytes, power_watts, energy_joules, samples, sm_active_mean)
+    SELECT 'k' || (d % 2), 'GPU-' || d, p.uid, t, 'node-' || (d / 4), 'H100', p.ns, p.pod,
+           ((d * 7 + extract(epoch FROM t)::bigint / 60) % 100) / 100.0, 1.0, d * 1048576,
+           CASE WHEN d = 3 AND extract(minute FROM t)::int % 13 = 0 THEN '-0'::float8 ELSE 300.5 + d END,
+           (extract(epoch FROM t)::bigint % 7919) * 0.001, 4,
+           ((d + extract(minute FROM t)::int) % 50 + 0.123456::float8 + 0.2 + 0.3 + 0.1) / 4
+      FROM generate_series(0, 7) d,
+           generate_series('2026-01-01T00:00:00Z'::timestamptz, '2026-01-01T04:59:00Z', interval '1 minute') t,
+           LATERAL (VALUES ('', '', ''), ('uid-' || d, 'ns', 'pod-' || d)) p(uid, ns, pod)
+     WHERE (d + extract(minute FROM t)::int) % 7 <> 0;
+    SELECT fleetcap_compact_usage_hour(cluster, hour) FROM usage_hours_to_compact)sql");
+  const auto scalar = [&](const std::string& sql) { return pqxx::nontransaction(*conn).exec(sql)[0][0].as<int>(); };
+  ASSERT_EQ(scalar("SELECT count(*) FROM usage_minute"), 0);
+  const auto read_back = [&] {
+    return pqxx::nontransaction(*conn).exec(
+        "SELECT cluster, device_id, pod_uid, minute, float8send(util_mean), float8send(util_max), memory_used_bytes,"
+        " float8send(power_watts), float8send(energy_joules), float8send(sm_active_mean), samples, node, pod FROM ("
+        "SELECT * FROM fleetcap_usage_minutes('k0', '-infinity', 'infinity')"
+        " UNION ALL SELECT * FROM fleetcap_usage_minutes('k1', '-infinity', 'infinity')) m ORDER BY 1, 2, 3, 4");
+  };
+  const auto before = read_back();
+  ASSERT_GT(before.size(), 0u);
+
+  ASSERT_THAT(Migrator().Apply(*conn), IsOk());
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_hours_to_compact"), 10);
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_series_hour WHERE util_mean_form IS NOT NULL"), 0);
+  EXPECT_EQ(read_back(), before);
+  auto pool = PgPool::Open((*db)->uri(), 1);
+  ASSERT_THAT(pool, IsOk());
+  PgUsageCompaction compaction(pool->get());
+  for (int hours = 1; hours <= 10; ++hours) {
+    auto done = compaction.Compact(OneHourABudget(), absl::Seconds(1));
+    ASSERT_THAT(done, IsOk());
+    EXPECT_EQ(done->hours, 1);
+    EXPECT_EQ(read_back(), before) << hours << " hours converted";
+  }
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_hours_to_compact"), 0);
+  // Every float field in decimals but the power of the hours with a -0.
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_series_hour WHERE util_mean IS NOT NULL OR util_max IS NOT NULL"
+                   " OR energy_joules IS NOT NULL OR sm_active_mean IS NOT NULL"),
+            0);
+  EXPECT_GT(scalar("SELECT count(*) FROM usage_series_hour WHERE sm_active_mean_form IS NOT NULL"), 0);
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_series_hour h JOIN usage_series s USING (cluster, series_id)"
+                   " WHERE h.power_watts IS NOT NULL AND s.device_id <> 'GPU-3'"),
+            0);
+  EXPECT_GT(scalar("SELECT count(*) FROM usage_series_hour WHERE power_watts IS NOT NULL"), 0);
 }
 
 }  // namespace
