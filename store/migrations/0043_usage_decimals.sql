@@ -78,7 +78,8 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
      CROSS JOIN LATERAL (SELECT ('{1e0,1e1,1e2,1e3,1e4,1e5,1e6,1e7,1e8,1e9,1e10,1e11,1e12,1e13,1e14,1e15}'
                                  ::double precision[])[h.e + 1] AS p10) p
      CROSS JOIN v
-     CROSS JOIN LATERAL (SELECT CASE WHEN abs(v.x) * p.p10 < 2::double precision ^ 53 THEN round(v.x * p.p10)::bigint
+     -- (compared by division: a product may overflow, which is an error)
+     CROSS JOIN LATERAL (SELECT CASE WHEN abs(v.x) < 2::double precision ^ 53 / p.p10 THEN round(v.x * p.p10)::bigint
                                 END AS i) i
      WHERE h.e <= 15
   ), unit AS (

@@ -1,15 +1,16 @@
 // The minutes at rest (migration 0037, store/pg_usage_compaction.h) read
 // back bit for bit: random minutes of random devices and pods (gaps, pods
 // that come mid-hour, a pod's minute that is or is not its device's, a
-// device that moves node, values of every kind: decimals of 0 to 15
-// places and means of them, integers, large and tiny, -0, subnormals, NaN,
-// infinities, random bits), written by the store's writer, written again late (once their hour is at rest too),
-// and moved to rest at random steps. After every step every minute read
-// through PgUsageRepository::Minutes equals the last one written, each float
-// by its bits, some hours' fields kept in decimals and others as floats
-// (migration 0043), and moving them marked no hour for its rollups again. And a
-// store populated before migration 0037 is migrated with its minutes where
-// they were, read the same, and moved to rest an hour at a time; one whose
+// device that moves node, values of every kind: decimals of 0 to 15 places
+// and means of them beside values as large as 1.5e300, integers, large and
+// tiny, -0, subnormals, NaN, infinities, random bits), written by the
+// store's writer, written again late (once their hour is at rest too), and
+// moved to rest at random steps. After every step every minute read through
+// PgUsageRepository::Minutes equals the last one written, each float by its
+// bits, some hours' fields kept in decimals and others as floats (migration
+// 0043), and moving them marked no hour for its rollups again. And a store
+// populated before migration 0037 is migrated with its minutes where they
+// were, read the same, and moved to rest an hour at a time; one whose
 // minutes went to rest as floats before migration 0043 is converted to
 // decimals an hour at a time, read the same meanwhile.
 
@@ -95,8 +96,8 @@ std::optional<double> AnyValue(std::mt19937_64& random, int kind, int places) {
       for (int i = 0; i < 3; ++i) sum += level + Decimal(random, places) / 1000;
       return sum / 4;
     }
-    case 2:
-      return Decimal(random, static_cast<int>(random() % 16));
+    case 2:  // now and then a value so large that its decimals would overflow
+      return random() % 50 == 0 ? 1.5e300 : Decimal(random, static_cast<int>(random() % 16));
     case 3: {
       const double n = static_cast<double>(random() % 1000000);
       return random() % 2 == 0 ? n * 1e12 : n * 1e-20;
