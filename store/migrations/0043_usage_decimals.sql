@@ -453,7 +453,12 @@ BEGIN
 END $$;
 
 -- Every hour at rest is due: moved with nothing to move, its rows are
--- converted.
+-- converted. The hours are listed from the cluster's hourly rollup, which
+-- has every hour with minutes (or its change is due), as migration 0037 did:
+-- a scan of usage_series_hour itself would hold the lock this migration
+-- takes on it for as long as the whole history takes to read.
 INSERT INTO usage_hours_to_compact (cluster, hour)
-SELECT DISTINCT cluster, hour FROM usage_series_hour
+SELECT cluster, hour FROM usage_cluster_hourly
+UNION
+SELECT cluster, hour FROM usage_cluster_hour_changes
 ON CONFLICT DO NOTHING;
