@@ -1,9 +1,13 @@
 -- Moves one hour of a cluster's minutes from usage_minute to rest in
 -- usage_series_hour (migration 0037): a row per series and hour, the minutes
--- present as a bitmask and each field as an array of the hour's 60 minutes.
--- The hour's rows at rest of every device with a minute moved are decoded
--- and built again with them (a minute moved replaces its own), so minutes
--- that come late rewrite their hour. A pod's series whose every minute of
+-- present as a bitmask and each field as an array of the hour's 60 minutes,
+-- a float field's in decimals where its values fit (fleetcap_decimal_encode,
+-- migration 0043), as floats where not. The hour's rows at rest of every
+-- device with a minute moved are decoded and built again with them (a
+-- minute moved replaces its own), so minutes that come late rewrite their
+-- hour, and its rows at rest in floats that can be decimals are converted
+-- (fleetcap_convert_usage_hour: the hours at rest before migration 0043 are
+-- due, and moved with nothing to move). A pod's series whose every minute of
 -- the hour has the very bits of its device's minute (one pod on a whole
 -- GPU) keeps no arrays: `values_series` names the device's series. Moving is
 -- no change to the minutes: the statement triggers on usage_minute leave
@@ -40,6 +44,7 @@ BEGIN
   GET DIAGNOSTICS moved = ROW_COUNT;
   PERFORM set_config('fleetcap.moving_minutes', 'off', true);
   IF moved = 0 THEN
+    PERFORM fleetcap_convert_usage_hour(cluster_name, hour_start);
     PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
     RETURN 0;
   END IF;
@@ -56,9 +61,23 @@ BEGIN
        AND s.device_id IN (SELECT DISTINCT device_id FROM fleetcap_hour_minutes)
     RETURNING h.*, s.device_id, s.pod_uid, s.node, s.model, s.namespace, s.pod)
   INSERT INTO fleetcap_hour_minutes
-  SELECT o.cluster, o.device_id, o.pod_uid, hour_start + (m.slot - 1) * interval '1 minute', m.util_mean, m.util_max,
-         m.memory_used_bytes, m.power_watts, m.energy_joules, m.samples, o.node, o.model, o.namespace, o.pod,
-         m.memory_total_bytes, m.sm_active_mean, m.tensor_active_mean, m.dram_active_mean
+  SELECT o.cluster, o.device_id, o.pod_uid, hour_start + (m.slot - 1) * interval '1 minute',
+         coalesce(m.util_mean, fleetcap_decimal(m.util_mean_digits,
+                  CASE WHEN o.values_series IS NULL THEN o.util_mean_form ELSE v.util_mean_form END)),
+         coalesce(m.util_max, fleetcap_decimal(m.util_max_digits,
+                  CASE WHEN o.values_series IS NULL THEN o.util_max_form ELSE v.util_max_form END)),
+         m.memory_used_bytes,
+         coalesce(m.power_watts, fleetcap_decimal(m.power_watts_digits,
+                  CASE WHEN o.values_series IS NULL THEN o.power_watts_form ELSE v.power_watts_form END)),
+         coalesce(m.energy_joules, fleetcap_decimal(m.energy_joules_digits,
+                  CASE WHEN o.values_series IS NULL THEN o.energy_joules_form ELSE v.energy_joules_form END)),
+         m.samples, o.node, o.model, o.namespace, o.pod, m.memory_total_bytes,
+         coalesce(m.sm_active_mean, fleetcap_decimal(m.sm_active_mean_digits,
+                  CASE WHEN o.values_series IS NULL THEN o.sm_active_mean_form ELSE v.sm_active_mean_form END)),
+         coalesce(m.tensor_active_mean, fleetcap_decimal(m.tensor_active_mean_digits,
+                  CASE WHEN o.values_series IS NULL THEN o.tensor_active_mean_form ELSE v.tensor_active_mean_form END)),
+         coalesce(m.dram_active_mean, fleetcap_decimal(m.dram_active_mean_digits,
+                  CASE WHEN o.values_series IS NULL THEN o.dram_active_mean_form ELSE v.dram_active_mean_form END))
     FROM old o
     LEFT JOIN old v ON v.series_id = o.values_series
    CROSS JOIN LATERAL unnest(
@@ -71,9 +90,18 @@ BEGIN
            CASE WHEN o.values_series IS NULL THEN o.memory_total_bytes ELSE v.memory_total_bytes END,
            CASE WHEN o.values_series IS NULL THEN o.sm_active_mean ELSE v.sm_active_mean END,
            CASE WHEN o.values_series IS NULL THEN o.tensor_active_mean ELSE v.tensor_active_mean END,
-           CASE WHEN o.values_series IS NULL THEN o.dram_active_mean ELSE v.dram_active_mean END)
+           CASE WHEN o.values_series IS NULL THEN o.dram_active_mean ELSE v.dram_active_mean END,
+           CASE WHEN o.values_series IS NULL THEN o.util_mean_digits ELSE v.util_mean_digits END,
+           CASE WHEN o.values_series IS NULL THEN o.util_max_digits ELSE v.util_max_digits END,
+           CASE WHEN o.values_series IS NULL THEN o.power_watts_digits ELSE v.power_watts_digits END,
+           CASE WHEN o.values_series IS NULL THEN o.energy_joules_digits ELSE v.energy_joules_digits END,
+           CASE WHEN o.values_series IS NULL THEN o.sm_active_mean_digits ELSE v.sm_active_mean_digits END,
+           CASE WHEN o.values_series IS NULL THEN o.tensor_active_mean_digits ELSE v.tensor_active_mean_digits END,
+           CASE WHEN o.values_series IS NULL THEN o.dram_active_mean_digits ELSE v.dram_active_mean_digits END)
          WITH ORDINALITY m(util_mean, util_max, memory_used_bytes, power_watts, energy_joules, samples,
-                           memory_total_bytes, sm_active_mean, tensor_active_mean, dram_active_mean, slot)
+                           memory_total_bytes, sm_active_mean, tensor_active_mean, dram_active_mean,
+                           util_mean_digits, util_max_digits, power_watts_digits, energy_joules_digits,
+                           sm_active_mean_digits, tensor_active_mean_digits, dram_active_mean_digits, slot)
    WHERE o.minutes & (1::bigint << (m.slot::integer - 1)) <> 0
      AND NOT EXISTS (SELECT 1 FROM fleetcap_hour_minutes n
                       WHERE n.device_id = o.device_id AND n.pod_uid = o.pod_uid
@@ -142,17 +170,46 @@ BEGIN
       LEFT JOIN slots s ON s.series_id = k.series_id AND s.slot = g.i
      WHERE NOT EXISTS (SELECT 1 FROM pod_as_device o WHERE o.series_id = k.series_id)
      GROUP BY k.series_id
+  ), decimals AS MATERIALIZED (
+    -- Each float field's hour in decimals where it fits (migration 0043).
+    SELECT a.*, fleetcap_decimal_encode(a.util_mean) AS util_mean_decimals,
+           fleetcap_decimal_encode(a.util_max) AS util_max_decimals,
+           fleetcap_decimal_encode(a.power_watts) AS power_watts_decimals,
+           fleetcap_decimal_encode(a.energy_joules) AS energy_joules_decimals,
+           fleetcap_decimal_encode(a.sm_active_mean) AS sm_active_mean_decimals,
+           fleetcap_decimal_encode(a.tensor_active_mean) AS tensor_active_mean_decimals,
+           fleetcap_decimal_encode(a.dram_active_mean) AS dram_active_mean_decimals
+      FROM own a
   )
   INSERT INTO usage_series_hour (cluster, hour, series_id, minutes, values_series, samples, util_mean, util_max,
                                  memory_used_bytes, power_watts, energy_joules, memory_total_bytes, sm_active_mean,
-                                 tensor_active_mean, dram_active_mean)
-  SELECT cluster_name, hour_start, k.series_id, k.minutes, o.values_series, a.samples, a.util_mean, a.util_max,
-         a.memory_used_bytes, a.power_watts, a.energy_joules, a.memory_total_bytes, a.sm_active_mean,
-         a.tensor_active_mean, a.dram_active_mean
+                                 tensor_active_mean, dram_active_mean, util_mean_form, util_mean_digits,
+                                 util_max_form, util_max_digits, power_watts_form, power_watts_digits,
+                                 energy_joules_form, energy_joules_digits, sm_active_mean_form, sm_active_mean_digits,
+                                 tensor_active_mean_form, tensor_active_mean_digits, dram_active_mean_form,
+                                 dram_active_mean_digits)
+  SELECT cluster_name, hour_start, k.series_id, k.minutes, o.values_series, a.samples,
+         CASE WHEN (a.util_mean_decimals).form IS NULL THEN a.util_mean END,
+         CASE WHEN (a.util_max_decimals).form IS NULL THEN a.util_max END,
+         a.memory_used_bytes,
+         CASE WHEN (a.power_watts_decimals).form IS NULL THEN a.power_watts END,
+         CASE WHEN (a.energy_joules_decimals).form IS NULL THEN a.energy_joules END,
+         a.memory_total_bytes,
+         CASE WHEN (a.sm_active_mean_decimals).form IS NULL THEN a.sm_active_mean END,
+         CASE WHEN (a.tensor_active_mean_decimals).form IS NULL THEN a.tensor_active_mean END,
+         CASE WHEN (a.dram_active_mean_decimals).form IS NULL THEN a.dram_active_mean END,
+         (a.util_mean_decimals).form, (a.util_mean_decimals).digits,
+         (a.util_max_decimals).form, (a.util_max_decimals).digits,
+         (a.power_watts_decimals).form, (a.power_watts_decimals).digits,
+         (a.energy_joules_decimals).form, (a.energy_joules_decimals).digits,
+         (a.sm_active_mean_decimals).form, (a.sm_active_mean_decimals).digits,
+         (a.tensor_active_mean_decimals).form, (a.tensor_active_mean_decimals).digits,
+         (a.dram_active_mean_decimals).form, (a.dram_active_mean_decimals).digits
     FROM series k
     LEFT JOIN pod_as_device o ON o.series_id = k.series_id
-    LEFT JOIN own a ON a.series_id = k.series_id
+    LEFT JOIN decimals a ON a.series_id = k.series_id
    ORDER BY k.series_id;
+  PERFORM fleetcap_convert_usage_hour(cluster_name, hour_start);
   PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
   RETURN moved;
 END $$;

@@ -18,9 +18,11 @@
 # hourly rollups of the cluster's usage and of the pods' readings (the
 # attribution's usage basis) read of an hour (ROLLUPS reads each, default 20).
 # Then the minutes moved to rest as the optimizer moves them (migration 0037,
-# storage_at_rest.sql): timed, checked bit for bit against the rows written,
-# their bytes beside usage_minute's, and the same reads from there, each
-# answering as before; last, the WAL and time of writing a device's minute
+# storage_at_rest.sql): timed, checked bit for bit against the rows written;
+# kept as floats as before migration 0043, their bytes beside usage_minute's
+# and the same reads from there, each answering as before; converted to
+# decimals as 0043 converts them (storage_at_rest_decimals.sql): timed,
+# checked, their bytes and the same reads again; last, the WAL and time of writing a device's minute
 # again (storage_minute_writes.sql).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -73,7 +75,7 @@ hours=$(((minutes + 59) / 60))
 # column is the latency in microseconds), after as many reads unmeasured.
 read_latency() {
   local script=$1 count=$2 log_dir="$work/pgbench-$1"
-  mkdir -p "$log_dir"
+  rm -rf "$log_dir" && mkdir -p "$log_dir"  # (a layout read again: its own log)
   pgbench -n -D nodes="$node_count" -D hours="$hours" -f "tests/bench/$script" -t "$count" "$db" >/dev/null
   (cd "$log_dir" && pgbench -n -D nodes="$node_count" -D hours="$hours" -f "$OLDPWD/tests/bench/$script" \
     -t "$count" -l --log-prefix=reads "$db" >/dev/null)
@@ -127,6 +129,8 @@ all_reads() {
 }
 all_reads today "from usage_minute (as written):"
 psql "$db" -q -f tests/bench/storage_at_rest.sql
-all_reads at_rest "at rest (the same answer):   "
+all_reads at_rest "at rest, floats (before):     "
+psql "$db" -q -f tests/bench/storage_at_rest_decimals.sql
+all_reads at_rest "at rest, decimals (after):    "
 printf '\na device minute written again (a late sample), 1,000 of them, after a CHECKPOINT:\n'
 psql "$db" -q -f tests/bench/storage_minute_writes.sql

@@ -1,20 +1,27 @@
 // The minutes at rest (migration 0037, store/pg_usage_compaction.h) read
 // back bit for bit: random minutes of random devices and pods (gaps, pods
 // that come mid-hour, a pod's minute that is or is not its device's, a
-// device that moves node, odd floats: -0, subnormals, 9.2e16), written by
-// the store's writer, written again late (once their hour is at rest too),
-// and moved to rest at random steps. After every step every minute read
-// through PgUsageRepository::Minutes equals the last one written, each float
-// by its bits, and moving them marked no hour for its rollups again. And a
-// store populated before migration 0037 is migrated with its minutes where
-// they were, read the same, and moved to rest an hour at a time.
+// device that moves node, values of every kind: decimals of 0 to 15 places
+// and means of them beside values as large as 1.5e300, integers, large and
+// tiny, -0, subnormals, NaN, infinities, random bits), written by the
+// store's writer, written again late (once their hour is at rest too), and
+// moved to rest at random steps. After every step every minute read through
+// PgUsageRepository::Minutes equals the last one written, each float by its
+// bits, some hours' fields kept in decimals and others as floats (migration
+// 0043), and moving them marked no hour for its rollups again. And a store
+// populated before migration 0037 is migrated with its minutes where they
+// were, read the same, and moved to rest an hour at a time; one whose
+// minutes went to rest as floats before migration 0043 is converted to
+// decimals an hour at a time, read the same meanwhile.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <condition_variable>
 #include <functional>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -61,25 +68,68 @@ auto Fields(const UsageMinuteRow& r) {
                          Bits(r.dram_active_mean), r.samples);
 }
 
-std::optional<double> OddOrPlain(std::mt19937& random, double plain) {
-  switch (random() % 12) {
+constexpr double kPowersOfTen[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+// A decimal of `places` places (0 to 15) as a writer parses it: the float
+// nearest to n / 10^places.
+double Decimal(std::mt19937_64& random, int places) {
+  const int64_t n = static_cast<int64_t>(random() % 4000000000000000) >> (random() % 40);
+  return static_cast<double>(random() % 2 == 0 ? n : -n) / kPowersOfTen[places];
+}
+
+// A value of one of the kinds the store may hold, as `kind` says: 0, a
+// decimal with as many places as the device reports (`places`); 1, the mean
+// of four such (the last bits a float sum leaves); 2, a decimal of 0 to 15
+// places; 3, an integer, large or tiny; 4, anything: -0, a subnormal, NaN,
+// an infinity, random bits (a NaN's as the canonical NaN: the writer's text
+// keeps no payload), 9.2e16. An hour of kinds 0 and 1 is kept in decimals,
+// one with an odd value as floats (migration 0043).
+std::optional<double> AnyValue(std::mt19937_64& random, int kind, int places) {
+  if (random() % 16 == 0) return std::nullopt;
+  switch (kind) {
     case 0:
-      return std::nullopt;
-    case 1:
-      return -0.0;
-    case 2:
-      return 4.9e-320;  // subnormal
-    case 3:
-      return 9.2e16;
+      return Decimal(random, places);
+    case 1: {
+      const double level = Decimal(random, places);
+      double sum = level;
+      for (int i = 0; i < 3; ++i) sum += level + Decimal(random, places) / 1000;
+      return sum / 4;
+    }
+    case 2:  // now and then a value so large that its decimals would overflow
+      return random() % 50 == 0 ? 1.5e300 : Decimal(random, static_cast<int>(random() % 16));
+    case 3: {
+      const double n = static_cast<double>(random() % 1000000);
+      return random() % 2 == 0 ? n * 1e12 : n * 1e-20;
+    }
     default:
-      return plain;
+      switch (random() % 8) {
+        case 0:
+          return -0.0;
+        case 1:
+          return 4.9e-320;  // subnormal
+        case 2:
+          return std::numeric_limits<double>::quiet_NaN();
+        case 3:
+          return random() % 2 == 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+        case 4: {
+          const double bits = absl::bit_cast<double>(static_cast<uint64_t>(random()));
+          return std::isnan(bits) ? std::numeric_limits<double>::quiet_NaN() : bits;
+        }
+        case 5:
+          return 9.2e16;
+        default:
+          return Decimal(random, places);
+      }
   }
 }
 
 // A device's minute, or a pod's share of it (equal to it, or not).
 class RandomMinutes {
  public:
-  explicit RandomMinutes(uint32_t seed) : random_(seed) {}
+  explicit RandomMinutes(uint32_t seed) : random_(seed), values_(seed) {
+    for (int d = 0; d < 5; ++d) places_[d] = static_cast<int>(random_() % 10);
+  }
 
   std::vector<UsageMinuteRow> Batch(const WrittenMinutes& written) {
     std::vector<UsageMinuteRow> rows;
@@ -116,6 +166,9 @@ class RandomMinutes {
  private:
   double Plain() { return static_cast<double>(random_() % 1000000) / 1000.0; }
 
+  // Device d's values are of kind d (AnyValue), with a number of places of its own.
+  std::optional<double> Value(int device) { return AnyValue(values_, device, places_[device]); }
+
   UsageMinuteRow Device() {
     UsageMinuteRow r;
     const int d = static_cast<int>(random_() % 5);
@@ -124,16 +177,16 @@ class RandomMinutes {
     r.minute_ms = kFirstHourMs + static_cast<int64_t>(random_() % (6 * 60)) * kOneMinuteMs;
     r.node = random_() % 10 == 0 ? "node-b" : "node-a";  // now and then on another node
     r.model = "A100";
-    r.util_mean = OddOrPlain(random_, Plain());
-    r.util_max = OddOrPlain(random_, Plain());
+    r.util_mean = Value(d);
+    r.util_max = Value(d);
     if (random_() % 3 != 0) r.memory_used_bytes = static_cast<int64_t>(random_() % 80000) * 1048576;
     r.memory_total_bytes = int64_t{85899345920};
-    r.power_watts = OddOrPlain(random_, Plain());
-    r.energy_joules = OddOrPlain(random_, Plain());
+    r.power_watts = Value(d);
+    r.energy_joules = Value(d);
     if (d != 4) {  // one device without the profiling fields
-      r.sm_active_mean = OddOrPlain(random_, Plain());
-      r.tensor_active_mean = OddOrPlain(random_, Plain());
-      r.dram_active_mean = OddOrPlain(random_, Plain());
+      r.sm_active_mean = Value(d);
+      r.tensor_active_mean = Value(d);
+      r.dram_active_mean = Value(d);
     }
     r.samples = 1 + static_cast<int>(random_() % 4);
     return r;
@@ -150,6 +203,8 @@ class RandomMinutes {
   }
 
   std::mt19937 random_;
+  std::mt19937_64 values_;
+  int places_[5] = {};
 };
 
 class UsageAtRestTest : public testing::MigratedDatabaseTest {
@@ -229,6 +284,13 @@ TEST_F(UsageAtRestTest, RandomMinutesReadBackBitForBitWhereverTheyAre) {
   EXPECT_NE(Scalar("SELECT count(*) FROM usage_series_hour h JOIN usage_series s USING (cluster, series_id)"
                    " WHERE s.pod_uid <> '' AND h.values_series IS NULL"),
             "0");
+  // Some float fields' hours in decimals, others as floats (migration 0043).
+  for (const std::string field : {"util_mean", "power_watts", "sm_active_mean"}) {
+    EXPECT_NE(Scalar(absl::StrCat("SELECT count(*) FROM usage_series_hour WHERE ", field, "_form IS NOT NULL")), "0")
+        << field;
+    EXPECT_NE(Scalar(absl::StrCat("SELECT count(*) FROM usage_series_hour WHERE ", field, " IS NOT NULL")), "0")
+        << field;
+  }
 }
 
 // A cluster whose hours another process is moving is left for the next
@@ -260,7 +322,20 @@ TEST_F(UsageAtRestTest, AClusterBusyElsewhereIsLeftForTheNextCall) {
   EXPECT_EQ(Scalar("SELECT count(*) FROM usage_minute"), "0");
 }
 
-// The schema as it was before the minutes went to rest: migrations through 0036.
+// A clock whose budget lets one hour be moved a call.
+struct OneHourABudget : Clock {
+  absl::Time Now() const override { return absl::UnixEpoch(); }
+  absl::Duration Monotonic() const override { return absl::Seconds(ticks_++ < 2 ? 0 : 1); }
+  void SleepFor(absl::Duration) const override {}
+  bool SleepUnlessStopped(absl::Duration, const std::atomic<bool>& stop) const override { return stop; }
+  bool WaitFor(std::unique_lock<std::mutex>&, std::condition_variable&, absl::Duration,
+               const std::function<bool()>& done) const override {
+    return done();
+  }
+  mutable int ticks_ = 0;
+};
+
+// The schema as it was before the minutes went to rest: the migrations before `version`.
 std::vector<Migration> MigrationsBefore(int version) {
   std::vector<Migration> out;
   for (const Migration& m : BuiltinMigrations()) {
@@ -304,17 +379,6 @@ TEST(UsageAtRestMigrationTest, AStoreWithMinutesIsMigratedAndMovedToRestAnHourAt
   auto pool = PgPool::Open((*db)->uri(), 1);
   ASSERT_THAT(pool, IsOk());
   PgUsageCompaction compaction(pool->get());
-  struct OneHourABudget : Clock {
-    absl::Time Now() const override { return absl::UnixEpoch(); }
-    absl::Duration Monotonic() const override { return absl::Seconds(ticks_++ < 2 ? 0 : 1); }
-    void SleepFor(absl::Duration) const override {}
-    bool SleepUnlessStopped(absl::Duration, const std::atomic<bool>& stop) const override { return stop; }
-    bool WaitFor(std::unique_lock<std::mutex>&, std::condition_variable&, absl::Duration,
-                 const std::function<bool()>& done) const override {
-      return done();
-    }
-    mutable int ticks_ = 0;
-  };
   for (int hours = 1; hours <= 10; ++hours) {
     auto done = compaction.Compact(OneHourABudget(), absl::Seconds(1));
     ASSERT_THAT(done, IsOk());
@@ -323,6 +387,67 @@ TEST(UsageAtRestMigrationTest, AStoreWithMinutesIsMigratedAndMovedToRestAnHourAt
   }
   EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM usage_minute")[0][0].as<int>(), 0);
   EXPECT_EQ(pqxx::nontransaction(*conn).exec("SELECT count(*) FROM usage_hours_to_compact")[0][0].as<int>(), 0);
+}
+
+// A store whose minutes went to rest as floats before migration 0043 is
+// migrated with its hours read the same, and converted to decimals an hour
+// at a time as the hours are moved, read the same after each.
+TEST(UsageAtRestMigrationTest, HoursAtRestAsFloatsAreConvertedToDecimalsAnHourAtATime) {
+  auto db = testing::TestDatabase::Empty();
+  ASSERT_THAT(db, IsOk());
+  auto conn = (*db)->Connect();
+  ASSERT_THAT(Migrator(MigrationsBefore(43)).Apply(*conn), IsOk());
+  // Two clusters' minutes over five hours, moved to rest as the store of then moved them; one device's
+  // power an odd value now and then (-0: its hours stay floats).
+  pqxx::nontransaction(*conn).exec(R"sql(
+    SELECT fleetcap_ensure_usage_partition('2026-01-01');
+    INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, node, model, namespace, pod, util_mean, util_max,
+                              memory_used_bytes, power_watts, energy_joules, samples, sm_active_mean)
+    SELECT 'k' || (d % 2), 'GPU-' || d, p.uid, t, 'node-' || (d / 4), 'H100', p.ns, p.pod,
+           ((d * 7 + extract(epoch FROM t)::bigint / 60) % 100) / 100.0, 1.0, d * 1048576,
+           CASE WHEN d = 3 AND extract(minute FROM t)::int % 13 = 0 THEN '-0'::float8 ELSE 300.5 + d END,
+           (extract(epoch FROM t)::bigint % 7919) * 0.001, 4,
+           ((d + extract(minute FROM t)::int) % 50 + 0.123456::float8 + 0.2 + 0.3 + 0.1) / 4
+      FROM generate_series(0, 7) d,
+           generate_series('2026-01-01T00:00:00Z'::timestamptz, '2026-01-01T04:59:00Z', interval '1 minute') t,
+           LATERAL (VALUES ('', '', ''), ('uid-' || d, 'ns', 'pod-' || d)) p(uid, ns, pod)
+     WHERE (d + extract(minute FROM t)::int) % 7 <> 0;
+    SELECT fleetcap_compact_usage_hour(cluster, hour) FROM usage_hours_to_compact)sql");
+  const auto scalar = [&](const std::string& sql) { return pqxx::nontransaction(*conn).exec(sql)[0][0].as<int>(); };
+  ASSERT_EQ(scalar("SELECT count(*) FROM usage_minute"), 0);
+  const auto read_back = [&] {
+    return pqxx::nontransaction(*conn).exec(
+        "SELECT cluster, device_id, pod_uid, minute, float8send(util_mean), float8send(util_max), memory_used_bytes,"
+        " float8send(power_watts), float8send(energy_joules), float8send(sm_active_mean), samples, node, pod FROM ("
+        "SELECT * FROM fleetcap_usage_minutes('k0', '-infinity', 'infinity')"
+        " UNION ALL SELECT * FROM fleetcap_usage_minutes('k1', '-infinity', 'infinity')) m ORDER BY 1, 2, 3, 4");
+  };
+  const auto before = read_back();
+  ASSERT_GT(before.size(), 0u);
+
+  ASSERT_THAT(Migrator().Apply(*conn), IsOk());
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_hours_to_compact"), 10);
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_series_hour WHERE util_mean_form IS NOT NULL"), 0);
+  EXPECT_EQ(read_back(), before);
+  auto pool = PgPool::Open((*db)->uri(), 1);
+  ASSERT_THAT(pool, IsOk());
+  PgUsageCompaction compaction(pool->get());
+  for (int hours = 1; hours <= 10; ++hours) {
+    auto done = compaction.Compact(OneHourABudget(), absl::Seconds(1));
+    ASSERT_THAT(done, IsOk());
+    EXPECT_EQ(done->hours, 1);
+    EXPECT_EQ(read_back(), before) << hours << " hours converted";
+  }
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_hours_to_compact"), 0);
+  // Every float field in decimals but the power of the hours with a -0.
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_series_hour WHERE util_mean IS NOT NULL OR util_max IS NOT NULL"
+                   " OR energy_joules IS NOT NULL OR sm_active_mean IS NOT NULL"),
+            0);
+  EXPECT_GT(scalar("SELECT count(*) FROM usage_series_hour WHERE sm_active_mean_form IS NOT NULL"), 0);
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_series_hour h JOIN usage_series s USING (cluster, series_id)"
+                   " WHERE h.power_watts IS NOT NULL AND s.device_id <> 'GPU-3'"),
+            0);
+  EXPECT_GT(scalar("SELECT count(*) FROM usage_series_hour WHERE power_watts IS NOT NULL"), 0);
 }
 
 }  // namespace
