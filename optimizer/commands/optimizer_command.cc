@@ -183,6 +183,31 @@ absl::Status ParseForecastFlags(const std::string& interval, const std::string& 
   return ValidateForecastPassOptions(*out);
 }
 
+// The flags of the waste pass and the rightsizing run.
+void RegisterInsightsFlags(FlagSet& flags, std::string* insights_interval, OptimizerOptions* options) {
+  flags.String("insights-interval", insights_interval,
+               "how often each cluster's rightsizing is computed, on whole multiples since the epoch (24h: once per "
+               "UTC day)");
+  flags.Int("waste-batch-holds", &options->waste_batch_holds,
+            "the holds (a pod's device) of whole workloads the waste pass reads a cluster's minutes for at once "
+            "(1..1000000)");
+  flags.Int("rightsizing-batch-holds", &options->rightsizing.batch_holds,
+            "the holds of whole workloads the rightsizing run reads a cluster's minutes for at once (1..1000000)");
+}
+
+absl::Status ParseInsightsFlags(const std::string& insights_interval, OptimizerOptions* options) {
+  FLEETCAP_ASSIGN_OR_RETURN(options->rightsizing.interval,
+                            WholeHoursFlag("insights-interval", insights_interval, true));
+  FLEETCAP_RETURN_IF_ERROR(ValidateRightsizingPassOptions(options->rightsizing));
+  for (const auto& [flag, holds] : {std::pair{"waste-batch-holds", options->waste_batch_holds},
+                                    std::pair{"rightsizing-batch-holds", options->rightsizing.batch_holds}}) {
+    if (holds < 1 || holds > 1'000'000) {
+      return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", holds, " is out of range (1..1000000)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 // One forecast run after a pass, when its interval has come. A failure is
 // logged and the daemon goes on: forecasts never stop attribution.
 void RunForecast(ForecastPass& forecast, std::optional<absl::Time> watermark, OptimizerMetrics& metrics,
@@ -320,10 +345,8 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
                  "(whole hours, up to 2160h)");
     flags.String("forecast-horizon", &forecast_horizon, "how far ahead demand is forecast (whole hours, up to 2160h)");
     flags.Int("forecast-keep-runs", &forecast_keep_runs, "the stored forecast runs kept, older ones deleted (2..1000)");
-    flags.String("insights-interval", &insights_interval,
-                 "how often each cluster's rightsizing is computed, on whole multiples since the epoch (24h: once per "
-                 "UTC day)");
     flags.String("usage-to-rest-budget", &usage_to_rest, "how long each pass moves usage minutes to rest (0s: never)");
+    RegisterInsightsFlags(flags, &insights_interval, &options);
   }
   FLEETCAP_RETURN_IF_ERROR(ParseDaemonCommand(flags, args, &options.daemon));
   if (!options.daemon.help.empty()) return options;
@@ -340,8 +363,7 @@ absl::StatusOr<OptimizerOptions> ParseOptimizerFlags(const std::vector<std::stri
       ParseAllocationFlags(lookback, percentile, horizon, pending_weight, allocation_interval, &options.allocation));
   FLEETCAP_RETURN_IF_ERROR(ParseForecastFlags(forecast_interval, forecast_lookback, forecast_horizon,
                                               forecast_keep_runs, &options.forecast));
-  FLEETCAP_ASSIGN_OR_RETURN(options.rightsizing.interval, WholeHoursFlag("insights-interval", insights_interval, true));
-  FLEETCAP_RETURN_IF_ERROR(ValidateRightsizingPassOptions(options.rightsizing));
+  FLEETCAP_RETURN_IF_ERROR(ParseInsightsFlags(insights_interval, &options));
   if (recompute) {
     RecomputeHours hours;
     FLEETCAP_ASSIGN_OR_RETURN(hours.from, HourFlag("from", from));
@@ -405,7 +427,8 @@ absl::Status RunOptimizer(const OptimizerOptions& options) {
   store::PgRightsizingRepository recommendations(daemon->pool());
   RightsizingPass rightsizing({&facts, &usage, &directory, &recommendations}, options.rightsizing, &clock);
   store::PgInsightWasteRepository waste_store(daemon->pool());
-  WastePass waste({{&facts, &directory}, &usage, &chargeback, &waste_store}, {options.run.batch_hours});
+  WastePass waste({{&facts, &directory}, &usage, &chargeback, &waste_store},
+                  {options.run.batch_hours, WastePassOptions{}.mark_batch, options.waste_batch_holds});
   store::PgInstantCheckpoints checkpoints(daemon->pool());
   store::PgUsageCompaction compaction(daemon->pool());
 

@@ -21,6 +21,7 @@
 #include "optimizer/chargeback/chargeback_run.h"
 #include "optimizer/forecast_pass/forecast_pass.h"
 #include "optimizer/insights_pass/rightsizing_pass.h"
+#include "optimizer/waste_pass/waste_pass.h"
 
 namespace fleetcap::optimizer {
 
@@ -39,6 +40,8 @@ struct OptimizerOptions {
   AllocationPassOptions allocation;         // the allocation run after each pass
   ForecastPassOptions forecast;             // the daily forecast run after it
   RightsizingPassOptions rightsizing;       // the daily rightsizing run after that
+  // The holds of whole workloads the waste pass reads at once (WastePassOptions::batch_holds).
+  int64_t waste_batch_holds = WastePassOptions{}.batch_holds;
   // How long each pass then moves usage minutes to rest (0: never, for a
   // store whose minutes are moved by another instance, or not at all).
   absl::Duration usage_to_rest_budget = absl::Seconds(30);

@@ -69,6 +69,17 @@ TEST(ParseOptimizerFlags, ComputesRightsizingDailyByDefaultAndReadsItsInterval) 
   EXPECT_EQ(options->rightsizing.interval, absl::Hours(12));
 }
 
+TEST(ParseOptimizerFlags, ReadsTheInsightsBatchSizes) {
+  auto defaults = Parse({"--db", "postgresql:///f"});
+  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  EXPECT_EQ(defaults->waste_batch_holds, 200);
+  EXPECT_EQ(defaults->rightsizing.batch_holds, 32);
+  auto options = Parse({"--db", "postgresql:///f", "--waste-batch-holds", "1000", "--rightsizing-batch-holds", "8"});
+  ASSERT_TRUE(options.ok()) << options.status();
+  EXPECT_EQ(options->waste_batch_holds, 1000);
+  EXPECT_EQ(options->rightsizing.batch_holds, 8);
+}
+
 TEST(ParseOptimizerFlags, ReadsEveryFlag) {
   auto options = Parse({"--db", "postgresql:///f", "--once", "--interval", "5s", "--close-delay", "0s", "--batch-hours",
                         "6", "--settle-window", "1h", "--recompute-lease", "2m", "--usage-to-rest-budget", "0s"});
@@ -136,6 +147,9 @@ TEST(ParseOptimizerFlags, RefusesWhatItCannotUse) {
                  {{"--db", db, "--forecast-keep-runs", "1"}, "--forecast-keep-runs: 1 is out of range (2..1000)"},
                  {{"--db", db, "--insights-interval", "90m"}, "--insights-interval: 90m is not whole hours"},
                  {{"--db", db, "--insights-interval", "745h"}, "--insights-interval: 745h is not whole hours from 1h"},
+                 {{"--db", db, "--waste-batch-holds", "0"}, "--waste-batch-holds: 0 is out of range (1..1000000)"},
+                 {{"--db", db, "--waste-batch-holds", "1000001"}, "--waste-batch-holds: 1000001 is out of range"},
+                 {{"--db", db, "--rightsizing-batch-holds", "0"}, "--rightsizing-batch-holds: 0 is out of range"},
              });
 }
 

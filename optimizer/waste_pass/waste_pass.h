@@ -35,7 +35,7 @@ struct WastePassOptions {
   int mark_batch = 1000;  // marks read at once
   // A cluster's pods are read and computed in batches of whole workloads of
   // about this many holds (a pod's device) each: what bounds the readings
-  // held at once (~1.3 MB a hold for 24 h and 4 h of history), whatever the
+  // held at once (at most ~1.4 MB a hold over a write's 32 hours), whatever the
   // cluster's size. The stored result is the same whatever the size.
   int64_t batch_holds = 200;
 };

@@ -15,14 +15,16 @@
 // checks that both found the same runs with the same device time, and money
 // within the documented rounding (a run is rounded once per write of the
 // pass that covers it, so a run crossing a batch's first hours may differ by
-// a micro-unit per piece), then times the API's GetWaste over 30 days
-// (WasteQuery over the stored runs, without the HTTP transport), and
+// a micro-unit per piece; --query 0 leaves the query out), then times the
+// API's GetWaste over 30 days (WasteQuery over the stored days and runs,
+// without the HTTP transport) beside the same figures read as GetWaste read
+// them before the days were kept (every piece of the window), and
 // GetSpendChange (30 days against the 30 before) and GetBudgets (a budget a
 // team this month) over 60 days of chargeback seeded beside it as the
 // optimizer leaves it (tests/support/seeded_chargeback_history.h: the 20
 // teams of the policy, 3 workloads each), first call, p50 and p99.
 //
-//   insights_bench [--devices N] [--clusters C] [--calls K]
+//   insights_bench [--devices N] [--clusters C] [--calls K] [--query 0|1]
 
 #include <sys/resource.h>
 
@@ -43,6 +45,7 @@
 #include "absl/time/clock.h"
 #include "common/clock.h"
 #include "common/pg_pool.h"
+#include "optimizer/insights/waste_summary.h"
 #include "optimizer/teams/team_directory.h"
 #include "optimizer/waste_pass/waste_pass.h"
 #include "pqxx/pqxx"
@@ -146,6 +149,7 @@ SELECT (SELECT count(*) FROM pass_runs), (SELECT count(*) FROM sql_runs),
 struct Settings {
   testing::HoldHistoryShape fleet;
   int64_t calls = 20;
+  int64_t query = 1;  // 0: the SQL baseline is not run (a size it would take hours at)
 };
 
 bool ParseFlags(int argc, char** argv, Settings* s) {
@@ -156,7 +160,8 @@ bool ParseFlags(int argc, char** argv, Settings* s) {
     if (std::strcmp(argv[i], "--devices") == 0) target = &s->fleet.devices;
     if (std::strcmp(argv[i], "--clusters") == 0) target = &s->fleet.clusters;
     if (std::strcmp(argv[i], "--calls") == 0) target = &s->calls;
-    if (target == nullptr || !absl::SimpleAtoi(argv[i + 1], target) || *target < 1) {
+    if (std::strcmp(argv[i], "--query") == 0) target = &s->query;
+    if (target == nullptr || !absl::SimpleAtoi(argv[i + 1], target) || *target < (target == &s->query ? 0 : 1)) {
       std::fprintf(stderr, "insights_bench: bad flag %s %s\n", argv[i], argv[i + 1]);
       return false;
     }
@@ -266,8 +271,9 @@ bool Seed(const std::string& uri, const Settings& s, absl::Time now) {
   return true;
 }
 
-// The optimizer's waste pass, as fleetcap-optimizer builds it.
-bool RunWastePass(const std::string& uri) {
+// The optimizer's waste pass, as fleetcap-optimizer builds it (its batches
+// of whole workloads of WastePassOptions::batch_holds holds, the default).
+bool RunWastePass(const std::string& uri, const Settings& s) {
   auto pool = PgPool::Open(uri, 4);
   if (!pool.ok()) {
     std::cerr << pool.status() << "\n";
@@ -290,11 +296,13 @@ bool RunWastePass(const std::string& uri) {
     return false;
   }
   pqxx::connection conn(uri);
+  const double device_minutes = static_cast<double>(s.fleet.devices) * kTelemetryDays * 24 * 60;
   std::printf(
       "waste pass:  %8.1f s  peak RSS %7.1f MiB (%.1f before), busiest backend %7.1f MiB;"
-      " %lld cluster hours, %lld runs\n",
+      " %lld cluster hours, %lld runs; %.2f us a device-minute (batches of %lld holds)\n",
       seconds, PeakRssMiB(), rss_before, BackendPeakMiB(conn, false), static_cast<long long>(report->hours),
-      static_cast<long long>(report->runs));
+      static_cast<long long>(report->runs), seconds * 1e6 / device_minutes,
+      static_cast<long long>(optimizer::WastePassOptions{}.batch_holds));
   return true;
 }
 
@@ -325,9 +333,60 @@ bool RunWasteQuery(const std::string& uri, absl::Time start, absl::Time end) {
   return same;
 }
 
+// GetWaste's figures as it read them before the days were kept (before
+// migration 0042): every piece of the window and its workload hours, joined
+// and summed as insights::Summarize sums them; the workloads it would list
+// (they wasted, or are busy but light). It filled no report here, which
+// GetWaste then did as it does now.
+absl::StatusOr<int64_t> WasteAsBefore(const store::PgInsightWasteRepository& waste, absl::Time start, absl::Time end) {
+  store::WasteFilter filter{start, end, {}, "", ""};
+  filter.max_pieces = api::kMaxWastePieces;
+  auto pieces = waste.Pieces(filter);
+  if (!pieces.ok()) return pieces.status();
+  if (static_cast<int64_t>(pieces->size()) > api::kMaxWastePieces) {
+    return absl::ResourceExhaustedError("more than kMaxWastePieces pieces");
+  }
+  auto hours = waste.WorkloadSums(filter);
+  if (!hours.ok()) return hours.status();
+  std::vector<insights::IdleRun> as_runs;
+  as_runs.reserve(pieces->size());
+  for (const store::IdlePieceRecord& p : *pieces) {
+    insights::IdleRun r;
+    r.cluster = p.cluster;
+    r.pod_uid = p.pod_uid;
+    r.namespace_name = p.namespace_name;
+    r.team = p.team;
+    r.workload = p.workload;
+    r.model = p.model;
+    r.run_start = r.start = p.start;
+    r.end = p.end;
+    r.devices_milli = p.devices_milli;
+    r.wasted_milli_seconds = p.wasted_milli_seconds;
+    r.wasted_cost_micro = p.wasted_cost_micro;
+    r.activity_milli_seconds = p.activity_milli_seconds;
+    r.sm_milli_seconds = p.sm_milli_seconds;
+    as_runs.push_back(std::move(r));
+  }
+  insights::WasteFacts facts;
+  facts.runs = insights::JoinRuns(std::move(as_runs));
+  for (const store::WorkloadHourRecord& h : *hours) {
+    facts.workload_hours.push_back({h.cluster, h.team, h.namespace_name, h.workload, h.hour, h.held_milli_seconds,
+                                    h.observed_milli_seconds, h.active_milli_seconds, h.sm_observed_milli_seconds,
+                                    h.both_minutes, h.both_held_milli_seconds, h.both_duty_milli_seconds,
+                                    h.both_sm_milli_seconds});
+  }
+  int64_t listed = 0;
+  for (const insights::WorkloadWaste& w : insights::Summarize(facts).workloads) {
+    if (w.tally.wasted_milli_seconds > 0 || w.tally.BusyButLight()) ++listed;
+  }
+  return listed;
+}
+
 // Times `call` K times on one pool after a first call; its result's size
-// (workloads, drivers, budgets) is printed beside; false on an error.
-bool TimeCalls(const char* name, int64_t calls, const std::function<absl::StatusOr<int64_t>()>& call) {
+// (workloads, drivers, budgets) is printed beside and left in `listed` when
+// given; false on an error.
+bool TimeCalls(const char* name, int64_t calls, const std::function<absl::StatusOr<int64_t>()>& call,
+               int64_t* listed = nullptr) {
   std::vector<double> ms;
   int64_t size = 0;
   for (int64_t i = 0; i <= calls; ++i) {
@@ -348,6 +407,7 @@ bool TimeCalls(const char* name, int64_t calls, const std::function<absl::Status
   };
   std::printf("%-34s first %7.1f ms  p50 %7.1f ms  p99 %7.1f ms  (%lld calls, %lld listed)\n", name, first, at(0.5),
               at(0.99), static_cast<long long>(calls), static_cast<long long>(size));
+  if (listed != nullptr) *listed = size;
   return true;
 }
 
@@ -377,13 +437,25 @@ bool TimeReads(const std::string& uri, absl::Time now, int64_t calls) {
   *change_request.mutable_end() = ToProtoTimestamp(now);
   const api::BudgetsQuery budgets_query(&lines, &lines, &policies, RealClock::Instance());
   const v1::GetBudgetsRequest budgets_request;
-  return TimeCalls("GetWaste, 30 days", calls,
-                   [&]() -> absl::StatusOr<int64_t> {
-                     auto report = waste_query.Run(scope, waste_request);
-                     if (!report.ok()) return report.status();
-                     return report->workload_count();
-                   }) &&
-         TimeCalls("GetSpendChange, 30 days", calls,
+  int64_t listed_before = 0, listed = 0;
+  const bool waste_timed =
+      TimeCalls(
+          "GetWaste, 30 days, as before 0042", calls,
+          [&]() { return WasteAsBefore(waste, now - absl::Hours(24 * kDays), now); }, &listed_before) &&
+      TimeCalls(
+          "GetWaste, 30 days", calls,
+          [&]() -> absl::StatusOr<int64_t> {
+            auto report = waste_query.Run(scope, waste_request);
+            if (!report.ok()) return report.status();
+            return report->workload_count();
+          },
+          &listed);
+  if (!waste_timed) return false;
+  if (listed != listed_before) {
+    std::cerr << "insights_bench: GetWaste lists " << listed << " workloads, as before 0042 " << listed_before << "\n";
+    return false;
+  }
+  return TimeCalls("GetSpendChange, 30 days", calls,
                    [&]() -> absl::StatusOr<int64_t> {
                      auto report = change_query.Run(scope, change_request);
                      if (!report.ok()) return report.status();
@@ -399,7 +471,7 @@ bool TimeReads(const std::string& uri, absl::Time now, int64_t calls) {
 int InsightsBenchMain(int argc, char** argv) {
   Settings s;
   if (!ParseFlags(argc, argv, &s)) {
-    std::fprintf(stderr, "usage: insights_bench [--devices N] [--clusters C] [--calls K]\n");
+    std::fprintf(stderr, "usage: insights_bench [--devices N] [--clusters C] [--calls K] [--query 0|1]\n");
     return 2;
   }
   auto postgres = BenchPostgres::Start("insightsbench", testing::SourcePath("scripts/pg.sh"));
@@ -407,8 +479,8 @@ int InsightsBenchMain(int argc, char** argv) {
   const absl::Time now = absl::FromUnixSeconds(absl::ToUnixSeconds(absl::Now()) / 3600 * 3600);
   try {
     if (!Seed(postgres->uri(), s, now)) return 1;
-    if (!RunWastePass(postgres->uri())) return 1;
-    if (!RunWasteQuery(postgres->uri(), now - absl::Hours(24 * kTelemetryDays), now)) return 1;
+    if (!RunWastePass(postgres->uri(), s)) return 1;
+    if (s.query != 0 && !RunWasteQuery(postgres->uri(), now - absl::Hours(24 * kTelemetryDays), now)) return 1;
     if (!TimeReads(postgres->uri(), now, s.calls)) return 1;
   } catch (const std::exception& e) {
     std::cerr << "insights_bench: " << e.what() << "\n";
