@@ -7,36 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "common/status_macros.h"
 #include "common/time_util.h"
+#include "store/pg_devices_held_sql.h"
 
 namespace fleetcap::store::pg_chargeback_devices {
 namespace {
-
-// Per group, from the whole days [$1, $2) of the daily rows and the ragged
-// hours [$3, $4) and [$5, $6) of the hourly rows; filters $7 cluster, $8
-// model, $9 node ('' for any); per device when $10. Summed by
-// fleetcap_sum_int64 (migration 0017): past int64 is SQLSTATE 22003.
-constexpr const char* kReadSql = R"sql(
-WITH picked AS (
-  SELECT cluster, model, node, device_id, held_milli_seconds, used_milli_seconds, observed_milli_seconds
-  FROM chargeback_device_daily
-  WHERE day >= $1::timestamptz AND day < $2::timestamptz
-    AND ($7::text = '' OR cluster = $7::text) AND ($8::text = '' OR model = $8::text)
-    AND ($9::text = '' OR node = $9::text)
-  UNION ALL
-  SELECT cluster, model, node, device_id, held_milli_seconds, used_milli_seconds, observed_milli_seconds
-  FROM chargeback_device_hourly
-  WHERE ((hour >= $3::timestamptz AND hour < $4::timestamptz) OR (hour >= $5::timestamptz AND hour < $6::timestamptz))
-    AND ($7::text = '' OR cluster = $7::text) AND ($8::text = '' OR model = $8::text)
-    AND ($9::text = '' OR node = $9::text)
-)
-SELECT cluster COLLATE "C", model COLLATE "C", node COLLATE "C",
-       (CASE WHEN $10::boolean THEN device_id ELSE '' END) COLLATE "C",
-       fleetcap_sum_int64(held_milli_seconds), fleetcap_sum_int64(used_milli_seconds),
-       fleetcap_sum_int64(observed_milli_seconds)
-FROM picked
-GROUP BY 1, 2, 3, 4
-ORDER BY 1, 2, 3, 4
-)sql";
 
 // The clusters ($3, '' for any) with an hour of [$1, $2) computed before
 // devices were kept (migration 0041).
@@ -98,7 +72,7 @@ absl::StatusOr<DeviceUse> Read(pqxx::transaction_base& txn, const DeviceUseFilte
   absl::Time days_start = DayStart(f.start) == f.start ? f.start : DayStart(f.start) + absl::Hours(24);
   absl::Time days_end = DayStart(f.end);
   if (days_start >= days_end) days_start = days_end = f.end;
-  const pqxx::result rows = txn.exec_params(kReadSql, FormatRfc3339(days_start), FormatRfc3339(days_end),
+  const pqxx::result rows = txn.exec_params(kDevicesHeldSql, FormatRfc3339(days_start), FormatRfc3339(days_end),
                                             FormatRfc3339(f.start), FormatRfc3339(days_start), FormatRfc3339(days_end),
                                             FormatRfc3339(f.end), f.cluster, f.model, f.node, f.by_device);
   DeviceUse out;

@@ -23,6 +23,9 @@ CREATE TABLE chargeback_device_hourly (
 );
 -- The ragged hours of a window across every cluster: the primary key leads with the cluster.
 CREATE INDEX chargeback_device_hourly_by_hour ON chargeback_device_hourly (hour);
+-- A node's devices (the Assets view's drill-down to a node): its rows
+-- alone, not every row of its cluster in the window.
+CREATE INDEX chargeback_device_hourly_by_node ON chargeback_device_hourly (node, hour);
 
 -- A device's node or model may change within a day (its inventory
 -- corrected): each keeps its own row.
@@ -38,6 +41,7 @@ CREATE TABLE chargeback_device_daily (
   PRIMARY KEY (cluster, day, device_id, model, node)
 );
 CREATE INDEX chargeback_device_daily_by_day ON chargeback_device_daily (day);
+CREATE INDEX chargeback_device_daily_by_node ON chargeback_device_daily (node, day);
 
 -- The hours of each cluster computed before this migration have lines but
 -- no devices held: a node's used time there is unknown, not 0. They are

@@ -7,10 +7,10 @@
 // ANALYZE. Timed K times each, over windows of 30 days ending at a random
 // hour of the last day (so both ends are ragged), on a fresh connection so
 // that its first call is a first call:
-//   every device    DeviceUse per device over the fleet (group_by=device)
-//   every node      DeviceUse per node over the fleet (group_by=node)
-//   one cluster     DeviceUse per node of one cluster
-//   one node        DeviceUse per device of one node
+//   every device    DevicesHeld per device over the fleet (group_by=device)
+//   every node      DevicesHeld per node over the fleet (group_by=node)
+//   one cluster     DevicesHeld per node of one cluster
+//   one node        DevicesHeld per device of one node
 // and, as the baseline, the same sums (per device over the fleet) from the
 // hourly rows alone, without the daily rollup. It prints first call, p50,
 // p99 and max in milliseconds, and checks both ways give the same sums.
