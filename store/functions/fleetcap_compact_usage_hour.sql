@@ -13,8 +13,12 @@
 -- no change to the minutes: the statement triggers on usage_minute leave
 -- the rollups alone (fleetcap.moving_minutes). Only whole minutes are
 -- moved (the writers set aside any other). A day whose every hour moved
--- gives its space back (fleetcap_release_moved_usage_day). Returns the
--- minutes moved.
+-- gives its space back (fleetcap_release_moved_usage_day); on the days
+-- partitioned by hour (migration 0044) an hour does, once it ended three
+-- hours ago (fleetcap_release_moved_usage_hour): the hour moved and each of
+-- the day before it is looked at, so that an hour moved two hours after its
+-- end is given back by the next hour's move, and one whose lock was busy
+-- by a later move. Returns the minutes moved.
 CREATE OR REPLACE FUNCTION fleetcap_compact_usage_hour(cluster_name text, hour_start timestamptz) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -46,6 +50,8 @@ BEGIN
   IF moved = 0 THEN
     PERFORM fleetcap_convert_usage_hour(cluster_name, hour_start);
     PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
+    PERFORM fleetcap_release_moved_usage_hour(h)
+       FROM generate_series(hour_start - interval '1 day', hour_start, interval '1 hour') h;
     RETURN 0;
   END IF;
   -- A temporary table has no statistics until analysed: planned without,
@@ -211,5 +217,7 @@ BEGIN
    ORDER BY k.series_id;
   PERFORM fleetcap_convert_usage_hour(cluster_name, hour_start);
   PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
+  PERFORM fleetcap_release_moved_usage_hour(h)
+     FROM generate_series(hour_start - interval '1 day', hour_start, interval '1 hour') h;
   RETURN moved;
 END $$;

@@ -63,9 +63,9 @@ size() {
   psql "$db" -tAc "SELECT pg_database_size(current_database())"
 }
 tables() {
-  psql "$db" -tAF' ' -c "SELECT coalesce(p.relname, c.relname), sum(pg_total_relation_size(c.oid))
+  # A partition counts in its root's line (usage_minute's hours, migration 0044, under their day's).
+  psql "$db" -tAF' ' -c "SELECT coalesce(pg_partition_root(c.oid)::text, c.relname), sum(pg_total_relation_size(c.oid))
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'public'
-    LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class p ON p.oid = i.inhparent
    WHERE c.relkind = 'r' GROUP BY 1" | sort -k1,1 >"$work/$1.tables"
 }
 optimizer_pass() {

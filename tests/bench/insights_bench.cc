@@ -247,8 +247,7 @@ bool Seed(const std::string& uri, const Settings& s, absl::Time now) {
   pqxx::nontransaction txn(conn);
   const auto sizes = txn.exec(
       "SELECT (SELECT count(*) FROM holds), (SELECT count(*) FROM usage_minute),"
-      " pg_size_pretty(sum(pg_total_relation_size(c.oid))) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid"
-      " WHERE i.inhparent = 'usage_minute'::regclass")[0];
+      " pg_size_pretty(sum(pg_total_relation_size(relid))) FROM pg_partition_tree('usage_minute') WHERE isleaf")[0];
   std::printf(
       "devices %lld over %lld clusters, %lld days of holds (%s), %lld days of minutes: %s pod readings (%s);"
       " holds seeded in %.1f s, readings and 60 days of chargeback in %.1f s, VACUUM ANALYZE %.1f s\n",

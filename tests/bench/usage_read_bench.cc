@@ -250,11 +250,10 @@ void PrintSizes(pqxx::connection& conn, const UsageSettings& s) {
                 static_cast<long long>(t.days));
     // Indexes of a partitioned table summed over its partitions' indexes.
     for (const auto& index : txn.exec_params(
-             "SELECT coalesce(pi.relname, c.relname), sum(pg_relation_size(c.oid))"
+             "SELECT coalesce(pg_partition_root(c.oid)::text, c.relname), sum(pg_relation_size(c.oid))"
              " FROM (SELECT relid FROM pg_partition_tree($1::regclass) WHERE isleaf UNION SELECT $1::regclass) p"
              " JOIN pg_index i ON i.indrelid = p.relid"
              " JOIN pg_class c ON c.oid = i.indexrelid"
-             " LEFT JOIN pg_inherits inh ON inh.inhrelid = c.oid LEFT JOIN pg_class pi ON pi.oid = inh.inhparent"
              " GROUP BY 1 ORDER BY 1",
              t.name)) {
       std::printf("  index %-36s %10.1f MiB %11.1f KiB a device-year\n", index[0].c_str(),

@@ -214,14 +214,16 @@ class UsageAtRestTest : public testing::MigratedDatabaseTest {
   }
 
   // Every minute of `cluster` read back, pods' and devices', against `want`.
+  // The minutes read are those of [start, end), the first day's by default.
   void ExpectReadBack(const PgUsageRepository& repo, const std::string& cluster, const WrittenMinutes& want,
-                      const std::string& where) {
+                      const std::string& where, absl::Time start = absl::FromUnixMillis(kFirstHourMs - 3600000),
+                      absl::Time end = absl::FromUnixMillis(kFirstHourMs + 86400000)) {
     WrittenMinutes got;
     for (const bool pods : {false, true}) {
       UsageFilter f;
       f.cluster = cluster;
-      f.start = absl::FromUnixMillis(kFirstHourMs - 3600000);
-      f.end = absl::FromUnixMillis(kFirstHourMs + 86400000);
+      f.start = start;
+      f.end = end;
       f.pods = pods;
       auto rows = repo.Minutes(f);
       ASSERT_THAT(rows, IsOk());
@@ -268,8 +270,10 @@ TEST_F(UsageAtRestTest, RandomMinutesReadBackBitForBitWhereverTheyAre) {
       moved += done->minutes;
       EXPECT_EQ(Scalar("SELECT count(*) FROM usage_hours_to_compact"), "0") << "step " << step;
       EXPECT_EQ(Scalar("SELECT count(*) FROM usage_minute"), "0") << "step " << step;
-      // The day moved gives its pages back.
-      EXPECT_EQ(Scalar("SELECT pg_relation_size('usage_minute_20260101')"), "0") << "step " << step;
+      // The day moved gives its pages back, each of its hours (migration 0044).
+      EXPECT_EQ(Scalar("SELECT relkind FROM pg_class WHERE relname = 'usage_minute_20260101'"), "p");
+      EXPECT_EQ(Scalar("SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree('usage_minute_20260101')"), "0")
+          << "step " << step;
       EXPECT_EQ(Scalar("SELECT (SELECT count(*) FROM usage_hour_changes) + (SELECT count(*) FROM"
                        " usage_cluster_hour_changes) + (SELECT count(*) FROM chargeback_recompute)"),
                 marked)
@@ -291,6 +295,74 @@ TEST_F(UsageAtRestTest, RandomMinutesReadBackBitForBitWhereverTheyAre) {
     EXPECT_NE(Scalar(absl::StrCat("SELECT count(*) FROM usage_series_hour WHERE ", field, " IS NOT NULL")), "0")
         << field;
   }
+}
+
+// An hour moved gives its pages back while its day goes on (migration
+// 0044): once it ended three hours ago its partition is emptied, the hours
+// not moved yet keep theirs, and a minute written late to the hour given
+// back is read back, moved and given back again.
+TEST_F(UsageAtRestTest, AnHourMovedGivesItsPagesBackWhileTheDayGoesOn) {
+  UsageStoreOptions options;
+  options.retention_days = 36500;
+  PgUsageRepository repo(pool(), options);
+  PgUsageCompaction compaction(pool());
+  const SimulatedClock clock(absl::FromUnixMillis(kFirstHourMs));
+  // The hour that ended three hours ago, and the hour now.
+  const int64_t now_hour_ms =
+      std::stoll(Scalar("SELECT extract(epoch FROM date_trunc('hour', now(), 'UTC'))::bigint")) * 1000;
+  const int64_t moved_hour_ms = now_hour_ms - 4 * 3600000;
+  const std::string hour_part = absl::StrCat(
+      "usage_minute_", absl::FormatTime("%Y%m%d_%H", absl::FromUnixMillis(moved_hour_ms), absl::UTCTimeZone()));
+  const std::string now_part = absl::StrCat(
+      "usage_minute_", absl::FormatTime("%Y%m%d_%H", absl::FromUnixMillis(now_hour_ms), absl::UTCTimeZone()));
+  const auto minute = [](int64_t minute_ms, int device, double util) {
+    UsageMinuteRow r;
+    r.device_id = absl::StrCat("GPU-", device);
+    r.minute_ms = minute_ms;
+    r.node = "node-a";
+    r.model = "H100";
+    r.util_mean = util;
+    r.power_watts = 300.125 + device;
+    r.samples = 4;
+    return r;
+  };
+  WrittenMinutes written;
+  const auto write = [&](const std::vector<UsageMinuteRow>& rows) {
+    auto result = repo.WriteMinutes("k0", rows, "pull");
+    ASSERT_THAT(result, IsOk());
+    ASSERT_TRUE(result->set_aside.empty());
+    for (const UsageMinuteRow& r : rows) written[{r.device_id, r.pod_uid, r.minute_ms}] = r;
+  };
+  std::vector<UsageMinuteRow> rows;
+  for (int d = 0; d < 4; ++d) {
+    for (int m = 0; m < 60; ++m) rows.push_back(minute(moved_hour_ms + m * kOneMinuteMs, d, (d * 60 + m) / 1000.0));
+    rows.push_back(minute(now_hour_ms, d, 0.5));
+  }
+  write(rows);
+  if (HasFatalFailure()) return;
+  const absl::Time from = absl::FromUnixMillis(moved_hour_ms - 3600000);
+  const absl::Time to = absl::FromUnixMillis(now_hour_ms + 3600000);
+  EXPECT_EQ(Scalar(absl::StrCat("SELECT pg_relation_size('", hour_part, "') > 0")), "t");
+
+  auto done = compaction.Compact(clock, absl::Hours(1));
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->minutes, 240);
+  EXPECT_EQ(Scalar(absl::StrCat("SELECT pg_relation_size('", hour_part, "')")), "0") << hour_part;
+  EXPECT_EQ(Scalar(absl::StrCat("SELECT pg_relation_size('", now_part, "') > 0")), "t") << now_part;
+  EXPECT_EQ(Scalar("SELECT count(*) FROM usage_minute"), "4");
+  ExpectReadBack(repo, "k0", written, "the hour moved and given back", from, to);
+
+  // Late: a minute written again, and one new, to the hour given back.
+  write({minute(moved_hour_ms + 7 * kOneMinuteMs, 1, 0.875), minute(moved_hour_ms + 30 * kOneMinuteMs, 4, 0.25)});
+  if (HasFatalFailure()) return;
+  EXPECT_EQ(Scalar(absl::StrCat("SELECT count(*) FROM ", hour_part)), "2");
+  ExpectReadBack(repo, "k0", written, "late minutes in the hour given back", from, to);
+  done = compaction.Compact(clock, absl::Hours(1));
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->minutes, 2);
+  EXPECT_EQ(Scalar(absl::StrCat("SELECT pg_relation_size('", hour_part, "')")), "0") << hour_part;
+  EXPECT_EQ(Scalar("SELECT count(*) FROM usage_hours_to_compact WHERE hour <= now() - interval '3 hours'"), "0");
+  ExpectReadBack(repo, "k0", written, "late minutes moved and given back", from, to);
 }
 
 // A cluster whose hours another process is moving is left for the next
@@ -448,6 +520,72 @@ TEST(UsageAtRestMigrationTest, HoursAtRestAsFloatsAreConvertedToDecimalsAnHourAt
                    " WHERE h.power_watts IS NOT NULL AND s.device_id <> 'GPU-3'"),
             0);
   EXPECT_GT(scalar("SELECT count(*) FROM usage_series_hour WHERE power_watts IS NOT NULL"), 0);
+}
+
+// A store migrated from 0043 keeps its days' flat partitions: written to,
+// read, moved to rest and given back by the day as before, beside a day
+// created since, partitioned by hour and given back by the hour.
+TEST(UsageAtRestMigrationTest, FlatDaysFromBeforeHourPartitionsKeepWorking) {
+  auto db = testing::TestDatabase::Empty();
+  ASSERT_THAT(db, IsOk());
+  auto conn = (*db)->Connect();
+  ASSERT_THAT(Migrator(MigrationsBefore(44)).Apply(*conn), IsOk());
+  const auto write = [&](const std::string& from, const std::string& to) {
+    pqxx::nontransaction(*conn).exec(absl::StrCat(R"sql(
+      INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, node, model, namespace, pod, util_mean, util_max,
+                                memory_used_bytes, power_watts, energy_joules, samples)
+      SELECT 'k' || (d % 2), 'GPU-' || d, p.uid, t, 'node-' || (d / 4), 'H100', p.ns, p.pod,
+             ((d * 7 + extract(epoch FROM t)::bigint / 60) % 100) / 100.0, 1.0, d * 1048576, 300.5 + d, 0.25, 4
+        FROM generate_series(0, 7) d, generate_series()sql",
+                                                  from, ", ", to, R"sql(, interval '1 minute') t,
+             LATERAL (VALUES ('', '', ''), ('uid-' || d, 'ns', 'pod-' || d)) p(uid, ns, pod)
+       WHERE (d + extract(minute FROM t)::int) % 7 <> 0
+      ON CONFLICT (cluster, device_id, pod_uid, minute) DO UPDATE SET util_max = 0.5)sql"));
+  };
+  const auto scalar = [&](const std::string& sql) {
+    return pqxx::nontransaction(*conn).exec(sql)[0][0].as<std::string>("NULL");
+  };
+  // Two hours of 2026-01-01, and the hour four hours back (today's, or yesterday's early on).
+  const std::string recent = "(date_trunc('hour', now(), 'UTC') - interval '4 hours')";
+  const std::string recent_day = absl::StrCat("(", recent, " AT TIME ZONE 'UTC')::date");
+  pqxx::nontransaction(*conn).exec(absl::StrCat(
+      "SELECT fleetcap_ensure_usage_partition('2026-01-01'), fleetcap_ensure_usage_partition(", recent_day, ")"));
+  write("'2026-01-01T00:00:00Z'::timestamptz", "'2026-01-01T01:59:00Z'");
+  write(recent, absl::StrCat(recent, " + interval '59 minutes'"));
+
+  ASSERT_THAT(Migrator().Apply(*conn), IsOk());
+  const std::string recent_name =
+      scalar(absl::StrCat("SELECT 'usage_minute_' || to_char(", recent_day, ", 'YYYYMMDD')"));
+  EXPECT_EQ(scalar("SELECT relkind FROM pg_class WHERE relname = 'usage_minute_20260101'"), "r");
+  EXPECT_EQ(scalar(absl::StrCat("SELECT relkind FROM pg_class WHERE relname = '", recent_name, "'")), "r");
+  // Written to after the migration: late minutes to the flat days, and a day created since, by the hour.
+  write("'2026-01-01T01:00:00Z'::timestamptz", "'2026-01-01T02:59:00Z'");
+  write(recent, absl::StrCat(recent, " + interval '9 minutes'"));
+  pqxx::nontransaction(*conn).exec("SELECT fleetcap_ensure_usage_partition('2026-01-02')");
+  EXPECT_EQ(scalar("SELECT relkind FROM pg_class WHERE relname = 'usage_minute_20260102'"), "p");
+  EXPECT_EQ(scalar("SELECT count(*) FROM pg_partition_tree('usage_minute_20260102') WHERE isleaf"), "24");
+  write("'2026-01-02T05:00:00Z'::timestamptz", "'2026-01-02T06:59:00Z'");
+  const auto read_back = [&] {
+    return pqxx::nontransaction(*conn).exec(
+        "SELECT cluster, device_id, pod_uid, minute, float8send(util_mean), float8send(util_max), memory_used_bytes,"
+        " float8send(power_watts), float8send(energy_joules), samples, node, pod FROM ("
+        "SELECT * FROM fleetcap_usage_minutes('k0', '-infinity', 'infinity')"
+        " UNION ALL SELECT * FROM fleetcap_usage_minutes('k1', '-infinity', 'infinity')) m ORDER BY 1, 2, 3, 4");
+  };
+  const auto before = read_back();
+  ASSERT_GT(before.size(), 0u);
+
+  auto pool = PgPool::Open((*db)->uri(), 1);
+  ASSERT_THAT(pool, IsOk());
+  PgUsageCompaction compaction(pool->get());
+  auto done = compaction.Compact(SimulatedClock(absl::FromUnixMillis(kFirstHourMs)), absl::Hours(1));
+  ASSERT_THAT(done, IsOk());
+  EXPECT_TRUE(done->complete);
+  EXPECT_EQ(scalar("SELECT count(*) FROM usage_minute"), "0");
+  EXPECT_EQ(read_back(), before);
+  // The flat day that ended is given back whole, the day by the hour each of its hours.
+  EXPECT_EQ(scalar("SELECT pg_relation_size('usage_minute_20260101')"), "0");
+  EXPECT_EQ(scalar("SELECT sum(pg_relation_size(relid)) FROM pg_partition_tree('usage_minute_20260102')"), "0");
 }
 
 }  // namespace

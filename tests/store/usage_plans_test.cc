@@ -137,7 +137,8 @@ TEST_F(UsagePlansTest, ANodesMinutesAreFoundByIndexInTheirDaysPartitionsOnly) {
 
 // A cluster by hour over 30 days (migration 0034): the closed hours from
 // usage_cluster_hourly by its key, and usage_minute only in the partition of
-// the one stale hour, by index. The answer is the minutes' (every hour of them).
+// the one stale hour (by index, or its hour's partition whole). The answer
+// is the minutes' (every hour of them).
 TEST_F(UsagePlansTest, AClustersHoursAreReadFromTheRollupAndOnlyTheStaleHoursFromTheMinutes) {
   const absl::Time stale_hour = now_ - absl::Hours(1);
   pqxx::nontransaction(*conn_).exec_params(
@@ -171,8 +172,14 @@ TEST_F(UsagePlansTest, AClustersHoursAreReadFromTheRollupAndOnlyTheStaleHoursFro
       }
       const std::string where = absl::StrCat("pods ", pods, " seqscan ", seqscan, "\n", ::testing::PrintToString(plan));
       std::set<std::string> partitions, at_rest;
+      // The stale hour's own partition (migration 0044) holds that hour alone, which PostgreSQL may
+      // rightly read whole; a day's or more, never.
+      const std::string hour_scan =
+          absl::StrCat("Seq Scan on usage_minute_", absl::FormatTime("%Y%m%d_%H", stale_hour, absl::UTCTimeZone()));
       for (const std::string& node : plan) {
-        EXPECT_EQ(node.rfind(seqscan ? "Seq Scan on usage_minute" : "Seq Scan", 0), std::string::npos) << where;
+        if (node != hour_scan) {
+          EXPECT_EQ(node.rfind(seqscan ? "Seq Scan on usage_minute" : "Seq Scan", 0), std::string::npos) << where;
+        }
         EXPECT_EQ(node.rfind("Seq Scan on usage_cluster_hourly", 0), std::string::npos) << where;
         const size_t on = node.find(" on usage_minute_");
         if (on != std::string::npos) partitions.insert(node.substr(on + 4, 21));
