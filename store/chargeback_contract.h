@@ -433,7 +433,7 @@ inline std::vector<DeviceHourRecord> WriteDevices(ChargebackWriteRepository& wri
   return all;
 }
 
-// What DeviceUse must give for `filter` over `devices`, summed here.
+// What DevicesHeld must give for `filter` over `devices`, summed here.
 inline std::vector<DeviceUseSum> ExpectedUse(const std::vector<DeviceHourRecord>& devices, const DeviceUseFilter& f) {
   std::map<std::tuple<std::string, std::string, std::string, std::string>, DeviceUseSum> sums;
   for (const DeviceHourRecord& d : devices) {

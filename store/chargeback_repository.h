@@ -267,7 +267,7 @@ absl::Time MonthStart(absl::Time t);
 // OK when `hours` may replace the hours [start, end) of `cluster`.
 absl::Status CheckReplacement(const std::string& cluster, absl::Time start, absl::Time end,
                               const ChargebackHours& hours);
-// OK when DeviceUse may read `filter`.
+// OK when DevicesHeld may read `filter`.
 absl::Status CheckDeviceUseFilter(const DeviceUseFilter& filter);
 // OK when LeaseRecompute may lease with these arguments.
 absl::Status CheckLease(const std::string& cluster, int limit, const std::string& holder, absl::Duration lease);

@@ -1,7 +1,7 @@
 #pragma once
 // The devices held, hour by hour and rolled up by day (migration 0041), as
 // PgChargebackRepository writes them inside its replacement's transaction
-// and reads them for DeviceUse.
+// and reads them for DevicesHeld.
 
 #include <vector>
 
