@@ -46,6 +46,7 @@
 #include "common/clock.h"
 #include "common/pg_pool.h"
 #include "optimizer/insights/waste_summary.h"
+#include "optimizer/insights_pass/rightsizing_pass.h"
 #include "optimizer/teams/team_directory.h"
 #include "optimizer/waste_pass/waste_pass.h"
 #include "pqxx/pqxx"
@@ -58,6 +59,7 @@
 #include "store/pg_chargeback_repository.h"
 #include "store/pg_control_repositories.h"
 #include "store/pg_insight_waste_repository.h"
+#include "store/pg_rightsizing_repository.h"
 #include "store/pg_team_facts_repository.h"
 #include "store/pg_usage_repository.h"
 #include "tests/bench/bench_postgres.h"
@@ -305,6 +307,57 @@ bool RunWastePass(const std::string& uri, const Settings& s) {
   return true;
 }
 
+// This process's peak RSS (VmHWM) since the last ResetPeakRss, in MiB.
+double PeakRssSinceResetMiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  long long kib = 0;
+  while (std::getline(status, line)) {
+    if (std::sscanf(line.c_str(), "VmHWM: %lld kB", &kib) == 1) break;
+  }
+  return static_cast<double>(kib) / 1024;
+}
+
+// Lets PeakRssSinceResetMiB measure what comes next alone (Linux's
+// clear_refs: 5 resets the peak to the current RSS).
+void ResetPeakRss() { std::ofstream("/proc/self/clear_refs") << "5"; }
+
+// The optimizer's rightsizing run, as fleetcap-optimizer builds it (parts of
+// whole workloads of RightsizingPassOptions::batch_holds holds, the
+// default), over the policy's lookback (14 days) ending at the current
+// hour: every cluster, the 7 days of readings and the holds before them.
+bool RunRightsizingPass(const std::string& uri) {
+  auto pool = PgPool::Open(uri, 4);
+  if (!pool.ok()) {
+    std::cerr << pool.status() << "\n";
+    return false;
+  }
+  store::PgAttributionFactsRepository facts(pool->get());
+  store::PgTeamFactsRepository team_facts(pool->get());
+  store::PgUsageRepository usage(pool->get());
+  store::PgRightsizingRepository recommendations(pool->get());
+  policy::PolicyTimeline policies(teams::PoliciesOf(&team_facts));
+  teams::TeamDirectory directory(&team_facts, &policies);
+  optimizer::RightsizingPass pass({&facts, &usage, &directory, &recommendations}, {}, RealClock::Instance());
+  ResetPeakRss();
+  const double rss_before = PeakRssSinceResetMiB();
+  const absl::Time began = absl::Now();
+  auto report = pass.Run();
+  const double seconds = absl::ToDoubleSeconds(absl::Now() - began);
+  if (!report.ok() || !report->skipped.empty()) {
+    std::cerr << "rightsizing pass: " << (report.ok() ? report->skipped : report.status().ToString()) << "\n";
+    return false;
+  }
+  pqxx::connection conn(uri);
+  std::printf(
+      "rightsizing: %8.1f s  peak RSS %7.1f MiB (%.1f before), busiest backend %7.1f MiB;"
+      " %lld clusters, %lld recommendations (parts of %lld holds)\n",
+      seconds, PeakRssSinceResetMiB(), rss_before, BackendPeakMiB(conn, false),
+      static_cast<long long>(report->clusters), static_cast<long long>(report->recommendations),
+      static_cast<long long>(optimizer::RightsizingPassOptions{}.batch_holds));
+  return true;
+}
+
 bool RunWasteQuery(const std::string& uri, absl::Time start, absl::Time end) {
   std::ifstream file(testing::SourcePath("tests/bench/insights_waste.sql"));
   std::stringstream sql;
@@ -479,6 +532,7 @@ int InsightsBenchMain(int argc, char** argv) {
   try {
     if (!Seed(postgres->uri(), s, now)) return 1;
     if (!RunWastePass(postgres->uri(), s)) return 1;
+    if (!RunRightsizingPass(postgres->uri())) return 1;
     if (s.query != 0 && !RunWasteQuery(postgres->uri(), now - absl::Hours(24 * kTelemetryDays), now)) return 1;
     if (!TimeReads(postgres->uri(), now, s.calls)) return 1;
   } catch (const std::exception& e) {
