@@ -10,6 +10,9 @@
 //                repositories, as fleetcap-optimizer builds it) catching up
 //                the 7 days; peak RSS of this process (which holds nothing
 //                but connections before it) and of the busiest backend;
+//   rightsizing  the optimizer's rightsizing run (RightsizingPass, as
+//                fleetcap-optimizer builds it) over the policy's 14-day
+//                lookback; this process's peak RSS from the run's start;
 //   one query    the same waste in one SQL query (insights_waste.sql, gaps
 //                and islands over the minutes); the peak RSS of its backend;
 // checks that both found the same runs with the same device time, and money
