@@ -80,3 +80,25 @@ test('a POST sends its body as JSON with the bearer token, and its failure is an
   expect((error as ApiError).kind).toBe('bad_request');
   expect((error as ApiError).detail).toBe('scenario:2:1: budget: unknown key');
 });
+
+test('a request refused for now (429, Retry-After) is busy and says when to ask again', async () => {
+  server.use(
+    http.get('*/v1/fleet/summary', () =>
+      HttpResponse.json(
+        { code: 8, status: 'RESOURCE_EXHAUSTED', message: 'token t has 8 requests running' },
+        { status: 429, headers: { 'Retry-After': '2' } },
+      ),
+    ),
+  );
+  const busy = await failure();
+  expect(busy.kind).toBe('busy');
+  expect(busy.retryAfterMs).toBe(2000);
+  expect(busy.message).toMatch(/busy/);
+
+  server.use(
+    http.get('*/v1/fleet/summary', () =>
+      HttpResponse.json({ message: 'x' }, { status: 503, headers: { 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' } }),
+    ),
+  );
+  expect((await failure()).retryAfterMs).toBeUndefined();
+});

@@ -36,8 +36,18 @@ async function send(
   } catch (cause) {
     throw new ApiError('network', 0, cause instanceof Error ? cause.message : String(cause));
   }
-  if (!response.ok) throw new ApiError(kindForStatus(response.status), response.status, await errorDetail(response));
+  if (!response.ok) {
+    const retryAfterMs = retryAfter(response.headers.get('Retry-After'));
+    throw new ApiError(kindForStatus(response.status), response.status, await errorDetail(response), retryAfterMs);
+  }
   return response;
+}
+
+// Retry-After in whole seconds, as the gateway sends it; anything else
+// (an HTTP date from a proxy, garbage) is as if it were not there.
+function retryAfter(header: string | null): number | undefined {
+  if (header === null || !/^\d{1,4}$/.test(header.trim())) return undefined;
+  return Number(header.trim()) * 1000;
 }
 
 // The gateway answers errors as {"code", "status", "message"}; anything

@@ -4,6 +4,7 @@ export type ApiErrorKind =
   | 'unauthenticated'
   | 'forbidden'
   | 'unavailable'
+  | 'busy'
   | 'network'
   | 'bad_request'
   | 'not_found'
@@ -15,13 +16,17 @@ export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   readonly status: number;
   readonly detail: string;
+  // The server's Retry-After: it refused the request for now (too many of
+  // this token's requests running, or heavy reads) and says when to ask again.
+  readonly retryAfterMs?: number;
 
-  constructor(kind: ApiErrorKind, status: number, detail: string) {
+  constructor(kind: ApiErrorKind, status: number, detail: string, retryAfterMs?: number) {
     super(messageFor(kind, detail));
     this.name = 'ApiError';
     this.kind = kind;
     this.status = status;
     this.detail = detail;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -31,6 +36,7 @@ export function kindForStatus(status: number): ApiErrorKind {
   if (status === 404) return 'not_found';
   if (status === 400) return 'bad_request';
   if (status === 413) return 'too_large';
+  if (status === 429) return 'busy';
   if (status === 501) return 'unimplemented';
   if (status === 503 || status === 502 || status === 504) return 'unavailable';
   return 'server';
@@ -44,6 +50,8 @@ export function messageFor(kind: ApiErrorKind, detail: string): string {
       return 'Your token may not see this. A team token sees only its own team and the teams under it.';
     case 'unavailable':
       return 'The fleetcap service is unavailable right now (for example its database is down). Try again in a minute.';
+    case 'busy':
+      return 'The fleetcap service is busy with other requests (yours or everyone’s). Try again in a few seconds.';
     case 'network':
       return 'Could not reach the fleetcap service. Check your connection and that the service is running.';
     case 'not_found':
