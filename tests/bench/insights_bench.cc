@@ -13,6 +13,8 @@
 //   rightsizing  the optimizer's rightsizing run (RightsizingPass, as
 //                fleetcap-optimizer builds it) over the policy's 14-day
 //                lookback; this process's peak RSS from the run's start;
+//                checked to recommend a quarter of a device to each light
+//                workload read in the lookback, and nothing else;
 //   one query    the same waste in one SQL query (insights_waste.sql, gaps
 //                and islands over the minutes); the peak RSS of its backend;
 // checks that both found the same runs with the same device time, and money
@@ -100,16 +102,21 @@ constexpr const char* kPricesSql =
 //   kind % 4 = 0  idle (1 %) for 5 h from its second hour: a run of waste
 //   kind % 4 = 1  idle for 3 h 30 min: shorter than idle_for, no waste
 //   kind % 4 = 2  idle for 7 h with minute 200 unread: 2 h 50 min, then a run of 4 h 9 min
-//   kind % 4 = 3  busy (60 %), one minute in 50 unread
+//   kind % 4 = 3  busy (60 %), one minute in 50 unread; kind 11 light
+//                 instead (20 %, 6 of 80 GiB of memory): a quarter of a
+//                 device would do (rightsizing's smaller slice)
 // and where kind % 3 = 0 the exporter sends SM activity too (2 % idle, 50 %
-// busy) with a duty cycle of 60 % throughout, so SM activity decides.
-// Triggers are off, as for the seeded holds: history, not news.
+// busy) with a duty cycle of 60 % throughout, so SM activity decides. The
+// others use 60 of 80 GiB. Each pod is a workload of its own. Triggers are
+// off, as for the seeded holds: history, not news.
+constexpr int64_t kLightKind = 11;
 constexpr const char* kTelemetrySql = R"sql(
-INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, util_mean, sm_active_mean, samples, node, model,
-                          namespace, pod)
+INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, util_mean, sm_active_mean, memory_used_bytes,
+                          memory_total_bytes, samples, node, model, namespace, pod)
 SELECT h.cluster, h.device_id, h.pod_uid, m.minute,
-       CASE WHEN x.kind % 3 = 0 OR NOT y.idle THEN 0.6 ELSE 0.01 END,
+       CASE WHEN x.kind = 11 THEN 0.2 WHEN x.kind % 3 = 0 OR NOT y.idle THEN 0.6 ELSE 0.01 END,
        CASE WHEN x.kind % 3 = 0 THEN CASE WHEN y.idle THEN 0.02 ELSE 0.5 END END,
+       (CASE WHEN x.kind = 11 THEN 6 ELSE 60 END)::bigint << 30, 80::bigint << 30,
        4, d.node, d.model, p.namespace, p.name
   FROM holds h
   JOIN pods p ON p.cluster = h.cluster AND p.pod_uid = h.pod_uid
@@ -358,6 +365,27 @@ bool RunRightsizingPass(const std::string& uri) {
       seconds, PeakRssSinceResetMiB(), rss_before, BackendPeakMiB(conn, false),
       static_cast<long long>(report->clusters), static_cast<long long>(report->recommendations),
       static_cast<long long>(optimizer::RightsizingPassOptions{}.batch_holds));
+  // What the seeding implies: a quarter of a device for each light workload
+  // read in the lookback, and nothing for the others.
+  const auto row = pqxx::nontransaction(conn).exec1(absl::StrCat(
+      "SELECT (SELECT count(DISTINCT pod_uid) FROM holds h, insight_rightsizing_runs r"
+      "         WHERE h.cluster = r.cluster AND (hashtext(h.pod_uid) & 2147483647) % 12 = ",
+      kLightKind,
+      "           AND h.held_from < r.lookback_end AND coalesce(h.held_to, 'infinity') > r.lookback_start"
+      "           AND EXISTS (SELECT FROM usage_minute u WHERE u.cluster = h.cluster AND u.pod_uid = h.pod_uid"
+      "                          AND u.minute >= r.lookback_start AND u.minute < r.lookback_end)),"
+      "       count(*) FILTER (WHERE kind = 'smaller_slice' AND proposed LIKE 'time-slice 1/4 of %'),"
+      "       count(*), coalesce(sum(savings_micro_per_month), 0) FROM insight_rightsizing"));
+  const int64_t light = row[0].as<int64_t>(), quarter = row[1].as<int64_t>(), all = row[2].as<int64_t>();
+  std::printf(
+      "rightsizing: %lld light workloads read, %lld of them a quarter of a device, %lld in all;"
+      " savings %.2f a month\n",
+      static_cast<long long>(light), static_cast<long long>(quarter), static_cast<long long>(all),
+      static_cast<double>(row[3].as<int64_t>()) / 1e6);
+  if (light == 0 || quarter != light || all != light) {
+    std::cerr << "insights_bench: the rightsizing run recommends what the seeding does not imply\n";
+    return false;
+  }
   return true;
 }
 
