@@ -108,8 +108,12 @@ test("a capacity far above the forecast is left out until asked for, and the cho
   await page.getByTestId('planning-forecast-chart').scrollIntoViewIfNeeded();
   await screenshot(page, 'planner-planning-capacity-hidden', { fullPage: false });
 
-  await toggle.check();
+  // The box follows the URL, which the router updates a moment after the
+  // click (on a busy machine, after Playwright's check() looks): click, then
+  // wait for the URL and the box.
+  await toggle.click();
   await page.waitForURL((url) => url.searchParams.get('capacity') === 'show');
+  await expect.poll(() => toggle.isChecked()).toBe(true);
   await chartReady(page, 'planning-forecast-chart');
   await page.waitForFunction(() =>
     [...document.querySelectorAll('[data-testid="planning-forecast-chart"] svg text')].some((t) => t.textContent === 'capacity'),

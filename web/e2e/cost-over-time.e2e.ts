@@ -71,8 +71,10 @@ test("the cost over time is the API's, by any grouping and resolution, kept in t
   await expectSeriesAreTheApis(page, 'model', 'day', env.plannerToken);
   await page.getByTestId('cost-resolution').selectOption('month');
   await page.waitForURL((url) => url.searchParams.get('res') === 'month');
-  await page.getByRole('checkbox', { name: 'Cumulative' }).check();
+  // The box follows the URL (see charts.e2e.ts): click, then wait for both.
+  await page.getByRole('checkbox', { name: 'Cumulative' }).click();
   await page.waitForURL((url) => url.searchParams.get('cumulative') === '1');
+  await expect.poll(() => page.getByRole('checkbox', { name: 'Cumulative' }).isChecked()).toBe(true);
   await page.reload();
   expect(await page.getByTestId('cost-stack').inputValue()).toBe('model');
   expect(await page.getByTestId('cost-resolution').inputValue()).toBe('month');

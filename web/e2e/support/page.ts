@@ -21,6 +21,11 @@ export interface OpenPage {
   // Console warnings since the page opened, in order: React and its router
   // warn (rather than fail) about a route or element they cannot handle well.
   warnings: string[];
+  // The browser's console line for each request the API refused for now
+  // (429: the token's requests already running, as after a reload while the
+  // previous page's are still answered). The app asks again when the
+  // server's Retry-After says (queryClient.ts), so these are not errors.
+  refusedForNow: string[];
 }
 
 // Records, from the first byte of every document, when each ready marker
@@ -50,9 +55,12 @@ export async function newPage(context: BrowserContext, token?: string): Promise<
   const page = await context.newPage();
   const errors: string[] = [];
   const warnings: string[] = [];
+  const refusedForNow: string[] = [];
   page.on('console', (message) => {
     const text = `console: ${message.text()} (${message.location().url})`;
-    if (message.type() === 'error') errors.push(text);
+    if (message.type() === 'error' && message.text().includes('the server responded with a status of 429')) {
+      refusedForNow.push(text);
+    } else if (message.type() === 'error') errors.push(text);
     else if (message.type() === 'warning') warnings.push(text);
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
@@ -65,7 +73,7 @@ export async function newPage(context: BrowserContext, token?: string): Promise<
       [TOKEN_KEY, token] as const,
     );
   }
-  return { page, errors, warnings };
+  return { page, errors, warnings, refusedForNow };
 }
 
 // Navigates to `path` (with its query) on the server under test (or another, `baseUrl`).
