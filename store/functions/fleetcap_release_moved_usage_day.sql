@@ -3,11 +3,12 @@
 -- partition would keep until retention drops it. The day is emptied by
 -- TRUNCATE once it ended three hours ago and none of its hours is due to be
 -- moved, under the partition's exclusive lock, taken only if it is free
--- within a second (a reader of the day is not held up; the next move tries
--- again), the due hours checked again under it: a writer that wrote to the
--- day meanwhile made its hour due. Every row there is a whole minute (the
--- writers set aside others), so every row was moved. Returns whether the day
--- was emptied.
+-- within fleetcap_release_lock_wait() (a second past deadlock_timeout, which
+-- has an autovacuum of the partition cancelled; a reader of the day is held
+-- up no longer; the next move of the day tries again), the due hours checked
+-- again under it: a writer that wrote to the day meanwhile made its hour
+-- due. Every row there is a whole minute (the writers set aside others), so
+-- every row was moved. Returns whether the day was emptied.
 CREATE OR REPLACE FUNCTION fleetcap_release_moved_usage_day(day date) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -21,7 +22,7 @@ BEGIN
     RETURN false;
   END IF;
   BEGIN
-    PERFORM set_config('lock_timeout', '1s', true);
+    PERFORM set_config('lock_timeout', fleetcap_release_lock_wait(), true);
     EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', part);
   EXCEPTION WHEN lock_not_available THEN
     RETURN false;

@@ -4,12 +4,12 @@
 -- partition is emptied by TRUNCATE under the rules of
 -- fleetcap_release_moved_usage_day: once the hour ended three hours ago and
 -- no cluster's minutes of it are due to be moved, under the partition's
--- exclusive lock, taken only if it is free within a second (a reader of the
--- hour is not held up; the next move tries again), the due hour checked
--- again under it: a writer that wrote to the hour meanwhile made it due. An
--- hour already given back (no pages) is left alone without a lock, and so is
--- a day created before 0044 (no hour partitions: the day's release empties
--- it). Returns whether the hour was emptied.
+-- exclusive lock, taken only if it is free within fleetcap_release_lock_wait()
+-- (a reader of the hour is held up no longer; the next move tries again),
+-- the due hour checked again under it: a writer that wrote to the hour
+-- meanwhile made it due. An hour already given back (no pages) is left alone
+-- without a lock, and so is a day created before 0044 (no hour partitions:
+-- the day's release empties it). Returns whether the hour was emptied.
 CREATE OR REPLACE FUNCTION fleetcap_release_moved_usage_hour(hour_start timestamptz) RETURNS boolean
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -23,8 +23,8 @@ BEGIN
   END IF;
   BEGIN
     -- Its size is read under a lock too (one that waits for a release of
-    -- the hour elsewhere): waited for a second at most, as the release's.
-    PERFORM set_config('lock_timeout', '1s', true);
+    -- the hour elsewhere): waited for as long as the release's.
+    PERFORM set_config('lock_timeout', fleetcap_release_lock_wait(), true);
     IF coalesce(pg_relation_size(to_regclass(part)), 0) = 0 THEN
       PERFORM set_config('lock_timeout', lock_wait, true);
       RETURN false;
