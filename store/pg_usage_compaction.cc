@@ -33,6 +33,35 @@ std::string TextArray(const std::vector<std::string>& items) {
   return out + "}";
 }
 
+// Rebuilds the indexes at rest of the days due (fleetcap_usage_day_to_reindex),
+// oldest first, until `deadline` (a rebuild begun is finished). An index
+// left invalid by a rebuild that failed (`..._ccnew`) is dropped first, or
+// every later write would keep it up for nothing. The marks seen are
+// cleared after the rebuild; those of a move meanwhile stay.
+void ReindexDueDays(pqxx::connection& conn, const Clock& clock, absl::Duration deadline, UsageCompaction& done) {
+  while (clock.Monotonic() < deadline) {
+    pqxx::nontransaction txn(conn);
+    const pqxx::row due =
+        txn.exec1("SELECT day::text, partition_name, marked_until::text FROM fleetcap_usage_day_to_reindex()");
+    if (due[0].is_null()) return;
+    const std::string day = due[0].as<std::string>();
+    const std::string partition = due[1].as<std::string>();
+    if (!txn.exec_params1("SELECT to_regclass($1) IS NULL", partition)[0].as<bool>()) {
+      for (const auto& r :
+           txn.exec_params("SELECT quote_ident(c.relname) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+                           " WHERE i.indrelid = to_regclass($1) AND NOT i.indisvalid AND c.relname ~ '_ccnew[0-9]*$'",
+                           partition)) {
+        txn.exec("DROP INDEX CONCURRENTLY IF EXISTS " + r[0].as<std::string>());
+      }
+      txn.exec("REINDEX TABLE CONCURRENTLY " + txn.quote_name(partition));
+      ++done.days_reindexed;
+    }
+    // (A day retention dropped has nothing to rebuild: its marks go.)
+    txn.exec_params("DELETE FROM usage_series_days_to_reindex WHERE day = $1::date AND marked_at <= $2::timestamptz",
+                    day, due[2].as<std::string>());
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<UsageCompaction> PgUsageCompaction::Compact(const Clock& clock, absl::Duration budget) {
@@ -49,7 +78,7 @@ absl::StatusOr<UsageCompaction> PgUsageCompaction::Compact(const Clock& clock, a
           due.emplace_back(r[0].as<std::string>(), r[1].as<std::string>());
         }
       }
-      if (due.empty()) return done;
+      if (due.empty()) break;
       const UsageCompaction before = done;
       for (const auto& [cluster, hour] : due) {
         if (clock.Monotonic() >= deadline) {
@@ -71,8 +100,10 @@ absl::StatusOr<UsageCompaction> PgUsageCompaction::Compact(const Clock& clock, a
         ++done.hours;
       }
       // Neither moved nor learnt of a busy cluster: the next batch would be this one.
-      if (done.hours == before.hours && done.busy_clusters == before.busy_clusters) return done;
+      if (done.hours == before.hours && done.busy_clusters == before.busy_clusters) break;
     }
+    ReindexDueDays(*lease, clock, deadline, done);
+    return done;
   } catch (const std::exception& e) {
     return PgError("moving the usage minutes to rest", e);
   }

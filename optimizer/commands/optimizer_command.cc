@@ -156,10 +156,10 @@ void CompactUsage(store::PgUsageCompaction& compaction, const Clock& clock, absl
   const absl::StatusOr<store::UsageCompaction> done = compaction.Compact(clock, budget);
   if (!done.ok()) {
     Logger("optimizer")->error("usage minutes to rest: {}", done.status().ToString());
-  } else if (done->hours > 0 || !done->complete) {
+  } else if (done->hours > 0 || !done->complete || done->days_reindexed > 0) {
     Logger("optimizer")
-        ->info("usage minutes to rest: {} hours, {} minutes moved{}", done->hours, done->minutes,
-               done->complete ? "" : ", more left for the next pass");
+        ->info("usage minutes to rest: {} hours, {} minutes moved{}; {} ended days' indexes rebuilt", done->hours,
+               done->minutes, done->complete ? "" : ", more left for the next pass", done->days_reindexed);
   }
 }
 

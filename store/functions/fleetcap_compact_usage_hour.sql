@@ -18,7 +18,9 @@
 -- hours ago (fleetcap_release_moved_usage_hour): the hour moved and each of
 -- the day before it is looked at, so that an hour moved two hours after its
 -- end is given back by the next hour's move, and one whose lock was busy
--- by a later move. Returns the minutes moved.
+-- by a later move. The hour's day is marked for its indexes at rest to be
+-- rebuilt once it has ended (fleetcap_usage_day_to_reindex). Returns the
+-- minutes moved.
 CREATE OR REPLACE FUNCTION fleetcap_compact_usage_hour(cluster_name text, hour_start timestamptz) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -215,6 +217,10 @@ BEGIN
     LEFT JOIN pod_as_device o ON o.series_id = k.series_id
     LEFT JOIN decimals a ON a.series_id = k.series_id
    ORDER BY k.series_id;
+  -- The day's indexes at rest grew (migration 0046).
+  INSERT INTO usage_series_days_to_reindex (day, cluster, marked_at)
+  VALUES ((hour_start AT TIME ZONE 'UTC')::date, cluster_name, now())
+  ON CONFLICT (day, cluster) DO UPDATE SET marked_at = excluded.marked_at;
   PERFORM fleetcap_convert_usage_hour(cluster_name, hour_start);
   PERFORM fleetcap_release_moved_usage_day((hour_start AT TIME ZONE 'UTC')::date);
   PERFORM fleetcap_release_moved_usage_hour(h)

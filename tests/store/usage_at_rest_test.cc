@@ -394,6 +394,81 @@ TEST_F(UsageAtRestTest, AClusterBusyElsewhereIsLeftForTheNextCall) {
   EXPECT_EQ(Scalar("SELECT count(*) FROM usage_minute"), "0");
 }
 
+// An ended day's indexes at rest are rebuilt once every hour of it is moved
+// (migration 0046): the moves, an hour at a time as a live store makes
+// them, leave the day's indexes grown, and the next call rebuilds them as
+// compact as a REINDEX, reads answering the same. A day not ended keeps its
+// marks; a minute written late to the ended day is moved and its day rebuilt
+// again, an index a failed rebuild left invalid dropped first.
+TEST_F(UsageAtRestTest, AnEndedDaysIndexesAtRestAreRebuiltOnceEveryHourIsMoved) {
+  const auto write = [&](const std::string& from, const std::string& to, int devices) {
+    pqxx::nontransaction(*conn_).exec(absl::StrCat(
+        "INSERT INTO usage_minute (cluster, device_id, pod_uid, minute, node, model, namespace, pod, util_mean, "
+        "samples)"
+        " SELECT 'k' || (d % 2), 'GPU-' || d, '', t, 'node-' || (d / 8), 'H100', '', '', (d % 100) / 100.0, 4"
+        " FROM generate_series(0, ",
+        devices - 1, ") d, generate_series(", from, ", ", to,
+        ", interval '30 minutes') t ON CONFLICT (cluster, device_id, pod_uid, minute) DO UPDATE SET util_mean = 0.5"));
+  };
+  const std::string recent = "(date_trunc('hour', now(), 'UTC') - interval '3 hours')";
+  pqxx::nontransaction(*conn_).exec(
+      absl::StrCat("SELECT fleetcap_ensure_usage_partition('2026-01-01'),"
+                   " fleetcap_ensure_usage_partition((",
+                   recent, " AT TIME ZONE 'UTC')::date)"));
+  write("'2026-01-01T00:00:00Z'::timestamptz", "'2026-01-01T23:59:00Z'", 200);
+  write(recent, recent, 4);
+  const auto read_back = [&] {
+    return pqxx::nontransaction(*conn_).exec(
+        "SELECT cluster, device_id, minute, float8send(util_mean), samples FROM ("
+        "SELECT * FROM fleetcap_usage_minutes('k0', '-infinity', 'infinity')"
+        " UNION ALL SELECT * FROM fleetcap_usage_minutes('k1', '-infinity', 'infinity')) m ORDER BY 1, 2, 3");
+  };
+  const auto before = read_back();
+  ASSERT_EQ(before.size(), 200u * 48 + 4);
+  const auto indexes = [&] { return std::stoll(Scalar("SELECT pg_indexes_size('usage_series_hour_20260101')")); };
+  const auto marks = [&](const std::string& day) {
+    return Scalar(absl::StrCat("SELECT count(*) FROM usage_series_days_to_reindex WHERE day = ", day));
+  };
+  const std::string recent_day = absl::StrCat("(", recent, " AT TIME ZONE 'UTC')::date");
+
+  // Moved as a live store moves them, each hour once it is due: the oldest first.
+  pqxx::nontransaction(*conn_).exec(
+      "SELECT fleetcap_compact_usage_hour(cluster, hour) FROM usage_hours_to_compact ORDER BY hour, cluster");
+  const int64_t grown = indexes();
+  EXPECT_EQ(marks("'2026-01-01'"), "2");
+  EXPECT_EQ(marks(recent_day), "2") << "both clusters' minutes of the recent hour";
+  const SimulatedClock clock(absl::FromUnixMillis(kFirstHourMs));
+  PgUsageCompaction compaction(pool());
+  auto done = compaction.Compact(clock, absl::Hours(1));
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->hours, 0);
+  EXPECT_EQ(done->days_reindexed, 1);
+  const int64_t rebuilt = indexes();
+  EXPECT_LT(rebuilt * 10, grown * 9) << "as grown " << grown << " bytes, rebuilt " << rebuilt;
+  pqxx::nontransaction(*conn_).exec("REINDEX TABLE usage_series_hour_20260101");
+  EXPECT_EQ(indexes(), rebuilt);
+  EXPECT_EQ(marks("'2026-01-01'"), "0");
+  EXPECT_EQ(marks(recent_day), "2") << "a day not ended is not rebuilt";
+  EXPECT_EQ(read_back(), before);
+
+  // A rebuild that failed left an invalid index behind; then a late minute.
+  EXPECT_ANY_THROW(
+      pqxx::nontransaction(*conn_).exec("CREATE UNIQUE INDEX CONCURRENTLY usage_series_hour_20260101_by_cluster_ccnew"
+                                        " ON usage_series_hour_20260101 (cluster)"));
+  EXPECT_EQ(Scalar("SELECT count(*) FROM pg_index WHERE indrelid = 'usage_series_hour_20260101'::regclass"
+                   " AND NOT indisvalid"),
+            "1");
+  write("'2026-01-01T05:07:00Z'::timestamptz", "'2026-01-01T05:07:00Z'", 1);
+  done = compaction.Compact(clock, absl::Hours(1));
+  ASSERT_THAT(done, IsOk());
+  EXPECT_EQ(done->minutes, 1);
+  EXPECT_EQ(done->days_reindexed, 1);
+  EXPECT_EQ(marks("'2026-01-01'"), "0");
+  EXPECT_EQ(Scalar("SELECT count(*) FROM pg_index WHERE indrelid = 'usage_series_hour_20260101'::regclass"), "2")
+      << "the primary key and the series' index, nothing left invalid";
+  EXPECT_EQ(read_back().size(), before.size() + 1);
+}
+
 // A clock whose budget lets one hour be moved a call.
 struct OneHourABudget : Clock {
   absl::Time Now() const override { return absl::UnixEpoch(); }
