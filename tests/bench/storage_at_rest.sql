@@ -1,6 +1,8 @@
 -- The minutes moved to rest as the optimizer moves them (storage_per_row.sh;
--- migration 0037, fleetcap_compact_usage_hour, an hour a call; its floats in
--- decimals where they fit, migration 0043), then checked value for value
+-- migration 0037, fleetcap_compact_usage_hour, an hour a call, the oldest
+-- first as each becomes due; its floats in decimals where they fit,
+-- migration 0043) and measured as a live store keeps them, before and after
+-- the day's indexes are rebuilt (migration 0046), then checked value for value
 -- against the rows written (bench_minutes_written,
 -- storage_at_rest_before.sql). Then the same rows at rest as the store kept
 -- them before migration 0043, every float field's decimals decoded back to
@@ -14,7 +16,7 @@ SET client_min_messages = warning;
 SELECT count(*) AS rows_in_usage_minute FROM usage_minute \gset
 SELECT clock_timestamp() AS move_began \gset
 SELECT sum(fleetcap_compact_usage_hour(cluster, hour)) AS rows_moved
-  FROM (SELECT cluster, hour FROM usage_hours_to_compact ORDER BY hour DESC) due \gset
+  FROM (SELECT cluster, hour FROM usage_hours_to_compact ORDER BY hour, cluster) due \gset
 SELECT extract(epoch FROM clock_timestamp() - :'move_began') AS move_s \gset
 \echo
 \echo 'moved to rest: ' :rows_moved ' of ' :rows_in_usage_minute ' minute rows in ' :move_s ' s'
@@ -26,6 +28,23 @@ SELECT :rows_moved = :rows_in_usage_minute AND (SELECT count(*) FROM usage_minut
 \endif
 VACUUM ANALYZE usage_series, usage_series_hour;
 CHECKPOINT;
+-- What a live store keeps: the table as the moves left it, then the day's
+-- indexes rebuilt as PgUsageCompaction rebuilds them once the day ended
+-- (migration 0046; the bench's day ended long ago).
+INSERT INTO bench_layouts
+SELECT 'at rest, live: as the moves leave it',
+       pg_total_relation_size('usage_series')
+       + (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('usage_series_hour')
+           WHERE relid <> 'usage_series_hour'::regclass);
+SELECT format('REINDEX TABLE CONCURRENTLY %I', partition_name) FROM fleetcap_usage_day_to_reindex()
+ WHERE day IS NOT NULL \gexec
+DELETE FROM usage_series_days_to_reindex;
+CHECKPOINT;
+INSERT INTO bench_layouts
+SELECT 'at rest, live: its ended day''s indexes rebuilt',
+       pg_total_relation_size('usage_series')
+       + (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('usage_series_hour')
+           WHERE relid <> 'usage_series_hour'::regclass);
 
 \ir storage_at_rest_check.sql
 
