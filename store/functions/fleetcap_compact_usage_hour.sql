@@ -216,7 +216,10 @@ BEGIN
     FROM series k
     LEFT JOIN pod_as_device o ON o.series_id = k.series_id
     LEFT JOIN decimals a ON a.series_id = k.series_id
-   ORDER BY k.series_id;
+   -- The rows with arrays first, then the pods' kept as their device's (a
+   -- few dozen bytes): interleaved, each page kept the space a large row
+   -- did not fit in, some 7 % of the heap.
+   ORDER BY o.values_series IS NOT NULL, k.series_id;
   -- The day's indexes at rest grew (migration 0046).
   INSERT INTO usage_series_days_to_reindex (day, cluster, marked_at)
   VALUES ((hour_start AT TIME ZONE 'UTC')::date, cluster_name, now())

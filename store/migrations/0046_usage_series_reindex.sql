@@ -6,7 +6,9 @@
 -- move of one cluster never waits on another's mark); PgUsageCompaction
 -- rebuilds a due day's indexes (fleetcap_usage_day_to_reindex) by `REINDEX
 -- TABLE CONCURRENTLY` (reads and late moves go on meanwhile) and clears the
--- marks it saw. Online: the days at rest before are not marked, nothing is
+-- marks it saw. And the move writes an hour's rows with arrays before the
+-- pods' kept as their device's: interleaved, the pages kept some 7 % of the
+-- heap empty. Online: the days at rest before are not marked, nothing is
 -- rebuilt for them.
 CREATE TABLE usage_series_days_to_reindex (
   day       date NOT NULL,
@@ -226,7 +228,10 @@ BEGIN
     FROM series k
     LEFT JOIN pod_as_device o ON o.series_id = k.series_id
     LEFT JOIN decimals a ON a.series_id = k.series_id
-   ORDER BY k.series_id;
+   -- The rows with arrays first, then the pods' kept as their device's (a
+   -- few dozen bytes): interleaved, each page kept the space a large row
+   -- did not fit in, some 7 % of the heap.
+   ORDER BY o.values_series IS NOT NULL, k.series_id;
   -- The day's indexes at rest grew (migration 0046).
   INSERT INTO usage_series_days_to_reindex (day, cluster, marked_at)
   VALUES ((hour_start AT TIME ZONE 'UTC')::date, cluster_name, now())
