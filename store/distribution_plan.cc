@@ -49,6 +49,7 @@ const std::vector<PlannedTable>& DistributionPlan() {
       ByCluster("usage_series"),
       ByCluster("usage_series_hour", /*time_partitioned=*/true),
       ByCluster("usage_hours_to_compact"),
+      ByCluster("usage_series_days_to_reindex"),
       ByCluster("usage_hourly"),
       ByCluster("usage_hour_changes"),
       ByCluster("usage_cluster_hourly"),

@@ -11,7 +11,9 @@ export default defineConfig({
     globals: true,
     include: ['e2e/**/*.e2e.ts'],
     fileParallelism: false,
-    testTimeout: 60_000,
+    // A check runs in a minute; opening a relative range, it may first wait
+    // up to a minute for the hour to turn (e2e/support/page.ts, `go`).
+    testTimeout: 120_000,
     hookTimeout: 60_000,
     reporters: ['verbose'],
   },
