@@ -25,7 +25,28 @@ std::vector<PlannedTable> InsightTables() {
           ByCluster("insight_rightsizing_runs"), ByCluster("insight_rightsizing")};
 }
 
-std::vector<PlannedTable>* WithInsights(std::vector<PlannedTable>* plan) {
+// Usage, one cluster's minutes written by that cluster's telemetry ingest,
+// their rollups and the minutes at rest (migration 0037), moved from
+// usage_minute, with what the moves need (migrations 0037, 0046).
+std::vector<PlannedTable> UsageTables() {
+  return {ByCluster("usage_minute", /*time_partitioned=*/true),
+          ByCluster("usage_series"),
+          ByCluster("usage_series_hour", /*time_partitioned=*/true),
+          ByCluster("usage_hours_to_compact"),
+          ByCluster("usage_series_days_to_reindex"),
+          ByCluster("usage_hourly"),
+          ByCluster("usage_hour_changes"),
+          ByCluster("usage_cluster_hourly"),
+          ByCluster("usage_cluster_hour_changes"),
+          ByCluster("telemetry_series"),
+          ByCluster("telemetry_watermarks"),
+          ByCluster("telemetry_push_devices"),
+          ByCluster("telemetry_push_counters"),
+          ByCluster("telemetry_push_checkpoints")};
+}
+
+std::vector<PlannedTable>* WithUsageAndInsights(std::vector<PlannedTable>* plan) {
+  for (PlannedTable& t : UsageTables()) plan->push_back(std::move(t));
   for (PlannedTable& t : InsightTables()) plan->push_back(std::move(t));
   return plan;
 }
@@ -33,7 +54,7 @@ std::vector<PlannedTable>* WithInsights(std::vector<PlannedTable>* plan) {
 }  // namespace
 
 const std::vector<PlannedTable>& DistributionPlan() {
-  static const auto* plan = WithInsights(new std::vector<PlannedTable>{
+  static const auto* plan = WithUsageAndInsights(new std::vector<PlannedTable>{
       // Facts, one cluster's rows written by that cluster's ingest: every key
       // leads with the cluster, so one cluster's rows live on one node.
       ByCluster("nodes"),
@@ -44,21 +65,6 @@ const std::vector<PlannedTable>& DistributionPlan() {
       ByCluster("holds"),
       ByCluster("pending_demand"),
       ByCluster("namespace_labels"),
-      ByCluster("usage_minute", /*time_partitioned=*/true),
-      // The minutes at rest (migration 0037), moved from usage_minute.
-      ByCluster("usage_series"),
-      ByCluster("usage_series_hour", /*time_partitioned=*/true),
-      ByCluster("usage_hours_to_compact"),
-      ByCluster("usage_series_days_to_reindex"),
-      ByCluster("usage_hourly"),
-      ByCluster("usage_hour_changes"),
-      ByCluster("usage_cluster_hourly"),
-      ByCluster("usage_cluster_hour_changes"),
-      ByCluster("telemetry_series"),
-      ByCluster("telemetry_watermarks"),
-      ByCluster("telemetry_push_devices"),
-      ByCluster("telemetry_push_counters"),
-      ByCluster("telemetry_push_checkpoints"),
       ByCluster("quarantine"),
       // Derived per cluster by the optimizer (fixed costs under cluster '').
       ByCluster("chargeback_hourly"),
