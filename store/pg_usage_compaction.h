@@ -11,7 +11,7 @@
 // waiting (a cluster busy elsewhere is left for the next call). Then, in
 // what is left of the budget, the ended days whose every hour is moved have
 // their indexes at rest rebuilt (migration 0046): as the moves grow them
-// they take half as much again.
+// they are a quarter to a half larger.
 
 #include <cstdint>
 

@@ -1,9 +1,9 @@
 -- The day of usage_series_hour whose indexes are due to be rebuilt, the
 -- oldest first, or NULLs (migration 0046). A move inserts each hour's rows
 -- into every series' place in the partition's indexes, whose leaf pages
--- split and stay half full: as the moves leave them, a day's indexes take
--- half as much again as built once (some 1.3 bytes a device-minute more,
--- docs/scaling.md). A day is due once a move marked it
+-- split and stay part full: as the moves leave them, a day's indexes are a
+-- quarter to a half larger than built once (0.7 to 1.3 bytes a
+-- device-minute, docs/benchmarks.md). A day is due once a move marked it
 -- (usage_series_days_to_reindex), it ended three hours ago (when its last
 -- hour can be moved) and none of its hours is due to be moved; its
 -- partition, and the latest mark seen, which PgUsageCompaction clears after

@@ -1,8 +1,8 @@
 -- A day's indexes at rest are rebuilt once the day has ended and all its
 -- hours are moved (docs/scaling.md, "Usage by series and hour"): the move
 -- inserts each hour's rows into every series' place in the day's indexes of
--- usage_series_hour, whose leaf pages split and stay half full, half as much
--- again as the indexes built once. Each move marks its day, per cluster (a
+-- usage_series_hour, whose leaf pages split and stay part full, a quarter to
+-- a half larger than the indexes built once. Each move marks its day, per cluster (a
 -- move of one cluster never waits on another's mark); PgUsageCompaction
 -- rebuilds a due day's indexes (fleetcap_usage_day_to_reindex) by `REINDEX
 -- TABLE CONCURRENTLY` (reads and late moves go on meanwhile) and clears the
