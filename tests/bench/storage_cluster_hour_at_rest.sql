@@ -2,13 +2,18 @@
 -- storage_cluster_hour_today.sql, once the minutes are at rest (migration
 -- 0037), through fleetcap_usage_minutes as fleetcap_usage_cluster_hour reads.
 \set h random(0, :hours - 1)
-SELECT pod_uid <> '', CASE WHEN GROUPING(model) = 0 THEN model ELSE '' END,
+SELECT pods, CASE WHEN GROUPING(model) = 0 THEN model ELSE '' END,
        CASE WHEN GROUPING(namespace) = 0 THEN namespace ELSE '' END,
-       sum(util_mean * samples) FILTER (WHERE util_mean IS NOT NULL), sum(samples) FILTER (WHERE util_mean IS NOT NULL),
-       max(util_max), sum(memory_used_bytes), count(memory_used_bytes), sum(power_watts), count(power_watts),
-       count(DISTINCT (device_id, pod_uid))
-  FROM fleetcap_usage_minutes('bench', '2026-03-02T00:00:00Z'::timestamptz + :h * interval '1 hour',
-                              '2026-03-02T00:00:00Z'::timestamptz + (:h + 1) * interval '1 hour')
- GROUP BY GROUPING SETS ((pod_uid <> ''), (pod_uid <> '', model), (pod_uid <> '', namespace))
+       sum(util_weighted), sum(util_samples), max(util_max), sum(memory_sum), sum(memory_rows), sum(power_sum),
+       sum(power_rows), count(DISTINCT (device_id, pod_uid))
+  FROM (SELECT device_id, pod_uid, pod_uid <> '' AS pods, model, namespace,
+               sum(util_mean * samples) FILTER (WHERE util_mean IS NOT NULL) AS util_weighted,
+               sum(samples) FILTER (WHERE util_mean IS NOT NULL) AS util_samples, max(util_max) AS util_max,
+               sum(memory_used_bytes) AS memory_sum, count(memory_used_bytes) AS memory_rows,
+               sum(power_watts) AS power_sum, count(power_watts) AS power_rows
+          FROM fleetcap_usage_minutes('bench', '2026-03-02T00:00:00Z'::timestamptz + :h * interval '1 hour',
+                                      '2026-03-02T00:00:00Z'::timestamptz + (:h + 1) * interval '1 hour')
+         GROUP BY device_id, pod_uid, model, namespace) series
+ GROUP BY GROUPING SETS ((pods), (pods, model), (pods, namespace))
 HAVING (GROUPING(model) = 1 OR model <> '') AND (GROUPING(namespace) = 1 OR namespace <> '')
  ORDER BY 1, 2, 3;

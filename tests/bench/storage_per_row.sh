@@ -16,7 +16,8 @@
 # here). Then the reads by pgbench (p50 and p99) from usage_minute: one
 # node's minutes over the day (READS reads each, default 200), and what the
 # hourly rollups of the cluster's usage and of the pods' readings (the
-# attribution's usage basis) read of an hour (ROLLUPS reads each, default 20).
+# attribution's usage basis) read of an hour (ROLLUPS reads each, default
+# 20), and the two as they read before migration 0047.
 # Then the minutes moved to rest as the optimizer moves them (migration 0037,
 # storage_at_rest.sql): timed, checked bit for bit against the rows written;
 # kept as floats as before migration 0043, their bytes beside usage_minute's
@@ -128,6 +129,13 @@ all_reads() {
   time_reads pod_readings "the pods' readings of one hour (of $hours), usage_hourly's rollup" "$rollups" "$@"
 }
 all_reads today "from usage_minute (as written):"
+# The rollups' reads as they were before migration 0047, the baseline of
+# theirs above (the same answers).
+psql "$db" -q -f tests/bench/storage_rollups_before_0047.sql
+time_reads cluster_hour "the cluster's hourly rollup, one hour (of $hours)" "$rollups" before_0047 \
+  "from usage_minute, read as before migration 0047:"
+time_reads pod_readings "the pods' readings of one hour (of $hours), usage_hourly's rollup" "$rollups" before_0047 \
+  "from usage_minute, read as before migration 0047:"
 psql "$db" -q -f tests/bench/storage_at_rest.sql
 all_reads at_rest "at rest, floats (before):     "
 psql "$db" -q -f tests/bench/storage_at_rest_decimals.sql
